@@ -1,0 +1,64 @@
+/**
+ * Citations into the PTX ISA excerpts in ../shared/ptx-spec. Every rule row of the catalog carries
+ * one, so a reader can go from a verdict to the sentence of the spec that decided it.
+ */
+
+/** The excerpt files, keyed by the instruction text they hold. */
+export const SPEC_FILES = {
+  atom: { file: 'atom.md', section: '9.7.13.5', title: 'atom' },
+  red: { file: 'red.md', section: '9.7.13.6', title: 'red' },
+  multimem: {
+    file: 'multimem-ld_reduce-st-red.md',
+    section: '9.7.9.14',
+    title: 'multimem.ld_reduce, multimem.st, multimem.red',
+  },
+  multimemBulk: {
+    file: 'multimem-cp-reduce-async-bulk.md',
+    section: '9.7.9.27',
+    title: 'multimem.cp.reduce.async.bulk',
+  },
+  bulk: { file: 'cp-reduce-async-bulk.md', section: '9.7.9.25.4.2', title: 'cp.reduce.async.bulk' },
+  /** Facts outside the excerpts (target directive, release notes); the row says where it was checked. */
+  targets: { file: '(not in excerpts)', section: '5.1 / 13', title: 'PTX ISA .target directive and release notes' },
+} as const;
+
+export type SpecKey = keyof typeof SPEC_FILES;
+
+/** Where in a section: the spec's own sub-heading ("Syntax", "Description", "PTX ISA Notes", ...). */
+export type SpecPart =
+  | 'Syntax'
+  | 'Description'
+  | 'Semantics'
+  | 'Notes'
+  | 'PTX ISA Notes'
+  | 'Target ISA Notes'
+  | 'Examples'
+  | 'Valid combinations table'
+  | 'Vector table'
+  | 'Release notes';
+
+export interface Citation {
+  /** File under ../shared/ptx-spec. */
+  readonly file: string;
+  /** PTX ISA section number, e.g. "9.7.13.5". */
+  readonly section: string;
+  readonly part: SpecPart;
+  /** The sentence or table line that carries the rule, quoted verbatim where short. */
+  readonly quote: string;
+}
+
+/** Builds a citation: `cite('atom', 'Description', '...')`. */
+export function cite(key: SpecKey, part: SpecPart, quote: string): Citation {
+  const f = SPEC_FILES[key];
+  return { file: f.file, section: f.section, part, quote };
+}
+
+/** "PTX ISA 9.7.13.5 atom, Description" */
+export function formatCitation(c: Citation): string {
+  return `PTX ISA ${c.section} (${c.file}), ${c.part}: "${c.quote}"`;
+}
+
+/** Short form for tables and console lines. */
+export function shortCitation(c: Citation): string {
+  return `PTX ISA ${c.section} ${c.part}`;
+}

@@ -1,0 +1,251 @@
+/**
+ * Enumerates the catalog for one target: every variant the grammar's forms generate that the rules
+ * allow (valid or ambiguous), whether the target supports it, a systematic set of invalid neighbours
+ * (one slot of a core variant changed to a value the rules forbid), and PTX ISA neighbours (a
+ * supported variant written in the PTX ISA version just below the one that introduced a feature it
+ * uses). Each entry carries what the toolchain is expected to do and the rules that say so.
+ */
+import {
+  type Target,
+  type TargetClause,
+  clauseHolds,
+  comparePtx,
+  describeClause,
+  previousPtx,
+} from '../arch/targets.js';
+import { FAMILIES } from '../families/index.js';
+import type { Citation } from './cite.js';
+import { type AmbiguityNote, type Status, type Violation, effectiveQualifiers, evaluate, matches } from './evaluate.js';
+import { spell, variantId } from './spelling.js';
+import type { FamilyDef, FamilyId, OperandKind, Qualifiers, RequirementRow } from './types.js';
+import { vocabulary } from './vocabulary.js';
+
+export type EntryKind = 'variant' | 'neighbour' | 'isa-neighbour';
+export type Expectation = 'accept' | 'reject' | 'either';
+
+export interface RequirementCheck {
+  readonly rule: string;
+  readonly feature: string;
+  readonly ptx?: string;
+  readonly targets?: string;
+  /** Whether the target satisfies the requirement's target clauses (true when it names none). */
+  readonly targetMet: boolean;
+  readonly cite: Citation;
+}
+
+export interface CatalogEntry {
+  readonly id: string;
+  readonly family: FamilyId;
+  /** The opcode with its qualifiers, canonical order. */
+  readonly ptx: string;
+  readonly q: Qualifiers;
+  readonly effective: Record<string, string | null>;
+  readonly kind: EntryKind;
+  readonly status: Status;
+  /** Operand kinds of the syntax form (for invalid neighbours: of the nearest form). */
+  readonly operands: readonly OperandKind[];
+  readonly form?: string;
+  readonly violations: readonly Violation[];
+  readonly ambiguities: readonly AmbiguityNote[];
+  readonly permits: readonly { rule: string; cite: Citation }[];
+  readonly requirements: readonly RequirementCheck[];
+  /** Lowest PTX ISA version that can express this entry (the target's own minimum included). */
+  readonly minPtx: string;
+  /** For isa-neighbours: the PTX ISA version the module must be written in. */
+  readonly modulePtx?: string;
+  readonly expect: Expectation;
+  /** Why the catalog expects what it does, in one line. */
+  readonly reason: string;
+  /** For neighbours: the id of the variant it was derived from. */
+  readonly neighbourOf?: string;
+}
+
+export interface EnumerateOptions {
+  readonly target: Target;
+  /** PTX ISA version the target is judged under ("from PTX ISA 8.8" family clauses). */
+  readonly ptx: string;
+  readonly neighbours?: boolean;
+  readonly isaNeighbours?: boolean;
+  readonly families?: readonly FamilyDef[];
+}
+
+function* product(fam: FamilyDef, choices: (s: string) => readonly string[]): Generator<Qualifiers> {
+  const slots = fam.slots.map((s) => s.name);
+  const lists = slots.map(choices);
+  const idx = new Array<number>(slots.length).fill(0);
+  if (lists.some((l) => l.length === 0)) return;
+  for (;;) {
+    const q: Record<string, string> = {};
+    for (let i = 0; i < slots.length; i++) q[slots[i]!] = lists[i]![idx[i]!]!;
+    yield q;
+    let i = slots.length - 1;
+    while (i >= 0 && ++idx[i]! === lists[i]!.length) idx[i--] = 0;
+    if (i < 0) return;
+  }
+}
+
+const maxPtx = (a: string, b: string) => (comparePtx(a, b) >= 0 ? a : b);
+
+function checkRequirements(fam: FamilyDef, q: Qualifiers, target: Target, ptx: string): RequirementCheck[] {
+  const out: RequirementCheck[] = [];
+  for (const r of fam.requirements) {
+    if (!matches(r.when, q)) continue;
+    out.push({
+      rule: r.id,
+      feature: r.feature,
+      ...(r.ptx ? { ptx: r.ptx } : {}),
+      ...(r.targets ? { targets: r.targets.map(describeClause).join(' | ') } : {}),
+      targetMet: !r.targets || r.targets.some((c: TargetClause) => clauseHolds(c, target, ptx)),
+      cite: r.cite,
+    });
+  }
+  return out;
+}
+
+function minPtxOf(reqs: readonly RequirementCheck[], target: Target): string {
+  return reqs.reduce((m, r) => (r.ptx ? maxPtx(m, r.ptx) : m), target.minPtx);
+}
+
+function makeEntry(
+  fam: FamilyDef,
+  q: Qualifiers,
+  kind: EntryKind,
+  opts: EnumerateOptions,
+  extra: { neighbourOf?: string; modulePtx?: string } = {},
+): CatalogEntry {
+  const ev = evaluate(fam, q);
+  const reqs = checkRequirements(fam, q, opts.target, extra.modulePtx ?? opts.ptx);
+  const minPtx = minPtxOf(reqs, opts.target);
+  const unmet = reqs.filter((r) => !r.targetMet);
+  let expect: Expectation;
+  let reason: string;
+  let violations = ev.violations;
+  if (ev.status === 'invalid') {
+    expect = 'reject';
+    reason = `invalid: ${ev.violations[0]!.rule}: ${ev.violations[0]!.text}`;
+  } else if (unmet.length) {
+    expect = 'reject';
+    reason = `not supported on ${opts.target.name}: ${unmet.map((r) => `${r.feature} needs ${r.targets}`).join('; ')}`;
+  } else if (extra.modulePtx && comparePtx(minPtx, extra.modulePtx) > 0) {
+    const late = reqs.filter((r) => r.ptx && comparePtx(r.ptx, extra.modulePtx!) > 0);
+    expect = 'reject';
+    reason = `written in PTX ISA ${extra.modulePtx}: ${late.map((r) => `${r.feature} was introduced in PTX ISA ${r.ptx}`).join('; ')}`;
+    violations = late.map((r) => ({
+      rule: r.rule,
+      text: `${r.feature} was introduced in PTX ISA ${r.ptx}; this module is PTX ISA ${extra.modulePtx}`,
+      cite: r.cite,
+    }));
+  } else if (ev.status === 'ambiguous') {
+    expect = 'either';
+    reason = `ambiguous: ${ev.ambiguities.map((a) => a.rule).join(', ')}`;
+  } else {
+    expect = 'accept';
+    reason = `valid: ${ev.permits.map((p) => p.rule).join(', ')}`;
+  }
+  const form = ev.form ?? nearestForm(fam, q);
+  return {
+    id: variantId(fam, q, extra.modulePtx),
+    family: fam.id,
+    ptx: spell(fam, q),
+    q,
+    effective: effectiveQualifiers(fam, q),
+    kind,
+    status: kind === 'isa-neighbour' ? 'invalid' : ev.status,
+    operands: form.operands,
+    ...(ev.form ? { form: ev.form.id } : {}),
+    violations,
+    ambiguities: ev.ambiguities,
+    permits: ev.permits,
+    requirements: reqs,
+    minPtx,
+    ...(extra.modulePtx ? { modulePtx: extra.modulePtx } : {}),
+    expect,
+    reason,
+    ...(extra.neighbourOf ? { neighbourOf: extra.neighbourOf } : {}),
+  };
+}
+
+function nearestForm(fam: FamilyDef, q: Qualifiers) {
+  let best = fam.forms[0]!;
+  let bestScore = -1;
+  for (const f of fam.forms) {
+    const score = fam.slots.filter((s) => (f.slots[s.name] ?? ['']).includes(q[s.name] ?? '')).length;
+    if (score > bestScore) [best, bestScore] = [f, score];
+  }
+  return best;
+}
+
+/** The valid and ambiguous variants of a family, in grammar order, without duplicates. */
+export function familyVariants(fam: FamilyDef): Qualifiers[] {
+  const seen = new Set<string>();
+  const out: Qualifiers[] = [];
+  for (const form of fam.forms) {
+    for (const q of product(fam, (s) => form.slots[s] ?? [''])) {
+      const id = variantId(fam, q);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (evaluate(fam, q).status !== 'invalid') out.push(q);
+    }
+  }
+  return out;
+}
+
+/** Invalid neighbours: each core variant with one slot changed to another known value. */
+export function familyNeighbours(fam: FamilyDef, variants: readonly Qualifiers[]): { q: Qualifiers; of: string }[] {
+  const vocab = vocabulary();
+  const known = new Set(variants.map((q) => variantId(fam, q)));
+  const seen = new Set<string>();
+  const out: { q: Qualifiers; of: string }[] = [];
+  const core = variants.filter(
+    (q) => fam.fanout.every((s) => (q[s] ?? '') === '') && evaluate(fam, q).status === 'valid',
+  );
+  for (const base of core) {
+    for (const slot of fam.slots) {
+      const values = slot.operand ? slot.values : (vocab.get(slot.name) ?? slot.values);
+      for (const v of values) {
+        if (v === (base[slot.name] ?? '')) continue;
+        const q = { ...base, [slot.name]: v };
+        const id = variantId(fam, q);
+        if (known.has(id) || seen.has(id)) continue;
+        seen.add(id);
+        if (evaluate(fam, q).status === 'invalid') out.push({ q, of: variantId(fam, base) });
+      }
+    }
+  }
+  return out;
+}
+
+/** The whole catalog for a target, as entries in a stable order. */
+export function enumerateCatalog(opts: EnumerateOptions): CatalogEntry[] {
+  const out: CatalogEntry[] = [];
+  for (const fam of opts.families ?? FAMILIES) {
+    const variants = familyVariants(fam);
+    const entries = variants.map((q) => makeEntry(fam, q, 'variant', opts));
+    out.push(...entries);
+    if (opts.neighbours !== false) {
+      for (const n of familyNeighbours(fam, variants)) out.push(makeEntry(fam, n.q, 'neighbour', opts, { neighbourOf: n.of }));
+    }
+    if (opts.isaNeighbours !== false) out.push(...isaNeighbours(fam, entries, opts));
+  }
+  return out;
+}
+
+function isaNeighbours(fam: FamilyDef, entries: readonly CatalogEntry[], opts: EnumerateOptions): CatalogEntry[] {
+  const out: CatalogEntry[] = [];
+  for (const e of entries) {
+    if (e.expect !== 'accept') continue;
+    const thresholds = new Set(e.requirements.map((r) => r.ptx).filter((p): p is string => !!p));
+    for (const t of [...thresholds].sort(comparePtx)) {
+      if (comparePtx(t, opts.target.minPtx) <= 0) continue;
+      const below = previousPtx(t);
+      if (!below || comparePtx(below, opts.target.minPtx) < 0) continue;
+      out.push(makeEntry(fam, e.q, 'isa-neighbour', opts, { neighbourOf: e.id, modulePtx: below }));
+    }
+  }
+  return out;
+}
+
+/** Requirement rows of a family that match `q` (exported for the reference model and reports). */
+export function requirementsFor(fam: FamilyDef, q: Qualifiers): RequirementRow[] {
+  return fam.requirements.filter((r) => matches(r.when, q));
+}

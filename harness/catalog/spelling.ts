@@ -1,0 +1,24 @@
+/**
+ * Canonical PTX spelling of a variant: the family head, then the qualifiers in the grammar's order.
+ * Variant ids add `(_)` for atom's bit-bucket destination and `@ptxX.Y` for a variant checked under
+ * an older PTX ISA version.
+ */
+import type { FamilyDef, Qualifiers } from './types.js';
+
+export function spell(fam: FamilyDef, q: Qualifiers): string {
+  let s = fam.head;
+  for (const slot of fam.slots) {
+    if (slot.operand) continue;
+    const v = q[slot.name] ?? '';
+    if (v !== '') s += `.${v}`;
+  }
+  return s;
+}
+
+/** The stable id of a variant: its spelling, `(_)` for a bit-bucket destination, `@ptxX.Y` if pinned. */
+export function variantId(fam: FamilyDef, q: Qualifiers, ptx?: string): string {
+  let id = spell(fam, q);
+  if ((q.d ?? '') === '_') id += '(_)';
+  if (ptx) id += `@ptx${ptx}`;
+  return id;
+}

@@ -1,0 +1,97 @@
+/**
+ * cp.reduce.async.bulk (unicast bulk reduction): PTX ISA 9.7.9.25.4.2
+ * (../shared/ptx-spec/cp-reduce-async-bulk.md). Both the .shared::cluster destination form
+ * (mbarrier completion) and the .global destination form (bulk async-group completion).
+ */
+import { cite } from '../../catalog/cite.js';
+import type { FamilyDef } from '../../catalog/types.js';
+
+const FAM = 'cp.reduce.async.bulk';
+const c = (part: Parameters<typeof cite>[1], quote: string) => cite('bulk', part, quote);
+const OPS = ['and', 'or', 'xor', 'add', 'inc', 'dec', 'min', 'max'];
+const HINT = ['', 'L2::cache_hint'];
+const CLUSTER_TYPES = ['b32', 'u32', 's32', 'b64', 'u64'];
+const GLOBAL_TYPES = ['f16', 'bf16', 'b32', 'u32', 's32', 'b64', 'u64', 's64', 'f32', 'f64'];
+const TABLE = 'Valid combinations table';
+
+export const cpReduceAsyncBulk: FamilyDef = {
+  id: FAM,
+  head: FAM,
+  specFile: 'cp-reduce-async-bulk.md',
+  slots: [
+    { name: 'dst', values: ['shared::cluster', 'global'], cite: c('Syntax', '.dst = { .shared::cluster } / .dst = { .global }') },
+    { name: 'src', values: ['shared::cta'], cite: c('Syntax', '.src = { .shared::cta }') },
+    { name: 'completion', values: ['mbarrier::complete_tx::bytes', 'bulk_group'], cite: c('Syntax', '.completion_mechanism = { .mbarrier::complete_tx::bytes } / { .bulk_group }') },
+    { name: 'hint', values: HINT, cite: c('Syntax', '.level::cache_hint = { .L2::cache_hint }') },
+    { name: 'op', values: OPS, cite: c('Syntax', '.redOp= { .and, .or, .xor, .add, .inc, .dec, .min, .max }') },
+    { name: 'noftz', values: ['', 'noftz'], cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type') },
+    { name: 'type', values: GLOBAL_TYPES, cite: c('Syntax', '.type = { .f16, .bf16, .b32, .u32, .s32, .b64, .u64, .s64, .f32, .f64 }') },
+  ],
+  forms: [
+    {
+      id: `${FAM}.form.shared-cluster`,
+      syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar]',
+      slots: { dst: ['shared::cluster'], src: ['shared::cta'], completion: ['mbarrier::complete_tx::bytes'], op: OPS, type: CLUSTER_TYPES },
+      operands: ['dstMem', 'srcMem', 'size', 'mbar'],
+      cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar] .dst = { .shared::cluster } .type = { .b32, .u32, .s32, .b64, .u64 }'),
+    },
+    {
+      id: `${FAM}.form.global`,
+      syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache-policy}',
+      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: OPS, type: GLOBAL_TYPES },
+      operands: ['dstMem', 'srcMem', 'size', 'policy'],
+      cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache-policy} .dst = { .global }'),
+    },
+    {
+      id: `${FAM}.form.global-add-noftz`,
+      syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy}',
+      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      operands: ['dstMem', 'srcMem', 'size', 'policy'],
+      cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy} .type = { .f16, .bf16 }'),
+    },
+  ],
+  tables: [
+    {
+      id: `${FAM}.dst-op-type`,
+      text: '.dst x .redOp x element type (the valid combinations table)',
+      appliesTo: {},
+      cite: c(TABLE, 'Valid combinations: | .dst | .redOp | element type |'),
+      rows: [
+        { values: { dst: ['shared::cluster'], op: ['add'], type: ['u32', 's32', 'u64'] }, basis: 'table', cite: c(TABLE, '.shared::cluster | .add | .u32, .s32, .u64') },
+        { values: { dst: ['shared::cluster'], op: ['min', 'max'], type: ['u32', 's32'] }, basis: 'table', cite: c(TABLE, '.shared::cluster | .min, .max | .u32, .s32') },
+        { values: { dst: ['shared::cluster'], op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(TABLE, '.shared::cluster | .inc, .dec | .u32') },
+        { values: { dst: ['shared::cluster'], op: ['and', 'or', 'xor'], type: ['b32'] }, basis: 'table', cite: c(TABLE, '.shared::cluster | .and, .or, .xor | .b32') },
+        { values: { dst: ['global'], op: ['add'], type: ['u32', 's32', 'u64', 'f32', 'f64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '.global | .add | .u32, .s32, .u64, .f32, .f64, .f16, .bf16') },
+        { values: { dst: ['global'], op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '.global | .min, .max | .u32, .s32, .u64, .s64, .f16, .bf16') },
+        { values: { dst: ['global'], op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(TABLE, '.global | .inc, .dec | .u32') },
+        { values: { dst: ['global'], op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'table', cite: c(TABLE, '.global | .and, .or, .xor | .b32, .b64') },
+      ],
+    },
+    {
+      id: `${FAM}.noftz-required`,
+      text: '.add.f16 and .add.bf16 require .noftz',
+      appliesTo: { op: ['add'], type: ['f16', 'bf16'] },
+      cite: c('Description', '.add.f16 and .add.bf16 require .noftz.'),
+      rows: [{ values: { noftz: ['noftz'] }, basis: 'description', cite: c('Description', '.add.f16 and .add.bf16 require .noftz.') }],
+    },
+    {
+      id: `${FAM}.dst-completion`,
+      text: '.shared::cluster destination completes by mbarrier, .global destination by bulk async-group',
+      appliesTo: {},
+      cite: c('Description', 'Completion: .mbarrier::complete_tx::bytes (shared::cluster destination, mbarrier based) or .bulk_group (global destination)'),
+      rows: [
+        { values: { dst: ['shared::cluster'], completion: ['mbarrier::complete_tx::bytes'] }, basis: 'description', cite: c('Description', '.mbarrier::complete_tx::bytes (shared::cluster destination, mbarrier based)') },
+        { values: { dst: ['global'], completion: ['bulk_group'] }, basis: 'description', cite: c('Description', '.bulk_group (global destination; commit with cp.async.bulk.commit_group, wait with cp.async.bulk.wait_group)') },
+      ],
+    },
+  ],
+  ambiguities: [],
+  defaults: [],
+  requirements: [
+    { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '8.0', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA 8.0; requires sm_90 or higher.') },
+  ],
+  errata: [
+    { example: 'cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.xor.s32 [dstMem], [srcMem], size, policy;', violates: [`${FAM}.dst-op-type`], finding: 'Example uses .xor with .s32; the valid combinations table allows .and/.or/.xor only on .b32 and .b64.' },
+  ],
+  fanout: [],
+};

@@ -1,0 +1,69 @@
+/**
+ * multimem.cp.reduce.async.bulk: PTX ISA 9.7.9.27 (../shared/ptx-spec/multimem-cp-reduce-async-bulk.md).
+ */
+import { cite } from '../../catalog/cite.js';
+import type { FamilyDef } from '../../catalog/types.js';
+
+const FAM = 'multimem.cp.reduce.async.bulk';
+const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimemBulk', part, quote);
+const OPS = ['and', 'or', 'xor', 'add', 'inc', 'dec', 'min', 'max'];
+const TYPES = ['f16', 'bf16', 'b32', 'u32', 's32', 'b64', 'u64', 's64', 'f32', 'f64'];
+const TABLE = 'Valid combinations table';
+
+export const multimemCpReduceAsyncBulk: FamilyDef = {
+  id: FAM,
+  head: FAM,
+  specFile: 'multimem-cp-reduce-async-bulk.md',
+  slots: [
+    { name: 'dst', values: ['global'], cite: c('Syntax', '.dst = { .global }') },
+    { name: 'src', values: ['shared::cta'], cite: c('Syntax', '.src = { .shared::cta }') },
+    { name: 'completion', values: ['bulk_group'], cite: c('Syntax', '.completion_mechanism = { .bulk_group }') },
+    { name: 'op', values: OPS, cite: c('Syntax', '.redOp = { .and, .or, .xor, .add, .inc, .dec, .min, .max }') },
+    { name: 'noftz', values: ['', 'noftz'], cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;') },
+    { name: 'type', values: TYPES, cite: c('Syntax', '.type = { .f16, .bf16, .b32, .u32, .s32, .b64, .u64, .s64, .f32, .f64 }') },
+  ],
+  forms: [
+    {
+      id: `${FAM}.form.main`,
+      syntax: 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;',
+      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: OPS, type: TYPES },
+      operands: ['dstMem', 'srcMem', 'size'],
+      cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;'),
+    },
+    {
+      id: `${FAM}.form.add-noftz`,
+      syntax: 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;',
+      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      operands: ['dstMem', 'srcMem', 'size'],
+      cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; .type = { .f16, .bf16 }'),
+    },
+  ],
+  tables: [
+    {
+      id: `${FAM}.op-type`,
+      text: '.redOp x element type (the valid combinations table)',
+      appliesTo: {},
+      cite: c(TABLE, 'The following table describes the valid combinations of .redOp and element type'),
+      rows: [
+        { values: { op: ['add'], type: ['u32', 's32', 'u64', 'f32', 'f64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '.add | .u32, .s32, .u64, .f32, .f64, .f16, .bf16') },
+        { values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '.min, .max | .u32, .s32, .u64, .s64, .f16, .bf16') },
+        { values: { op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(TABLE, '.inc, .dec | .u32') },
+        { values: { op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'table', cite: c(TABLE, '.and, .or, .xor | .b32, .b64') },
+      ],
+    },
+    {
+      id: `${FAM}.noftz-required`,
+      text: '.add.f16 and .add.bf16 require .noftz',
+      appliesTo: { op: ['add'], type: ['f16', 'bf16'] },
+      cite: c('Description', 'The multimem.cp.reduce.async.bulk.add.f16 and multimem.cp.reduce.async.bulk.add.bf16 operations require .noftz qualifier.'),
+      rows: [{ values: { noftz: ['noftz'] }, basis: 'description', cite: c('Description', 'The multimem.cp.reduce.async.bulk.add.f16 and multimem.cp.reduce.async.bulk.add.bf16 operations require .noftz qualifier.') }],
+    },
+  ],
+  ambiguities: [],
+  defaults: [],
+  requirements: [
+    { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '9.1', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 9.1. / Requires sm_90 or higher.') },
+  ],
+  errata: [],
+  fanout: [],
+};
