@@ -203,7 +203,7 @@ export const atom: FamilyDef = {
     { id: 'atom.req.b128-sys', feature: '.sys scope with .b128', when: { type: ['b128'], scope: ['sys'] }, ptx: '8.4', cite: c('PTX ISA Notes', 'Support for .sys scope with .b128 type introduced in PTX ISA version 8.4.') },
   ],
   errata: [
-    { example: 'atom.global.v4.b16x2.min.noftz {%hd0, %hd1, %hd2, %hd3}, [gbl], {%h0, %h1, %h2, %h3};', violates: ['atom.grammar.type'], finding: 'Example uses type .b16x2, which is in no .type set of atom; the vector table suggests .f16x2 or .bf16x2 was meant.' },
+    { example: 'atom.global.v4.b16x2.min.noftz {%hd0, %hd1, %hd2, %hd3}, [gbl], {%h0, %h1, %h2, %h3};', violates: ['atom.grammar.unknown-qualifier'], finding: 'Example uses type .b16x2, which is in no .type set of atom; the vector table suggests .f16x2 or .bf16x2 was meant.' },
     { example: 'atom.shared.b128.cas d, a, b, c; // 128-bit atom', violates: ['atom.operands.address'], finding: 'Example writes the address operand as a instead of [a]; the syntax line is "d, [a], b, c".' },
     { example: 'atom.global.b128.exch d, a, b; // 128-bit atom', violates: ['atom.operands.address'], finding: 'Example writes the address operand as a instead of [a]; the syntax line is "d, [a], b".' },
   ],

@@ -1,0 +1,148 @@
+/**
+ * The ptxas backend: compile-only acceptance of every catalog entry for one target, turned into
+ * verdicts by comparing with what the catalog expects.
+ */
+import { type Target, comparePtx, modulePtxFor } from '../../arch/targets.js';
+import type { CatalogEntry } from '../../catalog/enumerate.js';
+import type { EntryResult, RuleDetail, Verdict } from '../../report/types.js';
+import { type Acceptance, type ClassifyStats, classifyWithPtxas } from './classify.js';
+import { buildModule } from './module.js';
+import type { Ptxas } from './toolchain.js';
+import { execa } from 'execa';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PtxasRun {
+  readonly results: EntryResult[];
+  readonly stats: ClassifyStats & { classified: number; skipped: number; classifyMs: number };
+  /** PTX ISA version of the modules (the toolchain's highest, capped by the target). */
+  readonly modulePtx?: string;
+}
+
+/** The rules behind an entry's expectation, with their citations. */
+export function ruleDetail(e: CatalogEntry): RuleDetail[] {
+  const unmet = e.requirements.filter((r) => !r.targetMet).map((r) => ({ rule: r.rule, text: `${r.feature} needs ${r.targets}`, cite: r.cite }));
+  if (e.violations.length) return [...e.violations.map((v) => ({ rule: v.rule, text: v.text, cite: v.cite })), ...unmet];
+  if (unmet.length) return unmet;
+  if (e.ambiguities.length) return e.ambiguities.map((a) => ({ rule: a.rule, text: a.text, cite: a.cite }));
+  return e.permits.map((p) => ({ rule: p.rule, text: `allowed by ${p.rule}`, cite: p.cite }));
+}
+
+export function ruleIds(e: CatalogEntry): string[] {
+  return [...new Set(ruleDetail(e).map((d) => d.rule))];
+}
+
+/** A result without a toolchain answer (skipped, or recorded by a backend that compiles nothing). */
+export function resultWithout(e: CatalogEntry, modulePtx: string, verdict: Verdict, reason: string): EntryResult {
+  return {
+    id: e.id,
+    family: e.family,
+    kind: e.kind,
+    ptx: e.ptx,
+    modulePtx: e.modulePtx ?? modulePtx,
+    catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: ruleIds(e) },
+    verdict,
+    reason,
+  };
+}
+
+/** Turns ptxas's answer into a verdict against the catalog's expectation. */
+export function verdictFor(e: CatalogEntry, a: Acceptance, modulePtx: string): EntryResult {
+  const said = a.accepted ? 'ptxas accepts' : `ptxas rejects: ${a.messages.filter((m) => !m.startsWith('warning')).join(' | ') || a.messages.join(' | ')}`;
+  let verdict: Verdict;
+  let reason: string;
+  if (a.crashed) {
+    verdict = 'error';
+    reason = `ptxas crashed (${a.crashed}) on this line; the catalog expects ${e.expect} (${e.reason})`;
+  } else if (e.expect === 'either') {
+    verdict = 'observed';
+    reason = `spec leaves it open (${e.reason}); ${said}`;
+  } else if ((e.expect === 'accept') === a.accepted) {
+    verdict = 'pass';
+    reason = a.accepted ? 'ptxas accepts, as the catalog expects' : 'ptxas rejects, as the catalog expects';
+  } else {
+    verdict = 'compile-mismatch';
+    reason = `catalog expects ${e.expect} (${e.reason}); ${said}`;
+  }
+  const plain = verdict === 'pass' && e.expect === 'accept';
+  return {
+    id: e.id,
+    family: e.family,
+    kind: e.kind,
+    ptx: e.ptx,
+    modulePtx: e.modulePtx ?? modulePtx,
+    catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: ruleIds(e), ...(plain ? {} : { detail: ruleDetail(e) }) },
+    verdict,
+    reason,
+    ptxas: { accepted: a.accepted, ...(a.crashed ? { crashed: a.crashed } : {}), line: a.line, messages: a.messages },
+  };
+}
+
+async function preflight(ptxas: Ptxas, target: string, ptx: string): Promise<string | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), 'ptxconf-pre-'));
+  try {
+    const f = join(dir, 'empty.ptx');
+    await writeFile(f, buildModule([], target, ptx).text);
+    const r = await execa(ptxas.path, ['-arch', target, f, '-o', `${f}.cubin`], { reject: false });
+    return r.exitCode === 0 ? undefined : (r.stderr || r.stdout).trim().split('\n')[0];
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runPtxasBackend(
+  entries: readonly CatalogEntry[],
+  target: Target,
+  ptxas: Ptxas,
+  onDecided?: (n: number) => void,
+): Promise<PtxasRun> {
+  const started = performance.now();
+  const skipAll = (why: string): PtxasRun => ({
+    results: entries.map((e) => resultWithout(e, e.modulePtx ?? target.minPtx, 'skipped', why)),
+    stats: { ptxasCalls: 0, scanCalls: 0, confirmCalls: 0, crashes: 0, splits: 0, classified: 0, skipped: entries.length, classifyMs: 0 },
+  });
+  if (!ptxas.targets.includes(target.name)) {
+    const renamed = target.renamedTo ? ` (renamed to ${target.renamedTo} in PTX ISA ${target.renamedIn})` : '';
+    return skipAll(`ptxas ${ptxas.release} does not know ${target.name}${renamed}; it knows ${ptxas.targets.join(', ')}`);
+  }
+  const modulePtx = modulePtxFor(target, ptxas.maxPtx);
+  if (!modulePtx) return skipAll(`${target.name} needs PTX ISA ${target.minPtx}; ptxas ${ptxas.release} supports up to ${ptxas.maxPtx}`);
+
+  const results = new Array<EntryResult>(entries.length);
+  const testable: number[] = [];
+  entries.forEach((e, i) => {
+    const need = e.modulePtx ?? e.minPtx;
+    if (comparePtx(need, ptxas.maxPtx) > 0) {
+      results[i] = resultWithout(e, modulePtx, 'skipped', `needs PTX ISA ${need}; ptxas ${ptxas.release} supports up to ${ptxas.maxPtx}`);
+    } else testable.push(i);
+  });
+
+  const versions = [...new Set(testable.map((i) => entries[i]!.modulePtx ?? modulePtx))];
+  const broken = new Map<string, string>();
+  for (const v of versions) {
+    const why = await preflight(ptxas, target.name, v);
+    if (why) broken.set(v, why);
+  }
+  const run: number[] = [];
+  for (const i of testable) {
+    const v = entries[i]!.modulePtx ?? modulePtx;
+    const why = broken.get(v);
+    if (why) results[i] = resultWithout(entries[i]!, modulePtx, 'skipped', `an empty ${target.name} module in PTX ISA ${v} does not compile: ${why}`);
+    else run.push(i);
+  }
+
+  const sub = run.map((i) => entries[i]!);
+  const { results: acc, stats } = await classifyWithPtxas(sub, {
+    ptxasPath: ptxas.path,
+    target: target.name,
+    ptx: modulePtx,
+    ...(onDecided ? { onDecided } : {}),
+  });
+  run.forEach((i, k) => (results[i] = verdictFor(entries[i]!, acc[k]!, modulePtx)));
+  return {
+    results,
+    modulePtx,
+    stats: { ...stats, classified: run.length, skipped: entries.length - run.length, classifyMs: performance.now() - started },
+  };
+}

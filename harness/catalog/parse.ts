@@ -1,0 +1,159 @@
+/**
+ * Reads a PTX instruction as people write it (qualifiers in any order, a guard predicate, operands,
+ * a trailing comment) and returns its family, its qualifiers by slot, and what the catalog says of
+ * it, operand shape included. Used for the spec's own examples and for user vector files.
+ */
+import { FAMILIES } from '../families/index.js';
+import { nearestWords } from '../util/nearest.js';
+import { SPEC_FILES, cite } from './cite.js';
+import { type Evaluation, type Violation, evaluate } from './evaluate.js';
+import { vectorLength } from './elements.js';
+import { spell, variantId } from './spelling.js';
+import type { FamilyDef, OperandKind, Qualifiers } from './types.js';
+import { allTokens, vocabulary } from './vocabulary.js';
+
+export interface ParsedInstruction {
+  readonly family: FamilyDef;
+  readonly q: Qualifiers;
+  /** Canonical spelling (grammar order). */
+  readonly ptx: string;
+  readonly id: string;
+  readonly operands?: readonly string[];
+  readonly evaluation: Evaluation;
+  /** Operand problems (count, [address] brackets, vector length), found against the matched form. */
+  readonly operandViolations: readonly Violation[];
+  /** Evaluation and operand problems together; empty means the instruction is well formed. */
+  readonly violations: readonly Violation[];
+}
+
+export class ParseError extends Error {
+  constructor(
+    message: string,
+    /** 0-based column in the parsed text where the problem starts. */
+    readonly column: number,
+    /** The rule id, when the family is known: `<family>.grammar.unknown-qualifier`. */
+    readonly rule?: string,
+  ) {
+    super(message);
+  }
+}
+
+const HEADS = [...FAMILIES].sort((a, b) => b.head.length - a.head.length);
+
+/** Splits "a, {b, c}, [d]" at top-level commas. */
+export function splitOperands(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '{' || ch === '[') depth++;
+    if (ch === '}' || ch === ']') depth--;
+    if (ch === ',' && depth === 0) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+function specCite(fam: FamilyDef) {
+  const key = (Object.keys(SPEC_FILES) as (keyof typeof SPEC_FILES)[]).find((k) => SPEC_FILES[k].file === fam.specFile)!;
+  return cite(key, 'Syntax', fam.forms[0]!.syntax);
+}
+
+function operandChecks(fam: FamilyDef, q: Qualifiers, kinds: readonly OperandKind[], ops: readonly string[]): Violation[] {
+  const out: Violation[] = [];
+  const c = specCite(fam);
+  const expected = kinds.filter((k) => k !== 'policy' || (q.hint ?? '') !== '');
+  if (ops.length !== expected.length) {
+    out.push({
+      rule: `${fam.id}.operands.count`,
+      text: `${fam.head} takes ${expected.length} operands (${expected.join(', ')}), this has ${ops.length}`,
+      cite: c,
+    });
+    return out;
+  }
+  const lanes = (() => {
+    try {
+      return vectorLength(q.vec ?? '');
+    } catch {
+      return 1;
+    }
+  })();
+  expected.forEach((k, i) => {
+    const op = ops[i]!;
+    if (['a', 'dstMem', 'srcMem', 'mbar'].includes(k) && !/^\[.*\]$/.test(op)) {
+      out.push({ rule: `${fam.id}.operands.address`, text: `operand ${i + 1} (${k}) is an address and must be written [${op}]`, cite: c });
+    }
+    if (['d', 'b', 'c'].includes(k) && lanes > 1 && !(k === 'd' && op === '_')) {
+      const m = /^\{(.*)\}$/.exec(op);
+      const n = m ? splitOperands(m[1]!).length : 1;
+      if (n !== lanes) {
+        out.push({ rule: `${fam.id}.operands.vector`, text: `operand ${i + 1} (${k}) must be a brace-enclosed vector of ${lanes}, got ${op}`, cite: c });
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * Parses one instruction. Throws ParseError (with a column) for text that names no catalogued
+ * family or a qualifier that PTX does not have; a qualifier that PTX has but the family does not
+ * allow is parsed and reported as a violation instead.
+ */
+export function parseInstruction(text: string): ParsedInstruction {
+  let s = text.replace(/\/\/.*$/, '');
+  const lead = s.length - s.trimStart().length;
+  s = s.trim().replace(/;\s*$/, '');
+  let col = lead;
+  const guard = /^@!?\w+\s+/.exec(s);
+  if (guard) {
+    s = s.slice(guard[0].length);
+    col += guard[0].length;
+  }
+  const ws = /\s/.exec(s);
+  const opcode = ws ? s.slice(0, ws.index) : s;
+  const operandText = ws ? s.slice(ws.index).trim() : '';
+  const fam = HEADS.find((f) => opcode === f.head || opcode.startsWith(`${f.head}.`));
+  if (!fam) {
+    const heads = FAMILIES.map((f) => f.head);
+    const guess = nearestWords(opcode.split('.').slice(0, 2).join('.'), heads, 2);
+    throw new ParseError(`'${opcode}' is not an instruction of the catalog (${heads.join(', ')}); did you mean ${guess.join(' or ')}?`, col);
+  }
+  const vocab = vocabulary();
+  const q: Record<string, string> = {};
+  let pos = col + fam.head.length + 1;
+  for (const tok of opcode.slice(fam.head.length + 1).split('.').filter((t, i, a) => t !== '' || i < a.length - 1)) {
+    if (tok === '') throw new ParseError(`empty qualifier (two dots) in '${opcode}'`, pos);
+    const own = fam.slots.filter((sl) => !sl.operand && sl.values.includes(tok) && !(sl.name in q));
+    const other = fam.slots.filter((sl) => !sl.operand && !(sl.name in q) && (vocab.get(sl.name) ?? []).includes(tok));
+    const slot = own[0] ?? other[0];
+    if (!slot) {
+      const rule = `${fam.id}.grammar.unknown-qualifier`;
+      const taken = fam.slots.find((sl) => (vocab.get(sl.name) ?? []).includes(tok));
+      if (taken) throw new ParseError(`'${opcode}' has two .${taken.name} qualifiers ('.${q[taken.name]}' and '.${tok}')`, pos, rule);
+      if (allTokens().includes(tok)) {
+        throw new ParseError(`'.${tok}' is a PTX qualifier, but ${fam.head} has no qualifier of its kind (its slots: ${fam.slots.filter((x) => !x.operand).map((x) => x.name).join(', ')})`, pos, rule);
+      }
+      throw new ParseError(`unknown qualifier '.${tok}' in '${opcode}'; did you mean ${nearestWords(tok, allTokens(), 3).map((t) => `.${t}`).join(', ')}?`, pos, rule);
+    }
+    q[slot.name] = tok;
+    pos += tok.length + 1;
+  }
+  for (const sl of fam.slots) q[sl.name] ??= '';
+  const operands = operandText ? splitOperands(operandText) : undefined;
+  if (operands && fam.slots.some((sl) => sl.name === 'd' && sl.operand) && operands[0] === '_') q.d = '_';
+  const evaluation = evaluate(fam, q);
+  const operandViolations = operands && evaluation.form ? operandChecks(fam, q, evaluation.form.operands, operands) : [];
+  return {
+    family: fam,
+    q,
+    ptx: spell(fam, q),
+    id: variantId(fam, q),
+    ...(operands ? { operands } : {}),
+    evaluation,
+    operandViolations,
+    violations: [...evaluation.violations, ...operandViolations],
+  };
+}

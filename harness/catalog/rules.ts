@@ -1,0 +1,45 @@
+/**
+ * Every rule id the catalog can cite, with its text and citation: the report's `rules` section and
+ * the lookup behind `--list` details.
+ */
+import { FAMILIES } from '../families/index.js';
+import type { Citation } from './cite.js';
+
+export interface RuleInfo {
+  readonly id: string;
+  readonly family: string;
+  readonly kind: 'grammar' | 'form' | 'table' | 'ambiguity' | 'requirement' | 'operands';
+  readonly text: string;
+  readonly cite: Citation;
+}
+
+let index: Map<string, RuleInfo> | undefined;
+
+export function ruleIndex(): Map<string, RuleInfo> {
+  if (index) return index;
+  const m = new Map<string, RuleInfo>();
+  const add = (r: RuleInfo) => m.set(r.id, r);
+  for (const f of FAMILIES) {
+    const syntax = f.forms[0]!.cite;
+    for (const s of f.slots) {
+      if (!s.operand) add({ id: `${f.id}.grammar.${s.name}`, family: f.id, kind: 'grammar', text: `.${s.name} takes one of the grammar's values`, cite: s.cite });
+    }
+    add({ id: `${f.id}.grammar.unknown-qualifier`, family: f.id, kind: 'grammar', text: `every qualifier is one of ${f.head}'s, once`, cite: syntax });
+    add({ id: `${f.id}.form`, family: f.id, kind: 'form', text: `some syntax form of ${f.head} must admit the combination`, cite: syntax });
+    for (const fm of f.forms) add({ id: fm.id, family: f.id, kind: 'form', text: fm.syntax, cite: fm.cite });
+    for (const t of f.tables) add({ id: t.id, family: f.id, kind: 'table', text: t.text, cite: t.cite });
+    for (const a of f.ambiguities) add({ id: a.id, family: f.id, kind: 'ambiguity', text: a.text, cite: a.cite });
+    for (const r of f.requirements) {
+      add({ id: r.id, family: f.id, kind: 'requirement', text: `${r.feature}${r.ptx ? `: PTX ISA ${r.ptx}` : ''}`, cite: r.cite });
+    }
+    for (const [k, text] of [
+      ['count', 'the operands of the syntax form, no more and no fewer'],
+      ['address', 'address operands are written [a]'],
+      ['vector', 'a vector operand is a brace-enclosed list as long as the .vec qualifier says'],
+    ] as const) {
+      add({ id: `${f.id}.operands.${k}`, family: f.id, kind: 'operands', text, cite: syntax });
+    }
+  }
+  index = m;
+  return m;
+}

@@ -1,0 +1,100 @@
+/**
+ * Command-line options of `npm run conformance`. Every problem is a UsageError that says what was
+ * wrong and lists the valid values; the caller exits with code 2.
+ */
+import { parseArgs } from 'node:util';
+import { findTarget, targetNames } from '../arch/targets.js';
+import { BACKENDS, type BackendName } from '../backends/select.js';
+import type { EntryKind } from '../catalog/enumerate.js';
+import { nearestWords as nearest } from '../util/nearest.js';
+import { UsageError } from './errors.js';
+
+export const ENTRY_KINDS: readonly EntryKind[] = ['variant', 'neighbour', 'isa-neighbour'];
+
+export interface Options {
+  readonly arch: string;
+  readonly backend: BackendName;
+  readonly filter?: string;
+  readonly kinds: readonly EntryKind[];
+  readonly list: boolean;
+  readonly report?: string;
+  readonly seed: number;
+  readonly help: boolean;
+}
+
+export const DEFAULT_ARCH = 'sm_90';
+export const DEFAULT_SEED = 20261121;
+
+export const USAGE = `usage: npm run conformance -- [options]
+
+  --arch ARCH        target to check (default ${DEFAULT_ARCH}); one of:
+                     ${targetNames().join(' ')}
+  --backend NAME     auto | reference | ptxas | gpu (default auto: the richest this machine runs)
+  --filter PATTERN   entries whose id matches: comma-separated alternatives, each a glob over the
+                     whole id (with * or ?) or else a substring, e.g. 'atom.global.*.f32,red.'
+  --kind LIST        entry kinds to include (default all): ${ENTRY_KINDS.join(',')}
+  --list             print the entries the filter selects, run nothing
+  --report DIR       where report.json goes (default reports/out/<timestamp>/)
+  --seed N           seed for generated cases (default ${DEFAULT_SEED}); recorded in the report
+  --help             this text`;
+
+export function parseOptions(argv: readonly string[]): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        arch: { type: 'string' },
+        backend: { type: 'string' },
+        filter: { type: 'string' },
+        kind: { type: 'string' },
+        list: { type: 'boolean' },
+        report: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--help'];
+    const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
+    throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
+  }
+  const v = parsed.values;
+  const arch = v.arch ?? DEFAULT_ARCH;
+  if (!findTarget(arch)) {
+    throw new UsageError(`unknown --arch '${arch}' (did you mean ${nearest(arch, targetNames(), 2).join(' or ')}?). Valid values: ${targetNames().join(', ')}`);
+  }
+  const backend = (v.backend ?? 'auto') as BackendName;
+  if (!BACKENDS.includes(backend)) {
+    throw new UsageError(`unknown --backend '${v.backend}'. Valid values: ${BACKENDS.join(', ')}`);
+  }
+  let seed = DEFAULT_SEED;
+  if (v.seed !== undefined) {
+    if (!/^\d+$/.test(v.seed) || !Number.isSafeInteger(Number(v.seed))) {
+      throw new UsageError(`--seed must be a non-negative integer, got '${v.seed}'`);
+    }
+    seed = Number(v.seed);
+  }
+  let kinds = ENTRY_KINDS;
+  if (v.kind !== undefined) {
+    const ks = v.kind.split(',').map((k) => k.trim()).filter(Boolean);
+    const bad = ks.filter((k) => !ENTRY_KINDS.includes(k as EntryKind));
+    if (bad.length || !ks.length) throw new UsageError(`unknown --kind '${bad.join(',') || v.kind}'. Valid values: ${ENTRY_KINDS.join(', ')} (comma-separated)`);
+    kinds = ks as EntryKind[];
+  }
+  if (v.filter !== undefined && v.filter.trim() === '') throw new UsageError('--filter needs a pattern, e.g. --filter atom.global');
+  return {
+    arch,
+    backend,
+    ...(v.filter !== undefined ? { filter: v.filter } : {}),
+    kinds,
+    list: v.list ?? false,
+    ...(v.report !== undefined ? { report: v.report } : {}),
+    seed,
+    help: v.help ?? false,
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * `npm run conformance`: enumerate the catalog for --arch, run the selected backend, print counts
+ * per family and verdict, write the JSON report. Exit 0 when every result passes or is
+ * observed/skipped/known, 1 on mismatches, compile-mismatches or errors, 2 on usage errors.
+ */
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
+import { runPtxasBackend } from '../backends/ptxas/backend.js';
+import { runReferenceBackend } from '../backends/reference/backend.js';
+import { selectBackend } from '../backends/select.js';
+import { type CatalogEntry, enumerateCatalog } from '../catalog/enumerate.js';
+import { buildReport, writeJsonReport } from '../report/json.js';
+import { type EntryResult, VERDICTS, VERDICT_MEANING, countResults } from '../report/types.js';
+import { compileFilter } from '../util/filter.js';
+import { type Options, USAGE, parseOptions } from './args.js';
+import { UsageError } from './errors.js';
+import { Progress } from './progress.js';
+import { printSummary } from './summary.js';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  isTTY: boolean;
+}
+
+const defaultIo: Io = {
+  out: (s) => process.stdout.write(`${s}\n`),
+  err: (s) => process.stderr.write(`${s}\n`),
+  isTTY: Boolean(process.stderr.isTTY),
+};
+
+function timestamp(d: Date): string {
+  return d.toISOString().replace(/[:]/g, '-').replace(/\..*$/, 'Z');
+}
+
+/** Selects catalog entries for the options (throws a UsageError when nothing matches). */
+export function selectEntries(opts: Options, target: Target, ptx: string): CatalogEntry[] {
+  const all = enumerateCatalog({ target, ptx, neighbours: opts.kinds.includes('neighbour'), isaNeighbours: opts.kinds.includes('isa-neighbour') });
+  const keep = compileFilter(opts.filter);
+  const sel = all.filter((e) => opts.kinds.includes(e.kind) && keep(e.id));
+  if (!sel.length) {
+    const fams = [...new Set(all.map((e) => e.family))].join(', ');
+    throw new UsageError(
+      `--filter '${opts.filter ?? ''}'${opts.kinds.length < 3 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog (${all.length} entries). ` +
+        `Ids look like 'atom.global.add.f32' or 'red.shared::cta.min.u32'; families: ${fams}. Run with --list to see them.`,
+    );
+  }
+  return sel;
+}
+
+export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  let opts: Options;
+  try {
+    opts = parseOptions(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (opts.help) {
+    io.out(USAGE);
+    io.out('\nverdicts:');
+    for (const v of VERDICTS) io.out(`  ${v.padEnd(17)} ${VERDICT_MEANING[v]}`);
+    return 0;
+  }
+  const target = findTarget(opts.arch)!;
+  const started = new Date();
+  try {
+    if (opts.list) {
+      const entries = selectEntries(opts, target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA);
+      for (const e of entries) io.out(`${e.id}\t${e.kind}\t${e.expect}${e.expect === 'accept' ? '' : `\t${e.reason}`}`);
+      io.err(`${entries.length} entries for ${target.name}`);
+      return 0;
+    }
+
+    const backend = await selectBackend(opts.backend);
+    io.err(`backend: ${backend.name} (${backend.reason})`);
+    const ptx =
+      (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ??
+      modulePtxFor(target, CATALOG_PTX_ISA) ??
+      CATALOG_PTX_ISA;
+    const entries = selectEntries(opts, target, ptx);
+    io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}, judged under PTX ISA ${ptx}`);
+
+    let results: EntryResult[];
+    let stats: Record<string, number> = {};
+    if (backend.name === 'ptxas') {
+      const progress = new Progress(io, entries.length, 'classified');
+      const run = await runPtxasBackend(entries, target, backend.ptxas!, (n) => progress.tick(n));
+      progress.done();
+      results = run.results;
+      stats = { ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
+      io.err(
+        `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
+          `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
+      );
+    } else {
+      results = runReferenceBackend(entries, target, ptx);
+    }
+
+    const finished = new Date();
+    const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
+    const report = buildReport({
+      partial: false,
+      startedAt: started.toISOString(),
+      finishedAt: finished.toISOString(),
+      elapsedMs: finished.getTime() - started.getTime(),
+      command: ['npm', 'run', 'conformance', '--', ...argv],
+      toolchain: backend.ptxas
+        ? { ptxas: { path: backend.ptxas.path, foundVia: backend.ptxas.foundVia, release: backend.ptxas.release, versionLine: backend.ptxas.versionLine, maxPtx: backend.ptxas.maxPtx, targets: backend.ptxas.targets } }
+        : {},
+      arch: target.name,
+      modulePtx: ptx,
+      backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver },
+      filter: opts.filter ?? null,
+      seed: opts.seed,
+      stats,
+      results,
+      catalogEntries: entries.length,
+    });
+    printSummary(io, results);
+    const file = await writeJsonReport(dir, report);
+    io.out(`report: ${file}`);
+    const t = countResults(results).total;
+    return (t.mismatch ?? 0) + (t['compile-mismatch'] ?? 0) + (t.error ?? 0) > 0 ? 1 : 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (e: unknown) => {
+      process.stderr.write(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 3;
+    },
+  );
+}

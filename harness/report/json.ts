@@ -1,0 +1,82 @@
+/**
+ * The JSON run report: versioned, described by reports/schema/run-report.schema.json, written
+ * atomically (a temporary file renamed into place) so a reader never sees half a document.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { cpus, hostname, platform, release, arch as cpuArch } from 'node:os';
+import { join } from 'node:path';
+import { CATALOG_PTX_ISA } from '../arch/targets.js';
+import { ruleIndex, type RuleInfo } from '../catalog/rules.js';
+import { type EntryResult, countResults } from './types.js';
+
+export const REPORT_SCHEMA_ID = 'ptx-reduction-conformance/run-report';
+export const REPORT_VERSION = 1;
+
+export interface RunReport {
+  readonly schema: typeof REPORT_SCHEMA_ID;
+  readonly version: typeof REPORT_VERSION;
+  readonly partial: boolean;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly elapsedMs: number;
+  readonly command: readonly string[];
+  readonly machine: { hostname: string; platform: string; osRelease: string; cpu: string; cpus: number; node: string };
+  readonly toolchain: { ptxas?: { path: string; foundVia: string; release: string; versionLine: string; maxPtx: string; targets: readonly string[] } };
+  readonly catalog: { ptxIsa: string; entries: number };
+  readonly arch: string;
+  readonly modulePtx: string;
+  readonly backend: { name: string; reason: string; passedOver: readonly string[] };
+  readonly filter: string | null;
+  readonly seed: number;
+  readonly counts: ReturnType<typeof countResults>;
+  readonly stats: Record<string, number>;
+  readonly rules: Record<string, Omit<RuleInfo, 'id'>>;
+  readonly results: readonly EntryResult[];
+}
+
+export function machineInfo(): RunReport['machine'] {
+  const c = cpus();
+  return { hostname: hostname(), platform: platform(), osRelease: release(), cpu: `${c[0]?.model ?? 'unknown'} (${cpuArch()})`, cpus: c.length, node: process.version };
+}
+
+/** The rules cited by `results`, keyed by id. */
+export function citedRules(results: readonly EntryResult[]): RunReport['rules'] {
+  const idx = ruleIndex();
+  const out: RunReport['rules'] = {};
+  for (const r of results) {
+    for (const id of r.catalog.rules) {
+      if (out[id]) continue;
+      const info = idx.get(id);
+      if (info) {
+        const { id: _id, ...rest } = info;
+        out[id] = rest;
+      }
+    }
+  }
+  return out;
+}
+
+export type ReportInput = Omit<RunReport, 'schema' | 'version' | 'counts' | 'rules' | 'catalog' | 'machine'> & { catalogEntries: number };
+
+export function buildReport(input: ReportInput): RunReport {
+  const { catalogEntries, ...rest } = input;
+  return {
+    schema: REPORT_SCHEMA_ID,
+    version: REPORT_VERSION,
+    ...rest,
+    machine: machineInfo(),
+    catalog: { ptxIsa: CATALOG_PTX_ISA, entries: catalogEntries },
+    counts: countResults(input.results),
+    rules: citedRules(input.results),
+  };
+}
+
+/** Writes `report.json` into `dir` atomically; returns its path. */
+export async function writeJsonReport(dir: string, report: RunReport): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, 'report.json');
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, `${JSON.stringify(report)}\n`);
+  await rename(tmp, file);
+  return file;
+}

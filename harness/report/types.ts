@@ -1,0 +1,81 @@
+/**
+ * The contracts between backends, the comparator and reports: verdicts and per-entry results.
+ * The JSON report (reports/schema/run-report.schema.json) is these types serialised.
+ */
+import type { Citation } from '../catalog/cite.js';
+import type { EntryKind, Expectation } from '../catalog/enumerate.js';
+import type { Status } from '../catalog/evaluate.js';
+import type { FamilyId } from '../catalog/types.js';
+
+export const VERDICTS = [
+  'pass',
+  'mismatch',
+  'known-deviation',
+  'observed',
+  'compile-mismatch',
+  'error',
+  'skipped',
+] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** What each verdict means; printed by --help and in the README. */
+export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = {
+  pass: 'the backend did what the spec catalog and the reference say',
+  mismatch: 'observed bits differ from every outcome the reference allows',
+  'known-deviation': 'a mismatch listed in cases/expectations/<arch>.yaml with its reason',
+  observed: 'the spec leaves this open (ambiguous rule, unspecified bits); what the backend did is recorded',
+  'compile-mismatch': 'the catalog says valid and ptxas rejects, or the catalog says invalid and ptxas accepts',
+  error: 'the backend failed to produce a result (tool crash, launch fault); the cause is recorded',
+  skipped: 'not checked, with the reason (toolchain too old, arch not executable here, no GPU, no multicast)',
+};
+
+export interface RuleDetail {
+  readonly rule: string;
+  readonly text: string;
+  readonly cite: Citation;
+}
+
+export interface EntryResult {
+  readonly id: string;
+  readonly family: FamilyId;
+  readonly kind: EntryKind;
+  /** Opcode with qualifiers in canonical order. */
+  readonly ptx: string;
+  /** PTX ISA version of the module the entry was checked in. */
+  readonly modulePtx: string;
+  readonly catalog: {
+    readonly status: Status;
+    readonly expect: Expectation;
+    readonly reason: string;
+    /** Ids of the rules that make the entry valid, invalid or ambiguous (details in the report's `rules`). */
+    readonly rules: readonly string[];
+    /** Full rule texts with citations; present on every result that is not a plain pass. */
+    readonly detail?: readonly RuleDetail[];
+  };
+  readonly verdict: Verdict;
+  /** Why this verdict, in one line. */
+  readonly reason: string;
+  readonly ptxas?: {
+    readonly accepted: boolean;
+    /** The signal ptxas died of on this line, if it crashed. */
+    readonly crashed?: string;
+    readonly line: string;
+    readonly messages: readonly string[];
+  };
+}
+
+export type Counts = Record<string, Partial<Record<Verdict, number>>>;
+
+export function countResults(results: readonly EntryResult[]): { byFamily: Counts; byKind: Counts; total: Partial<Record<Verdict, number>> } {
+  const byFamily: Counts = {};
+  const byKind: Counts = {};
+  const total: Partial<Record<Verdict, number>> = {};
+  for (const r of results) {
+    const f = (byFamily[r.family] ??= {});
+    f[r.verdict] = (f[r.verdict] ?? 0) + 1;
+    const k = (byKind[r.kind] ??= {});
+    k[r.verdict] = (k[r.verdict] ?? 0) + 1;
+    total[r.verdict] = (total[r.verdict] ?? 0) + 1;
+  }
+  return { byFamily, byKind, total };
+}
