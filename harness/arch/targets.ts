@@ -24,6 +24,11 @@ export interface Target {
   /** The name this target has from `renamedIn` on (sm_101a -> sm_110a from PTX ISA 9.0). */
   readonly renamedTo?: string;
   readonly renamedIn?: string;
+  /**
+   * Set where ptxas accepts the target below its documented PTX ISA version: what it was seen to
+   * accept (tests/arch/targets.test.ts checks it still does, so the note cannot go stale).
+   */
+  readonly toolchainAcceptsFrom?: string;
 }
 
 /** PTX ISA versions in order; used to find "one version below" a feature's introduction. */
@@ -53,7 +58,7 @@ export const TARGETS: readonly Target[] = [
   t('sm_80', '7.0'),
   t('sm_86', '7.1'),
   t('sm_87', '7.4'),
-  t('sm_88', '9.0'),
+  t('sm_88', '9.0', { toolchainAcceptsFrom: '7.3' }), // ptxas 13.0 takes .target sm_88 from PTX ISA 7.3
   t('sm_89', '7.8'),
   t('sm_90', '7.8'),
   t('sm_90a', '8.0'),

@@ -38,12 +38,17 @@ export type SpecPart =
   | 'Release notes';
 
 export interface Citation {
-  /** File under ../shared/ptx-spec. */
+  /** File under spec/ptx-spec (a copy of ../shared/ptx-spec; tests/catalog/citations.test.ts keeps them equal). */
   readonly file: string;
   /** PTX ISA section number, e.g. "9.7.13.5". */
   readonly section: string;
   readonly part: SpecPart;
-  /** The sentence or table line that carries the rule, quoted verbatim where short. */
+  /**
+   * The sentence, grammar line or table row that carries the rule, verbatim (markdown, backticks and
+   * spacing aside; " / " joins two quoted places, "..." marks an omission). A quote that starts
+   * with "~ " is a paraphrase: a table column read across rows, or a rule the grammar implies.
+   * tests/catalog/citations.test.ts holds every verbatim quote to the text.
+   */
   readonly quote: string;
 }
 

@@ -33,7 +33,7 @@ export const cpReduceAsyncBulk: FamilyDef = {
       syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar]',
       slots: { dst: ['shared::cluster'], src: ['shared::cta'], completion: ['mbarrier::complete_tx::bytes'], op: OPS, type: CLUSTER_TYPES },
       operands: ['dstMem', 'srcMem', 'size', 'mbar'],
-      cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar] .dst = { .shared::cluster } .type = { .b32, .u32, .s32, .b64, .u64 }'),
+      cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar] / .dst = { .shared::cluster } / .type = { .b32, .u32, .s32, .b64, .u64 }'),
     },
     {
       id: `${FAM}.form.global`,
@@ -47,7 +47,7 @@ export const cpReduceAsyncBulk: FamilyDef = {
       syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy}',
       slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
       operands: ['dstMem', 'srcMem', 'size', 'policy'],
-      cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy} .type = { .f16, .bf16 }'),
+      cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy} / .type = { .f16, .bf16 }'),
     },
   ],
   tables: [
@@ -58,13 +58,13 @@ export const cpReduceAsyncBulk: FamilyDef = {
       cite: c(TABLE, 'Valid combinations: | .dst | .redOp | element type |'),
       rows: [
         { values: { dst: ['shared::cluster'], op: ['add'], type: ['u32', 's32', 'u64'] }, basis: 'table', cite: c(TABLE, '.shared::cluster | .add | .u32, .s32, .u64') },
-        { values: { dst: ['shared::cluster'], op: ['min', 'max'], type: ['u32', 's32'] }, basis: 'table', cite: c(TABLE, '.shared::cluster | .min, .max | .u32, .s32') },
-        { values: { dst: ['shared::cluster'], op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(TABLE, '.shared::cluster | .inc, .dec | .u32') },
-        { values: { dst: ['shared::cluster'], op: ['and', 'or', 'xor'], type: ['b32'] }, basis: 'table', cite: c(TABLE, '.shared::cluster | .and, .or, .xor | .b32') },
+        { values: { dst: ['shared::cluster'], op: ['min', 'max'], type: ['u32', 's32'] }, basis: 'table', cite: c(TABLE, '~ .shared::cluster | .min, .max | .u32, .s32') },
+        { values: { dst: ['shared::cluster'], op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(TABLE, '~ .shared::cluster | .inc, .dec | .u32') },
+        { values: { dst: ['shared::cluster'], op: ['and', 'or', 'xor'], type: ['b32'] }, basis: 'table', cite: c(TABLE, '~ .shared::cluster | .and, .or, .xor | .b32') },
         { values: { dst: ['global'], op: ['add'], type: ['u32', 's32', 'u64', 'f32', 'f64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '.global | .add | .u32, .s32, .u64, .f32, .f64, .f16, .bf16') },
-        { values: { dst: ['global'], op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '.global | .min, .max | .u32, .s32, .u64, .s64, .f16, .bf16') },
-        { values: { dst: ['global'], op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(TABLE, '.global | .inc, .dec | .u32') },
-        { values: { dst: ['global'], op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'table', cite: c(TABLE, '.global | .and, .or, .xor | .b32, .b64') },
+        { values: { dst: ['global'], op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '~ .global | .min, .max | .u32, .s32, .u64, .s64, .f16, .bf16') },
+        { values: { dst: ['global'], op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(TABLE, '~ .global | .inc, .dec | .u32') },
+        { values: { dst: ['global'], op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'table', cite: c(TABLE, '~ .global | .and, .or, .xor | .b32, .b64') },
       ],
     },
     {
@@ -78,7 +78,7 @@ export const cpReduceAsyncBulk: FamilyDef = {
       id: `${FAM}.dst-completion`,
       text: '.shared::cluster destination completes by mbarrier, .global destination by bulk async-group',
       appliesTo: {},
-      cite: c('Description', 'Completion: .mbarrier::complete_tx::bytes (shared::cluster destination, mbarrier based) or .bulk_group (global destination)'),
+      cite: c('Description', 'Completion: .mbarrier::complete_tx::bytes (shared::cluster destination, mbarrier based) or .bulk_group (global destination;'),
       rows: [
         { values: { dst: ['shared::cluster'], completion: ['mbarrier::complete_tx::bytes'] }, basis: 'description', cite: c('Description', '.mbarrier::complete_tx::bytes (shared::cluster destination, mbarrier based)') },
         { values: { dst: ['global'], completion: ['bulk_group'] }, basis: 'description', cite: c('Description', '.bulk_group (global destination; commit with cp.async.bulk.commit_group, wait with cp.async.bulk.wait_group)') },

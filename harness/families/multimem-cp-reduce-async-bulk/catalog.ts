@@ -35,7 +35,7 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
       syntax: 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;',
       slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
       operands: ['dstMem', 'srcMem', 'size'],
-      cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; .type = { .f16, .bf16 }'),
+      cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16 }'),
     },
   ],
   tables: [

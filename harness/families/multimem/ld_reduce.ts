@@ -27,13 +27,13 @@ export const multimemLdReduce: FamilyDef = {
   head: FAM,
   specFile: 'multimem-ld_reduce-st-red.md',
   slots: [
-    { name: 'sem', values: [...SEM, 'weak'], cite: c('Syntax', '.ldsem = { .relaxed, .acquire }; multimem.ld_reduce.weak{.ss}.op.type d, [a];') },
+    { name: 'sem', values: [...SEM, 'weak'], cite: c('Syntax', '.ldsem = { .relaxed, .acquire } / multimem.ld_reduce.weak{.ss}.op.type d, [a];') },
     { name: 'scope', values: SCOPE, cite: c('Syntax', '.scope = { .cta, .cluster, .gpu, .sys }') },
     { name: 'ss', values: SS, cite: c('Syntax', '.ss = { .global }') },
-    { name: 'op', values: OPS, cite: c('Syntax', '.op = { .min, .max, .add, .and, .or, .xor } (integer); .op = { .min, .max, .add } (floating point)') },
+    { name: 'op', values: OPS, cite: c('Syntax', '.op = { .min, .max, .add, .and, .or, .xor } / .op = { .min, .max, .add }') },
     { name: 'acc', values: ACC, cite: c('Syntax', '.acc_prec = { .acc::f32, .acc::f16 }') },
     { name: 'vec', values: VEC, cite: c('Syntax', '.vec = { .v2, .v4, .v8 }') },
-    { name: 'type', values: [...INT_TYPES, ...FLOAT_TYPES], cite: c('Syntax', '.type = { .b32, .b64, .u32, .u64, .s32, .s64 } (integer); .type= { .f16, .f16x2, .bf16, .bf16x2, .f32, .f64, .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 }') },
+    { name: 'type', values: [...INT_TYPES, ...FLOAT_TYPES], cite: c('Syntax', '.type = { .b32, .b64, .u32, .u64, .s32, .s64 } / .type= { .f16, .f16x2, .bf16, .bf16x2, .f32, .f64, .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 }') },
   ],
   forms: [
     {
@@ -85,7 +85,7 @@ export const multimemLdReduce: FamilyDef = {
       id: `${FAM}.acc-with-minmax`,
       when: { acc: ['acc::f32', 'acc::f16'], op: ['min', 'max'] },
       text: 'The grammar puts {.acc_prec} after every floating-point .op and the .acc_prec table is keyed by type alone; whether .min/.max (which do not accumulate) accept it is not said.',
-      cite: c('Syntax', 'multimem.ld_reduce{.ldsem}{.scope}{.ss}.op{.acc_prec}{.vec}.type d, [a]; .op = { .min, .max, .add }'),
+      cite: c('Syntax', 'multimem.ld_reduce{.ldsem}{.scope}{.ss}.op{.acc_prec}{.vec}.type d, [a]; / .op = { .min, .max, .add }'),
     },
   ],
   defaults: [
@@ -103,7 +103,7 @@ export const multimemLdReduce: FamilyDef = {
       when: { acc: ['acc::f16'] },
       ptx: '8.6',
       targets: FP8_TARGETS,
-      cite: c('Target ISA Notes', 'Support for .acc::f16 qualifier introduced in PTX ISA version 8.6. / Qualifier .acc::f16 is supported on following architectures: sm_100a, sm_101a, sm_120a, sm_121a, sm_100f/sm_101f or higher in the same family (from PTX ISA 8.8), sm_110f or higher in the same family'),
+      cite: c('Target ISA Notes', '~ Support for .acc::f16 qualifier introduced in PTX ISA version 8.6. Qualifier .acc::f16 is supported on following architectures: sm_100a; sm_101a; sm_120a; sm_121a; from PTX ISA version 8.8 sm_100f or higher in the same family and sm_101f or higher in the same family; sm_110f or higher in the same family'),
     },
   ],
   errata: [],

@@ -12,11 +12,11 @@ export const multimemSt: FamilyDef = {
   head: FAM,
   specFile: 'multimem-ld_reduce-st-red.md',
   slots: [
-    { name: 'sem', values: [...SEM, 'weak'], cite: c('Syntax', '.stsem = { .relaxed, .release }; multimem.st.weak{.ss}.type [a], b;') },
+    { name: 'sem', values: [...SEM, 'weak'], cite: c('Syntax', '.stsem = { .relaxed, .release } / multimem.st.weak{.ss}.type [a], b;') },
     { name: 'scope', values: SCOPE, cite: c('Syntax', '.scope = { .cta, .cluster, .gpu, .sys }') },
     { name: 'ss', values: SS, cite: c('Syntax', '.ss = { .global }') },
     { name: 'vec', values: VEC, cite: c('Syntax', '.vec = { .v2, .v4, .v8 }') },
-    { name: 'type', values: [...INT_TYPES, ...FLOAT_TYPES], cite: c('Syntax', '.type = { .b32, .b64, .u32, .u64, .s32, .s64 } (integer); .type= { .f16, ..., .e4m3x4 } (floating point)') },
+    { name: 'type', values: [...INT_TYPES, ...FLOAT_TYPES], cite: c('Syntax', '.type = { .b32, .b64, .u32, .u64, .s32, .s64 } / .type= { .f16, ..., .e4m3x4 }') },
   ],
   forms: [
     { id: `${FAM}.form.int`, syntax: 'multimem.st{.stsem}{.scope}{.ss}.type [a], b;', slots: { sem: SEM, scope: SCOPE, ss: SS, type: INT_TYPES }, operands: ['a', 'b'], cite: c('Syntax', 'multimem.st{.stsem}{.scope}{.ss}.type [a], b;') },

@@ -79,7 +79,7 @@ export function commonRequirements(fam: string): RequirementRow[] {
       when: { type: FP8_TYPES },
       ptx: '8.6',
       targets: FP8_TARGETS,
-      cite: c('Target ISA Notes', 'Types .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 are supported on following architectures: sm_100a, sm_101a (Renamed to sm_110a from PTX ISA version 9.0), sm_120a, sm_121a, and ... sm_100f or higher in the same family, sm_101f or higher in the same family (Renamed to sm_110f ...) from PTX ISA version 8.8, sm_110f or higher in the same family'),
+      cite: c('Target ISA Notes', '~ Types .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 are supported on following architectures: sm_100a; sm_101a (Renamed to sm_110a from PTX ISA version 9.0); sm_120a; sm_121a; from PTX ISA version 8.8 sm_100f or higher in the same family and sm_101f or higher in the same family (Renamed to sm_110f from PTX ISA version 9.0); sm_110f or higher in the same family'),
     },
   ];
 }

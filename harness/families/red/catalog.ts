@@ -38,7 +38,7 @@ export const red: FamilyDef = {
     { name: 'noftz', values: ['', 'noftz'], cite: c(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 [a], b{, cache-policy};') },
     { name: 'hint', values: HINT, cite: c(SYNTAX, '.level::cache_hint = { .L2::cache_hint };') },
     { name: 'vec', values: ['', 'v2', 'v4', 'v8'], cite: c(SYNTAX, '.vec_16_bit = { .v2, .v4, .v8 } .vec_32_bit = { .v2, .v4 };') },
-    { name: 'type', values: [...SCALAR_TYPES, ...HALF_TYPES], cite: c(SYNTAX, '.type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 }; plus the .noftz half types') },
+    { name: 'type', values: [...SCALAR_TYPES, ...HALF_TYPES], cite: c(SYNTAX, '~ .type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 }; plus the .noftz half types') },
   ],
   forms: [
     {
@@ -53,7 +53,7 @@ export const red: FamilyDef = {
       syntax: 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.{f16,f16x2,bf16,bf16x2} [a], b{, cache-policy};',
       slots: { sem: SEM, scope: SCOPE, space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: HALF_TYPES },
       operands: ['a', 'b', 'policy'],
-      cite: c(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 [a], b{, cache-policy}; (and .f16x2, .bf16, .bf16x2)'),
+      cite: c(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 [a], b{, cache-policy};'),
     },
     {
       id: 'red.form.vector-f32',
@@ -110,15 +110,15 @@ export const red: FamilyDef = {
       appliesTo: { vec: ['v2', 'v4', 'v8'] },
       cite: c('Vector table', 'For red with vector type, the supported combinations of vector qualifier, types and reduction operations supported on these combinations are depicted in following table'),
       rows: [
-        { values: { vec: ['v2', 'v4', 'v8'], type: ['f16', 'bf16'], op: ['add', 'min', 'max'] }, basis: 'table', cite: c('Vector table', '.f16/bf16: .v2, .v4, .v8 -> .add, .min, .max') },
-        { values: { vec: ['v2', 'v4'], type: ['f16x2', 'bf16x2'], op: ['add', 'min', 'max'] }, basis: 'table', cite: c('Vector table', '.f16x2/bf16x2: .v2, .v4 -> .add, .min, .max; .v8 -> Not supported') },
-        { values: { vec: ['v2', 'v4'], type: ['f32'], op: ['add'] }, basis: 'table', cite: c('Vector table', '.f32: .v2, .v4 -> .add; .v8 -> Not Supported') },
+        { values: { vec: ['v2', 'v4', 'v8'], type: ['f16', 'bf16'], op: ['add', 'min', 'max'] }, basis: 'table', cite: c('Vector table', '~ .f16/bf16 column: .v2, .v4, .v8 -> .add, .min, .max') },
+        { values: { vec: ['v2', 'v4'], type: ['f16x2', 'bf16x2'], op: ['add', 'min', 'max'] }, basis: 'table', cite: c('Vector table', '~ .f16x2/bf16x2 column: .v2, .v4 -> .add, .min, .max; .v8 -> Not supported') },
+        { values: { vec: ['v2', 'v4'], type: ['f32'], op: ['add'] }, basis: 'table', cite: c('Vector table', '~ .f32 column: .v2, .v4 -> .add; .v8 -> Not Supported') },
       ],
     },
     vectorSpaceTable('red', c('Description', 'red with vector type may be used only with .global space and with generic addressing where the address points to .global space.')),
     cacheHintSpaceTable('red', c('Description', 'The qualifier .level::cache_hint is only supported for .global state space and for generic addressing where the address points to the .global state space.')),
     noftzRequiredTable('red', c('Description', 'red.add.f16, red.add.f16x2, red.add.bf16 and red.add.bf16x2 operation requires the .noftz qualifier')),
-    noftzOnlyHalfTable('red', c(SYNTAX, '.noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms')),
+    noftzOnlyHalfTable('red', c(SYNTAX, '~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar')),
   ],
   ambiguities: [],
   defaults: [

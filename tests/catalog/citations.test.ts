@@ -1,0 +1,60 @@
+/**
+ * Every citation of the catalog points at an excerpt that exists, with that excerpt's section
+ * number, and quotes it verbatim unless it says it paraphrases ("~ "). The excerpts in spec/ are a
+ * copy of ../shared/ptx-spec; when that folder is beside the checkout, the copy must equal it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SPEC_FILES, type Citation } from '../../harness/catalog/cite.js';
+import { FAMILIES } from '../../harness/families/index.js';
+import { SPEC_DIR, specFiles, specText } from '../helpers/spec.js';
+
+const norm = (s: string) =>
+  s
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '')
+    .replace(/\|/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{},;:])\s*/g, '$1')
+    .toLowerCase()
+    .trim();
+
+function citations(): Citation[] {
+  const out: Citation[] = [];
+  const walk = (o: unknown) => {
+    if (!o || typeof o !== 'object') return;
+    if ('quote' in o && 'file' in o && 'section' in o) out.push(o as Citation);
+    else for (const v of Object.values(o)) walk(v);
+  };
+  walk(FAMILIES);
+  return out;
+}
+
+const all = citations().filter((c) => !c.file.startsWith('('));
+
+describe('citations', () => {
+  it('there are many, one per rule row', () => expect(all.length).toBeGreaterThan(200));
+
+  it.each(all.map((c) => [c.file, c.section, c.quote] as const))('%s %s: %s', (file, section, quote) => {
+    const spec = Object.values(SPEC_FILES).find((f) => f.file === file);
+    expect(spec, `unknown excerpt ${file}`).toBeDefined();
+    expect(section).toBe(spec!.section);
+    const text = specText(file);
+    expect(text).toContain(section);
+    if (quote.startsWith('~ ')) return;
+    const body = norm(text);
+    const frags = quote.split(/ \/ |\s*\.\.\.\s*/).map((f) => f.replace(/^[/;,\s]+|[;,\s]+$/g, '').trim());
+    for (const frag of frags.filter((f) => f.length > 2)) {
+      expect(body, `quote fragment not found verbatim in ${file}: "${frag}"`).toContain(norm(frag));
+    }
+  });
+});
+
+describe('spec copy', () => {
+  const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'ptx-spec');
+  it.skipIf(!existsSync(shared))('spec/ptx-spec equals ../shared/ptx-spec', () => {
+    for (const f of specFiles()) expect(readFileSync(join(SPEC_DIR, f), 'utf8')).toBe(readFileSync(join(shared, f), 'utf8'));
+  });
+  if (!existsSync(shared)) console.warn(`[skip] spec copy check: ${shared} is not beside this checkout`);
+});

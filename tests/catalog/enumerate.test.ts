@@ -1,0 +1,110 @@
+/**
+ * Enumeration: deterministic, duplicate-free, consistent with the evaluator and the parser, and
+ * stable in size (the counts below change only when a rule changes; update them in the same commit
+ * and say why).
+ */
+import { describe, expect, it } from 'vitest';
+import { findTarget } from '../../harness/arch/targets.js';
+import { type CatalogEntry, enumerateCatalog } from '../../harness/catalog/enumerate.js';
+import { evaluate } from '../../harness/catalog/evaluate.js';
+import { parseInstruction } from '../../harness/catalog/parse.js';
+import { familyById } from '../../harness/families/index.js';
+
+const COUNTS: Record<string, Record<string, Record<string, number>>> = {
+  sm_90: {
+    atom: { 'variant:accept': 12975, 'variant:either': 6675, 'neighbour:reject': 4395, 'isa-neighbour:reject': 3560 },
+    red: { 'variant:accept': 4545, 'variant:either': 735, 'neighbour:reject': 4634, 'isa-neighbour:reject': 1920 },
+    'multimem.ld_reduce': { 'variant:accept': 1656, 'variant:either': 1320, 'variant:reject': 3072, 'neighbour:reject': 2553, 'isa-neighbour:reject': 1944 },
+    'multimem.st': { 'variant:accept': 528, 'variant:either': 176, 'variant:reject': 512, 'neighbour:reject': 282, 'isa-neighbour:reject': 528 },
+    'multimem.red': { 'variant:accept': 990, 'neighbour:reject': 967, 'isa-neighbour:reject': 990 },
+    'cp.reduce.async.bulk': { 'variant:accept': 66, 'neighbour:reject': 1020, 'isa-neighbour:reject': 66 },
+    'multimem.cp.reduce.async.bulk': { 'variant:accept': 27, 'neighbour:reject': 390, 'isa-neighbour:reject': 27 },
+  },
+  sm_100a: {
+    atom: { 'variant:accept': 12975, 'variant:either': 6675, 'neighbour:reject': 4395 },
+    red: { 'variant:accept': 4545, 'variant:either': 735, 'neighbour:reject': 4634 },
+    'multimem.ld_reduce': { 'variant:accept': 3192, 'variant:either': 2856, 'neighbour:reject': 2553 },
+    'multimem.st': { 'variant:accept': 912, 'variant:either': 304, 'neighbour:reject': 282 },
+    'multimem.red': { 'variant:accept': 990, 'neighbour:reject': 967 },
+    'cp.reduce.async.bulk': { 'variant:accept': 66, 'neighbour:reject': 1020 },
+    'multimem.cp.reduce.async.bulk': { 'variant:accept': 27, 'neighbour:reject': 390, 'isa-neighbour:reject': 27 },
+  },
+};
+
+const cache = new Map<string, CatalogEntry[]>();
+function catalog(arch: string): CatalogEntry[] {
+  let c = cache.get(arch);
+  if (!c) cache.set(arch, (c = enumerateCatalog({ target: findTarget(arch)!, ptx: '9.0' })));
+  return c;
+}
+
+describe.each(Object.keys(COUNTS))('catalog for %s', (arch) => {
+  it('has the recorded size per family, kind and expectation', () => {
+    const got: Record<string, Record<string, number>> = {};
+    for (const e of catalog(arch)) {
+      const k = `${e.kind}:${e.expect}`;
+      (got[e.family] ??= {})[k] = (got[e.family]![k] ?? 0) + 1;
+    }
+    expect(got).toEqual(COUNTS[arch]);
+  });
+
+  it('has unique ids and is the same when enumerated again', () => {
+    const a = catalog(arch).map((e) => e.id);
+    expect(new Set(a).size).toBe(a.length);
+    const b = enumerateCatalog({ target: findTarget(arch)!, ptx: '9.0' }).map((e) => e.id);
+    expect(b).toEqual(a);
+  });
+
+  it('every variant parses back from its spelling to the same qualifiers and status', () => {
+    for (const e of catalog(arch).filter((x) => x.kind === 'variant')) {
+      const p = parseInstruction(e.ptx + ((e.q.d ?? '') === '_' ? ' _, [a], b;' : ''));
+      expect(p.id).toBe(e.id.replace(/@ptx.*$/, ''));
+      expect(p.evaluation.status).toBe(e.status);
+    }
+  });
+
+  it('every neighbour breaks a rule, differs from a valid variant in one slot, and is not itself a variant', () => {
+    const entries = catalog(arch);
+    const variants = new Map(entries.filter((e) => e.kind === 'variant').map((e) => [e.id, e]));
+    for (const n of entries.filter((e) => e.kind === 'neighbour')) {
+      expect(n.violations.length, n.id).toBeGreaterThan(0);
+      expect(variants.has(n.id)).toBe(false);
+      const base = variants.get(n.neighbourOf!)!;
+      expect(base.status, n.id).toBe('valid');
+      const diff = Object.keys(n.q).filter((k) => (n.q[k] ?? '') !== (base.q[k] ?? ''));
+      expect(diff.length, `${n.id} vs ${base.id}`).toBe(1);
+      expect(evaluate(familyById(n.family)!, n.q).status).toBe('invalid');
+    }
+  });
+
+  it('isa-neighbours are accepted variants pinned one PTX ISA version below a feature they use', () => {
+    for (const n of catalog(arch).filter((e) => e.kind === 'isa-neighbour')) {
+      expect(n.modulePtx).toBeDefined();
+      expect(n.violations.some((v) => n.requirements.some((r) => r.rule === v.rule && r.ptx))).toBe(true);
+    }
+  });
+});
+
+describe('expectations for a target', () => {
+  it('fp8 multimem is expected to be rejected on sm_90 and accepted on sm_100a', () => {
+    const id = 'multimem.ld_reduce.relaxed.gpu.add.acc::f16.v4.e4m3';
+    expect(catalog('sm_90').find((e) => e.id === id)!.expect).toBe('reject');
+    expect(catalog('sm_100a').find((e) => e.id === id)!.expect).toBe('accept');
+  });
+  it('defaults are applied in the effective qualifiers', () => {
+    const e = catalog('sm_90').find((x) => x.id === 'red.shared.add.u32')!;
+    expect(e.effective).toMatchObject({ sem: 'relaxed', scope: 'gpu', space: 'shared::cta' });
+    const m = catalog('sm_90').find((x) => x.id === 'multimem.red.add.f32')!;
+    expect(m.effective).toMatchObject({ sem: 'relaxed', scope: 'sys' });
+    const l = catalog('sm_90').find((x) => x.id === 'multimem.ld_reduce.add.f32')!;
+    expect(l.effective).toMatchObject({ sem: 'weak' });
+    const r = catalog('sm_90').find((x) => x.id === 'multimem.ld_reduce.relaxed.add.f32')!;
+    expect(r.effective.scope).toBeNull();
+  });
+  it('add.s64 is ambiguous, as the spec leaves it', () => {
+    const e = catalog('sm_90').find((x) => x.id === 'atom.global.add.s64')!;
+    expect(e.status).toBe('ambiguous');
+    expect(e.expect).toBe('either');
+    expect(e.ambiguities[0]!.rule).toBe('atom.op-type');
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Combinations the spec text forbids are invalid in the catalog, each for the rule that forbids it,
+ * and combinations it allows are valid. Each row quotes the sentence it checks.
+ */
+import { describe, expect, it } from 'vitest';
+import { ParseError, parseInstruction } from '../../harness/catalog/parse.js';
+
+const INVALID: [string, string, string][] = [
+  // [instruction, rule the catalog must report, spec sentence]
+  ['atom.shared.add.v2.f32', 'atom.vector-space', 'atom with vector type may be used only with .global space'],
+  ['red.shared::cluster.add.noftz.v2.f16', 'red.vector-space', 'red with vector type may be used only with .global space'],
+  ['atom.global.add.v8.f32', 'atom.vector-op-type', 'vector table: .f32 .v8 Not Supported'],
+  ['atom.global.min.v2.f32', 'atom.vector-op-type', 'vector table: .f32 takes only .add'],
+  ['red.global.add.noftz.v8.f16x2', 'red.vector-op-type', 'vector table: .f16x2 .v8 Not supported'],
+  ['atom.global.add.f16', 'atom.noftz-required', 'atom.add.f16 ... requires the .noftz qualifier'],
+  ['red.add.bf16x2', 'red.noftz-required', 'red.add.bf16x2 ... requires the .noftz qualifier'],
+  ['atom.global.add.noftz.f32', 'atom.noftz-types', '.noftz appears only with the half types'],
+  ['atom.shared.add.L2::cache_hint.u32', 'atom.cache-hint-space', '.level::cache_hint is only supported for .global state space and for generic addressing'],
+  ['red.shared::cta.and.L2::cache_hint.b32', 'red.cache-hint-space', '.level::cache_hint is only supported for .global'],
+  ['atom.global.add.b128', 'atom.op-type', '.b128 only for cas and exch'],
+  ['atom.global.exch.b16', 'atom.op-type', '.b16 only for cas'],
+  ['atom.global.min.b16', 'atom.op-type', '.b16 only for cas'],
+  ['atom.global.and.u32', 'atom.op-type', 'bit-size operations are .and, .or, .xor, .cas, .exch'],
+  ['atom.global.max.f32', 'atom.op-type', 'the floating-point operation is .add'],
+  ['red.global.cas.b32', 'red.grammar.op', 'red .op has no .cas'],
+  ['red.acquire.global.add.u32', 'red.grammar.sem', 'red .sem = {.relaxed, .release}'],
+  ['red.global.add.b128', 'red.grammar.type', 'red has no .b128'],
+  ['atom.local.add.u32', 'atom.grammar.space', '.space = { .global, .shared{::cta, ::cluster} }'],
+  ['multimem.ld_reduce.add.acc::f16.f16x2', 'multimem.ld_reduce.acc-type', '.acc::f16 only for the fp8 types'],
+  ['multimem.ld_reduce.add.acc::f32.e4m3x4', 'multimem.ld_reduce.acc-type', '.acc::f32 only for f16/bf16 types'],
+  ['multimem.ld_reduce.add.acc::f32.f32', 'multimem.ld_reduce.acc-type', '.acc::f32 only for f16/bf16 types'],
+  ['multimem.ld_reduce.add.v2.f64', 'multimem.ld_reduce.vec-type', 'Type .f64 cannot be used with .vec qualifier'],
+  ['multimem.ld_reduce.add.v8.f32', 'multimem.ld_reduce.vec-type', 'size of type with .vec must be 32, 64 or 128 bits'],
+  ['multimem.ld_reduce.add.e5m2', 'multimem.ld_reduce.vec-type', 'no .vec: .e5m2 is not in the list'],
+  ['multimem.ld_reduce.add.f16', 'multimem.ld_reduce.vec-type', 'no .vec: .f16 is not in the list'],
+  ['multimem.ld_reduce.add.v8.e4m3x4', 'multimem.ld_reduce.vec-type', '.v8 with .e4m3x4 would be 256 bits'],
+  ['multimem.ld_reduce.and.u32', 'multimem.ld_reduce.op-type', '.and, .or, .xor | .b32, .b64'],
+  ['multimem.ld_reduce.add.s64', 'multimem.ld_reduce.op-type', '.add | .u32, .u64, .s32 (no .s64)'],
+  ['multimem.ld_reduce.max.f32', 'multimem.ld_reduce.op-type', '.min, .max have no .f32'],
+  ['multimem.ld_reduce.weak.gpu.add.u32', 'multimem.ld_reduce.form', 'multimem.ld_reduce.weak{.ss}.op.type d, [a]; takes no scope'],
+  ['multimem.ld_reduce.add.v2.u32', 'multimem.ld_reduce.form', 'integer forms take no .vec'],
+  ['multimem.red.add.v4.e4m3', 'multimem.red.grammar.type', '.redtype = { .f16, .f16x2, .bf16, .bf16x2, .f32, .f64 }'],
+  ['multimem.red.acquire.gpu.add.u32', 'multimem.red.grammar.sem', '.redsem = { .relaxed, .release }'],
+  ['multimem.red.relaxed.gpu.max.f32', 'multimem.red.op-type', '.redop = { .add } and the op table has no max.f32'],
+  ['cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32', 'cp.reduce.async.bulk.dst-op-type', '.shared::cluster | .add | .u32, .s32, .u64'],
+  ['cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64', 'cp.reduce.async.bulk.dst-op-type', '.shared::cluster | .and, .or, .xor | .b32'],
+  ['cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16', 'cp.reduce.async.bulk.noftz-required', '.add.f16 and .add.bf16 require .noftz'],
+  ['cp.reduce.async.bulk.global.shared::cta.bulk_group.min.noftz.f16', 'cp.reduce.async.bulk.form', '.noftz only in the .add.noftz form'],
+  ['cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.L2::cache_hint.add.u32', 'cp.reduce.async.bulk.form', 'no .level::cache_hint in the .shared::cluster form'],
+  ['cp.reduce.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes.add.u32', 'cp.reduce.async.bulk.dst-completion', '.global destination completes by .bulk_group'],
+  ['cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u64', 'cp.reduce.async.bulk.dst-op-type', '.global | .inc, .dec | .u32'],
+  ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s64', 'multimem.cp.reduce.async.bulk.op-type', '.add | .u32, .s32, .u64, .f32, .f64, .f16, .bf16'],
+  ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.bf16', 'multimem.cp.reduce.async.bulk.noftz-required', '.add.f16/.add.bf16 require .noftz'],
+];
+
+const VALID: [string, string][] = [
+  ['atom.add.u32', 'defaults: generic addressing, .relaxed, .gpu'],
+  ['atom.shared::cluster.add.noftz.f16', 'example atom.add.shared::cluster.noftz.f16'],
+  ['atom.global.sys.exch.b128', '.sys with .b128 (PTX ISA 8.4)'],
+  ['atom.global.cas.b16', 'atom.cas.b16'],
+  ['atom.global.max.noftz.v8.bf16', 'vector table .v8 .bf16 .max'],
+  ['atom.global.add.L2::cache_hint.v4.f32', 'vector .f32 with cache hint'],
+  ['red.global.release.gpu.add.noftz.L2::cache_hint.v2.bf16x2', 'vector packed with everything'],
+  ['multimem.ld_reduce.weak.global.min.v4.e4m3', 'weak form, fp8 v4'],
+  ['multimem.st.release.sys.global.v8.bf16', 'st with 128-bit vector'],
+  ['multimem.st.release.gpu.v4.e4m3x4', 'fp8 x4 in a 128-bit vector'],
+  ['multimem.red.release.cta.global.add.v4.f32', 'spec example'],
+  ['cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.min.s64', 'table .global .min .s64'],
+];
+
+describe('invalid combinations', () => {
+  it.each(INVALID)('%s is invalid by %s (%s)', (ins, rule) => {
+    const p = parseInstruction(ins);
+    expect(p.evaluation.status).toBe('invalid');
+    expect(p.violations.map((v) => v.rule)).toContain(rule);
+    for (const v of p.violations) expect(v.cite.quote.length).toBeGreaterThan(0);
+  });
+});
+
+describe('valid combinations', () => {
+  it.each(VALID)('%s is valid (%s)', (ins) => {
+    const p = parseInstruction(ins);
+    expect(p.violations).toEqual([]);
+    expect(p.evaluation.status).toBe('valid');
+  });
+});
+
+describe('parse errors name the problem', () => {
+  it('an unknown qualifier suggests the nearest ones', () => {
+    expect(() => parseInstruction('atom.global.add.f33')).toThrow(/unknown qualifier '.f33'.*did you mean .*\.f32/);
+  });
+  it('a PTX qualifier the family lacks', () => {
+    expect(() => parseInstruction('multimem.st.acc::f32.f16x2')).toThrow(/has no qualifier of its kind/);
+  });
+  it('two values for one slot', () => {
+    expect(() => parseInstruction('atom.global.shared.add.u32')).toThrow(/two .space qualifiers/);
+  });
+  it('an instruction outside the catalog', () => {
+    try {
+      parseInstruction('  atomic.add.u32 d, [a], b;');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ParseError);
+      expect((e as ParseError).column).toBe(2);
+      expect((e as ParseError).message).toMatch(/did you mean atom/);
+    }
+  });
+});
+
+describe('operand shapes', () => {
+  it.each([
+    ['red.global.add.u32 d, [a], b;', 'red.operands.count'],
+    ['atom.global.add.u32 d, a, b;', 'atom.operands.address'],
+    ['atom.global.add.noftz.v4.f16 {a, b}, [x], {c, d, e, f};', 'atom.operands.vector'],
+    ['atom.global.add.L2::cache_hint.u32 d, [a], b;', 'atom.operands.count'],
+  ])('%s -> %s', (ins, rule) => {
+    expect(parseInstruction(ins).violations.map((v) => v.rule)).toContain(rule);
+  });
+  it('the bit bucket is recognised as atom\'s destination', () => {
+    const p = parseInstruction('atom.global.add.u32 _, [a], 1;');
+    expect(p.q.d).toBe('_');
+    expect(p.id).toBe('atom.global.add.u32(_)');
+    expect(p.violations).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Every example instruction in the spec excerpts is parsed; each is either valid (or ambiguous) in
+ * the catalog for some target that supports it, or an erratum listed in its family's table with
+ * the rule the catalog finds broken.
+ */
+import { describe, expect, it } from 'vitest';
+import { TARGETS, clauseHolds, modulePtxFor, CATALOG_PTX_ISA } from '../../harness/arch/targets.js';
+import { requirementsFor } from '../../harness/catalog/enumerate.js';
+import { ParseError, parseInstruction } from '../../harness/catalog/parse.js';
+import { FAMILIES } from '../../harness/families/index.js';
+import { specExamples } from '../helpers/spec.js';
+
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+const ERRATA = new Map(FAMILIES.flatMap((f) => f.errata.map((e) => [norm(e.example), e] as const)));
+const FILES = [...new Set(FAMILIES.map((f) => f.specFile))];
+
+/** Targets (with the PTX ISA a module for them is written in) where the requirements of `q` hold. */
+function supportingTargets(p: ReturnType<typeof parseInstruction>): string[] {
+  return TARGETS.filter((t) => {
+    const ptx = modulePtxFor(t, CATALOG_PTX_ISA);
+    return ptx && requirementsFor(p.family, p.q).every((r) => !r.targets || r.targets.some((c) => clauseHolds(c, t, ptx)));
+  }).map((t) => t.name);
+}
+
+describe.each(FILES)('examples of %s', (file) => {
+  const examples = specExamples(file).filter((l) => !l.startsWith('createpolicy'));
+  it('has examples to check', () => expect(examples.length).toBeGreaterThan(3));
+
+  it.each(examples)('%s', (line) => {
+    const erratum = ERRATA.get(norm(line));
+    let found: string[];
+    try {
+      const p = parseInstruction(line);
+      found = p.violations.map((v) => v.rule);
+      if (!erratum) {
+        expect(found, `catalog finds ${found.join(', ')} in a spec example that is not listed as an erratum`).toEqual([]);
+        expect(supportingTargets(p).length, 'no known target supports this example').toBeGreaterThan(0);
+        return;
+      }
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      expect(erratum, `parse error on a spec example that is not listed as an erratum: ${e.message}`).toBeDefined();
+      found = [e.rule ?? 'parse'];
+    }
+    for (const r of erratum!.violates) expect(found).toContain(r);
+  });
+});
+
+describe('errata table', () => {
+  const all = new Set(FILES.flatMap((f) => specExamples(f).map(norm)));
+  it.each(FAMILIES.flatMap((f) => f.errata.map((e) => [f.id, e.example] as const)))('%s erratum still in the spec: %s', (_f, ex) => {
+    expect(all.has(norm(ex)), 'erratum example no longer in the excerpts: remove its row').toBe(true);
+  });
+});
+
+describe('examples that need particular targets', () => {
+  it('fp8 multimem examples are supported on sm_100a, sm_103a, sm_110f, sm_120a but not sm_90 or sm_120f', () => {
+    const p = parseInstruction('multimem.ld_reduce.add.acc::f16.v4.e5m2 {a, b, c, d}, [x];');
+    const ts = supportingTargets(p);
+    for (const t of ['sm_100a', 'sm_100f', 'sm_103a', 'sm_103f', 'sm_110a', 'sm_110f', 'sm_120a', 'sm_121a']) expect(ts).toContain(t);
+    for (const t of ['sm_90', 'sm_90a', 'sm_100', 'sm_103', 'sm_120', 'sm_120f', 'sm_121f']) expect(ts).not.toContain(t);
+  });
+  it('bf16 atom examples need sm_90 or higher', () => {
+    const ts = supportingTargets(parseInstruction('atom.add.noftz.bf16 hd, [a], hb;'));
+    expect(ts).toContain('sm_90');
+    expect(ts).not.toContain('sm_89');
+  });
+});

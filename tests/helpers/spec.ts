@@ -1,0 +1,29 @@
+/** Reads the spec excerpts the catalog cites, and the example instructions they contain. */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SPEC_DIR = join(import.meta.dirname, '..', '..', 'spec', 'ptx-spec');
+
+export function specText(file: string): string {
+  return readFileSync(join(SPEC_DIR, file), 'utf8');
+}
+
+export function specFiles(): string[] {
+  return readdirSync(SPEC_DIR).filter((f) => f.endsWith('.md'));
+}
+
+/**
+ * The instruction lines in the code blocks after a file's last "Examples" heading; lines that a
+ * trailing comma continues are joined.
+ */
+export function specExamples(file: string): string[] {
+  const t = specText(file);
+  const at = t.lastIndexOf('Examples');
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (const block of t.slice(at).matchAll(/```\w*\n([\s\S]*?)```/g)) {
+    const joined = block[1]!.replace(/,\s*\n\s*/g, ', ');
+    for (const l of joined.split('\n')) if (l.trim()) out.push(l.trim());
+  }
+  return out;
+}
