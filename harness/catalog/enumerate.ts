@@ -140,7 +140,7 @@ function makeEntry(
     reason = `ambiguous: ${ev.ambiguities.map((a) => a.rule).join(', ')}`;
   } else {
     expect = 'accept';
-    reason = `valid: ${ev.permits.map((p) => p.rule).join(', ')}`;
+    reason = `valid (${ev.form!.id})`;
   }
   const form = ev.form ?? nearestForm(fam, q);
   return {

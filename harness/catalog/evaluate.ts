@@ -106,7 +106,7 @@ export function evaluate(fam: FamilyDef, q: Qualifiers): Evaluation {
       basis: 'grammar',
     });
   } else {
-    permits.push({ rule: form.id, cite: form.cite, basis: 'grammar' });
+    permits.unshift({ rule: form.id, cite: form.cite, basis: 'grammar' });
   }
 
   for (const a of fam.ambiguities) if (matches(a.when, q)) ambiguities.push({ rule: a.id, text: a.text, cite: a.cite });

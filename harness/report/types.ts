@@ -49,7 +49,7 @@ export interface EntryResult {
     readonly reason: string;
     /** Ids of the rules that make the entry valid, invalid or ambiguous (details in the report's `rules`). */
     readonly rules: readonly string[];
-    /** Full rule texts with citations; present on every result that is not a plain pass. */
+    /** Full rule texts with citations; present on every result that is not a pass. */
     readonly detail?: readonly RuleDetail[];
   };
   readonly verdict: Verdict;

@@ -65,7 +65,7 @@ export function verdictFor(e: CatalogEntry, a: Acceptance, modulePtx: string): E
     verdict = 'compile-mismatch';
     reason = `catalog expects ${e.expect} (${e.reason}); ${said}`;
   }
-  const plain = verdict === 'pass' && e.expect === 'accept';
+  const plain = verdict === 'pass';
   return {
     id: e.id,
     family: e.family,

@@ -3,6 +3,7 @@
  */
 import type { FamilyDef } from '../../catalog/types.js';
 import {
+  semWithoutScopeAmbiguity,
   FLOAT_TYPES,
   FP8_TARGETS,
   FP8_TYPES,
@@ -81,6 +82,7 @@ export const multimemLdReduce: FamilyDef = {
   ],
   ambiguities: [
     weakScopeAmbiguity(FAM, 'ldsem'),
+    semWithoutScopeAmbiguity(FAM, ['relaxed', 'acquire'], 'ldsem'),
     {
       id: `${FAM}.acc-with-minmax`,
       when: { acc: ['acc::f32', 'acc::f16'], op: ['min', 'max'] },

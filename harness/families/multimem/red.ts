@@ -22,9 +22,28 @@ export const multimemRed: FamilyDef = {
   ],
   forms: [
     { id: `${FAM}.form.int`, syntax: 'multimem.red{.redsem}{.scope}{.ss}.op.type [a], b;', slots: { sem: SEM, scope: SCOPE, ss: SS, op: OPS, type: INT_TYPES }, operands: ['a', 'b'], cite: c('Syntax', 'multimem.red{.redsem}{.scope}{.ss}.op.type [a], b;') },
-    { id: `${FAM}.form.float`, syntax: 'multimem.red{.redsem}{.scope}{.ss}.redop{.vec}.redtype [a], b;', slots: { sem: SEM, scope: SCOPE, ss: SS, op: ['add'], vec: VEC, type: RED_FLOAT_TYPES }, operands: ['a', 'b'], cite: c('Syntax', 'multimem.red{.redsem}{.scope}{.ss}.redop{.vec}.redtype [a], b; / .redop = { .add }') },
+    { id: `${FAM}.form.float`, syntax: 'multimem.red{.redsem}{.scope}{.ss}.redop{.vec}.redtype [a], b;', slots: { sem: SEM, scope: SCOPE, ss: SS, op: ['add', 'min', 'max'], vec: VEC, type: RED_FLOAT_TYPES }, operands: ['a', 'b'], cite: c('Syntax', 'multimem.red{.redsem}{.scope}{.ss}.redop{.vec}.redtype [a], b; / .redop = { .add }') },
   ],
-  tables: [vecTypeTable(FAM, RED_FLOAT_TYPES), opTypeTable(FAM)],
+  tables: [
+    vecTypeTable(FAM, RED_FLOAT_TYPES),
+    opTypeTable(FAM),
+    {
+      // The form above admits min/max so that this table, not the form, decides them.
+      id: `${FAM}.float-redop`,
+      text: 'floating-point multimem.red: .redop = { .add }',
+      appliesTo: { type: RED_FLOAT_TYPES },
+      cite: c('Syntax', '.redop = { .add }'),
+      rows: [
+        { values: { op: ['add'] }, basis: 'grammar', cite: c('Syntax', 'multimem.red{.redsem}{.scope}{.ss}.redop{.vec}.redtype [a], b; / .redop = { .add }') },
+        {
+          values: { op: ['min', 'max'], type: ['f16', 'f16x2', 'bf16', 'bf16x2'] },
+          basis: 'table',
+          ambiguity: 'The grammar gives floating-point multimem.red only .redop = { .add }, but the section\'s op table, stated for all three instructions, lists .min/.max for .f16, .f16x2, .bf16 and .bf16x2.',
+          cite: c('Valid combinations table', '.min, .max | .u32, .s32, .u64, .s64 .f16, .f16x2, .bf16, .bf16x2'),
+        },
+      ],
+    },
+  ],
   ambiguities: [],
   defaults: [
     { slot: 'sem', spelled: '', implies: 'relaxed', text: 'no .redsem means .relaxed', cite: c('Description', 'If explicit semantics qualifiers are not specified, then ... multimem.red defaults to .relaxed.') },
@@ -33,7 +52,7 @@ export const multimemRed: FamilyDef = {
   ],
   requirements: commonRequirements(FAM),
   errata: [
-    { example: 'multimem.red.relaxed.gpu.max.f64 [addr5], val5_f64;', violates: ['multimem.red.op-type', 'multimem.red.form'], finding: 'Example uses .max with .f64; the floating-point form has .redop = { .add } and the op table lists .f64 only under .add.' },
+    { example: 'multimem.red.relaxed.gpu.max.f64 [addr5], val5_f64;', violates: ['multimem.red.op-type', 'multimem.red.float-redop'], finding: 'Example uses .max with .f64; the floating-point form has .redop = { .add } and the op table lists .f64 only under .add.' },
   ],
   fanout: ['sem', 'scope'],
 };

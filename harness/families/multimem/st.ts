@@ -2,7 +2,7 @@
  * multimem.st: PTX ISA 9.7.9.14 (../shared/ptx-spec/multimem-ld_reduce-st-red.md).
  */
 import type { FamilyDef } from '../../catalog/types.js';
-import { FLOAT_TYPES, INT_TYPES, SCOPE, SS, VEC, c, commonRequirements, vecTypeTable, weakScopeAmbiguity } from './tables.js';
+import { FLOAT_TYPES, INT_TYPES, SCOPE, SS, VEC, c, commonRequirements, semWithoutScopeAmbiguity, vecTypeTable, weakScopeAmbiguity } from './tables.js';
 
 const FAM = 'multimem.st';
 const SEM = ['', 'relaxed', 'release'];
@@ -25,7 +25,7 @@ export const multimemSt: FamilyDef = {
     { id: `${FAM}.form.float-weak`, syntax: 'multimem.st.weak{.ss}{.vec}.type [a], b;', slots: { sem: ['weak'], ss: SS, vec: VEC, type: FLOAT_TYPES }, operands: ['a', 'b'], cite: c('Syntax', 'multimem.st.weak{.ss}{.vec}.type [a], b;') },
   ],
   tables: [vecTypeTable(FAM, FLOAT_TYPES)],
-  ambiguities: [weakScopeAmbiguity(FAM, 'stsem')],
+  ambiguities: [weakScopeAmbiguity(FAM, 'stsem'), semWithoutScopeAmbiguity(FAM, ['relaxed', 'release'], 'stsem')],
   defaults: [
     { slot: 'sem', spelled: '', implies: 'weak', text: 'no .stsem means .weak', cite: c('Description', 'If explicit semantics qualifiers are not specified, then multimem.ld_reduce and multimem.st default to .weak') },
     { slot: 'scope', spelled: '', when: { sem: ['relaxed', 'release'] }, implies: null, text: 'no default .scope is stated for multimem.st (only for multimem.red)', cite: c('Description', 'If the .scope qualifier is not specified for multimem.red then .sys scope is assumed by default.') },

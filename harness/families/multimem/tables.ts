@@ -59,6 +59,16 @@ export function weakScopeAmbiguity(fam: string, sem: string): AmbiguityRow {
   };
 }
 
+/** A semantics qualifier spelled without a scope, where the spec states no default scope. */
+export function semWithoutScopeAmbiguity(fam: string, sems: string[], sem: string): AmbiguityRow {
+  return {
+    id: `${fam}.sem-without-scope`,
+    when: { sem: sems, scope: [''] },
+    text: `The grammar makes {.${sem}} and {.scope} independently optional, but states a default .scope only for multimem.red; what scope .${sems.join('/.')} without .scope has on ${fam} is not said.`,
+    cite: c('Description', 'If the .scope qualifier is not specified for multimem.red then .sys scope is assumed by default.'),
+  };
+}
+
 /** "Types .e5m2, .e5m2x2, ... are supported on following architectures" (and the same list for .acc::f16). */
 export const FP8_TARGETS: readonly TargetClause[] = [
   { kind: 'arch', name: 'sm_100a' },
