@@ -230,7 +230,7 @@ export async function classifyWithPtxas(
   try {
     // ptxas spends much of its short life in the kernel (process start, file I/O), so a few more
     // processes than cores keep the cores busy.
-    const workers = Math.max(1, opts.concurrency ?? availableParallelism() * 2);
+    const workers = Math.max(1, opts.concurrency ?? availableParallelism() * 3);
     pool = new SpawnPool(workers);
     let active = 0;
     let failure: unknown;
