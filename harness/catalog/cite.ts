@@ -18,6 +18,8 @@ export const SPEC_FILES = {
     title: 'multimem.cp.reduce.async.bulk',
   },
   bulk: { file: 'cp-reduce-async-bulk.md', section: '9.7.9.25.4.2', title: 'cp.reduce.async.bulk' },
+  halfMin: { file: '../ptx-isa-extra/half-min-max.md', section: '9.7.4.7', title: 'min (half precision)' },
+  halfMax: { file: '../ptx-isa-extra/half-min-max.md', section: '9.7.4.8', title: 'max (half precision)' },
   /** Facts outside the excerpts (target directive, release notes); the row says where it was checked. */
   targets: { file: '(not in excerpts)', section: '5.1 / 13', title: 'PTX ISA .target directive and release notes' },
 } as const;

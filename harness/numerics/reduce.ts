@@ -1,0 +1,141 @@
+/**
+ * Reductions over N values whose combining order the spec leaves open (multimem.ld_reduce over
+ * replicas; later, unordered concurrent float reductions). Returns the set of results over every
+ * association tree and order, each with one concrete tree that gives it and how many trees do.
+ *
+ * Addition and min/max of two values are commutative bit for bit, so a tree is a set partition
+ * applied recursively; the sets are memoised per subset of the inputs (3^N splits for N inputs).
+ */
+import { decodeTable, encoderFor } from './encode.js';
+import { type FloatFormat, classify } from './formats.js';
+import { addOnce, minmaxAllowed } from './ops.js';
+
+export interface OrderedResult {
+  /** Result bits in the element type. */
+  readonly bits: bigint;
+  /** One concrete tree that produces it, e.g. "((r0+r2)+(r1+r3))". */
+  readonly witness: string;
+  /** How many of the (2N-3)!! trees produce it. */
+  readonly trees: number;
+}
+
+export interface ReductionSet {
+  readonly results: readonly OrderedResult[];
+  /** Some tree gives NaN (any payload allowed). */
+  readonly nan: boolean;
+  readonly overflow: boolean;
+  readonly totalTrees: number;
+}
+
+interface Cell {
+  witness: string;
+  trees: number;
+}
+
+function toNumber(f: FloatFormat, b: bigint): number {
+  if (f.bits === 32) return new Float32Array(new Uint32Array([Number(b)]).buffer)[0]!;
+  if (f.bits === 64) return new Float64Array(new BigUint64Array([b]).buffer)[0]!;
+  return decodeTable(f)[Number(b)]!;
+}
+
+function flushType(f: FloatFormat, b: bigint, ftz: boolean): bigint {
+  return ftz && classify(f, b) === 'subnormal' ? b & (1n << BigInt(f.bits - 1)) : b;
+}
+
+/** Converts bits of `from` to `to` with one rounding to nearest even (exact when `to` is wider). */
+export function convert(from: FloatFormat, to: FloatFormat, b: bigint): bigint {
+  if (from.name === to.name) return b;
+  if (classify(from, b) === 'nan') return BigInt(to.canonicalNaN);
+  return BigInt(encoderFor(to)(toNumber(from, b)));
+}
+
+/**
+ * Every result of combining `values` (bits of `type`) with `op`, accumulating in `acc` (rounding
+ * every step to `acc`) and rounding the final value to `type`, flushing subnormals when `ftz`.
+ */
+export function reductionSet(op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], ftz: boolean): ReductionSet {
+  const n = values.length;
+  if (n < 1 || n > 12) throw new Error(`reductionSet takes 1..12 values, got ${n}`);
+  const sym = op === 'add' ? '+' : op;
+  const memo: Map<bigint, Cell>[] = new Array(1 << n);
+  let nan = false;
+  let overflow = false;
+  const flush = (b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
+  for (let i = 0; i < n; i++) memo[1 << i] = new Map([[flush(convert(type, acc, values[i]!)), { witness: `r${i}`, trees: 1 }]]);
+  for (let m = 1; m < 1 << n; m++) {
+    if ((m & (m - 1)) === 0) continue;
+    const cells = new Map<bigint, Cell>();
+    const low = m & -m;
+    for (let a = (m - 1) & m; a > 0; a = (a - 1) & m) {
+      if (!(a & low)) continue;
+      const b = m ^ a;
+      for (const [x, cx] of memo[a]!) {
+        for (const [y, cy] of memo[b]!) {
+          let r: bigint;
+          if (op === 'add') {
+            const o = addOnce(acc, x, y, ftz);
+            nan ||= o.nan;
+            overflow ||= o.overflow;
+            r = o.nan ? BigInt(acc.canonicalNaN) : o.bits;
+          } else {
+            const o = minmaxAllowed(acc, op, x, y);
+            if (o.anyNaN) nan = true;
+            r = o.anyNaN ? BigInt(acc.canonicalNaN) : flush(o.bits[0]!);
+          }
+          const witness = op === 'add' ? `(${cx.witness}${sym}${cy.witness})` : `${sym}(${cx.witness},${cy.witness})`;
+          const c = cells.get(r);
+          if (c) c.trees += cx.trees * cy.trees;
+          else cells.set(r, { witness, trees: cx.trees * cy.trees });
+        }
+      }
+    }
+    memo[m] = cells;
+  }
+  const final = new Map<bigint, Cell>();
+  for (const [x, c] of memo[(1 << n) - 1]!) {
+    const r = classify(acc, x) === 'nan' ? BigInt(type.canonicalNaN) : flushType(type, convert(acc, type, x), ftz);
+    const f = final.get(r);
+    if (f) f.trees += c.trees;
+    else final.set(r, { ...c });
+  }
+  let total = 0;
+  const results = [...final].map(([bits, c]) => {
+    total += c.trees;
+    return { bits, witness: c.witness, trees: c.trees };
+  });
+  return { results, nan, overflow, totalTrees: total };
+}
+
+/**
+ * Evaluates a witness tree ("((r0+r1)+r2)") concretely, for checking that every element of a set is
+ * reachable by the order it names.
+ */
+export function evaluateWitness(op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], witness: string, ftz: boolean): bigint {
+  let pos = 0;
+  const flush = (b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
+  const parse = (): bigint => {
+    if (witness[pos] === 'r') {
+      const m = /^r(\d+)/.exec(witness.slice(pos))!;
+      pos += m[0].length;
+      return flush(convert(type, acc, values[Number(m[1])]!));
+    }
+    if (op === 'add') {
+      pos++; // (
+      const x = parse();
+      pos++; // +
+      const y = parse();
+      pos++; // )
+      const o = addOnce(acc, x, y, ftz);
+      return o.nan ? BigInt(acc.canonicalNaN) : o.bits;
+    }
+    pos += op.length + 1; // min(
+    const x = parse();
+    pos++; // ,
+    const y = parse();
+    pos++; // )
+    const o = minmaxAllowed(acc, op, x, y);
+    return o.anyNaN ? BigInt(acc.canonicalNaN) : flush(o.bits[0]!);
+  };
+  const r = parse();
+  return classify(acc, r) === 'nan' ? BigInt(type.canonicalNaN) : flushType(type, convert(acc, type, r), ftz);
+}
