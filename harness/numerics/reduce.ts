@@ -7,7 +7,7 @@
  * applied recursively; the sets are memoised per subset of the inputs (3^N splits for N inputs).
  */
 import { decodeTable, encoderFor } from './encode.js';
-import { type FloatFormat, classify } from './formats.js';
+import { type FloatFormat, classify, maxFiniteBits } from './formats.js';
 import { addOnce, minmaxAllowed } from './ops.js';
 
 export interface OrderedResult {
@@ -15,7 +15,7 @@ export interface OrderedResult {
   readonly bits: bigint;
   /** One concrete tree that produces it, e.g. "((r0+r2)+(r1+r3))". */
   readonly witness: string;
-  /** How many of the (2N-3)!! trees produce it. */
+  /** How many of the (2N-3)!! trees produce it (an fp8 overflow also counts once as saturated). */
   readonly trees: number;
 }
 
@@ -77,6 +77,14 @@ export function reductionSet(op: 'add' | 'min' | 'max', type: FloatFormat, acc: 
             nan ||= o.nan;
             overflow ||= o.overflow;
             r = o.nan ? BigInt(acc.canonicalNaN) : o.bits;
+            if (o.overflow && acc.bits === 8) {
+              // fp8 overflow is not specified: saturation to the largest finite value is allowed too
+              const sat = (o.bits & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc);
+              const sw = `sat((${cx.witness}${sym}${cy.witness}))`;
+              const c = cells.get(sat);
+              if (c) c.trees += cx.trees * cy.trees;
+              else cells.set(sat, { witness: sw, trees: cx.trees * cy.trees });
+            }
           } else {
             const o = minmaxAllowed(acc, op, x, y);
             if (o.anyNaN) nan = true;
@@ -120,12 +128,14 @@ export function evaluateWitness(op: 'add' | 'min' | 'max', type: FloatFormat, ac
       return flush(convert(type, acc, values[Number(m[1])]!));
     }
     if (op === 'add') {
-      pos++; // (
+      const sat = witness.startsWith('sat(', pos);
+      pos += sat ? 5 : 1; // "sat((" or "("
       const x = parse();
       pos++; // +
       const y = parse();
-      pos++; // )
+      pos += sat ? 2 : 1; // "))" or ")"
       const o = addOnce(acc, x, y, ftz);
+      if (sat) return (o.bits & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc);
       return o.nan ? BigInt(acc.canonicalNaN) : o.bits;
     }
     pos += op.length + 1; // min(

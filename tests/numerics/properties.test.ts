@@ -1,0 +1,129 @@
+/**
+ * Properties of the reference numerics (fast-check, fixed seeds, the seed is printed on failure):
+ * commutativity where it holds, identities, flushing invariants, integer semantics, and that every
+ * element of an order set is reachable by the concrete order it names.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BF16, E4M3, E5M2, F16, F32, type FloatFormat, INT_FORMATS, classify } from '../../harness/numerics/formats.js';
+import { addOnce, intOp } from '../../harness/numerics/ops.js';
+import { evaluateWitness, reductionSet } from '../../harness/numerics/reduce.js';
+
+const SMALL: FloatFormat[] = [F16, BF16, E4M3, E5M2, F32];
+const bitsOf = (f: FloatFormat) => fc.integer({ min: 0, max: 2 ** f.bits - 1 }).map(BigInt);
+const notNaN = (f: FloatFormat, b: bigint) => classify(f, b) !== 'nan';
+
+describe.each(SMALL)('$name add', (f) => {
+  it('is commutative bit for bit (NaN results aside)', () => {
+    fc.assert(
+      fc.property(bitsOf(f), bitsOf(f), fc.boolean(), (a, b, ftz) => {
+        const x = addOnce(f, a, b, ftz);
+        const y = addOnce(f, b, a, ftz);
+        return (x.nan && y.nan) || x.bits === y.bits;
+      }),
+      { numRuns: 20_000, seed: 1 },
+    );
+  });
+  it('x + (-0) = x for every non-NaN x without flushing; x + (+0) = x unless x is -0', () => {
+    const negZero = 1n << BigInt(f.bits - 1);
+    fc.assert(
+      fc.property(bitsOf(f), (a) => {
+        if (!notNaN(f, a)) return true;
+        const r1 = addOnce(f, a, negZero, false).bits;
+        const r2 = addOnce(f, a, 0n, false).bits;
+        return r1 === a && r2 === (a === negZero ? 0n : a);
+      }),
+      { numRuns: 20_000, seed: 2 },
+    );
+  });
+  it('with flushing, no result is subnormal and subnormal inputs act as zeros of their sign', () => {
+    fc.assert(
+      fc.property(bitsOf(f), bitsOf(f), (a, b) => {
+        const r = addOnce(f, a, b, true);
+        if (classify(f, r.bits) === 'subnormal') return false;
+        if (classify(f, a) === 'subnormal') {
+          const z = a & (1n << BigInt(f.bits - 1));
+          const s = addOnce(f, z, b, true);
+          return (s.nan && r.nan) || s.bits === r.bits;
+        }
+        return true;
+      }),
+      { numRuns: 20_000, seed: 3 },
+    );
+  });
+});
+
+describe('integer semantics (atom 9.7.13.5)', () => {
+  const u32 = INT_FORMATS.u32;
+  const s32 = INT_FORMATS.s32;
+  const w = fc.bigInt({ min: 0n, max: 0xffffffffn });
+  it('inc and dec return a result in [0..b]', () => {
+    fc.assert(
+      fc.property(w, w, (r, s) => {
+        const i = intOp('inc', u32, r, s);
+        const d = intOp('dec', u32, r, s);
+        return i >= 0n && i <= s && d >= 0n && d <= (r === 0n || r > s ? s : r);
+      }),
+      { numRuns: 20_000, seed: 4 },
+    );
+  });
+  it('inc wraps to 0 at the bound, dec takes the bound at 0 and above it', () => {
+    expect(intOp('inc', u32, 5n, 5n)).toBe(0n);
+    expect(intOp('inc', u32, 4n, 5n)).toBe(5n);
+    expect(intOp('inc', u32, 0xffffffffn, 0xffffffffn)).toBe(0n);
+    expect(intOp('dec', u32, 0n, 7n)).toBe(7n);
+    expect(intOp('dec', u32, 8n, 7n)).toBe(7n);
+    expect(intOp('dec', u32, 7n, 7n)).toBe(6n);
+  });
+  it('add wraps around; min/max are signed for .s32 and unsigned for .u32', () => {
+    expect(intOp('add', u32, 0xffffffffn, 2n)).toBe(1n);
+    expect(intOp('add', INT_FORMATS.u64, 0xffffffffffffffffn, 1n)).toBe(0n);
+    expect(intOp('min', s32, 0xffffffffn, 1n)).toBe(0xffffffffn);
+    expect(intOp('min', u32, 0xffffffffn, 1n)).toBe(1n);
+    expect(intOp('max', INT_FORMATS.s64, 0x8000000000000000n, 0x7fffffffffffffffn)).toBe(0x7fffffffffffffffn);
+  });
+  it('cas swaps only on equality; exch always', () => {
+    expect(intOp('cas', INT_FORMATS.b128, 3n, 3n, 9n)).toBe(9n);
+    expect(intOp('cas', INT_FORMATS.b16, 3n, 4n, 9n)).toBe(3n);
+    expect(intOp('exch', INT_FORMATS.b64, 3n, 4n)).toBe(4n);
+  });
+  it('add is commutative and associative on u64 (so integer reductions have one result)', () => {
+    const u64 = INT_FORMATS.u64;
+    const x = fc.bigInt({ min: 0n, max: 0xffffffffffffffffn });
+    fc.assert(fc.property(x, x, x, (a, b, c) => intOp('add', u64, intOp('add', u64, a, b), c) === intOp('add', u64, a, intOp('add', u64, b, c))), { numRuns: 5000, seed: 5 });
+  });
+});
+
+describe('order sets', () => {
+  const cases: [FloatFormat, FloatFormat][] = [[F16, F16], [F16, F32], [BF16, BF16], [BF16, F32], [E4M3, F16], [E5M2, E5M2]];
+  it.each(cases.map(([t, a]) => [t.name, a.name, t, a] as const))('%s accumulated in %s: every result is reached by its witness, and the tree counts add up (more with fp8 saturation branches)', (_t, _a, type, acc) => {
+    fc.assert(
+      fc.property(fc.array(bitsOf(type), { minLength: 2, maxLength: 5 }), fc.boolean(), fc.constantFrom('add' as const, 'min' as const, 'max' as const), (vals, ftz, op) => {
+        const rs = reductionSet(op, type, acc, vals, ftz);
+        let dfact = 1;
+        for (let k = 2 * vals.length - 3; k > 1; k -= 2) dfact *= k;
+        if (rs.overflow && type.bits === 8 ? rs.totalTrees < dfact : rs.totalTrees !== dfact) return false;
+        return rs.results.every((r) => {
+          const v = evaluateWitness(op, type, acc, vals, r.witness, ftz);
+          return v === r.bits || (classify(type, v) === 'nan' && classify(type, r.bits) === 'nan');
+        });
+      }),
+      { numRuns: 300, seed: 6 },
+    );
+  });
+  it('f16 sums can depend on the order, and acc::f32 removes that dependence here', () => {
+    // 2048 + 1 + 1 in f16: (2048+1)+1 rounds twice to 2048, 2048+(1+1) = 2050.
+    const vals = [0x6800n, 0x3c00n, 0x3c00n];
+    const own = reductionSet('add', F16, F16, vals, false);
+    expect(new Set(own.results.map((r) => r.bits))).toEqual(new Set([0x6800n, 0x6801n]));
+    const wide = reductionSet('add', F16, F32, vals, false);
+    expect(wide.results.map((r) => r.bits)).toEqual([0x6801n]);
+    expect(own.totalTrees).toBe(3);
+  });
+  it('eight replicas: (2*8-3)!! = 135135 trees, computed over subsets', () => {
+    const vals = [0x3c00n, 0x1000n, 0x1000n, 0x1000n, 0x1000n, 0x1000n, 0x1000n, 0x1000n]; // 1 and seven half-ulps of 1
+    const rs = reductionSet('add', F16, F16, vals, false);
+    expect(rs.totalTrees).toBe(135135);
+    expect(rs.results.length).toBeGreaterThan(1);
+  });
+});

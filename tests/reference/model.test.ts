@@ -1,0 +1,106 @@
+/**
+ * The reference model's API on cases whose answers the spec text gives directly; each case names the
+ * rule it exercises. Bits are written in hex, as the vector files will.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseInstruction } from '../../harness/catalog/parse.js';
+import { type ReferenceCase, CaseError, reference } from '../../harness/reference/model.js';
+
+const v = (ptx: string) => {
+  const p = parseInstruction(ptx);
+  expect(p.violations).toEqual([]);
+  return { family: p.family.id, q: p.q };
+};
+const H = (x: number | bigint) => BigInt(x);
+const bitsOf = (a: { bits: readonly bigint[] }) => a.bits.map((b) => `0x${b.toString(16)}`);
+
+describe('atom and red', () => {
+  it('atom.global.add.f32 flushes a subnormal sum to zero and returns the old value', () => {
+    const o = reference(v('atom.global.add.f32'), { memory: [H(1)], b: [H(1)] });
+    expect(bitsOf(o.memory![0]![0]!)).toEqual(['0x0']);
+    expect(bitsOf(o.returned![0]![0]!)).toEqual(['0x1']);
+    expect(o.trail.map((t) => t.rule)).toContain('fp.atom-red.add.f32.global');
+    expect(o.trail.find((t) => t.rule === 'fp.atom-red.add.f32.global')!.cite!.section).toBe('9.7.13.5');
+  });
+  it('on shared memory the same sum keeps its subnormal', () => {
+    expect(bitsOf(reference(v('atom.shared::cta.add.f32'), { memory: [H(1)], b: [H(1)] }).memory![0]![0]!)).toEqual(['0x2']);
+  });
+  it('generic addressing follows the memory the case lands in', () => {
+    expect(bitsOf(reference(v('red.add.f32'), { memory: [H(1)], b: [H(1)], space: 'shared' }).memory![0]![0]!)).toEqual(['0x2']);
+    expect(bitsOf(reference(v('red.add.f32'), { memory: [H(1)], b: [H(1)] }).memory![0]![0]!)).toEqual(['0x0']);
+  });
+  it('a sign-preserving flush: -subnormal + -subnormal is -0', () => {
+    expect(bitsOf(reference(v('red.global.add.f32'), { memory: [H(0x80000001)], b: [H(0x80000001)] }).memory![0]![0]!)).toEqual(['0x80000000']);
+  });
+  it('.noftz half types keep subnormals, lane by lane', () => {
+    const o = reference(v('red.global.add.noftz.f16x2'), { memory: [H(0x00010001)], b: [H(0x3c000001)] });
+    expect(o.memory![0]!.map(bitsOf)).toEqual([['0x2'], ['0x3c00']]);
+  });
+  it('a NaN sum allows any NaN and says the payload is unspecified', () => {
+    const o = reference(v('atom.global.add.f32'), { memory: [H(0x7f800000)], b: [H(0xff800000)] });
+    expect(o.memory![0]![0]!.anyNaN).toBe(true);
+    expect(o.unspecified).toContain('fp.nan-payload');
+    expect(o.trail.map((t) => t.rule)).toContain('fp.nan-payload');
+  });
+  it('vector min on f16 orders -0 below +0 and lets a NaN lose (9.7.4.7)', () => {
+    const o = reference(v('atom.global.min.noftz.v2.f16'), { memory: [H(0x0000), H(0x7e00)], b: [H(0x8000), H(0x3c00)] });
+    expect(o.memory!.map((e) => bitsOf(e[0]!))).toEqual([['0x8000'], ['0x3c00']]);
+    expect(o.trail.map((t) => t.rule)).toContain('fp.min');
+  });
+  it('integer ops: wrap-around add, inc/dec, cas and exch on b128', () => {
+    expect(bitsOf(reference(v('atom.global.add.u32'), { memory: [H(0xffffffff)], b: [H(2)] }).memory![0]![0]!)).toEqual(['0x1']);
+    expect(bitsOf(reference(v('atom.global.inc.u32'), { memory: [H(5)], b: [H(5)] }).memory![0]![0]!)).toEqual(['0x0']);
+    expect(bitsOf(reference(v('atom.global.dec.u32'), { memory: [H(0)], b: [H(9)] }).memory![0]![0]!)).toEqual(['0x9']);
+    const big = (1n << 127n) | 5n;
+    expect(bitsOf(reference(v('atom.global.cas.b128'), { memory: [big], b: [big], c: [H(7)] }).memory![0]![0]!)).toEqual(['0x7']);
+    expect(reference(v('atom.global.add.u32(_)'.replace('(_)', '')), { memory: [H(1)], b: [H(1)] }).returned).toBeDefined();
+  });
+  it('the bit bucket returns nothing', () => {
+    const p = parseInstruction('atom.global.add.u32 _, [a], b;');
+    expect(reference({ family: 'atom', q: p.q }, { memory: [H(1)], b: [H(1)] }).returned).toBeUndefined();
+  });
+  it('says what a case lacks', () => {
+    expect(() => reference(v('atom.global.add.u32'), { memory: [H(1)] } as ReferenceCase)).toThrow(CaseError);
+  });
+});
+
+describe('bulk reductions', () => {
+  it('cp.reduce.async.bulk.add.f32 flushes element by element', () => {
+    const o = reference(v('cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32'), { memory: [H(1), H(0x3f800000)], source: [H(1), H(0x3f800000)] });
+    expect(o.memory!.map((e) => bitsOf(e[0]!))).toEqual([['0x0'], ['0x40000000']]);
+    expect(o.trail.map((t) => t.rule)).toContain('fp.bulk.add.f32');
+  });
+  it('multimem.cp.reduce.async.bulk.add.noftz.f16 keeps subnormals', () => {
+    const o = reference(v('multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16'), { memory: [H(1)], source: [H(1)] });
+    expect(bitsOf(o.memory![0]![0]!)).toEqual(['0x2']);
+  });
+});
+
+describe('multimem', () => {
+  it('ld_reduce.add.f16 over 3 replicas: the order matters, and the set says which order gives what', () => {
+    const o = reference(v('multimem.ld_reduce.relaxed.sys.add.v2.f16'), { replicas: [[H(0x6800)], [H(0x3c00)], [H(0x3c00)]].map((r) => [(r[0]! << 16n) | r[0]!]) });
+    const lane = o.returned![0]![0]!;
+    expect(new Set(bitsOf(lane))).toEqual(new Set(['0x6800', '0x6801']));
+    const ords = o.orders![0]![0]!;
+    expect(ords.find((x) => x.bits === 0x6801n)!.witness).toMatch(/r1\+r2|r2\+r1/);
+    expect(o.unspecified).toContain('fp.ftz-unstated');
+  });
+  it('.acc::f32 accumulates in f32 and rounds once', () => {
+    const o = reference(v('multimem.ld_reduce.add.acc::f32.v2.f16'), { replicas: [[H(0x68006800)], [H(0x3c003c00)], [H(0x3c003c00)]] });
+    expect(bitsOf(o.returned![0]![0]!)).toEqual(['0x6801']);
+  });
+  it('e4m3 overflow is unspecified: NaN or the largest finite value', () => {
+    const o = reference(v('multimem.ld_reduce.add.v4.e4m3'), { replicas: [[H(0x7e)], [H(0x7e)]] });
+    const lane = o.returned![0]![0]!;
+    expect(lane.bits).toContain(0x7en);
+    expect(lane.anyNaN).toBe(true);
+    expect(o.unspecified).toContain('fp.fp8-overflow');
+  });
+  it('integer ld_reduce has exactly one result; st writes every replica; red reduces each', () => {
+    expect(bitsOf(reference(v('multimem.ld_reduce.relaxed.sys.add.u32'), { replicas: [[H(1)], [H(2)], [H(0xffffffff)]] }).returned![0]![0]!)).toEqual(['0x2']);
+    const st = reference(v('multimem.st.relaxed.sys.b32'), { replicas: [[H(1)], [H(2)]], b: [H(9)] });
+    expect(st.replicas!.map((r) => bitsOf(r[0]![0]!))).toEqual([['0x9'], ['0x9']]);
+    const rd = reference(v('multimem.red.relaxed.sys.max.u32'), { replicas: [[H(1)], [H(20)]], b: [H(9)] });
+    expect(rd.replicas!.map((r) => bitsOf(r[0]![0]!))).toEqual([['0x9'], ['0x14']]);
+  });
+});
