@@ -10,7 +10,54 @@ import { ToolchainError, probePtxas } from '../harness/backends/ptxas/toolchain.
 import { enumerateCatalog } from '../harness/catalog/enumerate.js';
 import { FAMILY_IDS } from '../harness/families/index.js';
 
+import { BF16, E4M3, E5M2, F16, F32, F64, INT_FORMATS } from '../harness/numerics/formats.js';
+import { addInt32, addOnce, fastAdder, fastMinMax, intOp } from '../harness/numerics/ops.js';
+import { reductionSet } from '../harness/numerics/reduce.js';
+
 const ARCHS = ['sm_90', 'sm_100a'];
+const REF_TARGET = 20e6;
+
+/** Calls `f(i)` for ~0.4 s and returns calls per second. */
+function rate(f: (i: number) => number): number {
+  let n = 1 << 16;
+  let sink = 0;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) sink ^= f(i);
+    const ms = performance.now() - t0;
+    if (ms > 400) {
+      if (sink === 0x7fffffff) console.log('');
+      return n / (ms / 1000);
+    }
+    n *= 2;
+  }
+}
+
+console.log('reference model, one core (operands vary with the loop index; NaN and overflow paths included):');
+const rows: [string, string, number, boolean][] = [];
+for (const f of [E4M3, E5M2, F16, BF16, F32]) {
+  const m = 2 ** f.bits - 1;
+  const add = fastAdder(f, false);
+  const addFtz = fastAdder(f, true);
+  rows.push([f.name, 'add', rate((i) => add((i * 2654435761) & m, (i * 40503 + 17) & m)), true]);
+  rows.push([f.name, 'add (flushing)', rate((i) => addFtz((i * 2654435761) & m, (i * 40503 + 17) & m)), true]);
+  if (f.bits <= 16) {
+    const mn = fastMinMax(f, 'min');
+    const mx = fastMinMax(f, 'max');
+    rows.push([f.name, 'min', rate((i) => mn((i * 2654435761) & m, (i * 40503 + 17) & m)), false]);
+    rows.push([f.name, 'max', rate((i) => mx((i * 2654435761) & m, (i * 40503 + 17) & m)), false]);
+  }
+}
+rows.push(['u32', 'add', rate((i) => addInt32((i * 2654435761) >>> 0, (i * 40503) >>> 0)), true]);
+rows.push(['f64', 'add (exact BigInt path)', rate((i) => Number(addOnce(F64, BigInt(i) * 0x9e3779b97f4a7c15n & 0x7fefffffffffffffn, 0x3ff0000000000000n + BigInt(i), false).bits & 1n)), false]);
+rows.push(['u64', 'add (BigInt)', rate((i) => Number(intOp('add', INT_FORMATS.u64, BigInt(i) * 0x9e3779b97f4a7c15n & 0xffffffffffffffffn, 12345n) & 1n)), false]);
+rows.push(['b128', 'cas (BigInt)', rate((i) => Number(intOp('cas', INT_FORMATS.b128, BigInt(i), BigInt(i & 1), 5n) & 1n)), false]);
+const eight = [0x3c00n, 0x1000n, 0x1001n, 0x9000n, 0x1000n, 0x2000n, 0x0001n, 0x1000n];
+rows.push(['f16', 'ld_reduce set over 8 replicas (all 135135 trees)', rate((i) => reductionSet('add', F16, F16, eight.map((v) => v ^ BigInt(i & 3)), false).results.length), false]);
+for (const [t, op, r, target] of rows) {
+  console.log(`  ${t.padEnd(5)} ${op.padEnd(50)} ${(r / 1e6).toFixed(2).padStart(8)} M/s${target ? (r >= REF_TARGET ? '  (target 20 M/s: met)' : '  (target 20 M/s: NOT met)') : ''}`);
+}
+console.log('');
 const TARGET_RATE = 2000;
 
 const ptxas = await probePtxas().catch((e: unknown) => {

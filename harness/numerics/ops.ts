@@ -75,6 +75,9 @@ export function intOp(op: IntOp, f: IntFormat, r: bigint, s: bigint, t = 0n): bi
   }
 }
 
+/** Wrap-around add of two 32-bit patterns held as numbers (the hot-path form of intOp('add') for u32/s32). */
+export const addInt32 = (a: number, b: number): number => (a + b) >>> 0;
+
 // ---------------------------------------------------------------- floating point
 
 /** Flags of the last fast add: the result is NaN (payload unspecified) / overflowed the finite range. */
