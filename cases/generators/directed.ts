@@ -1,0 +1,120 @@
+/**
+ * The directed library's probes: for each operation, the named operand pairs that probe an edge of
+ * the spec (signed zeros, subnormal boundaries, overflow, inf - inf, NaN in each position, ties to
+ * even and to odd, wrap-around, signed extremes, inc/dec bounds, cas equal and unequal, bit
+ * patterns). scripts/gen-directed.ts writes them out as cases/vectors/*.yaml, one case per probe and
+ * representative variant; vector and packed lanes take successive probes.
+ */
+import type { CaseVariant } from '../../harness/cases/types.js';
+import { type ScalarFormat, elementFormat, joinLanes } from '../../harness/numerics/formats.js';
+import { BULK_FAMILIES, MULTIMEM_FAMILIES, bulkElements, lanesOf } from './cases.js';
+import { edges } from './values.js';
+
+export interface Probe {
+  readonly name: string;
+  readonly a: bigint;
+  readonly b: bigint;
+  readonly c?: bigint;
+}
+
+function named(f: ScalarFormat): (n: string) => bigint {
+  const m = new Map(edges(f).map((e) => [e.name, e.bits]));
+  return (n) => {
+    const v = m.get(n);
+    if (v === undefined) throw new Error(`no edge '${n}' for ${f.name}`);
+    return v;
+  };
+}
+
+const P = (name: string, a: bigint, b: bigint, c?: bigint): Probe => ({ name, a, b, ...(c !== undefined ? { c } : {}) });
+
+/** Probes for `op` on lane format `f`. */
+export function probes(op: string, f: ScalarFormat): Probe[] {
+  const e = named(f);
+  if (f.kind === 'float') {
+    const nanNames = edges(f).filter((x) => /nan/.test(x.name) && !x.name.startsWith('neg-')).map((x) => x.name);
+    if (op === 'add') {
+      return [
+        P('signed-zeros', e('zero'), e('neg-zero')),
+        P('negative-zeros', e('neg-zero'), e('neg-zero')),
+        P('smallest-subnormal-doubled', e('smallest-subnormal'), e('smallest-subnormal')),
+        P('subnormal-to-normal', e('largest-subnormal'), e('smallest-subnormal')),
+        P('normal-to-subnormal', e('smallest-normal'), e('neg-smallest-subnormal')),
+        P('largest-finite-doubled', e('largest-finite'), e('largest-finite')),
+        P('negative-overflow', e('neg-largest-finite'), e('neg-largest-finite')),
+        ...(f.hasInf ? [P('inf-minus-inf', e('inf'), e('neg-inf')), P('inf-plus-one', e('inf'), e('one'))] : []),
+        ...nanNames.flatMap((n) => [P(`${n}-first`, e(n), e('one')), P(`${n}-second`, e('one'), e(n))]),
+        P('tie-to-even-down', e('one'), e('half-ulp-of-one')),
+        P('tie-to-odd-up', e('one-plus-ulp'), e('half-ulp-of-one')),
+        P('exact-cancel', e('one'), e('neg-one')),
+      ];
+    }
+    return [
+      P('signed-zeros', e('zero'), e('neg-zero')),
+      P('signed-zeros-swapped', e('neg-zero'), e('zero')),
+      ...nanNames.flatMap((n) => [P(`${n}-first`, e(n), e('one')), P(`${n}-second`, e('neg-one'), e(n))]),
+      P('both-nan', e(nanNames[0]!), e(`neg-${nanNames[0]!}`)),
+      P('subnormal-vs-zero', e('smallest-subnormal'), e('zero')),
+      P('negative-subnormal-vs-zero', e('neg-smallest-subnormal'), e('zero')),
+      P('largest-vs-inf-or-largest', f.hasInf ? e('inf') : e('largest-finite'), e('largest-finite')),
+      P('negative-vs-positive', e('neg-one'), e('one')),
+    ];
+  }
+  const all = e('all-ones');
+  switch (op) {
+    case 'add':
+      return [P('wrap-around', all, e('one')), P('signed-max-plus-one', e('max-signed'), e('one')), P('high-bits', e('high-bit'), e('high-bit')), P('zero-plus-zero', 0n, 0n)];
+    case 'min':
+    case 'max':
+      return [P('signed-extremes', e('high-bit'), e('max-signed')), P('all-ones-vs-one', all, e('one')), P('equal', e('two'), e('two')), P('zero-vs-one', 0n, e('one'))];
+    case 'inc':
+    case 'dec':
+      return [P('at-zero', 0n, 5n), P('at-bound', 5n, 5n), P('above-bound', 6n, 5n), P('below-bound', 4n, 5n), P('all-ones-bound', all, all), P('all-ones-value', all, 5n), P('zero-bound', 0n, 0n)];
+    case 'and':
+    case 'or':
+    case 'xor':
+      return [P('alternating', e('alternating'), e('alternating-inverse')), P('same', e('alternating'), e('alternating')), P('all-ones', all, e('alternating')), P('zero', 0n, e('alternating'))];
+    case 'cas':
+      return [P('equal', e('alternating'), e('alternating'), e('alternating-inverse')), P('unequal', e('alternating'), e('alternating-inverse'), all), P('equal-zero', 0n, 0n, all)];
+    case 'exch':
+      return [P('pattern', e('alternating'), e('alternating-inverse')), P('all-ones', 0n, all)];
+    default:
+      throw new Error(`no integer probes for .${op}`);
+  }
+}
+
+export interface DirectedCase {
+  readonly name: string;
+  readonly variant: CaseVariant;
+  /** Key -> element hex strings (or lists of them for replicas), ready for YAML. */
+  readonly fields: Record<string, unknown>;
+}
+
+const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
+
+/** The directed cases of one representative variant. */
+export function directedCases(v: CaseVariant): DirectedCase[] {
+  const fmt = elementFormat(v.q.type ?? '');
+  const op = v.family === 'multimem.st' ? 'exch' : (v.q.op ?? '');
+  const ps = probes(op === 'exch' && fmt.lane.kind === 'float' ? 'min' : op, fmt.lane);
+  const lanes = lanesOf(v.q);
+  const H = (x: bigint) => hex(fmt.bits, x);
+  const element = (k: number, pick: (p: Probe) => bigint) => joinLanes(fmt, Array.from({ length: fmt.lanes }, (_, j) => pick(ps[(k + j) % ps.length]!)));
+  const vec = (k: number, count: number, pick: (p: Probe) => bigint) => Array.from({ length: count }, (_, i) => H(element(k + i * fmt.lanes, pick)));
+  const base = v.id.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return ps.map((p, k) => {
+    const fields: Record<string, unknown> = {};
+    if (MULTIMEM_FAMILIES.has(v.family)) {
+      fields.replicas = v.family === 'multimem.ld_reduce' ? [vec(k, lanes, (x) => x.a), vec(k, lanes, (x) => x.b)] : [vec(k, lanes, (x) => x.a), vec(k, lanes, (x) => x.a)];
+      if (v.family !== 'multimem.ld_reduce') fields.operands = { b: vec(k, lanes, (x) => x.b) };
+    } else if (BULK_FAMILIES.has(v.family)) {
+      const n = bulkElements(fmt);
+      fields.memory = vec(k, n, (x) => x.a);
+      fields.source = vec(k, n, (x) => x.b);
+    } else {
+      fields.memory = vec(k, lanes, (x) => x.a);
+      fields.operands = { b: vec(k, lanes, (x) => x.b), ...(v.q.op === 'cas' ? { c: vec(k, lanes, (x) => x.c ?? 0n) } : {}) };
+    }
+    return { name: `${base}-${p.name}`, variant: v, fields };
+  });
+}
