@@ -3,12 +3,13 @@
  * the lookup behind `--list` details.
  */
 import { FAMILIES } from '../families/index.js';
+import { FP_RULES, MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
 import type { Citation } from './cite.js';
 
 export interface RuleInfo {
   readonly id: string;
   readonly family: string;
-  readonly kind: 'grammar' | 'form' | 'table' | 'ambiguity' | 'requirement' | 'operands';
+  readonly kind: 'grammar' | 'form' | 'table' | 'ambiguity' | 'requirement' | 'operands' | 'numerics';
   readonly text: string;
   readonly cite: Citation;
 }
@@ -40,6 +41,8 @@ export function ruleIndex(): Map<string, RuleInfo> {
       add({ id: `${f.id}.operands.${k}`, family: f.id, kind: 'operands', text, cite: syntax });
     }
   }
+  for (const r of FP_RULES) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite });
+  for (const r of [...Object.values(UNSPECIFIED), ...Object.values(MINMAX_RULES)]) add({ id: r.id, family: '(all)', kind: 'numerics', text: r.text, cite: r.cite });
   index = m;
   return m;
 }

@@ -20,10 +20,15 @@ export interface Options {
   readonly report?: string;
   readonly seed: number;
   readonly help: boolean;
+  /** --vectors FILE|DIR, repeatable. */
+  readonly vectors: readonly string[];
+  /** --case ID: replay exactly this case. */
+  readonly case?: string;
 }
 
 export const DEFAULT_ARCH = 'sm_90';
-export const DEFAULT_SEED = 20261121;
+export { DEFAULT_SEED } from '../../cases/generators/cases.js';
+import { DEFAULT_SEED } from '../../cases/generators/cases.js';
 
 export const USAGE = `usage: npm run conformance -- [options]
 
@@ -36,6 +41,9 @@ export const USAGE = `usage: npm run conformance -- [options]
   --list             print the entries the filter selects, run nothing
   --report DIR       where report.json goes (default reports/out/<timestamp>/)
   --seed N           seed for generated cases (default ${DEFAULT_SEED}); recorded in the report
+  --vectors PATH     run the cases of a YAML vector file, or of every *.yaml under a directory
+                     (repeatable); validated first, every problem reported as file:line:col
+  --case ID          replay exactly one case, by the id printed with it
   --help             this text`;
 
 export function parseOptions(argv: readonly string[]): Options {
@@ -54,12 +62,14 @@ export function parseOptions(argv: readonly string[]): Options {
         report: { type: 'string' },
         seed: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        vectors: { type: 'string', multiple: true },
+        case: { type: 'string' },
       },
     });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -96,5 +106,7 @@ export function parseOptions(argv: readonly string[]): Options {
     ...(v.report !== undefined ? { report: v.report } : {}),
     seed,
     help: v.help ?? false,
+    vectors: v.vectors ?? [],
+    ...(v.case !== undefined ? { case: v.case } : {}),
   };
 }

@@ -7,8 +7,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { runPtxasBackend } from '../backends/ptxas/backend.js';
-import { runReferenceBackend } from '../backends/reference/backend.js';
-import { selectBackend } from '../backends/select.js';
+import { GPU_UNAVAILABLE, selectBackend } from '../backends/select.js';
+import { runCaseOnReference } from '../backends/reference/cases.js';
+import { collectCases, findCase } from '../cases/sources.js';
+import { type Case, formatProblem } from '../cases/types.js';
 import { type CatalogEntry, enumerateCatalog } from '../catalog/enumerate.js';
 import { buildReport, writeJsonReport } from '../report/json.js';
 import { type EntryResult, VERDICTS, VERDICT_MEANING, countResults } from '../report/types.js';
@@ -49,6 +51,65 @@ export function selectEntries(opts: Options, target: Target, ptx: string): Catal
   return sel;
 }
 
+/** The reference backend: cases (directed library, vector files, generators, or one by id) through the model. */
+async function runCases(opts: Options, target: Target, started: Date, argv: readonly string[], io: Io, why?: string): Promise<number> {
+  const reason = why ?? (opts.backend === 'reference' ? 'requested with --backend reference' : `auto: --vectors/--case run cases, and the reference model is the backend that runs them here (${GPU_UNAVAILABLE})`);
+  io.err(`backend: reference (${reason})`);
+  let cases: Case[];
+  let counts = '';
+  if (opts.case !== undefined) {
+    const r = await findCase(opts.case, opts.vectors);
+    if (r.problems.length || !r.case) {
+      for (const p of r.problems) io.err(formatProblem(p));
+      throw new UsageError(`--case ${opts.case}: ${r.why ?? 'the file has problems'}`);
+    }
+    cases = [r.case];
+  } else {
+    const keep = compileFilter(opts.filter);
+    const sel = await collectCases({ vectors: opts.vectors, seed: opts.seed, directed: opts.vectors.length === 0, generated: opts.vectors.length === 0, keep });
+    if (sel.problems.length) {
+      for (const p of sel.problems) io.err(formatProblem(p));
+      io.err(`${sel.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+      return 2;
+    }
+    cases = sel.cases;
+    counts = `directed ${sel.counts.directed}, from --vectors ${sel.counts.vectors}, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}`;
+    if (!cases.length) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+  }
+  io.err(`cases: ${cases.length}${counts ? ` (${counts})` : ''}`);
+  const progress = new Progress(io, cases.length, 'evaluated');
+  const results: EntryResult[] = [];
+  for (const c of cases) {
+    results.push(runCaseOnReference(c));
+    progress.tick(1);
+  }
+  progress.done();
+  const finished = new Date();
+  const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
+  const report = buildReport({
+    partial: false,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    elapsedMs: finished.getTime() - started.getTime(),
+    command: ['npm', 'run', 'conformance', '--', ...argv],
+    toolchain: {},
+    arch: target.name,
+    modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA,
+    backend: { name: 'reference', reason, passedOver: [GPU_UNAVAILABLE] },
+    filter: opts.filter ?? null,
+    seed: opts.seed,
+    stats: { cases: cases.length },
+    results,
+    catalogEntries: 0,
+  });
+  printSummary(io, results);
+  for (const r of results.filter((x) => x.verdict !== 'pass').slice(0, 50)) io.out(`${r.verdict}: ${r.id}: ${r.reason}`);
+  const file = await writeJsonReport(dir, report);
+  io.out(`report: ${file}`);
+  const t = countResults(results).total;
+  return (t.mismatch ?? 0) + (t.error ?? 0) > 0 ? 1 : 0;
+}
+
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   let opts: Options;
   try {
@@ -76,7 +137,11 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       return 0;
     }
 
+    const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
+    if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference');
+    if (opts.backend === 'reference' || wantsCases) return await runCases(opts, target, started, argv, io);
     const backend = await selectBackend(opts.backend);
+    if (backend.name === 'reference') return await runCases(opts, target, started, argv, io, backend.reason);
     io.err(`backend: ${backend.name} (${backend.reason})`);
     const ptx =
       (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ??
@@ -85,7 +150,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     const entries = selectEntries(opts, target, ptx);
     io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}, judged under PTX ISA ${ptx}`);
 
-    let results: EntryResult[];
+    let results: EntryResult[] = [];
     let stats: Record<string, number> = {};
     if (backend.name === 'ptxas') {
       const progress = new Progress(io, entries.length, 'classified');
@@ -97,8 +162,6 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
           `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
       );
-    } else {
-      results = runReferenceBackend(entries, target, ptx);
     }
 
     const finished = new Date();

@@ -38,7 +38,8 @@ export interface RuleDetail {
 export interface EntryResult {
   readonly id: string;
   readonly family: FamilyId;
-  readonly kind: EntryKind;
+  /** Catalog entry kinds, or 'case' for a case run through a backend. */
+  readonly kind: EntryKind | 'case';
   /** Opcode with qualifiers in canonical order. */
   readonly ptx: string;
   /** PTX ISA version of the module the entry was checked in. */
@@ -55,6 +56,14 @@ export interface EntryResult {
   readonly verdict: Verdict;
   /** Why this verdict, in one line. */
   readonly reason: string;
+  /** For kind 'case': where it came from, its bits, what the reference allows, what its file expects. */
+  readonly case?: {
+    readonly origin: Record<string, string | number>;
+    readonly input: Record<string, unknown>;
+    readonly expect?: Record<string, unknown>;
+    readonly allowed: Record<string, unknown>;
+    readonly unspecified: readonly string[];
+  };
   readonly ptxas?: {
     readonly accepted: boolean;
     /** The signal ptxas died of on this line, if it crashed. */

@@ -1,0 +1,99 @@
+/**
+ * Where a run's cases come from: the directed library (cases/vectors), users' vector files
+ * (--vectors), the generators (--seed), or exactly one case by id (--case). Vector files are all
+ * loaded and validated before any case runs; their problems come back together.
+ */
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { DEFAULT_SEED, generateCases, parseGenId, representativeVariants } from '../../cases/generators/cases.js';
+import type { Level } from '../../cases/generators/values.js';
+import { parseInstruction } from '../catalog/parse.js';
+import { FAMILIES } from '../families/index.js';
+import type { Case, CaseVariant, InputProblem } from './types.js';
+import { loadVectors } from './vectors.js';
+
+/** The repository's cases/ folder (ids of the directed library are relative to it). */
+export const CASES_DIR = resolve(import.meta.dirname, '..', '..', 'cases');
+export const DIRECTED_DIR = join(CASES_DIR, 'vectors');
+
+/** Generated cases per representative variant and level in a default run. */
+export const GENERATED_PER_LEVEL: Readonly<Record<Level, number>> = { 1: 4, 2: 4, 3: 8 };
+
+export interface CaseSelection {
+  readonly cases: Case[];
+  readonly problems: InputProblem[];
+  /** Counts by source, for the closing summary. */
+  readonly counts: { directed: number; vectors: number; generated: Record<Level, number> };
+}
+
+function variantFromId(id: string): CaseVariant | undefined {
+  try {
+    const text = id.endsWith('(_)') ? `${id.slice(0, -3)} _, [a], b;` : id;
+    const p = parseInstruction(text);
+    if (p.violations.length) return undefined;
+    return { family: p.family.id, q: p.q, ptx: p.ptx, id: p.id };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The default case set: directed library, user files, and generated cases for every representative variant. */
+export async function collectCases(opts: { vectors?: readonly string[]; seed: number; directed?: boolean; generated?: boolean; keep?: (variantId: string) => boolean }): Promise<CaseSelection> {
+  const keep = opts.keep ?? (() => true);
+  const problems: InputProblem[] = [];
+  const cases: Case[] = [];
+  let directed = 0;
+  let vectors = 0;
+  if (opts.directed !== false && existsSync(DIRECTED_DIR)) {
+    const r = await loadVectors([DIRECTED_DIR], CASES_DIR);
+    problems.push(...r.problems);
+    const k = r.cases.filter((c) => keep(c.variant.id));
+    directed = k.length;
+    cases.push(...k);
+  }
+  if (opts.vectors?.length) {
+    const r = await loadVectors(opts.vectors, process.cwd());
+    problems.push(...r.problems);
+    const k = r.cases.filter((c) => keep(c.variant.id));
+    vectors = k.length;
+    cases.push(...k);
+  }
+  const generated: Record<Level, number> = { 1: 0, 2: 0, 3: 0 };
+  if (opts.generated !== false) {
+    for (const fam of FAMILIES) {
+      for (const v of representativeVariants(fam)) {
+        if (!keep(v.id)) continue;
+        for (const level of [1, 2, 3] as Level[]) {
+          const g = generateCases(v, opts.seed, level, GENERATED_PER_LEVEL[level]);
+          generated[level] += g.length;
+          cases.push(...g);
+        }
+      }
+    }
+  }
+  return { cases, problems, counts: { directed, vectors, generated } };
+}
+
+/**
+ * Exactly the case with this id: regenerated from its seed, or read from its vector file (a path
+ * relative to the working directory, or to cases/ for the directed library).
+ */
+export async function findCase(id: string, extraVectors: readonly string[] = []): Promise<{ case?: Case; problems: InputProblem[]; why?: string }> {
+  const gen = parseGenId(id);
+  if (gen) {
+    const v = variantFromId(gen.variant);
+    if (!v) return { problems: [], why: `'${gen.variant}' is not a valid variant of the catalog` };
+    return { case: generateCases(v, gen.seed, gen.level, 1, gen.index)[0]!, problems: [] };
+  }
+  const m = /^([^/]+(?:\(_\))?)\/(.+):([A-Za-z0-9_.-]+)$/.exec(id);
+  if (!m) return { problems: [], why: `'${id}' is not a case id; ids look like atom.global.add.f32/vectors/atom-f32.yaml:NAME or atom.global.add.f32/gen:seed=${DEFAULT_SEED}:level=1:i=0` };
+  const [, , file, name] = m;
+  const candidates = [resolve(file!), join(CASES_DIR, file!), ...extraVectors.map((d) => resolve(d, file!))];
+  const path = candidates.find((p) => existsSync(p));
+  if (!path) return { problems: [], why: `no vector file '${file}' (looked in ${candidates.join(', ')})` };
+  const root = path.startsWith(CASES_DIR) ? CASES_DIR : process.cwd();
+  const r = await loadVectors([path], root);
+  const c = r.cases.find((x) => x.id === id) ?? r.cases.find((x) => x.origin.kind === 'vectors' && x.origin.name === name && x.id.endsWith(`/${relative(root, path)}:${name}`));
+  if (!c) return { problems: r.problems, why: r.problems.length ? `${file} has problems` : `no case '${name}' in ${file}` };
+  return { case: c, problems: r.problems };
+}
