@@ -170,7 +170,7 @@ export function loadVectorText(file: string, text: string, idFile = file): { cas
   const ctx: Ctx = { file, lc, problems: [] };
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   for (const e of doc.errors) {
-    const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
+    const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
     ctx.problems.push({ file, line: pos.line, col: pos.col, message: `YAML: ${e.message.split('\n')[0]}; fix the syntax (indentation, brackets, quotes)` });
   }
   if (doc.errors.length) return { cases: [], problems: ctx.problems };

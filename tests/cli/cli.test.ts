@@ -44,9 +44,25 @@ describe('usage errors exit 2 and say what is valid', () => {
     expect(r.err).toMatch(/Unknown option '--arhc'.*Did you mean --arch/s);
   });
   it('a filter that selects nothing', async () => {
-    const r = await run('--backend', 'reference', '--filter', 'atom.global.add.f8');
+    const r = await run('--backend', 'ptxas', '--filter', 'atom.global.add.f8');
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/selects no entry .*--list/);
+    const c = await run('--backend', 'reference', '--filter', 'atom.global.add.f8');
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/no case selected by --filter/);
+  });
+  it('a vector file with planted mistakes: every one located, nothing run, no report', async () => {
+    const rep = join(dir, 'bad');
+    const r = await run('--vectors', join(import.meta.dirname, '..', 'fixtures', 'vectors', 'planted-mistakes.yaml'), '--report', rep);
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n').filter((l) => /planted-mistakes\.yaml:\d+:\d+: /.test(l))).toHaveLength(13);
+    expect(r.err).toMatch(/13 problem\(s\) in the vector files; nothing was run/);
+    expect(() => readFileSync(join(rep, 'report.json'))).toThrow();
+  });
+  it('--case with an id that names nothing', async () => {
+    const r = await run('--case', 'atom.global.add.f32/vectors/nope.yaml:x');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no vector file 'vectors\/nope\.yaml'/);
   });
   it('a bad seed and a bad kind', async () => {
     expect((await run('--seed', '-3')).code).toBe(2);
@@ -82,15 +98,22 @@ describe('--list', () => {
 });
 
 describe('runs write a report that validates against the schema', () => {
-  it('reference backend', async () => {
+  it('reference backend: directed and generated cases through the model, then one replayed by id', async () => {
     const rep = join(dir, 'ref');
-    const r = await run('--backend', 'reference', '--arch', 'sm_100a', '--filter', 'multimem.ld_reduce.*.e4m3x4', '--report', rep);
+    const r = await run('--backend', 'reference', '--arch', 'sm_100a', '--filter', 'multimem.ld_reduce.*.e4m3x4,atom.global.add.f32', '--report', rep);
     expect(r.code).toBe(0);
     const doc = JSON.parse(readFileSync(join(rep, 'report.json'), 'utf8'));
     expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     expect(doc.backend.name).toBe('reference');
-    expect(doc.results.every((x: { verdict: string; reason: string }) => x.verdict === 'skipped' && x.reason.length > 0)).toBe(true);
+    expect(doc.results.every((x: { kind: string; verdict: string }) => x.kind === 'case' && x.verdict === 'pass')).toBe(true);
     expect(r.out).toMatch(/multimem\.ld_reduce\s+\d+/);
+    expect(r.err).toMatch(/cases: \d+ \(directed \d+, from --vectors 0, generated \(seed \d+\) level 1 \d+/);
+    const some = doc.results.find((x: { id: string }) => x.id.includes('/gen:'));
+    const again = await run('--case', some.id, '--report', join(dir, 'replay'));
+    expect(again.code).toBe(0);
+    const one = JSON.parse(readFileSync(join(dir, 'replay', 'report.json'), 'utf8'));
+    expect(one.results).toHaveLength(1);
+    expect(one.results[0].case.input).toEqual(some.case.input);
   });
 
   it.skipIf(typeof ptxas === 'string')('ptxas backend, with compile-mismatches (exit 1) and their rules cited', async () => {
