@@ -1,0 +1,88 @@
+/**
+ * Loads the native CUDA launcher (native/) and wraps it with typed, checked calls. Loading never
+ * throws: a missing addon or driver comes back as a reason with the fixes to try, so callers can
+ * fall back to the backends they still have. Nothing here can create a multicast object: the addon
+ * has no binding for it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Launcher {
+  status(): { driver: boolean; reason?: string };
+  init(): { driverVersion: number; deviceCount: number };
+  device(ordinal: number, attrs: number[]): { name: string; values: (number | null)[] };
+  useDevice(ordinal: number): void;
+  loadModule(cubin: Buffer): bigint;
+  unloadModule(m: bigint): void;
+  getFunction(m: bigint, name: string): bigint;
+  memAlloc(bytes: number): bigint;
+  memFree(p: bigint): void;
+  copyToDevice(p: bigint, b: Buffer): void;
+  copyFromDevice(b: Buffer, p: bigint): void;
+  launch(fn: bigint, grid: [number, number, number], block: [number, number, number], sharedBytes: number, cluster: [number, number, number], params: bigint[]): void;
+  synchronize(): void;
+}
+
+/** CU_DEVICE_ATTRIBUTE_* values from cuda.h (CUDA 13.0). */
+export const ATTR = { MULTIPROCESSOR_COUNT: 16, COMPUTE_CAPABILITY_MAJOR: 75, COMPUTE_CAPABILITY_MINOR: 76, MULTICAST_SUPPORTED: 132 } as const;
+
+export type LoadResult = { launcher: Launcher; path: string } | { reason: string; fixes: string[]; tried: string[] };
+
+/** Candidate addon paths: beside the repository's native/ build, or beside a bundle. */
+function candidates(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return [
+    process.env.PTX_CONFORMANCE_ADDON,
+    resolve(here, '..', '..', '..', 'native', 'build', 'Release', 'cuda_launcher.node'),
+    join(here, 'cuda_launcher.node'),
+  ].filter((p): p is string => !!p);
+}
+
+export function loadLauncher(): LoadResult {
+  const req = createRequire(import.meta.url);
+  const tried: string[] = [];
+  const errors: string[] = [];
+  for (const p of candidates()) {
+    tried.push(p);
+    if (!existsSync(p)) continue;
+    try {
+      return { launcher: req(p) as Launcher, path: p };
+    } catch (e) {
+      errors.push(`${p}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const statusFile = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'native', 'build', 'status.json');
+  let built = '';
+  if (existsSync(statusFile)) {
+    const s = JSON.parse(readFileSync(statusFile, 'utf8')) as { built: boolean; reason?: string };
+    if (!s.built) built = ` (the install did not build it: ${s.reason})`;
+  }
+  return {
+    reason: errors.length ? `the native CUDA launcher did not load: ${errors.join('; ')}` : `the native CUDA launcher is not built${built}`,
+    fixes: ['run `npm rebuild` (needs python3, make, g++ and the CUDA headers; set CUDA_HOME)', 'set PTX_CONFORMANCE_ADDON to a built cuda_launcher.node', 'use --backend ptxas or --backend reference'],
+    tried,
+  };
+}
+
+export interface DeviceInfo {
+  readonly ordinal: number;
+  readonly name: string;
+  readonly cc: string;
+  readonly sm: number;
+  readonly smCount: number;
+  readonly multicastSupported: boolean;
+}
+
+/** Driver version and every device's properties; throws with the CUresult name on driver errors. */
+export function probeDevices(l: Launcher): { driverVersion: number; devices: DeviceInfo[] } {
+  const { driverVersion, deviceCount } = l.init();
+  const devices: DeviceInfo[] = [];
+  for (let i = 0; i < deviceCount; i++) {
+    const d = l.device(i, [ATTR.COMPUTE_CAPABILITY_MAJOR, ATTR.COMPUTE_CAPABILITY_MINOR, ATTR.MULTIPROCESSOR_COUNT, ATTR.MULTICAST_SUPPORTED]);
+    const [maj, min, sms, mc] = d.values;
+    devices.push({ ordinal: i, name: d.name, cc: `${maj}.${min}`, sm: (maj ?? 0) * 10 + (min ?? 0), smCount: sms ?? 0, multicastSupported: mc === 1 });
+  }
+  return { driverVersion, devices };
+}

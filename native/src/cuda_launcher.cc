@@ -1,0 +1,266 @@
+// Thin N-API layer over the CUDA driver API. libcuda.so.1 is opened at run time (dlopen), so this
+// builds on machines with the CUDA headers but no driver, and loads there, answering "no CUDA
+// driver" instead of failing to load. Argument checking, defaults and messages live in TypeScript
+// (harness/backends/gpu/driver.ts); errors cross as JS exceptions carrying the CUresult name.
+// This file never creates a multicast object: it has no binding for cuMulticastCreate.
+#include <napi.h>
+#include <cuda.h>
+#include <dlfcn.h>
+#include <string>
+#include <vector>
+
+namespace {
+
+void* lib = nullptr;
+std::string loadError;
+
+#define FN(name, sym) decltype(&::name) p_##name = nullptr;
+#define CUDA_FUNCS(X)                                      \
+  X(cuInit, "cuInit")                                      \
+  X(cuDriverGetVersion, "cuDriverGetVersion")              \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                  \
+  X(cuDeviceGet, "cuDeviceGet")                            \
+  X(cuDeviceGetName, "cuDeviceGetName")                    \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")          \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")  \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                    \
+  X(cuCtxSynchronize, "cuCtxSynchronize")                  \
+  X(cuModuleLoadData, "cuModuleLoadData")                  \
+  X(cuModuleUnload, "cuModuleUnload")                      \
+  X(cuModuleGetFunction, "cuModuleGetFunction")            \
+  X(cuMemAlloc, "cuMemAlloc_v2")                           \
+  X(cuMemFree, "cuMemFree_v2")                             \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                       \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                       \
+  X(cuLaunchKernelEx, "cuLaunchKernelEx")                  \
+  X(cuGetErrorName, "cuGetErrorName")                      \
+  X(cuGetErrorString, "cuGetErrorString")
+CUDA_FUNCS(FN)
+#undef FN
+
+bool Open() {
+  if (lib) return true;
+  if (!loadError.empty()) return false;
+  lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char* e = dlerror();
+    loadError = std::string("no CUDA driver: dlopen(libcuda.so.1) failed: ") + (e ? e : "unknown error");
+    return false;
+  }
+#define LOAD(name, sym)                                                   \
+  p_##name = reinterpret_cast<decltype(p_##name)>(dlsym(lib, sym));       \
+  if (!p_##name) {                                                        \
+    loadError = std::string("CUDA driver lacks ") + sym + " (too old?)";  \
+    dlclose(lib);                                                         \
+    lib = nullptr;                                                        \
+    return false;                                                         \
+  }
+  CUDA_FUNCS(LOAD)
+#undef LOAD
+  return true;
+}
+
+Napi::Error CuError(Napi::Env env, CUresult r, const char* what) {
+  const char* name = "CUDA_ERROR_UNKNOWN";
+  const char* msg = "unknown";
+  if (p_cuGetErrorName) p_cuGetErrorName(r, &name);
+  if (p_cuGetErrorString) p_cuGetErrorString(r, &msg);
+  Napi::Error e = Napi::Error::New(env, std::string(what) + ": " + name + ": " + msg);
+  e.Set("cuResult", Napi::String::New(env, name));
+  e.Set("cuCode", Napi::Number::New(env, static_cast<double>(r)));
+  return e;
+}
+
+#define CHECK(env, call, what)                 \
+  do {                                         \
+    CUresult r_ = (call);                      \
+    if (r_ != CUDA_SUCCESS) {                  \
+      CuError(env, r_, what).ThrowAsJavaScriptException(); \
+      return env.Undefined();                  \
+    }                                          \
+  } while (0)
+
+bool Need(Napi::Env env) {
+  if (Open()) return true;
+  Napi::Error e = Napi::Error::New(env, loadError);
+  e.Set("cuResult", Napi::String::New(env, "NO_DRIVER"));
+  e.ThrowAsJavaScriptException();
+  return false;
+}
+
+uint64_t U64(const Napi::Value& v) {
+  bool lossless = true;
+  return v.As<Napi::BigInt>().Uint64Value(&lossless);
+}
+
+// status() -> { driver: boolean, reason?: string }
+Napi::Value Status(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object o = Napi::Object::New(env);
+  bool ok = Open();
+  o.Set("driver", Napi::Boolean::New(env, ok));
+  if (!ok) o.Set("reason", Napi::String::New(env, loadError));
+  return o;
+}
+
+Napi::Value Init(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  CHECK(env, p_cuInit(0), "cuInit");
+  int v = 0;
+  CHECK(env, p_cuDriverGetVersion(&v), "cuDriverGetVersion");
+  int n = 0;
+  CHECK(env, p_cuDeviceGetCount(&n), "cuDeviceGetCount");
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("driverVersion", Napi::Number::New(env, v));
+  o.Set("deviceCount", Napi::Number::New(env, n));
+  return o;
+}
+
+// deviceAttributes(ordinal, [attr...]) -> { name, values: [...] }
+Napi::Value Device(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  CUdevice d;
+  CHECK(env, p_cuDeviceGet(&d, info[0].As<Napi::Number>().Int32Value()), "cuDeviceGet");
+  char name[256] = {0};
+  CHECK(env, p_cuDeviceGetName(name, sizeof(name) - 1, d), "cuDeviceGetName");
+  Napi::Array attrs = info[1].As<Napi::Array>();
+  Napi::Array values = Napi::Array::New(env, attrs.Length());
+  for (uint32_t i = 0; i < attrs.Length(); i++) {
+    int v = 0;
+    CUresult r = p_cuDeviceGetAttribute(&v, static_cast<CUdevice_attribute>(attrs.Get(i).As<Napi::Number>().Int32Value()), d);
+    values.Set(i, r == CUDA_SUCCESS ? Napi::Value(Napi::Number::New(env, v)) : env.Null());
+  }
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("name", Napi::String::New(env, name));
+  o.Set("values", values);
+  return o;
+}
+
+// useDevice(ordinal): retains the primary context and makes it current.
+Napi::Value UseDevice(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  CUdevice d;
+  CHECK(env, p_cuDeviceGet(&d, info[0].As<Napi::Number>().Int32Value()), "cuDeviceGet");
+  CUcontext c;
+  CHECK(env, p_cuDevicePrimaryCtxRetain(&c, d), "cuDevicePrimaryCtxRetain");
+  CHECK(env, p_cuCtxSetCurrent(c), "cuCtxSetCurrent");
+  return env.Undefined();
+}
+
+// loadModule(cubin: Buffer) -> BigInt handle
+Napi::Value LoadModule(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  Napi::Buffer<uint8_t> img = info[0].As<Napi::Buffer<uint8_t>>();
+  CUmodule m;
+  CHECK(env, p_cuModuleLoadData(&m, img.Data()), "cuModuleLoadData");
+  return Napi::BigInt::New(env, reinterpret_cast<uint64_t>(m));
+}
+
+Napi::Value UnloadModule(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  CHECK(env, p_cuModuleUnload(reinterpret_cast<CUmodule>(U64(info[0]))), "cuModuleUnload");
+  return env.Undefined();
+}
+
+// getFunction(module, name) -> BigInt handle
+Napi::Value GetFunction(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  CUfunction f;
+  std::string name = info[1].As<Napi::String>().Utf8Value();
+  CHECK(env, p_cuModuleGetFunction(&f, reinterpret_cast<CUmodule>(U64(info[0])), name.c_str()), "cuModuleGetFunction");
+  return Napi::BigInt::New(env, reinterpret_cast<uint64_t>(f));
+}
+
+Napi::Value MemAlloc(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  CUdeviceptr p;
+  CHECK(env, p_cuMemAlloc(&p, static_cast<size_t>(info[0].As<Napi::Number>().Int64Value())), "cuMemAlloc");
+  return Napi::BigInt::New(env, static_cast<uint64_t>(p));
+}
+
+Napi::Value MemFree(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  CHECK(env, p_cuMemFree(static_cast<CUdeviceptr>(U64(info[0]))), "cuMemFree");
+  return env.Undefined();
+}
+
+// copyToDevice(devptr, Buffer)
+Napi::Value CopyToDevice(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  Napi::Buffer<uint8_t> b = info[1].As<Napi::Buffer<uint8_t>>();
+  CHECK(env, p_cuMemcpyHtoD(static_cast<CUdeviceptr>(U64(info[0])), b.Data(), b.Length()), "cuMemcpyHtoD");
+  return env.Undefined();
+}
+
+// copyFromDevice(Buffer, devptr)
+Napi::Value CopyFromDevice(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  Napi::Buffer<uint8_t> b = info[0].As<Napi::Buffer<uint8_t>>();
+  CHECK(env, p_cuMemcpyDtoH(b.Data(), static_cast<CUdeviceptr>(U64(info[1])), b.Length()), "cuMemcpyDtoH");
+  return env.Undefined();
+}
+
+// launch(fn, [gx,gy,gz], [bx,by,bz], sharedBytes, [cx,cy,cz], params: BigInt[] (64-bit each))
+Napi::Value Launch(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  auto dim = [&](int i, int k) { return info[i].As<Napi::Array>().Get(k).As<Napi::Number>().Uint32Value(); };
+  CUlaunchConfig cfg = {};
+  cfg.gridDimX = dim(1, 0); cfg.gridDimY = dim(1, 1); cfg.gridDimZ = dim(1, 2);
+  cfg.blockDimX = dim(2, 0); cfg.blockDimY = dim(2, 1); cfg.blockDimZ = dim(2, 2);
+  cfg.sharedMemBytes = info[3].As<Napi::Number>().Uint32Value();
+  CUlaunchAttribute attr = {};
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = dim(4, 0); attr.value.clusterDim.y = dim(4, 1); attr.value.clusterDim.z = dim(4, 2);
+  if (attr.value.clusterDim.x * attr.value.clusterDim.y * attr.value.clusterDim.z > 1) {
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+  }
+  Napi::Array ps = info[5].As<Napi::Array>();
+  std::vector<uint64_t> vals(ps.Length());
+  std::vector<void*> args(ps.Length());
+  for (uint32_t i = 0; i < ps.Length(); i++) {
+    vals[i] = U64(ps.Get(i));
+    args[i] = &vals[i];
+  }
+  CHECK(env, p_cuLaunchKernelEx(&cfg, reinterpret_cast<CUfunction>(U64(info[0])), args.data(), nullptr), "cuLaunchKernelEx");
+  return env.Undefined();
+}
+
+Napi::Value Synchronize(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  CHECK(env, p_cuCtxSynchronize(), "cuCtxSynchronize");
+  return env.Undefined();
+}
+
+Napi::Object Module(Napi::Env env, Napi::Object exports) {
+  exports.Set("status", Napi::Function::New(env, Status));
+  exports.Set("init", Napi::Function::New(env, Init));
+  exports.Set("device", Napi::Function::New(env, Device));
+  exports.Set("useDevice", Napi::Function::New(env, UseDevice));
+  exports.Set("loadModule", Napi::Function::New(env, LoadModule));
+  exports.Set("unloadModule", Napi::Function::New(env, UnloadModule));
+  exports.Set("getFunction", Napi::Function::New(env, GetFunction));
+  exports.Set("memAlloc", Napi::Function::New(env, MemAlloc));
+  exports.Set("memFree", Napi::Function::New(env, MemFree));
+  exports.Set("copyToDevice", Napi::Function::New(env, CopyToDevice));
+  exports.Set("copyFromDevice", Napi::Function::New(env, CopyFromDevice));
+  exports.Set("launch", Napi::Function::New(env, Launch));
+  exports.Set("synchronize", Napi::Function::New(env, Synchronize));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(cuda_launcher, Module)

@@ -1,0 +1,18 @@
+// Packs a self-contained bundle for a GPU host that has a driver but no node: the node binary
+// (xz-compressed), the harness bundled by esbuild, the native launcher and the smoke cubin.
+// Usage: node scripts/gpu/pack.mjs [DIR]   (default .bundle/)
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const out = resolve(process.argv[2] ?? join(root, '.bundle'));
+mkdirSync(out, { recursive: true });
+const addon = join(root, 'native', 'build', 'Release', 'cuda_launcher.node');
+if (!existsSync(addon)) throw new Error(`no ${addon}: run npm rebuild first`);
+copyFileSync(addon, join(out, 'cuda_launcher.node'));
+execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root, 'scripts', 'gpu', 'smoke.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, 'smoke.mjs')}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
+execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'smoke.ptx'), '-o', join(out, 'smoke.cubin')], { stdio: 'inherit' });
+writeFileSync(join(out, 'node.xz'), execFileSync('xz', ['-T2', '-c', process.execPath], { maxBuffer: 1 << 30 }));
+writeFileSync(join(out, 'run.sh'), '#!/bin/sh\nset -e\nd=$(dirname "$0")\nxz -dc "$d/node.xz" > /tmp/ptxconf-node && chmod +x /tmp/ptxconf-node\nexec /tmp/ptxconf-node "$d/smoke.mjs" "$d/smoke.cubin" "$@"\n', { mode: 0o755 });
+console.log(`bundle in ${out}`);
