@@ -1,0 +1,59 @@
+/**
+ * Judges what a GPU did against the reference model: `pass` when the observed bits are the one
+ * outcome the spec allows, `observed` when they fall inside a set the spec leaves open (a NaN
+ * payload, an unstated order; the value is recorded), `mismatch` otherwise, naming element, lane
+ * and the allowed set.
+ */
+import { parseInstruction } from '../../catalog/parse.js';
+import { elementFormat, splitLanes } from '../../numerics/formats.js';
+import { allows } from '../../numerics/ops.js';
+import { type ElementAllowed, type ReferenceCase, reference } from '../../reference/model.js';
+
+export interface GpuObservation {
+  readonly id: string;
+  readonly variant: string;
+  readonly input: { memory?: string[]; b?: string[]; c?: string[]; source?: string[] };
+  readonly observed: { memory?: string[]; returned?: string[] };
+}
+
+export interface ObservationVerdict {
+  readonly id: string;
+  readonly verdict: 'pass' | 'observed' | 'mismatch';
+  readonly reason: string;
+  readonly unspecified: readonly string[];
+}
+
+const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
+
+export function judgeObservation(o: GpuObservation): ObservationVerdict {
+  const p = parseInstruction(o.variant);
+  const fmt = elementFormat(p.q.type ?? '');
+  const big = (xs?: string[]) => xs?.map((x) => BigInt(x));
+  const input: ReferenceCase = {
+    ...(o.input.memory ? { memory: big(o.input.memory)! } : {}),
+    ...(o.input.b ? { b: big(o.input.b)! } : {}),
+    ...(o.input.c ? { c: big(o.input.c)! } : {}),
+    ...(o.input.source ? { source: big(o.input.source)! } : {}),
+  };
+  const ref = reference({ family: p.family.id, q: p.q }, input);
+  let widened = false;
+  for (const [what, obs, allowed] of [['memory', o.observed.memory, ref.memory], ['returned', o.observed.returned, ref.returned]] as const) {
+    if (!obs) continue;
+    const al = allowed as readonly ElementAllowed[] | undefined;
+    if (!al) return { id: o.id, verdict: 'mismatch', reason: `${what}: observed, but the reference says the instruction produces none`, unspecified: ref.unspecified };
+    for (let i = 0; i < obs.length; i++) {
+      const lanes = splitLanes(fmt, BigInt(obs[i]!));
+      for (let l = 0; l < lanes.length; l++) {
+        const set = al[i]![l]!;
+        if (!allows(fmt.lane, set, lanes[l]!)) {
+          const shown = [...set.bits.map((b) => hex(fmt.lane.bits, b)), ...(set.anyNaN ? ['any NaN'] : [])].join('|');
+          return { id: o.id, verdict: 'mismatch', reason: `${what}[${i}]${fmt.lanes > 1 ? ` lane ${l}` : ''}: observed ${hex(fmt.lane.bits, lanes[l]!)}, the reference allows ${shown}`, unspecified: ref.unspecified };
+        }
+        if (set.anyNaN || set.bits.length > 1) widened = true;
+      }
+    }
+  }
+  return widened
+    ? { id: o.id, verdict: 'observed', reason: `inside the set the spec leaves open (${ref.unspecified.join(', ')}); value recorded`, unspecified: ref.unspecified }
+    : { id: o.id, verdict: 'pass', reason: 'the one outcome the spec allows', unspecified: [] };
+}

@@ -1,0 +1,75 @@
+/**
+ * The GPU side that can be checked without a GPU: the native launcher loads (where npm install
+ * built it) and answers "no CUDA driver" instead of crashing; the recorded H200 run
+ * (reports/baselines/h200-smoke-atom-add.json) replays through the reference model with the verdicts
+ * it had. Tests that need a device run only where a driver answers, and say why they skip.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadLauncher, probeDevices } from '../../harness/backends/gpu/driver.js';
+import { type GpuObservation, judgeObservation } from '../../harness/backends/gpu/observations.js';
+
+const loaded = loadLauncher();
+const launcher = 'launcher' in loaded ? loaded.launcher : undefined;
+const driver = launcher?.status();
+
+describe('native launcher', () => {
+  it('loads, or says why with fixes', () => {
+    if (launcher) expect(typeof launcher.status).toBe('function');
+    else {
+      expect((loaded as { reason: string }).reason).toMatch(/native CUDA launcher/);
+      expect((loaded as { fixes: string[] }).fixes.join(' ')).toMatch(/npm rebuild/);
+      console.warn(`[skip] launcher tests: ${(loaded as { reason: string }).reason}`);
+    }
+  });
+  it.skipIf(!launcher || driver?.driver)('without a driver: status says "no CUDA driver" and calls throw NO_DRIVER', () => {
+    expect(driver).toMatchObject({ driver: false });
+    expect(driver!.reason).toMatch(/no CUDA driver: dlopen\(libcuda\.so\.1\) failed/);
+    try {
+      launcher!.init();
+      expect.unreachable();
+    } catch (e) {
+      expect((e as { cuResult?: string }).cuResult).toBe('NO_DRIVER');
+    }
+  });
+  it.skipIf(!driver?.driver)('with a driver: devices answer, and multicast support is read', () => {
+    const info = probeDevices(launcher!);
+    expect(info.devices.length).toBeGreaterThan(0);
+    for (const d of info.devices) expect(typeof d.multicastSupported).toBe('boolean');
+  });
+  if (!driver?.driver) console.warn(`[skip] device tests: ${driver?.reason ?? (loaded as { reason: string }).reason}`);
+});
+
+describe('recorded H200 run replayed through the reference model', () => {
+  const doc = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-smoke-atom-add.json'), 'utf8')) as {
+    devices: { name: string; multicastSupported: boolean }[];
+    observations: GpuObservation[];
+  };
+  const verdicts = doc.observations.map(judgeObservation);
+  it('was taken on an H200 without multicast support', () => {
+    expect(doc.devices[0]!.name).toMatch(/H200/);
+    expect(doc.devices[0]!.multicastSupported).toBe(false);
+  });
+  it('has the verdict counts it had: 40 pass, 32 observed (NaN payloads), 0 mismatch', () => {
+    const count = (v: string) => verdicts.filter((x) => x.verdict === v).length;
+    expect({ pass: count('pass'), observed: count('observed'), mismatch: count('mismatch') }).toEqual({ pass: 40, observed: 32, mismatch: 0 });
+    expect(verdicts.filter((v) => v.verdict === 'observed').every((v) => v.unspecified.includes('fp.nan-payload'))).toBe(true);
+  });
+  it('shows the flushing rule: global f32 flushes 2^-149 + 2^-149 to +0, shared keeps 2^-148', () => {
+    const g = doc.observations.find((o) => o.id.includes('atom.global.add.f32-smallest-subnormal-doubled'))!;
+    const s = doc.observations.find((o) => o.id.includes('shared__cta.add.f32-smallest-subnormal-doubled'))!;
+    expect(g.observed.memory).toEqual(['0x00000000']);
+    expect(s.observed.memory).toEqual(['0x00000002']);
+  });
+  it('every NaN result is the canonical NaN of its format, whatever the input payload', () => {
+    const nanF32 = doc.observations.filter((o) => o.variant.endsWith('.f32') && /nan|inf-minus-inf/.test(o.id)).map((o) => o.observed.memory![0]);
+    expect(new Set(nanF32)).toEqual(new Set(['0x7fffffff']));
+  });
+  it('a doctored observation is a mismatch that names the allowed set', () => {
+    const o = doc.observations.find((x) => x.id.includes('atom.global.add.f32-smallest-subnormal-doubled'))!;
+    const v = judgeObservation({ ...o, observed: { ...o.observed, memory: ['0x00000002'] } });
+    expect(v.verdict).toBe('mismatch');
+    expect(v.reason).toMatch(/memory\[0\]: observed 0x00000002, the reference allows 0x00000000/);
+  });
+});
