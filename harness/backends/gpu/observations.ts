@@ -7,7 +7,7 @@
 import { parseInstruction } from '../../catalog/parse.js';
 import { elementFormat, splitLanes } from '../../numerics/formats.js';
 import { allows } from '../../numerics/ops.js';
-import { type ElementAllowed, type ReferenceCase, reference } from '../../reference/model.js';
+import { type ElementAllowed, type ModelVariant, type ReferenceCase, reference } from '../../reference/model.js';
 
 export interface GpuObservation {
   readonly id: string;
@@ -27,7 +27,6 @@ const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, 
 
 export function judgeObservation(o: GpuObservation): ObservationVerdict {
   const p = parseInstruction(o.variant);
-  const fmt = elementFormat(p.q.type ?? '');
   const big = (xs?: string[]) => xs?.map((x) => BigInt(x));
   const input: ReferenceCase = {
     ...(o.input.memory ? { memory: big(o.input.memory)! } : {}),
@@ -35,14 +34,21 @@ export function judgeObservation(o: GpuObservation): ObservationVerdict {
     ...(o.input.c ? { c: big(o.input.c)! } : {}),
     ...(o.input.source ? { source: big(o.input.source)! } : {}),
   };
-  const ref = reference({ family: p.family.id, q: p.q }, input);
+  return judge(o.id, { family: p.family.id, q: p.q }, input, { memory: big(o.observed.memory), returned: big(o.observed.returned) });
+}
+
+/** The verdict for observed bits of one case. */
+export function judge(id: string, v: ModelVariant, input: ReferenceCase, observed: { memory?: readonly bigint[]; returned?: readonly bigint[] }): ObservationVerdict {
+  const fmt = elementFormat(v.q.type ?? '');
+  const ref = reference(v, input);
   let widened = false;
-  for (const [what, obs, allowed] of [['memory', o.observed.memory, ref.memory], ['returned', o.observed.returned, ref.returned]] as const) {
+  const o = { id };
+  for (const [what, obs, allowed] of [['memory', observed.memory, ref.memory], ['returned', observed.returned, ref.returned]] as const) {
     if (!obs) continue;
     const al = allowed as readonly ElementAllowed[] | undefined;
     if (!al) return { id: o.id, verdict: 'mismatch', reason: `${what}: observed, but the reference says the instruction produces none`, unspecified: ref.unspecified };
     for (let i = 0; i < obs.length; i++) {
-      const lanes = splitLanes(fmt, BigInt(obs[i]!));
+      const lanes = splitLanes(fmt, obs[i]!);
       for (let l = 0; l < lanes.length; l++) {
         const set = al[i]![l]!;
         if (!allows(fmt.lane, set, lanes[l]!)) {
