@@ -4,10 +4,12 @@
  * directed probes and generated cases, every case judged by the reference model on the spot, and a
  * compact report written: counts per family and verdict, every mismatch with its bits, groups of
  * observations, and a seeded sample of observations for CPU replay.
- * Usage: node run.mjs CUBIN OUT.json [GENERATED_PER_VARIANT] [SEED]
+ * Usage: node run.mjs CUBIN OUT.json [GENERATED_PER_VARIANT] [SEED] [all|reps]
+ * (reps: only the representative variants of the directed library, e.g. with 10000 generated each)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { generateCases } from '../../cases/generators/cases.js';
+import { generateCases, representativeVariants } from '../../cases/generators/cases.js';
+import { familyById } from '../../harness/families/index.js';
 import { directedCases } from '../../cases/generators/directed.js';
 import type { CaseVariant } from '../../harness/cases/types.js';
 import { loadLauncher, probeDevices } from '../../harness/backends/gpu/driver.js';
@@ -16,7 +18,8 @@ import { judge } from '../../harness/backends/gpu/observations.js';
 import { gpuPlans } from '../../harness/backends/gpu/plan.js';
 import type { ReferenceCase } from '../../harness/reference/model.js';
 
-const [cubinPath, outPath, perVariantArg, seedArg] = process.argv.slice(2);
+const [cubinPath, outPath, perVariantArg, seedArg, modeArg] = process.argv.slice(2);
+const MODE = modeArg === 'reps' ? 'reps' : 'all';
 const GENERATED = Number(perVariantArg ?? 48);
 const SEED = Number(seedArg ?? 20261121);
 const started = Date.now();
@@ -40,7 +43,10 @@ if (dev.sm < 90) {
 console.log(JSON.stringify(info));
 l.useDevice(0);
 const mod = l.loadModule(readFileSync(cubinPath!));
-const { plans, skipped } = gpuPlans();
+const all = gpuPlans();
+const repIds = new Set(['atom', 'red'].flatMap((f) => representativeVariants(familyById(f)!).map((v) => v.id)));
+const plans = MODE === 'reps' ? all.plans.filter((p) => repIds.has(p.entry.id)) : all.plans;
+const skipped = all.skipped;
 
 const counts: Record<string, Record<string, number>> = {};
 const unspecifiedGroups: Record<string, number> = {};
@@ -124,7 +130,7 @@ for (const [pi, plan] of plans.entries()) {
     if (verdict.verdict === 'mismatch') {
       if (mismatches.length < 5000) mismatches.push({ ...record, reason: verdict.reason });
     } else if (x.name && (e.q.sem ?? '') === '' && (e.q.scope ?? '') === '' && (e.q.hint ?? '') === '' && (e.q.d ?? '') === '') sample.push(record);
-    else if ((pi * 7919 + i) % 4099 === 0) sample.push(record);
+    else if ((pi * 7919 + i) % (MODE === 'reps' ? 40009 : 4099) === 0) sample.push(record);
   });
   if (pi % 1000 === 0) console.log(`${pi}/${plans.length} variants, ${total} cases, ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
@@ -139,6 +145,7 @@ const doc = {
   arch: 'sm_90',
   seed: SEED,
   generatedPerVariant: { level1: 8, level2: 8, level3: GENERATED },
+  mode: MODE,
   variants: plans.length,
   cases: total,
   skipped: skipped.map((s) => ({ variant: s.entry.id, reason: s.reason })),

@@ -73,3 +73,43 @@ describe('recorded H200 run replayed through the reference model', () => {
     expect(v.reason).toMatch(/memory\[0\]: observed 0x00000002, the reference allows 0x00000000/);
   });
 });
+
+describe('recorded H200 runs of every sm_90 atom/red variant (scripts/gpu/run.ts), replayed on the CPU', () => {
+  const load = (f: string) =>
+    JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', f), 'utf8')) as {
+      variants: number;
+      cases: number;
+      counts: Record<string, Record<string, number>>;
+      mismatches: unknown[];
+      errors: unknown[];
+      skipped: { variant: string; reason: string }[];
+      sample: GpuObservation[];
+      devices: { name: string; multicastSupported: boolean }[];
+    };
+  const all = load('h200-sm_90-atom-red.json');
+  const reps = load('h200-sm_90-atom-red-reps-1e4.json');
+  it('covered every planned variant and recorded the skipped ones with their reason', () => {
+    expect(all.variants).toBe(17170);
+    expect(all.skipped).toHaveLength(350);
+    expect(all.skipped.every((s) => /ptxas 13\.0 crashes/.test(s.reason))).toBe(true);
+    expect(reps.variants).toBe(123);
+    expect(reps.cases).toBeGreaterThan(123 * 10_000);
+  });
+  it.each([
+    ['h200-sm_90-atom-red.json', all],
+    ['h200-sm_90-atom-red-reps-1e4.json', reps],
+  ])('%s: the sample replays to the verdicts the run counted (pass or observed, no mismatch)', (_f, doc) => {
+    expect(doc.mismatches).toEqual([]);
+    expect(doc.errors).toEqual([]);
+    const total = Object.values(doc.counts).reduce((n, c) => n + Object.values(c).reduce((a, b) => a + b, 0), 0);
+    expect(total).toBe(doc.cases);
+    const verdicts = doc.sample.map(judgeObservation);
+    expect(verdicts.filter((v) => v.verdict === 'mismatch')).toEqual([]);
+    expect(verdicts.length).toBeGreaterThan(1000);
+  });
+  it('the flushing rule holds in every space: global and generic flush 2^-149 + 2^-149, shared keeps it', () => {
+    const doubled = all.sample.filter((s) => s.id.endsWith('-smallest-subnormal-doubled') && /add\.f32$/.test(s.variant));
+    expect(doubled.length).toBeGreaterThanOrEqual(10);
+    for (const s of doubled) expect(s.observed.memory, s.variant).toEqual([s.variant.includes('shared') ? '0x00000002' : '0x00000000']);
+  });
+});

@@ -26,7 +26,8 @@ export interface ObservationVerdict {
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
 
 export function judgeObservation(o: GpuObservation): ObservationVerdict {
-  const p = parseInstruction(o.variant);
+  // a bit-bucket variant's id ends in (_): parse it with its operand to recover the destination
+  const p = parseInstruction(o.variant.endsWith('(_)') ? `${o.variant.slice(0, -3)} _, [a], b;` : o.variant);
   const big = (xs?: string[]) => xs?.map((x) => BigInt(x));
   const input: ReferenceCase = {
     ...(o.input.memory ? { memory: big(o.input.memory)! } : {}),
