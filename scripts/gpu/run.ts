@@ -4,7 +4,7 @@
  * directed probes and generated cases, every case judged by the reference model on the spot, and a
  * compact report written: counts per family and verdict, every mismatch with its bits, groups of
  * observations, and a seeded sample of observations for CPU replay.
- * Usage: node run.mjs CUBIN OUT.json [GENERATED_PER_VARIANT] [SEED] [all|reps]
+ * Usage: node run.mjs CUBIN OUT.json [GENERATED_PER_VARIANT] [SEED] [all|reps|bulk]
  * (reps: only the representative variants of the directed library, e.g. with 10000 generated each)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { gpuPlans } from '../../harness/backends/gpu/plan.js';
 import type { ReferenceCase } from '../../harness/reference/model.js';
 
 const [cubinPath, outPath, perVariantArg, seedArg, modeArg] = process.argv.slice(2);
-const MODE = modeArg === 'reps' ? 'reps' : 'all';
+const MODE = modeArg === 'reps' || modeArg === 'bulk' ? modeArg : 'all';
 const GENERATED = Number(perVariantArg ?? 48);
 const SEED = Number(seedArg ?? 20261121);
 const started = Date.now();
@@ -45,7 +45,7 @@ l.useDevice(0);
 const mod = l.loadModule(readFileSync(cubinPath!));
 const all = gpuPlans();
 const repIds = new Set(['atom', 'red'].flatMap((f) => representativeVariants(familyById(f)!).map((v) => v.id)));
-const plans = MODE === 'reps' ? all.plans.filter((p) => repIds.has(p.entry.id)) : all.plans;
+const plans = MODE === 'reps' ? all.plans.filter((p) => repIds.has(p.entry.id)) : MODE === 'bulk' ? all.plans.filter((p) => p.entry.family === 'cp.reduce.async.bulk') : all.plans;
 const skipped = all.skipped;
 
 const counts: Record<string, Record<string, number>> = {};
@@ -77,11 +77,16 @@ for (const [pi, plan] of plans.entries()) {
   const directed = directedCases(v).map((c) => ({
     id: `${v.id}/probe:${c.name}`,
     name: c.name,
-    input: {
-      memory: (c.fields.memory as string[]).map((x) => BigInt(x)),
-      b: (c.fields.operands as { b: string[] }).b.map((x) => BigInt(x)),
-      ...((c.fields.operands as { c?: string[] }).c ? { c: (c.fields.operands as { c: string[] }).c.map((x) => BigInt(x)) } : {}),
-    } as ReferenceCase,
+    input: ((): ReferenceCase => {
+      const big = (xs: unknown) => (xs as string[]).map((x) => BigInt(x));
+      const ops = c.fields.operands as { b?: string[]; c?: string[] } | undefined;
+      return {
+        memory: big(c.fields.memory),
+        ...(ops?.b ? { b: big(ops.b) } : {}),
+        ...(ops?.c ? { c: big(ops.c) } : {}),
+        ...(c.fields.source ? { source: big(c.fields.source) } : {}),
+      };
+    })(),
   }));
   const gen = [1, 2, 3].flatMap((level) => generateCases(v, SEED, level as 1 | 2 | 3, level === 3 ? GENERATED : 8).map((c) => ({ id: c.id, name: '', input: c.input })));
   const cases = [...directed, ...gen];
@@ -91,7 +96,7 @@ for (const [pi, plan] of plans.entries()) {
   const c = Buffer.alloc(n * SLOT);
   cases.forEach((x, i) => {
     writeSlot(mem, i, plan.width, x.input.memory!);
-    writeSlot(b, i, plan.width, x.input.b!);
+    writeSlot(b, i, plan.width, (x.input.b ?? x.input.source)!);
     if (x.input.c) writeSlot(c, i, plan.width, x.input.c);
   });
   const out = Buffer.alloc(n * SLOT, 0xa5);
@@ -124,7 +129,12 @@ for (const [pi, plan] of plans.entries()) {
     const record = {
       id: x.id,
       variant: v.id,
-      input: { memory: x.input.memory!.map((y) => hex(plan.width, y)), b: x.input.b!.map((y) => hex(plan.width, y)), ...(x.input.c ? { c: x.input.c.map((y) => hex(plan.width, y)) } : {}) },
+      input: {
+        memory: x.input.memory!.map((y) => hex(plan.width, y)),
+        ...(x.input.b ? { b: x.input.b.map((y) => hex(plan.width, y)) } : {}),
+        ...(x.input.c ? { c: x.input.c.map((y) => hex(plan.width, y)) } : {}),
+        ...(x.input.source ? { source: x.input.source.map((y) => hex(plan.width, y)) } : {}),
+      },
       observed: { memory: observed.memory.map((y) => hex(plan.width, y)), ...(observed.returned ? { returned: observed.returned.map((y) => hex(plan.width, y)) } : {}) },
     };
     if (verdict.verdict === 'mismatch') {

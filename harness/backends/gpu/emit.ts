@@ -89,19 +89,84 @@ export function kernelText(k: KernelPlan): string {
   return lines.join('\n');
 }
 
+/**
+ * cp.reduce.async.bulk: each thread stages its 16-byte source slot in shared memory, fences the
+ * async proxy and reduces it into its destination slot. The .global form completes through a
+ * bulk async-group (commit, wait); the .shared::cluster form reduces into a shared-memory copy of
+ * the destination, completing on an mbarrier with complete_tx, and copies it back.
+ */
+export function bulkKernelText(k: KernelPlan): string {
+  const e = k.entry;
+  const cluster = e.q.dst === 'shared::cluster';
+  const lines = [
+    `.visible .entry ${k.name}(.param .u64 pmem, .param .u64 pb, .param .u64 pc, .param .u64 pout, .param .u64 pn)`,
+    '{',
+    `  .shared .align 16 .b8 ssrc[${BLOCK * SLOT}];`,
+    ...(cluster ? [`  .shared .align 16 .b8 sdst[${BLOCK * SLOT}];`, `  .shared .align 8 .b64 mbar[${BLOCK}];`] : []),
+    '  .reg .b64 %a<12>, %st, %pol;',
+    '  .reg .b32 %s<8>;',
+    '  .reg .pred %p, %w;',
+    '  ld.param.u64 %a0, [pmem];',
+    '  ld.param.u64 %a1, [pb];',
+    '  ld.param.u64 %a4, [pn];',
+    '  mov.u32 %s0, %ctaid.x;',
+    '  mov.u32 %s1, %ntid.x;',
+    '  mov.u32 %s2, %tid.x;',
+    '  mad.lo.u32 %s3, %s0, %s1, %s2;',
+    '  cvt.u64.u32 %a5, %s3;',
+    '  setp.ge.u64 %p, %a5, %a4;',
+    '  @%p bra DONE;',
+    `  mul.lo.u64 %a6, %a5, ${SLOT};`,
+    '  add.u64 %a7, %a0, %a6;',
+    '  add.u64 %a8, %a1, %a6;',
+    '  mov.u32 %s4, ssrc;',
+    `  mad.lo.u32 %s4, %s2, ${SLOT}, %s4;`,
+    '  ld.global.v2.b64 {%a9, %a10}, [%a8];',
+    '  st.shared.v2.b64 [%s4], {%a9, %a10};',
+  ];
+  const hint = (e.q.hint ?? '') !== '';
+  if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
+  if (!cluster) {
+    lines.push('  fence.proxy.async.shared::cta;', `  ${e.ptx} [%a7], [%s4], ${SLOT}${hint ? ', %pol' : ''};`, '  cp.async.bulk.commit_group;', '  cp.async.bulk.wait_group 0;');
+  } else {
+    lines.push(
+      '  mov.u32 %s5, sdst;',
+      `  mad.lo.u32 %s5, %s2, ${SLOT}, %s5;`,
+      '  mov.u32 %s6, mbar;',
+      '  mad.lo.u32 %s6, %s2, 8, %s6;',
+      '  ld.global.v2.b64 {%a9, %a10}, [%a7];',
+      '  st.shared.v2.b64 [%s5], {%a9, %a10};',
+      '  mbarrier.init.shared::cta.b64 [%s6], 1;',
+      '  fence.mbarrier_init.release.cluster;',
+      '  fence.proxy.async.shared::cta;',
+      `  mbarrier.arrive.expect_tx.shared::cta.b64 %st, [%s6], ${SLOT};`,
+      `  ${e.ptx} [%s5], [%s4], ${SLOT}, [%s6];`,
+      'WAIT:',
+      '  mbarrier.try_wait.parity.shared::cta.b64 %w, [%s6], 0;',
+      '  @!%w bra WAIT;',
+      '  ld.shared.v2.b64 {%a9, %a10}, [%s5];',
+      '  st.global.v2.b64 [%a7], {%a9, %a10};',
+    );
+  }
+  lines.push('DONE:', '  ret;', '}');
+  return lines.join('\n');
+}
+
 export function planKernel(entry: CatalogEntry, index: number): KernelPlan {
   const type = entry.q.type ?? '';
   const space = entry.q.space ?? '';
+  const bulk = entry.family === 'cp.reduce.async.bulk';
+  const width = elementType(type).bits;
   return {
     name: `k${index}`,
     entry,
     shared: space.startsWith('shared'),
-    width: elementType(type).bits,
-    lanes: vectorLength(entry.q.vec ?? ''),
+    width,
+    lanes: bulk ? (SLOT * 8) / width : vectorLength(entry.q.vec ?? ''),
   };
 }
 
 /** A module with one kernel per plan, for `target` in PTX ISA `ptx`. */
 export function gpuModule(plans: readonly KernelPlan[], target: string, ptx: string): string {
-  return [`.version ${ptx}`, `.target ${target}`, '.address_size 64', '', ...plans.map(kernelText), ''].join('\n');
+  return [`.version ${ptx}`, `.target ${target}`, '.address_size 64', '', ...plans.map((p) => (p.entry.family === 'cp.reduce.async.bulk' ? bulkKernelText(p) : kernelText(p))), ''].join('\n');
 }
