@@ -19,7 +19,7 @@ import { gpuPlans } from '../../harness/backends/gpu/plan.js';
 import type { ReferenceCase } from '../../harness/reference/model.js';
 
 const [cubinPath, outPath, perVariantArg, seedArg, modeArg] = process.argv.slice(2);
-const MODE = modeArg === 'reps' || modeArg === 'bulk' ? modeArg : 'all';
+const MODE = modeArg === 'reps' || modeArg === 'bulk' || modeArg === 'bulk-global' || modeArg === 'bulk-cluster' ? modeArg : 'all';
 const GENERATED = Number(perVariantArg ?? 48);
 const SEED = Number(seedArg ?? 20261121);
 const started = Date.now();
@@ -45,7 +45,13 @@ l.useDevice(0);
 const mod = l.loadModule(readFileSync(cubinPath!));
 const all = gpuPlans();
 const repIds = new Set(['atom', 'red'].flatMap((f) => representativeVariants(familyById(f)!).map((v) => v.id)));
-const plans = MODE === 'reps' ? all.plans.filter((p) => repIds.has(p.entry.id)) : MODE === 'bulk' ? all.plans.filter((p) => p.entry.family === 'cp.reduce.async.bulk') : all.plans;
+const isBulk = (p: (typeof all.plans)[number]) => p.entry.family === 'cp.reduce.async.bulk';
+const plans =
+  MODE === 'reps' ? all.plans.filter((p) => repIds.has(p.entry.id))
+  : MODE === 'bulk' ? all.plans.filter(isBulk)
+  : MODE === 'bulk-global' ? all.plans.filter((p) => isBulk(p) && p.entry.q.dst === 'global')
+  : MODE === 'bulk-cluster' ? all.plans.filter((p) => isBulk(p) && p.entry.q.dst === 'shared::cluster')
+  : all.plans;
 const skipped = all.skipped;
 
 const counts: Record<string, Record<string, number>> = {};
@@ -107,7 +113,10 @@ for (const [pi, plan] of plans.entries()) {
     l.copyToDevice(db, b);
     l.copyToDevice(dc, c);
     l.copyToDevice(dout, out);
-    l.launch(l.getFunction(mod, plan.name), [Math.ceil(n / BLOCK), 1, 1], [Math.min(n, BLOCK), 1, 1], 0, [1, 1, 1], [dm, db, dc, dout, BigInt(n)]);
+    // shared::cluster destinations need a cluster launch: clusters of 2 CTAs (each uses its own shared memory)
+    const clustered = e.family === 'cp.reduce.async.bulk' && e.q.dst === 'shared::cluster';
+    const blocks = Math.ceil(n / BLOCK);
+    l.launch(l.getFunction(mod, plan.name), [clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(n, BLOCK), 1, 1], 0, clustered ? [2, 1, 1] : [1, 1, 1], [dm, db, dc, dout, BigInt(n)]);
     l.synchronize();
     l.copyFromDevice(mem, dm);
     l.copyFromDevice(out, dout);
@@ -144,7 +153,11 @@ for (const [pi, plan] of plans.entries()) {
   });
   if (pi % 1000 === 0) console.log(`${pi}/${plans.length} variants, ${total} cases, ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
-l.unloadModule(mod);
+try {
+  l.unloadModule(mod);
+} catch (err) {
+  errors.push({ variant: '(module unload)', error: err instanceof Error ? err.message : String(err) });
+}
 const doc = {
   schema: 'ptx-reduction-conformance/gpu-run',
   version: 1,

@@ -113,3 +113,42 @@ describe('recorded H200 runs of every sm_90 atom/red variant (scripts/gpu/run.ts
     for (const s of doubled) expect(s.observed.memory, s.variant).toEqual([s.variant.includes('shared') ? '0x00000002' : '0x00000000']);
   });
 });
+
+describe('recorded H200 runs of cp.reduce.async.bulk (every sm_90 variant, ~10^4 generated cases each)', () => {
+  const load = (f: string) =>
+    JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', f), 'utf8')) as {
+      variants: number;
+      cases: number;
+      counts: Record<string, Record<string, number>>;
+      mismatches: (GpuObservation & { reason: string; input: { memory: string[]; source: string[] } })[];
+      errors: unknown[];
+      sample: GpuObservation[];
+    };
+  const global = load('h200-sm_90-bulk-global-1e4.json');
+  const cluster = load('h200-sm_90-bulk-cluster-1e4.json');
+  it('ran all 66 variants (54 .global bulk_group, 12 .shared::cluster mbarrier) without errors', () => {
+    expect(global.variants + cluster.variants).toBe(66);
+    expect(global.errors).toEqual([]);
+    expect(cluster.errors).toEqual([]);
+    expect(cluster.counts['cp.reduce.async.bulk']).toEqual({ pass: cluster.cases });
+  });
+  it('finding: .add.f32 keeps subnormals, against the spec\'s "flushes subnormal inputs and results"; every mismatch is the unflushed sum', async () => {
+    const { addOnce } = await import('../../harness/numerics/ops.js');
+    const { F32, classify } = await import('../../harness/numerics/formats.js');
+    expect(global.mismatches.length).toBe(2884);
+    expect(new Set(global.mismatches.map((m) => m.variant.replace('.L2::cache_hint', '')))).toEqual(new Set(['cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32']));
+    for (const m of global.mismatches) {
+      m.input.memory.forEach((x, i) => {
+        const r = addOnce(F32, BigInt(x), BigInt(m.input.source[i]!), false);
+        const obs = BigInt(m.observed.memory![i]!);
+        expect(r.nan ? classify(F32, obs) === 'nan' : r.bits === obs, m.id).toBe(true);
+      });
+    }
+  });
+  it('the recorded mismatches replay as mismatches, and the sample as pass/observed', () => {
+    for (const m of global.mismatches.slice(0, 200)) expect(judgeObservation(m).verdict).toBe('mismatch');
+    const sampleVerdicts = [...global.sample, ...cluster.sample].map(judgeObservation);
+    expect(sampleVerdicts.length).toBeGreaterThan(300);
+    expect(sampleVerdicts.every((v) => v.verdict !== 'mismatch' || /add\.f32/.test(v.id))).toBe(true);
+  });
+});
