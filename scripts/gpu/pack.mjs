@@ -15,6 +15,10 @@ execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root
 execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root, 'scripts', 'gpu', 'smoke.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, 'smoke.mjs')}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
 execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'smoke.ptx'), '-o', join(out, 'smoke.cubin')], { stdio: 'inherit' });
 execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root, 'scripts', 'gpu', 'run.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, 'run.mjs')}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
+for (const [src, name] of [[join(root, 'harness', 'backends', 'gpu', 'executor.ts'), 'executor.mjs'], [join(root, 'scripts', 'gpu', 'isolation.ts'), 'isolation.mjs']]) {
+  execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [src, '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, name)}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
+}
+execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'isolation.ptx'), '-o', join(out, 'isolation.cubin')], { stdio: 'inherit' });
 // the full module: every planned kernel, compiled here (the GPU host may have no toolkit)
 execFileSync(process.execPath, [join(out, 'emit-module.mjs'), join(out, 'all.ptx')], { stdio: 'inherit' });
 execFileSync('ptxas', ['-arch', 'sm_90', join(out, 'all.ptx'), '-o', join(out, 'all.cubin')], { stdio: 'inherit' });

@@ -1,0 +1,90 @@
+/**
+ * The child side of GPU fault isolation: runs the launches of one job file and writes what each
+ * case's slots held afterwards. A CUDA error (illegal address, trap, ...) poisons the context, so the
+ * child reports it on stderr as `CUDA_ERROR <name> <kernel>` and exits with code 3; the parent
+ * (isolate.ts) splits the job until the culprit is alone. Usage: node executor.mjs JOB.json OUT.json
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadLauncher } from './driver.js';
+import { BLOCK, SLOT } from './emit.js';
+
+export interface LaunchJob {
+  readonly kernel: string;
+  /** Bytes per element lane and lanes per case slot. */
+  readonly width: number;
+  readonly lanes: number;
+  readonly clustered: boolean;
+  /** Per case: memory, b, c lanes as hex strings (c may be empty). */
+  readonly cases: readonly { memory: string[]; b: string[]; c?: string[] }[];
+}
+
+export interface JobFile {
+  readonly cubin: string;
+  readonly launches: readonly LaunchJob[];
+}
+
+export interface LaunchResult {
+  readonly memory: string[][];
+  readonly returned: string[][];
+}
+
+function put(buf: Buffer, slot: number, width: number, vals: readonly string[]) {
+  const bytes = width / 8;
+  vals.forEach((h, k) => {
+    let v = BigInt(h);
+    for (let j = 0; j < bytes; j++, v >>= 8n) buf[slot * SLOT + k * bytes + j] = Number(v & 0xffn);
+  });
+}
+
+function get(buf: Buffer, slot: number, width: number, lanes: number): string[] {
+  const bytes = width / 8;
+  return Array.from({ length: lanes }, (_, k) => {
+    let v = 0n;
+    for (let j = bytes - 1; j >= 0; j--) v = (v << 8n) | BigInt(buf[slot * SLOT + k * bytes + j]!);
+    return `0x${v.toString(16).padStart(width / 4, '0')}`;
+  });
+}
+
+export function executeJob(job: JobFile): LaunchResult[] {
+  const loaded = loadLauncher();
+  if (!('launcher' in loaded)) throw new Error(loaded.reason);
+  const l = loaded.launcher;
+  l.init();
+  l.useDevice(0);
+  const mod = l.loadModule(readFileSync(job.cubin));
+  const out: LaunchResult[] = [];
+  for (const j of job.launches) {
+    const n = j.cases.length;
+    const bufs = [Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT, 0xa5)];
+    j.cases.forEach((c, i) => {
+      put(bufs[0]!, i, j.width, c.memory);
+      put(bufs[1]!, i, j.width, c.b);
+      if (c.c) put(bufs[2]!, i, j.width, c.c);
+    });
+    try {
+      const ptrs = bufs.map((b) => l.memAlloc(b.length));
+      ptrs.forEach((p, k) => l.copyToDevice(p, bufs[k]!));
+      const blocks = Math.ceil(n / BLOCK);
+      l.launch(l.getFunction(mod, j.kernel), [j.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(n, BLOCK), 1, 1], 0, j.clustered ? [2, 1, 1] : [1, 1, 1], [...ptrs, BigInt(n)]);
+      l.synchronize();
+      l.copyFromDevice(bufs[0]!, ptrs[0]!);
+      l.copyFromDevice(bufs[3]!, ptrs[3]!);
+      for (const p of ptrs) l.memFree(p);
+    } catch (e) {
+      const name = (e as { cuResult?: string }).cuResult ?? 'CUDA_ERROR_UNKNOWN';
+      process.stderr.write(`CUDA_ERROR ${name} ${j.kernel}: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(3);
+    }
+    out.push({
+      memory: j.cases.map((_, i) => get(bufs[0]!, i, j.width, j.lanes)),
+      returned: j.cases.map((_, i) => get(bufs[3]!, i, j.width, j.lanes)),
+    });
+  }
+  return out;
+}
+
+if (process.argv[1] && /executor\.(m?js|ts)$/.test(process.argv[1])) {
+  const [jobPath, outPath] = process.argv.slice(2);
+  const res = executeJob(JSON.parse(readFileSync(jobPath!, 'utf8')) as JobFile);
+  writeFileSync(outPath!, JSON.stringify(res));
+}
