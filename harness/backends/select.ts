@@ -3,22 +3,49 @@
  * explicitly requested backend that cannot run is a usage error naming what is missing.
  */
 import { UsageError } from '../cli/errors.js';
+import type { Target } from '../arch/targets.js';
+import { type DeviceInfo, loadLauncher, probeDevices } from './gpu/driver.js';
 import { type Ptxas, ToolchainError, probePtxas } from './ptxas/toolchain.js';
 
 export const BACKENDS = ['auto', 'reference', 'ptxas', 'gpu'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 export interface Selected {
-  readonly name: 'reference' | 'ptxas';
+  readonly name: 'reference' | 'ptxas' | 'gpu';
+  readonly device?: DeviceInfo;
+  readonly driverVersion?: number;
   readonly reason: string;
   readonly ptxas?: Ptxas;
   /** Why richer backends were passed over. */
   readonly passedOver: readonly string[];
 }
 
-/** Why the gpu backend cannot run in this build. */
-export const GPU_UNAVAILABLE =
-  'gpu backend: the native CUDA launcher (native/) is not part of this build yet, so nothing can run on a GPU';
+/** Why the gpu backend cannot run: set by selectBackend's probe. */
+export let GPU_UNAVAILABLE = 'gpu backend: not probed';
+
+/** Whether a device of compute capability `sm` runs code built for `t` (a: same sm; f: same family, >=). */
+export function deviceRuns(sm: number, t: Target): boolean {
+  if (t.suffix === 'a') return sm === t.sm;
+  if (t.suffix === 'f') return Math.floor(sm / 10) === Math.floor(t.sm / 10) && sm >= t.sm;
+  return sm >= t.sm;
+}
+
+function probeGpu(target: Target): { device: DeviceInfo; driverVersion: number } | string {
+  const l = loadLauncher();
+  if (!('launcher' in l)) return `gpu backend: ${l.reason} (fixes: ${l.fixes.join('; ')})`;
+  const st = l.launcher.status();
+  if (!st.driver) return `gpu backend: ${st.reason}`;
+  let info;
+  try {
+    info = probeDevices(l.launcher);
+  } catch (e) {
+    return `gpu backend: the driver failed: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (!info.devices.length) return 'gpu backend: the driver reports no device';
+  const d = info.devices.find((x) => deviceRuns(x.sm, target));
+  if (!d) return `gpu backend: ${info.devices.map((x) => `${x.name} (sm_${x.sm})`).join(', ')} cannot run ${target.name}; compiled with ptxas only`;
+  return { device: d, driverVersion: info.driverVersion };
+}
 
 async function tryPtxas(): Promise<Ptxas | string> {
   try {
@@ -29,10 +56,23 @@ async function tryPtxas(): Promise<Ptxas | string> {
   }
 }
 
-export async function selectBackend(requested: BackendName): Promise<Selected> {
-  if (requested === 'gpu') throw new UsageError(`${GPU_UNAVAILABLE}. Use --backend ptxas or --backend reference.`);
+export async function selectBackend(requested: BackendName, target: Target): Promise<Selected> {
   if (requested === 'reference') return { name: 'reference', reason: 'requested with --backend reference', passedOver: [] };
+  const g = probeGpu(target);
+  if (typeof g === 'string') GPU_UNAVAILABLE = g;
   const p = await tryPtxas();
+  if (requested === 'gpu' || (requested === 'auto' && typeof g !== 'string' && typeof p !== 'string')) {
+    if (typeof g === 'string') throw new UsageError(`${g}. Use --backend ptxas or --backend reference.`);
+    if (typeof p === 'string') throw new UsageError(`gpu backend needs ptxas to compile its kernels: ${p}`);
+    return {
+      name: 'gpu',
+      reason: `${requested === 'auto' ? 'auto' : 'requested with --backend gpu'}: ${g.device.name} (sm_${g.device.sm}, driver ${g.driverVersion}, multicast ${g.device.multicastSupported ? 'supported' : 'not supported'}); ${describe(p)}`,
+      ptxas: p,
+      device: g.device,
+      driverVersion: g.driverVersion,
+      passedOver: [],
+    };
+  }
   if (requested === 'ptxas') {
     if (typeof p === 'string') throw new UsageError(p);
     return { name: 'ptxas', reason: `requested with --backend ptxas; ${describe(p)}`, ptxas: p, passedOver: [] };

@@ -24,6 +24,8 @@ export interface Options {
   readonly vectors: readonly string[];
   /** --case ID: replay exactly this case. */
   readonly case?: string;
+  /** --generated N: level-3 generated cases per variant on the gpu backend. */
+  readonly generated: number;
 }
 
 export const DEFAULT_ARCH = 'sm_90';
@@ -44,6 +46,7 @@ export const USAGE = `usage: npm run conformance -- [options]
   --vectors PATH     run the cases of a YAML vector file, or of every *.yaml under a directory
                      (repeatable); validated first, every problem reported as file:line:col
   --case ID          replay exactly one case, by the id printed with it
+  --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each)
   --help             this text`;
 
 export function parseOptions(argv: readonly string[]): Options {
@@ -64,12 +67,13 @@ export function parseOptions(argv: readonly string[]): Options {
         help: { type: 'boolean', short: 'h' },
         vectors: { type: 'string', multiple: true },
         case: { type: 'string' },
+        generated: { type: 'string' },
       },
     });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -108,5 +112,10 @@ export function parseOptions(argv: readonly string[]): Options {
     help: v.help ?? false,
     vectors: v.vectors ?? [],
     ...(v.case !== undefined ? { case: v.case } : {}),
+    generated: ((): number => {
+      if (v.generated === undefined) return 48;
+      if (!/^\d+$/.test(v.generated)) throw new UsageError(`--generated must be a non-negative integer, got '${v.generated}'`);
+      return Number(v.generated);
+    })(),
   };
 }

@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { runPtxasBackend } from '../backends/ptxas/backend.js';
-import { GPU_UNAVAILABLE, selectBackend } from '../backends/select.js';
+import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
+import { executorCommand, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { collectCases, findCase } from '../cases/sources.js';
 import { type Case, formatProblem } from '../cases/types.js';
@@ -110,6 +111,52 @@ async function runCases(opts: Options, target: Target, started: Date, argv: read
   return (t.mismatch ?? 0) + (t.error ?? 0) > 0 ? 1 : 0;
 }
 
+/** The gpu backend: compile, run in child processes, judge every case; write the report. */
+async function runGpu(opts: Options, target: Target, started: Date, argv: readonly string[], io: Io, backend: Selected): Promise<number> {
+  const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
+  const keep = compileFilter(opts.filter);
+  const { results, stats } = await runGpuBackend({
+    target,
+    ptx,
+    ptxas: backend.ptxas!,
+    device: backend.device!,
+    keep,
+    seed: opts.seed,
+    generated: opts.generated,
+    executor: executorCommand(),
+    onProgress: (m) => io.err(m),
+  });
+  if (!results.length) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
+  const finished = new Date();
+  const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
+  const report = buildReport({
+    partial: false,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    elapsedMs: finished.getTime() - started.getTime(),
+    command: ['npm', 'run', 'conformance', '--', ...argv],
+    toolchain: {
+      ptxas: { path: backend.ptxas!.path, foundVia: backend.ptxas!.foundVia, release: backend.ptxas!.release, versionLine: backend.ptxas!.versionLine, maxPtx: backend.ptxas!.maxPtx, targets: backend.ptxas!.targets },
+      gpu: { device: backend.device, driverVersion: backend.driverVersion },
+    },
+    arch: target.name,
+    modulePtx: ptx,
+    backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver },
+    filter: opts.filter ?? null,
+    seed: opts.seed,
+    stats,
+    results,
+    catalogEntries: results.length,
+  });
+  printSummary(io, results);
+  for (const r of results.filter((x) => x.verdict === 'mismatch' || x.verdict === 'error').slice(0, 30)) io.out(`${r.verdict}: ${r.id}: ${r.reason}`);
+  io.out(`all ${stats.cases} cases judged (the report keeps ${stats.recordedCases}: every directed probe, every non-pass, a seeded sample): ${Object.entries(stats).filter(([k]) => k.startsWith('total.')).map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`);
+  const file = await writeJsonReport(dir, report);
+  io.out(`report: ${file}`);
+  const bad = Object.entries(stats).filter(([k]) => /^total\..*\.(mismatch|error)$/.test(k)).reduce((n, [, v]) => n + v, 0);
+  return bad > 0 ? 1 : 0;
+}
+
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   let opts: Options;
   try {
@@ -140,9 +187,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
     if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference');
     if (opts.backend === 'reference' || wantsCases) return await runCases(opts, target, started, argv, io);
-    const backend = await selectBackend(opts.backend);
+    const backend = await selectBackend(opts.backend, target);
     if (backend.name === 'reference') return await runCases(opts, target, started, argv, io, backend.reason);
     io.err(`backend: ${backend.name} (${backend.reason})`);
+    if (backend.name === 'gpu') return await runGpu(opts, target, started, argv, io, backend);
     const ptx =
       (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ??
       modulePtxFor(target, CATALOG_PTX_ISA) ??

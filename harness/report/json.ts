@@ -21,7 +21,10 @@ export interface RunReport {
   readonly elapsedMs: number;
   readonly command: readonly string[];
   readonly machine: { hostname: string; platform: string; osRelease: string; cpu: string; cpus: number; node: string };
-  readonly toolchain: { ptxas?: { path: string; foundVia: string; release: string; versionLine: string; maxPtx: string; targets: readonly string[] } };
+  readonly toolchain: {
+    ptxas?: { path: string; foundVia: string; release: string; versionLine: string; maxPtx: string; targets: readonly string[] };
+    gpu?: { device?: unknown; driverVersion?: number };
+  };
   readonly catalog: { ptxIsa: string; entries: number };
   readonly arch: string;
   readonly modulePtx: string;

@@ -61,6 +61,8 @@ export interface EntryResult {
     readonly origin: Record<string, string | number>;
     readonly input: Record<string, unknown>;
     readonly expect?: Record<string, unknown>;
+    /** What a backend observed (gpu), where the verdict is not a plain pass. */
+    readonly observed?: Record<string, unknown>;
     readonly allowed: Record<string, unknown>;
     readonly unspecified: readonly string[];
   };
