@@ -129,9 +129,12 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: Ent
     );
     let cases = 0;
     const totals: Record<string, number> = {};
-    // Every case is judged; the report keeps every directed probe, every case that is not a plain
-    // pass, and a seeded sample of the rest (generated cases replay from their ids).
-    const keepCase = (id: string, verdict: string, j: number) => verdict !== 'pass' || id.includes('/probe:') || (j * 2654435761) % 97 === opts.seed % 97;
+    // Every case is judged; the report keeps every mismatch and error, the directed probes of the
+    // variants without ordering/scope/hint qualifiers, and a seeded sample of the rest (generated
+    // cases replay from their ids), so that a whole run stays a few MB.
+    const plain = (e: KernelPlan['entry']) => !e.q.sem && !e.q.scope && !e.q.hint && !e.q.d;
+    const keepCase = (e: KernelPlan['entry'], id: string, verdict: string, j: number) =>
+      verdict === 'mismatch' || verdict === 'error' || (plain(e) && id.includes('/probe:')) || ((j + 1) * 2654435761 + opts.seed) % 997 === 0;
     for (const [k, chunk] of chunks.entries()) {
       const sass = await sassByKernel(cubins[k]!);
       const perPlan = chunk.map((p) => casesFor(p, opts.seed, opts.generated));
@@ -163,7 +166,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: Ent
           const observed = { memory: o.memory.map((x) => BigInt(x)), ...(returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
           const v = judge(c.id, { family: e.family, q: e.q }, c.input, observed);
           totals[`${e.family}.${v.verdict}`] = (totals[`${e.family}.${v.verdict}`] ?? 0) + 1;
-          if (!keepCase(c.id, v.verdict, j)) return;
+          if (!keepCase(e, c.id, v.verdict, j)) return;
           results.push({
             ...head,
             catalog: { status: 'valid', expect: 'accept', reason: `SASS: ${evidence}`, rules: [] },
