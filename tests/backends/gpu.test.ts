@@ -152,3 +152,52 @@ describe('recorded H200 runs of cp.reduce.async.bulk (every sm_90 variant, ~10^4
     expect(sampleVerdicts.every((v) => v.verdict !== 'mismatch' || /add\.f32/.test(v.id))).toBe(true);
   });
 });
+
+describe('`npm run conformance -- --backend gpu --arch sm_90` on the H200 (its report, recorded)', () => {
+  const doc = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-sm_90-gpu-backend-report.json'), 'utf8'));
+  it('validates against the report schema', async () => {
+    const { Ajv } = await import('ajv');
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'schema', 'run-report.schema.json'), 'utf8'));
+    const validate = new Ajv({ allErrors: true }).compile(schema);
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+  });
+  it('judged 1.26M cases of 17236 variants; mismatches only in bulk add.f32; multimem skipped for lack of multicast', () => {
+    expect(doc.stats.variants).toBe(17236);
+    expect(doc.stats.cases).toBe(1262430);
+    expect(doc.stats['total.cp.reduce.async.bulk.mismatch']).toBe(48);
+    expect(Object.keys(doc.stats).filter((k: string) => /mismatch|error/.test(k))).toEqual(['total.cp.reduce.async.bulk.mismatch']);
+    const mm = doc.results.filter((r: { verdict: string }) => r.verdict === 'mismatch');
+    expect(mm.every((r: { ptx: string }) => /bulk_group(\.L2::cache_hint)?\.add\.f32$/.test(r.ptx))).toBe(true);
+    const mc = doc.results.filter((r: { family: string }) => r.family.startsWith('multimem.'));
+    expect(mc.length).toBeGreaterThan(1000);
+    expect(mc.every((r: { verdict: string; reason: string }) => r.verdict === 'skipped' && /device reports no multicast support/.test(r.reason))).toBe(true);
+  });
+  it('SASS evidence agrees with what was observed: atom add.f32 is ATOMG...FTZ, bulk add.f32 is UBLKRED without FTZ', () => {
+    const sass = (re: RegExp) => doc.results.find((r: { kind: string; ptx: string }) => r.kind === 'case' && re.test(r.ptx))?.catalog.reason as string;
+    expect(sass(/^atom\.global\.add\.f32$/)).toMatch(/ATOMG\.E\.ADD\.F32\.FTZ\.RN/);
+    expect(sass(/^cp\.reduce\.async\.bulk\.global\.shared::cta\.bulk_group\.add\.f32$/)).toMatch(/UBLKRED\.G\.S\.ADD\.F32\.RN/);
+    expect(sass(/^cp\.reduce\.async\.bulk\.global\.shared::cta\.bulk_group\.add\.f32$/)).not.toMatch(/FTZ/);
+  });
+});
+
+describe('the GPU kernel emitter compiles with ptxas (representative variant of every op/type/vector/space)', async () => {
+  const { ptxasOrReason } = await import('../helpers/ptxas.js');
+  const p = await ptxasOrReason();
+  it.skipIf(typeof p === 'string')('one module, every representative atom, red and cp.reduce.async.bulk kernel', async () => {
+    const { gpuPlans } = await import('../../harness/backends/gpu/plan.js');
+    const { gpuModule } = await import('../../harness/backends/gpu/emit.js');
+    const { representativeVariants } = await import('../../cases/generators/cases.js');
+    const { familyById } = await import('../../harness/families/index.js');
+    const { execa } = await import('execa');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const reps = new Set(['atom', 'red', 'cp.reduce.async.bulk'].flatMap((f) => representativeVariants(familyById(f)!).map((v) => v.id)));
+    const plans = gpuPlans().plans.filter((x) => reps.has(x.entry.id));
+    expect(plans.length).toBe(123 + 39);
+    const dir = mkdtempSync(join(tmpdir(), 'ptxconf-emit-'));
+    writeFileSync(join(dir, 'm.ptx'), gpuModule(plans, 'sm_90', '9.0'));
+    const r = await execa((p as { path: string }).path, ['-arch', 'sm_90', join(dir, 'm.ptx'), '-o', join(dir, 'm.cubin')], { reject: false });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+  });
+});
