@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { runPtxasBackend } from '../backends/ptxas/backend.js';
 import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
-import { executorCommand, runGpuBackend } from '../backends/gpu/backend.js';
+import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { collectCases, findCase } from '../cases/sources.js';
 import { type Case, formatProblem } from '../cases/types.js';
@@ -123,7 +123,8 @@ async function runGpu(opts: Options, target: Target, started: Date, argv: readon
     keep,
     seed: opts.seed,
     generated: opts.generated,
-    executor: executorCommand(),
+    executor: childCommand('executor'),
+    worker: childCommand('worker'),
     onProgress: (m) => io.err(m),
   });
   if (!results.length) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);

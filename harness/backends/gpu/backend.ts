@@ -9,13 +9,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { generateCases } from '../../../cases/generators/cases.js';
-import { directedCases } from '../../../cases/generators/directed.js';
 import type { Target } from '../../arch/targets.js';
-import type { CaseVariant } from '../../cases/types.js';
 import { FAMILIES } from '../../families/index.js';
 import { enumerateCatalog } from '../../catalog/enumerate.js';
-import type { ReferenceCase } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
 import type { Ptxas } from '../ptxas/toolchain.js';
 import type { DeviceInfo } from './driver.js';
@@ -23,15 +19,32 @@ import { gpuModule, type KernelPlan } from './emit.js';
 import type { LaunchJob } from './executor.js';
 import { runIsolated } from './isolate.js';
 import { judge } from './observations.js';
+import { casesFor, keepCase, resultFor } from './cases.js';
+import type { WorkerJob, WorkerOut } from './worker.js';
+import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+
+function runChild(cmd: readonly string[], timeoutMs: number): Promise<{ code: number | null; why: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    c.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const t = setTimeout(() => c.kill('SIGKILL'), timeoutMs);
+    c.on('exit', (code, signal) => {
+      clearTimeout(t);
+      resolve({ code, why: /CUDA_ERROR (\S+)/.exec(err)?.[1] ?? (signal ? `killed by ${signal}` : `exit ${code}: ${err.trim().split('\n').pop() ?? ''}`) });
+    });
+  });
+}
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** How to start the executor: the bundled .mjs beside this code, or the TS source through tsx. */
-export function executorCommand(): string[] {
+/** How to start a child: the bundled .mjs beside this code, or the TS source through tsx. */
+export function childCommand(name: 'executor' | 'worker'): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
-  const mjs = join(here, 'executor.mjs');
-  return existsSync(mjs) ? [process.execPath, mjs] : [process.execPath, '--import', 'tsx', join(here, 'executor.ts')];
+  const mjs = join(here, `${name}.mjs`);
+  return existsSync(mjs) ? [process.execPath, mjs] : [process.execPath, '--import', 'tsx', join(here, `${name}.ts`)];
 }
 import { gpuPlans } from './plan.js';
 
@@ -49,6 +62,9 @@ export interface GpuRunOptions {
   readonly generated: number;
   /** How to start the executor child: [node, (loader args,) executor path]. */
   readonly executor: readonly string[];
+  /** How to start a worker child (worker.ts), and how many at once (default: one per core). */
+  readonly worker: readonly string[];
+  readonly workers?: number;
   readonly onProgress?: (msg: string) => void;
 }
 
@@ -75,21 +91,6 @@ export async function sassByKernel(cubin: string): Promise<Map<string, string[]>
     // cuobjdump missing: no evidence, said in the results
   }
   return out;
-}
-
-function casesFor(plan: KernelPlan, seed: number, generated: number): { id: string; input: ReferenceCase }[] {
-  const e = plan.entry;
-  const v: CaseVariant = { family: e.family, q: e.q, ptx: e.ptx, id: e.id };
-  const big = (xs: unknown) => (xs as string[]).map((x) => BigInt(x));
-  const directed = directedCases(v).map((c) => {
-    const ops = c.fields.operands as { b?: string[]; c?: string[] } | undefined;
-    return {
-      id: `${v.id}/probe:${c.name}`,
-      input: { memory: big(c.fields.memory), ...(ops?.b ? { b: big(ops.b) } : {}), ...(ops?.c ? { c: big(ops.c) } : {}), ...(c.fields.source ? { source: big(c.fields.source) } : {}) },
-    };
-  });
-  const gen = ([1, 2, 3] as const).flatMap((level) => generateCases(v, seed, level, level === 3 ? generated : 8).map((c) => ({ id: c.id, input: c.input })));
-  return [...directed, ...gen];
 }
 
 export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: EntryResult[]; stats: Record<string, number> }> {
@@ -129,66 +130,67 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: Ent
     );
     let cases = 0;
     const totals: Record<string, number> = {};
-    // Every case is judged; the report keeps every mismatch and error, the directed probes of the
-    // variants without ordering/scope/hint qualifiers, and a seeded sample of the rest (generated
-    // cases replay from their ids), so that a whole run stays a few MB.
-    const plain = (e: KernelPlan['entry']) => !e.q.sem && !e.q.scope && !e.q.hint && !e.q.d;
-    const keepCase = (e: KernelPlan['entry'], id: string, verdict: string, j: number) =>
-      verdict === 'mismatch' || verdict === 'error' || (plain(e) && id.includes('/probe:')) || ((j + 1) * 2654435761 + opts.seed) % 997 === 0;
+    const add = (t: Record<string, number>) => {
+      for (const [k2, v] of Object.entries(t)) totals[k2] = (totals[k2] ?? 0) + v;
+    };
+    const workers = Math.max(1, opts.workers ?? availableParallelism());
     for (const [k, chunk] of chunks.entries()) {
-      const sass = await sassByKernel(cubins[k]!);
-      const perPlan = chunk.map((p) => casesFor(p, opts.seed, opts.generated));
-      const launches: LaunchJob[] = chunk.map((p, i) => ({
-        kernel: p.name,
-        width: p.width,
-        lanes: p.lanes,
-        clustered: p.entry.family === 'cp.reduce.async.bulk' && p.entry.q.dst === 'shared::cluster',
-        cases: perPlan[i]!.map((c) => ({
-          memory: c.input.memory!.map((x) => hex(p.width, x)),
-          b: (c.input.b ?? c.input.source)!.map((x) => hex(p.width, x)),
-          ...(c.input.c ? { c: c.input.c.map((x) => hex(p.width, x)) } : {}),
-        })),
-      }));
-      const r = await runIsolated(launches, { executor: opts.executor, cubin: cubins[k]!, timeoutMs: 120_000 });
-      chunk.forEach((p, i) => {
-        const e = p.entry;
-        const returns = e.family === 'atom' && (e.q.d ?? '') !== '_';
-        const evidence = sass.get(p.name)?.join(' ') ?? 'no SASS evidence (cuobjdump missing)';
-        perPlan[i]!.forEach((c, j) => {
-          const o = r.outcomes[i]![j]!;
-          cases++;
-          const head = { id: c.id, family: e.family, kind: 'case' as const, ptx: e.ptx, modulePtx: opts.ptx };
-          if ('error' in o) {
-            totals[`${e.family}.error`] = (totals[`${e.family}.error`] ?? 0) + 1;
-            results.push({ ...head, catalog: { status: 'valid', expect: 'accept', reason: `SASS: ${evidence}`, rules: [] }, verdict: 'error', reason: `the launch failed for this case alone: ${o.error}` });
+      const sassMap = await sassByKernel(cubins[k]!);
+      const sass = Object.fromEntries([...sassMap].map(([name, ops]) => [name, ops.join(' ')]));
+      // split the module's variants over worker processes that generate, run and judge
+      const ranges: KernelPlan[][] = Array.from({ length: Math.min(workers, chunk.length) }, () => []);
+      chunk.forEach((p, i) => ranges[i % ranges.length]!.push(p));
+      await Promise.all(
+        ranges.map(async (range, w) => {
+          const job: WorkerJob = { cubin: cubins[k]!, arch: opts.target.name, ptx: opts.ptx, plans: range.map((p) => Number(p.name.slice(1))), seed: opts.seed, generated: opts.generated, sass };
+          const jobPath = join(dir, `w${k}-${w}.json`);
+          const outPath = join(dir, `w${k}-${w}.out.json`);
+          await writeFile(jobPath, JSON.stringify(job));
+          const r = await runChild([...opts.worker, jobPath, outPath], 600_000);
+          if (r.code === 0) {
+            const out = JSON.parse(await readFile(outPath, 'utf8')) as WorkerOut;
+            add(out.totals);
+            results.push(...out.results);
+            cases += out.cases;
             return;
           }
-          const observed = { memory: o.memory.map((x) => BigInt(x)), ...(returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
-          const v = judge(c.id, { family: e.family, q: e.q }, c.input, observed);
-          totals[`${e.family}.${v.verdict}`] = (totals[`${e.family}.${v.verdict}`] ?? 0) + 1;
-          if (!keepCase(e, c.id, v.verdict, j)) return;
-          results.push({
-            ...head,
-            catalog: { status: 'valid', expect: 'accept', reason: `SASS: ${evidence}`, rules: [] },
-            verdict: v.verdict,
-            reason: v.reason,
-            ...(v.verdict !== 'pass'
-              ? {
-                  case: {
-                    origin: { kind: c.id.includes('/gen:') ? 'gen' : 'vectors' },
-                    input: { memory: o.memory.length ? c.input.memory!.map((x) => hex(p.width, x)) : [], ...(c.input.b ? { b: c.input.b.map((x) => hex(p.width, x)) } : {}), ...(c.input.source ? { source: c.input.source.map((x) => hex(p.width, x)) } : {}) },
-                    allowed: {},
-                    observed: { memory: o.memory, ...(returns ? { returned: o.returned } : {}) },
-                    unspecified: v.unspecified,
-                  },
-                }
-              : {}),
+          // a launch failed or hung: run this range through the isolating path, case by case if need be
+          opts.onProgress?.(`worker ${w} of module ${k + 1} failed (${r.why}); isolating its ${range.length} variants`);
+          const perPlan = range.map((p) => casesFor(p, opts.seed, opts.generated));
+          const launches: LaunchJob[] = range.map((p, i) => ({
+            kernel: p.name,
+            width: p.width,
+            lanes: p.lanes,
+            clustered: p.entry.family === 'cp.reduce.async.bulk' && p.entry.q.dst === 'shared::cluster',
+            cases: perPlan[i]!.map((c) => ({
+              memory: c.input.memory!.map((x) => hex(p.width, x)),
+              b: (c.input.b ?? c.input.source)!.map((x) => hex(p.width, x)),
+              ...(c.input.c ? { c: c.input.c.map((x) => hex(p.width, x)) } : {}),
+            })),
+          }));
+          const iso = await runIsolated(launches, { executor: opts.executor, cubin: cubins[k]!, timeoutMs: 120_000 });
+          range.forEach((p, i) => {
+            const e = p.entry;
+            const returns = e.family === 'atom' && (e.q.d ?? '') !== '_';
+            perPlan[i]!.forEach((c, j) => {
+              const o = iso.outcomes[i]![j]!;
+              cases++;
+              if ('error' in o) {
+                add({ [`${e.family}.error`]: 1 });
+                results.push({ id: c.id, family: e.family, kind: 'case', ptx: e.ptx, modulePtx: opts.ptx, catalog: { status: 'valid', expect: 'accept', reason: `SASS: ${sass[p.name] ?? '?'}`, rules: [] }, verdict: 'error', reason: `the launch failed for this case alone: ${o.error}` });
+                return;
+              }
+              const observed = { memory: o.memory.map((x) => BigInt(x)), ...(returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
+              const v = judge(c.id, { family: e.family, q: e.q }, c.input, observed);
+              add({ [`${e.family}.${v.verdict}`]: 1 });
+              if (keepCase(e, c.id, v.verdict, j, opts.seed)) results.push(resultFor(p, c, v, observed, opts.ptx, sass[p.name] ?? '?'));
+            });
           });
-        });
-      });
-      opts.onProgress?.(`ran module ${k + 1}/${chunks.length}: ${cases} cases so far (${r.children} child processes, ${r.splits} splits)`);
+        }),
+      );
+      opts.onProgress?.(`ran module ${k + 1}/${chunks.length}: ${cases} cases so far`);
     }
-    return { results, stats: { variants: plans.length, cases, recordedCases: results.filter((r) => r.kind === 'case').length, seconds: (performance.now() - started) / 1000, ...Object.fromEntries(Object.entries(totals).map(([k2, v]) => [`total.${k2}`, v])) } };
+    return { results, stats: { variants: plans.length, cases, workers, recordedCases: results.filter((r) => r.kind === 'case').length, seconds: (performance.now() - started) / 1000, ...Object.fromEntries(Object.entries(totals).map(([k2, v]) => [`total.${k2}`, v])) } };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
