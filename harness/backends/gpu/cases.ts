@@ -55,16 +55,13 @@ export function resultFor(p: KernelPlan, c: GpuCase, v: ObservationVerdict, obse
     catalog: { status: 'valid', expect: 'accept', reason: `SASS: ${sass}`, rules: [] },
     verdict: v.verdict,
     reason: v.reason,
-    ...(v.verdict !== 'pass'
-      ? {
-          case: {
-            origin: { kind: c.id.includes('/gen:') ? 'gen' : 'vectors' },
-            input: { memory: H(c.input.memory), ...(c.input.b ? { b: H(c.input.b) } : {}), ...(c.input.c ? { c: H(c.input.c) } : {}), ...(c.input.source ? { source: H(c.input.source) } : {}) },
-            allowed: {},
-            observed: { memory: H(observed.memory), ...(observed.returned ? { returned: H(observed.returned) } : {}) },
-            unspecified: v.unspecified,
-          },
-        }
-      : {}),
+    // every kept result carries its bits, so a CPU can replay it through the comparator
+    case: {
+      origin: { kind: c.id.includes('/gen:') ? 'gen' : 'vectors' },
+      input: { memory: H(c.input.memory), ...(c.input.b ? { b: H(c.input.b) } : {}), ...(c.input.c ? { c: H(c.input.c) } : {}), ...(c.input.source ? { source: H(c.input.source) } : {}) },
+      allowed: {},
+      observed: { memory: H(observed.memory), ...(observed.returned ? { returned: H(observed.returned) } : {}) },
+      unspecified: v.unspecified,
+    },
   };
 }
