@@ -201,3 +201,35 @@ describe('the GPU kernel emitter compiles with ptxas (representative variant of 
     expect(r.exitCode).toBe(0);
   });
 });
+
+describe('the recorded full run: every sm_90 atom/red/bulk variant x directed probes x 10^4 generated (172.8M cases on the H200)', async () => {
+  const { gunzipSync } = await import('node:zlib');
+  const doc = JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-sm_90-gpu-backend-1e4.report.json.gz'))).toString());
+  type R = { id: string; kind: string; verdict: string; ptx: string; family: string; case?: { input: GpuObservation['input']; observed: GpuObservation['observed'] } };
+  const cases: R[] = doc.results.filter((r: R) => r.kind === 'case');
+  it('is the whole set, with at least 10^4 generated cases per variant, and validates against the schema', async () => {
+    expect(doc.stats.variants).toBe(17236);
+    expect(doc.stats.cases).toBeGreaterThanOrEqual(17236 * 10_000);
+    expect(doc.toolchain.ptxas.versionLine).toMatch(/release 13\.0/);
+    expect(doc.toolchain.gpu.device.name).toMatch(/H200/);
+    const { Ajv } = await import('ajv');
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'schema', 'run-report.schema.json'), 'utf8'));
+    const validate = new Ajv({ allErrors: true }).compile(schema);
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 2))).toBe(true);
+  });
+  it('keeps every directed probe of the directed library\'s variants, with bits', () => {
+    const probes = cases.filter((r) => r.id.includes('/probe:'));
+    expect(probes.length).toBeGreaterThan(3000);
+    expect(probes.every((r) => r.case?.observed.memory?.length)).toBe(true);
+  });
+  it('replays through the comparator to the verdicts the run recorded', () => {
+    const counts: Record<string, number> = {};
+    for (const r of cases) {
+      const v = judgeObservation({ id: r.id, variant: r.ptx, input: r.case!.input, observed: r.case!.observed });
+      expect(v.verdict, r.id).toBe(r.verdict);
+      counts[v.verdict] = (counts[v.verdict] ?? 0) + 1;
+    }
+    expect(counts.mismatch).toBe(2884);
+    expect(doc.stats['total.cp.reduce.async.bulk.mismatch']).toBe(2884);
+  }, 300_000);
+});
