@@ -13,7 +13,7 @@ import { runCaseOnReference } from '../backends/reference/cases.js';
 import { collectCases, findCase } from '../cases/sources.js';
 import { type Case, formatProblem } from '../cases/types.js';
 import { type CatalogEntry, enumerateCatalog } from '../catalog/enumerate.js';
-import { buildReport, writeJsonReport } from '../report/json.js';
+import { type ReportInput, buildReport, writeJsonReport } from '../report/json.js';
 import { type EntryResult, VERDICTS, VERDICT_MEANING, countResults } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
 import { type Options, USAGE, parseOptions } from './args.js';
@@ -52,6 +52,28 @@ export function selectEntries(opts: Options, target: Target, ptx: string): Catal
   return sel;
 }
 
+/** What differs between backends in a run's report. */
+type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'results' | 'catalogEntries'>;
+
+/** Builds the report of a finished run, prints the summary, writes report.json; returns its path. */
+async function finishRun(opts: Options, target: Target, started: Date, argv: readonly string[], io: Io, f: RunFields): Promise<string> {
+  const finished = new Date();
+  const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
+  const report = buildReport({
+    partial: false,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    elapsedMs: finished.getTime() - started.getTime(),
+    command: ['npm', 'run', 'conformance', '--', ...argv],
+    arch: target.name,
+    filter: opts.filter ?? null,
+    seed: opts.seed,
+    ...f,
+  });
+  printSummary(io, f.results);
+  return writeJsonReport(dir, report);
+}
+
 /** The reference backend: cases (directed library, vector files, generators, or one by id) through the model. */
 async function runCases(opts: Options, target: Target, started: Date, argv: readonly string[], io: Io, why?: string): Promise<number> {
   const reason = why ?? (opts.backend === 'reference' ? 'requested with --backend reference' : `auto: --vectors/--case run cases, and the reference model is the backend that runs them here (${GPU_UNAVAILABLE})`);
@@ -85,27 +107,15 @@ async function runCases(opts: Options, target: Target, started: Date, argv: read
     progress.tick(1);
   }
   progress.done();
-  const finished = new Date();
-  const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
-  const report = buildReport({
-    partial: false,
-    startedAt: started.toISOString(),
-    finishedAt: finished.toISOString(),
-    elapsedMs: finished.getTime() - started.getTime(),
-    command: ['npm', 'run', 'conformance', '--', ...argv],
+  const file = await finishRun(opts, target, started, argv, io, {
     toolchain: {},
-    arch: target.name,
     modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA,
     backend: { name: 'reference', reason, passedOver: [GPU_UNAVAILABLE] },
-    filter: opts.filter ?? null,
-    seed: opts.seed,
     stats: { cases: cases.length },
     results,
     catalogEntries: 0,
   });
-  printSummary(io, results);
   for (const r of results.filter((x) => x.verdict !== 'pass').slice(0, 50)) io.out(`${r.verdict}: ${r.id}: ${r.reason}`);
-  const file = await writeJsonReport(dir, report);
   io.out(`report: ${file}`);
   const t = countResults(results).total;
   return (t.mismatch ?? 0) + (t.error ?? 0) > 0 ? 1 : 0;
@@ -128,32 +138,20 @@ async function runGpu(opts: Options, target: Target, started: Date, argv: readon
     onProgress: (m) => io.err(m),
   });
   if (!results.length) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
-  const finished = new Date();
-  const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
-  const report = buildReport({
-    partial: false,
-    startedAt: started.toISOString(),
-    finishedAt: finished.toISOString(),
-    elapsedMs: finished.getTime() - started.getTime(),
-    command: ['npm', 'run', 'conformance', '--', ...argv],
+  const reportFile = finishRun(opts, target, started, argv, io, {
     toolchain: {
       ptxas: { path: backend.ptxas!.path, foundVia: backend.ptxas!.foundVia, release: backend.ptxas!.release, versionLine: backend.ptxas!.versionLine, maxPtx: backend.ptxas!.maxPtx, targets: backend.ptxas!.targets },
       gpu: { device: backend.device, driverVersion: backend.driverVersion },
     },
-    arch: target.name,
     modulePtx: ptx,
     backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver },
-    filter: opts.filter ?? null,
-    seed: opts.seed,
     stats,
     results,
     catalogEntries: results.length,
   });
-  printSummary(io, results);
   for (const r of results.filter((x) => x.verdict === 'mismatch' || x.verdict === 'error').slice(0, 30)) io.out(`${r.verdict}: ${r.id}: ${r.reason}`);
   io.out(`all ${stats.cases} cases judged (the report keeps ${stats.recordedCases}: every mismatch and error, the probes of unqualified variants, a seeded sample): ${Object.entries(stats).filter(([k]) => k.startsWith('total.')).map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`);
-  const file = await writeJsonReport(dir, report);
-  io.out(`report: ${file}`);
+  io.out(`report: ${await reportFile}`);
   const bad = Object.entries(stats).filter(([k]) => /^total\..*\.(mismatch|error)$/.test(k)).reduce((n, [, v]) => n + v, 0);
   return bad > 0 ? 1 : 0;
 }
@@ -213,28 +211,16 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       );
     }
 
-    const finished = new Date();
-    const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
-    const report = buildReport({
-      partial: false,
-      startedAt: started.toISOString(),
-      finishedAt: finished.toISOString(),
-      elapsedMs: finished.getTime() - started.getTime(),
-      command: ['npm', 'run', 'conformance', '--', ...argv],
+    const file = await finishRun(opts, target, started, argv, io, {
       toolchain: backend.ptxas
         ? { ptxas: { path: backend.ptxas.path, foundVia: backend.ptxas.foundVia, release: backend.ptxas.release, versionLine: backend.ptxas.versionLine, maxPtx: backend.ptxas.maxPtx, targets: backend.ptxas.targets } }
         : {},
-      arch: target.name,
       modulePtx: ptx,
       backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver },
-      filter: opts.filter ?? null,
-      seed: opts.seed,
       stats,
       results,
       catalogEntries: entries.length,
     });
-    printSummary(io, results);
-    const file = await writeJsonReport(dir, report);
     io.out(`report: ${file}`);
     const t = countResults(results).total;
     return (t.mismatch ?? 0) + (t['compile-mismatch'] ?? 0) + (t.error ?? 0) > 0 ? 1 : 0;

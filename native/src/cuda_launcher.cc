@@ -2,7 +2,7 @@
 // builds on machines with the CUDA headers but no driver, and loads there, answering "no CUDA
 // driver" instead of failing to load. Argument checking, defaults and messages live in TypeScript
 // (harness/backends/gpu/driver.ts); errors cross as JS exceptions carrying the CUresult name.
-// This file never creates a multicast object: it has no binding for cuMulticastCreate.
+// This file never creates a multicast object: it binds no multicast-object call at all.
 #include <napi.h>
 #include <cuda.h>
 #include <dlfcn.h>

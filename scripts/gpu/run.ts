@@ -14,6 +14,7 @@ import { directedCases } from '../../cases/generators/directed.js';
 import type { CaseVariant } from '../../harness/cases/types.js';
 import { loadLauncher, probeDevices } from '../../harness/backends/gpu/driver.js';
 import { BLOCK, SLOT } from '../../harness/backends/gpu/emit.js';
+import { readSlot, writeSlot } from '../../harness/backends/gpu/slots.js';
 import { judge } from '../../harness/backends/gpu/observations.js';
 import { gpuPlans } from '../../harness/backends/gpu/plan.js';
 import type { ReferenceCase } from '../../harness/reference/model.js';
@@ -61,21 +62,6 @@ const errors: unknown[] = [];
 const sample: unknown[] = [];
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
 let total = 0;
-
-function writeSlot(buf: Buffer, slot: number, width: number, lanes: readonly bigint[]) {
-  const bytes = width / 8;
-  lanes.forEach((v, k) => {
-    for (let j = 0; j < bytes; j++) buf[slot * SLOT + k * bytes + j] = Number((v >> BigInt(8 * j)) & 0xffn);
-  });
-}
-function readSlot(buf: Buffer, slot: number, width: number, lanes: number): bigint[] {
-  const bytes = width / 8;
-  return Array.from({ length: lanes }, (_, k) => {
-    let v = 0n;
-    for (let j = bytes - 1; j >= 0; j--) v = (v << 8n) | BigInt(buf[slot * SLOT + k * bytes + j]!);
-    return v;
-  });
-}
 
 for (const [pi, plan] of plans.entries()) {
   const e = plan.entry;

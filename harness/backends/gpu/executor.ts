@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadLauncher } from './driver.js';
 import { BLOCK, SLOT } from './emit.js';
+import { readSlot, writeSlot } from './slots.js';
 
 export interface LaunchJob {
   readonly kernel: string;
@@ -28,22 +29,8 @@ export interface LaunchResult {
   readonly returned: string[][];
 }
 
-function put(buf: Buffer, slot: number, width: number, vals: readonly string[]) {
-  const bytes = width / 8;
-  vals.forEach((h, k) => {
-    let v = BigInt(h);
-    for (let j = 0; j < bytes; j++, v >>= 8n) buf[slot * SLOT + k * bytes + j] = Number(v & 0xffn);
-  });
-}
-
-function get(buf: Buffer, slot: number, width: number, lanes: number): string[] {
-  const bytes = width / 8;
-  return Array.from({ length: lanes }, (_, k) => {
-    let v = 0n;
-    for (let j = bytes - 1; j >= 0; j--) v = (v << 8n) | BigInt(buf[slot * SLOT + k * bytes + j]!);
-    return `0x${v.toString(16).padStart(width / 4, '0')}`;
-  });
-}
+const put = (buf: Buffer, slot: number, width: number, vals: readonly string[]) => writeSlot(buf, slot, width, vals.map((h) => BigInt(h)));
+const get = (buf: Buffer, slot: number, width: number, lanes: number) => readSlot(buf, slot, width, lanes).map((v) => `0x${v.toString(16).padStart(width / 4, '0')}`);
 
 export function executeJob(job: JobFile): LaunchResult[] {
   const loaded = loadLauncher();

@@ -10,6 +10,7 @@ import type { EntryResult } from '../../report/types.js';
 import { casesFor, keepCase, resultFor } from './cases.js';
 import { loadLauncher } from './driver.js';
 import { BLOCK, SLOT } from './emit.js';
+import { readSlot as get, writeSlot as put } from './slots.js';
 import { judge } from './observations.js';
 import { gpuPlans } from './plan.js';
 
@@ -27,23 +28,6 @@ export interface WorkerOut {
   readonly totals: Record<string, number>;
   readonly results: EntryResult[];
   readonly cases: number;
-}
-
-function put(buf: Buffer, slot: number, width: number, vals: readonly bigint[]) {
-  const bytes = width / 8;
-  vals.forEach((v0, k) => {
-    let v = v0;
-    for (let j = 0; j < bytes; j++, v >>= 8n) buf[slot * SLOT + k * bytes + j] = Number(v & 0xffn);
-  });
-}
-
-function get(buf: Buffer, slot: number, width: number, lanes: number): bigint[] {
-  const bytes = width / 8;
-  return Array.from({ length: lanes }, (_, k) => {
-    let v = 0n;
-    for (let j = bytes - 1; j >= 0; j--) v = (v << 8n) | BigInt(buf[slot * SLOT + k * bytes + j]!);
-    return v;
-  });
 }
 
 export function runWorker(job: WorkerJob): WorkerOut {
