@@ -66,6 +66,16 @@ export function loadLauncher(): LoadResult {
   };
 }
 
+/** Loads the launcher, makes device 0 current and loads a cubin; throws with the reason if it cannot. */
+export function openModule(cubin: Buffer): { launcher: Launcher; module: bigint } {
+  const loaded = loadLauncher();
+  if (!('launcher' in loaded)) throw new Error(loaded.reason);
+  const l = loaded.launcher;
+  l.init();
+  l.useDevice(0);
+  return { launcher: l, module: l.loadModule(cubin) };
+}
+
 export interface DeviceInfo {
   readonly ordinal: number;
   readonly name: string;

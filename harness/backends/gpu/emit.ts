@@ -11,6 +11,18 @@ import { elementType, vectorLength } from '../../catalog/elements.js';
 export const SLOT = 16;
 export const BLOCK = 256;
 
+/** Case index i = ctaid.x * ntid.x + tid.x in %a5 (threads past n return), slot offset 16*i in %a6. */
+const CASE_INDEX = [
+  '  mov.u32 %s0, %ctaid.x;',
+  '  mov.u32 %s1, %ntid.x;',
+  '  mov.u32 %s2, %tid.x;',
+  '  mad.lo.u32 %s3, %s0, %s1, %s2;',
+  '  cvt.u64.u32 %a5, %s3;',
+  '  setp.ge.u64 %p, %a5, %a4;',
+  '  @%p bra DONE;',
+  `  mul.lo.u64 %a6, %a5, ${SLOT};`,
+];
+
 export interface KernelPlan {
   readonly name: string;
   readonly entry: CatalogEntry;
@@ -46,14 +58,7 @@ export function kernelText(k: KernelPlan): string {
     '  ld.param.u64 %a2, [pc];',
     '  ld.param.u64 %a3, [pout];',
     '  ld.param.u64 %a4, [pn];',
-    '  mov.u32 %s0, %ctaid.x;',
-    '  mov.u32 %s1, %ntid.x;',
-    '  mov.u32 %s2, %tid.x;',
-    '  mad.lo.u32 %s3, %s0, %s1, %s2;',
-    '  cvt.u64.u32 %a5, %s3;',
-    '  setp.ge.u64 %p, %a5, %a4;',
-    '  @%p bra DONE;',
-    `  mul.lo.u64 %a6, %a5, ${SLOT};`,
+    ...CASE_INDEX,
     '  add.u64 %a7, %a0, %a6;', // memory slot
     '  add.u64 %a8, %a1, %a6;', // b slot
     '  add.u64 %a9, %a2, %a6;', // c slot
@@ -109,14 +114,7 @@ export function bulkKernelText(k: KernelPlan): string {
     '  ld.param.u64 %a0, [pmem];',
     '  ld.param.u64 %a1, [pb];',
     '  ld.param.u64 %a4, [pn];',
-    '  mov.u32 %s0, %ctaid.x;',
-    '  mov.u32 %s1, %ntid.x;',
-    '  mov.u32 %s2, %tid.x;',
-    '  mad.lo.u32 %s3, %s0, %s1, %s2;',
-    '  cvt.u64.u32 %a5, %s3;',
-    '  setp.ge.u64 %p, %a5, %a4;',
-    '  @%p bra DONE;',
-    `  mul.lo.u64 %a6, %a5, ${SLOT};`,
+    ...CASE_INDEX,
     '  add.u64 %a7, %a0, %a6;',
     '  add.u64 %a8, %a1, %a6;',
     '  mov.u32 %s4, ssrc;',

@@ -5,7 +5,7 @@
  * (isolate.ts) splits the job until the culprit is alone. Usage: node executor.mjs JOB.json OUT.json
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { loadLauncher } from './driver.js';
+import { openModule } from './driver.js';
 import { BLOCK, SLOT } from './emit.js';
 import { readSlot, writeSlot } from './slots.js';
 
@@ -33,12 +33,7 @@ const put = (buf: Buffer, slot: number, width: number, vals: readonly string[]) 
 const get = (buf: Buffer, slot: number, width: number, lanes: number) => readSlot(buf, slot, width, lanes).map((v) => `0x${v.toString(16).padStart(width / 4, '0')}`);
 
 export function executeJob(job: JobFile): LaunchResult[] {
-  const loaded = loadLauncher();
-  if (!('launcher' in loaded)) throw new Error(loaded.reason);
-  const l = loaded.launcher;
-  l.init();
-  l.useDevice(0);
-  const mod = l.loadModule(readFileSync(job.cubin));
+  const { launcher: l, module: mod } = openModule(readFileSync(job.cubin));
   const out: LaunchResult[] = [];
   for (const j of job.launches) {
     const n = j.cases.length;

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { EntryResult } from '../../report/types.js';
 import { casesFor, keepCase, resultFor } from './cases.js';
-import { loadLauncher } from './driver.js';
+import { openModule } from './driver.js';
 import { BLOCK, SLOT } from './emit.js';
 import { readSlot as get, writeSlot as put } from './slots.js';
 import { judge } from './observations.js';
@@ -31,12 +31,7 @@ export interface WorkerOut {
 }
 
 export function runWorker(job: WorkerJob): WorkerOut {
-  const loaded = loadLauncher();
-  if (!('launcher' in loaded)) throw new Error(loaded.reason);
-  const l = loaded.launcher;
-  l.init();
-  l.useDevice(0);
-  const mod = l.loadModule(readFileSync(job.cubin));
+  const { launcher: l, module: mod } = openModule(readFileSync(job.cubin));
   const { plans } = gpuPlans(job.arch, job.ptx);
   const totals: Record<string, number> = {};
   const results: EntryResult[] = [];
