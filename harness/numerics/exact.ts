@@ -54,19 +54,24 @@ function bitLength(m: bigint): number {
 /** What to do when the rounded magnitude exceeds the largest finite value. */
 export type Overflow = 'inf' | 'nan' | 'satfinite';
 
+/** IEEE rounding directions: to nearest (ties to even / away), toward zero, up, down. */
+export type Rounding = 'rn' | 'rna' | 'rz' | 'ru' | 'rd';
+
 /**
  * Rounds an exact value to `f`, to nearest, ties to even. Overflow gives infinity ('inf'; for a
  * format without infinities the NaN encoding), or the largest finite value ('satfinite').
  * A NaN input gives the format's canonical NaN.
  */
-export function roundExact(f: FloatFormat, v: ExactValue, overflow: Overflow = 'inf'): bigint {
+export function roundExact(f: FloatFormat, v: ExactValue, overflow: Overflow = 'inf', rounding: Rounding = 'rn'): bigint {
   const signShift = BigInt(f.bits - 1);
   const p = f.fracBits;
   const expMax = (1n << BigInt(f.expBits)) - 1n;
   if (v.kind === 'nan') return BigInt(f.canonicalNaN);
   const sign = BigInt(v.sign) << signShift;
   const over = () => {
-    if (overflow === 'satfinite') return sign | maxFiniteBits(f);
+    // directed roundings that move toward zero never reach infinity
+    const towardZero = rounding === 'rz' || (rounding === 'ru' && v.sign === 1) || (rounding === 'rd' && v.sign === 0);
+    if (overflow === 'satfinite' || (towardZero && v.kind !== 'inf')) return sign | maxFiniteBits(f);
     if (f.hasInf && overflow === 'inf') return sign | (expMax << BigInt(p));
     return sign | (f.nan === 'e4m3' ? (expMax << BigInt(p)) | ((1n << BigInt(p)) - 1n) : BigInt(f.canonicalNaN));
   };
@@ -83,7 +88,13 @@ export function roundExact(f: FloatFormat, v: ExactValue, overflow: Overflow = '
     r = v.m >> sh;
     const rem = v.m - (r << sh);
     const half = 1n << (sh - 1n);
-    if (rem > half || (rem === half && (r & 1n) === 1n)) r += 1n;
+    const up =
+      rounding === 'rn' ? rem > half || (rem === half && (r & 1n) === 1n)
+      : rounding === 'rna' ? rem >= half
+      : rounding === 'rz' ? false
+      : rounding === 'ru' ? rem > 0n && v.sign === 0
+      : rem > 0n && v.sign === 1;
+    if (up) r += 1n;
   }
   let mag: bigint;
   if (E < emin) mag = r; // subnormal units; r = 2^p lands on the smallest normal
@@ -99,6 +110,11 @@ export function roundExact(f: FloatFormat, v: ExactValue, overflow: Overflow = '
 }
 
 /** a + b for two bit patterns of `f`, exactly rounded (the oracle). */
-export function addBitsExact(f: FloatFormat, a: bigint, b: bigint, overflow: Overflow = 'inf'): bigint {
-  return roundExact(f, addExact(decodeExact(f, a), decodeExact(f, b)), overflow);
+export function addBitsExact(f: FloatFormat, a: bigint, b: bigint, overflow: Overflow = 'inf', rounding: Rounding = 'rn'): bigint {
+  const s = addExact(decodeExact(f, a), decodeExact(f, b));
+  // an exact zero sum of opposite signs is -0 when rounding down
+  if (rounding === 'rd' && s.kind === 'finite' && s.m === 0n && !(decodeExact(f, a).kind === 'finite' && (decodeExact(f, a) as { m: bigint }).m === 0n && (decodeExact(f, b) as { m: bigint }).m === 0n)) {
+    return BigInt(1) << BigInt(f.bits - 1);
+  }
+  return roundExact(f, s, overflow, rounding);
 }
