@@ -51,12 +51,12 @@ export function fpRule(family: FamilyId, space: 'global' | 'shared', type: strin
 export const UNSPECIFIED = {
   nanPayload: {
     id: 'fp.nan-payload',
-    text: 'the sign and payload of a NaN result are not specified: any NaN encoding is allowed',
+    text: 'the sign and payload of a NaN result are not specified (the cited sentence is the only floating-point rule .add has; none speaks of NaN results): any NaN encoding is allowed',
     cite: cite('atom', 'Description', 'The floating-point operation .add operation rounds to nearest even.'),
   },
   fp8Overflow: {
     id: 'fp.fp8-overflow',
-    text: 'what an fp8 sum beyond the largest finite value gives is not specified: infinity (e5m2) or NaN (e4m3), or the largest finite value (saturation)',
+    text: 'what an fp8 sum beyond the largest finite value gives is not specified (the section states only the accumulation precision): infinity (e5m2) or NaN (e4m3), or the largest finite value (saturation)',
     cite: cite('multimem', 'Description', 'For multimem.ld_reduce, the default precision of the intermediate accumulation is same as the specified type.'),
   },
   fp8MinMax: {

@@ -1,5 +1,6 @@
 // Packs a self-contained bundle for a GPU host that has a driver but no node: the node binary
-// (xz-compressed), the harness bundled by esbuild, the native launcher and the smoke cubin.
+// (xz-compressed), the CLI, executor and worker bundled by esbuild, the native launcher, and the
+// smoke and isolation cubins. The CLI compiles the conformance kernels with the host's ptxas.
 // Usage: node scripts/gpu/pack.mjs [DIR]   (default .bundle/)
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -11,21 +12,13 @@ mkdirSync(out, { recursive: true });
 const addon = join(root, 'native', 'build', 'Release', 'cuda_launcher.node');
 if (!existsSync(addon)) throw new Error(`no ${addon}: run npm rebuild first`);
 copyFileSync(addon, join(out, 'cuda_launcher.node'));
-execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root, 'scripts', 'gpu', 'emit-module.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, 'emit-module.mjs')}`], { stdio: 'inherit' });
 execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root, 'scripts', 'gpu', 'smoke.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, 'smoke.mjs')}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
 execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'smoke.ptx'), '-o', join(out, 'smoke.cubin')], { stdio: 'inherit' });
-execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root, 'scripts', 'gpu', 'run.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, 'run.mjs')}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
 for (const [src, name] of [[join(root, 'harness', 'backends', 'gpu', 'executor.ts'), 'executor.mjs'], [join(root, 'scripts', 'gpu', 'isolation.ts'), 'isolation.mjs'], [join(root, 'harness', 'cli', 'main.ts'), 'cli.mjs'], [join(root, 'harness', 'backends', 'gpu', 'worker.ts'), 'worker.mjs']]) {
   execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [src, '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, name)}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
 }
 execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'isolation.ptx'), '-o', join(out, 'isolation.cubin')], { stdio: 'inherit' });
-// the full module: every planned kernel, compiled here (the GPU host may have no toolkit)
-execFileSync(process.execPath, [join(out, 'emit-module.mjs'), join(out, 'all.ptx')], { stdio: 'inherit' });
-execFileSync('ptxas', ['-arch', 'sm_90', join(out, 'all.ptx'), '-o', join(out, 'all.cubin')], { stdio: 'inherit' });
-writeFileSync(join(out, 'all.cubin.xz'), execFileSync('xz', ['-T2', '-c', join(out, 'all.cubin')], { maxBuffer: 1 << 30 }));
-for (const f of ['all.ptx', 'all.cubin']) execFileSync('rm', ['-f', join(out, f)]);
 writeFileSync(join(out, 'node.xz'), execFileSync('xz', ['-T2', '-c', process.execPath], { maxBuffer: 1 << 30 }));
 writeFileSync(join(out, 'run.sh'), '#!/bin/sh\nset -e\nd=$(dirname "$0")\nxz -dc "$d/node.xz" > /tmp/ptxconf-node && chmod +x /tmp/ptxconf-node\nexec /tmp/ptxconf-node "$d/smoke.mjs" "$d/smoke.cubin" "$@"\n', { mode: 0o755 });
 writeFileSync(join(out, 'conformance.sh'), '#!/bin/sh\n# npm run conformance, from the bundle: sh conformance.sh --backend gpu --arch sm_90 ...\nset -e\nd=$(dirname "$0")\n[ -x /tmp/ptxconf-node ] || { xz -dc "$d/node.xz" > /tmp/ptxconf-node && chmod +x /tmp/ptxconf-node; }\nexec /tmp/ptxconf-node "$d/cli.mjs" "$@"\n', { mode: 0o755 });
-writeFileSync(join(out, 'run-all.sh'), '#!/bin/sh\nset -e\nd=$(dirname "$0")\nxz -dc "$d/node.xz" > /tmp/ptxconf-node && chmod +x /tmp/ptxconf-node\nxz -dc "$d/all.cubin.xz" > /tmp/ptxconf-all.cubin\nexec /tmp/ptxconf-node "$d/run.mjs" /tmp/ptxconf-all.cubin "$@"\n', { mode: 0o755 });
 console.log(`bundle in ${out}`);

@@ -74,7 +74,7 @@ describe('recorded H200 run replayed through the reference model', () => {
   });
 });
 
-describe('recorded H200 runs of every sm_90 atom/red variant (scripts/gpu/run.ts), replayed on the CPU', () => {
+describe('recorded H200 runs of every sm_90 atom/red variant (an earlier single-process runner, since folded into --backend gpu), replayed on the CPU', () => {
   const load = (f: string) =>
     JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', f), 'utf8')) as {
       variants: number;

@@ -65,16 +65,10 @@ export function verdictFor(e: CatalogEntry, a: Acceptance, modulePtx: string): E
     verdict = 'compile-mismatch';
     reason = `catalog expects ${e.expect} (${e.reason}); ${said}`;
   }
-  const plain = verdict === 'pass';
+  const base = resultWithout(e, modulePtx, verdict, reason);
   return {
-    id: e.id,
-    family: e.family,
-    kind: e.kind,
-    ptx: e.ptx,
-    modulePtx: e.modulePtx ?? modulePtx,
-    catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: ruleIds(e), ...(plain ? {} : { detail: ruleDetail(e) }) },
-    verdict,
-    reason,
+    ...base,
+    catalog: { ...base.catalog, ...(verdict === 'pass' ? {} : { detail: ruleDetail(e) }) },
     ptxas: { accepted: a.accepted, ...(a.crashed ? { crashed: a.crashed } : {}), line: a.line, messages: a.messages },
   };
 }
