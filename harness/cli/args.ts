@@ -26,6 +26,10 @@ export interface Options {
   readonly case?: string;
   /** --generated N: level-3 generated cases per variant on the gpu backend. */
   readonly generated: number;
+  /** --expectations FILE (default cases/expectations/<arch>.yaml, where it exists). */
+  readonly expectations?: string;
+  /** --no-cases: a ptxas run checks the catalog only, without the case library on the reference. */
+  readonly noCases: boolean;
 }
 
 export const DEFAULT_ARCH = 'sm_90';
@@ -41,13 +45,21 @@ export const USAGE = `usage: npm run conformance -- [options]
                      whole id (with * or ?) or else a substring, e.g. 'atom.global.*.f32,red.'
   --kind LIST        entry kinds to include (default all): ${ENTRY_KINDS.join(',')}
   --list             print the entries the filter selects, run nothing
-  --report DIR       where report.json goes (default reports/out/<timestamp>/)
+  --report DIR       where the reports go (default reports/out/<timestamp>/): results.jsonl while
+                     the run goes, then report.json, report.html and junit.xml
+  --expectations F   known deviations (default cases/expectations/<arch>.yaml, where it exists)
+  --no-cases         ptxas backend: check the catalog only, without running the case library
+                     through the reference model
   --seed N           seed for generated cases (default ${DEFAULT_SEED}); recorded in the report
   --vectors PATH     run the cases of a YAML vector file, or of every *.yaml under a directory
                      (repeatable); validated first, every problem reported as file:line:col
   --case ID          replay exactly one case, by the id printed with it
   --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each)
-  --help             this text`;
+  --help             this text
+
+  npm run conformance -- diff OLD.json NEW.json   results whose verdict or observed bits changed
+  npm run conformance -- render REPORT.json [--report DIR] [--expectations F]
+                                                  judge a report again, write its HTML and JUnit`;
 
 export function parseOptions(argv: readonly string[]): Options {
   let parsed;
@@ -68,12 +80,14 @@ export function parseOptions(argv: readonly string[]): Options {
         vectors: { type: 'string', multiple: true },
         case: { type: 'string' },
         generated: { type: 'string' },
+        expectations: { type: 'string' },
+        'no-cases': { type: 'boolean' },
       },
     });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -112,6 +126,8 @@ export function parseOptions(argv: readonly string[]): Options {
     help: v.help ?? false,
     vectors: v.vectors ?? [],
     ...(v.case !== undefined ? { case: v.case } : {}),
+    ...(v.expectations !== undefined ? { expectations: v.expectations } : {}),
+    noCases: v['no-cases'] ?? false,
     generated: ((): number => {
       if (v.generated === undefined) return 48;
       if (!/^\d+$/.test(v.generated)) throw new UsageError(`--generated must be a non-negative integer, got '${v.generated}'`);

@@ -1,7 +1,11 @@
 /**
- * `npm run conformance`: enumerate the catalog for --arch, run the selected backend, print counts
- * per family and verdict, write the JSON report. Exit 0 when every result passes or is
- * observed/skipped/known, 1 on mismatches, compile-mismatches or errors, 2 on usage errors.
+ * `npm run conformance`: enumerate the catalog for --arch, run the selected backend, judge every
+ * result (comparator, expectations, findings), stream results to results.jsonl, write report.json,
+ * report.html and junit.xml, print the closing summary.
+ *
+ * Exit codes: 0 when every result passes or is known, observed or skipped; 1 on mismatches,
+ * compile-mismatches, errors or an unexpected pass; 2 on usage or input errors (nothing is run);
+ * 130/143 when interrupted (a partial report is written first); 3 on an internal error (likewise).
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,13 +17,18 @@ import { runCaseOnReference } from '../backends/reference/cases.js';
 import { collectCases, findCase } from '../cases/sources.js';
 import { type Case, formatProblem } from '../cases/types.js';
 import { type CatalogEntry, enumerateCatalog } from '../catalog/enumerate.js';
-import { type ReportInput, buildReport, writeJsonReport } from '../report/json.js';
-import { type EntryResult, VERDICTS, VERDICT_MEANING, countResults } from '../report/types.js';
+import { type Expectation, expectationsPath, loadExpectations } from '../compare/expectations.js';
+import { judgeRun } from '../compare/judge-run.js';
+import { diffReports, formatDiff } from '../report/diff.js';
+import { buildReport } from '../report/json.js';
+import { loadReport } from '../report/load.js';
+import { RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
+import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
 import { type Options, USAGE, parseOptions } from './args.js';
 import { UsageError } from './errors.js';
 import { Progress } from './progress.js';
-import { printSummary } from './summary.js';
+import { exitCode, printSummary } from './summary.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -52,111 +61,175 @@ export function selectEntries(opts: Options, target: Target, ptx: string): Catal
   return sel;
 }
 
-/** What differs between backends in a run's report. */
-type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'results' | 'catalogEntries'>;
-
-/** Builds the report of a finished run, prints the summary, writes report.json; returns its path. */
-async function finishRun(opts: Options, target: Target, started: Date, argv: readonly string[], io: Io, f: RunFields): Promise<string> {
-  const finished = new Date();
-  const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
-  const report = buildReport({
-    partial: false,
-    startedAt: started.toISOString(),
-    finishedAt: finished.toISOString(),
-    elapsedMs: finished.getTime() - started.getTime(),
-    command: ['npm', 'run', 'conformance', '--', ...argv],
-    arch: target.name,
-    filter: opts.filter ?? null,
-    seed: opts.seed,
-    ...f,
-  });
-  printSummary(io, f.results);
-  return writeJsonReport(dir, report);
-}
-
-/** The reference backend: cases (directed library, vector files, generators, or one by id) through the model. */
-async function runCases(opts: Options, target: Target, started: Date, argv: readonly string[], io: Io, why?: string): Promise<number> {
-  const reason = why ?? (opts.backend === 'reference' ? 'requested with --backend reference' : `auto: --vectors/--case run cases, and the reference model is the backend that runs them here (${GPU_UNAVAILABLE})`);
-  io.err(`backend: reference (${reason})`);
-  let cases: Case[];
-  let counts = '';
+/** The cases a run checks on the reference: one by --case, the --vectors files, or the library and generators. */
+async function selectCases(opts: Options, io: Io): Promise<{ cases: Case[]; counts: string } | number> {
   if (opts.case !== undefined) {
     const r = await findCase(opts.case, opts.vectors);
     if (r.problems.length || !r.case) {
       for (const p of r.problems) io.err(formatProblem(p));
       throw new UsageError(`--case ${opts.case}: ${r.why ?? 'the file has problems'}`);
     }
-    cases = [r.case];
-  } else {
-    const keep = compileFilter(opts.filter);
-    const sel = await collectCases({ vectors: opts.vectors, seed: opts.seed, directed: opts.vectors.length === 0, generated: opts.vectors.length === 0, keep });
-    if (sel.problems.length) {
-      for (const p of sel.problems) io.err(formatProblem(p));
-      io.err(`${sel.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
-      return 2;
-    }
-    cases = sel.cases;
-    counts = `directed ${sel.counts.directed}, from --vectors ${sel.counts.vectors}, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}`;
-    if (!cases.length) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+    return { cases: [r.case], counts: 'one, by --case' };
   }
-  io.err(`cases: ${cases.length}${counts ? ` (${counts})` : ''}`);
-  const progress = new Progress(io, cases.length, 'evaluated');
-  const results: EntryResult[] = [];
-  for (const c of cases) {
-    results.push(runCaseOnReference(c));
-    progress.tick(1);
+  const keep = compileFilter(opts.filter);
+  const sel = await collectCases({ vectors: opts.vectors, seed: opts.seed, directed: opts.vectors.length === 0, generated: opts.vectors.length === 0, keep });
+  if (sel.problems.length) {
+    for (const p of sel.problems) io.err(formatProblem(p));
+    io.err(`${sel.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+    return 2;
   }
-  progress.done();
-  const file = await finishRun(opts, target, started, argv, io, {
-    toolchain: {},
-    modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA,
-    backend: { name: 'reference', reason, passedOver: [GPU_UNAVAILABLE] },
-    stats: { cases: cases.length },
-    results,
-    catalogEntries: 0,
-  });
-  for (const r of results.filter((x) => x.verdict !== 'pass').slice(0, 50)) io.out(`${r.verdict}: ${r.id}: ${r.reason}`);
-  io.out(`report: ${file}`);
-  const t = countResults(results).total;
-  return (t.mismatch ?? 0) + (t.error ?? 0) > 0 ? 1 : 0;
+  return {
+    cases: sel.cases,
+    counts: `directed ${sel.counts.directed}, from --vectors ${sel.counts.vectors}, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}`,
+  };
 }
 
-/** The gpu backend: compile, run in child processes, judge every case; write the report. */
-async function runGpu(opts: Options, target: Target, started: Date, argv: readonly string[], io: Io, backend: Selected): Promise<number> {
-  const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
-  const keep = compileFilter(opts.filter);
-  const { results, stats } = await runGpuBackend({
-    target,
-    ptx,
-    ptxas: backend.ptxas!,
-    device: backend.device!,
-    keep,
-    seed: opts.seed,
-    generated: opts.generated,
-    executor: childCommand('executor'),
-    worker: childCommand('worker'),
-    onProgress: (m) => io.err(m),
-  });
-  if (!results.length) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
-  const reportFile = finishRun(opts, target, started, argv, io, {
-    toolchain: {
-      ptxas: { path: backend.ptxas!.path, foundVia: backend.ptxas!.foundVia, release: backend.ptxas!.release, versionLine: backend.ptxas!.versionLine, maxPtx: backend.ptxas!.maxPtx, targets: backend.ptxas!.targets },
-      gpu: { device: backend.device, driverVersion: backend.driverVersion },
-    },
-    modulePtx: ptx,
-    backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver },
-    stats,
-    results,
-    catalogEntries: results.length,
-  });
-  for (const r of results.filter((x) => x.verdict === 'mismatch' || x.verdict === 'error').slice(0, 30)) io.out(`${r.verdict}: ${r.id}: ${r.reason}`);
-  io.out(`all ${stats.cases} cases judged (the report keeps ${stats.recordedCases}: every mismatch and error, the probes of unqualified variants, a seeded sample): ${Object.entries(stats).filter(([k]) => k.startsWith('total.')).map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`);
-  io.out(`report: ${await reportFile}`);
-  const bad = Object.entries(stats).filter(([k]) => /^total\..*\.(mismatch|error)$/.test(k)).reduce((n, [, v]) => n + v, 0);
-  return bad > 0 ? 1 : 0;
+/** Cases through the reference model into the recorder, yielding now and then so a signal gets in. */
+async function runCasesInto(rec: RunRecorder, cases: readonly Case[], io: Io): Promise<void> {
+  const progress = new Progress(io, cases.length, 'cases evaluated');
+  for (let i = 0; i < cases.length; i += 250) {
+    const batch = cases.slice(i, i + 250).map(runCaseOnReference);
+    rec.add(batch);
+    progress.tick(batch.length, batch.map((r) => r.verdict));
+    await new Promise((r) => setImmediate(r));
+  }
+  progress.done();
+}
+
+function ptxasToolchain(p: NonNullable<Selected['ptxas']>) {
+  return { ptxas: { path: p.path, foundVia: p.foundVia, release: p.release, versionLine: p.versionLine, maxPtx: p.maxPtx, targets: p.targets } };
+}
+
+/** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
+async function runBackend(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder): Promise<RunRecorder | number> {
+  const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
+  if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference');
+  const backend: Selected =
+    opts.backend === 'reference' || wantsCases
+      ? { name: 'reference', reason: opts.backend === 'reference' ? 'requested with --backend reference' : `auto: --vectors/--case run cases, and the reference model is the backend that runs them here (${GPU_UNAVAILABLE})`, passedOver: [GPU_UNAVAILABLE] }
+      : await selectBackend(opts.backend, target);
+  io.err(`backend: ${backend.name} (${backend.reason})`);
+
+  if (backend.name === 'reference') {
+    const sel = await selectCases(opts, io);
+    if (typeof sel === 'number') return sel;
+    if (!sel.cases.length) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+    io.err(`cases: ${sel.cases.length} (${sel.counts})`);
+    const rec = startRecorder();
+    rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, stats: { cases: sel.cases.length }, catalogEntries: 0 });
+    await runCasesInto(rec, sel.cases, io);
+    return rec;
+  }
+
+  if (backend.name === 'gpu') {
+    const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
+    const keep = compileFilter(opts.filter);
+    const rec = startRecorder();
+    rec.set({ toolchain: { ...ptxasToolchain(backend.ptxas!), gpu: { device: backend.device, driverVersion: backend.driverVersion } }, modulePtx: ptx, backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver } });
+    const { results, stats, variantIds } = await runGpuBackend({
+      target,
+      ptx,
+      ptxas: backend.ptxas!,
+      device: backend.device!,
+      keep,
+      seed: opts.seed,
+      generated: opts.generated,
+      executor: childCommand('executor'),
+      worker: childCommand('worker'),
+      onProgress: (m) => io.err(m),
+      onResults: (rs) => rec.add(rs),
+    });
+    if (!results.length) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
+    rec.cover(variantIds);
+    rec.set({ stats, catalogEntries: results.length });
+    return rec;
+  }
+
+  // ptxas (with the case library on the reference model, unless --no-cases), or nothing but the catalog
+  const ptx = (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ?? modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
+  const entries = selectEntries(opts, target, ptx);
+  const sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
+  if (typeof sel === 'number') return sel;
+  io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}, judged under PTX ISA ${ptx}`);
+  const rec = startRecorder();
+  rec.set({ toolchain: backend.ptxas ? ptxasToolchain(backend.ptxas) : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
+  let stats: Record<string, number> = {};
+  if (backend.ptxas) {
+    const progress = new Progress(io, entries.length, 'entries classified');
+    const run = await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n));
+    progress.done();
+    rec.add(run.results);
+    stats = { ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
+    io.err(
+      `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
+        `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
+    );
+  }
+  if (sel?.cases.length) {
+    io.err(`cases on the reference model: ${sel.cases.length} (${sel.counts}); --no-cases leaves them out`);
+    await runCasesInto(rec, sel.cases, io);
+    stats = { ...stats, cases: sel.cases.length };
+  }
+  rec.set({ stats });
+  return rec;
+}
+
+function printWritten(io: Io, w: Pick<WrittenReport, 'json' | 'html' | 'junit'> & { jsonl?: string }): void {
+  io.out(`\nreport: ${w.json}`);
+  io.out(`html:   ${w.html}`);
+  io.out(`junit:  ${w.junit}`);
+  if (w.jsonl) io.out(`stream: ${w.jsonl}`);
+}
+
+/** `diff OLD NEW`: exit 0 when nothing changed, 1 when something did, 2 on unreadable input. */
+async function diffCommand(args: readonly string[], io: Io): Promise<number> {
+  if (args.length !== 2) throw new UsageError('diff takes two reports: npm run conformance -- diff OLD.json NEW.json (report.json of two runs; .json.gz too)');
+  const [a, b] = await Promise.all(args.map((f) => loadReport(f)));
+  const d = diffReports(a!, b!);
+  for (const l of formatDiff(d, a!, b!)) io.out(l);
+  return d.changes.length || d.appeared.length || d.disappeared.length ? 1 : 0;
+}
+
+/** `render REPORT [--report DIR] [--expectations F]`: judge a recorded report again, write every format. */
+async function renderCommand(args: readonly string[], io: Io): Promise<number> {
+  const file = args[0];
+  if (!file || file.startsWith('--')) throw new UsageError('render takes a report: npm run conformance -- render REPORT.json [--report DIR] [--expectations FILE]');
+  const flag = (name: string) => {
+    const i = args.indexOf(name);
+    if (i < 0) return undefined;
+    const v = args[i + 1];
+    if (!v || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
+    return v;
+  };
+  const bad = args.slice(1).filter((x, i, xs) => x.startsWith('--') && !['--report', '--expectations'].includes(x) && !['--report', '--expectations'].includes(xs[i - 1] ?? ''));
+  if (bad.length) throw new UsageError(`render: unknown option ${bad[0]}; it takes --report DIR and --expectations FILE`);
+  const old = await loadReport(file);
+  const exFile = flag('--expectations') ?? expectationsPath(old.arch);
+  const ex = await loadExpectations(exFile, flag('--expectations') !== undefined);
+  if (ex.problems.length) {
+    for (const p of ex.problems) io.err(formatProblem(p));
+    return 2;
+  }
+  const judged = judgeRun(old.results.map((r) => ({ ...r, verdict: r.verdict === 'known-deviation' ? (r.explanation ? 'mismatch' : r.verdict) : r.verdict })), ex.expectations);
+  const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, ...rest } = old;
+  const report = { ...buildReport({ ...rest, catalogEntries: catalog.entries, results: judged.results, findings: judged.findings, expectations: { file: ex.expectations.length ? exFile : null, outcomes: judged.outcomes } }), machine: old.machine };
+  const dir = resolve(flag('--report') ?? join('reports', 'out', `render-${timestamp(new Date())}`));
+  printSummary(io, report);
+  printWritten(io, writeReportFiles(dir, report));
+  return exitCode(report);
 }
 
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  try {
+    if (argv[0] === 'diff') return await diffCommand(argv.slice(1), io);
+    if (argv[0] === 'render') return await renderCommand(argv.slice(1), io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
   let opts: Options;
   try {
     opts = parseOptions(argv);
@@ -175,6 +248,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   }
   const target = findTarget(opts.arch)!;
   const started = new Date();
+  let rec: RunRecorder | undefined;
+  const onSignal = (sig: NodeJS.Signals) => {
+    const w = rec?.finishPartial(`interrupted by ${sig} after ${rec.results.length} results`);
+    io.err(`\n${sig}: stopped.${w ? ` A partial report with the ${rec!.results.length} results so far:` : ' No result had been recorded yet.'}`);
+    if (w) printWritten(io, w);
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
   try {
     if (opts.list) {
       const entries = selectEntries(opts, target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA);
@@ -182,54 +262,44 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       io.err(`${entries.length} entries for ${target.name}`);
       return 0;
     }
-
-    const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
-    if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference');
-    if (opts.backend === 'reference' || wantsCases) return await runCases(opts, target, started, argv, io);
-    const backend = await selectBackend(opts.backend, target);
-    if (backend.name === 'reference') return await runCases(opts, target, started, argv, io, backend.reason);
-    io.err(`backend: ${backend.name} (${backend.reason})`);
-    if (backend.name === 'gpu') return await runGpu(opts, target, started, argv, io, backend);
-    const ptx =
-      (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ??
-      modulePtxFor(target, CATALOG_PTX_ISA) ??
-      CATALOG_PTX_ISA;
-    const entries = selectEntries(opts, target, ptx);
-    io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}, judged under PTX ISA ${ptx}`);
-
-    let results: EntryResult[] = [];
-    let stats: Record<string, number> = {};
-    if (backend.name === 'ptxas') {
-      const progress = new Progress(io, entries.length, 'classified');
-      const run = await runPtxasBackend(entries, target, backend.ptxas!, (n) => progress.tick(n));
-      progress.done();
-      results = run.results;
-      stats = { ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
-      io.err(
-        `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
-          `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
-      );
+    const exFile = opts.expectations ?? expectationsPath(target.name);
+    const ex = await loadExpectations(exFile, opts.expectations !== undefined);
+    if (ex.problems.length) {
+      for (const p of ex.problems) io.err(formatProblem(p));
+      io.err(`${ex.problems.length} problem(s) in the expectations file; nothing was run. Fix them and run again.`);
+      return 2;
     }
-
-    const file = await finishRun(opts, target, started, argv, io, {
-      toolchain: backend.ptxas
-        ? { ptxas: { path: backend.ptxas.path, foundVia: backend.ptxas.foundVia, release: backend.ptxas.release, versionLine: backend.ptxas.versionLine, maxPtx: backend.ptxas.maxPtx, targets: backend.ptxas.targets } }
-        : {},
-      modulePtx: ptx,
-      backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver },
-      stats,
-      results,
-      catalogEntries: entries.length,
+    const expectations: Expectation[] = ex.expectations;
+    if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
+    const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const out = await runBackend(opts, target, io, () => {
+      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed }, expectations, expectations.length ? exFile : null);
+      io.err(`streaming results to ${rec.jsonl}`);
+      return rec;
     });
-    io.out(`report: ${file}`);
-    const t = countResults(results).total;
-    return (t.mismatch ?? 0) + (t['compile-mismatch'] ?? 0) + (t.error ?? 0) > 0 ? 1 : 0;
+    if (typeof out === 'number') return out;
+    const w = out.finish();
+    printSummary(io, w.report);
+    printWritten(io, w);
+    return exitCode(w.report);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`error: ${e.message}`);
+      const w = rec?.finishPartial(`stopped by an input error: ${e.message}`);
+      if (w) printWritten(io, w);
       return 2;
     }
+    const w = rec?.finishPartial(`internal error: ${e instanceof Error ? e.message : String(e)}`);
+    if (w) {
+      io.err(`internal error; a partial report with the ${rec!.results.length} results so far:`);
+      printWritten(io, w);
+    }
     throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

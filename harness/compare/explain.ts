@@ -1,68 +1,234 @@
 /**
- * Mismatch explanation: re-evaluates a case under alternative rules (subnormals kept or flushed, on
- * inputs, results or both; other rounding directions) and names the alternatives that reproduce
- * what was observed, so that one hardware behaviour shows as one finding with a case count.
- * (First part of the comparator issue: float add; other operations get no alternatives yet.)
+ * Mismatch explanation: re-evaluates a case under alternative rules and names the alternatives that
+ * reproduce what was observed, so that one hardware behaviour shows as one finding with a case count.
+ *
+ * One row per alternative (ALTERNATIVES): what it changes against the rule the reference applied,
+ * and to which operations it applies. An alternative that does not apply to a case (rounding of a
+ * min, accumulation precision of an atom) is not tried on it.
+ *
+ * Replica order is not an alternative: the reference already allows every order and association of
+ * multimem.ld_reduce (rule multimem.acc, "the replica order is not specified"), so no order can
+ * explain a mismatch that the allowed set does not contain.
  */
 import { parseInstruction } from '../catalog/parse.js';
+import type { FamilyId, Qualifiers } from '../catalog/types.js';
 import { type Rounding, addBitsExact } from '../numerics/exact.js';
-import { type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
+import { type ElementFormat, type FloatFormat, FLOAT_FORMATS, classify, elementFormat, splitLanes } from '../numerics/formats.js';
+import { type Allowed, allows, minmaxAllowed } from '../numerics/ops.js';
+import { reductionSet } from '../numerics/reduce.js';
 import { fpRule } from '../numerics/rules.js';
+import type { ModelVariant, ReferenceCase } from '../reference/model.js';
+
+type OpKind = 'add' | 'minmax' | 'ld_reduce.add' | 'ld_reduce.minmax';
 
 export interface Alternative {
   readonly id: string;
   /** How a finding reads: "observed = reference with ..." */
   readonly text: string;
+  /** Which float operations it applies to. */
+  readonly applies: readonly OpKind[];
   readonly flushIn?: boolean;
   readonly flushOut?: boolean;
   readonly rounding?: Rounding;
+  /** min/max: a NaN input gives NaN (IEEE 754-2019 minimum/maximum) instead of the other operand. */
+  readonly nanPropagates?: boolean;
+  /** min/max: -0.0 and +0.0 compare equal, either may come back. */
+  readonly zerosUnordered?: boolean;
+  /** multimem.ld_reduce: accumulate in this format instead of the variant's. */
+  readonly acc?: 'f32' | 'f16' | 'type';
 }
 
+const ADDS: OpKind[] = ['add'];
+const ALL_FLOAT: OpKind[] = ['add', 'minmax', 'ld_reduce.add', 'ld_reduce.minmax'];
+
 export const ALTERNATIVES: readonly Alternative[] = [
-  { id: 'ftz-off', text: 'subnormal inputs and results kept (not flushed)', flushIn: false, flushOut: false },
-  { id: 'ftz-on', text: 'subnormal inputs and results flushed to sign-preserving zero', flushIn: true, flushOut: true },
-  { id: 'ftz-inputs-only', text: 'subnormal inputs flushed, results kept', flushIn: true, flushOut: false },
-  { id: 'ftz-results-only', text: 'subnormal inputs kept, results flushed', flushIn: false, flushOut: true },
-  { id: 'round-rz', text: 'rounding toward zero', rounding: 'rz' },
-  { id: 'round-ru', text: 'rounding up (toward +inf)', rounding: 'ru' },
-  { id: 'round-rd', text: 'rounding down (toward -inf)', rounding: 'rd' },
-  { id: 'round-rna', text: 'rounding to nearest, ties away from zero', rounding: 'rna' },
+  { id: 'ftz-off', text: 'subnormal inputs and results kept (not flushed)', applies: ALL_FLOAT, flushIn: false, flushOut: false },
+  { id: 'ftz-on', text: 'subnormal inputs and results flushed to sign-preserving zero', applies: ALL_FLOAT, flushIn: true, flushOut: true },
+  { id: 'ftz-inputs-only', text: 'subnormal inputs flushed, results kept', applies: ADDS, flushIn: true, flushOut: false },
+  { id: 'ftz-results-only', text: 'subnormal inputs kept, results flushed', applies: ADDS, flushIn: false, flushOut: true },
+  { id: 'round-rz', text: 'rounding toward zero', applies: ADDS, rounding: 'rz' },
+  { id: 'round-ru', text: 'rounding up (toward +inf)', applies: ADDS, rounding: 'ru' },
+  { id: 'round-rd', text: 'rounding down (toward -inf)', applies: ADDS, rounding: 'rd' },
+  { id: 'round-rna', text: 'rounding to nearest, ties away from zero', applies: ADDS, rounding: 'rna' },
+  { id: 'nan-propagate', text: 'a NaN operand of min/max propagating (IEEE 754-2019 minimum/maximum) instead of yielding the other operand', applies: ['minmax', 'ld_reduce.minmax'], nanPropagates: true },
+  { id: 'zeros-unordered', text: '-0.0 and +0.0 compared equal by min/max (either returned)', applies: ['minmax', 'ld_reduce.minmax'], zerosUnordered: true },
+  { id: 'acc-f32', text: 'intermediate accumulation in .f32 (one rounding to the type at the end)', applies: ['ld_reduce.add'], acc: 'f32' },
+  { id: 'acc-f16', text: 'intermediate accumulation in .f16', applies: ['ld_reduce.add'], acc: 'f16' },
+  { id: 'acc-type', text: 'intermediate accumulation in the element type, each step rounded', applies: ['ld_reduce.add'], acc: 'type' },
 ];
 
 const flush = (f: FloatFormat, b: bigint) => (classify(f, b) === 'subnormal' ? b & (1n << BigInt(f.bits - 1)) : b);
+const isNaN_ = (f: FloatFormat, b: bigint) => classify(f, b) === 'nan';
 
-export interface Explainable {
-  /** Variant id (as in results: a bit-bucket variant ends in (_)). */
-  readonly variant: string;
-  readonly input: { memory?: readonly string[]; b?: readonly string[]; source?: readonly string[] };
-  readonly observed: { memory?: readonly string[] };
+/** Parses a result's variant: a bit-bucket variant's id ends in (_). */
+export function variantOf(ptxOrId: string): ModelVariant & { readonly ptx: string } {
+  const p = parseInstruction(ptxOrId.endsWith('(_)') ? `${ptxOrId.slice(0, -3)} _, [a], b;` : ptxOrId);
+  return { family: p.family.id, q: p.q, ptx: ptxOrId };
 }
 
-/** The alternatives that reproduce every observed memory element of the case (empty: none does). */
-export function explain(c: Explainable): Alternative[] {
-  const p = parseInstruction(c.variant.endsWith('(_)') ? `${c.variant.slice(0, -3)} _, [a], b;` : c.variant);
-  if (p.q.op !== 'add' || !c.observed.memory || !c.input.memory) return [];
-  const fmt = elementFormat(p.q.type ?? '');
-  if (fmt.lane.kind !== 'float') return [];
+function spaceOf(q: Qualifiers, c: ReferenceCase): 'global' | 'shared' {
+  const s = q.space ?? q.ss ?? q.dst ?? '';
+  return s.startsWith('shared') ? 'shared' : s === 'global' ? 'global' : (c.space ?? 'global');
+}
+
+/** One lane of a two-operand float op under `alt`, or undefined when `alt` does not apply. */
+function laneOp(alt: Alternative, family: FamilyId, lf: FloatFormat, op: string, specifiedFtz: boolean | 'unspecified', r: bigint, s: bigint): Allowed | undefined {
+  const kind: OpKind | undefined = op === 'add' ? 'add' : op === 'min' || op === 'max' ? 'minmax' : undefined;
+  if (!kind || !alt.applies.includes(kind)) return undefined;
+  const base = specifiedFtz === 'unspecified' ? undefined : specifiedFtz;
+  const fi = alt.flushIn ?? base;
+  const fo = alt.flushOut ?? base;
+  const modes: [boolean, boolean][] = fi === undefined || fo === undefined ? [[false, false], [true, true]] : [[fi, fo]];
+  const bits: bigint[] = [];
+  let anyNaN = false;
+  for (const [i, o] of modes) {
+    const a = i ? flush(lf, r) : r;
+    const b = i ? flush(lf, s) : s;
+    if (kind === 'add') {
+      for (const overflow of lf.bits === 8 ? (['inf', 'satfinite'] as const) : (['inf'] as const)) {
+        const out = addBitsExact(lf, a, b, overflow, alt.rounding ?? 'rn');
+        if (isNaN_(lf, out)) anyNaN = true;
+        else bits.push(o ? flush(lf, out) : out);
+      }
+      continue;
+    }
+    if (alt.nanPropagates && (isNaN_(lf, a) || isNaN_(lf, b))) {
+      anyNaN = true;
+      continue;
+    }
+    const m = minmaxAllowed(lf, op as 'min' | 'max', a, b);
+    anyNaN ||= m.anyNaN;
+    bits.push(...m.bits.map((x) => (o ? flush(lf, x) : x)));
+    if (alt.zerosUnordered && classify(lf, a) === 'zero' && classify(lf, b) === 'zero') bits.push(a, b);
+  }
+  void family;
+  return { bits, anyNaN, unspecified: [] };
+}
+
+/** Observed bits of a case, as the report carries them (hex strings). */
+export interface ObservedBits {
+  readonly memory?: readonly string[];
+  readonly returned?: readonly string[];
+  readonly replicas?: readonly (readonly string[])[];
+}
+
+export interface Explainable {
+  /** Variant id or opcode (as in results: a bit-bucket variant ends in (_)). */
+  readonly variant: string;
+  readonly input: { memory?: readonly string[]; b?: readonly string[]; c?: readonly string[]; source?: readonly string[]; replicas?: readonly (readonly string[])[]; space?: string };
+  readonly observed: ObservedBits;
+}
+
+export function referenceCaseOf(input: Explainable['input']): ReferenceCase {
+  const big = (xs?: readonly string[]) => xs?.map((x) => BigInt(x));
+  return {
+    ...(input.memory ? { memory: big(input.memory)! } : {}),
+    ...(input.b ? { b: big(input.b)! } : {}),
+    ...(input.c ? { c: big(input.c)! } : {}),
+    ...(input.source ? { source: big(input.source)! } : {}),
+    ...(input.replicas ? { replicas: input.replicas.map((r) => big(r)!) } : {}),
+    ...(input.space === 'shared' || input.space === 'global' ? { space: input.space } : {}),
+  };
+}
+
+/** Does `obs` (one element) fall in the per-lane sets `sets`? */
+function elementIn(fmt: ElementFormat, sets: readonly Allowed[], obs: bigint): boolean {
+  const lanes = splitLanes(fmt, obs);
+  return lanes.every((x, l) => allows(fmt.lane, sets[l]!, x));
+}
+
+/**
+ * Whether `alt` reproduces every observed element of the case; undefined when it does not apply
+ * (integer op, an alternative of another operation).
+ */
+function reproduces(alt: Alternative, v: ModelVariant, c: ReferenceCase, obs: ObservedBits): boolean | undefined {
+  const fmt = elementFormat(v.q.type ?? '');
+  if (fmt.lane.kind !== 'float') return undefined;
   const lf = fmt.lane;
-  const space = (p.q.space ?? p.q.dst ?? '').startsWith('shared') ? 'shared' : 'global';
-  const specified = fpRule(p.family.id, space, fmt.name);
-  const operand = c.input.b ?? c.input.source ?? [];
-  return ALTERNATIVES.filter((alt) => {
-    const fi = alt.flushIn ?? specified.ftz === true;
-    const fo = alt.flushOut ?? specified.ftz === true;
-    return c.observed.memory!.every((obs, i) => {
-      const rl = splitLanes(fmt, BigInt(c.input.memory![i]!));
-      const sl = splitLanes(fmt, BigInt(operand[i]!));
-      const ol = splitLanes(fmt, BigInt(obs));
-      return rl.every((r, l) => {
-        let out = addBitsExact(lf, fi ? flush(lf, r) : r, fi ? flush(lf, sl[l]!) : sl[l]!, 'inf', alt.rounding ?? 'rn');
-        if (fo) out = flush(lf, out);
-        const want = ol[l]!;
-        return classify(lf, out) === 'nan' ? classify(lf, want) === 'nan' : out === want;
-      });
-    });
+  const op = v.q.op ?? '';
+  const big = (xs?: readonly string[]) => xs?.map((x) => BigInt(x));
+  const space = spaceOf(v.q, c);
+  if (v.family === 'multimem.ld_reduce') {
+    const kind: OpKind = op === 'add' ? 'ld_reduce.add' : 'ld_reduce.minmax';
+    if (!alt.applies.includes(kind) || !c.replicas || !obs.returned) return undefined;
+    const rule = fpRule(v.family, 'global', fmt.name);
+    const variantAcc = v.q.acc === 'acc::f32' ? FLOAT_FORMATS.f32 : v.q.acc === 'acc::f16' ? FLOAT_FORMATS.f16 : lf;
+    const acc = alt.acc === 'f32' ? FLOAT_FORMATS.f32 : alt.acc === 'f16' ? FLOAT_FORMATS.f16 : alt.acc === 'type' ? lf : variantAcc;
+    if (alt.acc && acc.name === variantAcc.name) return undefined;
+    const ftzModes = alt.flushIn !== undefined ? [alt.flushIn] : rule.ftz === 'unspecified' ? [false, true] : [rule.ftz];
+    const returned = big(obs.returned)!;
+    return returned.every((o, i) =>
+      splitLanes(fmt, o).every((x, l) => {
+        const vals = c.replicas!.map((rep) => splitLanes(fmt, rep[i]!)[l]!);
+        if (alt.nanPropagates && vals.some((y) => isNaN_(lf, y))) return isNaN_(lf, x);
+        return ftzModes.some((m) => {
+          const rs = reductionSet(op as 'add' | 'min' | 'max', lf, acc, vals, m);
+          if (rs.nan && isNaN_(lf, x)) return true;
+          if (rs.results.some((r) => r.bits === x)) return true;
+          // zeros-unordered: a zero of either sign where the set has a zero
+          return Boolean(alt.zerosUnordered && classify(lf, x) === 'zero' && rs.results.some((r) => classify(lf, r.bits) === 'zero'));
+        });
+      }),
+    );
+  }
+  const specified = v.family === 'multimem.red' ? fpRule(v.family, 'global', fmt.name).ftz : (op === 'add' ? fpRule(v.family, space, fmt.name).ftz : false);
+  const operand = c.b ?? c.source;
+  const one = (r: bigint, s: bigint): Allowed[] | undefined => {
+    const rl = splitLanes(fmt, r);
+    const sl = splitLanes(fmt, s);
+    const lanes = rl.map((x, l) => laneOp(alt, v.family, lf, op, specified, x, sl[l]!));
+    return lanes.some((x) => !x) ? undefined : (lanes as Allowed[]);
+  };
+  if (v.family === 'multimem.red') {
+    if (!c.replicas || !c.b || !obs.replicas) return undefined;
+    let applied = true;
+    const ok = obs.replicas.every((rep, k) =>
+      rep.every((o, i) => {
+        const sets = one(c.replicas![k]![i]!, c.b![i]!);
+        if (!sets) applied = false;
+        return sets ? elementIn(fmt, sets, BigInt(o)) : false;
+      }),
+    );
+    return applied ? ok : undefined;
+  }
+  if (!c.memory || !operand || !obs.memory) return undefined;
+  // atom returns the old value whatever the rule: it must match as the reference says
+  if (obs.returned && !obs.returned.every((o, i) => BigInt(o) === c.memory![i])) return false;
+  let applied = true;
+  const ok = obs.memory.every((o, i) => {
+    const sets = one(c.memory![i]!, operand[i]!);
+    if (!sets) applied = false;
+    return sets ? elementIn(fmt, sets, BigInt(o)) : false;
   });
+  return applied ? ok : undefined;
+}
+
+/** The alternatives that reproduce every observed element of the case (empty: none does). */
+export function explain(c: Explainable): Alternative[] {
+  const v = variantOf(c.variant);
+  const rc = referenceCaseOf(c.input);
+  return ALTERNATIVES.filter((alt) => reproduces(alt, v, rc, c.observed) === true);
+}
+
+/** The alternatives tried on a case (those that apply to its operation). */
+export function applicable(c: Explainable): Alternative[] {
+  const v = variantOf(c.variant);
+  const rc = referenceCaseOf(c.input);
+  return ALTERNATIVES.filter((alt) => reproduces(alt, v, rc, c.observed) !== undefined);
+}
+
+export const NO_EXPLANATION = 'no alternative rule reproduces it';
+
+/** "observed = reference with A, or with B" for a set of alternative ids. */
+export function explanationText(ids: readonly string[]): string {
+  const alts = ids.map((id) => ALTERNATIVES.find((a) => a.id === id)!).filter(Boolean);
+  return alts.length ? `observed = reference with ${alts.map((a) => a.text).join(', or with ')}` : NO_EXPLANATION;
+}
+
+/** Family, operation, type and space a case is about: the unit findings are grouped by. */
+export function subjectOf(variant: string): string {
+  const { family, q } = variantOf(variant);
+  return `${family} .${q.op}.${q.type} on .${(q.space ?? q.dst ?? '') || 'generic'}`;
 }
 
 export interface Finding {
@@ -73,41 +239,66 @@ export interface Finding {
   readonly text: string;
   readonly count: number;
   readonly examples: readonly string[];
+  /** Ids of every case in the group. */
+  readonly ids: readonly string[];
 }
 
 /**
- * Groups mismatches into findings: per subject, the alternatives that explain every one of its cases
- * (the intersection); a subject whose cases no single alternative covers is split by explanation.
+ * Groups explained cases into findings: per subject, the alternatives that explain every one of its
+ * cases (the intersection); a subject whose cases no single alternative covers is split by their
+ * sets of explanations.
  */
-export function groupFindings(cases: readonly (Explainable & { id: string })[]): Finding[] {
-  const bySubject = new Map<string, { c: Explainable & { id: string }; alts: Alternative[] }[]>();
-  for (const c of cases) {
-    const p = parseInstruction(c.variant.endsWith('(_)') ? `${c.variant.slice(0, -3)} _, [a], b;` : c.variant);
-    const subject = `${p.family.id} .${p.q.op}.${p.q.type} on .${(p.q.space ?? p.q.dst ?? '') || 'generic'}`;
-    const list = bySubject.get(subject) ?? [];
-    list.push({ c, alts: explain(c) });
-    bySubject.set(subject, list);
-  }
+export function groupExplained(cases: readonly { id: string; subject: string; explanation: readonly string[] }[]): Finding[] {
+  const bySubject = new Map<string, (typeof cases)[number][]>();
+  for (const c of cases) bySubject.set(c.subject, [...(bySubject.get(c.subject) ?? []), c]);
   const out: Finding[] = [];
-  const finding = (subject: string, alts: Alternative[], items: { c: { id: string } }[]): Finding => ({
+  const finding = (subject: string, ids: readonly string[], items: (typeof cases)[number][]): Finding => ({
     subject,
-    explanation: alts.map((a) => a.id).join(','),
-    text: alts.length ? `observed = reference with ${alts.map((a) => a.text).join(', or with ')}` : 'no alternative rule reproduces it',
+    explanation: ids.join(','),
+    text: explanationText(ids),
     count: items.length,
-    examples: items.slice(0, 3).map((x) => x.c.id),
+    examples: items.slice(0, 3).map((x) => x.id),
+    ids: items.map((x) => x.id),
   });
   for (const [subject, items] of bySubject) {
-    const common = ALTERNATIVES.filter((a) => items.every((x) => x.alts.some((y) => y.id === a.id)));
+    const common = ALTERNATIVES.map((a) => a.id).filter((a) => items.every((x) => x.explanation.includes(a)));
     if (common.length) {
       out.push(finding(subject, common, items));
       continue;
     }
     const bySet = new Map<string, typeof items>();
     for (const x of items) {
-      const k = x.alts.map((a) => a.id).join(',');
+      const k = x.explanation.join(',');
       bySet.set(k, [...(bySet.get(k) ?? []), x]);
     }
-    for (const group of bySet.values()) out.push(finding(subject, group[0]!.alts, group));
+    for (const group of bySet.values()) out.push(finding(subject, group[0]!.explanation, group));
   }
-  return out.sort((a, b) => b.count - a.count);
+  return out.sort((a, b) => b.count - a.count || a.subject.localeCompare(b.subject));
 }
+
+/** Explains and groups mismatching cases in one step. */
+export function groupFindings(cases: readonly (Explainable & { id: string })[]): Finding[] {
+  return groupExplained(cases.map((c) => ({ id: c.id, subject: subjectOf(c.variant), explanation: explain(c).map((a) => a.id) })));
+}
+
+/** What a NaN result was, for `observed` cases: canonical, an input's payload, or another. */
+export function nanBehaviour(c: Explainable): 'canonical' | 'input payload' | 'other payload' | undefined {
+  const v = variantOf(c.variant);
+  const fmt = elementFormat(v.q.type ?? '');
+  if (fmt.lane.kind !== 'float') return undefined;
+  const lf = fmt.lane;
+  const outs = [...(c.observed.memory ?? []), ...(c.observed.returned && v.family === 'multimem.ld_reduce' ? c.observed.returned : []), ...(c.observed.replicas ?? []).flat()];
+  const ins = [...(c.input.memory ?? []), ...(c.input.b ?? []), ...(c.input.source ?? []), ...(c.input.replicas ?? []).flat()].flatMap((x) => splitLanes(fmt, BigInt(x)));
+  const quiet = (x: bigint) => x | (1n << BigInt(lf.fracBits - 1));
+  let kind: 'canonical' | 'input payload' | 'other payload' | undefined;
+  const rank = { canonical: 0, 'input payload': 1, 'other payload': 2 } as const;
+  for (const o of outs) {
+    for (const x of splitLanes(fmt, BigInt(o))) {
+      if (!isNaN_(lf, x)) continue;
+      const k = x === BigInt(lf.canonicalNaN) ? 'canonical' : ins.some((i) => isNaN_(lf, i) && (i === x || quiet(i) === x)) ? 'input payload' : 'other payload';
+      if (!kind || rank[k] > rank[kind]) kind = k;
+    }
+  }
+  return kind;
+}
+

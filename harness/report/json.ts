@@ -3,6 +3,9 @@
  * atomically (a temporary file renamed into place) so a reader never sees half a document.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import type { ReportFinding } from '../compare/compare.js';
+import type { ExpectationOutcome } from '../compare/expectations.js';
 import { cpus, hostname, platform, release, arch as cpuArch } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG_PTX_ISA } from '../arch/targets.js';
@@ -10,12 +13,14 @@ import { ruleIndex, type RuleInfo } from '../catalog/rules.js';
 import { type EntryResult, countResults } from './types.js';
 
 export const REPORT_SCHEMA_ID = 'ptx-reduction-conformance/run-report';
-export const REPORT_VERSION = 1;
+export const REPORT_VERSION = 2;
 
 export interface RunReport {
   readonly schema: typeof REPORT_SCHEMA_ID;
   readonly version: typeof REPORT_VERSION;
   readonly partial: boolean;
+  /** Why a partial report stopped. */
+  readonly partialReason?: string;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly elapsedMs: number;
@@ -34,6 +39,8 @@ export interface RunReport {
   readonly counts: ReturnType<typeof countResults>;
   readonly stats: Record<string, number>;
   readonly rules: Record<string, Omit<RuleInfo, 'id'>>;
+  readonly findings: readonly ReportFinding[];
+  readonly expectations: { readonly file: string | null; readonly outcomes: readonly ExpectationOutcome[] };
   readonly results: readonly EntryResult[];
 }
 
@@ -81,5 +88,15 @@ export async function writeJsonReport(dir: string, report: RunReport): Promise<s
   const tmp = `${file}.tmp-${process.pid}`;
   await writeFile(tmp, `${JSON.stringify(report)}\n`);
   await rename(tmp, file);
+  return file;
+}
+
+/** The same, synchronously: for a signal handler or a crash path that must finish before exit. */
+export function writeJsonReportSync(dir: string, report: RunReport): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'report.json');
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, `${JSON.stringify(report)}\n`);
+  renameSync(tmp, file);
   return file;
 }

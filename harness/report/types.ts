@@ -56,6 +56,14 @@ export interface EntryResult {
   readonly verdict: Verdict;
   /** Why this verdict, in one line. */
   readonly reason: string;
+  /** Mismatches and known deviations: the alternative rules that reproduce the observation. */
+  readonly explanation?: { readonly ids: readonly string[]; readonly text: string };
+  /** The expectation (cases/expectations/<arch>.yaml) that made this a known deviation. */
+  readonly expectation?: string;
+  /** The key of the finding (report.findings) this result belongs to. */
+  readonly finding?: string;
+  /** gpu: the SASS instructions the variant's kernel became (cuobjdump). */
+  readonly sass?: string;
   /** For kind 'case': where it came from, its bits, what the reference allows, what its file expects. */
   readonly case?: {
     readonly origin: Record<string, string | number>;
@@ -65,6 +73,8 @@ export interface EntryResult {
     readonly observed?: Record<string, unknown>;
     readonly allowed: Record<string, unknown>;
     readonly unspecified: readonly string[];
+    /** observed NaN results: canonical, an input's payload, or another payload. */
+    readonly nan?: string;
   };
   readonly ptxas?: {
     readonly accepted: boolean;

@@ -66,6 +66,8 @@ export interface GpuRunOptions {
   readonly worker: readonly string[];
   readonly workers?: number;
   readonly onProgress?: (msg: string) => void;
+  /** Called with each batch of results as it is judged (for streaming to results.jsonl). */
+  readonly onResults?: (rs: readonly EntryResult[]) => void;
 }
 
 /** SASS mnemonics per kernel from `cuobjdump -sass`, the lines that touch memory atomically. */
@@ -93,11 +95,18 @@ export async function sassByKernel(cubin: string): Promise<Map<string, string[]>
   return out;
 }
 
-export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: EntryResult[]; stats: Record<string, number> }> {
+export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: EntryResult[]; stats: Record<string, number>; variantIds: string[] }> {
   const started = performance.now();
   const { plans: allPlans, skipped } = gpuPlans(opts.target.name, opts.ptx);
   const plans = allPlans.filter((p) => opts.keep(p.entry.id));
-  const results: EntryResult[] = [];
+  const all: EntryResult[] = [];
+  const results = {
+    push: (...rs: EntryResult[]) => {
+      all.push(...rs);
+      opts.onResults?.(rs);
+      return all.length;
+    },
+  };
   const base = (id: string, family: EntryResult['family'], ptx: string) => ({ id, family, kind: 'variant' as const, ptx, modulePtx: opts.ptx });
   for (const s of skipped.filter((x) => opts.keep(x.entry.id))) {
     results.push({ ...base(s.entry.id, s.entry.family, s.entry.ptx), catalog: { status: s.entry.status, expect: s.entry.expect, reason: s.entry.reason, rules: [] }, verdict: 'skipped', reason: s.reason });
@@ -177,7 +186,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: Ent
               cases++;
               if ('error' in o) {
                 add({ [`${e.family}.error`]: 1 });
-                results.push({ id: c.id, family: e.family, kind: 'case', ptx: e.ptx, modulePtx: opts.ptx, catalog: { status: 'valid', expect: 'accept', reason: `SASS: ${sass[p.name] ?? '?'}`, rules: [] }, verdict: 'error', reason: `the launch failed for this case alone: ${o.error}` });
+                results.push({ id: c.id, family: e.family, kind: 'case', ptx: e.ptx, modulePtx: opts.ptx, catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] }, sass: sass[p.name] ?? '?', verdict: 'error', reason: `the launch failed for this case alone: ${o.error}` });
                 return;
               }
               const observed = { memory: o.memory.map((x) => BigInt(x)), ...(returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
@@ -190,7 +199,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: Ent
       );
       opts.onProgress?.(`ran module ${k + 1}/${chunks.length}: ${cases} cases so far`);
     }
-    return { results, stats: { variants: plans.length, cases, workers, recordedCases: results.filter((r) => r.kind === 'case').length, seconds: (performance.now() - started) / 1000, ...Object.fromEntries(Object.entries(totals).map(([k2, v]) => [`total.${k2}`, v])) } };
+    return { results: all, variantIds: plans.map((p) => p.entry.id), stats: { variants: plans.length, cases, workers, recordedCases: all.filter((r) => r.kind === 'case').length, seconds: (performance.now() - started) / 1000, ...Object.fromEntries(Object.entries(totals).map(([k2, v]) => [`total.${k2}`, v])) } };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

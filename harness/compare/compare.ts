@@ -1,0 +1,164 @@
+/**
+ * The comparator's last pass over a run's results, the same for every backend:
+ *  - each case result gets its rule trail (reference rule ids, cited in the report's `rules`) and,
+ *    where the verdict is not a pass, the reference's allowed sets beside the observed bits;
+ *  - each mismatch is explained (explain.ts): the alternative rules that reproduce it;
+ *  - each `observed` NaN result says what NaN came back (canonical, an input's payload, another);
+ *  - results are grouped into findings (one hardware or toolchain behaviour, one finding with a
+ *    count), and every non-pass result names its finding, so a report links the two both ways.
+ *
+ * What the hardware observed is `case.observed`; on the reference backend a vector file's `expect:`
+ * takes its place (a file that expects other bits is explained the same way).
+ */
+import { type ElementFormat, elementFormat } from '../numerics/formats.js';
+import type { Allowed } from '../numerics/ops.js';
+import { type ElementAllowed, CaseError, reference } from '../reference/model.js';
+import type { EntryResult, Verdict } from '../report/types.js';
+import { type Explainable, NO_EXPLANATION, explain, explanationText, groupExplained, nanBehaviour, referenceCaseOf, subjectOf, variantOf } from './explain.js';
+
+const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
+
+function allowedHex(fmt: ElementFormat, xs?: readonly ElementAllowed[]) {
+  return xs?.map((e) => e.map((l: Allowed) => ({ bits: l.bits.map((b) => hex(fmt.lane.bits, b)), anyNaN: l.anyNaN })));
+}
+
+/** The case as explain() takes it, or undefined when the result has no bits to explain. */
+export function explainable(r: EntryResult): Explainable | undefined {
+  const c = r.case;
+  if (!c) return undefined;
+  const observed = (c.observed ?? c.expect) as Explainable['observed'] | undefined;
+  if (!observed) return undefined;
+  return { variant: r.ptx, input: c.input as Explainable['input'], observed };
+}
+
+/** SASS evidence: a field of its own (older reports kept it in catalog.reason as "SASS: ..."). */
+function sassOf(r: EntryResult): string | undefined {
+  return r.sass ?? /^SASS: (.*)$/.exec(r.catalog.reason)?.[1];
+}
+
+/** Fills rule trail, allowed sets, explanation, NaN behaviour and SASS of one result. */
+export function enrichResult(r: EntryResult): EntryResult {
+  const sass = sassOf(r);
+  let out: EntryResult = sass && !r.sass ? { ...r, sass, catalog: { ...r.catalog, reason: 'a case of a catalog variant' } } : r;
+  const ex = explainable(out);
+  if (!ex || !out.case) return out;
+  const c = out.case;
+  let rules = out.catalog.rules;
+  let allowed = c.allowed;
+  const needsAllowed = out.verdict !== 'pass' && Object.keys(c.allowed).length === 0;
+  if (rules.length === 0 || needsAllowed) {
+    try {
+      const v = variantOf(out.ptx);
+      const fmt = elementFormat(v.q.type ?? '');
+      const ref = reference(v, referenceCaseOf(ex.input));
+      rules = ref.trail.map((t) => t.rule);
+      if (needsAllowed) {
+        allowed = {
+          ...(ref.memory ? { memory: allowedHex(fmt, ref.memory) } : {}),
+          ...(ref.returned ? { returned: allowedHex(fmt, ref.returned) } : {}),
+          ...(ref.replicas ? { replicas: ref.replicas.map((x) => allowedHex(fmt, x)) } : {}),
+        };
+      }
+    } catch (e) {
+      if (!(e instanceof CaseError)) throw e;
+    }
+  }
+  let explanation = out.explanation;
+  if ((out.verdict === 'mismatch' || out.verdict === 'known-deviation') && !explanation) {
+    const ids = explain(ex).map((a) => a.id);
+    explanation = { ids, text: explanationText(ids) };
+  }
+  const nan = out.verdict === 'observed' ? nanBehaviour(ex) : undefined;
+  out = {
+    ...out,
+    catalog: { ...out.catalog, rules },
+    ...(explanation ? { explanation } : {}),
+    case: { ...c, allowed, ...(nan ? { nan } : {}) },
+  };
+  return out;
+}
+
+export interface ReportFinding {
+  /** Short key (F1, F2, ...) that results name in their `finding` field. */
+  readonly key: string;
+  readonly verdict: Verdict;
+  /** What the finding is about: family, operation, type and space, or catalog rule. */
+  readonly subject: string;
+  /** Alternative ids (mismatches), the unspecified rule and NaN kind (observed), or the tool's message. */
+  readonly explanation: string;
+  /** One line a person reads. */
+  readonly text: string;
+  readonly count: number;
+  readonly examples: readonly string[];
+  /** Expectation id, where the finding is a known deviation. */
+  readonly expectation?: string;
+}
+
+/** The message ptxas gave, without the register names and numbers that vary between lines. */
+export function toolMessage(r: EntryResult): string {
+  if (!r.ptxas) return '';
+  if (r.ptxas.crashed) return `ptxas crashed (${r.ptxas.crashed})`;
+  if (r.ptxas.accepted) return 'ptxas accepts';
+  const errs = r.ptxas.messages.filter((m) => !m.startsWith('warning'));
+  return (errs[0] ?? r.ptxas.messages[0] ?? 'rejected').replace(/%r\d+_\d+/g, '%r');
+}
+
+const ORDER: readonly Verdict[] = ['mismatch', 'error', 'compile-mismatch', 'known-deviation', 'observed', 'skipped'];
+
+/**
+ * Groups every non-pass result into findings and returns the results with their `finding` key.
+ * Mismatches and known deviations group by subject and explanation; compile-mismatches, errors
+ * and ptxas observations by catalog expectation, rule and tool message; observed cases by subject,
+ * unspecified rule and NaN kind; skipped entries by reason.
+ */
+export function findingsOf(results: readonly EntryResult[]): { findings: ReportFinding[]; results: EntryResult[] } {
+  type Raw = Omit<ReportFinding, 'key' | 'count' | 'examples'> & { ids: number[] };
+  const raws: Raw[] = [];
+  const byKey = new Map<string, Raw>();
+  const add = (k: string, make: () => Omit<Raw, 'ids'>, id: number) => {
+    let g = byKey.get(k);
+    if (!g) {
+      g = { ...make(), ids: [] };
+      byKey.set(k, g);
+      raws.push(g);
+    }
+    g.ids.push(id);
+  };
+  // mismatches and known deviations of cases: one finding per subject and explanation
+  for (const verdict of ['mismatch', 'known-deviation'] as const) {
+    const cases = results.flatMap((r, i) => (r.verdict === verdict && r.kind === 'case' ? [{ id: String(i), subject: `${subjectOf(r.ptx)}${r.expectation ? ` [${r.expectation}]` : ''}`, explanation: r.explanation?.ids ?? [] }] : []));
+    for (const g of groupExplained(cases)) {
+      const exp = results[Number(g.examples[0])]?.expectation;
+      const k = `${verdict}|${g.subject}|${g.explanation}`;
+      for (const id of g.ids) add(k, () => ({ verdict, subject: g.subject, explanation: g.explanation, text: g.text, ...(exp ? { expectation: exp } : {}) }), Number(id));
+    }
+  }
+  for (const [i, r] of results.entries()) {
+    if (r.verdict === 'pass' || ((r.verdict === 'mismatch' || r.verdict === 'known-deviation') && r.kind === 'case')) continue;
+    if (r.verdict === 'skipped') {
+      add(`skipped|${r.reason}`, () => ({ verdict: 'skipped', subject: r.family, explanation: '', text: r.reason }), i);
+    } else if (r.kind === 'case') {
+      const uns = r.case?.unspecified.join(', ') ?? '';
+      const nan = r.case?.nan;
+      const subject = subjectOf(r.ptx);
+      const text = r.verdict === 'observed' ? `inside the set the spec leaves open (${uns || 'order'})${nan ? `; NaN results: ${nan}` : ''}` : r.reason;
+      add(`${r.verdict}|${subject}|${text}`, () => ({ verdict: r.verdict, subject, explanation: [uns, nan].filter(Boolean).join('; '), text }), i);
+    } else {
+      const rule = r.catalog.rules[0] ?? '';
+      const tool = toolMessage(r) || r.reason;
+      const subject = `${r.family}: expect ${r.catalog.expect} | ${rule}`;
+      add(`${r.verdict}|${subject}|${tool}${r.expectation ?? ''}`, () => ({ verdict: r.verdict, subject, explanation: tool, text: `${r.catalog.expect === 'either' ? 'the spec leaves it open' : `the catalog expects ${r.catalog.expect}`} (${rule}); ${tool}`, ...(r.expectation ? { expectation: r.expectation } : {}) }), i);
+    }
+  }
+  raws.sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict) || b.ids.length - a.ids.length || a.subject.localeCompare(b.subject));
+  const keyOf: (string | undefined)[] = new Array(results.length);
+  const findings = raws.map((g, n) => {
+    const key = `F${n + 1}`;
+    for (const i of g.ids) keyOf[i] = key;
+    const { ids, ...rest } = g;
+    return { key, ...rest, count: ids.length, examples: ids.slice(0, 3).map((i) => results[i]!.id) };
+  });
+  return { findings, results: results.map((r, i) => (keyOf[i] ? { ...r, finding: keyOf[i] } : r)) };
+}
+
+export { NO_EXPLANATION };

@@ -1,0 +1,211 @@
+/**
+ * Expectations files, `cases/expectations/<arch>.yaml`: known deviations of one target, each a
+ * pattern over result ids (the --filter syntax: globs with * and ?, or substrings, comma-separated),
+ * the verdict and explanation it expects, a reason and a link. A result they match becomes
+ * `known-deviation`; an expectation whose pattern matched results that ran but none of which
+ * deviated is reported as an unexpected pass (the deviation went away: remove or narrow it).
+ *
+ * ```yaml
+ * expectations:
+ *   - id: bulk-add-f32-keeps-subnormals          # [A-Za-z0-9_.-], unique in the file
+ *     pattern: "cp.reduce.async.bulk.global.*.add.f32*"
+ *     verdict: mismatch                          # default; or compile-mismatch, error
+ *     explanation: ftz-off                       # mismatch: alternative ids that must all explain it
+ *                                                # ("none": no alternative does); compile-mismatch
+ *                                                # and error: a piece of the tool's message instead
+ *     reason: the H200 keeps subnormals in bulk .add.f32 although 9.7.9.25.4.2 says it flushes
+ *     link: reports/baselines/h200-sm_90-gpu-backend-1e4.report.json.gz
+ * ```
+ *
+ * Problems are located like vector files' (`file:line:col: what; what to do`) and stop the run
+ * before anything runs (exit 2).
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { LineCounter, type Node, type YAMLMap, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import type { InputProblem } from '../cases/types.js';
+import type { EntryResult } from '../report/types.js';
+import { compileFilter } from '../util/filter.js';
+import { nearestWords } from '../util/nearest.js';
+import { ALTERNATIVES } from './explain.js';
+import { toolMessage } from './compare.js';
+
+export type ExpectedVerdict = 'mismatch' | 'compile-mismatch' | 'error';
+const EXPECTED_VERDICTS: readonly ExpectedVerdict[] = ['mismatch', 'compile-mismatch', 'error'];
+const KEYS = ['id', 'pattern', 'verdict', 'explanation', 'reason', 'link'];
+
+export interface Expectation {
+  readonly id: string;
+  readonly pattern: string;
+  readonly verdict: ExpectedVerdict;
+  /** mismatch: alternative ids (empty: "none"); otherwise a piece of the tool's message. */
+  readonly explanation: readonly string[] | string;
+  readonly reason: string;
+  readonly link: string;
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface ExpectationOutcome {
+  readonly id: string;
+  readonly pattern: string;
+  readonly verdict: ExpectedVerdict;
+  readonly reason: string;
+  readonly link: string;
+  readonly where: string;
+  /** occurred: matched results; unexpected-pass: results matched the pattern and ran, none deviated; not-run: nothing the run checked matched. */
+  readonly status: 'occurred' | 'unexpected-pass' | 'not-run';
+  /** Results turned into known-deviation. */
+  readonly matched: number;
+  /** Results of the run whose id matches the pattern and that could have deviated (see couldDeviate). */
+  readonly ran: number;
+}
+
+export function expectationsPath(arch: string, dir = join('cases', 'expectations')): string {
+  return join(dir, `${arch}.yaml`);
+}
+
+/** Loads and checks an expectations file; a missing file is no expectations, not a problem. */
+export async function loadExpectations(file: string, mustExist = false): Promise<{ expectations: Expectation[]; problems: InputProblem[] }> {
+  if (!existsSync(file)) {
+    return mustExist ? { expectations: [], problems: [{ file, line: 1, col: 1, message: `no such expectations file; check the path given to --expectations` }] } : { expectations: [], problems: [] };
+  }
+  return parseExpectations(file, await readFile(file, 'utf8'));
+}
+
+export function parseExpectations(file: string, text: string): { expectations: Expectation[]; problems: InputProblem[] } {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  const problems: InputProblem[] = [];
+  const at = (node: Node | null | undefined, message: string) => {
+    const pos = lc.linePos(node?.range?.[0] ?? 0);
+    problems.push({ file, line: pos.line, col: pos.col, message });
+  };
+  for (const e of doc.errors) {
+    const pos = lc.linePos(e.pos[0]);
+    problems.push({ file, line: pos.line, col: pos.col, message: `YAML syntax: ${e.message.split('\n')[0]}; fix the YAML (indentation, quotes, colons)` });
+  }
+  if (problems.length) return { expectations: [], problems };
+  const root = doc.contents;
+  if (!isMap(root) || !isSeq(root.get('expectations', true))) {
+    at(root as Node, "the file must be a map with the key 'expectations:' holding a list of expectations (see harness/compare/expectations.ts)");
+    return { expectations: [], problems };
+  }
+  for (const p of root.items) {
+    const k = isScalar(p.key) ? String(p.key.value) : '?';
+    if (k !== 'expectations') at(p.key as Node, `unknown top-level key '${k}'; the file has one key, 'expectations'`);
+  }
+  const out: Expectation[] = [];
+  const seen = new Map<string, number>();
+  const altIds = ALTERNATIVES.map((a) => a.id);
+  for (const item of (root.get('expectations', true) as unknown as { items: Node[] }).items) {
+    if (!isMap(item)) {
+      at(item, 'each expectation is a map with id, pattern, explanation, reason and link');
+      continue;
+    }
+    const m = item as YAMLMap;
+    const line = lc.linePos(item.range?.[0] ?? 0).line;
+    for (const p of m.items) {
+      const k = isScalar(p.key) ? String(p.key.value) : '?';
+      if (!KEYS.includes(k)) at(p.key as Node, `unknown key '${k}' in an expectation; did you mean '${nearestWords(k, KEYS, 1)[0]}'? (keys: ${KEYS.join(', ')})`);
+    }
+    const str = (key: string, required: boolean): string | undefined => {
+      const n = m.get(key, true) as Node | undefined;
+      if (n === undefined) {
+        if (required) at(item, `${key}: is missing; every expectation needs ${key}`);
+        return undefined;
+      }
+      if (!isScalar(n) || typeof n.value !== 'string' || !n.value.trim()) {
+        at(n, `${key}: must be a non-empty string`);
+        return undefined;
+      }
+      return n.value;
+    };
+    const id = str('id', true);
+    const pattern = str('pattern', true);
+    const verdictText = str('verdict', false) ?? 'mismatch';
+    const explanation = str('explanation', true);
+    const reason = str('reason', true);
+    const link = str('link', true);
+    if (id !== undefined) {
+      if (!/^[A-Za-z0-9_.-]+$/.test(id)) at(m.get('id', true) as Node, `id: '${id}' may use letters, digits, '_', '.' and '-' only`);
+      if (seen.has(id)) at(m.get('id', true) as Node, `id: '${id}' is used already (line ${seen.get(id)}); ids must be unique`);
+      seen.set(id, line);
+    }
+    if (!EXPECTED_VERDICTS.includes(verdictText as ExpectedVerdict)) at(m.get('verdict', true) as Node, `verdict: '${verdictText}' cannot be expected; use one of ${EXPECTED_VERDICTS.join(', ')}`);
+    if (pattern !== undefined && pattern.split(',').every((x) => !x.trim())) at(m.get('pattern', true) as Node, 'pattern: is empty; write a glob over result ids, e.g. atom.global.add.f32*');
+    let expl: readonly string[] | string | undefined = explanation;
+    if (explanation !== undefined && verdictText === 'mismatch') {
+      const ids = explanation === 'none' ? [] : explanation.split(',').map((s) => s.trim());
+      const bad = ids.filter((x) => !altIds.includes(x));
+      if (bad.length) at(m.get('explanation', true) as Node, `explanation: unknown alternative '${bad[0]}'; did you mean '${nearestWords(bad[0]!, altIds, 1)[0]}'? (alternatives: ${altIds.join(', ')}, or none)`);
+      expl = ids;
+    }
+    if (link !== undefined && !/^(https?:\/\/\S+|[\w./-]+)$/.test(link)) at(m.get('link', true) as Node, `link: '${link}' is neither a URL (https://...) nor a path in the repository`);
+    if (id && pattern && expl !== undefined && reason && link && EXPECTED_VERDICTS.includes(verdictText as ExpectedVerdict)) {
+      out.push({ id, pattern, verdict: verdictText as ExpectedVerdict, explanation: expl, reason, link, file, line });
+    }
+  }
+  return { expectations: problems.length ? [] : out, problems };
+}
+
+/**
+ * Whether `r` could have shown the deviation `e` expects: a mismatch needs observed bits (hardware)
+ * or a file's expect (reference); a compile-mismatch needs ptxas's answer; an error, either. A case
+ * the reference model evaluates without expectations can only pass, and says nothing about it.
+ */
+function couldDeviate(e: Expectation, r: EntryResult): boolean {
+  if (r.verdict === 'skipped') return false;
+  if (e.verdict === 'compile-mismatch') return r.ptxas !== undefined;
+  if (e.verdict === 'mismatch') return r.case?.observed !== undefined || r.case?.expect !== undefined;
+  return r.ptxas !== undefined || r.case?.observed !== undefined;
+}
+
+function explains(e: Expectation, r: EntryResult): boolean {
+  if (e.verdict !== r.verdict) return false;
+  if (typeof e.explanation === 'string') return `${toolMessage(r)} ${r.reason}`.includes(e.explanation);
+  const have = r.explanation?.ids ?? [];
+  return e.explanation.length === 0 ? have.length === 0 : e.explanation.every((x) => have.includes(x));
+}
+
+/**
+ * Turns results the expectations cover into known deviations. `covered` lists ids the run checked
+ * but did not keep as results (a gpu run keeps a sample of its passing cases), so that an
+ * expectation over them is not called not-run.
+ */
+export function applyExpectations(results: readonly EntryResult[], expectations: readonly Expectation[], covered: readonly string[] = []): { results: EntryResult[]; outcomes: ExpectationOutcome[] } {
+  const tests = expectations.map((e) => compileFilter(e.pattern));
+  const matched = expectations.map(() => 0);
+  const ran = expectations.map(() => 0);
+  const out = results.map((r) => {
+    const notes: string[] = [];
+    for (let k = 0; k < expectations.length; k++) {
+      if (!tests[k]!(r.id)) continue;
+      const e = expectations[k]!;
+      if (couldDeviate(e, r)) ran[k]!++;
+      if (explains(e, r)) {
+        matched[k]!++;
+        return { ...r, verdict: 'known-deviation' as const, expectation: e.id, reason: `known deviation '${e.id}' (${e.reason}; ${e.link}): ${r.reason}` };
+      }
+      if (r.verdict === e.verdict) {
+        const want = typeof e.explanation === 'string' ? `a message containing '${e.explanation}'` : e.explanation.join(',') || 'none';
+        notes.push(`expectation '${e.id}' covers this id but expects ${want}; this one: ${r.explanation?.ids.join(',') || toolMessage(r) || 'none'}`);
+      }
+    }
+    return notes.length ? { ...r, reason: `${r.reason} [${notes.join('; ')}]` } : r;
+  });
+  for (const id of covered) tests.forEach((t, k) => expectations[k]!.verdict !== 'compile-mismatch' && t(id) && ran[k]!++);
+  const outcomes = expectations.map((e, k): ExpectationOutcome => ({
+    id: e.id,
+    pattern: e.pattern,
+    verdict: e.verdict,
+    reason: e.reason,
+    link: e.link,
+    where: `${e.file}:${e.line}`,
+    status: matched[k]! > 0 ? 'occurred' : ran[k]! > 0 ? 'unexpected-pass' : 'not-run',
+    matched: matched[k]!,
+    ran: ran[k]!,
+  }));
+  return { results: out, outcomes };
+}

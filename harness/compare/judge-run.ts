@@ -1,0 +1,21 @@
+/**
+ * A run's results through the comparator's last steps, in order: enrich (rule trail, allowed sets,
+ * explanation of each mismatch, NaN kind), expectations (known deviations, unexpected passes),
+ * findings (grouped, each result naming its own).
+ */
+import type { EntryResult } from '../report/types.js';
+import { type ReportFinding, enrichResult, findingsOf } from './compare.js';
+import { type Expectation, type ExpectationOutcome, applyExpectations } from './expectations.js';
+
+export interface JudgedRun {
+  readonly results: EntryResult[];
+  readonly findings: ReportFinding[];
+  readonly outcomes: ExpectationOutcome[];
+}
+
+export function judgeRun(raw: readonly EntryResult[], expectations: readonly Expectation[] = [], covered: readonly string[] = []): JudgedRun {
+  const enriched = raw.map(enrichResult);
+  const { results: expected, outcomes } = applyExpectations(enriched, expectations, covered);
+  const { findings, results } = findingsOf(expected);
+  return { results, findings, outcomes };
+}

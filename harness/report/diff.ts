@@ -1,0 +1,69 @@
+/**
+ * `npm run conformance -- diff OLD.json NEW.json`: the results whose verdict or observed bits changed
+ * between two runs (a driver upgrade, a new ptxas, another arch), those only one run has, and the
+ * findings that appeared or went away.
+ */
+import type { RunReport } from './json.js';
+import type { EntryResult } from './types.js';
+
+export interface Change {
+  readonly id: string;
+  readonly family: string;
+  readonly what: 'verdict' | 'observed' | 'ptxas' | 'added' | 'removed';
+  readonly old?: string;
+  readonly new?: string;
+}
+
+export interface ReportDiff {
+  readonly changes: Change[];
+  /** How many results both runs have. */
+  readonly common: number;
+  readonly appeared: string[];
+  readonly disappeared: string[];
+}
+
+const observedOf = (r: EntryResult) => (r.case?.observed ? JSON.stringify(r.case.observed) : undefined);
+const ptxasOf = (r: EntryResult) => (r.ptxas ? (r.ptxas.crashed ? `crashed ${r.ptxas.crashed}` : r.ptxas.accepted ? 'accepted' : `rejected: ${r.ptxas.messages.filter((m) => !m.startsWith('warning'))[0] ?? ''}`) : undefined);
+const findingLine = (f: RunReport['findings'][number]) => `${f.verdict} | ${f.subject} | ${f.text}`;
+
+export function diffReports(a: RunReport, b: RunReport): ReportDiff {
+  const old = new Map(a.results.map((r) => [r.id, r]));
+  const changes: Change[] = [];
+  let common = 0;
+  const seen = new Set<string>();
+  for (const r of b.results) {
+    seen.add(r.id);
+    const o = old.get(r.id);
+    if (!o) {
+      changes.push({ id: r.id, family: r.family, what: 'added', new: r.verdict });
+      continue;
+    }
+    common++;
+    if (o.verdict !== r.verdict) changes.push({ id: r.id, family: r.family, what: 'verdict', old: o.verdict, new: r.verdict });
+    const ob = [observedOf(o), observedOf(r)];
+    if (ob[0] !== undefined && ob[1] !== undefined && ob[0] !== ob[1]) changes.push({ id: r.id, family: r.family, what: 'observed', old: ob[0], new: ob[1] });
+    const pt = [ptxasOf(o), ptxasOf(r)];
+    if (pt[0] !== undefined && pt[1] !== undefined && pt[0] !== pt[1]) changes.push({ id: r.id, family: r.family, what: 'ptxas', old: pt[0], new: pt[1] });
+  }
+  for (const r of a.results) if (!seen.has(r.id)) changes.push({ id: r.id, family: r.family, what: 'removed', old: r.verdict });
+  const fa = new Set(a.findings.map(findingLine));
+  const fb = new Set(b.findings.map(findingLine));
+  return { changes, common, appeared: [...fb].filter((x) => !fa.has(x)), disappeared: [...fa].filter((x) => !fb.has(x)) };
+}
+
+/** Lines a person reads: counts by kind of change and verdict pair, then up to `max` changes. */
+export function formatDiff(d: ReportDiff, a: RunReport, b: RunReport, max = 50): string[] {
+  const lines = [`old: ${a.arch} ${a.backend.name}, ${a.results.length} results, ${a.startedAt}`, `new: ${b.arch} ${b.backend.name}, ${b.results.length} results, ${b.startedAt}`, `${d.common} results in both; ${d.changes.length} change(s)`];
+  const groups = new Map<string, number>();
+  for (const c of d.changes) {
+    const k = c.what === 'verdict' ? `verdict ${c.old} -> ${c.new}` : c.what === 'added' ? `only in new (${c.new})` : c.what === 'removed' ? `only in old (${c.old})` : `${c.what} bits changed`;
+    groups.set(`${c.family}: ${k}`, (groups.get(`${c.family}: ${k}`) ?? 0) + 1);
+  }
+  for (const [k, n] of [...groups].sort((x, y) => y[1] - x[1])) lines.push(`  ${String(n).padStart(7)}  ${k}`);
+  for (const f of d.appeared) lines.push(`finding appeared: ${f}`);
+  for (const f of d.disappeared) lines.push(`finding went away: ${f}`);
+  const shown = d.changes.filter((c) => c.what !== 'added' && c.what !== 'removed').slice(0, max);
+  if (shown.length) lines.push('changed results:');
+  for (const c of shown) lines.push(`  ${c.id}: ${c.what} ${c.old} -> ${c.new}`);
+  return lines;
+}

@@ -1,0 +1,115 @@
+/**
+ * Records a run while it goes: every result is appended to `results.jsonl` in the report directory
+ * as the backend produces it (first line: a header naming the run), and the final documents
+ * (report.json, report.html, junit.xml) are written from the judged results at the end, each
+ * atomically. `finishPartial` writes them from what has been recorded so far, marked partial with
+ * the reason: the path a signal handler or a crash takes, synchronously, before the process exits.
+ */
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Expectation } from '../compare/expectations.js';
+import { judgeRun } from '../compare/judge-run.js';
+import { renderHtml } from './html.js';
+import { type ReportInput, type RunReport, buildReport, writeJsonReportSync } from './json.js';
+import { renderJunit } from './junit.js';
+import type { EntryResult } from './types.js';
+
+export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed'>;
+export type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries'>;
+
+export interface WrittenReport {
+  readonly report: RunReport;
+  readonly json: string;
+  readonly html: string;
+  readonly junit: string;
+  readonly jsonl: string;
+}
+
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+/** Writes report.json, report.html and junit.xml for a report into `dir`. */
+export function writeReportFiles(dir: string, report: RunReport): Omit<WrittenReport, 'report' | 'jsonl'> {
+  const json = writeJsonReportSync(dir, report);
+  const html = join(dir, 'report.html');
+  writeAtomic(html, renderHtml(report));
+  const junit = join(dir, 'junit.xml');
+  writeAtomic(junit, renderJunit(report));
+  return { json, html, junit };
+}
+
+export class RunRecorder {
+  readonly results: EntryResult[] = [];
+  readonly jsonl: string;
+  private fields: RunFields = { toolchain: {}, modulePtx: '-', backend: { name: 'none', reason: 'the run stopped before choosing a backend', passedOver: [] }, stats: {}, catalogEntries: 0 };
+  private covered: string[] = [];
+  private finished = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly meta: RunMeta,
+    private readonly expectations: readonly Expectation[],
+    private readonly expectationsFile: string | null,
+  ) {
+    mkdirSync(dir, { recursive: true });
+    this.jsonl = join(dir, 'results.jsonl');
+    writeFileSync(this.jsonl, `${JSON.stringify({ schema: 'ptx-reduction-conformance/results-stream', version: 1, ...meta })}\n`);
+  }
+
+  /** What the backend and toolchain are (known once the backend is chosen; kept for a partial report). */
+  set(fields: Partial<RunFields>): void {
+    this.fields = { ...this.fields, ...fields };
+  }
+
+  /** Ids the run checked without keeping a result for each (see applyExpectations). */
+  cover(ids: readonly string[]): void {
+    this.covered.push(...ids);
+  }
+
+  add(rs: readonly EntryResult[]): void {
+    if (!rs.length) return;
+    this.results.push(...rs);
+    appendFileSync(this.jsonl, `${rs.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  }
+
+  private write(partialReason?: string): WrittenReport {
+    this.finished = true;
+    const judged = judgeRun(this.results, this.expectations, this.covered);
+    // a backend's totals over every case judged (gpu) move known deviations out of their verdict too
+    const stats = { ...this.fields.stats };
+    for (const r of judged.results) {
+      if (r.verdict !== 'known-deviation' || !r.expectation) continue;
+      const was = this.expectations.find((e) => e.id === r.expectation)!.verdict;
+      const from = `total.${r.family}.${was}`;
+      if (stats[from] === undefined) continue;
+      stats[from]!--;
+      stats[`total.${r.family}.known-deviation`] = (stats[`total.${r.family}.known-deviation`] ?? 0) + 1;
+    }
+    const finished = new Date();
+    const report = buildReport({
+      ...this.meta,
+      ...this.fields,
+      stats,
+      partial: partialReason !== undefined,
+      ...(partialReason !== undefined ? { partialReason } : {}),
+      finishedAt: finished.toISOString(),
+      elapsedMs: finished.getTime() - new Date(this.meta.startedAt).getTime(),
+      results: judged.results,
+      findings: judged.findings,
+      expectations: { file: this.expectationsFile, outcomes: judged.outcomes },
+    });
+    return { report, jsonl: this.jsonl, ...writeReportFiles(this.dir, report) };
+  }
+
+  finish(): WrittenReport {
+    return this.write();
+  }
+
+  /** The partial report, once; undefined if the run already wrote its report. */
+  finishPartial(reason: string): WrittenReport | undefined {
+    return this.finished ? undefined : this.write(reason);
+  }
+}

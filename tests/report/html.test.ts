@@ -1,0 +1,215 @@
+/**
+ * The HTML report in a real browser (Debian's chromium, driven by playwright-core): it loads with no
+ * console errors and no network request, the filters, the matrix and the findings work, a mismatch
+ * is two clicks away with its explanation and differing bits, and text from vector files and
+ * tools is shown as text, never run. Skips, saying why, where no Chromium is installed
+ * (scripts/ensure-browser.mjs, run by `npm test`, installs it where it can).
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeRun } from '../../harness/compare/judge-run.js';
+import { parseExpectations } from '../../harness/compare/expectations.js';
+import { renderHtml, scriptJson } from '../../harness/report/html.js';
+import { buildReport } from '../../harness/report/json.js';
+import type { EntryResult } from '../../harness/report/types.js';
+
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+const EVIL = '<img src=x onerror=alert(1)>';
+
+function gpuCase(id: string, ptx: string, memory: string, source: string, observed: string): EntryResult {
+  return {
+    id,
+    family: 'cp.reduce.async.bulk',
+    kind: 'case',
+    ptx,
+    modulePtx: '8.8',
+    catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+    sass: 'UBLKRED.G.S.ADD.F32.RN',
+    verdict: 'mismatch',
+    reason: 'memory[0]: observed differs',
+    case: { origin: { kind: 'gen' }, input: { memory: [memory], source: [source] }, allowed: {}, observed: { memory: [observed] }, unspecified: [] },
+  };
+}
+
+/** A small run: two bulk mismatches (subnormal kept), a case with a hostile name, a ptxas rejection with markup, passes. */
+export function sampleReport(extra: EntryResult[] = []) {
+  const bulk = 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32';
+  const raw: EntryResult[] = [
+    gpuCase('bulk/gen:1', bulk, '0x00000001', '0x00000001', '0x00000002'),
+    gpuCase('bulk/gen:2', bulk, '0x80000003', '0x00000001', '0x80000002'),
+    {
+      id: EVIL,
+      family: 'atom',
+      kind: 'case',
+      ptx: 'atom.global.add.f32',
+      modulePtx: '-',
+      catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+      verdict: 'mismatch',
+      reason: `the file's expect disagrees: ${EVIL}`,
+      case: { origin: { kind: 'vectors', file: `cases/${EVIL}.yaml`, line: 3 }, input: { memory: ['0x3f800000'], b: ['0x33c00000'] }, expect: { memory: ['0x3f800000'] }, allowed: {}, unspecified: [] },
+    },
+    {
+      id: 'multimem.red.relaxed.add.f32',
+      family: 'multimem.red',
+      kind: 'variant',
+      ptx: 'multimem.red.relaxed.add.f32',
+      modulePtx: '8.8',
+      catalog: { status: 'valid', expect: 'accept', reason: 'valid by the grammar', rules: ['multimem.red.default-scope'], detail: [{ rule: 'multimem.red.default-scope', text: '.sys is assumed', cite: { file: 'multimem-ld_reduce-st-red.md', section: '9.7.9.14', part: 'Description', quote: 'If the .scope qualifier is not specified' } }] },
+      verdict: 'compile-mismatch',
+      reason: 'ptxas rejects: <script>alert(2)</script>',
+      ptxas: { accepted: false, line: 'multimem.red.relaxed.add.f32 [%rd1], %f1;', messages: ["ptxas error: Modifier '.relaxed' requires scope <b>bold</b>"] },
+    },
+    ...Array.from({ length: 30 }, (_, i): EntryResult => ({
+      id: `atom.global.add.u32/gen:${i}`,
+      family: 'atom',
+      kind: 'case',
+      ptx: 'atom.global.add.u32',
+      modulePtx: '-',
+      catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+      verdict: 'pass',
+      reason: 'the one outcome the spec allows',
+      case: { origin: { kind: 'gen' }, input: { memory: ['0x00000001'], b: [`0x${i.toString(16).padStart(8, '0')}`] }, allowed: {}, observed: { memory: [`0x${(i + 1).toString(16).padStart(8, '0')}`], returned: ['0x00000001'] }, unspecified: [] },
+    })),
+    ...extra,
+  ];
+  const ex = parseExpectations('sm_90.yaml', `expectations:\n  - id: bulk-keeps\n    pattern: "bulk/gen:2"\n    explanation: ftz-off\n    reason: kept subnormals\n    link: https://example.invalid/x\n`);
+  const judged = judgeRun(raw, ex.expectations);
+  return buildReport({
+    partial: false,
+    startedAt: '2026-11-21T00:00:00.000Z',
+    finishedAt: '2026-11-21T00:00:01.000Z',
+    elapsedMs: 1000,
+    command: ['npm', 'run', 'conformance', '--', '--filter', EVIL],
+    arch: 'sm_90',
+    filter: EVIL,
+    seed: 1,
+    toolchain: {},
+    modulePtx: '8.8',
+    backend: { name: 'gpu', reason: 'test', passedOver: [] },
+    stats: {},
+    results: judged.results,
+    findings: judged.findings,
+    expectations: { file: 'sm_90.yaml', outcomes: judged.outcomes },
+    catalogEntries: 1,
+  });
+}
+
+describe('the page data is inert inside <script>', () => {
+  it('escapes <, >, & and line separators', () => {
+    const s = scriptJson({ a: '</script><img src=x>', b: 'a&b\u2028' });
+    expect(s).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(s)).toEqual({ a: '</script><img src=x>', b: 'a&b\u2028' });
+  });
+  it('the page has no external reference and forbids loads by policy', () => {
+    const html = renderHtml(sampleReport());
+    expect(html).toMatch(/Content-Security-Policy" content="default-src 'none'/);
+    expect(html).not.toMatch(/<(img|link|iframe)\b|src="http|href="http/);
+    expect(html).not.toContain(EVIL);
+  });
+});
+
+describe.skipIf(!CHROMIUM)('the HTML report in headless Chromium', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let browser: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let page: any;
+  const consoleErrors: string[] = [];
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  let url: string;
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    const dir = mkdtempSync(join(tmpdir(), 'ptxconf-html-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, renderHtml(sampleReport()));
+    url = pathToFileURL(file).href;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage();
+    page.on('console', (m: { type(): string; text(): string }) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e: Error) => consoleErrors.push(e.message));
+    page.on('request', (r: { url(): string }) => requests.push(r.url()));
+    page.on('dialog', async (d: { message(): string; dismiss(): Promise<void> }) => {
+      dialogs.push(d.message());
+      await d.dismiss();
+    });
+    await page.goto(url);
+    await page.waitForSelector('#cases tr[data-index]');
+  }, 60_000);
+  afterAll(async () => browser?.close());
+
+  it('loads with no console error, no request but the page itself, no dialog', async () => {
+    expect(consoleErrors).toEqual([]);
+    expect(requests).toEqual([url]);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('shows the hostile case name as text: no <img> element, no alert', async () => {
+    await page.fill('#f-text', '<img');
+    const ids = await page.$$eval('#cases tr[data-index] td:nth-child(2)', (tds: Element[]) => tds.map((t) => t.textContent));
+    expect(ids).toEqual([EVIL]);
+    expect(await page.$$eval('img', (xs: Element[]) => xs.length)).toBe(0);
+    expect(await page.$$eval('script', (xs: Element[]) => xs.length)).toBe(2);
+    await page.click('#cases tr[data-index]');
+    expect(await page.textContent('#detail-id')).toBe(EVIL);
+    expect(await page.textContent('#detail')).toContain(`cases/${EVIL}.yaml`);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('the verdict filter keeps only that verdict and says how many', async () => {
+    await page.fill('#f-text', '');
+    await page.selectOption('#f-verdict', 'pass');
+    const verdicts = await page.$$eval('#cases tr[data-index] td:first-child', (tds: Element[]) => tds.map((t) => t.textContent));
+    expect(verdicts.length).toBe(30);
+    expect(new Set(verdicts)).toEqual(new Set(['pass']));
+    expect(await page.textContent('#count')).toMatch(/showing 30 of 30 matching results \(34 in the page\)/);
+    await page.selectOption('#f-verdict', '');
+  });
+
+  it('two clicks to a mismatch and its explanation: the finding, then the case, with the differing bits marked', async () => {
+    const finding = await page.$$eval('.findings tr[data-finding]', (trs: Element[]) => trs.map((t) => t.textContent ?? ''));
+    const i = finding.findIndex((t: string) => t.includes('cp.reduce.async.bulk .add.f32 on .global') && t.includes('mismatch'));
+    expect(i).toBeGreaterThanOrEqual(0);
+    await page.click(`.findings tr[data-finding] >> nth=${i}`);
+    const rows = await page.$$eval('#cases tr[data-index] td:nth-child(2)', (tds: Element[]) => tds.map((t) => t.textContent));
+    expect(rows).toEqual(['bulk/gen:1']);
+    await page.click('#cases tr[data-index]');
+    expect(await page.textContent('#detail-explanation')).toContain('observed = reference with subnormal inputs and results kept (not flushed)');
+    const out = await page.textContent('#detail-outputs');
+    expect(out).toContain('0x00000002');
+    expect(out).toContain('NOT allowed');
+    expect(await page.$$eval('#detail-outputs mark', (ms: Element[]) => ms.length)).toBe(1);
+    expect(await page.textContent('#detail')).toContain('UBLKRED.G.S.ADD.F32.RN');
+    expect(await page.textContent('#detail-rules')).toContain('9.7.9.25.4.2');
+  });
+
+  it('the known deviation is its own finding with its expectation, and the expectations table shows it occurred', async () => {
+    expect(await page.textContent('.findings')).toContain('bulk-keeps');
+    expect(await page.textContent('#expectations')).toMatch(/bulk-keeps\s*occurred\s*1/);
+  });
+
+  it('a matrix cell filters by family, type and op', async () => {
+    await page.click('#matrix td.cell[data-family="atom"][data-type="u32"][data-op="add"]');
+    expect(await page.inputValue('#f-family')).toBe('atom');
+    expect(await page.inputValue('#f-type')).toBe('u32');
+    const n = await page.$$eval('#cases tr[data-index]', (trs: Element[]) => trs.length);
+    expect(n).toBe(30);
+  });
+
+  it('ptxas evidence is shown as text, markup and all', async () => {
+    await page.selectOption('#f-family', '');
+    await page.selectOption('#f-type', '');
+    await page.selectOption('#f-op', '');
+    await page.selectOption('#f-verdict', 'compile-mismatch');
+    await page.click('#cases tr[data-index]');
+    expect(await page.textContent('#detail-ptxas')).toContain('<b>bold</b>');
+    expect(await page.textContent('#detail')).toContain('<script>alert(2)</script>');
+    expect(await page.$$eval('#detail b', (bs: Element[]) => bs.every((b) => b.textContent !== 'bold'))).toBe(true);
+    expect(consoleErrors).toEqual([]);
+    expect(dialogs).toEqual([]);
+  });
+});
+if (!CHROMIUM) console.warn('[skip] HTML browser tests: no Chromium at CHROMIUM_PATH, /usr/bin/chromium or /usr/bin/chromium-browser (npm test runs scripts/ensure-browser.mjs, which installs it where it runs as root with apt-get)');
