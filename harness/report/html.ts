@@ -12,8 +12,12 @@ import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLan
 import type { RunReport } from './json.js';
 import { type EntryResult, VERDICTS, VERDICT_MEANING } from './types.js';
 
-/** Results with full detail in the page: every non-pass one listed, and passes up to this many. */
-export const HTML_PASS_DETAIL_LIMIT = 2000;
+/**
+ * Results with full detail in the page: every mismatch, error, compile-mismatch and known deviation
+ * listed, the first 25 of each finding, and of the passes, observations and skips the first this
+ * many each (report.json has the detail of every result).
+ */
+export const HTML_DETAIL_LIMIT = 2000;
 /**
  * Results listed in the page: every mismatch, error, compile-mismatch and known deviation; of the
  * passes, observations and skips, the first this many each (the matrix counts them all; the page
@@ -145,7 +149,8 @@ function caseTables(r: EntryResult): { inputs: { w: string; c: Cell }[]; outputs
 
 /** The page's data: compact rows for every result, detail for the non-pass ones and some passes. */
 export function htmlData(report: RunReport) {
-  let passDetail = 0;
+  const detailed: Record<string, number> = {};
+  const quota = new Set<EntryResult>();
   const listed: Record<string, number> = {};
   const omitted: Record<string, number> = {};
   const matrix = new Map<string, Record<string, Record<string, number>>>();
@@ -162,6 +167,7 @@ export function htmlData(report: RunReport) {
     matrix.set(line, cells);
     // every finding keeps its first 25 results in the list, whatever the cap
     const findingQuota = r.finding !== undefined && (perFinding[r.finding] = (perFinding[r.finding] ?? 0) + 1) <= 25;
+    if (findingQuota) quota.add(r);
     if (CAPPED.has(r.verdict) && (listed[r.verdict] ?? 0) >= HTML_ROW_LIMIT && !findingQuota) {
       omitted[r.verdict] = (omitted[r.verdict] ?? 0) + 1;
       continue;
@@ -171,7 +177,7 @@ export function htmlData(report: RunReport) {
   }
   const rows = picked.map((r, i) => {
     const { op, type } = opAndType(r.ptx);
-    const detail = r.verdict !== 'pass' || passDetail++ < HTML_PASS_DETAIL_LIMIT;
+    const detail = !CAPPED.has(r.verdict) || quota.has(r) || (detailed[r.verdict] = (detailed[r.verdict] ?? 0) + 1) <= HTML_DETAIL_LIMIT;
     return {
       i,
       id: r.id,
@@ -235,7 +241,7 @@ export function htmlData(report: RunReport) {
         return { f: f!, t: t!, cells };
       }),
     },
-    passDetailLimit: HTML_PASS_DETAIL_LIMIT,
+    passDetailLimit: HTML_DETAIL_LIMIT,
     rowLimit: HTML_ROW_LIMIT,
   };
 }
@@ -393,7 +399,7 @@ function showDetail(i) {
   box.hidden = false;
   box.replaceChildren(el('h3', { id: 'detail-id', class: 'mono' }, r.id), el('p', {}, el('span', { class: 'v-' + r.v, id: 'detail-verdict' }, r.v), ' ', r.fd ? 'finding ' + r.fd : ''));
   const x = r.x;
-  if (!x) { box.append(el('p', { class: 'muted' }, 'Passing result without detail in the page (the page keeps detail for every non-pass result and the first ' + D.passDetailLimit + ' passes); report.json has it.')); return; }
+  if (!x) { box.append(el('p', { class: 'muted' }, 'No detail in the page for this ' + r.v + ' result (the page keeps it for every mismatch, error, compile-mismatch and known deviation, the first 25 results of each finding, and the first ' + D.passDetailLimit + ' passes, observations and skips); report.json has it.')); return; }
   box.append(el('p', {}, el('b', {}, 'why: '), x.reason));
   if (x.explanation) box.append(el('p', { id: 'detail-explanation' }, el('b', {}, 'explanation: '), x.explanation.text, x.explanation.ids.length ? ' (' + x.explanation.ids.join(', ') + ')' : ''));
   if (x.expectation) box.append(el('p', {}, el('b', {}, 'expectation: '), x.expectation));

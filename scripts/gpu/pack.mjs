@@ -3,11 +3,12 @@
 // smoke and isolation cubins. The CLI compiles the conformance kernels with the host's ptxas.
 // Usage: node scripts/gpu/pack.mjs [DIR]   (default .bundle/)
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const out = resolve(process.argv[2] ?? join(root, '.bundle'));
+rmSync(out, { recursive: true, force: true }); // no stale files from an older pack
 mkdirSync(out, { recursive: true });
 const addon = join(root, 'native', 'build', 'Release', 'cuda_launcher.node');
 if (!existsSync(addon)) throw new Error(`no ${addon}: run npm rebuild first`);

@@ -24,13 +24,21 @@ import type { WorkerJob, WorkerOut } from './worker.js';
 import { readFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 
+/** Children still running: killed when this process exits (Ctrl-C, an error), so none keeps the GPU. */
+const running = new Set<ReturnType<typeof spawn>>();
+process.on('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
+
 function runChild(cmd: readonly string[], timeoutMs: number): Promise<{ code: number | null; why: string }> {
   return new Promise((resolve) => {
     const c = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    running.add(c);
     let err = '';
     c.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const t = setTimeout(() => c.kill('SIGKILL'), timeoutMs);
     c.on('exit', (code, signal) => {
+      running.delete(c);
       clearTimeout(t);
       resolve({ code, why: /CUDA_ERROR (\S+)/.exec(err)?.[1] ?? (signal ? `killed by ${signal}` : `exit ${code}: ${err.trim().split('\n').pop() ?? ''}`) });
     });
