@@ -281,8 +281,12 @@ export function groupFindings(cases: readonly (Explainable & { id: string })[]):
   return groupExplained(cases.map((c) => ({ id: c.id, subject: subjectOf(c.variant), explanation: explain(c).map((a) => a.id) })));
 }
 
-/** What a NaN result was, for `observed` cases: canonical, an input's payload, or another. */
-export function nanBehaviour(c: Explainable): 'canonical' | 'input payload' | 'other payload' | undefined {
+/**
+ * What a NaN result was, for `observed` cases: the canonical NaN, an input's NaN (as it was, or
+ * quieted), or another encoding (named, e.g. "other 0xfff8000000000000"); the most surprising of
+ * the case's lanes.
+ */
+export function nanBehaviour(c: Explainable): string | undefined {
   const v = variantOf(c.variant);
   const fmt = elementFormat(v.q.type ?? '');
   if (fmt.lane.kind !== 'float') return undefined;
@@ -290,15 +294,24 @@ export function nanBehaviour(c: Explainable): 'canonical' | 'input payload' | 'o
   const outs = [...(c.observed.memory ?? []), ...(c.observed.returned && v.family === 'multimem.ld_reduce' ? c.observed.returned : []), ...(c.observed.replicas ?? []).flat()];
   const ins = [...(c.input.memory ?? []), ...(c.input.b ?? []), ...(c.input.source ?? []), ...(c.input.replicas ?? []).flat()].flatMap((x) => splitLanes(fmt, BigInt(x)));
   const quiet = (x: bigint) => x | (1n << BigInt(lf.fracBits - 1));
-  let kind: 'canonical' | 'input payload' | 'other payload' | undefined;
-  const rank = { canonical: 0, 'input payload': 1, 'other payload': 2 } as const;
+  let kind: string | undefined;
+  let rank = -1;
   for (const o of outs) {
     for (const x of splitLanes(fmt, BigInt(o))) {
       if (!isNaN_(lf, x)) continue;
-      const k = x === BigInt(lf.canonicalNaN) ? 'canonical' : ins.some((i) => isNaN_(lf, i) && (i === x || quiet(i) === x)) ? 'input payload' : 'other payload';
-      if (!kind || rank[k] > rank[kind]) kind = k;
+      const [k, r] =
+        x === BigInt(lf.canonicalNaN)
+          ? ['canonical', 0]
+          : ins.some((i) => isNaN_(lf, i) && i === x)
+            ? ['input payload', 1]
+            : ins.some((i) => isNaN_(lf, i) && quiet(i) === x)
+              ? ['input payload, quieted', 2]
+              : [`other 0x${x.toString(16).padStart(lf.bits / 4, '0')}`, 3];
+      if ((r as number) > rank) {
+        rank = r as number;
+        kind = k as string;
+      }
     }
   }
   return kind;
 }
-

@@ -132,3 +132,110 @@ describe('runs write a report that validates against the schema', () => {
     expect(r.out).toMatch(/^all\s/m);
   });
 });
+
+describe('reports, expectations, diff and interruption', () => {
+  const { wellFormed } = { wellFormed: (x: string) => (/<testsuites[\s\S]*<\/testsuites>\s*$/.test(x) ? undefined : 'no testsuites') };
+  it.skipIf(typeof ptxas === 'string')('ptxas + cases: the shipped sm_90 expectations make the multimem.red rejections known (exit 0); every format is written', async () => {
+    const rep = join(dir, 'known');
+    const r = await run('--arch', 'sm_90', '--filter', 'multimem.red.*', '--report', rep);
+    const doc = JSON.parse(readFileSync(join(rep, 'report.json'), 'utf8'));
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    expect(doc.partial).toBe(false);
+    expect(doc.counts.total['known-deviation']).toBe(396);
+    expect(doc.counts.total['compile-mismatch']).toBeUndefined();
+    expect(doc.results.some((x: { kind: string }) => x.kind === 'case')).toBe(true);
+    expect(doc.expectations.outcomes.find((o: { id: string }) => o.id === 'ptxas-13.0-multimem-red-sem-scope-pairing')).toMatchObject({ status: 'occurred', matched: 396 });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/expectations \(.*sm_90\.yaml\):\n {2}bulk-add-f32-global-keeps-subnormals: not run/);
+    const lines = readFileSync(join(rep, 'results.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ schema: 'ptx-reduction-conformance/results-stream', arch: 'sm_90' });
+    expect(lines.length - 1).toBe(doc.results.length);
+    expect(readFileSync(join(rep, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+    expect(wellFormed(readFileSync(join(rep, 'junit.xml'), 'utf8'))).toBeUndefined();
+
+    // without the expectations the same run fails (exit 1), and --no-cases leaves the case library out
+    const empty = join(dir, 'empty.yaml');
+    (await import('node:fs')).writeFileSync(empty, 'expectations: []\n');
+    const bare = await run('--arch', 'sm_90', '--filter', 'multimem.red.*', '--expectations', empty, '--no-cases', '--report', join(dir, 'bare'));
+    expect(bare.code).toBe(1);
+    const bdoc = JSON.parse(readFileSync(join(dir, 'bare', 'report.json'), 'utf8'));
+    expect(bdoc.counts.total['compile-mismatch']).toBe(396);
+    expect(bdoc.results.some((x: { kind: string }) => x.kind === 'case')).toBe(false);
+    expect(bare.out).toMatch(/F\d+\s+compile-mismatch\s+\d+\s+multimem\.red: expect accept/);
+
+    // diff of the two: verdicts known-deviation -> compile-mismatch, cases only in the first
+    const d = await run('diff', join(rep, 'report.json'), join(dir, 'bare', 'report.json'));
+    expect(d.code).toBe(1);
+    expect(d.out).toMatch(/396\s+multimem\.red: verdict known-deviation -> compile-mismatch/);
+    expect(d.out).toMatch(/only in old \(pass\)/);
+    const same = await run('diff', join(rep, 'report.json'), join(rep, 'report.json'));
+    expect(same.code).toBe(0);
+    expect(same.out).toMatch(/0 change\(s\)/);
+
+    // render judges a report again under other expectations
+    const again = await run('render', join(dir, 'bare', 'report.json'), '--report', join(dir, 'rendered'), '--expectations', 'cases/expectations/sm_90.yaml');
+    expect(again.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'rendered', 'report.json'), 'utf8')).counts.total['known-deviation']).toBe(396);
+  }, 300_000);
+
+  it.skipIf(typeof ptxas === 'string')('an expectation that no longer occurs is an unexpected pass: exit 1', async () => {
+    const f = join(dir, 'stale.yaml');
+    (await import('node:fs')).writeFileSync(f, 'expectations:\n  - id: st-gone\n    pattern: "multimem.st.relaxed.sys.global.b32"\n    verdict: compile-mismatch\n    explanation: requires\n    reason: was rejected once\n    link: https://example.invalid/st\n');
+    const r = await run('--arch', 'sm_90', '--filter', 'multimem.st.relaxed.sys.global.b32', '--expectations', f, '--no-cases', '--report', join(dir, 'stale'));
+    expect(r.out).toMatch(/st-gone: UNEXPECTED PASS: 2 matching result\(s\) ran and none deviated; remove or narrow it \(.*stale\.yaml:2\)/);
+    expect(r.code).toBe(1);
+  }, 120_000);
+
+  it('a malformed expectations file: located problems, exit 2, nothing run', async () => {
+    const f = join(dir, 'bad-exp.yaml');
+    (await import('node:fs')).writeFileSync(f, 'expectations:\n  - id: x\n    pattern: "atom.*"\n    explanation: ftz-offf\n    reason: r\n    link: https://example.invalid/x\n');
+    const rep = join(dir, 'bad-exp');
+    const r = await run('--backend', 'reference', '--expectations', f, '--report', rep);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/bad-exp\.yaml:4:18: explanation: unknown alternative 'ftz-offf'; did you mean 'ftz-off'\?/);
+    expect(r.err).toMatch(/1 problem\(s\) in the expectations file; nothing was run/);
+    expect(() => readFileSync(join(rep, 'report.json'))).toThrow();
+    const missing = await run('--backend', 'reference', '--expectations', join(dir, 'nope.yaml'));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/nope\.yaml:1:1: no such expectations file/);
+  });
+
+  it('diff and render with unreadable input: exit 2 naming the file', async () => {
+    const junk = join(dir, 'junk.json');
+    (await import('node:fs')).writeFileSync(junk, '{"schema": "ptx-reduction-conformance/run-report", "results": [');
+    const a = await run('diff', junk, junk);
+    expect(a.code).toBe(2);
+    expect(a.err).toMatch(/junk\.json.*not JSON/);
+    const b = await run('diff', join(dir, 'absent.json'), junk);
+    expect(b.code).toBe(2);
+    expect(b.err).toMatch(/absent\.json: cannot read it \(ENOENT\)/);
+    const c = await run('diff', junk);
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/diff takes two reports/);
+    const d = await run('render');
+    expect(d.code).toBe(2);
+  });
+
+  it('Ctrl-C mid-run leaves a valid partial report that says so, with every result streamed until then', async () => {
+    const rep = join(dir, 'interrupted');
+    const child = execa(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'harness', 'cli', 'main.ts'), '--backend', 'reference', '--report', rep], { reject: false, cwd: join(import.meta.dirname, '..', '..') });
+    const { existsSync } = await import('node:fs');
+    const started = Date.now();
+    while (Date.now() - started < 60_000) {
+      if (existsSync(join(rep, 'results.jsonl')) && readFileSync(join(rep, 'results.jsonl'), 'utf8').split('\n').length > 500) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGINT');
+    const res = await child;
+    expect(res.exitCode).toBe(130);
+    expect(res.stderr).toMatch(/SIGINT: stopped\. A partial report with the \d+ results so far/);
+    const doc = JSON.parse(readFileSync(join(rep, 'report.json'), 'utf8'));
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    expect(doc.partial).toBe(true);
+    expect(doc.partialReason).toMatch(/^interrupted by SIGINT after \d+ results$/);
+    expect(doc.results.length).toBeGreaterThan(400);
+    expect(doc.results.length).toBeLessThan(10621);
+    expect(readFileSync(join(rep, 'results.jsonl'), 'utf8').trim().split('\n').length - 1).toBe(doc.results.length);
+    expect(readFileSync(join(rep, 'report.html'), 'utf8')).toContain('PARTIAL REPORT');
+  }, 120_000);
+});

@@ -1,0 +1,99 @@
+/**
+ * Expectations files: located problems for every malformed entry; known deviations, explanation
+ * that does not fit, unexpected passes and entries the run never reached.
+ */
+import { describe, expect, it } from 'vitest';
+import { judgeRun } from '../../harness/compare/judge-run.js';
+import { parseExpectations } from '../../harness/compare/expectations.js';
+import { formatProblem } from '../../harness/cases/types.js';
+import type { EntryResult } from '../../harness/report/types.js';
+
+const problems = (text: string) => parseExpectations('x.yaml', text).problems.map(formatProblem);
+
+describe('malformed expectations are located (file:line:col) with what to do', () => {
+  it('syntax, top level, missing and unknown keys, bad values, duplicates', () => {
+    expect(problems('expectations: [\n')).toEqual([expect.stringMatching(/^x\.yaml:\d+:\d+: YAML syntax: /)]);
+    expect(problems('- id: a\n')).toEqual([expect.stringMatching(/^x\.yaml:1:1: the file must be a map with the key 'expectations:'/)]);
+    const p = problems(
+      [
+        'expectations:',
+        '  - id: ok-one',
+        '    pattern: "atom.*"',
+        '    explanation: ftz-of',
+        '    reason: r',
+        '    link: https://example.invalid/1',
+        '  - id: ok-one',
+        '    pattern: "red.*"',
+        '    verdict: observed',
+        '    explanation: x',
+        '    reasn: r',
+        '    link: "not a link"',
+        'extra: 1',
+      ].join('\n'),
+    );
+    expect(p).toEqual(
+      expect.arrayContaining([
+        "x.yaml:4:18: explanation: unknown alternative 'ftz-of'; did you mean 'ftz-off'? (alternatives: ftz-off, ftz-on, ftz-inputs-only, ftz-results-only, round-rz, round-ru, round-rd, round-rna, nan-propagate, zeros-unordered, acc-f32, acc-f16, acc-type, or none)",
+        "x.yaml:7:9: id: 'ok-one' is used already (line 2); ids must be unique",
+        "x.yaml:9:14: verdict: 'observed' cannot be expected; use one of mismatch, compile-mismatch, error",
+        "x.yaml:11:5: unknown key 'reasn' in an expectation; did you mean 'reason'? (keys: id, pattern, verdict, explanation, reason, link)",
+        'x.yaml:7:5: reason: is missing; every expectation needs reason',
+        "x.yaml:12:11: link: 'not a link' is neither a URL (https://...) nor a path in the repository",
+        "x.yaml:13:1: unknown top-level key 'extra'; the file has one key, 'expectations'",
+      ]),
+    );
+    expect(p).toHaveLength(7);
+  });
+  it('the shipped files parse without a problem', async () => {
+    const { loadExpectations } = await import('../../harness/compare/expectations.js');
+    for (const arch of ['sm_90', 'sm_100a']) {
+      const r = await loadExpectations(`cases/expectations/${arch}.yaml`, true);
+      expect(r.problems.map(formatProblem)).toEqual([]);
+      expect(r.expectations.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+const bulk = 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32';
+function gpu(id: string, memory: string, source: string, observed: string, verdict: EntryResult['verdict']): EntryResult {
+  return {
+    id,
+    family: 'cp.reduce.async.bulk',
+    kind: 'case',
+    ptx: bulk,
+    modulePtx: '9.0',
+    catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+    verdict,
+    reason: 'judged',
+    case: { origin: { kind: 'gen' }, input: { memory: [memory], source: [source] }, allowed: {}, observed: { memory: [observed] }, unspecified: [] },
+  };
+}
+const file = (explanation: string, pattern = `${bulk}*`) =>
+  parseExpectations('e.yaml', `expectations:\n  - id: keeps\n    pattern: "${pattern}"\n    explanation: ${explanation}\n    reason: kept subnormals\n    link: https://example.invalid/e\n`).expectations;
+
+describe('applying expectations', () => {
+  const kept = gpu(`${bulk}/gen:1`, '0x00000001', '0x00000001', '0x00000002', 'mismatch');
+  const fine = gpu(`${bulk}/gen:2`, '0x3f800000', '0x3f800000', '0x40000000', 'pass');
+  it('a mismatch with the expected explanation becomes a known deviation, in its own finding', () => {
+    const j = judgeRun([kept, fine], file('ftz-off'));
+    expect(j.results[0]).toMatchObject({ verdict: 'known-deviation', expectation: 'keeps' });
+    expect(j.results[0]!.reason).toMatch(/^known deviation 'keeps' \(kept subnormals; https:\/\/example\.invalid\/e\)/);
+    expect(j.outcomes).toEqual([expect.objectContaining({ id: 'keeps', status: 'occurred', matched: 1, ran: 2 })]);
+    expect(j.findings).toEqual([expect.objectContaining({ verdict: 'known-deviation', count: 1, expectation: 'keeps', explanation: 'ftz-off' })]);
+  });
+  it('an explanation that does not fit leaves the mismatch, and says why', () => {
+    const j = judgeRun([kept], file('round-rz'));
+    expect(j.results[0]!.verdict).toBe('mismatch');
+    expect(j.results[0]!.reason).toMatch(/expectation 'keeps' covers this id but expects round-rz; this one: ftz-off/);
+    expect(j.outcomes[0]!.status).toBe('unexpected-pass');
+  });
+  it('the deviation gone: an unexpected pass; nothing matching run: not-run; covered ids count as run', () => {
+    expect(judgeRun([fine], file('ftz-off')).outcomes[0]).toMatchObject({ status: 'unexpected-pass', matched: 0, ran: 1 });
+    expect(judgeRun([fine], file('ftz-off', 'atom.*')).outcomes[0]).toMatchObject({ status: 'not-run', ran: 0 });
+    expect(judgeRun([], file('ftz-off'), [bulk]).outcomes[0]).toMatchObject({ status: 'unexpected-pass', ran: 1 });
+  });
+  it('a reference case without observed bits or a file expect cannot deviate, so it does not count as run', () => {
+    const ref: EntryResult = { ...fine, verdict: 'pass', case: { ...fine.case!, observed: undefined } as EntryResult['case'] };
+    expect(judgeRun([ref], file('ftz-off')).outcomes[0]!.status).toBe('not-run');
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * JUnit XML is well formed, escapes everything, and counts failures as CI systems read them; the
+ * run diff finds changed verdicts and observed bits and nothing else.
+ */
+import { describe, expect, it } from 'vitest';
+import { diffReports, formatDiff } from '../../harness/report/diff.js';
+import { renderJunit, xmlText } from '../../harness/report/junit.js';
+import { sampleReport } from '../helpers/sample-report.js';
+
+/** A small well-formedness check: tags balance, attributes are quoted, no raw '<' or '&' in text. */
+export function wellFormed(xml: string): string | undefined {
+  const body = xml.replace(/^<\?xml[^>]*\?>\s*/, '');
+  const stack: string[] = [];
+  const re = /<(\/?)([A-Za-z][\w-]*)((?:\s+[\w-]+="[^"<]*")*)\s*(\/?)>|([^<]+)|(<)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(body))) {
+    if (m[6]) return `stray '<' at ${m.index}`;
+    if (m[5] !== undefined) {
+      if (/&(?!(amp|lt|gt|quot|apos);)/.test(m[5])) return `raw '&' at ${m.index}`;
+      continue;
+    }
+    if (m[1]) {
+      if (stack.pop() !== m[2]) return `unbalanced </${m[2]}> at ${m.index}`;
+    } else if (!m[4]) stack.push(m[2]!);
+  }
+  return stack.length ? `unclosed <${stack.pop()}>` : undefined;
+}
+
+describe('JUnit XML', () => {
+  const report = sampleReport();
+  const xml = renderJunit(report);
+  it('is well formed, with the hostile case name escaped', () => {
+    expect(wellFormed(xml)).toBeUndefined();
+    expect(xml).not.toContain('<img');
+    expect(xml).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(wellFormed('<a><b></a>')).toMatch(/unbalanced/);
+    expect(wellFormed('<a>x & y</a>')).toMatch(/raw '&'/);
+  });
+  it('counts: catalog entries one testcase each, cases one per variant; mismatch and compile-mismatch fail, known deviations pass', () => {
+    const suites = [...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)].map((m) => ({ name: m[1], tests: +m[2]!, failures: +m[3]! }));
+    // bulk: one variant, whose two cases are one known deviation and one mismatch -> one failing testcase
+    expect(suites.find((s) => s.name!.endsWith('cp.reduce.async.bulk'))).toMatchObject({ tests: 1, failures: 1 });
+    // atom: the hostile case (mismatch of the file's expect) and 30 passing cases of another variant
+    expect(suites.find((s) => s.name!.endsWith(' atom'))).toMatchObject({ tests: 2, failures: 1 });
+    expect(suites.find((s) => s.name!.endsWith('multimem.red'))).toMatchObject({ tests: 1, failures: 1 });
+    expect(xml).toMatch(/<testsuites name="ptx-reduction-conformance" tests="4" failures="3" errors="0" skipped="0"/);
+  });
+  it('strips what XML 1.0 cannot carry', () => {
+    expect(xmlText('a\u0000b\u001bc"\'')).toBe('a\uFFFDb\uFFFDc&quot;&apos;');
+  });
+});
+
+describe('run diff', () => {
+  const a = sampleReport();
+  it('a run against itself: no change', () => {
+    const d = diffReports(a, a);
+    expect(d.changes).toEqual([]);
+    expect(d.common).toBe(a.results.length);
+  });
+  it('names changed verdicts, changed observed bits, results only one run has, findings that appeared', () => {
+    const b = {
+      ...a,
+      results: a.results
+        .filter((r) => r.id !== 'atom.global.add.u32/gen:29')
+        .map((r) =>
+          r.id === 'bulk/gen:1'
+            ? { ...r, verdict: 'pass' as const, case: { ...r.case!, observed: { memory: ['0x00000000'] } } }
+            : r.id === 'atom.global.add.u32/gen:3'
+              ? { ...r, case: { ...r.case!, observed: { memory: ['0x00000005'], returned: ['0x00000001'] } } }
+              : r,
+        ),
+      findings: [...a.findings, { key: 'F99', verdict: 'mismatch' as const, subject: 'new', explanation: '', text: 'something new', count: 1, examples: [] }],
+    };
+    const d = diffReports(a, b);
+    expect(d.changes).toEqual(
+      expect.arrayContaining([
+        { id: 'bulk/gen:1', family: 'cp.reduce.async.bulk', what: 'verdict', old: 'mismatch', new: 'pass' },
+        expect.objectContaining({ id: 'bulk/gen:1', what: 'observed' }),
+        expect.objectContaining({ id: 'atom.global.add.u32/gen:3', what: 'observed' }),
+        { id: 'atom.global.add.u32/gen:29', family: 'atom', what: 'removed', old: 'pass' },
+      ]),
+    );
+    expect(d.changes).toHaveLength(4);
+    expect(d.appeared).toEqual(['mismatch | new | something new']);
+    const text = formatDiff(d, a, b).join('\n');
+    expect(text).toMatch(/cp\.reduce\.async\.bulk: verdict mismatch -> pass/);
+    expect(text).toMatch(/atom: only in old \(pass\)/);
+  });
+});
