@@ -14,7 +14,7 @@
  *                                                # ("none": no alternative does); compile-mismatch
  *                                                # and error: a piece of the tool's message instead
  *     reason: the H200 keeps subnormals in bulk .add.f32 although 9.7.9.25.4.2 says it flushes
- *     link: reports/baselines/h200-sm_90-gpu-backend-1e4.report.json.gz
+ *     link: reports/baselines/h200-sm_90-gpu-run/report.json.gz
  * ```
  *
  * Problems are located like vector files' (`file:line:col: what; what to do`) and stop the run
