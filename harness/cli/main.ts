@@ -141,7 +141,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     });
     if (!results.length) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
     rec.cover(variantIds);
-    rec.set({ stats, catalogEntries: results.length });
+    rec.set({ stats, catalogEntries: variantIds.length + results.filter((r) => r.kind !== 'case').length });
     return rec;
   }
 
