@@ -96,3 +96,40 @@ for (const arch of ARCHS) {
       `${s.crashes} ptxas crashes isolated (each costs a call of its own), ${s.skipped} skipped; one call per entry would be ${s.classified} calls`,
   );
 }
+
+// the comparator's last pass and the report writers, on the recorded H200 run (182,579 results)
+{
+  const { gunzipSync } = await import('node:zlib');
+  const { readFileSync } = await import('node:fs');
+  const { judgeRun } = await import('../harness/compare/judge-run.js');
+  const { loadExpectations } = await import('../harness/compare/expectations.js');
+  const { buildReport } = await import('../harness/report/json.js');
+  const { renderHtml } = await import('../harness/report/html.js');
+  const { renderJunit } = await import('../harness/report/junit.js');
+  const doc = JSON.parse(gunzipSync(readFileSync('reports/baselines/h200-sm_90-gpu-run/report.json.gz')).toString());
+  const raw = doc.results.map((r: Record<string, unknown> & { verdict: string; case?: Record<string, unknown> }) => {
+    const { explanation: _e, expectation: _x, finding: _f, ...rest } = r;
+    return { ...rest, verdict: r.verdict === 'known-deviation' ? 'mismatch' : r.verdict, ...(r.case ? { case: { ...r.case, allowed: {}, nan: undefined } } : {}) };
+  });
+  const ex = await loadExpectations('cases/expectations/sm_90.yaml', true);
+  let t = performance.now();
+  const judged = judgeRun(raw, ex.expectations);
+  const judgeS = (performance.now() - t) / 1000;
+  const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, ...rest } = doc;
+  const report = buildReport({ ...rest, catalogEntries: catalog.entries, results: judged.results, findings: judged.findings, expectations: { file: null, outcomes: judged.outcomes } });
+  t = performance.now();
+  const json = JSON.stringify(report);
+  const jsonS = (performance.now() - t) / 1000;
+  t = performance.now();
+  const html = renderHtml(report);
+  const htmlS = (performance.now() - t) / 1000;
+  t = performance.now();
+  const junit = renderJunit(report);
+  const junitS = (performance.now() - t) / 1000;
+  const mb = (s: string) => (Buffer.byteLength(s) / 1e6).toFixed(1);
+  console.log(
+    `\ncomparator and reports on the recorded H200 run: ${raw.length} results judged (enrich, explain, expectations, findings) in ${judgeS.toFixed(1)} s ` +
+      `(${Math.round(raw.length / judgeS)} results/s; ${judged.findings.length} findings); report.json ${mb(json)} MB in ${jsonS.toFixed(1)} s; ` +
+      `report.html ${mb(html)} MB in ${htmlS.toFixed(1)} s; junit.xml ${mb(junit)} MB in ${junitS.toFixed(1)} s`,
+  );
+}
