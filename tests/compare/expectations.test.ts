@@ -92,8 +92,13 @@ describe('applying expectations', () => {
     expect(judgeRun([fine], file('ftz-off', 'atom.*')).outcomes[0]).toMatchObject({ status: 'not-run', ran: 0 });
     expect(judgeRun([], file('ftz-off'), [bulk]).outcomes[0]).toMatchObject({ status: 'unexpected-pass', ran: 1 });
   });
-  it('a reference case without observed bits or a file expect cannot deviate, so it does not count as run', () => {
-    const ref: EntryResult = { ...fine, verdict: 'pass', case: { ...fine.case!, observed: undefined } as EntryResult['case'] };
+  it('reference cases say nothing about hardware: they neither count as run nor become known deviations', () => {
+    const ref: EntryResult = { ...fine, verdict: 'pass', case: { ...fine.case!, observed: undefined, expect: { memory: ['0x40000000'] } } as EntryResult['case'] };
     expect(judgeRun([ref], file('ftz-off')).outcomes[0]!.status).toBe('not-run');
+    // a vector file whose expect: keeps the subnormal: a mismatch of the file, explained, not known
+    const fileMismatch: EntryResult = { ...kept, case: { ...kept.case!, observed: undefined, expect: { memory: ['0x00000002'] } } as EntryResult['case'] };
+    const j = judgeRun([fileMismatch], file('ftz-off'));
+    expect(j.results[0]).toMatchObject({ verdict: 'mismatch', explanation: { ids: expect.arrayContaining(['ftz-off']) } });
+    expect(j.outcomes[0]!.status).toBe('not-run');
   });
 });
