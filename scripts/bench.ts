@@ -102,15 +102,12 @@ for (const arch of ARCHS) {
   const { gunzipSync } = await import('node:zlib');
   const { readFileSync } = await import('node:fs');
   const { judgeRun } = await import('../harness/compare/judge-run.js');
-  const { loadExpectations } = await import('../harness/compare/expectations.js');
+  const { loadExpectations, undoJudgement } = await import('../harness/compare/expectations.js');
   const { buildReport } = await import('../harness/report/json.js');
   const { renderHtml } = await import('../harness/report/html.js');
   const { renderJunit } = await import('../harness/report/junit.js');
   const doc = JSON.parse(gunzipSync(readFileSync('reports/baselines/h200-sm_90-gpu-run/report.json.gz')).toString());
-  const raw = doc.results.map((r: Record<string, unknown> & { verdict: string; case?: Record<string, unknown> }) => {
-    const { explanation: _e, expectation: _x, finding: _f, ...rest } = r;
-    return { ...rest, verdict: r.verdict === 'known-deviation' ? 'mismatch' : r.verdict, ...(r.case ? { case: { ...r.case, allowed: {}, nan: undefined } } : {}) };
-  });
+  const raw = doc.results.map(undoJudgement);
   const ex = await loadExpectations('cases/expectations/sm_90.yaml', true);
   let t = performance.now();
   const judged = judgeRun(raw, ex.expectations);

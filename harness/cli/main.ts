@@ -17,7 +17,7 @@ import { runCaseOnReference } from '../backends/reference/cases.js';
 import { collectCases, findCase } from '../cases/sources.js';
 import { type Case, formatProblem } from '../cases/types.js';
 import { type CatalogEntry, enumerateCatalog } from '../catalog/enumerate.js';
-import { type Expectation, expectationsPath, loadExpectations } from '../compare/expectations.js';
+import { type Expectation, expectationsPath, loadExpectations, undoJudgement } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import { diffReports, formatDiff } from '../report/diff.js';
 import { buildReport } from '../report/json.js';
@@ -210,7 +210,7 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
     for (const p of ex.problems) io.err(formatProblem(p));
     return 2;
   }
-  const judged = judgeRun(old.results.map((r) => ({ ...r, verdict: r.verdict === 'known-deviation' ? (r.explanation ? 'mismatch' : r.verdict) : r.verdict })), ex.expectations);
+  const judged = judgeRun(old.results.map(undoJudgement), ex.expectations);
   const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, ...rest } = old;
   const report = { ...buildReport({ ...rest, catalogEntries: catalog.entries, results: judged.results, findings: judged.findings, expectations: { file: ex.expectations.length ? exFile : null, outcomes: judged.outcomes } }), machine: old.machine };
   const dir = resolve(flag('--report') ?? join('reports', 'out', `render-${timestamp(new Date())}`));

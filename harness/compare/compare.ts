@@ -14,7 +14,7 @@ import { type ElementFormat, elementFormat } from '../numerics/formats.js';
 import type { Allowed } from '../numerics/ops.js';
 import { type ElementAllowed, CaseError, reference } from '../reference/model.js';
 import type { EntryResult, Verdict } from '../report/types.js';
-import { type Explainable, NO_EXPLANATION, explain, explanationText, groupExplained, nanBehaviour, referenceCaseOf, subjectOf, variantOf } from './explain.js';
+import { type Explainable, explain, explanationText, groupExplained, nanBehaviour, referenceCaseOf, subjectOf, variantOf } from './explain.js';
 
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
 
@@ -161,4 +161,3 @@ export function findingsOf(results: readonly EntryResult[]): { findings: ReportF
   return { findings, results: results.map((r, i) => (keyOf[i] ? { ...r, finding: keyOf[i] } : r)) };
 }
 
-export { NO_EXPLANATION };

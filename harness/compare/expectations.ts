@@ -170,6 +170,21 @@ function explains(e: Expectation, r: EntryResult): boolean {
   return e.explanation.length === 0 ? have.length === 0 : e.explanation.every((x) => have.includes(x));
 }
 
+const KNOWN_PREFIX = /^known deviation '[^']+' \(.*?; \S+\): /;
+
+/**
+ * A result as the backend gave it, before the comparator's pass: the verdict a known deviation had
+ * (read back from its evidence: observed bits make a mismatch, a ptxas crash an error, another ptxas
+ * answer a compile-mismatch) and its reason, without explanation, expectation, finding or the sets
+ * enrichment filled in. For judging a recorded report again (render, replays).
+ */
+export function undoJudgement(r: EntryResult): EntryResult {
+  const { explanation: _e, expectation: _x, finding: _f, ...rest } = r;
+  const verdict = r.verdict !== 'known-deviation' ? r.verdict : r.case?.observed ? 'mismatch' : r.ptxas?.crashed ? 'error' : r.ptxas ? 'compile-mismatch' : 'error';
+  const reason = r.verdict === 'known-deviation' ? r.reason.replace(KNOWN_PREFIX, '') : r.reason;
+  return { ...rest, verdict, reason, ...(r.case ? { case: { ...r.case, allowed: r.case.observed ? {} : r.case.allowed, nan: undefined } } : {}) };
+}
+
 /**
  * Turns results the expectations cover into known deviations. `covered` lists ids the run checked
  * but did not keep as results (a gpu run keeps a sample of its passing cases), so that an

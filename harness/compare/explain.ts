@@ -11,7 +11,7 @@
  * explain a mismatch that the allowed set does not contain.
  */
 import { parseInstruction } from '../catalog/parse.js';
-import type { FamilyId, Qualifiers } from '../catalog/types.js';
+import type { Qualifiers } from '../catalog/types.js';
 import { type Rounding, addBitsExact } from '../numerics/exact.js';
 import { type ElementFormat, type FloatFormat, FLOAT_FORMATS, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import { type Allowed, allows, minmaxAllowed } from '../numerics/ops.js';
@@ -72,7 +72,7 @@ function spaceOf(q: Qualifiers, c: ReferenceCase): 'global' | 'shared' {
 }
 
 /** One lane of a two-operand float op under `alt`, or undefined when `alt` does not apply. */
-function laneOp(alt: Alternative, family: FamilyId, lf: FloatFormat, op: string, specifiedFtz: boolean | 'unspecified', r: bigint, s: bigint): Allowed | undefined {
+function laneOp(alt: Alternative, lf: FloatFormat, op: string, specifiedFtz: boolean | 'unspecified', r: bigint, s: bigint): Allowed | undefined {
   const kind: OpKind | undefined = op === 'add' ? 'add' : op === 'min' || op === 'max' ? 'minmax' : undefined;
   if (!kind || !alt.applies.includes(kind)) return undefined;
   const base = specifiedFtz === 'unspecified' ? undefined : specifiedFtz;
@@ -101,7 +101,6 @@ function laneOp(alt: Alternative, family: FamilyId, lf: FloatFormat, op: string,
     bits.push(...m.bits.map((x) => (o ? flush(lf, x) : x)));
     if (alt.zerosUnordered && classify(lf, a) === 'zero' && classify(lf, b) === 'zero') bits.push(a, b);
   }
-  void family;
   return { bits, anyNaN, unspecified: [] };
 }
 
@@ -176,7 +175,7 @@ function reproduces(alt: Alternative, v: ModelVariant, c: ReferenceCase, obs: Ob
   const one = (r: bigint, s: bigint): Allowed[] | undefined => {
     const rl = splitLanes(fmt, r);
     const sl = splitLanes(fmt, s);
-    const lanes = rl.map((x, l) => laneOp(alt, v.family, lf, op, specified, x, sl[l]!));
+    const lanes = rl.map((x, l) => laneOp(alt, lf, op, specified, x, sl[l]!));
     return lanes.some((x) => !x) ? undefined : (lanes as Allowed[]);
   };
   if (v.family === 'multimem.red') {

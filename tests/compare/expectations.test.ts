@@ -102,3 +102,33 @@ describe('applying expectations', () => {
     expect(j.outcomes[0]!.status).toBe('not-run');
   });
 });
+
+describe('undoing a judgement (render, replays)', () => {
+  it('restores each known deviation to the verdict and reason the backend gave: mismatch, compile-mismatch, error', async () => {
+    const { undoJudgement } = await import('../../harness/compare/expectations.js');
+    const ptxasResult = (id: string, crashed: boolean): EntryResult => ({
+      id,
+      family: 'multimem.red',
+      kind: 'variant',
+      ptx: id,
+      modulePtx: '9.0',
+      catalog: { status: 'valid', expect: 'accept', reason: 'valid', rules: [] },
+      verdict: crashed ? 'error' : 'compile-mismatch',
+      reason: crashed ? 'ptxas crashed (SIGSEGV) on this line' : 'catalog expects accept (valid (x)); ptxas rejects: requires scope',
+      ptxas: { accepted: false, line: `${id} [a], b;`, messages: crashed ? [] : ['error: requires scope'], ...(crashed ? { crashed: 'SIGSEGV' } : {}) },
+    });
+    const raw = [gpu(`${bulk}/gen:1`, '0x00000001', '0x00000001', '0x00000002', 'mismatch'), ptxasResult('multimem.red.relaxed.add.u32', false), ptxasResult('multimem.red.crash', true)];
+    const ex = parseExpectations('e.yaml', [
+      'expectations:',
+      `  - { id: keeps, pattern: "${bulk}*", explanation: ftz-off, reason: "kept (on the H200; see 9.7.9.25.4.2)", link: https://example.invalid/e }`,
+      '  - { id: rej, pattern: "multimem.red.relaxed*", verdict: compile-mismatch, explanation: requires scope, reason: "ptxas (13.0); odd", link: a/b.md }',
+      '  - { id: boom, pattern: "multimem.red.crash", verdict: error, explanation: crashed, reason: r, link: a/b.md }',
+    ].join('\n')).expectations;
+    const judged = judgeRun(raw, ex).results;
+    expect(judged.map((r) => r.verdict)).toEqual(['known-deviation', 'known-deviation', 'known-deviation']);
+    const back = judged.map(undoJudgement);
+    expect(back.map((r) => [r.verdict, r.reason])).toEqual(raw.map((r) => [r.verdict, r.reason]));
+    expect(back.every((r) => r.expectation === undefined && r.finding === undefined && r.explanation === undefined)).toBe(true);
+    expect(judgeRun(back, ex).results.map((r) => r.verdict)).toEqual(judged.map((r) => r.verdict));
+  });
+});
