@@ -14,6 +14,7 @@ import type { FamilyDef, Qualifiers } from '../../harness/catalog/types.js';
 import { type ElementFormat, elementFormat, joinLanes } from '../../harness/numerics/formats.js';
 import type { ReferenceCase } from '../../harness/reference/model.js';
 import { type Level, bitsArbitrary } from './values.js';
+import { laneBits, laneTable, replicaCount, saltOf, shapeOf, stringKey } from './random.js';
 
 export const DEFAULT_SEED = 20261121;
 
@@ -55,13 +56,36 @@ export function inputArbitrary(v: CaseVariant, level: Level): fc.Arbitrary<Refer
 
 /** Cases `from`..`from+count-1` of (variant, seed, level). */
 export function generateCases(v: CaseVariant, seed: number, level: Level, count: number, from = 0): Case[] {
-  const inputs = fc.sample(inputArbitrary(v, level), { seed, numRuns: from + count });
-  return inputs.slice(from).map((input, k) => ({
+  const inputs = level === 3 ? randomInputs(v, seed, count, from) : fc.sample(inputArbitrary(v, level), { seed, numRuns: from + count }).slice(from);
+  return inputs.map((input, k) => ({
     id: `${v.id}/gen:seed=${seed}:level=${level}:i=${from + k}`,
     variant: v,
     input,
     origin: { kind: 'gen', seed, level, index: from + k },
   }));
+}
+
+/**
+ * Level-3 inputs, counter-based (random.ts): case i's bits depend on (seed, variant id, i) alone, so
+ * the GPU workers fill the same bits straight into typed arrays. The shape (fields, element counts)
+ * is read off a level-1 case of the variant.
+ */
+export function randomInputs(v: CaseVariant, seed: number, count: number, from = 0): ReferenceCase[] {
+  const fmt = elementFormat(v.q.type ?? '');
+  const t = laneTable(fmt.lane);
+  const shape = shapeOf(fc.sample(inputArbitrary(v, 1), { seed: 1, numRuns: 1 })[0]!);
+  const vkey = stringKey(v.id);
+  const element = (i: number, field: number, k: number) => joinLanes(fmt, Array.from({ length: fmt.lanes }, (_, j) => laneBits(t, seed, vkey, i, saltOf(field, k, j))));
+  const out: ReferenceCase[] = [];
+  for (let i = from; i < from + count; i++) {
+    const input: Record<string, unknown> = {};
+    for (const f of shape.fields) input[f.name] = Array.from({ length: f.elements }, (_, k) => element(i, f.field, k));
+    if (shape.replicaElements !== undefined) {
+      input.replicas = Array.from({ length: replicaCount(seed, vkey, i) }, (_, r) => Array.from({ length: shape.replicaElements! }, (_, k) => element(i, 3 + r, k)));
+    }
+    out.push(input as ReferenceCase);
+  }
+  return out;
 }
 
 /** Parses a generated case id back into (variant id, seed, level, index). */
