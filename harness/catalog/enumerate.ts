@@ -191,24 +191,39 @@ export function familyVariants(fam: FamilyDef): Qualifiers[] {
 }
 
 /** Invalid neighbours: each core variant with one slot changed to another known value. */
-export function familyNeighbours(fam: FamilyDef, variants: readonly Qualifiers[]): { q: Qualifiers; of: string }[] {
+export function familyNeighbours(
+  fam: FamilyDef,
+  variants: readonly Qualifiers[],
+  only?: { keep: (id: string) => boolean; known: ReadonlySet<string> },
+): { q: Qualifiers; of: string }[] {
   const vocab = vocabulary();
-  const known = new Set(variants.map((q) => variantId(fam, q)));
+  // `only`: `variants` are already the core ones, and `known` holds every variant id that passes `keep`
+  const known = only?.known ?? new Set(variants.map((q) => variantId(fam, q)));
+  const keep = only?.keep ?? (() => true);
   const seen = new Set<string>();
   const out: { q: Qualifiers; of: string }[] = [];
-  const core = variants.filter(
-    (q) => fam.fanout.every((s) => (q[s] ?? '') === '') && evaluate(fam, q).status === 'valid',
-  );
+  const core = only
+    ? variants
+    : variants.filter((q) => fam.fanout.every((s) => (q[s] ?? '') === '') && evaluate(fam, q).status === 'valid');
   for (const base of core) {
-    for (const slot of fam.slots) {
+    // the spelled parts of the base, to spell a neighbour without building it (= variantId)
+    const parts = fam.slots.map((s) => (s.operand ? '' : (base[s.name] ?? '')));
+    const of = variantId(fam, base);
+    for (let si = 0; si < fam.slots.length; si++) {
+      const slot = fam.slots[si]!;
       const values = slot.operand ? slot.values : (vocab.get(slot.name) ?? slot.values);
       for (const v of values) {
         if (v === (base[slot.name] ?? '')) continue;
-        const q = { ...base, [slot.name]: v };
-        const id = variantId(fam, q);
-        if (known.has(id) || seen.has(id)) continue;
+        let id = fam.head;
+        for (let i = 0; i < parts.length; i++) {
+          const p = i === si && !slot.operand ? v : parts[i]!;
+          if (p !== '') id += `.${p}`;
+        }
+        if (((slot.name === 'd' ? v : base.d) ?? '') === '_') id += '(_)';
+        if (known.has(id) || seen.has(id) || !keep(id)) continue;
         seen.add(id);
-        if (evaluate(fam, q).status === 'invalid') out.push({ q, of: variantId(fam, base) });
+        const q = { ...base, [slot.name]: v };
+        if (evaluate(fam, q).status === 'invalid') out.push({ q, of });
       }
     }
   }
@@ -226,6 +241,132 @@ export function enumerateCatalog(opts: EnumerateOptions): CatalogEntry[] {
       for (const n of familyNeighbours(fam, variants)) out.push(makeEntry(fam, n.q, 'neighbour', opts, { neighbourOf: n.of }));
     }
     if (opts.isaNeighbours !== false) out.push(...isaNeighbours(fam, entries, opts));
+  }
+  return out;
+}
+
+export interface MatchOptions extends EnumerateOptions {
+  /** Entry kinds to return (default all); `neighbours: false` / `isaNeighbours: false` also drop theirs. */
+  readonly kinds?: readonly EntryKind[];
+  /** Keeps an entry by its id (default all). */
+  readonly keep?: (id: string) => boolean;
+  /**
+   * False only when no id that starts with the given text can pass `keep` (see compileFilterPrefix);
+   * the walk over a family's grammar stops there. Default: always true.
+   */
+  readonly viable?: (prefix: string) => boolean;
+}
+
+/**
+ * Walks the product of a form's value lists in the order `product` yields them (last slot
+ * fastest), skipping every subtree whose spelled prefix is not viable. `visit` gets the variant id
+ * and the assignment, which it must copy to keep.
+ */
+function walkForm(
+  fam: FamilyDef,
+  lists: readonly (readonly string[])[],
+  viable: (prefix: string) => boolean,
+  visit: (id: string, q: Qualifiers) => void,
+): void {
+  if (lists.some((l) => l.length === 0)) return;
+  const slots = fam.slots;
+  const q: Record<string, string> = {};
+  const rec = (i: number, prefix: string): void => {
+    if (i === slots.length) {
+      visit(q.d === '_' ? `${prefix}(_)` : prefix, q); // = variantId(fam, q)
+      return;
+    }
+    const s = slots[i]!;
+    for (const v of lists[i]!) {
+      q[s.name] = v;
+      if (s.operand || v === '') rec(i + 1, prefix);
+      else {
+        const p = `${prefix}.${v}`;
+        if (viable(p)) rec(i + 1, p);
+      }
+    }
+  };
+  if (viable(fam.head)) rec(0, fam.head);
+}
+
+/** PTX ISA versions an isa-neighbour of the family (of `q`, if given) may be pinned to (a superset). */
+function isaPinsOf(fam: FamilyDef, target: Target, q?: Qualifiers): string[] {
+  const out = new Set<string>();
+  for (const r of fam.requirements) {
+    if (!r.ptx || comparePtx(r.ptx, target.minPtx) <= 0 || (q && !matches(r.when, q))) continue;
+    const below = previousPtx(r.ptx);
+    if (below && comparePtx(below, target.minPtx) >= 0) out.add(below);
+  }
+  return [...out];
+}
+
+/**
+ * The entries of `enumerateCatalog(opts)` whose kind is in `kinds` and whose id passes `keep`, in
+ * the same order, with the same content, at a cost that follows the selection: the grammar walk
+ * is pruned by `viable`, a variant is evaluated only when it, its isa-neighbours or (for the
+ * `known` check of neighbours) its id can be selected, and an invalid neighbour only when its id
+ * passes. Only the core variants (fanout slots omitted) are walked in full, as neighbour bases.
+ */
+export function enumerateMatching(opts: MatchOptions): CatalogEntry[] {
+  const keep = opts.keep ?? (() => true);
+  const viable = opts.viable ?? (() => true);
+  const kinds = opts.kinds ?? ['variant', 'neighbour', 'isa-neighbour'];
+  const wantV = kinds.includes('variant');
+  const wantN = kinds.includes('neighbour') && opts.neighbours !== false;
+  const wantI = kinds.includes('isa-neighbour') && opts.isaNeighbours !== false;
+  const out: CatalogEntry[] = [];
+  for (const fam of opts.families ?? FAMILIES) {
+    if (!viable(fam.head)) continue;
+    const pins = wantI ? isaPinsOf(fam, opts.target) : [];
+    // variants (as familyVariants: first of each id in grammar order, invalid ones dropped)
+    const seen = new Set<string>();
+    const known = new Set<string>();
+    const picked: { q: Qualifiers; asVariant: boolean; forIsa: boolean }[] = [];
+    for (const form of fam.forms) {
+      walkForm(fam, fam.slots.map((s) => form.slots[s.name] ?? ['']), viable, (id, tmp) => {
+        if (seen.has(id)) return;
+        seen.add(id);
+        const kept = keep(id);
+        const asVariant = wantV && kept;
+        const forIsa = pins.some((p) => keep(`${id}@ptx${p}`)) && isaPinsOf(fam, opts.target, tmp).some((p) => keep(`${id}@ptx${p}`));
+        if (!asVariant && !forIsa && !(wantN && kept)) return;
+        const q = { ...tmp };
+        if (evaluate(fam, q).status === 'invalid') return;
+        known.add(id);
+        if (asVariant || forIsa) picked.push({ q, asVariant, forIsa });
+      });
+    }
+    const entries = picked.map((p) => ({ ...p, entry: makeEntry(fam, p.q, 'variant', opts) }));
+    for (const e of entries) if (e.asVariant) out.push(e.entry);
+    if (wantN) {
+      for (const n of familyNeighbours(fam, coreVariants(fam), { keep, known })) out.push(makeEntry(fam, n.q, 'neighbour', opts, { neighbourOf: n.of }));
+    }
+    if (wantI) {
+      const isa = isaNeighbours(fam, entries.filter((e) => e.forIsa).map((e) => e.entry), opts);
+      for (const e of isa) if (keep(e.id)) out.push(e);
+    }
+  }
+  return out;
+}
+
+/**
+ * The core variants of a family (fanout slots omitted, valid), in familyVariants order, found by
+ * walking only the forms' products with the fanout slots held at omitted.
+ */
+export function coreVariants(fam: FamilyDef): Qualifiers[] {
+  const seen = new Set<string>();
+  const out: Qualifiers[] = [];
+  for (const form of fam.forms) {
+    const lists = fam.slots.map((s) => {
+      const l = form.slots[s.name] ?? [''];
+      return fam.fanout.includes(s.name) ? l.filter((v) => v === '') : l;
+    });
+    walkForm(fam, lists, () => true, (id, tmp) => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      const q = { ...tmp };
+      if (evaluate(fam, q).status === 'valid') out.push(q);
+    });
   }
   return out;
 }

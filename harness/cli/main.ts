@@ -16,7 +16,8 @@ import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { collectCases, findCase } from '../cases/sources.js';
 import { type Case, formatProblem } from '../cases/types.js';
-import { type CatalogEntry, enumerateCatalog } from '../catalog/enumerate.js';
+import type { CatalogEntry } from '../catalog/enumerate.js';
+import { selectEntries as selectCatalogEntries } from '../catalog/select.js';
 import { type Expectation, expectationsPath, loadExpectations, undoJudgement } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import { diffReports, formatDiff } from '../report/diff.js';
@@ -48,17 +49,7 @@ function timestamp(d: Date): string {
 
 /** Selects catalog entries for the options (throws a UsageError when nothing matches). */
 export function selectEntries(opts: Options, target: Target, ptx: string): CatalogEntry[] {
-  const all = enumerateCatalog({ target, ptx, neighbours: opts.kinds.includes('neighbour'), isaNeighbours: opts.kinds.includes('isa-neighbour') });
-  const keep = compileFilter(opts.filter);
-  const sel = all.filter((e) => opts.kinds.includes(e.kind) && keep(e.id));
-  if (!sel.length) {
-    const fams = [...new Set(all.map((e) => e.family))].join(', ');
-    throw new UsageError(
-      `--filter '${opts.filter ?? ''}'${opts.kinds.length < 3 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog (${all.length} entries). ` +
-        `Ids look like 'atom.global.add.f32' or 'red.shared::cta.min.u32'; families: ${fams}. Run with --list to see them.`,
-    );
-  }
-  return sel;
+  return selectCatalogEntries(opts, target, ptx);
 }
 
 /** The cases a run checks on the reference: one by --case, the --vectors files, or the library and generators. */
