@@ -1,0 +1,387 @@
+/**
+ * The fast path of the GPU judge: whole launches of one variant checked on the raw 16-byte slots,
+ * with Numbers and typed arrays, no BigInt and no allocation per case. It is a speed-up of the
+ * reference model, never a second model: a case is a plain pass only when the observed bits equal
+ * the single outcome the model allows, computed with the model's own primitives (`fastAdder` and
+ * `fastMinMax` of numerics/ops.ts, the flushing of `fpRule`, the integer Semantics of `intOp` on
+ * 32-bit halves). Whatever is not that (a NaN result, any differing bit, a rule that leaves the
+ * flushing open) is flagged, and the full judge (backends/gpu/observations.ts) decides it.
+ *
+ * Slot layout (backends/gpu/emit.ts): case i owns words 4i..4i+3 of each buffer; element k of the
+ * variant's type sits little-endian at byte k*(bits/8), packed lanes low lane first.
+ *
+ * binary64 add is not on the model's fast path (the model adds f64 exactly, with BigInt: exact.ts);
+ * here it is one JS addition, which IEEE 754 rounds to nearest even exactly as `addBitsExact` does
+ * (tests/reference/fast.test.ts holds the two equal on the directed probes and 10^6 random pairs).
+ */
+import { elementFormat, type FloatFormat } from '../numerics/formats.js';
+import { fastAdder, fastMinMax, lastAdd } from '../numerics/ops.js';
+import { fpRule } from '../numerics/rules.js';
+import type { ModelVariant } from './model.js';
+
+export interface SlotBatch {
+  readonly mem: Uint32Array;
+  readonly b: Uint32Array;
+  readonly c: Uint32Array;
+  readonly memOut: Uint32Array;
+  readonly ret?: Uint32Array;
+  readonly n: number;
+}
+
+/**
+ * flags[i] = 0: case i is a plain pass (the observed bits are exactly the one outcome the model
+ * allows); 1: the case must go through the full reference judge (it may still pass, be `observed`,
+ * or be a mismatch). Returns how many were flagged.
+ */
+export type BatchChecker = (batch: SlotBatch, flags: Uint8Array) => number;
+
+/** One 32-bit (or 16-bit) element: the single result, or -1 where the model's set is not one value. */
+type Op32 = (r: number, s: number, t: number) => number;
+/** One 64-bit element as halves: whether the single outcome the model allows equals (olo, ohi). */
+type Op64 = (rlo: number, rhi: number, slo: number, shi: number, tlo: number, thi: number, olo: number, ohi: number) => boolean;
+
+const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+const SUPPORTED = new Set(['atom', 'red', 'cp.reduce.async.bulk']);
+
+/** The model's resolvedSpace (reference/model.ts), with `space` standing for the case's own. */
+function resolvedSpace(v: ModelVariant, space: 'global' | 'shared'): 'global' | 'shared' {
+  const s = v.q.space ?? v.q.ss ?? v.q.dst ?? '';
+  if (s.startsWith('shared')) return 'shared';
+  if (s === 'global') return 'global';
+  return space;
+}
+
+// ---------------------------------------------------------------- element operations
+
+/** intOp on 32- or 16-bit patterns held as non-negative Numbers (the Semantics of atom, 9.7.13.5). */
+function intOp32(op: string, bits: 16 | 32, signed: boolean): Op32 | undefined {
+  // comparisons: flipping the sign bit maps signed order onto unsigned order
+  const sb = signed ? (bits === 32 ? 0x80000000 : 0x8000) : 0;
+  if (bits === 16) {
+    switch (op) {
+      case 'add': return (r, s) => (r + s) & 0xffff;
+      case 'min': return (r, s) => ((r ^ sb) <= (s ^ sb) ? r : s);
+      case 'max': return (r, s) => ((r ^ sb) >= (s ^ sb) ? r : s);
+      case 'and': return (r, s) => r & s;
+      case 'or': return (r, s) => r | s;
+      case 'xor': return (r, s) => r ^ s;
+      case 'inc': return (r, s) => ((r ^ sb) >= (s ^ sb) ? 0 : (r + 1) & 0xffff);
+      case 'dec': return (r, s) => (r === 0 || (r ^ sb) > (s ^ sb) ? s : (r - 1) & 0xffff);
+      case 'exch': return (_r, s) => s;
+      case 'cas': return (r, s, t) => (r === s ? t : r);
+    }
+    return undefined;
+  }
+  switch (op) {
+    case 'add': return (r, s) => (r + s) >>> 0;
+    case 'min': return (r, s) => (((r ^ sb) >>> 0) <= ((s ^ sb) >>> 0) ? r : s);
+    case 'max': return (r, s) => (((r ^ sb) >>> 0) >= ((s ^ sb) >>> 0) ? r : s);
+    case 'and': return (r, s) => (r & s) >>> 0;
+    case 'or': return (r, s) => (r | s) >>> 0;
+    case 'xor': return (r, s) => (r ^ s) >>> 0;
+    case 'inc': return (r, s) => (((r ^ sb) >>> 0) >= ((s ^ sb) >>> 0) ? 0 : (r + 1) >>> 0);
+    case 'dec': return (r, s) => (r === 0 || ((r ^ sb) >>> 0) > ((s ^ sb) >>> 0) ? s : (r - 1) >>> 0);
+    case 'exch': return (_r, s) => s;
+    case 'cas': return (r, s, t) => (r === s ? t : r);
+  }
+  return undefined;
+}
+
+/** intOp on 64-bit patterns as (lo, hi) halves, compared with the observed halves. */
+function intOp64(op: string, signed: boolean): Op64 | undefined {
+  const sb = signed ? 0x80000000 : 0;
+  // r < s in the type's order
+  const lt = (alo: number, ahi: number, blo: number, bhi: number) => ((ahi ^ sb) >>> 0) < ((bhi ^ sb) >>> 0) || (ahi === bhi && alo < blo);
+  switch (op) {
+    case 'add':
+      return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => {
+        const lo = rlo + slo;
+        return lo >>> 0 === olo && (rhi + shi + (lo > 0xffffffff ? 1 : 0)) >>> 0 === ohi;
+      };
+    case 'min':
+      return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => (lt(slo, shi, rlo, rhi) ? slo === olo && shi === ohi : rlo === olo && rhi === ohi);
+    case 'max':
+      return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => (lt(rlo, rhi, slo, shi) ? slo === olo && shi === ohi : rlo === olo && rhi === ohi);
+    case 'and':
+      return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => (rlo & slo) >>> 0 === olo && (rhi & shi) >>> 0 === ohi;
+    case 'or':
+      return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => (rlo | slo) >>> 0 === olo && (rhi | shi) >>> 0 === ohi;
+    case 'xor':
+      return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => (rlo ^ slo) >>> 0 === olo && (rhi ^ shi) >>> 0 === ohi;
+    case 'inc':
+      // (r >= s) ? 0 : r+1
+      return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => {
+        if (!lt(rlo, rhi, slo, shi)) return olo === 0 && ohi === 0;
+        const lo = (rlo + 1) >>> 0;
+        return lo === olo && (lo === 0 ? (rhi + 1) >>> 0 : rhi) === ohi;
+      };
+    case 'dec':
+      // (r == 0 || r > s) ? s : r-1
+      return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => {
+        if ((rlo === 0 && rhi === 0) || lt(slo, shi, rlo, rhi)) return slo === olo && shi === ohi;
+        return (rlo - 1) >>> 0 === olo && (rlo === 0 ? (rhi - 1) >>> 0 : rhi) === ohi;
+      };
+    case 'exch':
+      return (_rlo, _rhi, slo, shi, _tlo, _thi, olo, ohi) => slo === olo && shi === ohi;
+    case 'cas':
+      return (rlo, rhi, slo, shi, tlo, thi, olo, ohi) => (rlo === slo && rhi === shi ? tlo === olo && thi === ohi : rlo === olo && rhi === ohi);
+  }
+  return undefined;
+}
+
+/**
+ * binary64 a + b on (lo, hi) halves by one JS addition (round to nearest even), flushing subnormal
+ * inputs and results to sign-preserving zero when `ftz`; a NaN sum answers false (the model allows
+ * any NaN: the full judge decides). Exported for the tests.
+ */
+export function f64AddOp(ftz: boolean): Op64 {
+  const F = new Float64Array(2);
+  const U = new Uint32Array(F.buffer);
+  if (ftz) {
+    return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => {
+      if ((rhi & 0x7ff00000) === 0) {
+        U[0] = 0;
+        U[1] = rhi & 0x80000000;
+      } else {
+        U[0] = rlo;
+        U[1] = rhi;
+      }
+      if ((shi & 0x7ff00000) === 0) {
+        U[2] = 0;
+        U[3] = shi & 0x80000000;
+      } else {
+        U[2] = slo;
+        U[3] = shi;
+      }
+      const x = F[0]! + F[1]!;
+      if (x !== x) return false;
+      F[0] = x;
+      const hi = U[1]!;
+      if ((hi & 0x7ff00000) === 0) return olo === 0 && ohi === (hi & 0x80000000) >>> 0;
+      return U[0] === olo && hi === ohi;
+    };
+  }
+  return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => {
+    U[0] = rlo;
+    U[1] = rhi;
+    U[2] = slo;
+    U[3] = shi;
+    const x = F[0]! + F[1]!;
+    if (x !== x) return false;
+    F[0] = x;
+    return U[0] === olo && U[1] === ohi;
+  };
+}
+
+/** One lane of f16/bf16/f32: the model's single result, or -1 (a NaN: any NaN is allowed). */
+function floatLaneOp(lf: FloatFormat, op: string, ftz: boolean): Op32 | undefined {
+  const expMask = lf.bits === 32 ? 0x7f800000 : ((1 << lf.expBits) - 1) << lf.fracBits;
+  const fracMask = lf.bits === 32 ? 0x7fffff : (1 << lf.fracBits) - 1;
+  if (op === 'add') {
+    const add = fastAdder(lf, ftz);
+    if (lf.bits === 32) {
+      return (r, s) => {
+        const x = add(r, s);
+        return lastAdd.nan || ((x & 0x7f800000) === 0x7f800000 && (x & 0x7fffff) !== 0) ? -1 : x;
+      };
+    }
+    return (r, s) => {
+      const x = add(r, s);
+      return lastAdd.nan || ((x & expMask) === expMask && (x & fracMask) !== 0) ? -1 : x;
+    };
+  }
+  // fastMinMax answers -1 for "both NaN" (the model: any NaN), the other operand for one NaN
+  if ((op === 'min' || op === 'max') && lf.bits === 16) return fastMinMax(lf, op);
+  return undefined;
+}
+
+/** Two 16-bit lanes packed in a 32-bit element, low lane first. */
+function packed2(lane: Op32): Op32 {
+  return (r, s, t) => {
+    const lo = lane(r & 0xffff, s & 0xffff, t & 0xffff);
+    if (lo < 0) return -1;
+    const hi = lane(r >>> 16, s >>> 16, t >>> 16);
+    if (hi < 0) return -1;
+    return (lo | (hi << 16)) >>> 0;
+  };
+}
+
+// ---------------------------------------------------------------- batch loops
+
+function checkSizes(batch: SlotBatch, returns: boolean): void {
+  const w = batch.n * 4;
+  if (batch.mem.length < w || batch.b.length < w || batch.c.length < w || batch.memOut.length < w || (returns && batch.ret !== undefined && batch.ret.length < w)) {
+    throw new Error(`slot batch of ${batch.n} cases needs ${w} words in each buffer`);
+  }
+}
+
+function flagAll(n: number, flags: Uint8Array): number {
+  flags.fill(1, 0, n);
+  return n;
+}
+
+/** 1 where the returned bytes (full words, then a masked partial word) differ from memory before. */
+function retDiffers(ret: Uint32Array, mem: Uint32Array, base: number, full: number, mask: number): number {
+  for (let w = 0; w < full; w++) if (ret[base + w] !== mem[base + w]) return 1;
+  return mask !== 0 && ((ret[base + full]! ^ mem[base + full]!) & mask) !== 0 ? 1 : 0;
+}
+
+function loop32(op: Op32, elements: number, returns: boolean): BatchChecker {
+  return (batch, flags) => {
+    checkSizes(batch, returns);
+    const { mem, b, c, memOut, n } = batch;
+    const ret = batch.ret;
+    if (returns && ret === undefined) return flagAll(n, flags);
+    let flagged = 0;
+    for (let i = 0, base = 0; i < n; i++, base += 4) {
+      let bad = 0;
+      for (let k = 0; k < elements; k++) {
+        const r = op(mem[base + k]!, b[base + k]!, c[base + k]!);
+        if (r < 0 || r !== memOut[base + k]) {
+          bad = 1;
+          break;
+        }
+      }
+      if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, elements, 0);
+      flags[i] = bad;
+      flagged += bad;
+    }
+    return flagged;
+  };
+}
+
+function loop16(op: Op32, elements: number, returns: boolean): BatchChecker {
+  const full = elements >> 1;
+  const mask = elements & 1 ? 0xffff : 0;
+  return (batch, flags) => {
+    checkSizes(batch, returns);
+    const { mem, b, c, memOut, n } = batch;
+    const ret = batch.ret;
+    if (returns && ret === undefined) return flagAll(n, flags);
+    let flagged = 0;
+    for (let i = 0, base = 0; i < n; i++, base += 4) {
+      let bad = 0;
+      for (let k = 0; k < elements; k++) {
+        const w = base + (k >> 1);
+        const sh = (k & 1) << 4;
+        const r = op((mem[w]! >>> sh) & 0xffff, (b[w]! >>> sh) & 0xffff, (c[w]! >>> sh) & 0xffff);
+        if (r < 0 || r !== ((memOut[w]! >>> sh) & 0xffff)) {
+          bad = 1;
+          break;
+        }
+      }
+      if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, full, mask);
+      flags[i] = bad;
+      flagged += bad;
+    }
+    return flagged;
+  };
+}
+
+function loop64(op: Op64, elements: number, returns: boolean): BatchChecker {
+  return (batch, flags) => {
+    checkSizes(batch, returns);
+    const { mem, b, c, memOut, n } = batch;
+    const ret = batch.ret;
+    if (returns && ret === undefined) return flagAll(n, flags);
+    let flagged = 0;
+    for (let i = 0, base = 0; i < n; i++, base += 4) {
+      let bad = 0;
+      for (let k = 0; k < elements; k++) {
+        const w = base + 2 * k;
+        if (!op(mem[w]!, mem[w + 1]!, b[w]!, b[w + 1]!, c[w]!, c[w + 1]!, memOut[w]!, memOut[w + 1]!)) {
+          bad = 1;
+          break;
+        }
+      }
+      if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, 2 * elements, 0);
+      flags[i] = bad;
+      flagged += bad;
+    }
+    return flagged;
+  };
+}
+
+/** b128 exch and cas, word by word (one element per slot). */
+function loop128(op: 'exch' | 'cas', returns: boolean): BatchChecker {
+  return (batch, flags) => {
+    checkSizes(batch, returns);
+    const { mem, b, c, memOut, n } = batch;
+    const ret = batch.ret;
+    if (returns && ret === undefined) return flagAll(n, flags);
+    let flagged = 0;
+    for (let i = 0, base = 0; i < n; i++, base += 4) {
+      // exch: s; cas: (r == s) ? t : r
+      const src = op === 'exch' ? b : mem[base] === b[base] && mem[base + 1] === b[base + 1] && mem[base + 2] === b[base + 2] && mem[base + 3] === b[base + 3] ? c : mem;
+      let bad = src[base] === memOut[base] && src[base + 1] === memOut[base + 1] && src[base + 2] === memOut[base + 2] && src[base + 3] === memOut[base + 3] ? 0 : 1;
+      if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, 4, 0);
+      flags[i] = bad;
+      flagged += bad;
+    }
+    return flagged;
+  };
+}
+
+// ---------------------------------------------------------------- the entry point
+
+/**
+ * The fast path for a variant (family + qualifiers) whose slots hold `elements` elements, for memory
+ * resolving to `space`; undefined where there is none (then every case goes through the full judge).
+ * `returns`: whether `ret` holds the returned old values to check (they must equal `mem`).
+ *
+ * Covered: atom, red and cp.reduce.async.bulk with integer and bit types of 16 (b16), 32 and 64
+ * bits (add, min, max, and, or, xor, inc, dec, exch, cas, as intOp gives them), b128 exch/cas,
+ * f32 add (flushing as fpRule says for the family and space), f64 add, f16/bf16/f16x2/bf16x2 add,
+ * min and max, and exch/cas on any element type. Not covered (undefined): the multimem families,
+ * fp8 types, f32/f64 min/max, a rule whose flushing is unspecified, an operation the model rejects,
+ * `returns` for an instruction that returns nothing, a big-endian host.
+ */
+export function fastChecker(v: ModelVariant, elements: number, space: 'global' | 'shared', returns: boolean): BatchChecker | undefined {
+  if (!LITTLE || !SUPPORTED.has(v.family)) return undefined;
+  if (returns && !(v.family === 'atom' && (v.q.d ?? '') !== '_')) return undefined;
+  let fmt;
+  try {
+    fmt = elementFormat(v.q.type ?? '');
+  } catch {
+    return undefined;
+  }
+  const op = v.q.op ?? '';
+  if (!Number.isInteger(elements) || elements < 1 || (elements * fmt.bits) / 8 > 16) return undefined;
+  const bits = fmt.bits;
+
+  if (fmt.lane.kind === 'int' || op === 'exch' || op === 'cas') {
+    // exch and cas move bit patterns whatever the type (elementOp: exactly(s), r === s ? t : r)
+    const signed = fmt.lane.kind === 'int' && fmt.lane.signed;
+    if (bits === 128) return op === 'exch' || op === 'cas' ? loop128(op, returns) : undefined;
+    if (bits === 64) {
+      const f = intOp64(op, signed);
+      return f && loop64(f, elements, returns);
+    }
+    if (bits === 32 || bits === 16) {
+      const f = intOp32(op, bits, signed);
+      return f && (bits === 32 ? loop32(f, elements, returns) : loop16(f, elements, returns));
+    }
+    return undefined;
+  }
+
+  const lf = fmt.lane as FloatFormat;
+  if (lf.name !== 'f16' && lf.name !== 'bf16' && lf.name !== 'f32' && lf.name !== 'f64') return undefined;
+  let ftz = false;
+  if (op === 'add') {
+    let rule;
+    try {
+      rule = fpRule(v.family, resolvedSpace(v, space), fmt.name);
+    } catch {
+      return undefined; // no rule: the model throws, the full judge reports it
+    }
+    if (rule.ftz === 'unspecified') return undefined;
+    ftz = rule.ftz;
+  } else if (op !== 'min' && op !== 'max') return undefined;
+
+  if (lf.name === 'f64') return op === 'add' ? loop64(f64AddOp(ftz), elements, returns) : undefined;
+  const lane = floatLaneOp(lf, op, ftz);
+  if (!lane) return undefined;
+  if (fmt.lanes === 2) return loop32(packed2(lane), elements, returns);
+  if (fmt.lanes !== 1) return undefined;
+  return bits === 32 ? loop32(lane, elements, returns) : loop16(lane, elements, returns);
+}
