@@ -59,6 +59,96 @@ for (const [t, op, r, target] of rows) {
   console.log(`  ${t.padEnd(5)} ${op.padEnd(50)} ${shown}${target ? (r >= REF_TARGET ? '  (target 20 M/s: met)' : '  (target 20 M/s: NOT met)') : ''}`);
 }
 console.log('');
+// fast judge, one core: harness/reference/fast.ts on 2^20-case batches whose observed slots are the
+// model's result (8192 distinct cases tiled; uniform random bits, so a few NaN cases are flagged).
+// Every checker runs once before any is timed, so shared call sites are as polymorphic as in a worker.
+{
+  const { parseInstruction } = await import('../harness/catalog/parse.js');
+  const { elementFormat, joinLanes } = await import('../harness/numerics/formats.js');
+  const { reference } = await import('../harness/reference/model.js');
+  const { fastChecker } = await import('../harness/reference/fast.js');
+  const PER_CORE = 3.2e6; // 50 M judged cases/s over 16 cores
+  const N = 1 << 20;
+  const DISTINCT = 1 << 13;
+  let s = 0x9e3779b9;
+  const rnd = () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return s >>> 0;
+  };
+  const bitsOf = (w: number) => Array.from({ length: Math.ceil(w / 32) }, rnd).reduce((a, x) => (a << 32n) | BigInt(x), 0n) & ((1n << BigInt(w)) - 1n);
+  const CASES: [string, string][] = [
+    ['f32 add (global, returns)', 'atom.global.add.f32'],
+    ['u32 add (global, returns)', 'atom.global.add.u32'],
+    ['f16x2 add (red.global)', 'red.global.add.noftz.f16x2'],
+    ['v4.f16x2 min (global vector, returns)', 'atom.global.v4.min.noftz.f16x2'],
+    ['v8.f16 min (global vector, returns)', 'atom.global.v8.min.noftz.f16'],
+    ['f64 add (red.global)', 'red.global.add.f64'],
+    ['u64 cas (b64, global, returns)', 'atom.global.cas.b64'],
+    ['b128 exch (global, returns)', 'atom.global.exch.b128'],
+    ['bulk f32 add (4 per slot)', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32'],
+  ];
+  const runs = CASES.map(([label, ptx]) => {
+    const p = parseInstruction(ptx);
+    const v = { family: p.family.id, q: p.q };
+    const fmt = elementFormat(p.q.type!);
+    const bulk = p.family.id === 'cp.reduce.async.bulk';
+    const elements = bulk ? 128 / fmt.bits : p.q.vec ? Number(p.q.vec.slice(1)) : 1;
+    const returns = p.family.id === 'atom' && (p.q.d ?? '') !== '_';
+    const bufs = [0, 1, 2, 3, 4].map(() => new Uint32Array(4 * N));
+    const dvs = bufs.map((u) => new DataView(u.buffer));
+    const put = (dv: DataView, slot: number, k: number, x: bigint) => {
+      const off = slot * 16 + (k * fmt.bits) / 8;
+      if (fmt.bits === 16) dv.setUint16(off, Number(x), true);
+      else if (fmt.bits === 32) dv.setUint32(off, Number(x), true);
+      else if (fmt.bits === 64) dv.setBigUint64(off, x, true);
+      else (dv.setBigUint64(off, x & 0xffffffffffffffffn, true), dv.setBigUint64(off + 8, x >> 64n, true));
+    };
+    for (let i = 0; i < DISTINCT; i++) {
+      const mem = Array.from({ length: elements }, () => bitsOf(fmt.bits));
+      const b = mem.map((x) => (p.q.op === 'cas' && rnd() & 1 ? x : bitsOf(fmt.bits)));
+      const c = mem.map(() => bitsOf(fmt.bits));
+      const ref = reference(v, { memory: mem, ...(bulk ? { source: b } : { b }), c, space: 'global' });
+      ref.memory!.forEach((lanes, k) => {
+        put(dvs[0]!, i, k, mem[k]!);
+        put(dvs[1]!, i, k, b[k]!);
+        put(dvs[2]!, i, k, c[k]!);
+        put(dvs[3]!, i, k, joinLanes(fmt, lanes.map((a) => a.bits[0] ?? BigInt(fmt.lane.kind === 'float' ? fmt.lane.canonicalNaN : 0))));
+        put(dvs[4]!, i, k, mem[k]!);
+      });
+    }
+    for (const u of bufs) for (let off = 4 * DISTINCT; off < 4 * N; off += 4 * DISTINCT) u.copyWithin(off, 0, 4 * DISTINCT);
+    const batch = { mem: bufs[0]!, b: bufs[1]!, c: bufs[2]!, memOut: bufs[3]!, ...(returns ? { ret: bufs[4]! } : {}), n: N };
+    const check = fastChecker(v, elements, 'global', returns);
+    return { label, ptx, batch, check, flags: new Uint8Array(N) };
+  });
+  for (const r of runs) r.check?.(r.batch, r.flags);
+  console.log(`fast judge, one core (harness/reference/fast.ts, 2^20-case batches; target 50 M/s over 16 cores = ${(PER_CORE / 1e6).toFixed(1)} M/s per core):`);
+  for (const r of runs) {
+    if (!r.check) {
+      console.log(`  ${r.label.padEnd(40)} no fast path`);
+      continue;
+    }
+    let reps = 0;
+    let flagged = 0;
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    while (performance.now() - t0 < 400) {
+      flagged = r.check(r.batch, r.flags);
+      reps++;
+    }
+    const wall = (performance.now() - t0) / 1000;
+    const used = process.cpuUsage(c0);
+    // per CPU-second of this process (a shared machine's other load does not count), and per wall second
+    const perS = (reps * N) / ((used.user + used.system) / 1e6);
+    const perWall = (reps * N) / wall;
+    console.log(
+      `  ${r.label.padEnd(40)} ${(perS / 1e6).toFixed(2).padStart(8)} M cases/s per core (wall ${(perWall / 1e6).toFixed(2)} M/s; flagged ${((100 * flagged) / N).toFixed(2)}%)  (target ${(PER_CORE / 1e6).toFixed(1)} M/s: ${perS >= PER_CORE ? 'met' : 'NOT met'})`,
+    );
+  }
+  console.log('');
+}
 const TARGET_RATE = 2000;
 
 const ptxas = await probePtxas().catch((e: unknown) => {

@@ -102,11 +102,14 @@ function verdictOf(ch: Check, o: Obs): string {
   return judge('t', ch.v, inputOf(ch, o), { memory: o.memOut, ...(ch.returns ? { returned: o.ret! } : {}) }).verdict;
 }
 
-/** A NaN encoding of `f` (random sign and payload). */
+/** A NaN encoding of `f`: the canonical one (what GPUs write), the default quiet one (what JS writes), or a random one. */
 function someNaN(f: ScalarFormat, r: () => number): bigint {
   if (f.kind !== 'float') throw new Error('no NaN');
   const p = BigInt(f.fracBits);
   const expMax = (1n << BigInt(f.expBits)) - 1n;
+  const k = r() % 4;
+  if (k === 0) return BigInt(f.canonicalNaN);
+  if (k === 1) return (expMax << p) | (1n << (p - 1n));
   let frac = randBits(r, f.fracBits) & ((1n << p) - 1n);
   if (frac === 0n) frac = 1n;
   return ((BigInt(r() & 1) << BigInt(f.bits - 1)) | (expMax << p) | frac);
