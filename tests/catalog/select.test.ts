@@ -1,0 +1,120 @@
+/**
+ * Selection: the pruned enumeration (enumerateMatching, behind selectEntries) gives exactly the
+ * entries of the full enumeration filtered afterwards, in the same order and with the same content,
+ * for filters of every shape (substrings, globs, several alternatives, ones that only a neighbour or
+ * an isa-neighbour matches) and every --kind set; and the prefix test never prunes an id that matches.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../../harness/arch/targets.js';
+import { type CatalogEntry, type EntryKind, coreVariants, enumerateCatalog, enumerateMatching, familyVariants } from '../../harness/catalog/enumerate.js';
+import { evaluate } from '../../harness/catalog/evaluate.js';
+import { selectEntries } from '../../harness/catalog/select.js';
+import { variantId } from '../../harness/catalog/spelling.js';
+import { UsageError } from '../../harness/cli/errors.js';
+import { FAMILIES } from '../../harness/families/index.js';
+import { compileFilter, compileFilterPrefix } from '../../harness/util/filter.js';
+
+const FILTERS = [
+  'atom.global.add.f32',
+  'atom.global.add.f32(_)',
+  'red.global.add.noftz.v8.*',
+  '.v8.',
+  'multimem.red.',
+  'ptx8.5',
+  '@ptx7.8',
+  '*@ptx7.8',
+  '*.v4.*@ptx*',
+  '*local*', // neighbours only (.local is foreign to every family)
+  'atom.local*',
+  'atom.*(_)*',
+  '*(_)',
+  'atom.*.f16',
+  'atom.?cquire.*',
+  'atom.acquire.gpu.global.cas.b16',
+  'red.global.add.noftz.v8.f16@ptx8.0',
+  'cp.reduce.async.bulk*',
+  'multimem.cp.reduce.async.bulk.*',
+  'multimem.ld_reduce.*.e4m3x4',
+  'atom.global.add.f32,red.shared::cta.min.u32',
+  'nosuch*,atom.sys.*.u64',
+  'shared::cluster',
+  '*.b128',
+  'xyz',
+];
+const KIND_SETS: EntryKind[][] = [['variant', 'neighbour', 'isa-neighbour'], ['variant'], ['neighbour', 'isa-neighbour']];
+
+const show = (es: readonly CatalogEntry[]) => es.map((e) => JSON.stringify(e));
+
+describe.each(['sm_90', 'sm_100a'])('%s: selectEntries = full enumeration, then filter', (arch) => {
+  const target = findTarget(arch)!;
+  const ptx = modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
+  let all: CatalogEntry[] = [];
+  beforeAll(() => {
+    all = enumerateCatalog({ target, ptx });
+  });
+  const reference = (filter: string | undefined, kinds: readonly EntryKind[]) => {
+    const keep = compileFilter(filter);
+    return all.filter((e) => kinds.includes(e.kind) && keep(e.id));
+  };
+
+  it.each(FILTERS)('--filter %s', (filter) => {
+    for (const kinds of KIND_SETS) {
+      const want = reference(filter, kinds);
+      // selectEntries = enumerateMatching with these, or a UsageError when it is empty (below)
+      const got = enumerateMatching({ target, ptx, kinds, keep: compileFilter(filter), viable: compileFilterPrefix(filter) });
+      expect(got.length, `${filter} ${kinds}`).toBe(want.length);
+      expect(show(got), `${filter} ${kinds}`).toEqual(show(want));
+    }
+  });
+
+  it.runIf(arch === 'sm_90')('no filter: the whole catalog', () => {
+    expect(show(selectEntries({ kinds: ['variant', 'neighbour', 'isa-neighbour'] }, target, ptx))).toEqual(show(all));
+  });
+});
+
+describe('the empty selection', () => {
+  const target = findTarget('sm_90')!;
+  it('selectEntries returns a non-empty selection as is', () => {
+    expect(selectEntries({ filter: 'atom.global.add.f32', kinds: ['variant'] }, target, '8.8').map((e) => e.id)).toEqual(['atom.global.add.f32', 'atom.global.add.f32(_)']);
+  });
+  it('keeps the message of the CLI', () => {
+    expect(() => selectEntries({ filter: 'nosuch', kinds: ['variant'] }, target, '8.8')).toThrow(UsageError);
+    expect(() => selectEntries({ filter: 'nosuch', kinds: ['variant'] }, target, '8.8')).toThrow(
+      /^--filter 'nosuch' with --kind variant selects no entry of the sm_90 catalog \(\d+ entries\)\. Ids look like 'atom\.global\.add\.f32' or 'red\.shared::cta\.min\.u32'; families: atom, red, .*\. Run with --list to see them\.$/,
+    );
+  });
+});
+
+describe('what the pruning relies on', () => {
+  it('coreVariants is the core of familyVariants, in order', () => {
+    for (const fam of FAMILIES) {
+      const core = familyVariants(fam).filter((q) => fam.fanout.every((s) => (q[s] ?? '') === '') && evaluate(fam, q).status === 'valid');
+      expect(coreVariants(fam).map((q) => variantId(fam, q)), fam.id).toEqual(core.map((q) => variantId(fam, q)));
+    }
+  });
+
+  it('a viable prefix test never rejects a prefix of an id the filter keeps', () => {
+    const ids = enumerateCatalog({ target: findTarget('sm_90')!, ptx: '8.8', neighbours: false }).map((e) => e.id);
+    for (const f of [...FILTERS, 'a*b', '*', '?tom.*', 'atom.*.*.f32', 'red.global.add.f32,*.v4.*']) {
+      const keep = compileFilter(f);
+      const viable = compileFilterPrefix(f);
+      const kept = ids.filter(keep);
+      for (let k = 0; k < kept.length; k += 17) {
+        const id = kept[k]!;
+        const bad = [...id.matchAll(/[.(@]/g)].map((m) => id.slice(0, m.index)).concat(id).filter((p) => !viable(p));
+        expect(bad, `${f} / ${id}`).toEqual([]);
+      }
+    }
+  });
+
+  it('globs prune: a prefix off the literal head is not viable', () => {
+    const viable = compileFilterPrefix('red.global.*.f32,atom.?cquire.*');
+    expect(viable('red')).toBe(true);
+    expect(viable('red.global.add')).toBe(true);
+    expect(viable('red.shared')).toBe(false);
+    expect(viable('atom.acquire')).toBe(true);
+    expect(viable('atom.release')).toBe(false);
+    expect(viable('multimem')).toBe(false);
+    expect(compileFilterPrefix('red.global.*,add')('multimem')).toBe(true); // a substring may come later
+  });
+});
