@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { findTarget, targetNames } from '../arch/targets.js';
 import { BACKENDS, type BackendName } from '../backends/select.js';
 import type { EntryKind } from '../catalog/enumerate.js';
+import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
 import { UsageError } from './errors.js';
 
@@ -30,6 +31,8 @@ export interface Options {
   readonly expectations?: string;
   /** --no-cases: a ptxas run checks the catalog only, without the case library on the reference. */
   readonly noCases: boolean;
+  /** --cache-dir DIR: where rebuildable results are kept (default defaultCacheDir()). */
+  readonly cacheDir: string;
 }
 
 export const DEFAULT_ARCH = 'sm_90';
@@ -55,6 +58,8 @@ export const USAGE = `usage: npm run conformance -- [options]
                      (repeatable); validated first, every problem reported as file:line:col
   --case ID          replay exactly one case, by the id printed with it
   --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each)
+  --cache-dir DIR    where rebuildable results are kept (default $XDG_CACHE_HOME/ptx-reduction-conformance
+                     or ~/.cache/ptx-reduction-conformance)
   --help             this text
 
   npm run conformance -- diff OLD.json NEW.json   results whose verdict or observed bits changed
@@ -82,12 +87,13 @@ export function parseOptions(argv: readonly string[]): Options {
         generated: { type: 'string' },
         expectations: { type: 'string' },
         'no-cases': { type: 'boolean' },
+        'cache-dir': { type: 'string' },
       },
     });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--cache-dir', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -128,6 +134,7 @@ export function parseOptions(argv: readonly string[]): Options {
     ...(v.case !== undefined ? { case: v.case } : {}),
     ...(v.expectations !== undefined ? { expectations: v.expectations } : {}),
     noCases: v['no-cases'] ?? false,
+    cacheDir: resolveCacheDir(v['cache-dir']),
     generated: ((): number => {
       if (v.generated === undefined) return 48;
       if (!/^\d+$/.test(v.generated)) throw new UsageError(`--generated must be a non-negative integer, got '${v.generated}'`);
