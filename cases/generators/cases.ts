@@ -1,16 +1,18 @@
 /**
  * Generated cases: for a variant, a seed and a level, a deterministic list of cases whose operands
  * come from the level's bit-pattern arbitrary (values.ts). Case k of (variant, seed, level) always
- * has the same bits, so its id `<variant>/gen:seed=S:level=L:i=K` replays it. Also the shapes shared
- * with the directed library (how many elements, replicas and operands a family takes) and the
- * exhaustive pair enumerators for 8- and 16-bit types.
+ * has the same bits, so its id `<variant>/gen:seed=S:level=L:i=K` replays it. What a case of a
+ * family holds (inputs, element counts, replicas) is the family's `shape` (harness/families/); this
+ * module fills it. Also the exhaustive pair enumerators for 8- and 16-bit types.
  */
 import fc from 'fast-check';
 import type { Case, CaseVariant } from '../../harness/cases/types.js';
 import { familyVariants } from '../../harness/catalog/enumerate.js';
 import { evaluate } from '../../harness/catalog/evaluate.js';
 import { spell, variantId } from '../../harness/catalog/spelling.js';
-import type { FamilyDef, Qualifiers } from '../../harness/catalog/types.js';
+import type { FamilyDef } from '../../harness/catalog/types.js';
+import { familyPlugin } from '../../harness/families/index.js';
+import { lanesOf } from '../../harness/families/plugin.js';
 import { type ElementFormat, elementFormat, joinLanes } from '../../harness/numerics/formats.js';
 import type { ReferenceCase } from '../../harness/reference/model.js';
 import { type Level, bitsArbitrary } from './values.js';
@@ -18,40 +20,29 @@ import { laneBits, laneTable, replicaCount, saltOf, shapeOf, stringKey } from '.
 
 export const DEFAULT_SEED = 20261121;
 
-export function lanesOf(q: Qualifiers): number {
-  const v = q.vec ?? '';
-  return v === '' ? 1 : Number(v.slice(1));
-}
-
-export const BULK_FAMILIES = new Set(['cp.reduce.async.bulk', 'multimem.cp.reduce.async.bulk']);
-export const MULTIMEM_FAMILIES = new Set(['multimem.ld_reduce', 'multimem.st', 'multimem.red']);
+export { lanesOf };
 
 /** Elements in a generated bulk case: 16 bytes, the smallest size the spec allows. */
-export function bulkElements(fmt: ElementFormat): number {
-  return 128 / fmt.bits;
+export function bulkElements(fmt: ElementFormat, bytes = 16): number {
+  return (bytes * 8) / fmt.bits;
+}
+
+/** Elements per input of a generated or directed case of `v` (what its family's shape asks for). */
+export function caseElements(v: CaseVariant, fmt: ElementFormat): number {
+  const len = familyPlugin(v.family).shape.length(v.q);
+  return len.kind === 'vector' ? len.elements : bulkElements(fmt, len.bytes);
 }
 
 function elementArb(fmt: ElementFormat, level: Level): fc.Arbitrary<bigint> {
   return fc.array(bitsArbitrary(fmt.lane, level), { minLength: fmt.lanes, maxLength: fmt.lanes }).map((ls) => joinLanes(fmt, ls));
 }
 
-/** The arbitrary of one case input for a variant. */
+/** The arbitrary of one case input for a variant: its family's shape over lists at `level`. */
 export function inputArbitrary(v: CaseVariant, level: Level): fc.Arbitrary<ReferenceCase> {
   const fmt = elementFormat(v.q.type ?? '');
-  const n = lanesOf(v.q);
-  const el = elementArb(fmt, level);
-  const vec = (k: number) => fc.array(el, { minLength: k, maxLength: k });
-  if (MULTIMEM_FAMILIES.has(v.family)) {
-    return fc.record({ replicas: fc.integer({ min: 2, max: 8 }).chain((r) => fc.array(vec(n), { minLength: r, maxLength: r })), b: vec(n) }).map((x) =>
-      v.family === 'multimem.ld_reduce' ? { replicas: x.replicas } : x,
-    );
-  }
-  if (BULK_FAMILIES.has(v.family)) {
-    const k = bulkElements(fmt);
-    return fc.record({ memory: vec(k), source: vec(k) });
-  }
-  if (v.q.op === 'cas') return fc.record({ memory: vec(n), b: vec(n), c: vec(n) });
-  return fc.record({ memory: vec(n), b: vec(n) });
+  const n = caseElements(v, fmt);
+  const list = fc.array(elementArb(fmt, level), { minLength: n, maxLength: n });
+  return familyPlugin(v.family).shape.arbitrary(v.q, list);
 }
 
 /** Cases `from`..`from+count-1` of (variant, seed, level). */
@@ -96,20 +87,16 @@ export function parseGenId(id: string): { variant: string; seed: number; level: 
 
 /**
  * One representative variant per (family, op, type, vector, accumulation) of the catalog: default
- * ordering and scope, `.global` (and `.shared::cta` too where the space changes the numerics: atom/red
- * .add.f32), no cache hint, register destination.
+ * ordering and scope, no cache hint, register destination, and what the family's shape asks
+ * (`representative`: e.g. `.global`, and `.shared::cta` too where the space changes the numerics).
  */
 export function representativeVariants(fam: FamilyDef): CaseVariant[] {
+  const shape = familyPlugin(fam.id).shape;
   const out: CaseVariant[] = [];
   for (const q of familyVariants(fam)) {
     if (evaluate(fam, q).status !== 'valid') continue;
     if ((q.sem ?? '') !== '' || (q.scope ?? '') !== '' || (q.hint ?? '') !== '' || (q.d ?? '') !== '') continue;
-    if (fam.id === 'atom' || fam.id === 'red') {
-      const sp = q.space ?? '';
-      const numericSpace = q.op === 'add' && q.type === 'f32' && (q.vec ?? '') === '';
-      if (!(sp === 'global' || (numericSpace && sp === 'shared::cta'))) continue;
-    }
-    if (MULTIMEM_FAMILIES.has(fam.id) && (q.ss ?? '') !== 'global') continue;
+    if (!shape.representative(q)) continue;
     out.push({ family: fam.id, q, ptx: spell(fam, q), id: variantId(fam, q) });
   }
   return out;
