@@ -6,8 +6,9 @@
  * representative variant; vector and packed lanes take successive probes.
  */
 import type { CaseVariant } from '../../harness/cases/types.js';
+import { familyPlugin } from '../../harness/families/index.js';
 import { type ScalarFormat, elementFormat, joinLanes } from '../../harness/numerics/formats.js';
-import { BULK_FAMILIES, MULTIMEM_FAMILIES, bulkElements, lanesOf } from './cases.js';
+import { caseElements } from './cases.js';
 import { edges } from './values.js';
 
 export interface Probe {
@@ -92,29 +93,24 @@ export interface DirectedCase {
 
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
 
-/** The directed cases of one representative variant. */
+/**
+ * The directed cases of one representative variant: one per probe of the variant's operation, laid
+ * out as the family's shape says (`directed`: which probe operand fills memory, replicas, b, c,
+ * source).
+ */
 export function directedCases(v: CaseVariant): DirectedCase[] {
+  const shape = familyPlugin(v.family).shape;
   const fmt = elementFormat(v.q.type ?? '');
-  const op = v.family === 'multimem.st' ? 'exch' : (v.q.op ?? '');
+  const op = shape.probeOp(v.q);
   const ps = probes(op === 'exch' && fmt.lane.kind === 'float' ? 'min' : op, fmt.lane);
-  const lanes = lanesOf(v.q);
+  const n = caseElements(v, fmt);
   const H = (x: bigint) => hex(fmt.bits, x);
   const element = (k: number, pick: (p: Probe) => bigint) => joinLanes(fmt, Array.from({ length: fmt.lanes }, (_, j) => pick(ps[(k + j) % ps.length]!)));
-  const vec = (k: number, count: number, pick: (p: Probe) => bigint) => Array.from({ length: count }, (_, i) => H(element(k + i * fmt.lanes, pick)));
+  const vec = (k: number, pick: (p: Probe) => bigint) => Array.from({ length: n }, (_, i) => H(element(k + i * fmt.lanes, pick)));
   const base = v.id.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return ps.map((p, k) => {
-    const fields: Record<string, unknown> = {};
-    if (MULTIMEM_FAMILIES.has(v.family)) {
-      fields.replicas = v.family === 'multimem.ld_reduce' ? [vec(k, lanes, (x) => x.a), vec(k, lanes, (x) => x.b)] : [vec(k, lanes, (x) => x.a), vec(k, lanes, (x) => x.a)];
-      if (v.family !== 'multimem.ld_reduce') fields.operands = { b: vec(k, lanes, (x) => x.b) };
-    } else if (BULK_FAMILIES.has(v.family)) {
-      const n = bulkElements(fmt);
-      fields.memory = vec(k, n, (x) => x.a);
-      fields.source = vec(k, n, (x) => x.b);
-    } else {
-      fields.memory = vec(k, lanes, (x) => x.a);
-      fields.operands = { b: vec(k, lanes, (x) => x.b), ...(v.q.op === 'cas' ? { c: vec(k, lanes, (x) => x.c ?? 0n) } : {}) };
-    }
-    return { name: `${base}-${p.name}`, variant: v, fields };
-  });
+  return ps.map((p, k) => ({
+    name: `${base}-${p.name}`,
+    variant: v,
+    fields: shape.directed(v.q, { a: vec(k, (x) => x.a), b: vec(k, (x) => x.b), c: vec(k, (x) => x.c ?? 0n) }),
+  }));
 }

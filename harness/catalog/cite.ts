@@ -2,22 +2,17 @@
  * Citations into the PTX ISA excerpts in ../shared/ptx-spec. Every rule row of the catalog carries
  * one, so a reader can go from a verdict to the sentence of the spec that decided it.
  */
+import { FAMILY_DOCUMENTS } from '../families/shared/spec-documents.js';
 
-/** The excerpt files, keyed by the instruction text they hold. */
+/**
+ * The excerpt files, keyed by file (or, for two sections of one file, by section). The families'
+ * excerpts are theirs (harness/families/shared/spec-documents.ts: an excerpt can serve several
+ * families, and a new family brings its own); this module adds the excerpts no family owns, which
+ * shared rules cite (half-precision min/max, the target directive). Kept as one table because the
+ * citation test checks every citation's file and section against it.
+ */
 export const SPEC_FILES = {
-  atom: { file: 'atom.md', section: '9.7.13.5', title: 'atom' },
-  red: { file: 'red.md', section: '9.7.13.6', title: 'red' },
-  multimem: {
-    file: 'multimem-ld_reduce-st-red.md',
-    section: '9.7.9.14',
-    title: 'multimem.ld_reduce, multimem.st, multimem.red',
-  },
-  multimemBulk: {
-    file: 'multimem-cp-reduce-async-bulk.md',
-    section: '9.7.9.27',
-    title: 'multimem.cp.reduce.async.bulk',
-  },
-  bulk: { file: 'cp-reduce-async-bulk.md', section: '9.7.9.25.4.2', title: 'cp.reduce.async.bulk' },
+  ...FAMILY_DOCUMENTS,
   halfMin: { file: '../ptx-isa-extra/half-min-max.md', section: '9.7.4.7', title: 'min (half precision)' },
   halfMax: { file: '../ptx-isa-extra/half-min-max.md', section: '9.7.4.8', title: 'max (half precision)' },
   /** Facts outside the excerpts (target directive, release notes); the row says where it was checked. */
@@ -54,7 +49,7 @@ export interface Citation {
   readonly quote: string;
 }
 
-/** Builds a citation: `cite('atom', 'Description', '...')`. */
+/** Builds a citation: `cite('atom.md', 'Description', '...')`. */
 export function cite(key: SpecKey, part: SpecPart, quote: string): Citation {
   const f = SPEC_FILES[key];
   return { file: f.file, section: f.section, part, quote };

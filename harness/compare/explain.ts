@@ -6,20 +6,24 @@
  * and to which operations it applies. An alternative that does not apply to a case (rounding of a
  * min, accumulation precision of an atom) is not tried on it.
  *
+ * How alternatives apply to a family whose results are not one operation per element (the reduction
+ * over replicas of multimem.ld_reduce) is that family's explain hook (harness/families/<family>/);
+ * the rest is tested element by element where the family's results land (its `shape.results`).
+ *
  * Replica order is not an alternative: the reference already allows every order and association of
  * multimem.ld_reduce (rule multimem.acc, "the replica order is not specified"), so no order can
  * explain a mismatch that the allowed set does not contain.
  */
 import { parseInstruction } from '../catalog/parse.js';
-import type { Qualifiers } from '../catalog/types.js';
+import { familyPlugin } from '../families/index.js';
 import { type Rounding, addBitsExact } from '../numerics/exact.js';
-import { type ElementFormat, type FloatFormat, FLOAT_FORMATS, classify, elementFormat, splitLanes } from '../numerics/formats.js';
+import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import { type Allowed, allows, minmaxAllowed } from '../numerics/ops.js';
-import { reductionSet } from '../numerics/reduce.js';
-import { fpRule } from '../numerics/rules.js';
+import { findFpRule, fpRule } from '../numerics/rules.js';
 import type { ModelVariant, ReferenceCase } from '../reference/model.js';
 
-type OpKind = 'add' | 'minmax' | 'ld_reduce.add' | 'ld_reduce.minmax';
+/** Element-wise add, min/max; and the same inside a reduction over replicas (a family's hook). */
+export type OpKind = 'add' | 'minmax' | 'ld_reduce.add' | 'ld_reduce.minmax';
 
 export interface Alternative {
   readonly id: string;
@@ -64,11 +68,6 @@ const isNaN_ = (f: FloatFormat, b: bigint) => classify(f, b) === 'nan';
 export function variantOf(ptxOrId: string): ModelVariant & { readonly ptx: string } {
   const p = parseInstruction(ptxOrId.endsWith('(_)') ? `${ptxOrId.slice(0, -3)} _, [a], b;` : ptxOrId);
   return { family: p.family.id, q: p.q, ptx: ptxOrId };
-}
-
-function spaceOf(q: Qualifiers, c: ReferenceCase): 'global' | 'shared' {
-  const s = q.space ?? q.ss ?? q.dst ?? '';
-  return s.startsWith('shared') ? 'shared' : s === 'global' ? 'global' : (c.space ?? 'global');
 }
 
 /** One lane of a two-operand float op under `alt`, or undefined when `alt` does not apply. */
@@ -145,32 +144,13 @@ function reproduces(alt: Alternative, v: ModelVariant, c: ReferenceCase, obs: Ob
   if (fmt.lane.kind !== 'float') return undefined;
   const lf = fmt.lane;
   const op = v.q.op ?? '';
-  const big = (xs?: readonly string[]) => xs?.map((x) => BigInt(x));
-  const space = spaceOf(v.q, c);
-  if (v.family === 'multimem.ld_reduce') {
-    const kind: OpKind = op === 'add' ? 'ld_reduce.add' : 'ld_reduce.minmax';
-    if (!alt.applies.includes(kind) || !c.replicas || !obs.returned) return undefined;
-    const rule = fpRule(v.family, 'global', fmt.name);
-    const variantAcc = v.q.acc === 'acc::f32' ? FLOAT_FORMATS.f32 : v.q.acc === 'acc::f16' ? FLOAT_FORMATS.f16 : lf;
-    const acc = alt.acc === 'f32' ? FLOAT_FORMATS.f32 : alt.acc === 'f16' ? FLOAT_FORMATS.f16 : alt.acc === 'type' ? lf : variantAcc;
-    if (alt.acc && acc.name === variantAcc.name) return undefined;
-    const ftzModes = alt.flushIn !== undefined ? [alt.flushIn] : rule.ftz === 'unspecified' ? [false, true] : [rule.ftz];
-    const returned = big(obs.returned)!;
-    return returned.every((o, i) =>
-      splitLanes(fmt, o).every((x, l) => {
-        const vals = c.replicas!.map((rep) => splitLanes(fmt, rep[i]!)[l]!);
-        if (alt.nanPropagates && vals.some((y) => isNaN_(lf, y))) return isNaN_(lf, x);
-        return ftzModes.some((m) => {
-          const rs = reductionSet(op as 'add' | 'min' | 'max', lf, acc, vals, m);
-          if (rs.nan && isNaN_(lf, x)) return true;
-          if (rs.results.some((r) => r.bits === x)) return true;
-          // zeros-unordered: a zero of either sign where the set has a zero
-          return Boolean(alt.zerosUnordered && classify(lf, x) === 'zero' && rs.results.some((r) => classify(lf, r.bits) === 'zero'));
-        });
-      }),
-    );
-  }
-  const specified = v.family === 'multimem.red' ? fpRule(v.family, 'global', fmt.name).ftz : (op === 'add' ? fpRule(v.family, space, fmt.name).ftz : false);
+  const plugin = familyPlugin(v.family);
+  const space = plugin.shape.space(v.q, c);
+  if (plugin.explain.reproduces) return plugin.explain.reproduces(alt, v, c, obs, fpRule(v.family, space, fmt.name));
+  // no alternative is about a store, exch or cas
+  if (op !== 'add' && op !== 'min' && op !== 'max') return undefined;
+  // the subnormal rule the reference applied, where a row covers the operation's type
+  const specified = findFpRule(v.family, space, fmt.name)?.ftz ?? false;
   const operand = c.b ?? c.source;
   const one = (r: bigint, s: bigint): Allowed[] | undefined => {
     const rl = splitLanes(fmt, r);
@@ -178,7 +158,7 @@ function reproduces(alt: Alternative, v: ModelVariant, c: ReferenceCase, obs: Ob
     const lanes = rl.map((x, l) => laneOp(alt, lf, op, specified, x, sl[l]!));
     return lanes.some((x) => !x) ? undefined : (lanes as Allowed[]);
   };
-  if (v.family === 'multimem.red') {
+  if (plugin.shape.results === 'replicas') {
     if (!c.replicas || !c.b || !obs.replicas) return undefined;
     let applied = true;
     const ok = obs.replicas.every((rep, k) =>
@@ -290,7 +270,9 @@ export function nanBehaviour(c: Explainable): string | undefined {
   const fmt = elementFormat(v.q.type ?? '');
   if (fmt.lane.kind !== 'float') return undefined;
   const lf = fmt.lane;
-  const outs = [...(c.observed.memory ?? []), ...(c.observed.returned && v.family === 'multimem.ld_reduce' ? c.observed.returned : []), ...(c.observed.replicas ?? []).flat()];
+  // returned values are results only where the family returns its operation's result (not an old value)
+  const returnedIsResult = familyPlugin(v.family).shape.results === 'returned';
+  const outs = [...(c.observed.memory ?? []), ...(c.observed.returned && returnedIsResult ? c.observed.returned : []), ...(c.observed.replicas ?? []).flat()];
   const ins = [...(c.input.memory ?? []), ...(c.input.b ?? []), ...(c.input.source ?? []), ...(c.input.replicas ?? []).flat()].flatMap((x) => splitLanes(fmt, BigInt(x)));
   const quiet = (x: bigint) => x | (1n << BigInt(lf.fracBits - 1));
   let kind: string | undefined;

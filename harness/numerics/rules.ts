@@ -3,9 +3,15 @@
  * subnormal handling, rounding, NaN results, fp8 overflow, min/max. Each row cites the sentence it
  * encodes. Where no text decides, the row says `unspecified` and the reference model returns every
  * plausible outcome, marked so, for the comparator to record what the hardware does.
+ *
+ * A family's rows live in its folder (harness/families/<family>/, FamilyPlugin.rules); FP_RULES is
+ * their union, from the registry. This module keeps the lookup and the rules that hold for every
+ * family (what no text decides, min/max).
  */
-import { type Citation, cite } from '../catalog/cite.js';
+import { cite } from '../catalog/cite.js';
+import type { Citation } from '../catalog/cite.js';
 import type { FamilyId } from '../catalog/types.js';
+import { FAMILY_FP_RULES } from '../families/index.js';
 
 /** true: flush subnormal inputs and results to sign-preserving zero; false: keep them. */
 export type Ftz = boolean | 'unspecified';
@@ -23,27 +29,21 @@ export interface FpRule {
   readonly cite: Citation;
 }
 
-const ALL: ('global' | 'shared')[] = ['global', 'shared'];
-const HALF = ['f16', 'f16x2', 'bf16', 'bf16x2'];
-const FP8 = ['e4m3', 'e4m3x2', 'e4m3x4', 'e5m2', 'e5m2x2', 'e5m2x4'];
+/**
+ * Every family's rules (the registry's union). A live re-export: the registry's modules import this
+ * one, so it must not read the registry while it loads.
+ */
+export { FAMILY_FP_RULES as FP_RULES } from '../families/index.js';
 
-export const FP_RULES: readonly FpRule[] = [
-  { id: 'fp.atom-red.add.f32.global', families: ['atom', 'red'], spaces: ['global'], types: ['f32'], ftz: true, rounding: 'rne', text: 'atom/red .add.f32 on global memory flushes subnormal inputs and results to sign-preserving zero', cite: cite('atom', 'Description', 'Current implementation of atom.add.f32 on global memory flushes subnormal inputs and results to sign-preserving zero') },
-  { id: 'fp.atom-red.add.f32.shared', families: ['atom', 'red'], spaces: ['shared'], types: ['f32'], ftz: false, rounding: 'rne', text: 'atom/red .add.f32 on shared memory keeps subnormal inputs and results', cite: cite('atom', 'Description', 'whereas atom.add.f32 on shared memory supports subnormal inputs and results and doesn’t flush them to zero') },
-  { id: 'fp.atom-red.add.f64', families: ['atom', 'red'], spaces: ALL, types: ['f64'], ftz: false, rounding: 'rne', text: 'atom/red .add.f64 keeps subnormals: the flushing sentence names .f32 only', cite: cite('atom', 'Description', 'The floating-point operation .add operation rounds to nearest even.') },
-  { id: 'fp.atom-red.noftz', families: ['atom', 'red'], spaces: ALL, types: HALF, ftz: false, rounding: 'rne', text: '.noftz half types keep subnormal inputs and results', cite: cite('atom', 'Description', 'it preserves subnormal inputs and results, and does not flush them to zero.') },
-  { id: 'fp.bulk.add.f32', families: ['cp.reduce.async.bulk'], spaces: ALL, types: ['f32'], ftz: true, rounding: 'rne', text: 'cp.reduce.async.bulk.add.f32 flushes subnormal inputs and results to sign-preserving zero', cite: cite('bulk', 'Description', 'The current implementation of cp.reduce.async.bulk.add.f32 flushes subnormal inputs and results to sign-preserving zero.') },
-  { id: 'fp.bulk.add.f64', families: ['cp.reduce.async.bulk'], spaces: ALL, types: ['f64'], ftz: false, rounding: 'rne', text: 'cp.reduce.async.bulk.add.f64 keeps subnormals: the flushing sentence names .f32 only', cite: cite('bulk', 'Description', 'Floating-point .add rounds to nearest even.') },
-  { id: 'fp.bulk.noftz', families: ['cp.reduce.async.bulk'], spaces: ALL, types: ['f16', 'bf16'], ftz: false, rounding: 'rne', text: '.add.noftz.f16/.bf16 keep subnormals', cite: cite('bulk', 'Description', '.add.f16 and .add.bf16 require .noftz.') },
-  { id: 'fp.mm-bulk.add.f32', families: ['multimem.cp.reduce.async.bulk'], spaces: ALL, types: ['f32'], ftz: true, rounding: 'rne', text: 'multimem.cp.reduce.async.bulk.add.f32 flushes subnormal inputs and results', cite: cite('multimemBulk', 'Description', 'except for the current implementation of multimem.cp.reduce.async.bulk.add.f32 which flushes subnormal inputs and results to sign-preserving zero.') },
-  { id: 'fp.mm-bulk.add.other', families: ['multimem.cp.reduce.async.bulk'], spaces: ALL, types: ['f64', 'f16', 'bf16'], ftz: false, rounding: 'rne', text: 'multimem.cp.reduce.async.bulk .add rounds to nearest even and keeps subnormals', cite: cite('multimemBulk', 'Description', 'The floating point operation .add rounds to the nearest even, preserve input and result subnormals, and does not flush them to zero') },
-  { id: 'fp.multimem.unstated', families: ['multimem.ld_reduce', 'multimem.red'], spaces: ALL, types: ['f32', 'f64', ...HALF, ...FP8], ftz: 'unspecified', rounding: 'unspecified', text: 'multimem.ld_reduce/red: the section states neither subnormal handling nor rounding; both flushing and keeping are allowed, round to nearest even is assumed and marked', cite: cite('multimem', 'Description', 'For multimem.ld_reduce, the default precision of the intermediate accumulation is same as the specified type.') },
-];
+/** The rule for one reduction, or undefined where no row covers it. */
+export function findFpRule(family: FamilyId, space: 'global' | 'shared', type: string): FpRule | undefined {
+  return FAMILY_FP_RULES.find((x) => x.families.includes(family) && x.spaces.includes(space) && x.types.includes(type));
+}
 
-/** The rule for one reduction; throws when no row covers it (a gap in this table, not user input). */
+/** The rule for one reduction; throws when no row covers it (a gap in a family's rules, not user input). */
 export function fpRule(family: FamilyId, space: 'global' | 'shared', type: string): FpRule {
-  const r = FP_RULES.find((x) => x.families.includes(family) && x.spaces.includes(space) && x.types.includes(type));
-  if (!r) throw new Error(`no floating-point rule for ${family} on .${space} with .${type} (harness/numerics/rules.ts)`);
+  const r = findFpRule(family, space, type);
+  if (!r) throw new Error(`no floating-point rule for ${family} on .${space} with .${type} (the rules of harness/families/<family>/, listed by harness/numerics/rules.ts)`);
   return r;
 }
 
@@ -52,12 +52,12 @@ export const UNSPECIFIED = {
   nanPayload: {
     id: 'fp.nan-payload',
     text: 'the sign and payload of a NaN result are not specified (the cited sentence is the only floating-point rule .add has; none speaks of NaN results): any NaN encoding is allowed',
-    cite: cite('atom', 'Description', 'The floating-point operation .add operation rounds to nearest even.'),
+    cite: cite('atom.md', 'Description', 'The floating-point operation .add operation rounds to nearest even.'),
   },
   fp8Overflow: {
     id: 'fp.fp8-overflow',
     text: 'what an fp8 sum beyond the largest finite value gives is not specified (the section states only the accumulation precision): infinity (e5m2) or NaN (e4m3), or the largest finite value (saturation)',
-    cite: cite('multimem', 'Description', 'For multimem.ld_reduce, the default precision of the intermediate accumulation is same as the specified type.'),
+    cite: cite('multimem-ld_reduce-st-red.md', 'Description', 'For multimem.ld_reduce, the default precision of the intermediate accumulation is same as the specified type.'),
   },
   fp8MinMax: {
     id: 'fp.fp8-minmax',

@@ -17,7 +17,7 @@ import {
   noftzOnlyHalfTable,
 } from '../shared/atomic-rmw.js';
 
-const c = (part: Parameters<typeof cite>[1], quote: string) => cite('atom', part, quote);
+const c = (part: Parameters<typeof cite>[1], quote: string) => cite('atom.md', part, quote);
 
 const SEM = ['', 'relaxed', 'acquire', 'release', 'acq_rel'];
 const SPACE = ['', 'global', ...SHARED_SPACES];

@@ -7,7 +7,7 @@ import { cite } from '../../catalog/cite.js';
 import type { FamilyDef } from '../../catalog/types.js';
 
 const FAM = 'cp.reduce.async.bulk';
-const c = (part: Parameters<typeof cite>[1], quote: string) => cite('bulk', part, quote);
+const c = (part: Parameters<typeof cite>[1], quote: string) => cite('cp-reduce-async-bulk.md', part, quote);
 const OPS = ['and', 'or', 'xor', 'add', 'inc', 'dec', 'min', 'max'];
 const HINT = ['', 'L2::cache_hint'];
 const CLUSTER_TYPES = ['b32', 'u32', 's32', 'b64', 'u64'];

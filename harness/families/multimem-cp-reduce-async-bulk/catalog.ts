@@ -5,7 +5,7 @@ import { cite } from '../../catalog/cite.js';
 import type { FamilyDef } from '../../catalog/types.js';
 
 const FAM = 'multimem.cp.reduce.async.bulk';
-const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimemBulk', part, quote);
+const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimem-cp-reduce-async-bulk.md', part, quote);
 const OPS = ['and', 'or', 'xor', 'add', 'inc', 'dec', 'min', 'max'];
 const TYPES = ['f16', 'bf16', 'b32', 'u32', 's32', 'b64', 'u64', 's64', 'f32', 'f64'];
 const TABLE = 'Valid combinations table';

@@ -17,7 +17,7 @@ import {
   vectorSpaceTable,
 } from '../shared/atomic-rmw.js';
 
-const c = (part: Parameters<typeof cite>[1], quote: string) => cite('red', part, quote);
+const c = (part: Parameters<typeof cite>[1], quote: string) => cite('red.md', part, quote);
 
 const SEM = ['', 'relaxed', 'release'];
 const SCOPE = ['', ...SCOPES];

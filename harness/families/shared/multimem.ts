@@ -1,13 +1,17 @@
 /**
  * Tables of PTX ISA 9.7.9.14 (../shared/ptx-spec/multimem-ld_reduce-st-red.md) that multimem.ld_reduce,
  * multimem.st and multimem.red share. The section states them once for all three instructions; each
- * family takes the rows under its own rule id.
+ * family takes the rows under its own rule id. Also what the families share beyond the catalog: the
+ * floating-point rule the section does not state, and the shape of a multimem case.
  */
+import fc from 'fast-check';
 import type { TargetClause } from '../../arch/targets.js';
 import { cite } from '../../catalog/cite.js';
-import type { AmbiguityRow, RequirementRow, RuleTable } from '../../catalog/types.js';
+import type { AmbiguityRow, Qualifiers, RequirementRow, RuleTable } from '../../catalog/types.js';
+import type { FpRule } from '../../numerics/rules.js';
+import { type CaseShape, type ResultsIn, lanesOf } from '../plugin.js';
 
-export const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimem', part, quote);
+export const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimem-ld_reduce-st-red.md', part, quote);
 
 export const INT_TYPES = ['b32', 'b64', 'u32', 'u64', 's32', 's64'];
 export const FP8_TYPES = ['e5m2', 'e5m2x2', 'e5m2x4', 'e4m3', 'e4m3x2', 'e4m3x4'];
@@ -92,4 +96,40 @@ export function commonRequirements(fam: string): RequirementRow[] {
       cite: c('Target ISA Notes', '~ Types .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 are supported on following architectures: sm_100a; sm_101a (Renamed to sm_110a from PTX ISA version 9.0); sm_120a; sm_121a; from PTX ISA version 8.8 sm_100f or higher in the same family and sm_101f or higher in the same family (Renamed to sm_110f from PTX ISA version 9.0); sm_110f or higher in the same family'),
     },
   ];
+}
+
+const ALL_SPACES: ('global' | 'shared')[] = ['global', 'shared'];
+
+/** The floating-point rule of multimem.ld_reduce and multimem.red: the section states none. */
+export const MULTIMEM_FP_UNSTATED: FpRule = {
+  id: 'fp.multimem.unstated',
+  families: ['multimem.ld_reduce', 'multimem.red'],
+  spaces: ALL_SPACES,
+  types: ['f32', 'f64', 'f16', 'f16x2', 'bf16', 'bf16x2', 'e4m3', 'e4m3x2', 'e4m3x4', 'e5m2', 'e5m2x2', 'e5m2x4'],
+  ftz: 'unspecified',
+  rounding: 'unspecified',
+  text: 'multimem.ld_reduce/red: the section states neither subnormal handling nor rounding; both flushing and keeping are allowed, round to nearest even is assumed and marked',
+  cite: c('Description', 'For multimem.ld_reduce, the default precision of the intermediate accumulation is same as the specified type.'),
+};
+
+/**
+ * A multimem case: the memory of each replica (2 to 8 when generated) and, where the instruction
+ * takes one, operand b; one element per vector lane. Multimem addresses are in the .global window
+ * (generic addressing lands there too).
+ */
+export function multimemShape(o: { takesB: boolean; returns: boolean; results: ResultsIn; probeOp: (q: Qualifiers) => string }): CaseShape {
+  return {
+    inputs: () => (o.takesB ? ['replicas', 'b'] : ['replicas']),
+    length: (q) => ({ kind: 'vector', elements: lanesOf(q) }),
+    returns: () => o.returns,
+    results: o.results,
+    space: () => 'global',
+    // b is drawn whether or not it is kept, so that every multimem family draws the same stream
+    arbitrary: (_q, list) =>
+      fc.record({ replicas: fc.integer({ min: 2, max: 8 }).chain((r) => fc.array(list, { minLength: r, maxLength: r })), b: list }).map((x) => (o.takesB ? x : { replicas: x.replicas })),
+    probeOp: o.probeOp,
+    // ld_reduce reduces a with b over two replicas; st and red apply b to two replicas holding a
+    directed: (_q, p) => (o.takesB ? { replicas: [[...p.a], [...p.a]], operands: { b: p.b } } : { replicas: [[...p.a], [...p.b]] }),
+    representative: (q) => (q.ss ?? '') === 'global',
+  };
 }

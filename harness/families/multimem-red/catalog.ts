@@ -2,7 +2,7 @@
  * multimem.red: PTX ISA 9.7.9.14 (../shared/ptx-spec/multimem-ld_reduce-st-red.md).
  */
 import type { FamilyDef } from '../../catalog/types.js';
-import { INT_TYPES, RED_FLOAT_TYPES, SCOPE, SS, VEC, c, commonRequirements, opTypeTable, vecTypeTable } from './tables.js';
+import { INT_TYPES, RED_FLOAT_TYPES, SCOPE, SS, VEC, c, commonRequirements, opTypeTable, vecTypeTable } from '../shared/multimem.js';
 
 const FAM = 'multimem.red';
 const SEM = ['', 'relaxed', 'release'];

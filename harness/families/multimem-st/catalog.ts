@@ -2,7 +2,7 @@
  * multimem.st: PTX ISA 9.7.9.14 (../shared/ptx-spec/multimem-ld_reduce-st-red.md).
  */
 import type { FamilyDef } from '../../catalog/types.js';
-import { FLOAT_TYPES, INT_TYPES, SCOPE, SS, VEC, c, commonRequirements, semWithoutScopeAmbiguity, vecTypeTable, weakScopeAmbiguity } from './tables.js';
+import { FLOAT_TYPES, INT_TYPES, SCOPE, SS, VEC, c, commonRequirements, semWithoutScopeAmbiguity, vecTypeTable, weakScopeAmbiguity } from '../shared/multimem.js';
 
 const FAM = 'multimem.st';
 const SEM = ['', 'relaxed', 'release'];

@@ -16,7 +16,7 @@ import {
   opTypeTable,
   vecTypeTable,
   weakScopeAmbiguity,
-} from './tables.js';
+} from '../shared/multimem.js';
 
 const FAM = 'multimem.ld_reduce';
 const SEM = ['', 'relaxed', 'acquire'];

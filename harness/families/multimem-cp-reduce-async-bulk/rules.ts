@@ -1,0 +1,12 @@
+/** Floating-point rules of multimem.cp.reduce.async.bulk (PTX ISA 9.7.9.27, Description). */
+import { cite } from '../../catalog/cite.js';
+import type { FpRule } from '../../numerics/rules.js';
+
+const FAM = 'multimem.cp.reduce.async.bulk';
+const c = (quote: string) => cite('multimem-cp-reduce-async-bulk.md', 'Description', quote);
+const ALL: ('global' | 'shared')[] = ['global', 'shared'];
+
+export const multimemCpReduceAsyncBulkRules: readonly FpRule[] = [
+  { id: 'fp.mm-bulk.add.f32', families: [FAM], spaces: ALL, types: ['f32'], ftz: true, rounding: 'rne', text: 'multimem.cp.reduce.async.bulk.add.f32 flushes subnormal inputs and results', cite: c('except for the current implementation of multimem.cp.reduce.async.bulk.add.f32 which flushes subnormal inputs and results to sign-preserving zero.') },
+  { id: 'fp.mm-bulk.add.other', families: [FAM], spaces: ALL, types: ['f64', 'f16', 'bf16'], ftz: false, rounding: 'rne', text: 'multimem.cp.reduce.async.bulk .add rounds to nearest even and keeps subnormals', cite: c('The floating point operation .add rounds to the nearest even, preserve input and result subnormals, and does not flush them to zero') },
+];

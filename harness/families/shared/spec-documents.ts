@@ -1,0 +1,31 @@
+/**
+ * The PTX ISA excerpts the families are written from (spec/ptx-spec/, a copy of ../shared/ptx-spec),
+ * keyed by file: `cite('atom.md', 'Description', '...')`. One excerpt can serve several families
+ * (9.7.9.14 holds multimem.ld_reduce, multimem.st and multimem.red), so the table is shared by the
+ * families rather than split among them. A family written from a new excerpt adds its row here;
+ * harness/catalog/cite.ts adds the excerpts no family owns (half-precision min/max, targets).
+ */
+export interface SpecDocument {
+  /** File under spec/ptx-spec. */
+  readonly file: string;
+  /** PTX ISA section number. */
+  readonly section: string;
+  /** The section's title as the directed library's files cite it ("PTX ISA <section> <title>"). */
+  readonly title: string;
+}
+
+export const FAMILY_DOCUMENTS = {
+  'atom.md': { file: 'atom.md', section: '9.7.13.5', title: 'atom' },
+  'red.md': { file: 'red.md', section: '9.7.13.6', title: 'red' },
+  'multimem-ld_reduce-st-red.md': {
+    file: 'multimem-ld_reduce-st-red.md',
+    section: '9.7.9.14',
+    title: 'multimem.ld_reduce, multimem.st, multimem.red',
+  },
+  'multimem-cp-reduce-async-bulk.md': {
+    file: 'multimem-cp-reduce-async-bulk.md',
+    section: '9.7.9.27',
+    title: 'multimem.cp.reduce.async.bulk',
+  },
+  'cp-reduce-async-bulk.md': { file: 'cp-reduce-async-bulk.md', section: '9.7.9.25.4.2', title: 'cp.reduce.async.bulk' },
+} as const satisfies Record<string, SpecDocument>;
