@@ -1,19 +1,20 @@
 /**
  * Where a run's cases come from: the directed library (cases/vectors), users' vector files
  * (--vectors), the generators (--seed), or exactly one case by id (--case). Vector files are all
- * loaded and validated before any case runs; their problems come back together.
+ * loaded and validated before any case runs; their problems come back together. (collectCases holds
+ * every case; for big files see validateVectors / streamVectors in ./vectors.ts.)
  */
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DEFAULT_SEED, generateCases, parseGenId, representativeVariants } from '../../cases/generators/cases.js';
 import type { Level } from '../../cases/generators/values.js';
 import { parseInstruction } from '../catalog/parse.js';
 import { FAMILIES } from '../families/index.js';
 import type { Case, CaseVariant, InputProblem } from './types.js';
-import { loadVectors } from './vectors.js';
+import { findInFile, loadVectors } from './vectors.js';
 
-/** The repository's cases/ folder (ids of the directed library are relative to it). */
-export const CASES_DIR = resolve(import.meta.dirname, '..', '..', 'cases');
+/** The repository's cases/ folder; from a bundle (one file, elsewhere), the working directory's. */
+export const CASES_DIR = ((here) => (existsSync(join(here, 'vectors')) ? here : resolve('cases')))(resolve(import.meta.dirname, '..', '..', 'cases'));
 export const DIRECTED_DIR = join(CASES_DIR, 'vectors');
 
 /** Generated cases per representative variant and level in a default run. */
@@ -44,20 +45,21 @@ export async function collectCases(opts: { vectors?: readonly string[]; seed: nu
   const cases: Case[] = [];
   let directed = 0;
   let vectors = 0;
-  if (opts.directed !== false && existsSync(DIRECTED_DIR)) {
-    const r = await loadVectors([DIRECTED_DIR], CASES_DIR);
-    problems.push(...r.problems);
-    const k = r.cases.filter((c) => keep(c.variant.id));
-    directed = k.length;
-    cases.push(...k);
-  }
-  if (opts.vectors?.length) {
-    const r = await loadVectors(opts.vectors, process.cwd());
-    problems.push(...r.problems);
-    const k = r.cases.filter((c) => keep(c.variant.id));
-    vectors = k.length;
-    cases.push(...k);
-  }
+  // (no spread-push: a file may hold millions of cases; a run over big files streams them instead,
+  // with validateVectors and streamVectors)
+  const load = async (paths: readonly string[], root: string): Promise<number> => {
+    let n = 0;
+    const r = await loadVectors(paths, root);
+    for (const p of r.problems) problems.push(p);
+    for (const c of r.cases) {
+      if (!keep(c.variant.id)) continue;
+      cases.push(c);
+      n++;
+    }
+    return n;
+  };
+  if (opts.directed !== false && existsSync(DIRECTED_DIR)) directed = await load([DIRECTED_DIR], CASES_DIR);
+  if (opts.vectors?.length) vectors = await load(opts.vectors, process.cwd());
   const generated: Record<Level, number> = { 1: 0, 2: 0, 3: 0 };
   if (opts.generated !== false) {
     for (const fam of FAMILIES) {
@@ -66,7 +68,7 @@ export async function collectCases(opts: { vectors?: readonly string[]; seed: nu
         for (const level of [1, 2, 3] as Level[]) {
           const g = generateCases(v, opts.seed, level, GENERATED_PER_LEVEL[level]);
           generated[level] += g.length;
-          cases.push(...g);
+          for (const c of g) cases.push(c);
         }
       }
     }
@@ -92,8 +94,9 @@ export async function findCase(id: string, extraVectors: readonly string[] = [])
   const path = candidates.find((p) => existsSync(p));
   if (!path) return { problems: [], why: `no vector file '${file}' (looked in ${candidates.join(', ')})` };
   const root = path.startsWith(CASES_DIR) ? CASES_DIR : process.cwd();
-  const r = await loadVectors([path], root);
-  const c = r.cases.find((x) => x.id === id) ?? r.cases.find((x) => x.origin.kind === 'vectors' && x.origin.name === name && x.id.endsWith(`/${relative(root, path)}:${name}`));
-  if (!c) return { problems: r.problems, why: r.problems.length ? `${file} has problems` : `no case '${name}' in ${file}` };
-  return { case: c, problems: r.problems };
+  // Reads only as far as the case (a file may hold millions); problems elsewhere in the file do not
+  // stop its replay. Not found: all the file's problems, which may be why.
+  const r = await findInFile(path, root, name!);
+  if (!r.case) return { problems: r.problems, why: r.problems.length ? `${file} has problems` : `no case '${name}' in ${file}` };
+  return { case: r.case, problems: [] };
 }

@@ -1,316 +1,188 @@
 /**
- * YAML vector files: loading and validation. Every problem of a file is reported at once, located
- * (`file:line:col: what is wrong; what to do`), before anything runs. The format is in the README.
+ * Vector files (YAML `*.yaml|*.yml`, JSON lines `*.jsonl`): loading and validation, streamed. Every
+ * problem of every file is reported, located (`file:line:col: what is wrong; what to do`), before
+ * anything runs: `validateVectors` reads all files once and keeps only the problems and a count;
+ * `streamVectors` then reads them again and yields the cases in bounded batches. Memory stays a small
+ * multiple of one read block (256 KB of text and the cases it holds) plus each file's set of names,
+ * whatever the size of the files. The formats are in the README.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { LineCounter, type Node, type Pair, type YAMLMap, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { familyVariants } from '../catalog/enumerate.js';
-import { ParseError, parseInstruction } from '../catalog/parse.js';
-import { variantId } from '../catalog/spelling.js';
-import { decodeTable, encoderFor } from '../numerics/encode.js';
-import { type ElementFormat, type FloatFormat, elementFormat, joinLanes } from '../numerics/formats.js';
-import { nearestWords } from '../util/nearest.js';
-import type { Case, CaseExpect, CaseVariant, InputProblem } from './types.js';
+import { StringDecoder } from 'node:string_decoder';
+import type { Case, InputProblem } from './types.js';
+import { JsonlScanner } from './vector-jsonl.js';
+import { WHOLE_DOC_LIMIT, YamlScanner } from './vector-yaml.js';
 
-const NAME = /^[A-Za-z0-9_.-]+$/;
-const FILE_KEYS = ['instruction', 'cite', 'cases'];
-const CASE_KEYS = ['name', 'instruction', 'memory', 'replicas', 'source', 'operands', 'expect', 'space'];
+export { WHOLE_DOC_LIMIT };
 
-interface Ctx {
-  file: string;
-  lc: LineCounter;
-  problems: InputProblem[];
+/** Bytes read at a time from a big file. */
+const BLOCK = 256 << 10;
+/** Cases per batch that `streamVectors` yields unless told otherwise. */
+export const DEFAULT_BATCH = 4096;
+
+const isJsonl = (f: string) => /\.jsonl$/i.test(f);
+
+function scannerFor(file: string, idFile: string, whole: boolean, bytes: number): YamlScanner | JsonlScanner {
+  return isJsonl(file) ? new JsonlScanner(file, idFile) : new YamlScanner(file, idFile, whole, bytes);
 }
 
-function at(ctx: Ctx, node: Node | Pair | null | undefined, message: string, colOffset = 0): void {
-  const n = node && 'range' in node ? node : node && 'key' in node ? ((node.key as Node) ?? (node.value as Node)) : undefined;
-  const off = n?.range?.[0] ?? 0;
-  const pos = ctx.lc.linePos(off);
-  ctx.problems.push({ file: ctx.file, line: pos.line, col: pos.col + colOffset, message });
-}
-
-function keysOf(ctx: Ctx, map: YAMLMap, allowed: string[], where: string): void {
-  for (const p of map.items) {
-    const k = isScalar(p.key) ? String(p.key.value) : '?';
-    if (!allowed.includes(k)) at(ctx, p.key as Node, `unknown key '${k}' in ${where}; did you mean '${nearestWords(k, allowed, 1)[0]}'? (keys: ${allowed.join(', ')})`);
-  }
-}
-
-/** Exact bits of a number in a float format, or undefined if not representable. */
-function floatBits(f: FloatFormat, v: unknown): bigint | undefined {
-  let x: number;
-  if (typeof v === 'number') x = v;
-  else if (typeof v === 'string' && /^[-+]?\.?(inf|infinity)$/i.test(v)) x = v.startsWith('-') ? -Infinity : Infinity;
-  else if (typeof v === 'string' && /^[-+]?\.?nan$/i.test(v)) return BigInt(f.canonicalNaN);
-  else return undefined;
-  if (f.bits === 64) {
-    const b = new BigUint64Array(new Float64Array([x]).buffer)[0]!;
-    return b;
-  }
-  if (!f.hasInf && !Number.isFinite(x)) return undefined;
-  const bits = encoderFor(f)(x);
-  const back = f.bits === 32 ? new Float32Array(new Uint32Array([bits]).buffer)[0]! : decodeTable(f)[bits]!;
-  return Object.is(back, x) ? BigInt(bits) : undefined;
-}
-
-/** One element value: a hex string of exactly the element's digits, or a typed shorthand. */
-function element(ctx: Ctx, node: Node | undefined, fmt: ElementFormat, what: string): bigint | undefined {
-  const digits = fmt.bits / 4;
-  const example = `0x${'0'.repeat(digits - 1)}1`;
-  if (isScalar(node) && typeof node.value === 'string') {
-    const s = node.value;
-    if (!/^0x[0-9a-fA-F]+$/.test(s)) {
-      at(ctx, node, `${what}: '${s}' is not a hex bit pattern; write 0x and exactly ${digits} hex digits for .${fmt.name} (e.g. ${example}), or a typed shorthand like {${fmt.name}: 1.5}`);
-      return undefined;
-    }
-    if (s.length - 2 !== digits) {
-      at(ctx, node, `${what}: '${s}' has ${s.length - 2} hex digit(s); .${fmt.name} elements take exactly ${digits} (e.g. ${example})`);
-      return undefined;
-    }
-    return BigInt(s);
-  }
-  if (isMap(node) && node.items.length === 1) {
-    const p = node.items[0]!;
-    const k = isScalar(p.key) ? String(p.key.value) : '';
-    if (k !== fmt.name) {
-      at(ctx, node, `${what}: shorthand {${k}: ...} does not match the element type .${fmt.name}; write {${fmt.name}: value}`);
-      return undefined;
-    }
-    const raw = (p.value as Node | null)?.toJSON?.() as unknown;
-    const lanes = fmt.lanes === 1 ? [raw] : Array.isArray(raw) ? raw : undefined;
-    if (!lanes || lanes.length !== fmt.lanes) {
-      at(ctx, node, `${what}: .${fmt.name} packs ${fmt.lanes} lanes; write {${fmt.name}: [${Array(fmt.lanes).fill('v').join(', ')}]} (lane 0 first, in the low bits)`);
-      return undefined;
-    }
-    const out: bigint[] = [];
-    for (const v of lanes) {
-      if (fmt.lane.kind === 'int') {
-        const lf = fmt.lane;
-        const n = typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : undefined;
-        const lo = lf.signed ? -(1n << BigInt(lf.bits - 1)) : 0n;
-        const hi = lf.signed ? (1n << BigInt(lf.bits - 1)) - 1n : (1n << BigInt(lf.bits)) - 1n;
-        if (n === undefined || n < lo || n > hi) {
-          at(ctx, node, `${what}: ${JSON.stringify(v)} is not a .${lf.name} integer in [${lo}, ${hi}]`);
-          return undefined;
-        }
-        out.push(n < 0n ? n + (1n << BigInt(lf.bits)) : n);
-      } else {
-        const b = floatBits(fmt.lane, v);
-        if (b === undefined) {
-          at(ctx, node, `${what}: ${JSON.stringify(v)} is not exactly a .${fmt.lane.name} value; write the bit pattern in hex instead`);
-          return undefined;
-        }
-        out.push(b);
-      }
-    }
-    return joinLanes(fmt, out);
-  }
-  at(ctx, node, `${what}: expected a hex string like ${example} or a shorthand like {${fmt.name}: 1.5}`);
-  return undefined;
-}
-
-function list(ctx: Ctx, node: Node | undefined, fmt: ElementFormat, what: string, length?: number, owner?: Node): bigint[] | undefined {
-  if (!isSeq(node)) {
-    const key = what.split(' ')[0];
-    at(ctx, node ?? owner, node ? `${what} must be a list of elements, e.g. ["0x${'0'.repeat(fmt.bits / 4)}"]` : `${key}: is missing; add ${key}: ["0x${'0'.repeat(fmt.bits / 4)}"]`);
-    return undefined;
-  }
-  if (length !== undefined && node.items.length !== length) {
-    at(ctx, node, `${what} has ${node.items.length} elements; this instruction takes ${length} (one per vector lane)`);
-  }
-  const out = node.items.map((n, i) => element(ctx, n as Node, fmt, `${what}[${i}]`));
-  return out.every((x) => x !== undefined) ? (out as bigint[]) : undefined;
-}
-
-function replicaLists(ctx: Ctx, node: Node | undefined, fmt: ElementFormat, what: string, length: number): bigint[][] | undefined {
-  if (!isSeq(node) || node.items.length < 1 || node.items.length > 8) {
-    at(ctx, node, `${what} must be a list of 1 to 8 replicas, each a list of ${length} element(s)`);
-    return undefined;
-  }
-  const out = node.items.map((n, i) => list(ctx, n as Node, fmt, `${what}[${i}]`, length));
-  return out.every((x) => x !== undefined) ? (out as bigint[][]) : undefined;
-}
-
-function variantOf(ctx: Ctx, node: Node | undefined): CaseVariant | undefined {
-  if (!isScalar(node) || typeof node.value !== 'string') {
-    at(ctx, node, 'instruction must be a PTX spelling without operands, e.g. atom.global.add.f32');
-    return undefined;
-  }
-  const text = node.value;
-  // The node's range starts at the first character of the (possibly quoted) scalar.
-  const quote = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
-  try {
-    const p = parseInstruction(text);
-    if (p.violations.length) {
-      const v = p.violations[0]!;
-      const valid = familyVariants(p.family).map((q) => variantId(p.family, q));
-      at(ctx, node, `${text} is not a valid variant: ${v.rule}: ${v.text}; nearest valid spellings: ${nearestWords(p.id, valid, 3).join(', ')}`);
-      return undefined;
-    }
-    return { family: p.family.id, q: p.q, ptx: p.ptx, id: p.id };
-  } catch (e) {
-    if (!(e instanceof ParseError)) throw e;
-    at(ctx, node, `${e.message}`, e.column + quote);
-    return undefined;
-  }
-}
-
-function lanesOf(q: CaseVariant['q']): number {
-  const v = q.vec ?? '';
-  return v === '' ? 1 : Number(v.slice(1));
-}
-
-const BULK = new Set(['cp.reduce.async.bulk', 'multimem.cp.reduce.async.bulk']);
-const MULTI = new Set(['multimem.ld_reduce', 'multimem.st', 'multimem.red']);
-
-/** Parses and validates one vector file's text; `idFile` is the path used in case ids. */
+/** Parses and validates one vector file's whole text; `idFile` is the path used in case ids. */
 export function loadVectorText(file: string, text: string, idFile = file): { cases: Case[]; problems: InputProblem[] } {
-  const lc = new LineCounter();
-  const ctx: Ctx = { file, lc, problems: [] };
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  for (const e of doc.errors) {
-    const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
-    ctx.problems.push({ file, line: pos.line, col: pos.col, message: `YAML: ${e.message.split('\n')[0]}; fix the syntax (indentation, brackets, quotes)` });
-  }
-  if (doc.errors.length) return { cases: [], problems: ctx.problems };
-  const root = doc.contents;
-  if (!isMap(root)) {
-    at(ctx, root as Node, 'a vector file is a map with instruction:, cite: (optional) and cases:');
-    return { cases: [], problems: ctx.problems };
-  }
-  keysOf(ctx, root, FILE_KEYS, 'the file');
-  const fileVariant = root.has('instruction') ? variantOf(ctx, root.get('instruction', true) as Node) : undefined;
-  const citeNode = root.get('cite', true);
-  const cite = isScalar(citeNode) ? String(citeNode.value) : undefined;
-  const casesNode = root.get('cases', true) as Node | undefined;
-  if (!isSeq(casesNode)) {
-    at(ctx, casesNode ?? root, 'cases: must be a list of cases (each with name:, memory: or replicas:, operands:)');
-    return { cases: [], problems: ctx.problems };
-  }
-  const names = new Map<string, number>();
-  const cases: Case[] = [];
-  for (const item of casesNode.items) {
-    if (!isMap(item)) {
-      at(ctx, item as Node, 'each case is a map with name:, memory: or replicas:, operands:');
-      continue;
-    }
-    const before = ctx.problems.length;
-    keysOf(ctx, item, CASE_KEYS, 'a case');
-    const nameNode = item.get('name', true) as Node | undefined;
-    const name = isScalar(nameNode) ? String(nameNode.value) : undefined;
-    const line = lc.linePos(item.range?.[0] ?? 0).line;
-    if (!name) at(ctx, item, 'case without name:; give each case a name of letters, digits, _ . -');
-    else if (!NAME.test(name)) at(ctx, nameNode, `case name '${name}' may use only letters, digits, _ . and -`);
-    else if (names.has(name)) at(ctx, nameNode, `duplicate case name '${name}' (first at line ${names.get(name)}); names must be unique in a file`);
-    else names.set(name, lc.linePos(nameNode!.range![0]).line);
-    const variant = item.has('instruction') ? variantOf(ctx, item.get('instruction', true) as Node) : fileVariant;
-    if (!variant) {
-      if (!item.has('instruction') && !root.has('instruction')) at(ctx, item, 'no instruction: for this case; give one at the top of the file or in the case');
-      continue;
-    }
-    const fmt = elementFormat(variant.q.type ?? '');
-    const n = lanesOf(variant.q);
-    const ops = item.get('operands', true) as Node | undefined;
-    if (ops !== undefined && !isMap(ops)) at(ctx, ops, 'operands: is a map like { b: [...] } (and c: for cas)');
-    const opMap = isMap(ops) ? ops : undefined;
-    if (opMap) keysOf(ctx, opMap, ['b', 'c'], 'operands');
-    const need = (key: 'b' | 'c') => {
-      const node = opMap?.get(key, true) as Node | undefined;
-      if (!node) {
-        at(ctx, ops ?? item, `${variant.ptx} needs operand ${key}: add operands: { ${key}: [${Array(n).fill(`"0x${'0'.repeat(fmt.bits / 4)}"`).join(', ')}] }`);
-        return undefined;
-      }
-      return list(ctx, node, fmt, `operands.${key}`, n);
-    };
-    const input: { memory?: bigint[]; replicas?: bigint[][]; b?: bigint[]; c?: bigint[]; source?: bigint[]; space?: 'global' | 'shared' } = {};
-    const fam = variant.family;
-    if (MULTI.has(fam)) {
-      if (item.has('memory')) at(ctx, item.get('memory', true) as Node, `${fam} cases give replicas: (one memory list per replica) instead of memory:`);
-      const r = replicaLists(ctx, item.get('replicas', true) as Node | undefined, fmt, 'replicas', n);
-      if (r) input.replicas = r;
-      if (fam !== 'multimem.ld_reduce') {
-        const b = need('b');
-        if (b) input.b = b;
-      }
-    } else if (BULK.has(fam)) {
-      const m = list(ctx, item.get('memory', true) as Node | undefined, fmt, 'memory (destination elements)', undefined, item);
-      const s = list(ctx, item.get('source', true) as Node | undefined, fmt, 'source (shared-memory elements)', m?.length, item);
-      if (m && (m.length * fmt.bits) % 128 !== 0) {
-        at(ctx, item.get('memory', true) as Node, `bulk size must be a multiple of 16 bytes: ${m.length} x ${fmt.bits / 8} bytes is not; use ${128 / fmt.bits} elements or a multiple`);
-      }
-      if (m) input.memory = m;
-      if (s) input.source = s;
-    } else {
-      const m = list(ctx, item.get('memory', true) as Node | undefined, fmt, 'memory', n, item);
-      if (m) input.memory = m;
-      const b = need('b');
-      if (b) input.b = b;
-      if (variant.q.op === 'cas') {
-        const c = need('c');
-        if (c) input.c = c;
-      }
-    }
-    const sp = item.get('space', true) as Node | undefined;
-    if (sp) {
-      const v = isScalar(sp) ? String(sp.value) : '';
-      if (v !== 'global' && v !== 'shared') at(ctx, sp, `space: is 'global' or 'shared' (where generic addressing lands), not '${v}'`);
-      else input.space = v;
-    }
-    let expect: CaseExpect | undefined;
-    const ex = item.get('expect', true) as Node | undefined;
-    if (ex) {
-      if (!isMap(ex)) at(ctx, ex, 'expect: is a map with memory:, returned: or replicas:');
-      else {
-        keysOf(ctx, ex, ['memory', 'returned', 'replicas'], 'expect');
-        const e: { memory?: bigint[]; returned?: bigint[]; replicas?: bigint[][] } = {};
-        if (ex.has('memory')) e.memory = list(ctx, ex.get('memory', true) as Node, fmt, 'expect.memory', input.memory?.length);
-        if (ex.has('returned')) {
-          if (fam !== 'atom' && fam !== 'multimem.ld_reduce') at(ctx, ex.get('returned', true) as Node, `${fam} returns nothing; expect memory: (or replicas:) instead`);
-          else e.returned = list(ctx, ex.get('returned', true) as Node, fmt, 'expect.returned', n);
-        }
-        if (ex.has('replicas')) e.replicas = replicaLists(ctx, ex.get('replicas', true) as Node, fmt, 'expect.replicas', n);
-        expect = e;
-      }
-    }
-    if (ctx.problems.length > before || !name) continue;
-    cases.push({
-      id: `${variant.id}/${idFile}:${name}`,
-      variant,
-      input,
-      ...(expect ? { expect } : {}),
-      origin: { kind: 'vectors', file: idFile, line, name },
-      ...(cite ? { cite } : {}),
-    });
-  }
-  return { cases, problems: ctx.problems };
+  const s = scannerFor(file, idFile, true, text.length);
+  const cases = s.push(text, true);
+  return { cases, problems: s.ctx.problems };
 }
 
-/** Every *.yaml / *.yml under the given files and directories, sorted. */
+/** Every *.yaml / *.yml / *.jsonl under the given files and directories, sorted. */
 export async function vectorFiles(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   const walk = async (p: string) => {
     const s = await stat(p);
     if (s.isDirectory()) {
       for (const e of (await readdir(p)).sort()) await walk(join(p, e));
-    } else if (/\.ya?ml$/.test(p)) out.push(p);
+    } else if (/\.(ya?ml|jsonl)$/i.test(p)) out.push(p);
   };
   for (const p of paths) await walk(p);
   return out;
 }
 
+interface Sink {
+  /** False: a validation pass, which checks cases without building them (it yields placeholders, to count). */
+  build?: boolean;
+  /** False: do not check that names are unique (streaming after a clean validation). */
+  checkNames?: boolean;
+  problems?: InputProblem[];
+  /** After each block: bytes of this file read so far. */
+  onBlock?: (bytes: number) => void;
+}
+
 /**
- * Loads vector files and directories. Case ids use paths relative to `idRoot` (the directory of the
- * directed library for its own files, the working directory for users').
+ * The cases of one file, a block's worth at a time (problems go to `sink`). A file up to
+ * WHOLE_DOC_LIMIT is read at once, and may be parsed as one YAML document when it is not in the
+ * simple layout; a bigger one is read in 256 KB blocks.
+ */
+async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenerator<Case[]> {
+  const fh = await open(file, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const whole = size <= WHOLE_DOC_LIMIT;
+    const scanner = scannerFor(file, idFile, whole, size);
+    scanner.ctx.build = sink.build !== false;
+    scanner.ctx.checkNames = sink.checkNames !== false;
+    const dec = new StringDecoder('utf8');
+    const buf = Buffer.allocUnsafe(whole ? Math.max(1, size) : BLOCK);
+    let done = 0;
+    if (whole) {
+      let n = 0;
+      while (n < size) {
+        const r = await fh.read(buf, n, size - n, n);
+        if (r.bytesRead === 0) break;
+        n += r.bytesRead;
+      }
+      let text = dec.write(buf.subarray(0, n)) + dec.end();
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      const cases = scanner.push(text, true);
+      sink.onBlock?.(n);
+      for (let i = 0; i < cases.length; i += BATCH_OUT) yield cases.slice(i, i + BATCH_OUT);
+    } else {
+      let first = true;
+      for (;;) {
+        const r = await fh.read(buf, 0, BLOCK, null);
+        const last = r.bytesRead === 0;
+        let text = last ? dec.end() : dec.write(buf.subarray(0, r.bytesRead));
+        if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        first = false;
+        done += r.bytesRead;
+        const cases = scanner.push(text, last);
+        sink.onBlock?.(done);
+        if (cases.length) yield cases;
+        if (last) break;
+      }
+    }
+    if (sink.problems) for (const p of scanner.ctx.problems) sink.problems.push(p);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Cases handed on at once from a small file (its cases are all in memory anyway). */
+const BATCH_OUT = 8192;
+
+/**
+ * Reads every file once and keeps only its problems and a count of its good cases (memory: one
+ * block of text and its cases, and each file's names). `onProgress` is called after every block and
+ * file: files done, cases so far, bytes read, bytes in all; the CLI prints it as a progress line.
+ */
+export async function validateVectors(
+  paths: readonly string[],
+  idRoot: string,
+  onProgress?: (filesDone: number, casesSoFar: number, bytesDone: number, bytesTotal: number) => void,
+): Promise<{ problems: InputProblem[]; cases: number; files: string[] }> {
+  const files = await vectorFiles(paths);
+  let total = 0;
+  for (const f of files) total += (await stat(f)).size;
+  const problems: InputProblem[] = [];
+  let cases = 0;
+  let before = 0;
+  let filesDone = 0;
+  for (const f of files) {
+    const sink: Sink = { problems, build: false, onBlock: (b) => onProgress?.(filesDone, cases, before + b, total) };
+    for await (const cs of fileCases(f, relative(idRoot, f), sink)) cases += cs.length;
+    before += (await stat(f)).size;
+    filesDone++;
+    onProgress?.(filesDone, cases, before, total);
+  }
+  return { problems, cases, files };
+}
+
+/**
+ * The good cases of the files, in file order, in batches of `batch` (default 4096; the last may be
+ * shorter), keeping those whose variant id `keep` accepts. Cases with problems are skipped, but
+ * names are not checked for uniqueness again (that set is the one cost that grows with a file):
+ * run `validateVectors` first, and stream only when it found no problem.
+ */
+export async function* streamVectors(paths: readonly string[], idRoot: string, opts: { batch?: number; keep?: (variantId: string) => boolean } = {}): AsyncGenerator<Case[]> {
+  const size = Math.max(1, opts.batch ?? DEFAULT_BATCH);
+  const keep = opts.keep;
+  let out: Case[] = [];
+  for (const f of await vectorFiles(paths)) {
+    for await (const cs of fileCases(f, relative(idRoot, f), { checkNames: false })) {
+      for (const c of cs) {
+        if (keep && !keep(c.variant.id)) continue;
+        out.push(c);
+        if (out.length >= size) {
+          yield out;
+          out = [];
+        }
+      }
+    }
+  }
+  if (out.length) yield out;
+}
+
+/**
+ * Loads vector files and directories, all cases at once (for small sets: the directed library,
+ * tests; a run over big files validates and streams instead). Case ids use paths relative to
+ * `idRoot` (the directory of the directed library for its own files, the working directory for
+ * users').
  */
 export async function loadVectors(paths: readonly string[], idRoot = process.cwd()): Promise<{ cases: Case[]; problems: InputProblem[] }> {
   const cases: Case[] = [];
   const problems: InputProblem[] = [];
   for (const f of await vectorFiles(paths)) {
-    const r = loadVectorText(f, await readFile(f, 'utf8'), relative(idRoot, f));
-    cases.push(...r.cases);
-    problems.push(...r.problems);
+    for await (const cs of fileCases(f, relative(idRoot, f), { problems })) for (const c of cs) cases.push(c);
   }
   return { cases, problems };
 }
 
+/**
+ * The case named `name` in one file, reading only as far as it (at most one case with that name is
+ * good: names are unique in a file). Not found: the file's problems, which may be why.
+ */
+export async function findInFile(file: string, idRoot: string, name: string): Promise<{ case?: Case; problems: InputProblem[] }> {
+  const problems: InputProblem[] = [];
+  for await (const cs of fileCases(file, relative(idRoot, file), { problems })) {
+    for (const c of cs) if (c.origin.kind === 'vectors' && c.origin.name === name) return { case: c, problems: [] };
+  }
+  return { problems };
+}
