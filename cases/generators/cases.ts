@@ -16,7 +16,7 @@ import { lanesOf } from '../../harness/families/plugin.js';
 import { type ElementFormat, elementFormat, joinLanes } from '../../harness/numerics/formats.js';
 import type { ReferenceCase } from '../../harness/reference/model.js';
 import { type Level, bitsArbitrary } from './values.js';
-import { laneBits, laneTable, replicaCount, saltOf, shapeOf, stringKey } from './random.js';
+import { type InputShape, laneBits, laneTable, replicaCount, saltOf, shapeOf, stringKey } from './random.js';
 
 export const DEFAULT_SEED = 20261121;
 
@@ -61,10 +61,15 @@ export function generateCases(v: CaseVariant, seed: number, level: Level, count:
  * the GPU workers fill the same bits straight into typed arrays. The shape (fields, element counts)
  * is read off a level-1 case of the variant.
  */
+/** The fields and element counts of a variant's generated cases (read off one level-1 case). */
+export function randomShape(v: CaseVariant): InputShape {
+  return shapeOf(fc.sample(inputArbitrary(v, 1), { seed: 1, numRuns: 1 })[0]!);
+}
+
 export function randomInputs(v: CaseVariant, seed: number, count: number, from = 0): ReferenceCase[] {
   const fmt = elementFormat(v.q.type ?? '');
   const t = laneTable(fmt.lane);
-  const shape = shapeOf(fc.sample(inputArbitrary(v, 1), { seed: 1, numRuns: 1 })[0]!);
+  const shape = randomShape(v);
   const vkey = stringKey(v.id);
   const element = (i: number, field: number, k: number) => joinLanes(fmt, Array.from({ length: fmt.lanes }, (_, j) => laneBits(t, seed, vkey, i, saltOf(field, k, j))));
   const out: ReferenceCase[] = [];

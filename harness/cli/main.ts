@@ -7,6 +7,7 @@
  * compile-mismatches, errors or an unexpected pass; 2 on usage or input errors (nothing is run);
  * 130/143 when interrupted (a partial report is written first); 3 on an internal error (likewise).
  */
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
@@ -91,14 +92,19 @@ function ptxasToolchain(p: NonNullable<Selected['ptxas']>) {
   return { ptxas: { path: p.path, foundVia: p.foundVia, release: p.release, versionLine: p.versionLine, maxPtx: p.maxPtx, targets: p.targets } };
 }
 
+/** The cubin cache's directory: --cache-dir, else under $XDG_CACHE_HOME (or ~/.cache). */
+function cacheDirOf(opts: Options): string {
+  return (opts as { cacheDir?: string }).cacheDir ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'ptx-reduction-conformance');
+}
+
 /** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
 async function runBackend(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder): Promise<RunRecorder | number> {
   const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
-  if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference');
-  const backend: Selected =
-    opts.backend === 'reference' || wantsCases
-      ? { name: 'reference', reason: opts.backend === 'reference' ? 'requested with --backend reference' : `auto: --vectors/--case run cases, and the reference model is the backend that runs them here (${GPU_UNAVAILABLE})`, passedOver: [GPU_UNAVAILABLE] }
-      : await selectBackend(opts.backend, target);
+  if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference or --backend gpu');
+  let backend: Selected = await selectBackend(opts.backend, target);
+  if (wantsCases && backend.name === 'ptxas') {
+    backend = { name: 'reference', reason: `auto: --vectors/--case run cases: the gpu backend would run them on hardware, but ${GPU_UNAVAILABLE.replace(/^gpu backend: /, '')}; the reference model runs them here`, passedOver: [GPU_UNAVAILABLE] };
+  }
   io.err(`backend: ${backend.name} (${backend.reason})`);
 
   if (backend.name === 'reference') {
@@ -115,24 +121,49 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   if (backend.name === 'gpu') {
     const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
     const keep = compileFilter(opts.filter);
+    // the cases given (--vectors, --case), or for the default run the directed library's files
+    let given: Case[];
+    if (wantsCases) {
+      const sel = await selectCases(opts, io);
+      if (typeof sel === 'number') return sel;
+      if (!sel.cases.length) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+      io.err(`cases: ${sel.cases.length} (${sel.counts}), on the GPU`);
+      given = sel.cases;
+    } else {
+      const lib = await collectCases({ seed: opts.seed, directed: true, generated: false, keep });
+      if (lib.problems.length) {
+        for (const p of lib.problems) io.err(formatProblem(p));
+        return 2;
+      }
+      given = lib.cases;
+      io.err(`cases: the directed library's ${given.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`);
+    }
     const rec = startRecorder();
     rec.set({ toolchain: { ...ptxasToolchain(backend.ptxas!), gpu: { device: backend.device, driverVersion: backend.driverVersion } }, modulePtx: ptx, backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver } });
-    const { results, stats, variantIds } = await runGpuBackend({
+    const r = await runGpuBackend({
       target,
       ptx,
       ptxas: backend.ptxas!,
       device: backend.device!,
       keep,
       seed: opts.seed,
+      library: !wantsCases,
       generated: opts.generated,
+      cases: [given],
+      cacheDir: cacheDirOf(opts),
       executor: childCommand('executor'),
       worker: childCommand('worker'),
       onProgress: (m) => io.err(m),
       onResults: (rs) => rec.add(rs),
     });
-    if (!results.length) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
-    rec.cover(variantIds);
-    rec.set({ stats, catalogEntries: variantIds.length + results.filter((r) => r.kind !== 'case').length });
+    if (!r.results && !r.stats.cases) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
+    io.err(
+      `gpu: ${r.stats.cases} cases of ${r.stats.variants} variants judged in ${r.stats.runSeconds!.toFixed(1)} s (${(r.stats.casesPerSecond! / 1e6).toFixed(2)} M cases/s, ${r.stats.workers} workers; ` +
+        `${r.stats.fastJudged} passed by the fast judge); modules: ${r.stats.modulesCompiled} compiled, ${r.stats.modulesCached} from the cubin cache in ${r.stats.compileSeconds!.toFixed(1)} s; ` +
+        `worker time: making cases ${r.stats.workerMakeSeconds!.toFixed(1)} s, GPU ${r.stats.workerGpuSeconds!.toFixed(1)} s, judging ${r.stats.workerJudgeSeconds!.toFixed(1)} s`,
+    );
+    rec.cover(r.variantIds);
+    rec.set({ stats: r.stats, catalogEntries: r.variantIds.length });
     return rec;
   }
 

@@ -75,6 +75,8 @@ export interface EntryResult {
     readonly unspecified: readonly string[];
     /** observed NaN results: canonical, an input's payload, or another payload. */
     readonly nan?: string;
+    /** A file case run on hardware: whether the observed bits are the ones its `expect:` names. */
+    readonly fileExpect?: { readonly agrees: boolean; readonly reason: string };
   };
   readonly ptxas?: {
     readonly accepted: boolean;

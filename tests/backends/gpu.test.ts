@@ -183,23 +183,25 @@ describe('`npm run conformance -- --backend gpu --arch sm_90` on the H200 (its r
 describe('the GPU kernel emitter compiles with ptxas (representative variant of every op/type/vector/space)', async () => {
   const { ptxasOrReason } = await import('../helpers/ptxas.js');
   const p = await ptxasOrReason();
-  it.skipIf(typeof p === 'string')('one module, every representative atom, red and cp.reduce.async.bulk kernel', async () => {
-    const { gpuPlans } = await import('../../harness/backends/gpu/plan.js');
-    const { gpuModule } = await import('../../harness/backends/gpu/emit.js');
+  it.skipIf(typeof p === 'string')('one module, every representative atom, red and cp.reduce.async.bulk kernel, and every generic variant (mode 1: shared through cvta)', async () => {
+    const { gpuPlan, kernelsText } = await import('../../harness/backends/gpu/plan.js');
     const { representativeVariants } = await import('../../cases/generators/cases.js');
-    const { familyById } = await import('../../harness/families/index.js');
+    const { FAMILIES } = await import('../../harness/families/index.js');
+    const { gpuFamily } = await import('../../harness/families/gpu-index.js');
     const { execa } = await import('execa');
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const reps = new Set(['atom', 'red', 'cp.reduce.async.bulk'].flatMap((f) => representativeVariants(familyById(f)!).map((v) => v.id)));
-    const plans = gpuPlans().plans.filter((x) => reps.has(x.entry.id));
-    expect(plans.length).toBe(123 + 39);
+    const reps = new Set(FAMILIES.filter((f) => gpuFamily(f.id)).flatMap((f) => representativeVariants(f).map((v) => v.id)));
+    const plan = gpuPlan('sm_90', '9.0');
+    const chosen = plan.variants.filter((x) => reps.has(x.entry.id) || (x.shape.generic && !x.entry.q.sem && !x.entry.q.scope && !x.entry.q.hint));
+    expect(chosen.filter((x) => reps.has(x.entry.id)).length).toBe(123 + 39);
+    expect(chosen.some((x) => x.shape.generic)).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'ptxconf-emit-'));
-    writeFileSync(join(dir, 'm.ptx'), gpuModule(plans, 'sm_90', '9.0'));
+    writeFileSync(join(dir, 'm.ptx'), kernelsText(plan, chosen));
     const r = await execa((p as { path: string }).path, ['-arch', 'sm_90', join(dir, 'm.ptx'), '-o', join(dir, 'm.cubin')], { reject: false });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-  });
+  }, 120_000);
 });
 
 describe('the recorded full run: every sm_90 atom/red/bulk variant x directed probes x 10^4 generated (172.8M cases on the H200)', async () => {

@@ -1,52 +1,34 @@
 /**
- * The gpu backend: ptxas compiles every planned atom/red/cp.reduce.async.bulk kernel for --arch,
- * cuobjdump names the SASS each variant became, the launches run in child processes (isolate.ts),
- * and every case is judged by the reference model. multimem variants are skipped with the device's
- * multicast attribute as the reason: this backend never creates a multicast object.
+ * The gpu backend: runs cases from any source on one GPU. The plan (plan.ts) names every variant
+ * the executor can run for --arch; the modules holding the variants a run needs are compiled by
+ * ptxas or found in the cubin cache (cache.ts); a pool of long-lived workers (pool.ts, worker.ts)
+ * runs the jobs, one variant's cases each: the cases given (vector files, --case), and, for a
+ * library run, every selected variant's probes, level-1/2 cases and `generated` level-3 cases. A
+ * job whose worker dies goes through the isolating path (isolate.ts), case by case if need be.
+ * Cases of families this executor cannot run (multimem needs a multicast object, which this
+ * backend never creates) are reported as skipped with the reason.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateCases } from '../../../cases/generators/cases.js';
 import type { Target } from '../../arch/targets.js';
-import { FAMILIES } from '../../families/index.js';
+import type { Case } from '../../cases/types.js';
 import { enumerateCatalog } from '../../catalog/enumerate.js';
+import { FAMILIES } from '../../families/index.js';
+import { gpuFamily } from '../../families/gpu-index.js';
 import type { EntryResult } from '../../report/types.js';
 import type { Ptxas } from '../ptxas/toolchain.js';
+import { compileModules } from './cache.js';
 import type { DeviceInfo } from './driver.js';
-import { gpuModule, type KernelPlan } from './emit.js';
 import type { LaunchJob } from './executor.js';
 import { runIsolated } from './isolate.js';
 import { judge } from './observations.js';
-import { casesFor, keepCase, resultFor } from './cases.js';
-import type { WorkerJob, WorkerOut } from './worker.js';
-import { readFile } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
-
-/** Children still running: killed when this process exits (Ctrl-C, an error), so none keeps the GPU. */
-const running = new Set<ReturnType<typeof spawn>>();
-process.on('exit', () => {
-  for (const c of running) c.kill('SIGKILL');
-});
-
-function runChild(cmd: readonly string[], timeoutMs: number): Promise<{ code: number | null; why: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
-    running.add(c);
-    let err = '';
-    c.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const t = setTimeout(() => c.kill('SIGKILL'), timeoutMs);
-    c.on('exit', (code, signal) => {
-      running.delete(c);
-      clearTimeout(t);
-      resolve({ code, why: /CUDA_ERROR (\S+)/.exec(err)?.[1] ?? (signal ? `killed by ${signal}` : `exit ${code}: ${err.trim().split('\n').pop() ?? ''}`) });
-    });
-  });
-}
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { type GpuPlan, type GpuVariant, gpuPlan, moduleText } from './plan.js';
+import { WorkerPool } from './pool.js';
+import { caseResult, keepCase } from './results.js';
+import { type GpuJob, libraryCases } from './worker.js';
 
 /** How to start a child: the bundled .mjs beside this code, or the TS source through tsx. */
 export function childCommand(name: 'executor' | 'worker'): string[] {
@@ -54,10 +36,6 @@ export function childCommand(name: 'executor' | 'worker'): string[] {
   const mjs = join(here, `${name}.mjs`);
   return existsSync(mjs) ? [process.execPath, mjs] : [process.execPath, '--import', 'tsx', join(here, `${name}.ts`)];
 }
-import { gpuPlans } from './plan.js';
-
-const run = promisify(execFile);
-const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
 
 export interface GpuRunOptions {
   readonly target: Target;
@@ -66,11 +44,13 @@ export interface GpuRunOptions {
   readonly device: DeviceInfo;
   readonly keep: (variantId: string) => boolean;
   readonly seed: number;
-  /** Generated cases per variant at level 3 (levels 1 and 2 take 8 each). */
+  /** Library run: every selected variant's probes, level-1/2 cases and this many level-3 cases. */
+  readonly library: boolean;
   readonly generated: number;
-  /** How to start the executor child: [node, (loader args,) executor path]. */
+  /** Cases from files or --case, in batches. */
+  readonly cases?: AsyncIterable<readonly Case[]> | Iterable<readonly Case[]>;
+  readonly cacheDir: string;
   readonly executor: readonly string[];
-  /** How to start a worker child (worker.ts), and how many at once (default: one per core). */
   readonly worker: readonly string[];
   readonly workers?: number;
   readonly onProgress?: (msg: string) => void;
@@ -78,137 +58,209 @@ export interface GpuRunOptions {
   readonly onResults?: (rs: readonly EntryResult[]) => void;
 }
 
-/** SASS mnemonics per kernel from `cuobjdump -sass`, the lines that touch memory atomically. */
-export async function sassByKernel(cubin: string): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  try {
-    const { stdout } = await run('cuobjdump', ['-sass', cubin], { maxBuffer: 1 << 30 });
-    let cur = '';
-    for (const line of stdout.split('\n')) {
-      const f = /Function : (\S+)/.exec(line);
-      if (f) {
-        cur = f[1]!;
-        out.set(cur, []);
-        continue;
-      }
-      const m = /\/\*[0-9a-f]+\*\/\s+(?:@!?U?P\d+\s+)?([A-Z][A-Z0-9_.]*)/.exec(line);
-      if (cur && m && /^(ATOM|RED|UBLKRED|SYNCS|UBLKCP)/.test(m[1]!)) {
-        const l = out.get(cur)!;
-        if (!l.includes(m[1]!)) l.push(m[1]!);
-      }
-    }
-  } catch {
-    // cuobjdump missing: no evidence, said in the results
-  }
-  return out;
+const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
+
+/** Cases per job for cases given by the caller. */
+const FILE_JOB = 1 << 16;
+/** Generated cases per job at most (a job per variant below that). */
+const GEN_JOB = 1 << 22;
+
+function skippedCase(c: Case, reason: string): EntryResult {
+  return { id: c.id, family: c.variant.family, kind: 'case', ptx: c.variant.ptx, modulePtx: '-', catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] }, verdict: 'skipped', reason };
 }
 
-export async function runGpuBackend(opts: GpuRunOptions): Promise<{ results: EntryResult[]; stats: Record<string, number>; variantIds: string[] }> {
-  const started = performance.now();
-  const { plans: allPlans, skipped } = gpuPlans(opts.target.name, opts.ptx);
-  const plans = allPlans.filter((p) => opts.keep(p.entry.id));
-  const all: EntryResult[] = [];
-  const results = {
-    push: (...rs: EntryResult[]) => {
-      all.push(...rs);
-      opts.onResults?.(rs);
-      return all.length;
-    },
-  };
-  const base = (id: string, family: EntryResult['family'], ptx: string) => ({ id, family, kind: 'variant' as const, ptx, modulePtx: opts.ptx });
-  for (const s of skipped.filter((x) => opts.keep(x.entry.id))) {
-    results.push({ ...base(s.entry.id, s.entry.family, s.entry.ptx), catalog: { status: s.entry.status, expect: s.entry.expect, reason: s.entry.reason, rules: [] }, verdict: 'skipped', reason: s.reason });
+/** Why the gpu executor does not run this case, or its variant and launch mode. */
+function placeCase(plan: GpuPlan, c: Case, multicastWhy: string): { why: string } | { gv: GpuVariant; mode: 0 | 1 } {
+  const gv = plan.byId.get(c.variant.id);
+  if (!gv) {
+    if (!gpuFamily(c.variant.family)) return { why: multicastWhy };
+    const s = plan.skipped.find((x) => x.entry.id === c.variant.id);
+    return { why: s ? s.reason : `${c.variant.id} is not a variant the catalog expects ptxas to accept for ${plan.arch} (PTX ISA ${plan.ptx}); --list shows why` };
   }
-  // multimem: never run here
-  const multimem = enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => f.id.startsWith('multimem.')) }).filter((e) => e.expect === 'accept' && opts.keep(e.id));
-  const why = opts.device.multicastSupported
+  const unfit = gv.gpu.caseUnfit(c.input, gv.shape);
+  if (unfit) return { why: `${unfit}; the reference backend runs it` };
+  return { gv, mode: c.input.space === 'shared' && gv.shape.generic ? 1 : 0 };
+}
+
+export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Record<string, number>; variantIds: string[]; results: number }> {
+  const started = performance.now();
+  const plan = gpuPlan(opts.target.name, opts.ptx);
+  const multicastWhy = opts.device.multicastSupported
     ? 'multimem needs a multicast object bound to several GPUs; this backend never creates one (the multicast backend, with its explicit flag, does)'
     : `device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on ${opts.device.name})`;
-  for (const e of multimem) results.push({ ...base(e.id, e.family, e.ptx), catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: [] }, verdict: 'skipped', reason: why });
+  let resultCount = 0;
+  const emit = (rs: readonly EntryResult[]) => {
+    if (!rs.length) return;
+    resultCount += rs.length;
+    opts.onResults?.(rs);
+  };
+  const base = (e: GpuPlan['skipped'][number]['entry']) => ({ id: e.id, family: e.family, kind: 'variant' as const, ptx: e.ptx, modulePtx: opts.ptx, catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: [] } });
 
-  const dir = await mkdtemp(join(tmpdir(), 'ptxconf-gpu-build-'));
+  // the jobs: library runs of the selected variants, then the given cases grouped by variant and mode
+  const jobs: Omit<GpuJob, 'id' | 'cubin' | 'sass'>[] = [];
+  const jobVariant: GpuVariant[] = [];
+  const ran = new Set<string>();
+  if (opts.library) {
+    emit(plan.skipped.filter((s) => opts.keep(s.entry.id)).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })));
+    const others = enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id));
+    emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
+    for (const gv of plan.variants) {
+      if (!opts.keep(gv.entry.id)) continue;
+      ran.add(gv.entry.id);
+      for (let from = 0, first = true; first || from < opts.generated; from += GEN_JOB, first = false) {
+        jobs.push({ kernel: gv.name, variant: variantOf(gv), shape: gv.shape, modulePtx: opts.ptx, mode: 0, cases: [], library: first, generated: Math.min(GEN_JOB, Math.max(0, opts.generated - from)), generatedFrom: from, seed: opts.seed });
+        jobVariant.push(gv);
+      }
+    }
+  }
+  let given = 0;
+  if (opts.cases) {
+    const groups = new Map<string, { gv: GpuVariant; mode: 0 | 1; cases: Case[] }>();
+    const flush = (g: { gv: GpuVariant; mode: 0 | 1; cases: Case[] }) => {
+      jobs.push({ kernel: g.gv.name, variant: variantOf(g.gv), shape: g.gv.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, library: false, generated: 0, generatedFrom: 0, seed: opts.seed });
+      jobVariant.push(g.gv);
+      g.cases = [];
+    };
+    for await (const batch of opts.cases) {
+      const skipped: EntryResult[] = [];
+      for (const c of batch) {
+        given++;
+        const p = placeCase(plan, c, multicastWhy);
+        if ('why' in p) {
+          skipped.push(skippedCase(c, p.why));
+          continue;
+        }
+        ran.add(p.gv.entry.id);
+        const k = `${p.gv.index}:${p.mode}`;
+        let g = groups.get(k);
+        if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, cases: [] }));
+        g.cases.push(c);
+        if (g.cases.length >= FILE_JOB) flush(g);
+      }
+      emit(skipped);
+    }
+    for (const g of groups.values()) if (g.cases.length) flush(g);
+  }
+
+  // compile (or find) the modules the jobs need
+  const need = new Set(jobVariant.map((v) => v.module));
+  const texts = plan.modules.map((_, i) => (need.has(i) ? moduleText(plan, i) : undefined));
+  const tc = performance.now();
+  const { modules, stats: cstats } = await compileModules(texts, {
+    ptxas: opts.ptxas,
+    arch: opts.target.name,
+    cacheDir: opts.cacheDir,
+    onProgress: (done, total, cached) => opts.onProgress?.(`gpu modules: ${done}/${total} ready (${cached} from the cubin cache)`),
+  });
+  const compileSeconds = (performance.now() - tc) / 1000;
+
+  const totals: Record<string, number> = {};
+  const add = (t: Record<string, number>) => {
+    for (const [k, v] of Object.entries(t)) totals[k] = (totals[k] ?? 0) + v;
+  };
+  const ms = { make: 0, gpu: 0, judge: 0 };
+  let cases = 0;
+  let fast = 0;
+  let isolated = 0;
+  const workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), jobs.length));
+  const tr = performance.now();
+  const pool = jobs.length ? new WorkerPool(opts.worker, workers, 600_000) : undefined;
+  let done = 0;
+  let lastNote = 0;
   try {
-    // compile in modules of 1000 kernels, several ptxas at once
-    const chunks: KernelPlan[][] = [];
-    for (let i = 0; i < plans.length; i += 1000) chunks.push(plans.slice(i, i + 1000));
-    const cubins: string[] = [];
-    let next = 0;
     await Promise.all(
-      Array.from({ length: Math.max(1, availableParallelism()) }, async () => {
-        while (next < chunks.length) {
-          const k = next++;
-          const ptx = join(dir, `m${k}.ptx`);
-          cubins[k] = join(dir, `m${k}.cubin`);
-          await writeFile(ptx, gpuModule(chunks[k]!, opts.target.name, opts.ptx));
-          await run(opts.ptxas.path, ['-arch', opts.target.name, ptx, '-o', cubins[k]!], { maxBuffer: 1 << 26 });
-          opts.onProgress?.(`compiled module ${k + 1}/${chunks.length}`);
+      jobs.map(async (j, id) => {
+        const gv = jobVariant[id]!;
+        const m = modules[gv.module]!;
+        const job: GpuJob = { ...j, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)' };
+        const o = await pool!.run(job);
+        if ('out' in o) {
+          add(o.out.totals);
+          cases += o.out.cases;
+          fast += o.out.fast;
+          ms.make += o.out.ms.make;
+          ms.gpu += o.out.ms.gpu;
+          ms.judge += o.out.ms.judge;
+          emit(o.out.results);
+        } else {
+          opts.onProgress?.(`gpu: the worker running ${gv.entry.id} failed (${o.failed}); isolating its cases`);
+          isolated++;
+          const r = await isolateJob(job, opts, o.failed);
+          add(r.totals);
+          cases += r.cases;
+          emit(r.results);
+        }
+        done++;
+        const now = performance.now();
+        if (now - lastNote > 2000 || done === jobs.length) {
+          lastNote = now;
+          opts.onProgress?.(`gpu: ${done}/${jobs.length} jobs, ${cases} cases judged`);
         }
       }),
     );
-    let cases = 0;
-    const totals: Record<string, number> = {};
-    const add = (t: Record<string, number>) => {
-      for (const [k2, v] of Object.entries(t)) totals[k2] = (totals[k2] ?? 0) + v;
-    };
-    const workers = Math.max(1, opts.workers ?? availableParallelism());
-    for (const [k, chunk] of chunks.entries()) {
-      const sassMap = await sassByKernel(cubins[k]!);
-      const sass = Object.fromEntries([...sassMap].map(([name, ops]) => [name, ops.join(' ')]));
-      // split the module's variants over worker processes that generate, run and judge
-      const ranges: KernelPlan[][] = Array.from({ length: Math.min(workers, chunk.length) }, () => []);
-      chunk.forEach((p, i) => ranges[i % ranges.length]!.push(p));
-      await Promise.all(
-        ranges.map(async (range, w) => {
-          const job: WorkerJob = { cubin: cubins[k]!, arch: opts.target.name, ptx: opts.ptx, plans: range.map((p) => Number(p.name.slice(1))), seed: opts.seed, generated: opts.generated, sass };
-          const jobPath = join(dir, `w${k}-${w}.json`);
-          const outPath = join(dir, `w${k}-${w}.out.json`);
-          await writeFile(jobPath, JSON.stringify(job));
-          const r = await runChild([...opts.worker, jobPath, outPath], 600_000);
-          if (r.code === 0) {
-            const out = JSON.parse(await readFile(outPath, 'utf8')) as WorkerOut;
-            add(out.totals);
-            results.push(...out.results);
-            cases += out.cases;
-            return;
-          }
-          // a launch failed or hung: run this range through the isolating path, case by case if need be
-          opts.onProgress?.(`worker ${w} of module ${k + 1} failed (${r.why}); isolating its ${range.length} variants`);
-          const perPlan = range.map((p) => casesFor(p, opts.seed, opts.generated));
-          const launches: LaunchJob[] = range.map((p, i) => ({
-            kernel: p.name,
-            width: p.width,
-            lanes: p.lanes,
-            clustered: p.entry.family === 'cp.reduce.async.bulk' && p.entry.q.dst === 'shared::cluster',
-            cases: perPlan[i]!.map((c) => ({
-              memory: c.input.memory!.map((x) => hex(p.width, x)),
-              b: (c.input.b ?? c.input.source)!.map((x) => hex(p.width, x)),
-              ...(c.input.c ? { c: c.input.c.map((x) => hex(p.width, x)) } : {}),
-            })),
-          }));
-          const iso = await runIsolated(launches, { executor: opts.executor, cubin: cubins[k]!, timeoutMs: 120_000 });
-          range.forEach((p, i) => {
-            const e = p.entry;
-            const returns = e.family === 'atom' && (e.q.d ?? '') !== '_';
-            perPlan[i]!.forEach((c, j) => {
-              const o = iso.outcomes[i]![j]!;
-              cases++;
-              if ('error' in o) {
-                add({ [`${e.family}.error`]: 1 });
-                results.push({ id: c.id, family: e.family, kind: 'case', ptx: e.ptx, modulePtx: opts.ptx, catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] }, sass: sass[p.name] ?? '?', verdict: 'error', reason: `the launch failed for this case alone: ${o.error}` });
-                return;
-              }
-              const observed = { memory: o.memory.map((x) => BigInt(x)), ...(returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
-              const v = judge(c.id, { family: e.family, q: e.q }, c.input, observed);
-              add({ [`${e.family}.${v.verdict}`]: 1 });
-              if (keepCase(e, c.id, v.verdict, j, opts.seed)) results.push(resultFor(p, c, v, observed, opts.ptx, sass[p.name] ?? '?'));
-            });
-          });
-        }),
-      );
-      opts.onProgress?.(`ran module ${k + 1}/${chunks.length}: ${cases} cases so far`);
-    }
-    return { results: all, variantIds: plans.map((p) => p.entry.id), stats: { variants: plans.length, cases, workers, recordedCases: all.filter((r) => r.kind === 'case').length, seconds: (performance.now() - started) / 1000, ...Object.fromEntries(Object.entries(totals).map(([k2, v]) => [`total.${k2}`, v])) } };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    pool?.close();
   }
+  const runSeconds = (performance.now() - tr) / 1000;
+  return {
+    variantIds: [...ran],
+    results: resultCount,
+    stats: {
+      variants: ran.size,
+      jobs: jobs.length,
+      cases,
+      givenCases: given,
+      fastJudged: fast,
+      workers,
+      workersStarted: pool?.started ?? 0,
+      isolatedJobs: isolated,
+      modulesCompiled: cstats.compiled,
+      modulesCached: cstats.cached,
+      compileSeconds,
+      runSeconds,
+      casesPerSecond: cases / Math.max(runSeconds, 1e-9),
+      workerMakeSeconds: ms.make / 1000,
+      workerGpuSeconds: ms.gpu / 1000,
+      workerJudgeSeconds: ms.judge / 1000,
+      seconds: (performance.now() - started) / 1000,
+      ...Object.fromEntries(Object.entries(totals).map(([k, v]) => [`total.${k}`, v])),
+    },
+  };
+}
+
+function variantOf(gv: GpuVariant) {
+  const e = gv.entry;
+  return { family: e.family, q: e.q, ptx: e.ptx, id: e.id };
+}
+
+/** A failed job, again through child processes that split down to the culprit case. */
+async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promise<{ totals: Record<string, number>; results: EntryResult[]; cases: number }> {
+  const v = job.variant;
+  const all: Case[] = [...job.cases, ...(job.library ? libraryCases(v, job.seed) : []), ...(job.generated ? generateCases(v, job.seed, 3, job.generated, job.generatedFrom) : [])];
+  const w = job.shape.width;
+  const launch: LaunchJob = {
+    kernel: job.kernel,
+    width: w,
+    lanes: job.shape.elements,
+    clustered: job.shape.clustered,
+    mode: job.mode,
+    cases: all.map((c) => ({ memory: c.input.memory!.map((x) => hex(w, x)), b: (c.input.b ?? c.input.source)!.map((x) => hex(w, x)), ...(c.input.c ? { c: c.input.c.map((x) => hex(w, x)) } : {}) })),
+  };
+  const iso = await runIsolated([launch], { executor: opts.executor, cubin: job.cubin, timeoutMs: 120_000 });
+  const totals: Record<string, number> = {};
+  const results: EntryResult[] = [];
+  const fileCases = new Set(job.cases);
+  all.forEach((c, j) => {
+    const o = iso.outcomes[0]![j]!;
+    if ('error' in o) {
+      totals[`${v.family}.error`] = (totals[`${v.family}.error`] ?? 0) + 1;
+      results.push({ ...skippedCase(c, ''), modulePtx: job.modulePtx, sass: job.sass, verdict: 'error', reason: `the launch failed for this case alone: ${o.error} (the worker had failed with ${why})` });
+      return;
+    }
+    const observed = { memory: o.memory.map((x) => BigInt(x)), ...(job.shape.returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
+    const verdict = judge(c.id, v, c.input, observed);
+    totals[`${v.family}.${verdict.verdict}`] = (totals[`${v.family}.${verdict.verdict}`] ?? 0) + 1;
+    if (fileCases.has(c) || keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed)) results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass, full: fileCases.has(c) }));
+  });
+  return { totals, results, cases: all.length };
 }

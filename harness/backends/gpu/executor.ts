@@ -6,8 +6,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openModule } from './driver.js';
-import { BLOCK, SLOT } from './emit.js';
-import { readSlot, writeSlot } from './slots.js';
+import { BLOCK, SLOT } from './family.js';
+import { readSlot, writeSlot } from './batch.js';
 
 export interface LaunchJob {
   readonly kernel: string;
@@ -15,6 +15,8 @@ export interface LaunchJob {
   readonly width: number;
   readonly lanes: number;
   readonly clustered: boolean;
+  /** 1: a generic-addressing kernel lands in shared memory. */
+  readonly mode?: 0 | 1;
   /** Per case: memory, b, c lanes as hex strings (c may be empty). */
   readonly cases: readonly { memory: string[]; b: string[]; c?: string[] }[];
 }
@@ -47,7 +49,7 @@ export function executeJob(job: JobFile): LaunchResult[] {
       const ptrs = bufs.map((b) => l.memAlloc(b.length));
       ptrs.forEach((p, k) => l.copyToDevice(p, bufs[k]!));
       const blocks = Math.ceil(n / BLOCK);
-      l.launch(l.getFunction(mod, j.kernel), [j.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(n, BLOCK), 1, 1], 0, j.clustered ? [2, 1, 1] : [1, 1, 1], [...ptrs, BigInt(n)]);
+      l.launch(l.getFunction(mod, j.kernel), [j.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(n, BLOCK), 1, 1], 0, j.clustered ? [2, 1, 1] : [1, 1, 1], [...ptrs, BigInt(n), BigInt(j.mode ?? 0)]);
       l.synchronize();
       l.copyFromDevice(bufs[0]!, ptrs[0]!);
       l.copyFromDevice(bufs[3]!, ptrs[3]!);

@@ -1,25 +1,67 @@
 /**
- * Which variants the GPU backend runs, in a fixed order shared by the side that compiles the
- * module and the side that launches it: every sm_90 atom, red and cp.reduce.async.bulk variant the catalog expects
- * ptxas to accept, except the lines ptxas 13.0 crashes on (atom with `_` and a bf16 type), which are
- * reported as skipped with that reason.
+ * Which variants the gpu backend can run for a target, in a fixed order: every variant of a
+ * GPU-runnable family that the catalog expects ptxas to accept, each with a stable kernel name and
+ * module. Modules hold MODULE_SIZE kernels, so a run that needs a few variants compiles (or finds in
+ * the cubin cache) only their modules, and the same variant always lands in the same module text.
  */
 import { findTarget } from '../../arch/targets.js';
 import { type CatalogEntry, enumerateCatalog } from '../../catalog/enumerate.js';
 import { FAMILIES } from '../../families/index.js';
-import { type KernelPlan, planKernel } from './emit.js';
+import { GPU_FAMILY_IDS, gpuFamily } from '../../families/gpu-index.js';
+import { type GpuFamily, type KernelShape } from './family.js';
 
-export const PTXAS_CRASH_REASON = 'ptxas 13.0 crashes (SIGSEGV) on atom with the bit bucket _ and a bf16 type; no cubin can hold it';
+export const MODULE_SIZE = 256;
 
-export function gpuPlans(arch = 'sm_90', ptx = '9.0'): { plans: KernelPlan[]; skipped: { entry: CatalogEntry; reason: string }[] } {
-  const entries = enumerateCatalog({ target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => f.id === 'atom' || f.id === 'red' || f.id === 'cp.reduce.async.bulk') }).filter(
-    (e) => e.expect === 'accept',
-  );
-  const plans: KernelPlan[] = [];
+export interface GpuVariant {
+  readonly index: number;
+  readonly name: string;
+  readonly module: number;
+  readonly entry: CatalogEntry;
+  readonly shape: KernelShape;
+  readonly gpu: GpuFamily;
+}
+
+export interface GpuPlan {
+  readonly arch: string;
+  readonly ptx: string;
+  readonly variants: readonly GpuVariant[];
+  readonly skipped: readonly { entry: CatalogEntry; reason: string }[];
+  readonly modules: readonly (readonly GpuVariant[])[];
+  readonly byId: ReadonlyMap<string, GpuVariant>;
+}
+
+const plans = new Map<string, GpuPlan>();
+
+export function gpuPlan(arch: string, ptx: string): GpuPlan {
+  const key = `${arch}@${ptx}`;
+  const hit = plans.get(key);
+  if (hit) return hit;
+  const entries = enumerateCatalog({ target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => GPU_FAMILY_IDS.includes(f.id)) }).filter((e) => e.expect === 'accept');
+  const variants: GpuVariant[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
   for (const e of entries) {
-    if ((e.q.d ?? '') === '_' && /bf16/.test(e.q.type ?? '')) skipped.push({ entry: e, reason: PTXAS_CRASH_REASON });
-    else plans.push(planKernel(e, plans.length));
+    const gpu = gpuFamily(e.family)!;
+    const why = gpu.unsupported(e);
+    if (why) {
+      skipped.push({ entry: e, reason: why });
+      continue;
+    }
+    const index = variants.length;
+    variants.push({ index, name: `k${index}`, module: Math.floor(index / MODULE_SIZE), entry: e, shape: gpu.shape(e), gpu });
   }
-  return { plans, skipped };
+  const modules: GpuVariant[][] = [];
+  for (const v of variants) (modules[v.module] ??= []).push(v);
+  const plan = { arch, ptx, variants, skipped, modules, byId: new Map(variants.map((v) => [v.entry.id, v])) };
+  plans.set(key, plan);
+  return plan;
+}
+
+/** A module's PTX text: one kernel per variant. */
+export function moduleText(plan: GpuPlan, module: number): string {
+  return kernelsText(plan, plan.modules[module]!);
+}
+
+/** A module of the given variants' kernels. */
+export function kernelsText(plan: GpuPlan, vs: readonly GpuVariant[]): string {
+  return [`.version ${plan.ptx}`, `.target ${plan.arch}`, '.address_size 64', '', ...vs.map((v) => v.gpu.kernel(v.name, v.entry, v.shape)), ''].join('\n');
 }

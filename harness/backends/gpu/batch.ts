@@ -1,0 +1,67 @@
+/**
+ * Cases in launch buffers, and cases back out of them. Case i owns the 16-byte slot at byte 16*i of
+ * each buffer: memory (bulk: destination) in buffer 0, operand b (bulk: source) in 1, c in 2, the
+ * returned values in 3; element k of a slot sits little-endian at bit k*width,
+ * its packed lanes low lane first. Generated level-3 cases are written straight into the buffers
+ * from their counter-based bits (cases/generators/random.ts), the same bits `generateCases` gives.
+ */
+import { type LaneTable, laneWord, saltOf, type InputShape } from '../../../cases/generators/random.js';
+import type { ReferenceCase } from '../../reference/model.js';
+import { SLOT } from './family.js';
+
+export const WORDS = SLOT / 4;
+
+export function writeSlot(buf: Uint8Array, slot: number, width: number, elements: readonly bigint[]): void {
+  const bytes = width / 8;
+  elements.forEach((v0, k) => {
+    let v = v0;
+    for (let j = 0; j < bytes; j++, v >>= 8n) buf[slot * SLOT + k * bytes + j] = Number(v & 0xffn);
+  });
+}
+
+export function readSlot(buf: Uint8Array, slot: number, width: number, elements: number): bigint[] {
+  const bytes = width / 8;
+  return Array.from({ length: elements }, (_, k) => {
+    let v = 0n;
+    for (let j = bytes - 1; j >= 0; j--) v = (v << 8n) | BigInt(buf[slot * SLOT + k * bytes + j]!);
+    return v;
+  });
+}
+
+/** Writes a case's inputs into its slots (buffers: memory, b/source, c). */
+export function encodeCase(bufs: readonly Uint8Array[], slot: number, width: number, c: ReferenceCase): void {
+  if (c.memory) writeSlot(bufs[0]!, slot, width, c.memory);
+  const b = c.b ?? c.source;
+  if (b) writeSlot(bufs[1]!, slot, width, b);
+  if (c.c) writeSlot(bufs[2]!, slot, width, c.c);
+}
+
+/** Reads a generated case's inputs back out of its slots, in the shape the generator gave it. */
+export function decodeCase(bufs: readonly Uint8Array[], slot: number, width: number, shape: InputShape): ReferenceCase {
+  const out: Record<string, bigint[]> = {};
+  for (const f of shape.fields) out[f.name] = readSlot(bufs[f.field]!, slot, width, f.elements);
+  return out as ReferenceCase;
+}
+
+/**
+ * Fills slots `first`..`first+count-1` with generated cases `index0`.. of (seed, vkey): every field
+ * of `shape`, `laneBits`-bit lanes, `lanes` per element of `width` bits. The buffers are zero there.
+ */
+export function fillGenerated(words: readonly Uint32Array[], first: number, count: number, shape: InputShape, t: LaneTable, width: number, lanes: number, seed: number, vkey: number, index0: number): void {
+  const laneBits = width / lanes;
+  for (const f of shape.fields) {
+    const w = words[f.field]!;
+    for (let i = 0; i < count; i++) {
+      const base = (first + i) * WORDS;
+      const idx = index0 + i;
+      for (let k = 0; k < f.elements; k++) {
+        for (let j = 0; j < lanes; j++) {
+          const bit = k * width + j * laneBits;
+          const salt = saltOf(f.field, k, j);
+          if (laneBits < 32) w[base + (bit >>> 5)] = w[base + (bit >>> 5)]! | (laneWord(t, seed, vkey, idx, salt, 0) << (bit & 31));
+          else for (let q = 0; q < t.words; q++) w[base + (bit >>> 5) + q] = laneWord(t, seed, vkey, idx, salt, q);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Content-addressed cubin cache. A module's key is sha256(ptxas version line, arch, PTX text); its
+ * cubin and the SASS mnemonics cuobjdump found per kernel live under `<cacheDir>/cubin/<key>.*`,
+ * with a manifest (`<key>.json`) holding the cubin's sha256, so a truncated or altered file is
+ * detected and compiled again. Writes are atomic (temporary name, then rename), so two runs sharing
+ * a cache never read half a file. Compilation runs several ptxas at once; each module's SASS
+ * extraction follows its compilation in the same task, in parallel with the other compilations.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface CompiledModule {
+  readonly cubin: string;
+  /** Kernel name -> memory-touching SASS mnemonics ('' when cuobjdump was not found). */
+  readonly sass: Readonly<Record<string, string>>;
+  readonly cached: boolean;
+}
+
+export interface CompileStats {
+  compiled: number;
+  cached: number;
+  compileMs: number;
+}
+
+/** SASS mnemonics per kernel from `cuobjdump -sass`, the lines that touch memory atomically. */
+export async function sassByKernel(cubin: string): Promise<Record<string, string>> {
+  const out: Record<string, string[]> = {};
+  try {
+    const { stdout } = await run('cuobjdump', ['-sass', cubin], { maxBuffer: 1 << 30 });
+    let cur = '';
+    for (const line of stdout.split('\n')) {
+      const f = /Function : (\S+)/.exec(line);
+      if (f) {
+        cur = f[1]!;
+        out[cur] = [];
+        continue;
+      }
+      const m = /\/\*[0-9a-f]+\*\/\s+(?:@!?U?P\d+\s+)?([A-Z][A-Z0-9_.]*)/.exec(line);
+      if (cur && m && /^(ATOM|RED|UBLKRED|SYNCS|UBLKCP)/.test(m[1]!)) {
+        const l = out[cur]!;
+        if (!l.includes(m[1]!)) l.push(m[1]!);
+      }
+    }
+  } catch {
+    // cuobjdump missing: no evidence, said in the results
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.join(' ')]));
+}
+
+function writeAtomic(file: string, data: string | Buffer): void {
+  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
+}
+
+const sha = (x: string | Buffer) => createHash('sha256').update(x).digest('hex');
+
+export function moduleKey(ptxasVersion: string, arch: string, ptxText: string): string {
+  return sha(`${ptxasVersion}\n${arch}\n${ptxText}`);
+}
+
+/** The cached module, if present and intact. */
+export function lookup(dir: string, key: string): CompiledModule | undefined {
+  const base = join(dir, 'cubin', key);
+  try {
+    if (!existsSync(`${base}.json`)) return undefined;
+    const m = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as { sha256: string; sass: Record<string, string> };
+    const cubin = readFileSync(`${base}.cubin`);
+    if (sha(cubin) !== m.sha256) return undefined;
+    return { cubin: `${base}.cubin`, sass: m.sass, cached: true };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Compiles (or finds) every module; `texts[i]` undefined means module i is not needed. Returns the
+ * cubin paths by module index.
+ */
+export async function compileModules(
+  texts: readonly (string | undefined)[],
+  opts: { ptxas: { path: string; versionLine: string }; arch: string; cacheDir: string; onProgress?: (done: number, total: number, cached: number) => void },
+): Promise<{ modules: (CompiledModule | undefined)[]; stats: CompileStats }> {
+  const t0 = performance.now();
+  const dir = join(opts.cacheDir, 'cubin');
+  mkdirSync(dir, { recursive: true });
+  const modules: (CompiledModule | undefined)[] = new Array(texts.length);
+  const todo: number[] = [];
+  const stats: CompileStats = { compiled: 0, cached: 0, compileMs: 0 };
+  const keys = texts.map((t) => (t === undefined ? '' : moduleKey(opts.ptxas.versionLine, opts.arch, t)));
+  texts.forEach((t, i) => {
+    if (t === undefined) return;
+    const hit = lookup(opts.cacheDir, keys[i]!);
+    if (hit) {
+      modules[i] = hit;
+      stats.cached++;
+    } else todo.push(i);
+  });
+  let next = 0;
+  let done = stats.cached;
+  const total = stats.cached + todo.length;
+  opts.onProgress?.(done, total, stats.cached);
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(availableParallelism(), todo.length)) }, async () => {
+      while (next < todo.length) {
+        const i = todo[next++]!;
+        const base = join(dir, keys[i]!);
+        const tmp = `${base}.tmp-${process.pid}-${i}`;
+        writeFileSync(`${tmp}.ptx`, texts[i]!);
+        try {
+          await run(opts.ptxas.path, ['-arch', opts.arch, `${tmp}.ptx`, '-o', `${tmp}.cubin`], { maxBuffer: 1 << 26 });
+        } catch (e) {
+          const msg = (e as { stderr?: string }).stderr?.trim().split('\n').slice(0, 5).join('\n') ?? String(e);
+          throw new Error(`ptxas failed on gpu module ${i} (${tmp}.ptx kept): ${msg}`);
+        }
+        const sass = await sassByKernel(`${tmp}.cubin`);
+        const cubin = readFileSync(`${tmp}.cubin`);
+        renameSync(`${tmp}.cubin`, `${base}.cubin`);
+        writeAtomic(`${base}.json`, JSON.stringify({ sha256: sha(cubin), ptxas: opts.ptxas.versionLine, arch: opts.arch, sass }));
+        try {
+          (await import('node:fs')).rmSync(`${tmp}.ptx`, { force: true });
+        } catch {
+          // leftover temporary PTX: harmless
+        }
+        modules[i] = { cubin: `${base}.cubin`, sass, cached: false };
+        stats.compiled++;
+        opts.onProgress?.(++done, total, stats.cached);
+      }
+    }),
+  );
+  stats.compileMs = performance.now() - t0;
+  return { modules, stats };
+}

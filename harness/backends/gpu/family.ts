@@ -1,0 +1,54 @@
+/**
+ * What the gpu executor needs from a family that can run on one GPU (no multicast): its kernel
+ * text and launch shape. Each GPU-runnable family implements this in its own folder
+ * (`harness/families/<family>/gpu.ts`); the executor names no family.
+ *
+ * The launch contract, shared by every kernel: one thread per case; kernel parameters
+ * (mem, b, c, out, n, mode); case i owns the 16-byte slot at byte 16*i of each buffer: memory at
+ * [a] (bulk: the destination), operand b (bulk: the source), operand c, and the returned values.
+ * `mode` 1 asks a generic-addressing kernel to land in shared memory (a case's `space: shared`).
+ */
+import type { CatalogEntry } from '../../catalog/enumerate.js';
+import type { ReferenceCase } from '../../reference/model.js';
+
+export const SLOT = 16;
+export const BLOCK = 256;
+
+/** The kernel's parameter list (every kernel takes the same). */
+export const KERNEL_PARAMS = '(.param .u64 pmem, .param .u64 pb, .param .u64 pc, .param .u64 pout, .param .u64 pn, .param .u32 pmode)';
+
+/** Case index i = ctaid.x * ntid.x + tid.x in %a5 (threads past n return), slot offset 16*i in %a6. */
+export const CASE_INDEX = [
+  '  mov.u32 %s0, %ctaid.x;',
+  '  mov.u32 %s1, %ntid.x;',
+  '  mov.u32 %s2, %tid.x;',
+  '  mad.lo.u32 %s3, %s0, %s1, %s2;',
+  '  cvt.u64.u32 %a5, %s3;',
+  '  setp.ge.u64 %p, %a5, %a4;',
+  '  @%p bra DONE;',
+  `  mul.lo.u64 %a6, %a5, ${SLOT};`,
+];
+
+/** How one catalog variant runs: the executor fills this from the family's GpuFamily. */
+export interface KernelShape {
+  /** Element width in bits (the .type's, all packed lanes). */
+  readonly width: number;
+  /** Elements per case slot (vector length; bulk: 16 bytes' worth). */
+  readonly elements: number;
+  /** Whether the kernel writes returned values to `out`. */
+  readonly returns: boolean;
+  /** Whether the launch needs a cluster of 2 CTAs. */
+  readonly clustered: boolean;
+  /** Whether the variant takes generic addresses (a case's `space: shared` launches with mode 1). */
+  readonly generic: boolean;
+}
+
+export interface GpuFamily {
+  /** Why this executor cannot run the variant, or undefined when it can. */
+  unsupported(e: CatalogEntry): string | undefined;
+  shape(e: CatalogEntry): KernelShape;
+  /** The kernel's PTX text, named `name`, with KERNEL_PARAMS and CASE_INDEX. */
+  kernel(name: string, e: CatalogEntry, shape: KernelShape): string;
+  /** Why a case cannot run in a slot (e.g. a bulk case of more than 16 bytes), or undefined. */
+  caseUnfit(c: ReferenceCase, shape: KernelShape): string | undefined;
+}

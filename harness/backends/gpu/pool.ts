@@ -1,0 +1,108 @@
+/**
+ * A pool of long-lived gpu worker processes (worker.ts), each with its own CUDA context for the
+ * whole run. Jobs go over the IPC channel (V8 serialisation: BigInts and typed arrays travel as
+ * they are); a worker takes the next job when it answers. A worker that dies (a CUDA error poisons
+ * its context, a launch that never ends is killed at the time limit) fails its job with the reason
+ * and is replaced; the caller isolates that job.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { GpuJob, WorkerOut } from './worker.js';
+
+export type JobOutcome = { readonly out: WorkerOut } | { readonly failed: string };
+
+/** Children still running: killed when this process exits (Ctrl-C, an error), so none keeps the GPU. */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
+
+interface Slot {
+  child: ChildProcess;
+  ready: Promise<void>;
+  busy?: { job: GpuJob; resolve: (o: JobOutcome) => void; timer?: NodeJS.Timeout };
+  stderr: string;
+}
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: { job: GpuJob; resolve: (o: JobOutcome) => void }[] = [];
+  private closed = false;
+  /** Workers started over the run (replacements included). */
+  started = 0;
+
+  constructor(
+    private readonly cmd: readonly string[],
+    readonly size: number,
+    private readonly timeoutMs: number,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const child = spawn(this.cmd[0]!, this.cmd.slice(1), { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+    this.started++;
+    running.add(child);
+    const slot: Slot = { child, stderr: '', ready: Promise.resolve() };
+    slot.ready = new Promise<void>((resolve) => {
+      child.once('message', () => resolve());
+      child.once('exit', () => resolve());
+    });
+    child.stderr!.on('data', (d: Buffer) => (slot.stderr = (slot.stderr + d.toString()).slice(-4000)));
+    child.on('message', (m: { type: string; out?: WorkerOut }) => {
+      if (m.type !== 'done' || !slot.busy) return;
+      const b = slot.busy;
+      slot.busy = undefined;
+      clearTimeout(b.timer);
+      b.resolve({ out: m.out! });
+      this.pump(slot);
+    });
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      const b = slot.busy;
+      slot.busy = undefined;
+      if (b) {
+        clearTimeout(b.timer);
+        const why = /CUDA_ERROR (\S+)/.exec(slot.stderr)?.[1] ?? (signal ? `worker killed by ${signal}` : `worker exited with ${code}: ${slot.stderr.trim().split('\n').pop() ?? ''}`);
+        b.resolve({ failed: why });
+      }
+      if (this.closed) return;
+      // replace the dead worker and go on with the queue
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) {
+        const fresh = this.spawn();
+        this.slots[i] = fresh;
+        this.pump(fresh);
+      }
+    });
+    return slot;
+  }
+
+  private pump(slot: Slot): void {
+    if (slot.busy || this.closed) return;
+    const next = this.queue.shift();
+    if (!next) return;
+    const busy: NonNullable<Slot['busy']> = { job: next.job, resolve: next.resolve };
+    slot.busy = busy; // reserved now: a second pump before the worker is ready must not take it
+    void slot.ready.then(() => {
+      if (slot.busy !== busy || slot.child.exitCode !== null || slot.child.signalCode !== null) return; // the exit handler failed it
+      busy.timer = setTimeout(() => slot.child.kill('SIGKILL'), this.timeoutMs);
+      slot.stderr = '';
+      slot.child.send({ type: 'job', job: next.job });
+    });
+  }
+
+  run(job: GpuJob): Promise<JobOutcome> {
+    return new Promise((resolve) => {
+      this.queue.push({ job, resolve });
+      const idle = this.slots.find((s) => !s.busy);
+      if (idle) this.pump(idle);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const s of this.slots) {
+      if (s.child.exitCode === null) s.child.send?.({ type: 'exit' });
+    }
+  }
+}

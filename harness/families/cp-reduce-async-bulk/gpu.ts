@@ -1,0 +1,75 @@
+/**
+ * cp.reduce.async.bulk on one GPU: each thread stages its 16-byte source slot in shared memory,
+ * fences the async proxy and reduces it into its destination slot. The .global form completes
+ * through a bulk async-group (commit, wait); the .shared::cluster form reduces into a shared-memory
+ * copy of the destination, completing on an mbarrier with complete_tx, and copies it back (launched
+ * in clusters of 2 CTAs).
+ */
+import { BLOCK, CASE_INDEX, type GpuFamily, KERNEL_PARAMS, type KernelShape, SLOT } from '../../backends/gpu/family.js';
+import type { CatalogEntry } from '../../catalog/enumerate.js';
+import { elementType } from '../../catalog/elements.js';
+
+function kernel(name: string, e: CatalogEntry): string {
+  const cluster = e.q.dst === 'shared::cluster';
+  const lines = [
+    `.visible .entry ${name}${KERNEL_PARAMS}`,
+    '{',
+    `  .shared .align 16 .b8 ssrc[${BLOCK * SLOT}];`,
+    ...(cluster ? [`  .shared .align 16 .b8 sdst[${BLOCK * SLOT}];`, `  .shared .align 8 .b64 mbar[${BLOCK}];`] : []),
+    '  .reg .b64 %a<12>, %st, %pol;',
+    '  .reg .b32 %s<8>;',
+    '  .reg .pred %p, %w;',
+    '  ld.param.u64 %a0, [pmem];',
+    '  ld.param.u64 %a1, [pb];',
+    '  ld.param.u64 %a4, [pn];',
+    ...CASE_INDEX,
+    '  add.u64 %a7, %a0, %a6;',
+    '  add.u64 %a8, %a1, %a6;',
+    '  mov.u32 %s4, ssrc;',
+    `  mad.lo.u32 %s4, %s2, ${SLOT}, %s4;`,
+    '  ld.global.v2.b64 {%a9, %a10}, [%a8];',
+    '  st.shared.v2.b64 [%s4], {%a9, %a10};',
+  ];
+  const hint = (e.q.hint ?? '') !== '';
+  if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
+  if (!cluster) {
+    lines.push('  fence.proxy.async.shared::cta;', `  ${e.ptx} [%a7], [%s4], ${SLOT}${hint ? ', %pol' : ''};`, '  cp.async.bulk.commit_group;', '  cp.async.bulk.wait_group 0;');
+  } else {
+    lines.push(
+      '  mov.u32 %s5, sdst;',
+      `  mad.lo.u32 %s5, %s2, ${SLOT}, %s5;`,
+      '  mov.u32 %s6, mbar;',
+      '  mad.lo.u32 %s6, %s2, 8, %s6;',
+      '  ld.global.v2.b64 {%a9, %a10}, [%a7];',
+      '  st.shared.v2.b64 [%s5], {%a9, %a10};',
+      '  mbarrier.init.shared::cta.b64 [%s6], 1;',
+      '  fence.mbarrier_init.release.cluster;',
+      '  fence.proxy.async.shared::cta;',
+      `  mbarrier.arrive.expect_tx.shared::cta.b64 %st, [%s6], ${SLOT};`,
+      `  ${e.ptx} [%s5], [%s4], ${SLOT}, [%s6];`,
+      'WAIT:',
+      '  mbarrier.try_wait.parity.shared::cta.b64 %w, [%s6], 0;',
+      '  @!%w bra WAIT;',
+      '  ld.shared.v2.b64 {%a9, %a10}, [%s5];',
+      '  st.global.v2.b64 [%a7], {%a9, %a10};',
+    );
+  }
+  lines.push('DONE:', '  ret;', '}');
+  return lines.join('\n');
+}
+
+export const bulkGpu: GpuFamily = {
+  unsupported: () => undefined,
+  shape: (e): KernelShape => {
+    const width = elementType(e.q.type ?? '').bits;
+    return { width, elements: (SLOT * 8) / width, returns: false, clustered: e.q.dst === 'shared::cluster', generic: false };
+  },
+  kernel: (name, e) => kernel(name, e),
+  caseUnfit: (c, k) => {
+    const n = c.memory?.length ?? 0;
+    if (n !== k.elements || (c.source?.length ?? 0) !== n) {
+      return `the gpu executor runs bulk reductions of 16 bytes (${k.elements} elements of ${k.width} bits); this case has ${n} destination and ${c.source?.length ?? 0} source elements`;
+    }
+    return undefined;
+  },
+};
