@@ -37,8 +37,8 @@ function firstMiss(fmt: ElementFormat, what: string, expected: readonly bigint[]
   return undefined;
 }
 
-export function runCaseOnReference(c: Case): EntryResult {
-  const fmt = elementFormat(c.variant.q.type ?? '');
+/** The bits of a case, and what its file expects, as hex strings (the report's `case` detail). */
+function caseBits(c: Case, fmt: ElementFormat) {
   const H = (xs: readonly bigint[] | undefined) => xs?.map((x) => hex(fmt.bits, x));
   const input = {
     ...(c.input.memory ? { memory: H(c.input.memory) } : {}),
@@ -55,50 +55,89 @@ export function runCaseOnReference(c: Case): EntryResult {
         ...(c.expect.replicas ? { replicas: c.expect.replicas.map((r) => H(r)!) } : {}),
       }
     : undefined;
-  const base = {
-    id: c.id,
-    family: c.variant.family,
-    kind: 'case' as const,
-    ptx: c.variant.ptx,
-    modulePtx: '-',
-  };
+  return { input, expect };
+}
+
+type CaseDetail = NonNullable<EntryResult['case']>;
+
+/** Number of outcomes the sets allow (1: the model decided every bit). */
+function outcomeCount(xs: readonly ElementAllowed[] | undefined, n: number): number {
+  if (!xs) return n;
+  for (const e of xs) for (const l of e) n *= l.bits.length + (l.anyNaN ? 1 : 0);
+  return n;
+}
+
+const CATALOG_REASON = 'a case of a catalog variant';
+
+/**
+ * One case through the reference model. The heavy part of the result, `case` (every input, expected
+ * and allowed value as hex), is built only when something reads it (a report writer, JSON.stringify,
+ * a non-pass printer): an own enumerable getter that computes it once, so the result looks and
+ * serialises exactly as a plain object would, while a run over millions of passing cases does not
+ * format millions of BigInts it may never show.
+ */
+export function runCaseOnReference(c: Case): EntryResult {
+  const fmt = elementFormat(c.variant.q.type ?? '');
+  let detail: CaseDetail | undefined;
+  let o: ReturnType<typeof reference>;
   try {
-    const o = reference(c.variant, c.input);
-    const miss =
-      firstMiss(fmt, 'memory', c.expect?.memory, o.memory) ??
-      firstMiss(fmt, 'returned', c.expect?.returned, o.returned) ??
-      (c.expect?.replicas ? c.expect.replicas.map((r, k) => firstMiss(fmt, `replicas[${k}]`, r, o.replicas?.[k])).find(Boolean) : undefined);
-    const rules = o.trail.map((t) => t.rule);
-    const sets = (xs?: readonly ElementAllowed[]) => xs?.map((e) => e.map((l) => allowedHex(fmt, l)));
-    const outcomes = [...(o.memory ?? []), ...(o.returned ?? []), ...(o.replicas ?? []).flat()];
-    const n = outcomes.reduce((p, e) => p * e.reduce((q, l) => q * (l.bits.length + (l.anyNaN ? 1 : 0)), 1), 1);
-    return {
-      ...base,
-      catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules },
-      verdict: miss ? 'mismatch' : 'pass',
-      reason: miss
-        ? `the file's expect disagrees with the reference model: ${miss}`
-        : `reference evaluated${c.expect ? ' and agrees with the expect: of the file' : ''}; ${n === 1 ? 'one allowed outcome' : `allowed outcomes widened by ${o.unspecified.join(', ') || 'order'}`}`,
-      case: {
-        origin: c.origin.kind === 'vectors' ? { ...c.origin } : { ...c.origin },
-        input,
-        ...(expect ? { expect } : {}),
-        allowed: {
-          ...(o.memory ? { memory: sets(o.memory) } : {}),
-          ...(o.returned ? { returned: sets(o.returned) } : {}),
-          ...(o.replicas ? { replicas: o.replicas.map((r) => sets(r)!) } : {}),
-        },
-        unspecified: o.unspecified,
-      },
-    };
+    o = reference(c.variant, c.input);
   } catch (e) {
     if (!(e instanceof CaseError)) throw e;
+    const { input } = caseBits(c, fmt);
     return {
-      ...base,
-      catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+      id: c.id,
+      family: c.variant.family,
+      kind: 'case',
+      ptx: c.variant.ptx,
+      modulePtx: '-',
+      catalog: { status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules: [] },
       verdict: 'error',
       reason: `the reference model cannot evaluate this case: ${e.message}`,
       case: { origin: { ...c.origin }, input, allowed: {}, unspecified: [] },
     };
   }
+  const ex = c.expect;
+  const miss = ex
+    ? (firstMiss(fmt, 'memory', ex.memory, o.memory) ??
+      firstMiss(fmt, 'returned', ex.returned, o.returned) ??
+      (ex.replicas ? ex.replicas.map((r, k) => firstMiss(fmt, `replicas[${k}]`, r, o.replicas?.[k])).find(Boolean) : undefined))
+    : undefined;
+  const rules = o.trail.map((t) => t.rule);
+  let n = outcomeCount(o.returned, outcomeCount(o.memory, 1));
+  if (o.replicas) for (const r of o.replicas) n = outcomeCount(r, n);
+  const outcome = o;
+  const build = (): CaseDetail => {
+    const { input, expect } = caseBits(c, fmt);
+    const sets = (xs?: readonly ElementAllowed[]) => xs?.map((e) => e.map((l) => allowedHex(fmt, l)));
+    return {
+      origin: { ...c.origin },
+      input,
+      ...(expect ? { expect } : {}),
+      allowed: {
+        ...(outcome.memory ? { memory: sets(outcome.memory) } : {}),
+        ...(outcome.returned ? { returned: sets(outcome.returned) } : {}),
+        ...(outcome.replicas ? { replicas: outcome.replicas.map((r) => sets(r)!) } : {}),
+      },
+      unspecified: outcome.unspecified,
+    };
+  };
+  return {
+    id: c.id,
+    family: c.variant.family,
+    kind: 'case',
+    ptx: c.variant.ptx,
+    modulePtx: '-',
+    catalog: { status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules },
+    verdict: miss ? 'mismatch' : 'pass',
+    reason: miss
+      ? `the file's expect disagrees with the reference model: ${miss}`
+      : `reference evaluated${ex ? ' and agrees with the expect: of the file' : ''}; ${n === 1 ? 'one allowed outcome' : `allowed outcomes widened by ${o.unspecified.join(', ') || 'order'}`}`,
+    get case(): CaseDetail {
+      return (detail ??= build());
+    },
+    set case(v: CaseDetail) {
+      detail = v;
+    },
+  };
 }
