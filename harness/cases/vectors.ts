@@ -26,9 +26,12 @@ function scannerFor(file: string, idFile: string, whole: boolean, bytes: number)
   return isJsonl(file) ? new JsonlScanner(file, idFile) : new YamlScanner(file, idFile, whole, bytes);
 }
 
-/** Parses and validates one vector file's whole text; `idFile` is the path used in case ids. */
-export function loadVectorText(file: string, text: string, idFile = file): { cases: Case[]; problems: InputProblem[] } {
-  const s = scannerFor(file, idFile, true, text.length);
+/**
+ * Parses and validates one vector file's whole text; `idFile` is the path used in case ids.
+ * `fastYaml: false` reads every YAML item with the yaml package (the fast path must agree with it).
+ */
+export function loadVectorText(file: string, text: string, idFile = file, opts: { fastYaml?: boolean } = {}): { cases: Case[]; problems: InputProblem[] } {
+  const s = isJsonl(file) ? new JsonlScanner(file, idFile) : new YamlScanner(file, idFile, true, text.length, opts.fastYaml !== false);
   const cases = s.push(text, true);
   return { cases, problems: s.ctx.problems };
 }
