@@ -62,8 +62,11 @@ const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, 
 
 /** Cases per job for cases given by the caller. */
 const FILE_JOB = 1 << 16;
-/** Generated cases per job at most (a job per variant below that). */
-const GEN_JOB = 1 << 22;
+/** Generated cases per job at most (a job per variant below that; worker.ts CHUNK bounds a job). */
+const GEN_JOB = 1 << 19;
+/** A batch (one set of launches in one worker) holds jobs up to this many cases, or one larger job. */
+const BATCH_CASES = 1 << 18;
+const BATCH_JOBS = 256;
 
 function skippedCase(c: Case, reason: string): EntryResult {
   return { id: c.id, family: c.variant.family, kind: 'case', ptx: c.variant.ptx, modulePtx: '-', catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] }, verdict: 'skipped', reason };
@@ -162,35 +165,58 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let cases = 0;
   let fast = 0;
   let isolated = 0;
-  const workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), jobs.length));
+  const workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), Math.ceil(jobs.length / 8)));
   const tr = performance.now();
   const pool = jobs.length ? new WorkerPool(opts.worker, workers, 600_000) : undefined;
   let done = 0;
   let lastNote = 0;
   try {
+    // batches of jobs in plan order (neighbouring variants share a module)
+    const order = jobs.map((_, id) => id).sort((x, y) => jobVariant[x]!.index - jobVariant[y]!.index);
+    const size = (id: number) => jobs[id]!.cases.length + jobs[id]!.generated + (jobs[id]!.library ? 64 : 0);
+    const batches: number[][] = [];
+    let cur: number[] = [];
+    let curSize = 0;
+    for (const id of order) {
+      if (cur.length && (curSize + size(id) > BATCH_CASES || cur.length >= BATCH_JOBS)) {
+        batches.push(cur);
+        cur = [];
+        curSize = 0;
+      }
+      cur.push(id);
+      curSize += size(id);
+    }
+    if (cur.length) batches.push(cur);
+    const full = (id: number): GpuJob => {
+      const gv = jobVariant[id]!;
+      const m = modules[gv.module]!;
+      return { ...jobs[id]!, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)' };
+    };
     await Promise.all(
-      jobs.map(async (j, id) => {
-        const gv = jobVariant[id]!;
-        const m = modules[gv.module]!;
-        const job: GpuJob = { ...j, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)' };
-        const o = await pool!.run(job);
-        if ('out' in o) {
-          add(o.out.totals);
-          cases += o.out.cases;
-          fast += o.out.fast;
-          ms.make += o.out.ms.make;
-          ms.gpu += o.out.ms.gpu;
-          ms.judge += o.out.ms.judge;
-          emit(o.out.results);
+      batches.map(async (ids) => {
+        const batch = ids.map(full);
+        const o = await pool!.run(batch);
+        if ('outs' in o) {
+          for (const out of o.outs) {
+            add(out.totals);
+            cases += out.cases;
+            fast += out.fast;
+            ms.make += out.ms.make;
+            ms.gpu += out.ms.gpu;
+            ms.judge += out.ms.judge;
+            emit(out.results);
+          }
         } else {
-          opts.onProgress?.(`gpu: the worker running ${gv.entry.id} failed (${o.failed}); isolating its cases`);
-          isolated++;
-          const r = await isolateJob(job, opts, o.failed);
-          add(r.totals);
-          cases += r.cases;
-          emit(r.results);
+          opts.onProgress?.(`gpu: a worker failed (${o.failed}) on a batch of ${batch.length} jobs (${batch[0]!.variant.id}...); isolating each`);
+          for (const job of batch) {
+            isolated++;
+            const r = await isolateJob(job, opts, o.failed);
+            add(r.totals);
+            cases += r.cases;
+            emit(r.results);
+          }
         }
-        done++;
+        done += ids.length;
         const now = performance.now();
         if (now - lastNote > 2000 || done === jobs.length) {
           lastNote = now;

@@ -2,8 +2,9 @@
  * How a case run on the GPU becomes a result, and which results a report keeps. Every case is
  * judged; a report keeps every case from a file (with observed bits, the reference's allowed set,
  * the file's expect and whether the hardware agrees with it), every mismatch and error, the directed
- * probes of variants without ordering/scope/hint qualifiers, and a seeded 1/997 sample of the rest
- * (generated cases replay from their ids), so that a whole run stays a few MB.
+ * probes of variants without ordering/scope/hint qualifiers, and a seeded 1/997 sample of each
+ * variant's first 4000 cases (generated cases replay from their ids), so that a whole run stays a
+ * few MB however many cases it judges.
  */
 import type { Case } from '../../cases/types.js';
 import type { Qualifiers } from '../../catalog/types.js';
@@ -17,7 +18,8 @@ const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(
 
 export function keepCase(q: Qualifiers, probe: boolean, verdict: string, j: number, seed: number): boolean {
   const plain = !q.sem && !q.scope && !q.hint && !q.d;
-  return verdict === 'mismatch' || verdict === 'error' || (plain && probe) || ((j + 1) * 2654435761 + seed) % 997 === 0;
+  // the sample: 1/997 of a variant's first 4000 cases, so --generated 10^5 keeps no more than a default run
+  return verdict === 'mismatch' || verdict === 'error' || (plain && probe) || (j < 4000 && ((j + 1) * 2654435761 + seed) % 997 === 0);
 }
 
 function allowedHex(fmt: ElementFormat, xs?: readonly ElementAllowed[]) {

@@ -53,7 +53,7 @@ export interface WorkerOut {
   readonly fast: number;
 }
 
-/** Cases per launch at most (buffers of 16 MiB each). */
+/** Cases per job at most (the parent splits larger ones); a batch's buffers hold its jobs one after another. */
 export const CHUNK = 1 << 20;
 
 /** The variant's library cases: directed probes, 8 level-1 and 8 level-2 generated cases. */
@@ -101,103 +101,122 @@ class Gpu {
     return f;
   }
 
-  /** Runs n cases: copies buffers 0-3 in, launches, copies memory and returned back into bufs. */
-  run(f: bigint, shape: KernelShape, mode: number, bufs: readonly Buffer[], n: number, returns: boolean): void {
-    if (n > this.capacity) {
+  /**
+   * Runs a batch: the launches' cases sit one after another in buffers 0-3 (launch k from slot
+   * first[k], n[k] cases); four copies in, one launch per kernel, one synchronisation, two copies
+   * back. Few driver calls per batch keep several worker processes from queueing on the GPU.
+   */
+  run(launches: readonly { f: bigint; shape: KernelShape; mode: number; first: number; n: number }[], bufs: readonly Buffer[], total: number): void {
+    if (total > this.capacity) {
       for (const p of this.ptrs) this.l.memFree(p);
-      this.capacity = Math.max(n, 4096);
+      this.capacity = Math.max(total, 1 << 16);
       this.ptrs = [0, 1, 2, 3].map(() => this.l.memAlloc(this.capacity * SLOT));
     }
     for (let k = 0; k < 4; k++) this.l.copyToDevice(this.ptrs[k]!, bufs[k]!);
-    const blocks = Math.ceil(n / BLOCK);
-    this.l.launch(f, [shape.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(n, BLOCK), 1, 1], 0, shape.clustered ? [2, 1, 1] : [1, 1, 1], [...this.ptrs, BigInt(n), BigInt(mode)]);
+    for (const x of launches) {
+      const blocks = Math.ceil(x.n / BLOCK);
+      const off = BigInt(x.first * SLOT);
+      this.l.launch(x.f, [x.shape.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(x.n, BLOCK), 1, 1], 0, x.shape.clustered ? [2, 1, 1] : [1, 1, 1], [...this.ptrs.map((p) => p + off), BigInt(x.n), BigInt(x.mode)]);
+    }
     this.l.synchronize();
     this.l.copyFromDevice(bufs[0]!, this.ptrs[0]!);
-    if (returns) this.l.copyFromDevice(bufs[3]!, this.ptrs[3]!);
+    if (launches.some((x) => x.shape.returns)) this.l.copyFromDevice(bufs[3]!, this.ptrs[3]!);
   }
 }
 
 let gpu: Gpu | undefined;
 
-export function runJob(job: GpuJob): WorkerOut {
+interface Prepared {
+  readonly job: GpuJob;
+  readonly objects: readonly Case[];
+  readonly explicit: number;
+  readonly n: number;
+  readonly first: number;
+  readonly genShape?: ReturnType<typeof randomShape>;
+}
+
+/** Runs a batch of jobs (each at most CHUNK cases) in one set of launches; one output per job. */
+export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   gpu ??= new Gpu();
   const t0 = performance.now();
-  const ms = { make: 0, gpu: 0, judge: 0 };
+  const prepared: Prepared[] = [];
+  let total = 0;
+  for (const job of jobs) {
+    const objects = [...job.cases, ...(job.library ? libraryCases(job.variant, job.seed) : [])];
+    const n = objects.length + job.generated;
+    prepared.push({ job, objects, explicit: job.cases.length, n, first: total, ...(job.generated ? { genShape: randomShape(job.variant) } : {}) });
+    total += n;
+  }
+  const bufs = [Buffer.alloc(total * SLOT), Buffer.alloc(total * SLOT), Buffer.alloc(total * SLOT), Buffer.alloc(total * SLOT, 0xa5)];
+  const inputs = bufs.slice(0, 3).map((b) => Buffer.alloc(b.length));
+  const u32 = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
+  const words = inputs.map(u32);
+  for (const p of prepared) {
+    const { job, objects } = p;
+    const fmt = elementFormat(job.variant.q.type ?? '');
+    for (let i = 0; i < objects.length; i++) encodeCase(inputs, p.first + i, job.shape.width, objects[i]!.input);
+    if (job.generated) fillGenerated(words, p.first + objects.length, job.generated, p.genShape!, laneTable(fmt.lane), job.shape.width, fmt.lanes, job.seed, stringKey(job.variant.id), job.generatedFrom);
+  }
+  for (let k = 0; k < 3; k++) inputs[k]!.copy(bufs[k]!);
+  const tb = performance.now();
+  try {
+    gpu.run(prepared.map((p) => ({ f: gpu!.fn(p.job.cubin, p.job.kernel), shape: p.job.shape, mode: p.job.mode, first: p.first, n: p.n })), bufs, total);
+  } catch (err) {
+    process.stderr.write(`CUDA_ERROR ${(err as { cuResult?: string }).cuResult ?? 'CUDA_ERROR_UNKNOWN'} ${jobs.map((j) => j.kernel).join(',')}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(3);
+  }
+  const tc = performance.now();
+  const share = (x: number, p: Prepared) => (x * p.n) / Math.max(total, 1);
+  return prepared.map((p) => {
+    const tj = performance.now();
+    const r = judgeJob(p, inputs, bufs, words.map((w) => w), u32(bufs[0]!), u32(bufs[3]!));
+    return { ...r, ms: { make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj } };
+  });
+}
+
+/** The fast judge over a job's slots, the full judge for what it flags, the results worth keeping. */
+function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[], inWords: readonly Uint32Array[], memOut: Uint32Array, ret: Uint32Array): Omit<WorkerOut, 'ms'> {
+  const { job, objects, n, first } = p;
   const v = job.variant;
   const shape = job.shape;
-  const fmt = elementFormat(v.q.type ?? '');
-  const explicit = job.cases;
-  const library = job.library ? libraryCases(v, job.seed) : [];
-  const objects = [...explicit, ...library];
-  const total = objects.length + job.generated;
-  const genShape = job.generated ? randomShape(v) : undefined;
-  const t = laneTable(fmt.lane);
-  const vkey = stringKey(v.id);
-  const space = job.mode === 1 ? 'shared' : ((v.q.space ?? v.q.dst ?? '').startsWith('shared') ? 'shared' : 'global');
+  const space = job.mode === 1 ? 'shared' : (v.q.space ?? v.q.dst ?? '').startsWith('shared') ? 'shared' : 'global';
   const checker = fastChecker(v, shape.elements, space, shape.returns);
-  const f = gpu.fn(job.cubin, job.kernel);
+  const flags = new Uint8Array(n);
+  const sub = (w: Uint32Array) => w.subarray(first * WORDS, (first + n) * WORDS);
+  if (checker) checker({ mem: sub(inWords[0]!), b: sub(inWords[1]!), c: sub(inWords[2]!), memOut: sub(memOut), ...(shape.returns ? { ret: sub(ret) } : {}), n }, flags);
+  else flags.fill(1);
   const totals: Record<string, number> = {};
+  const count = (verdict: string, k = 1) => (totals[`${v.family}.${verdict}`] = (totals[`${v.family}.${verdict}`] ?? 0) + k);
   const results: EntryResult[] = [];
-  let fast = 0;
-  ms.make += performance.now() - t0;
-  for (let start = 0; start < total; start += CHUNK) {
-    const ta = performance.now();
-    const n = Math.min(CHUNK, total - start);
-    const bufs = [Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT, 0xa5)];
-    const inputs = bufs.map((b) => Buffer.from(b)); // the inputs as they went in (memory is overwritten)
-    const words = inputs.map((b) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4));
-    const objEnd = Math.max(0, Math.min(n, objects.length - start));
-    for (let i = 0; i < objEnd; i++) encodeCase(inputs, i, shape.width, objects[start + i]!.input);
-    if (n > objEnd) fillGenerated(words, objEnd, n - objEnd, genShape!, t, shape.width, fmt.lanes, job.seed, vkey, job.generatedFrom + start + objEnd - objects.length);
-    for (let k = 0; k < 3; k++) inputs[k]!.copy(bufs[k]!);
-    const tb = performance.now();
-    ms.make += tb - ta;
-    try {
-      gpu.run(f, shape, job.mode, bufs, n, shape.returns);
-    } catch (err) {
-      process.stderr.write(`CUDA_ERROR ${(err as { cuResult?: string }).cuResult ?? 'CUDA_ERROR_UNKNOWN'} ${job.kernel}: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(3);
+  let passes = 0;
+  for (let i = 0; i < n; i++) {
+    const obj = i < objects.length ? objects[i] : undefined;
+    const isFile = i < p.explicit;
+    const probe = obj !== undefined && obj.id.includes('/probe:');
+    if (!flags[i] && !isFile && !keepCase(v.q, probe, 'pass', i, job.seed)) {
+      passes++;
+      continue;
     }
-    const tc = performance.now();
-    ms.gpu += tc - tb;
-    const flags = new Uint8Array(n);
-    if (checker) {
-      const w = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
-      checker({ mem: words[0]!, b: words[1]!, c: words[2]!, memOut: w(bufs[0]!), ...(shape.returns ? { ret: w(bufs[3]!) } : {}), n }, flags);
-    } else flags.fill(1);
-    const count = (verdict: string, k = 1) => (totals[`${v.family}.${verdict}`] = (totals[`${v.family}.${verdict}`] ?? 0) + k);
-    let passes = 0;
-    for (let i = 0; i < n; i++) {
-      const j = start + i;
-      const obj = j < objects.length ? objects[j] : undefined;
-      const isFile = obj !== undefined && j < explicit.length;
-      const probe = obj !== undefined && obj.id.includes('/probe:');
-      if (!flags[i] && !isFile && !keepCase(v.q, probe, 'pass', j, job.seed)) {
-        passes++;
-        continue;
-      }
-      const input: ReferenceCase = obj ? obj.input : { ...decodeCase(inputs, i, shape.width, genShape!), ...(job.mode === 1 ? { space: 'shared' as const } : {}) };
-      const observed = { memory: readSlot(bufs[0]!, i, shape.width, shape.elements), ...(shape.returns ? { returned: readSlot(bufs[3]!, i, shape.width, shape.elements) } : {}) };
-      const verdict = flags[i] || isFile ? judge('', v, input, observed) : { verdict: 'pass' as const, reason: 'the one outcome the spec allows', unspecified: [] };
-      count(verdict.verdict);
-      if (isFile || keepCase(v.q, probe, verdict.verdict, j, job.seed)) {
-        const c: Case = obj ?? { id: `${v.id}/gen:seed=${job.seed}:level=3:i=${job.generatedFrom + j - objects.length}`, variant: v, input, origin: { kind: 'gen', seed: job.seed, level: 3, index: job.generatedFrom + j - objects.length } };
-        results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass, full: isFile }));
-      }
+    const slot = first + i;
+    const genIndex = job.generatedFrom + i - objects.length;
+    const input: ReferenceCase = obj ? obj.input : { ...decodeCase(inputs, slot, shape.width, p.genShape!), ...(job.mode === 1 ? { space: 'shared' as const } : {}) };
+    const observed = { memory: readSlot(bufs[0]!, slot, shape.width, shape.elements), ...(shape.returns ? { returned: readSlot(bufs[3]!, slot, shape.width, shape.elements) } : {}) };
+    const verdict = flags[i] || isFile ? judge('', v, input, observed) : { verdict: 'pass' as const, reason: 'the one outcome the spec allows', unspecified: [] };
+    count(verdict.verdict);
+    if (isFile || keepCase(v.q, probe, verdict.verdict, i, job.seed)) {
+      const c: Case = obj ?? { id: `${v.id}/gen:seed=${job.seed}:level=3:i=${genIndex}`, variant: v, input, origin: { kind: 'gen', seed: job.seed, level: 3, index: genIndex } };
+      results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass, full: isFile }));
     }
-    fast += passes;
-    count('pass', passes);
-    if (!totals[`${v.family}.pass`]) delete totals[`${v.family}.pass`];
-    ms.judge += performance.now() - tc;
   }
-  return { id: job.id, totals, results, cases: total, ms, fast };
+  if (passes) count('pass', passes);
+  return { id: job.id, totals, results, cases: n, fast: passes };
 }
 
 if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.send) {
-  process.on('message', (m: { type: 'job'; job: GpuJob } | { type: 'exit' }) => {
+  process.on('message', (m: { type: 'jobs'; jobs: GpuJob[] } | { type: 'exit' }) => {
     if (m.type === 'exit') process.exit(0);
-    const out = runJob(m.job);
-    process.send!({ type: 'done', out });
+    const outs = runBatch(m.jobs);
+    process.send!({ type: 'done', outs });
   });
   process.send({ type: 'ready' });
 }

@@ -1,0 +1,141 @@
+/**
+ * The one case pipeline onto the GPU, on a CPU: the whole gpu backend (plan, ptxas and the cubin
+ * cache, the worker pool, typed-array batches, the fast judge, the full reference for flagged cases,
+ * results) against a stand-in launcher that "runs" each kernel with the reference model
+ * (tests/fixtures/standin-launcher.cts), so that wrong hardware (flipped bits) must be caught; and the
+ * recorded H100 runs of the new pipeline replayed through the comparator.
+ */
+import { readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { randomInputs, randomShape } from '../../cases/generators/cases.js';
+import { laneTable, stringKey } from '../../cases/generators/random.js';
+import { decodeCase, fillGenerated } from '../../harness/backends/gpu/batch.js';
+import { judge } from '../../harness/backends/gpu/observations.js';
+import { gpuPlan } from '../../harness/backends/gpu/plan.js';
+import { parseInstruction } from '../../harness/catalog/parse.js';
+import { elementFormat } from '../../harness/numerics/formats.js';
+import { ptxasOrReason } from '../helpers/ptxas.js';
+
+const big = (xs?: string[]) => xs?.map((x) => BigInt(x));
+
+describe('level-3 cases written straight into launch buffers', () => {
+  it('are bit for bit the cases generateCases gives (every 41st variant of the sm_90 plan, 40 cases each)', () => {
+    const plan = gpuPlan('sm_90', '9.0');
+    let n = 0;
+    for (const gv of plan.variants.filter((_, i) => i % 41 === 0)) {
+      const v = { family: gv.entry.family, q: gv.entry.q, ptx: gv.entry.ptx, id: gv.entry.id };
+      const fmt = elementFormat(v.q.type ?? '');
+      const shape = randomShape(v);
+      const bufs = [0, 1, 2].map(() => Buffer.alloc(40 * 16));
+      fillGenerated(bufs.map((b) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4)), 0, 40, shape, laneTable(fmt.lane), gv.shape.width, fmt.lanes, 11, stringKey(v.id), 500);
+      const want = randomInputs(v, 11, 40, 500);
+      for (let i = 0; i < 40; i++, n++) expect(decodeCase(bufs, i, gv.shape.width, shape), `${v.id} case ${i}`).toEqual(want[i]);
+    }
+    expect(n).toBeGreaterThan(10_000);
+  });
+});
+
+describe('the gpu backend end to end against the stand-in launcher', async () => {
+  const p = await ptxasOrReason();
+  if (typeof p === 'string') console.log(`[skip] gpu pipeline test: ${p}`);
+  const run = async (env: Record<string, string>, cacheDir: string, generated = 200) => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { PTX_CONFORMANCE_ADDON: join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts'), ...env });
+    try {
+      const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
+      const { findTarget } = await import('../../harness/arch/targets.js');
+      const results: { verdict: string; id: string; reason: string }[] = [];
+      const ids = new Set(['atom.global.add.f32', 'red.global.add.noftz.v4.f16x2', 'atom.add.u32', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', 'atom.global.cas.b64', 'atom.shared::cta.max.s32']);
+      const r = await runGpuBackend({
+        target: findTarget('sm_90')!,
+        ptx: '9.0',
+        ptxas: p as Exclude<typeof p, string>,
+        device: { ordinal: 0, name: 'stand-in', cc: '9.0', sm: 90, smCount: 132, multicastSupported: false },
+        keep: (id) => ids.has(id),
+        seed: 3,
+        library: true,
+        generated,
+        cases: [],
+        cacheDir,
+        executor: childCommand('executor'),
+        worker: childCommand('worker'),
+        workers: 2,
+        onResults: (rs) => results.push(...rs),
+        onProgress: (m) => { if (/failed/.test(m)) console.log(m); },
+      });
+      return { ...r, list: results };
+    } finally {
+      process.env = saved;
+    }
+  };
+  it.skipIf(typeof p === 'string')('right hardware: every case passes or is observed, most through the fast judge; the second run compiles nothing; a corrupted cubin is compiled again', async () => {
+    const cache = join(tmpdir(), `ptxconf-cubins-${process.pid}`);
+    rmSync(cache, { recursive: true, force: true });
+    const a = await run({}, cache);
+    expect(a.stats.variants).toBe(6);
+    expect(a.stats.cases).toBeGreaterThan(6 * 200);
+    expect(a.list.filter((x) => x.verdict === 'mismatch' || x.verdict === 'error')).toEqual([]);
+    expect(a.stats.fastJudged, JSON.stringify(a.stats)).toBeGreaterThan(a.stats.cases! * 0.5);
+    expect(a.stats.modulesCompiled).toBeGreaterThan(0);
+    const b = await run({}, cache, 0);
+    expect(b.stats.modulesCompiled).toBe(0);
+    expect(b.stats.modulesCached).toBe(a.stats.modulesCompiled);
+    const cubin = readdirSync(join(cache, 'cubin')).find((f) => f.endsWith('.cubin'))!;
+    writeFileSync(join(cache, 'cubin', cubin), 'not a cubin');
+    const c = await run({}, cache, 0);
+    expect(c.stats.modulesCompiled).toBe(1);
+    rmSync(cache, { recursive: true, force: true });
+  }, 240_000);
+  it.skipIf(typeof p === 'string')('wrong hardware (one flipped bit in every 5th case) is caught: each flipped case is a mismatch, named with its bits', async () => {
+    const cache = join(tmpdir(), `ptxconf-cubins-flip-${process.pid}`);
+    const a = await run({ PTXCONF_STANDIN_FLIP: '5' }, cache, 100);
+    const bad = a.list.filter((x) => x.verdict === 'mismatch');
+    expect(bad.length).toBeGreaterThan(a.stats.cases! / 5 / 2);
+    expect(a.stats['total.atom.mismatch']! + a.stats['total.red.mismatch']! + a.stats['total.cp.reduce.async.bulk.mismatch']!).toBe(bad.length);
+    expect(bad[0]!.reason).toMatch(/observed 0x[0-9a-f]+, the reference allows/);
+    rmSync(cache, { recursive: true, force: true });
+  }, 240_000);
+});
+
+describe('recorded H100 runs of the one pipeline (reports/baselines/h100-sm_90-*)', () => {
+  const load = (d: string) => JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', d, 'report.json.gz'))).toString());
+  type R = { id: string; kind: string; verdict: string; ptx: string; case?: { input: Record<string, string[]>; observed?: Record<string, string[]>; fileExpect?: { agrees: boolean } } };
+  const variantOf = (ptx: string) => {
+    const q = parseInstruction(ptx.endsWith('(_)') ? `${ptx.slice(0, -3)} _, [a], b;` : ptx);
+    return { family: q.family.id, q: q.q };
+  };
+  const replay = (r: R) => judge(r.id, variantOf(r.ptx), { memory: big(r.case!.input.memory), b: big(r.case!.input.b), c: big(r.case!.input.c), source: big(r.case!.input.source), ...(r.case!.input.space ? { space: r.case!.input.space as unknown as 'shared' } : {}) }, { memory: big(r.case!.observed!.memory), returned: big(r.case!.observed!.returned) }).verdict;
+  it('vector files on the GPU: every file case replays to its verdict; the hardware agrees with every expect but the bulk add.f32 flushing ones', () => {
+    const doc = load('h100-sm_90-vectors-on-gpu');
+    const ran = (doc.results as R[]).filter((r) => r.case?.observed);
+    expect(ran).toHaveLength(27);
+    for (const r of ran) expect(replay(r), r.id).toBe(r.verdict === 'known-deviation' ? 'mismatch' : r.verdict);
+    expect(ran.filter((r) => !r.case!.fileExpect!.agrees).map((r) => r.id.split(':').pop())).toEqual(['bulk-add-f32-subnormal-sum', 'bulk-f32-flushes']);
+    expect((doc.results as R[]).filter((r) => r.verdict === 'skipped').map((r) => r.ptx)).toEqual(['multimem.ld_reduce.global.add.acc::f32.v2.f16']);
+  });
+  it('the default run: 0 mismatches; the bulk add.f32 known deviation; canonical NaNs; the same verdict as the H200 baseline for every case both hold with the same bits', () => {
+    const doc = load('h100-sm_90-gpu-default');
+    expect(doc.partial).toBe(false);
+    expect(doc.stats.variants).toBe(17236);
+    expect(Object.keys(doc.stats).filter((k) => k.endsWith('.mismatch') && doc.stats[k] > 0)).toEqual([]);
+    const cases = (doc.results as R[]).filter((r) => r.kind === 'case' && r.case?.observed);
+    for (const r of cases.filter((_, i) => i % 7 === 0)) expect(replay(r), r.id).toBe(r.verdict === 'known-deviation' ? 'mismatch' : r.verdict);
+    expect(new Set(cases.filter((r) => r.verdict === 'known-deviation').map((r) => r.ptx))).toEqual(new Set(['cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.f32']));
+    const nan = new Set(cases.filter((r) => /\.(f32|f16|bf16|f16x2|bf16x2)$/.test(r.ptx) && (r as { case: { nan?: string } }).case.nan).map((r) => (r as { case: { nan?: string } }).case.nan));
+    expect(nan).toEqual(new Set(['canonical']));
+    const h200 = JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-sm_90-gpu-run', 'report.json.gz'))).toString());
+    const old = new Map((h200.results as R[]).filter((r) => r.kind === 'case').map((r) => [r.id, r]));
+    let both = 0;
+    for (const r of cases) {
+      const o = old.get(r.id);
+      if (!o || JSON.stringify(o.case!.input) !== JSON.stringify(r.case!.input)) continue;
+      both++;
+      expect(r.verdict, r.id).toBe(o.verdict);
+      expect(r.case!.observed, r.id).toEqual(o.case!.observed);
+    }
+    expect(both).toBeGreaterThan(3000);
+  }, 120_000);
+});
