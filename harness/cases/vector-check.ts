@@ -5,6 +5,7 @@
  * form supplies, turns it into a line and column only when a problem is reported, so the pass path
  * never computes positions.
  */
+import { familyPlugin } from '../families/index.js';
 import { familyVariants } from '../catalog/enumerate.js';
 import { ParseError, parseInstruction } from '../catalog/parse.js';
 import { variantId } from '../catalog/spelling.js';
@@ -282,12 +283,10 @@ function need(ctx: FileCtx, opMap: Record<string, unknown> | undefined, key: 'b'
 }
 
 /** What a validation pass (FileCtx.build false) returns for a good case. */
-export const VALID: Case = Object.freeze({ id: '', variant: { family: 'atom', q: {}, ptx: '', id: '' }, input: {}, origin: { kind: 'vectors', file: '', line: 0, name: '' } }) as Case;
+export const VALID: Case = Object.freeze({ id: '', variant: { family: '', q: {}, ptx: '', id: '' }, input: {}, origin: { kind: 'vectors', file: '', line: 0, name: '' } }) as Case;
 
 const scalar = (v: unknown) => v !== undefined && (typeof v !== 'object' || v === null);
 
-const BULK = new Set(['cp.reduce.async.bulk', 'multimem.cp.reduce.async.bulk']);
-const MULTI = new Set(['multimem.ld_reduce', 'multimem.st', 'multimem.red']);
 
 /** The file-level keys (`instruction:`, `cite:`) of a YAML root map or a JSON-lines header line. */
 export function checkHeader(ctx: FileCtx, root: Record<string, unknown>, allowed: readonly string[] = FILE_KEYS, where = 'the file'): void {
@@ -347,15 +346,16 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
   }
   const input: { memory?: bigint[]; replicas?: bigint[][]; b?: bigint[]; c?: bigint[]; source?: bigint[]; space?: 'global' | 'shared' } = {};
   const fam = variant.family;
-  if (MULTI.has(fam)) {
+  const takes = familyPlugin(fam).shape.inputs(variant.q);
+  if (takes.includes('replicas')) {
     if (has(item, 'memory')) at(ctx, P_MEMORY, `${fam} cases give replicas: (one memory list per replica) instead of memory:`);
     const r = replicaLists(ctx, item.replicas, P_REPLICAS, fmt, 'replicas', n);
     if (r) input.replicas = r;
-    if (fam !== 'multimem.ld_reduce') {
+    if (takes.includes('b')) {
       const b = need(ctx, opMap, 'b', info);
       if (b) input.b = b;
     }
-  } else if (BULK.has(fam)) {
+  } else if (takes.includes('source')) {
     const m = list(ctx, item.memory, P_MEMORY, fmt, 'memory (destination elements)');
     const s = list(ctx, item.source, P_SOURCE, fmt, 'source (shared-memory elements)', m?.length);
     if (m && (m.length * fmt.bits) % 128 !== 0) {
@@ -388,7 +388,7 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
       const e: { memory?: bigint[]; returned?: bigint[]; replicas?: bigint[][] } = {};
       if (has(ex, 'memory')) e.memory = list(ctx, ex.memory, ['expect', 'memory'], fmt, 'expect.memory', input.memory?.length);
       if (has(ex, 'returned')) {
-        if (fam !== 'atom' && fam !== 'multimem.ld_reduce') at(ctx, ['expect', 'returned'], `${fam} returns nothing; expect memory: (or replicas:) instead`);
+        if (!familyPlugin(fam).shape.returns(variant.q)) at(ctx, ['expect', 'returned'], `${fam} returns nothing; expect memory: (or replicas:) instead`);
         else e.returned = list(ctx, ex.returned, ['expect', 'returned'], fmt, 'expect.returned', n);
       }
       if (has(ex, 'replicas')) e.replicas = replicaLists(ctx, ex.replicas, ['expect', 'replicas'], fmt, 'expect.replicas', n);

@@ -7,7 +7,6 @@
  * compile-mismatches, errors or an unexpected pass; 2 on usage or input errors (nothing is run);
  * 130/143 when interrupted (a partial report is written first); 3 on an internal error (likewise).
  */
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
@@ -16,6 +15,7 @@ import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/selec
 import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { collectCases, findCase } from '../cases/sources.js';
+import { streamVectors, validateVectors } from '../cases/vectors.js';
 import { type Case, formatProblem } from '../cases/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { selectEntries as selectCatalogEntries } from '../catalog/select.js';
@@ -53,48 +53,77 @@ export function selectEntries(opts: Options, target: Target, ptx: string): Catal
   return selectCatalogEntries(opts, target, ptx);
 }
 
-/** The cases a run checks on the reference: one by --case, the --vectors files, or the library and generators. */
-async function selectCases(opts: Options, io: Io): Promise<{ cases: Case[]; counts: string } | number> {
+/** Cases a run checks: a list, or batches streamed from vector files (validated first). */
+interface CaseSelection {
+  readonly total: number;
+  readonly counts: string;
+  batches(): AsyncIterable<readonly Case[]> | Iterable<readonly Case[]>;
+}
+
+/**
+ * The cases a run checks: one by --case; the --vectors files, validated whole (every problem of
+ * every file, exit 2 before anything runs) and then streamed in batches; or the library and
+ * generators.
+ */
+async function selectCases(opts: Options, io: Io): Promise<CaseSelection | number> {
   if (opts.case !== undefined) {
     const r = await findCase(opts.case, opts.vectors);
     if (r.problems.length || !r.case) {
       for (const p of r.problems) io.err(formatProblem(p));
       throw new UsageError(`--case ${opts.case}: ${r.why ?? 'the file has problems'}`);
     }
-    return { cases: [r.case], counts: 'one, by --case' };
+    const one = r.case;
+    return { total: 1, counts: 'one, by --case', batches: () => [[one]] };
   }
   const keep = compileFilter(opts.filter);
-  const sel = await collectCases({ vectors: opts.vectors, seed: opts.seed, directed: opts.vectors.length === 0, generated: opts.vectors.length === 0, keep });
+  if (opts.vectors.length) {
+    let last = 0;
+    const v = await validateVectors(opts.vectors, process.cwd(), (files, cases, bytes, total) => {
+      const now = performance.now();
+      if (now - last < 2000 && bytes < total) return;
+      last = now;
+      io.err(`loading vector files: ${files} file(s), ${cases} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
+    });
+    if (v.problems.length) {
+      for (const p of v.problems) io.err(formatProblem(p));
+      io.err(`${v.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+      return 2;
+    }
+    return { total: v.cases, counts: `from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}`, batches: () => streamVectors(opts.vectors, process.cwd(), { keep }) };
+  }
+  const sel = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: true, keep });
   if (sel.problems.length) {
     for (const p of sel.problems) io.err(formatProblem(p));
     io.err(`${sel.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
     return 2;
   }
+  const cases = sel.cases;
   return {
-    cases: sel.cases,
-    counts: `directed ${sel.counts.directed}, from --vectors ${sel.counts.vectors}, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}`,
+    total: cases.length,
+    counts: `directed ${sel.counts.directed}, from --vectors 0, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}`,
+    batches: () => [cases],
   };
 }
 
 /** Cases through the reference model into the recorder, yielding now and then so a signal gets in. */
-async function runCasesInto(rec: RunRecorder, cases: readonly Case[], io: Io): Promise<void> {
-  const progress = new Progress(io, cases.length, 'cases evaluated');
-  for (let i = 0; i < cases.length; i += 250) {
-    const batch = cases.slice(i, i + 250).map(runCaseOnReference);
-    rec.add(batch);
-    progress.tick(batch.length, batch.map((r) => r.verdict));
-    await new Promise((r) => setImmediate(r));
+async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io): Promise<number> {
+  const progress = new Progress(io, sel.total, 'cases evaluated');
+  let n = 0;
+  for await (const cases of sel.batches()) {
+    for (let i = 0; i < cases.length; i += 250) {
+      const batch = cases.slice(i, i + 250).map(runCaseOnReference);
+      rec.add(batch);
+      n += batch.length;
+      progress.tick(batch.length, batch.map((r) => r.verdict));
+      await new Promise((r) => setImmediate(r));
+    }
   }
   progress.done();
+  return n;
 }
 
 function ptxasToolchain(p: NonNullable<Selected['ptxas']>) {
   return { ptxas: { path: p.path, foundVia: p.foundVia, release: p.release, versionLine: p.versionLine, maxPtx: p.maxPtx, targets: p.targets } };
-}
-
-/** The cubin cache's directory: --cache-dir, else under $XDG_CACHE_HOME (or ~/.cache). */
-function cacheDirOf(opts: Options): string {
-  return (opts as { cacheDir?: string }).cacheDir ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'ptx-reduction-conformance');
 }
 
 /** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
@@ -110,11 +139,13 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   if (backend.name === 'reference') {
     const sel = await selectCases(opts, io);
     if (typeof sel === 'number') return sel;
-    if (!sel.cases.length) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
-    io.err(`cases: ${sel.cases.length} (${sel.counts})`);
+    if (!sel.total) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+    io.err(`cases: ${sel.total} (${sel.counts})`);
     const rec = startRecorder();
-    rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, stats: { cases: sel.cases.length }, catalogEntries: 0 });
-    await runCasesInto(rec, sel.cases, io);
+    rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, stats: { cases: sel.total }, catalogEntries: 0 });
+    const n = await runCasesInto(rec, sel, io);
+    if (!n) throw new UsageError(`no case selected by --filter '${opts.filter ?? ''}'; --list shows the variants`);
+    rec.set({ stats: { cases: n } });
     return rec;
   }
 
@@ -122,21 +153,21 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
     const keep = compileFilter(opts.filter);
     // the cases given (--vectors, --case), or for the default run the directed library's files
-    let given: Case[];
+    let given: AsyncIterable<readonly Case[]> | Iterable<readonly Case[]>;
     if (wantsCases) {
       const sel = await selectCases(opts, io);
       if (typeof sel === 'number') return sel;
-      if (!sel.cases.length) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
-      io.err(`cases: ${sel.cases.length} (${sel.counts}), on the GPU`);
-      given = sel.cases;
+      if (!sel.total) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+      io.err(`cases: ${sel.total} (${sel.counts}), on the GPU`);
+      given = sel.batches();
     } else {
       const lib = await collectCases({ seed: opts.seed, directed: true, generated: false, keep });
       if (lib.problems.length) {
         for (const p of lib.problems) io.err(formatProblem(p));
         return 2;
       }
-      given = lib.cases;
-      io.err(`cases: the directed library's ${given.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`);
+      given = [lib.cases];
+      io.err(`cases: the directed library's ${lib.cases.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`);
     }
     const rec = startRecorder();
     rec.set({ toolchain: { ...ptxasToolchain(backend.ptxas!), gpu: { device: backend.device, driverVersion: backend.driverVersion } }, modulePtx: ptx, backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver } });
@@ -149,8 +180,8 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       seed: opts.seed,
       library: !wantsCases,
       generated: opts.generated,
-      cases: [given],
-      cacheDir: cacheDirOf(opts),
+      cases: given,
+      cacheDir: opts.cacheDir,
       executor: childCommand('executor'),
       worker: childCommand('worker'),
       onProgress: (m) => io.err(m),
@@ -187,10 +218,10 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
         `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
     );
   }
-  if (sel?.cases.length) {
-    io.err(`cases on the reference model: ${sel.cases.length} (${sel.counts}); --no-cases leaves them out`);
-    await runCasesInto(rec, sel.cases, io);
-    stats = { ...stats, cases: sel.cases.length };
+  if (sel?.total) {
+    io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
+    const n = await runCasesInto(rec, sel, io);
+    stats = { ...stats, cases: n };
   }
   rec.set({ stats });
   return rec;

@@ -35,12 +35,9 @@ const ALLOWLIST: readonly { readonly path: string; readonly why: string }[] = [
   //   familyPlugin(fam).shape.inputs(q).includes('replicas' | 'source' | 'b' | 'c'),
   //   familyPlugin(fam).shape.length(q) (vector elements, or bulk: a multiple of `bytes`),
   //   familyPlugin(fam).shape.returns(q) (may `expect: returned:`).
-  { path: 'harness/cases/vectors.ts', why: 'vector loader: MULTI/BULK sets, being rewritten' },
-  { path: 'harness/cases/vector-check.ts', why: 'vector loader (its new checker): MULTI/BULK sets, being rewritten' },
   // Being rewritten by the GPU executor work: family knowledge moves to harness/families/<family>/gpu.ts
   // (gpuFamily(id), harness/families/gpu-index.ts); shared questions go to familyPlugin(id).shape
   // (returns(q) for `returns`, inputs(q).includes('source') for a bulk case).
-  { path: 'harness/backends/gpu/', why: 'GPU executor, being rewritten' },
   // The fast batch judge: instead of SUPPORTED and `family === 'atom'`, ask
   //   familyPlugin(v.family).shape.results === 'memory' (one operation per element at [a]),
   //   familyPlugin(v.family).shape.returns(v.q), and shape.space(v.q, c) for its resolvedSpace copy.
