@@ -30,8 +30,10 @@ export interface SlotBatch {
 
 /**
  * flags[i] = 0: case i is a plain pass (the observed bits are exactly the one outcome the model
- * allows); 1: the case must go through the full reference judge (it may still pass, be `observed`,
- * or be a mismatch). Returns how many were flagged.
+ * allows); 2: `observed`: every lane is the model's one outcome except lanes whose result the model
+ * leaves open as any NaN, and those hold a NaN (the full judge says `observed` for exactly these);
+ * 1: the case must go through the full reference judge (it may still pass, be `observed`, or be a
+ * mismatch). Returns how many were flagged (1 or 2).
  */
 export type BatchChecker = (batch: SlotBatch, flags: Uint8Array) => number;
 
@@ -197,6 +199,9 @@ function floatLaneOp(lf: FloatFormat, op: string, ftz: boolean): Op32 | undefine
 
 // ---------------------------------------------------------------- batch loops
 
+/** Integer lanes: the model never leaves one open as any NaN. */
+const NO_NAN = (_o: number) => false;
+
 function checkSizes(batch: SlotBatch, returns: boolean): void {
   const w = batch.n * 4;
   if (batch.mem.length < w || batch.b.length < w || batch.c.length < w || batch.memOut.length < w || (returns && batch.ret !== undefined && batch.ret.length < w)) {
@@ -244,7 +249,7 @@ function loop32(op: Op32, elements: number, returns: boolean): BatchChecker {
 // loop shared by every 32-bit checker sees a dozen targets and calls each generically (~40% slower).
 
 /** f32 lanes (one per element). */
-function loopF32(lane: Op32, elements: number, returns: boolean): BatchChecker {
+function loopF32(lane: Op32, nan: (o: number) => boolean, elements: number, returns: boolean): BatchChecker {
   return (batch, flags) => {
     checkSizes(batch, returns);
     const { mem, b, memOut, n } = batch;
@@ -253,23 +258,26 @@ function loopF32(lane: Op32, elements: number, returns: boolean): BatchChecker {
     let flagged = 0;
     for (let i = 0, base = 0; i < n; i++, base += 4) {
       let bad = 0;
+      let open = 0;
       for (let k = 0; k < elements; k++) {
         const r = lane(mem[base + k]!, b[base + k]!, 0);
-        if (r < 0 || r !== memOut[base + k]) {
+        const o = memOut[base + k]!;
+        if (r < 0 && nan(o)) open = 2;
+        else if (r < 0 || r !== o) {
           bad = 1;
           break;
         }
       }
       if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, elements, 0);
-      flags[i] = bad;
-      flagged += bad;
+      flags[i] = bad || open;
+      flagged += bad || open ? 1 : 0;
     }
     return flagged;
   };
 }
 
 /** Two 16-bit lanes packed in each 32-bit element (f16x2, bf16x2), low lane first. */
-function loopPacked(lane: Op32, elements: number, returns: boolean): BatchChecker {
+function loopPacked(lane: Op32, nan: (o: number) => boolean, elements: number, returns: boolean): BatchChecker {
   return (batch, flags) => {
     checkSizes(batch, returns);
     const { mem, b, memOut, n } = batch;
@@ -278,30 +286,33 @@ function loopPacked(lane: Op32, elements: number, returns: boolean): BatchChecke
     let flagged = 0;
     for (let i = 0, base = 0; i < n; i++, base += 4) {
       let bad = 0;
+      let open = 0;
       for (let k = 0; k < elements; k++) {
         const r = mem[base + k]!;
         const s = b[base + k]!;
         const o = memOut[base + k]!;
         const lo = lane(r & 0xffff, s & 0xffff, 0);
-        if (lo < 0 || lo !== (o & 0xffff)) {
+        if (lo < 0 && nan(o & 0xffff)) open = 2;
+        else if (lo < 0 || lo !== (o & 0xffff)) {
           bad = 1;
           break;
         }
         const hi = lane(r >>> 16, s >>> 16, 0);
-        if (hi < 0 || hi !== o >>> 16) {
+        if (hi < 0 && nan(o >>> 16)) open = 2;
+        else if (hi < 0 || hi !== o >>> 16) {
           bad = 1;
           break;
         }
       }
       if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, elements, 0);
-      flags[i] = bad;
-      flagged += bad;
+      flags[i] = bad || open;
+      flagged += bad || open ? 1 : 0;
     }
     return flagged;
   };
 }
 
-function loop16(op: Op32, elements: number, returns: boolean): BatchChecker {
+function loop16(op: Op32, nan: (o: number) => boolean, elements: number, returns: boolean): BatchChecker {
   const full = elements >> 1;
   const mask = elements & 1 ? 0xffff : 0;
   return (batch, flags) => {
@@ -312,18 +323,21 @@ function loop16(op: Op32, elements: number, returns: boolean): BatchChecker {
     let flagged = 0;
     for (let i = 0, base = 0; i < n; i++, base += 4) {
       let bad = 0;
+      let open = 0;
       for (let k = 0; k < elements; k++) {
         const w = base + (k >> 1);
         const sh = (k & 1) << 4;
         const r = op((mem[w]! >>> sh) & 0xffff, (b[w]! >>> sh) & 0xffff, (c[w]! >>> sh) & 0xffff);
-        if (r < 0 || r !== ((memOut[w]! >>> sh) & 0xffff)) {
+        const o = (memOut[w]! >>> sh) & 0xffff;
+        if (r < 0 && nan(o)) open = 2;
+        else if (r < 0 || r !== o) {
           bad = 1;
           break;
         }
       }
       if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, full, mask);
-      flags[i] = bad;
-      flagged += bad;
+      flags[i] = bad || open;
+      flagged += bad || open ? 1 : 0;
     }
     return flagged;
   };
@@ -410,7 +424,7 @@ export function fastChecker(v: ModelVariant, elements: number, space: 'global' |
     }
     if (bits === 32 || bits === 16) {
       const f = intOp32(op, bits, signed);
-      return f && (bits === 32 ? loop32(f, elements, returns) : loop16(f, elements, returns));
+      return f && (bits === 32 ? loop32(f, elements, returns) : loop16(f, NO_NAN, elements, returns));
     }
     return undefined;
   }
@@ -432,7 +446,11 @@ export function fastChecker(v: ModelVariant, elements: number, space: 'global' |
   if (lf.name === 'f64') return op === 'add' ? loop64(f64AddOp(ftz), elements, returns) : undefined;
   const lane = floatLaneOp(lf, op, ftz);
   if (!lane) return undefined;
-  if (fmt.lanes === 2) return loopPacked(lane, elements, returns);
+  const expMask = ((1 << lf.expBits) - 1) * 2 ** lf.fracBits;
+  const fracMask = 2 ** lf.fracBits - 1;
+  // a NaN of the lane's format (IEEE: exponent all ones, fraction not zero)
+  const nan = (o: number) => lf.nan === 'ieee' && (o & expMask) === expMask && (o & fracMask) !== 0;
+  if (fmt.lanes === 2) return loopPacked(lane, nan, elements, returns);
   if (fmt.lanes !== 1) return undefined;
-  return bits === 32 ? loopF32(lane, elements, returns) : loop16(lane, elements, returns);
+  return bits === 32 ? loopF32(lane, nan, elements, returns) : loop16(lane, nan, elements, returns);
 }

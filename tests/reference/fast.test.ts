@@ -200,7 +200,7 @@ function compare(ch: Check, checker: BatchChecker, cases: readonly Obs[], seed: 
   const batch = toBatch(cases, fmt.bits, seed);
   const flags = new Uint8Array(cases.length);
   const flagged = checker(batch, flags);
-  expect(flagged).toBe(flags.reduce((s, x) => s + x, 0));
+  expect(flagged).toBe(flags.reduce((s, x) => s + (x ? 1 : 0), 0));
   const disagreements: string[] = [];
   let fastPasses = 0;
   let judgePasses = 0;
@@ -208,7 +208,8 @@ function compare(ch: Check, checker: BatchChecker, cases: readonly Obs[], seed: 
   const hex = (xs?: bigint[]) => xs?.map((x) => `0x${x.toString(16)}`).join(',');
   cases.forEach((o, i) => {
     const alone = verdictOf(ch, o);
-    const fast = flags[i] === 0 ? 'pass' : alone; // what is flagged goes through the same full judge
+    // 0: pass; 2: observed (a NaN where the model allows any NaN); 1: the same full judge decides
+    const fast = flags[i] === 0 ? 'pass' : flags[i] === 2 ? 'observed' : alone;
     if (flags[i] === 0) fastPasses++;
     if (alone === 'pass') judgePasses++;
     if (flags[i] === 0 && (o.kind === 'flip' || o.kind === 'ret-flip' || o.kind === 'wrong')) flippedPassed++;
@@ -408,5 +409,25 @@ describe('f64 fast add equals the exact oracle (addBitsExact)', () => {
     }
     expect(classify(F64, 1n)).toBe('subnormal');
     expect(bad.slice(0, 5)).toEqual([]);
+  });
+});
+
+describe('fastChecker: flag 2 (observed) only for NaN lanes the model leaves open', () => {
+  it('red.global.add.noftz.f16x2: inf + -inf observed as a NaN is 2, as a number is 1; NaN where the model has one value is 1', () => {
+    const checker = fastChecker({ family: 'red', q: { space: 'global', op: 'add', noftz: 'noftz', type: 'f16x2' } }, 1, 'global', false)!;
+    const run = (mem: number, b: number, out: number) => {
+      const w = (x: number) => Uint32Array.from([x, 0, 0, 0]);
+      const flags = new Uint8Array(1);
+      checker({ mem: w(mem), b: w(b), c: w(0), memOut: w(out), n: 1 }, flags);
+      return flags[0];
+    };
+    // lanes: low = inf + -inf (any NaN), high = 1.0 + 1.0 = 2.0
+    expect(run(0x3c007c00, 0x3c00fc00, 0x40007fff)).toBe(2);
+    expect(run(0x3c007c00, 0x3c00fc00, 0x40007e01)).toBe(2);
+    expect(run(0x3c007c00, 0x3c00fc00, 0x40007c00)).toBe(1);
+    expect(run(0x3c007c00, 0x3c00fc00, 0x3c007fff)).toBe(1);
+    // 1.0 + 1.0 in both lanes: a NaN observed where the model allows only 2.0
+    expect(run(0x3c003c00, 0x3c003c00, 0x40007fff)).toBe(1);
+    expect(run(0x3c003c00, 0x3c003c00, 0x40004000)).toBe(0);
   });
 });

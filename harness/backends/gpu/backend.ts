@@ -220,7 +220,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         const now = performance.now();
         if (now - lastNote > 2000 || done === jobs.length) {
           lastNote = now;
-          opts.onProgress?.(`gpu: ${done}/${jobs.length} jobs, ${cases} cases judged`);
+          opts.onProgress?.(`gpu: ${done}/${jobs.length} jobs, ${cases} cases judged in ${((now - tr) / 1000).toFixed(1)} s (${(cases / Math.max((now - tr) / 1000, 1e-9) / 1e6).toFixed(2)} M/s; worker seconds: making ${(ms.make / 1000).toFixed(1)}, GPU ${(ms.gpu / 1000).toFixed(1)}, judging ${(ms.judge / 1000).toFixed(1)}; ${fast} by the fast judge)`);
         }
       }),
     );

@@ -189,19 +189,22 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   const count = (verdict: string, k = 1) => (totals[`${v.family}.${verdict}`] = (totals[`${v.family}.${verdict}`] ?? 0) + k);
   const results: EntryResult[] = [];
   let passes = 0;
+  let opens = 0; // observed: NaN lanes where the model allows any NaN (fast judge flag 2)
   for (let i = 0; i < n; i++) {
     const obj = i < objects.length ? objects[i] : undefined;
     const isFile = i < p.explicit;
     const probe = obj !== undefined && obj.id.includes('/probe:');
-    if (!flags[i] && !isFile && !keepCase(v.q, probe, 'pass', i, job.seed)) {
-      passes++;
+    const f = flags[i]!;
+    if (f !== 1 && !isFile && !keepCase(v.q, probe, f === 2 ? 'observed' : 'pass', i, job.seed)) {
+      if (f === 2) opens++;
+      else passes++;
       continue;
     }
     const slot = first + i;
     const genIndex = job.generatedFrom + i - objects.length;
     const input: ReferenceCase = obj ? obj.input : { ...decodeCase(inputs, slot, shape.width, p.genShape!), ...(job.mode === 1 ? { space: 'shared' as const } : {}) };
     const observed = { memory: readSlot(bufs[0]!, slot, shape.width, shape.elements), ...(shape.returns ? { returned: readSlot(bufs[3]!, slot, shape.width, shape.elements) } : {}) };
-    const verdict = flags[i] || isFile ? judge('', v, input, observed) : { verdict: 'pass' as const, reason: 'the one outcome the spec allows', unspecified: [] };
+    const verdict = f || isFile ? judge('', v, input, observed) : { verdict: 'pass' as const, reason: 'the one outcome the spec allows', unspecified: [] };
     count(verdict.verdict);
     if (isFile || keepCase(v.q, probe, verdict.verdict, i, job.seed)) {
       const c: Case = obj ?? { id: `${v.id}/gen:seed=${job.seed}:level=3:i=${genIndex}`, variant: v, input, origin: { kind: 'gen', seed: job.seed, level: 3, index: genIndex } };
@@ -209,7 +212,8 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
     }
   }
   if (passes) count('pass', passes);
-  return { id: job.id, totals, results, cases: n, fast: passes };
+  if (opens) count('observed', opens);
+  return { id: job.id, totals, results, cases: n, fast: passes + opens };
 }
 
 if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.send) {
