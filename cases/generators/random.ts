@@ -57,11 +57,17 @@ export function laneTable(f: ScalarFormat): LaneTable {
  * masked to their width. `salt` names field, element and lane (saltOf).
  */
 export function laneWord(t: LaneTable, seed: number, vkey: number, index: number, salt: number, w: number): number {
-  const h0 = mix32(mix32(seed ^ vkey) ^ mix32(index ^ Math.imul(salt + 1, 0x9e3779b9)));
+  const h0 = laneHash(caseKey(seedKey(seed, vkey), index), saltHash(salt));
   if ((h0 & 3) === 0) return t.values[((h0 >>> 2) % t.count) * t.words + w]!;
-  const h = mix32(h0 ^ (0x5bd1e995 + w));
-  return t.bits >= 32 ? h : h & ((1 << t.bits) - 1);
+  // narrow lanes take their bits from the top of the same hash; 32-bit words from one more mix each
+  return t.bits < 32 ? h0 >>> (32 - t.bits) : mix32(h0 ^ (0x5bd1e995 + w));
 }
+
+/** The pieces of laneWord's hash, so a loop over many lanes can hoist what does not change. */
+export const seedKey = (seed: number, vkey: number): number => mix32(seed ^ vkey);
+export const caseKey = (sk: number, index: number): number => mix32(sk ^ index);
+export const saltHash = (salt: number): number => Math.imul(salt + 1, 0x9e3779b9);
+export const laneHash = (ck: number, sh: number): number => mix32(ck ^ sh);
 
 /** The salt of (field, element, lane): field 0 memory, 1 b or source, 2 c, 3+r replica r. */
 export const saltOf = (field: number, element: number, lane: number): number => (field * 64 + element) * 8 + lane;

@@ -5,7 +5,7 @@
  * its packed lanes low lane first. Generated level-3 cases are written straight into the buffers
  * from their counter-based bits (cases/generators/random.ts), the same bits `generateCases` gives.
  */
-import { type InputShape, type LaneTable, mix32, saltOf } from '../../../cases/generators/random.js';
+import { type InputShape, type LaneTable, caseKey, laneHash, mix32, saltHash, saltOf, seedKey } from '../../../cases/generators/random.js';
 import type { ReferenceCase } from '../../reference/model.js';
 import { SLOT } from './family.js';
 
@@ -48,35 +48,35 @@ export function decodeCase(bufs: readonly Uint8Array[], slot: number, width: num
  * of `shape`, `laneBits`-bit lanes, `lanes` per element of `width` bits. The buffers are zero there.
  */
 export function fillGenerated(words: readonly Uint32Array[], first: number, count: number, shape: InputShape, t: LaneTable, width: number, lanes: number, seed: number, vkey: number, index0: number): void {
-  // laneWord (random.ts) inlined with its per-job and per-lane constants hoisted: the same bits
+  // laneWord (random.ts) inlined, its per-job, per-case and per-lane parts hoisted: the same bits
   const laneBits = width / lanes;
-  const sk = mix32(seed ^ vkey);
+  const sk = seedKey(seed, vkey);
   const vals = t.values;
   const tw = t.words;
   const cnt = t.count;
-  const mask = laneBits >= 32 ? 0xffffffff : (1 << laneBits) - 1;
+  const top = 32 - laneBits;
   for (const f of shape.fields) {
     const w = words[f.field]!;
     const lanesTotal = f.elements * lanes;
-    const saltMul = new Int32Array(lanesTotal);
+    const salts = new Int32Array(lanesTotal);
     const at = new Int32Array(lanesTotal);
     const shift = new Int32Array(lanesTotal);
     for (let k = 0; k < f.elements; k++) {
       for (let j = 0; j < lanes; j++) {
         const bit = k * width + j * laneBits;
-        saltMul[k * lanes + j] = Math.imul(saltOf(f.field, k, j) + 1, 0x9e3779b9);
+        salts[k * lanes + j] = saltHash(saltOf(f.field, k, j));
         at[k * lanes + j] = bit >>> 5;
         shift[k * lanes + j] = bit & 31;
       }
     }
     for (let i = 0; i < count; i++) {
       const base = (first + i) * WORDS;
-      const idx = index0 + i;
+      const ck = caseKey(sk, index0 + i);
       for (let l = 0; l < lanesTotal; l++) {
-        const h0 = mix32(sk ^ mix32(idx ^ saltMul[l]!));
+        const h0 = laneHash(ck, salts[l]!);
         const o = base + at[l]!;
         if (laneBits < 32) {
-          const v = (h0 & 3) === 0 ? vals[((h0 >>> 2) % cnt) * tw]! : mix32(h0 ^ 0x5bd1e995) & mask;
+          const v = (h0 & 3) === 0 ? vals[((h0 >>> 2) % cnt) * tw]! : h0 >>> top;
           w[o] = w[o]! | (v << shift[l]!);
         } else if ((h0 & 3) === 0) {
           const k0 = ((h0 >>> 2) % cnt) * tw;

@@ -16,10 +16,13 @@ import type { ObservationVerdict } from './observations.js';
 
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
 
+/** Generated cases past this index of a job are only counted, never sampled. */
+export const SAMPLE_WINDOW = 4000;
+
 export function keepCase(q: Qualifiers, probe: boolean, verdict: string, j: number, seed: number): boolean {
   const plain = !q.sem && !q.scope && !q.hint && !q.d;
   // the sample: 1/997 of a variant's first 4000 cases, so --generated 10^5 keeps no more than a default run
-  return verdict === 'mismatch' || verdict === 'error' || (plain && probe) || (j < 4000 && ((j + 1) * 2654435761 + seed) % 997 === 0);
+  return verdict === 'mismatch' || verdict === 'error' || (plain && probe) || (j < SAMPLE_WINDOW && ((j + 1) * 2654435761 + seed) % 997 === 0);
 }
 
 function allowedHex(fmt: ElementFormat, xs?: readonly ElementAllowed[]) {
