@@ -40,7 +40,10 @@ export type BatchChecker = (batch: SlotBatch, flags: Uint8Array) => number;
 /** One 32-bit (or 16-bit) element: the single result, or -1 where the model's set is not one value. */
 type Op32 = (r: number, s: number, t: number) => number;
 /** One 64-bit element as halves: whether the single outcome the model allows equals (olo, ohi). */
-type Op64 = (rlo: number, rhi: number, slo: number, shi: number, tlo: number, thi: number, olo: number, ohi: number) => boolean;
+type Op64 = (rlo: number, rhi: number, slo: number, shi: number, tlo: number, thi: number, olo: number, ohi: number) => boolean | 2;
+
+/** Whether (lo, hi) is a binary64 NaN. */
+const nan64 = (lo: number, hi: number) => (hi & 0x7ff00000) === 0x7ff00000 && ((hi & 0xfffff) !== 0 || lo !== 0);
 
 const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const SUPPORTED = new Set(['atom', 'red', 'cp.reduce.async.bulk']);
@@ -133,8 +136,8 @@ function intOp64(op: string, signed: boolean): Op64 | undefined {
 
 /**
  * binary64 a + b on (lo, hi) halves by one JS addition (round to nearest even), flushing subnormal
- * inputs and results to sign-preserving zero when `ftz`; a NaN sum answers false (the model allows
- * any NaN: the full judge decides). Exported for the tests.
+ * inputs and results to sign-preserving zero when `ftz`; a NaN sum answers 2 when a NaN was observed
+ * (the model allows any NaN: `observed`), else false. Exported for the tests.
  */
 export function f64AddOp(ftz: boolean): Op64 {
   const F = new Float64Array(2);
@@ -156,7 +159,7 @@ export function f64AddOp(ftz: boolean): Op64 {
         U[3] = shi;
       }
       const x = F[0]! + F[1]!;
-      if (x !== x) return false;
+      if (x !== x) return nan64(olo, ohi) ? 2 : false;
       F[0] = x;
       const hi = U[1]!;
       if ((hi & 0x7ff00000) === 0) return olo === 0 && ohi === (hi & 0x80000000) >>> 0;
@@ -169,7 +172,7 @@ export function f64AddOp(ftz: boolean): Op64 {
     U[2] = slo;
     U[3] = shi;
     const x = F[0]! + F[1]!;
-    if (x !== x) return false;
+    if (x !== x) return nan64(olo, ohi) ? 2 : false;
     F[0] = x;
     return U[0] === olo && U[1] === ohi;
   };
@@ -352,16 +355,19 @@ function loop64(op: Op64, elements: number, returns: boolean): BatchChecker {
     let flagged = 0;
     for (let i = 0, base = 0; i < n; i++, base += 4) {
       let bad = 0;
+      let open = 0;
       for (let k = 0; k < elements; k++) {
         const w = base + 2 * k;
-        if (!op(mem[w]!, mem[w + 1]!, b[w]!, b[w + 1]!, c[w]!, c[w + 1]!, memOut[w]!, memOut[w + 1]!)) {
+        const r = op(mem[w]!, mem[w + 1]!, b[w]!, b[w + 1]!, c[w]!, c[w + 1]!, memOut[w]!, memOut[w + 1]!);
+        if (r === 2) open = 2;
+        else if (!r) {
           bad = 1;
           break;
         }
       }
       if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, 2 * elements, 0);
-      flags[i] = bad;
-      flagged += bad;
+      flags[i] = bad || open;
+      flagged += bad || open ? 1 : 0;
     }
     return flagged;
   };

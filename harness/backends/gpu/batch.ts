@@ -69,20 +69,39 @@ export function fillGenerated(words: readonly Uint32Array[], first: number, coun
         shift[k * lanes + j] = bit & 31;
       }
     }
-    for (let i = 0; i < count; i++) {
-      const base = (first + i) * WORDS;
-      const ck = caseKey(sk, index0 + i);
-      for (let l = 0; l < lanesTotal; l++) {
-        const h0 = laneHash(ck, salts[l]!);
-        const o = base + at[l]!;
-        if (laneBits < 32) {
-          const v = (h0 & 3) === 0 ? vals[((h0 >>> 2) % cnt) * tw]! : h0 >>> top;
-          w[o] = w[o]! | (v << shift[l]!);
-        } else if ((h0 & 3) === 0) {
-          const k0 = ((h0 >>> 2) % cnt) * tw;
-          for (let q = 0; q < tw; q++) w[o + q] = vals[k0 + q]!;
-        } else for (let q = 0; q < tw; q++) w[o + q] = mix32(h0 ^ (0x5bd1e995 + q));
-      }
+    if (laneBits < 32) fillNarrow(w, first, count, sk, index0, salts, at, shift, vals, cnt, top);
+    else fillWide(w, first, count, sk, index0, salts, at, vals, cnt, tw);
+  }
+}
+
+// Two loops, one per lane kind, so that each stays monomorphic in V8 across the variants a worker runs.
+
+function fillNarrow(w: Uint32Array, first: number, count: number, sk: number, index0: number, salts: Int32Array, at: Int32Array, shift: Int32Array, vals: Uint32Array, cnt: number, top: number): void {
+  const lanesTotal = salts.length;
+  for (let i = 0; i < count; i++) {
+    const base = (first + i) * WORDS;
+    const ck = caseKey(sk, index0 + i);
+    for (let l = 0; l < lanesTotal; l++) {
+      const h0 = laneHash(ck, salts[l]!);
+      const o = base + at[l]!;
+      const v = (h0 & 3) === 0 ? vals[(h0 >>> 2) % cnt]! : h0 >>> top;
+      w[o] = w[o]! | (v << shift[l]!);
+    }
+  }
+}
+
+function fillWide(w: Uint32Array, first: number, count: number, sk: number, index0: number, salts: Int32Array, at: Int32Array, vals: Uint32Array, cnt: number, tw: number): void {
+  const lanesTotal = salts.length;
+  for (let i = 0; i < count; i++) {
+    const base = (first + i) * WORDS;
+    const ck = caseKey(sk, index0 + i);
+    for (let l = 0; l < lanesTotal; l++) {
+      const h0 = laneHash(ck, salts[l]!);
+      const o = base + at[l]!;
+      if ((h0 & 3) === 0) {
+        const k0 = ((h0 >>> 2) % cnt) * tw;
+        for (let q = 0; q < tw; q++) w[o + q] = vals[k0 + q]!;
+      } else for (let q = 0; q < tw; q++) w[o + q] = mix32(h0 ^ (0x5bd1e995 + q));
     }
   }
 }
