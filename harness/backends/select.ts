@@ -7,8 +7,9 @@ import type { Target } from '../arch/targets.js';
 import { type DeviceInfo, loadLauncher, probeDevices } from './gpu/driver.js';
 import { type Ptxas, ToolchainError, probePtxas } from './ptxas/toolchain.js';
 
-export const BACKENDS = ['auto', 'reference', 'ptxas', 'gpu'] as const;
-export type BackendName = (typeof BACKENDS)[number];
+import type { BackendName } from './names.js';
+
+export { BACKENDS, type BackendName } from './names.js';
 
 export interface Selected {
   readonly name: 'reference' | 'ptxas' | 'gpu';

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { findTarget, targetNames } from '../arch/targets.js';
-import { BACKENDS, type BackendName } from '../backends/select.js';
+import { BACKENDS, type BackendName } from '../backends/names.js';
 import type { EntryKind } from '../catalog/enumerate.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
@@ -36,8 +36,8 @@ export interface Options {
 }
 
 export const DEFAULT_ARCH = 'sm_90';
-export { DEFAULT_SEED } from '../../cases/generators/cases.js';
-import { DEFAULT_SEED } from '../../cases/generators/cases.js';
+export { DEFAULT_SEED } from '../../cases/generators/seed.js';
+import { DEFAULT_SEED } from '../../cases/generators/seed.js';
 
 export const USAGE = `usage: npm run conformance -- [options]
 

@@ -61,7 +61,9 @@ export interface GpuRunOptions {
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
 
 /** Cases per job for cases given by the caller. */
-const FILE_JOB = 1 << 16;
+const FILE_JOB = 1 << 14;
+/** Given cases kept whole in the report even when they pass: those of the jobs that start before this many (past it, non-passes only; passes are counted). */
+export const KEEP_GIVEN = 20_000;
 /** Generated cases per job at most (a job per variant below that; worker.ts CHUNK bounds a job). */
 const GEN_JOB = 1 << 19;
 /** A batch (one set of launches in one worker) holds jobs up to this many cases, or one larger job. */
@@ -119,8 +121,10 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let given = 0;
   if (opts.cases) {
     const groups = new Map<string, { gv: GpuVariant; mode: 0 | 1; cases: Case[] }>();
+    let flushed = 0;
     const flush = (g: { gv: GpuVariant; mode: 0 | 1; cases: Case[] }) => {
-      jobs.push({ kernel: g.gv.name, variant: variantOf(g.gv), shape: g.gv.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, library: false, generated: 0, generatedFrom: 0, seed: opts.seed });
+      jobs.push({ kernel: g.gv.name, variant: variantOf(g.gv), shape: g.gv.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_GIVEN });
+      flushed += g.cases.length;
       jobVariant.push(g.gv);
       g.cases = [];
     };

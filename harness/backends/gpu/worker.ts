@@ -40,6 +40,8 @@ export interface GpuJob {
   readonly generated: number;
   readonly generatedFrom: number;
   readonly seed: number;
+  /** Given cases of this job kept in the report even when they pass (false past the first KEEP_ALL of a run). */
+  readonly keepGiven?: boolean;
 }
 
 export interface WorkerOut {
@@ -193,7 +195,9 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   let opens = 0; // observed: NaN lanes where the model allows any NaN (fast judge flag 2)
   const one = (i: number, f: number) => {
     const obj = i < objects.length ? objects[i] : undefined;
-    const isFile = i < p.explicit;
+    // a given case is kept whole (allowed set, expect, agreement) unless the run is past its first
+    // KEEP_ALL given cases and the fast judge passed it
+    const isFile = i < p.explicit && (job.keepGiven !== false || f !== 0);
     const probe = obj !== undefined && obj.id.includes('/probe:');
     if (f !== 1 && !isFile && !keepCase(v.q, probe, f === 2 ? 'observed' : 'pass', i, job.seed)) {
       if (f === 2) opens++;

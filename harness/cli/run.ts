@@ -1,0 +1,363 @@
+/**
+ * The whole of `npm run conformance` past `--help` and `--list` (main.ts answers those without
+ * loading this module): enumerate the catalog for --arch, run the selected backend, judge every
+ * result (comparator, expectations, findings), stream results to results.jsonl, write report.json,
+ * report.html and junit.xml, print the closing summary.
+ *
+ * Exit codes: 0 when every result passes or is known, observed or skipped; 1 on mismatches,
+ * compile-mismatches, errors or an unexpected pass; 2 on usage or input errors (nothing is run);
+ * 130/143 when interrupted (a partial report is written first); 3 on an internal error (likewise).
+ */
+import { join, resolve } from 'node:path';
+import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
+import { runPtxasBackend } from '../backends/ptxas/backend.js';
+import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
+import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
+import { runCaseOnReference } from '../backends/reference/cases.js';
+import { collectCases, findCase } from '../cases/sources.js';
+import { streamVectors, validateVectors } from '../cases/vectors.js';
+import { type Case, formatProblem } from '../cases/types.js';
+import type { CatalogEntry } from '../catalog/enumerate.js';
+import { selectEntries as selectCatalogEntries } from '../catalog/select.js';
+import { type Expectation, expectationsPath, loadExpectations, undoJudgement } from '../compare/expectations.js';
+import { judgeRun } from '../compare/judge-run.js';
+import { diffReports, formatDiff } from '../report/diff.js';
+import { buildReport } from '../report/json.js';
+import { loadReport } from '../report/load.js';
+import { RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
+import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
+import { compileFilter } from '../util/filter.js';
+import { type Options, USAGE, parseOptions } from './args.js';
+import { UsageError } from './errors.js';
+import { Progress } from './progress.js';
+import { exitCode, printSummary } from './summary.js';
+
+import type { Io } from './main.js';
+
+const defaultIo: Io = {
+  out: (s) => process.stdout.write(`${s}\n`),
+  err: (s) => process.stderr.write(`${s}\n`),
+  isTTY: Boolean(process.stderr.isTTY),
+};
+
+function timestamp(d: Date): string {
+  return d.toISOString().replace(/[:]/g, '-').replace(/\..*$/, 'Z');
+}
+
+/** Selects catalog entries for the options (throws a UsageError when nothing matches). */
+export function selectEntries(opts: Options, target: Target, ptx: string): CatalogEntry[] {
+  return selectCatalogEntries(opts, target, ptx);
+}
+
+/** Cases a run checks: a list, or batches streamed from vector files (validated first). */
+interface CaseSelection {
+  readonly total: number;
+  readonly counts: string;
+  batches(): AsyncIterable<readonly Case[]> | Iterable<readonly Case[]>;
+}
+
+/**
+ * The cases a run checks: one by --case; the --vectors files, validated whole (every problem of
+ * every file, exit 2 before anything runs) and then streamed in batches; or the library and
+ * generators.
+ */
+async function selectCases(opts: Options, io: Io): Promise<CaseSelection | number> {
+  if (opts.case !== undefined) {
+    const r = await findCase(opts.case, opts.vectors);
+    if (r.problems.length || !r.case) {
+      for (const p of r.problems) io.err(formatProblem(p));
+      throw new UsageError(`--case ${opts.case}: ${r.why ?? 'the file has problems'}`);
+    }
+    const one = r.case;
+    return { total: 1, counts: 'one, by --case', batches: () => [[one]] };
+  }
+  const keep = compileFilter(opts.filter);
+  if (opts.vectors.length) {
+    let last = 0;
+    const v = await validateVectors(opts.vectors, process.cwd(), (files, cases, bytes, total) => {
+      const now = performance.now();
+      if (now - last < 2000 && bytes < total) return;
+      last = now;
+      io.err(`loading vector files: ${files} file(s), ${cases} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
+    });
+    if (v.problems.length) {
+      for (const p of v.problems) io.err(formatProblem(p));
+      io.err(`${v.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+      return 2;
+    }
+    return { total: v.cases, counts: `from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}`, batches: () => streamVectors(opts.vectors, process.cwd(), { keep }) };
+  }
+  const sel = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: true, keep });
+  if (sel.problems.length) {
+    for (const p of sel.problems) io.err(formatProblem(p));
+    io.err(`${sel.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+    return 2;
+  }
+  const cases = sel.cases;
+  return {
+    total: cases.length,
+    counts: `directed ${sel.counts.directed}, from --vectors 0, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}`,
+    batches: () => [cases],
+  };
+}
+
+/**
+ * Results a reference run keeps in its report: every result of its first KEEP_ALL cases, and past
+ * them every result that is not a plain pass (the passes are counted in stats.total.*), so that a
+ * vector file of millions of cases runs in bounded memory and writes a report of a few MB.
+ */
+export const KEEP_ALL = 20_000;
+
+/** Cases through the reference model into the recorder, yielding now and then so a signal gets in. */
+async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io): Promise<{ cases: number; totals: Record<string, number> }> {
+  const progress = new Progress(io, sel.total, 'cases evaluated');
+  let n = 0;
+  const totals: Record<string, number> = {};
+  for await (const cases of sel.batches()) {
+    for (let i = 0; i < cases.length; i += 1000) {
+      const batch = cases.slice(i, i + 1000).map(runCaseOnReference);
+      const kept = n + batch.length <= KEEP_ALL ? batch : batch.filter((r, k) => n + k < KEEP_ALL || r.verdict !== 'pass');
+      for (const r of batch) totals[`total.${r.family}.${r.verdict}`] = (totals[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
+      rec.add(kept);
+      n += batch.length;
+      progress.tick(batch.length, batch.map((r) => r.verdict));
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+  progress.done();
+  return { cases: n, totals };
+}
+
+function ptxasToolchain(p: NonNullable<Selected['ptxas']>) {
+  return { ptxas: { path: p.path, foundVia: p.foundVia, release: p.release, versionLine: p.versionLine, maxPtx: p.maxPtx, targets: p.targets } };
+}
+
+/** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
+async function runBackend(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder): Promise<RunRecorder | number> {
+  const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
+  if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference or --backend gpu');
+  let backend: Selected = await selectBackend(opts.backend, target);
+  if (wantsCases && backend.name === 'ptxas') {
+    backend = { name: 'reference', reason: `auto: --vectors/--case run cases: the gpu backend would run them on hardware, but ${GPU_UNAVAILABLE.replace(/^gpu backend: /, '')}; the reference model runs them here`, passedOver: [GPU_UNAVAILABLE] };
+  }
+  io.err(`backend: ${backend.name} (${backend.reason})`);
+
+  if (backend.name === 'reference') {
+    const sel = await selectCases(opts, io);
+    if (typeof sel === 'number') return sel;
+    if (!sel.total) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+    io.err(`cases: ${sel.total} (${sel.counts})`);
+    const rec = startRecorder();
+    rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, stats: { cases: sel.total }, catalogEntries: 0 });
+    const r = await runCasesInto(rec, sel, io);
+    if (!r.cases) throw new UsageError(`no case selected by --filter '${opts.filter ?? ''}'; --list shows the variants`);
+    rec.set({ stats: { cases: r.cases, ...(r.cases > KEEP_ALL ? r.totals : {}) } });
+    return rec;
+  }
+
+  if (backend.name === 'gpu') {
+    const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
+    const keep = compileFilter(opts.filter);
+    // the cases given (--vectors, --case), or for the default run the directed library's files
+    let given: AsyncIterable<readonly Case[]> | Iterable<readonly Case[]>;
+    if (wantsCases) {
+      const sel = await selectCases(opts, io);
+      if (typeof sel === 'number') return sel;
+      if (!sel.total) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+      io.err(`cases: ${sel.total} (${sel.counts}), on the GPU`);
+      given = sel.batches();
+    } else {
+      const lib = await collectCases({ seed: opts.seed, directed: true, generated: false, keep });
+      if (lib.problems.length) {
+        for (const p of lib.problems) io.err(formatProblem(p));
+        return 2;
+      }
+      given = [lib.cases];
+      io.err(`cases: the directed library's ${lib.cases.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`);
+    }
+    const rec = startRecorder();
+    rec.set({ toolchain: { ...ptxasToolchain(backend.ptxas!), gpu: { device: backend.device, driverVersion: backend.driverVersion } }, modulePtx: ptx, backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver } });
+    const r = await runGpuBackend({
+      target,
+      ptx,
+      ptxas: backend.ptxas!,
+      device: backend.device!,
+      keep,
+      seed: opts.seed,
+      library: !wantsCases,
+      generated: opts.generated,
+      cases: given,
+      cacheDir: opts.cacheDir,
+      executor: childCommand('executor'),
+      worker: childCommand('worker'),
+      onProgress: (m) => io.err(m),
+      onResults: (rs) => rec.add(rs),
+    });
+    if (!r.results && !r.stats.cases) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
+    io.err(
+      `gpu: ${r.stats.cases} cases of ${r.stats.variants} variants judged in ${r.stats.runSeconds!.toFixed(1)} s (${(r.stats.casesPerSecond! / 1e6).toFixed(2)} M cases/s, ${r.stats.workers} workers; ` +
+        `${r.stats.fastJudged} passed by the fast judge); modules: ${r.stats.modulesCompiled} compiled, ${r.stats.modulesCached} from the cubin cache in ${r.stats.compileSeconds!.toFixed(1)} s; ` +
+        `worker time: making cases ${r.stats.workerMakeSeconds!.toFixed(1)} s, GPU ${r.stats.workerGpuSeconds!.toFixed(1)} s, judging ${r.stats.workerJudgeSeconds!.toFixed(1)} s`,
+    );
+    rec.cover(r.variantIds);
+    rec.set({ stats: r.stats, catalogEntries: r.variantIds.length });
+    return rec;
+  }
+
+  // ptxas (with the case library on the reference model, unless --no-cases), or nothing but the catalog
+  const ptx = (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ?? modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
+  const entries = selectEntries(opts, target, ptx);
+  const sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
+  if (typeof sel === 'number') return sel;
+  io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}, judged under PTX ISA ${ptx}`);
+  const rec = startRecorder();
+  rec.set({ toolchain: backend.ptxas ? ptxasToolchain(backend.ptxas) : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
+  let stats: Record<string, number> = {};
+  if (backend.ptxas) {
+    const progress = new Progress(io, entries.length, 'entries classified');
+    const run = await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n));
+    progress.done();
+    rec.add(run.results);
+    stats = { ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
+    io.err(
+      `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
+        `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
+    );
+  }
+  if (sel?.total) {
+    io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
+    const r = await runCasesInto(rec, sel, io);
+    stats = { ...stats, cases: r.cases, ...(r.cases > KEEP_ALL ? r.totals : {}) };
+  }
+  rec.set({ stats });
+  return rec;
+}
+
+function printWritten(io: Io, w: Pick<WrittenReport, 'json' | 'html' | 'junit'> & { jsonl?: string }): void {
+  io.out(`\nreport: ${w.json}`);
+  io.out(`html:   ${w.html}`);
+  io.out(`junit:  ${w.junit}`);
+  if (w.jsonl) io.out(`stream: ${w.jsonl}`);
+}
+
+/** `diff OLD NEW`: exit 0 when nothing changed, 1 when something did, 2 on unreadable input. */
+async function diffCommand(args: readonly string[], io: Io): Promise<number> {
+  if (args.length !== 2) throw new UsageError('diff takes two reports: npm run conformance -- diff OLD.json NEW.json (report.json of two runs; .json.gz too)');
+  const [a, b] = await Promise.all(args.map((f) => loadReport(f)));
+  const d = diffReports(a!, b!);
+  for (const l of formatDiff(d, a!, b!)) io.out(l);
+  return d.changes.length || d.appeared.length || d.disappeared.length ? 1 : 0;
+}
+
+/** `render REPORT [--report DIR] [--expectations F]`: judge a recorded report again, write every format. */
+async function renderCommand(args: readonly string[], io: Io): Promise<number> {
+  const file = args[0];
+  if (!file || file.startsWith('--')) throw new UsageError('render takes a report: npm run conformance -- render REPORT.json [--report DIR] [--expectations FILE]');
+  const flag = (name: string) => {
+    const i = args.indexOf(name);
+    if (i < 0) return undefined;
+    const v = args[i + 1];
+    if (!v || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
+    return v;
+  };
+  const bad = args.slice(1).filter((x, i, xs) => x.startsWith('--') && !['--report', '--expectations'].includes(x) && !['--report', '--expectations'].includes(xs[i - 1] ?? ''));
+  if (bad.length) throw new UsageError(`render: unknown option ${bad[0]}; it takes --report DIR and --expectations FILE`);
+  const old = await loadReport(file);
+  const exFile = flag('--expectations') ?? expectationsPath(old.arch);
+  const ex = await loadExpectations(exFile, flag('--expectations') !== undefined);
+  if (ex.problems.length) {
+    for (const p of ex.problems) io.err(formatProblem(p));
+    return 2;
+  }
+  const judged = judgeRun(old.results.map(undoJudgement), ex.expectations);
+  const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, ...rest } = old;
+  const report = { ...buildReport({ ...rest, catalogEntries: catalog.entries, results: judged.results, findings: judged.findings, expectations: { file: ex.expectations.length ? exFile : null, outcomes: judged.outcomes } }), machine: old.machine };
+  const dir = resolve(flag('--report') ?? join('reports', 'out', `render-${timestamp(new Date())}`));
+  printSummary(io, report);
+  printWritten(io, writeReportFiles(dir, report));
+  return exitCode(report);
+}
+
+export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  try {
+    if (argv[0] === 'diff') return await diffCommand(argv.slice(1), io);
+    if (argv[0] === 'render') return await renderCommand(argv.slice(1), io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  let opts: Options;
+  try {
+    opts = parseOptions(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (opts.help) {
+    io.out(USAGE);
+    io.out('\nverdicts:');
+    for (const v of VERDICTS) io.out(`  ${v.padEnd(17)} ${VERDICT_MEANING[v]}`);
+    return 0;
+  }
+  const target = findTarget(opts.arch)!;
+  const started = new Date();
+  let rec: RunRecorder | undefined;
+  const onSignal = (sig: NodeJS.Signals) => {
+    const w = rec?.finishPartial(`interrupted by ${sig} after ${rec.results.length} results`);
+    io.err(`\n${sig}: stopped.${w ? ` A partial report with the ${rec!.results.length} results so far:` : ' No result had been recorded yet.'}`);
+    if (w) printWritten(io, w);
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  try {
+    if (opts.list) {
+      const entries = selectEntries(opts, target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA);
+      for (const e of entries) io.out(`${e.id}\t${e.kind}\t${e.expect}${e.expect === 'accept' ? '' : `\t${e.reason}`}`);
+      io.err(`${entries.length} entries for ${target.name}`);
+      return 0;
+    }
+    const exFile = opts.expectations ?? expectationsPath(target.name);
+    const ex = await loadExpectations(exFile, opts.expectations !== undefined);
+    if (ex.problems.length) {
+      for (const p of ex.problems) io.err(formatProblem(p));
+      io.err(`${ex.problems.length} problem(s) in the expectations file; nothing was run. Fix them and run again.`);
+      return 2;
+    }
+    const expectations: Expectation[] = ex.expectations;
+    if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
+    const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const out = await runBackend(opts, target, io, () => {
+      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed }, expectations, expectations.length ? exFile : null);
+      io.err(`streaming results to ${rec.jsonl}`);
+      return rec;
+    });
+    if (typeof out === 'number') return out;
+    const w = out.finish();
+    printSummary(io, w.report);
+    printWritten(io, w);
+    return exitCode(w.report);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`error: ${e.message}`);
+      const w = rec?.finishPartial(`stopped by an input error: ${e.message}`);
+      if (w) printWritten(io, w);
+      return 2;
+    }
+    const w = rec?.finishPartial(`internal error: ${e instanceof Error ? e.message : String(e)}`);
+    if (w) {
+      io.err(`internal error; a partial report with the ${rec!.results.length} results so far:`);
+      printWritten(io, w);
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
