@@ -93,7 +93,9 @@ export async function findCase(id: string, extraVectors: readonly string[] = [])
   const candidates = [resolve(file!), join(CASES_DIR, file!), ...extraVectors.map((d) => resolve(d, file!))];
   const path = candidates.find((p) => existsSync(p));
   if (!path) return { problems: [], why: `no vector file '${file}' (looked in ${candidates.join(', ')})` };
-  const root = path.startsWith(CASES_DIR) ? CASES_DIR : process.cwd();
+  // ids name the file as the run that printed them did: relative to the working directory where the
+  // id's path is found from there, else to cases/ (the directed library's ids)
+  const root = path === candidates[0] ? process.cwd() : path.startsWith(CASES_DIR) ? CASES_DIR : process.cwd();
   // Reads only as far as the case (a file may hold millions); problems elsewhere in the file do not
   // stop its replay. Not found: all the file's problems, which may be why.
   const r = await findInFile(path, root, name!);

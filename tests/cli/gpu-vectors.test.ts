@@ -1,0 +1,80 @@
+/**
+ * `--vectors` and `--case` reach the gpu backend through the CLI, here against the stand-in
+ * launcher (a "GPU" that computes the reference model's outcome): the selection, the report's side
+ * by side view of a file case (observed bits, allowed set, the file's expect and whether the
+ * hardware agrees), and exit codes.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Io, main } from '../../harness/cli/main.js';
+import { register } from 'tsx/cjs/api';
+import { ptxasOrReason } from '../helpers/ptxas.js';
+
+// the CLI probes the launcher in this process: let require() read the stand-in's TypeScript
+register();
+
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-gpuvec-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const p = await ptxasOrReason();
+if (typeof p === 'string') console.log(`[skip] --vectors on the gpu backend: ${p}`);
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
+  const saved = { ...process.env };
+  process.env.PTX_CONFORMANCE_ADDON = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
+  process.env.XDG_CACHE_HOME = join(dir, 'cache');
+  try {
+    const code = await main(argv, io);
+    return { code, out: out.join('\n') };
+  } finally {
+    process.env = saved;
+  }
+}
+
+describe.skipIf(typeof p === 'string')('vector files and --case on the gpu backend (stand-in launcher)', () => {
+  it('runs cases/hardware on the "GPU": every case judged, observed bits beside the allowed set, the expect and the agreement', async () => {
+    const r = await run('--vectors', 'cases/hardware', '--backend', 'gpu', '--report', join(dir, 'a'));
+    expect(r.out).toMatch(/backend: gpu \(requested with --backend gpu: Stand-in/);
+    expect(r.out).toMatch(/cases: 15 \(from --vectors 15 in 1 file\(s\)\), on the GPU/);
+    // the stand-in flushes bulk add.f32 as the spec says, so the H100's known deviation is an unexpected pass
+    expect(r.out).toMatch(/bulk-add-f32-global-keeps-subnormals: UNEXPECTED PASS: 2 matching result\(s\) ran and none deviated/);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(readFileSync(join(dir, 'a', 'report.json'), 'utf8'));
+    const cases = rep.results.filter((x: { kind: string }) => x.kind === 'case');
+    expect(cases).toHaveLength(15);
+    for (const c of cases) {
+      expect(c.case.observed.memory.length, c.id).toBeGreaterThan(0);
+      expect(Object.keys(c.case.allowed), c.id).toContain('memory');
+      expect(c.case.expect, c.id).toBeDefined();
+      expect(c.case.fileExpect.agrees, c.id).toBe(true);
+    }
+    const shared = cases.find((c: { id: string }) => c.id.endsWith(':generic-add-f32-subnormal-lands-shared'));
+    expect(shared.case.input.space).toBe('shared');
+    expect(shared.case.observed.memory).toEqual(['0x00000004']);
+  }, 120_000);
+  it('--case replays one file case on the "GPU"', async () => {
+    const r = await run('--case', 'atom.global.inc.u32/cases/hardware/spec-on-hardware.yaml:inc-u32-above-bound', '--backend', 'gpu', '--report', join(dir, 'b'));
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(readFileSync(join(dir, 'b', 'report.json'), 'utf8'));
+    expect(rep.results.map((x: { id: string; verdict: string }) => `${x.id} ${x.verdict}`)).toEqual(['atom.global.inc.u32/cases/hardware/spec-on-hardware.yaml:inc-u32-above-bound pass']);
+    expect(rep.backend.name).toBe('gpu');
+  }, 120_000);
+});
+
+describe('--backend gpu where there is no GPU', () => {
+  it('is exit 2 with the reason, not a silent fall-back to the reference model', async () => {
+    const out: string[] = [];
+    const saved = process.env.PTX_CONFORMANCE_ADDON;
+    delete process.env.PTX_CONFORMANCE_ADDON;
+    try {
+      const code = await main(['--vectors', 'cases/hardware', '--backend', 'gpu', '--report', join(dir, 'c')], { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false });
+      expect(code).toBe(2);
+      expect(out.join('\n')).toMatch(/error: gpu backend: (no CUDA driver|the native CUDA launcher)/);
+    } finally {
+      if (saved !== undefined) process.env.PTX_CONFORMANCE_ADDON = saved;
+    }
+  });
+});
