@@ -14,6 +14,8 @@
  * here it is one JS addition, which IEEE 754 rounds to nearest even exactly as `addBitsExact` does
  * (tests/reference/fast.test.ts holds the two equal on the directed probes and 10^6 random pairs).
  */
+import { gpuFamily } from '../families/gpu-index.js';
+import { familyPlugin } from '../families/index.js';
 import { elementFormat, type FloatFormat } from '../numerics/formats.js';
 import { fastAdder, fastMinMax, lastAdd } from '../numerics/ops.js';
 import { fpRule } from '../numerics/rules.js';
@@ -46,14 +48,17 @@ type Op64 = (rlo: number, rhi: number, slo: number, shi: number, tlo: number, th
 const nan64 = (lo: number, hi: number) => (hi & 0x7ff00000) === 0x7ff00000 && ((hi & 0xfffff) !== 0 || lo !== 0);
 
 const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-const SUPPORTED = new Set(['atom', 'red', 'cp.reduce.async.bulk']);
+/**
+ * Families with a fast path: those the one-GPU executor runs (their gpu.ts), whose results are one
+ * operation per element of memory (shape.results === 'memory').
+ */
+function covered(v: ModelVariant): boolean {
+  return gpuFamily(v.family) !== undefined && familyPlugin(v.family).shape.results === 'memory';
+}
 
-/** The model's resolvedSpace (reference/model.ts), with `space` standing for the case's own. */
+/** The model's own space resolution (the family's shape.space), with `space` standing for the case's. */
 function resolvedSpace(v: ModelVariant, space: 'global' | 'shared'): 'global' | 'shared' {
-  const s = v.q.space ?? v.q.ss ?? v.q.dst ?? '';
-  if (s.startsWith('shared')) return 'shared';
-  if (s === 'global') return 'global';
-  return space;
+  return familyPlugin(v.family).shape.space(v.q, { space });
 }
 
 // ---------------------------------------------------------------- element operations
@@ -408,8 +413,8 @@ function loop128(op: 'exch' | 'cas', returns: boolean): BatchChecker {
  * `returns` for an instruction that returns nothing, a big-endian host.
  */
 export function fastChecker(v: ModelVariant, elements: number, space: 'global' | 'shared', returns: boolean): BatchChecker | undefined {
-  if (!LITTLE || !SUPPORTED.has(v.family)) return undefined;
-  if (returns && !(v.family === 'atom' && (v.q.d ?? '') !== '_')) return undefined;
+  if (!LITTLE || !covered(v)) return undefined;
+  if (returns && !familyPlugin(v.family).shape.returns(v.q)) return undefined;
   let fmt;
   try {
     fmt = elementFormat(v.q.type ?? '');

@@ -31,17 +31,7 @@ const SHARED = [
  * moved to the plugin registry; what each should call instead is in the comment.
  */
 const ALLOWLIST: readonly { readonly path: string; readonly why: string }[] = [
-  // Being rewritten by the vector-file work. Instead of the MULTI/BULK sets and the family tests:
-  //   familyPlugin(fam).shape.inputs(q).includes('replicas' | 'source' | 'b' | 'c'),
-  //   familyPlugin(fam).shape.length(q) (vector elements, or bulk: a multiple of `bytes`),
-  //   familyPlugin(fam).shape.returns(q) (may `expect: returned:`).
-  // Being rewritten by the GPU executor work: family knowledge moves to harness/families/<family>/gpu.ts
-  // (gpuFamily(id), harness/families/gpu-index.ts); shared questions go to familyPlugin(id).shape
-  // (returns(q) for `returns`, inputs(q).includes('source') for a bulk case).
-  // The fast batch judge: instead of SUPPORTED and `family === 'atom'`, ask
-  //   familyPlugin(v.family).shape.results === 'memory' (one operation per element at [a]),
-  //   familyPlugin(v.family).shape.returns(v.q), and shape.space(v.q, c) for its resolvedSpace copy.
-  { path: 'harness/reference/fast.ts', why: 'fast judge: SUPPORTED set and returns test' },
+  // empty: every shared file asks the family registry (familyPlugin, gpuFamily) instead of naming a family
 ];
 
 export interface Hit {
