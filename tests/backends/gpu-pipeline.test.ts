@@ -80,6 +80,8 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
     expect(a.list.filter((x) => x.verdict === 'mismatch' || x.verdict === 'error')).toEqual([]);
     expect(a.stats.fastJudged, JSON.stringify(a.stats)).toBeGreaterThan(a.stats.cases! * 0.5);
     expect(a.stats.modulesCompiled).toBeGreaterThan(0);
+    // the level-3 operands were made by the generator kernel and matched the TypeScript fill
+    expect(a.stats.deviceGenerated).toBe(6 * 200);
     const b = await run({}, cache, 0);
     expect(b.stats.modulesCompiled).toBe(0);
     expect(b.stats.modulesCached).toBe(a.stats.modulesCompiled);
@@ -87,6 +89,14 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
     writeFileSync(join(cache, 'cubin', cubin), 'not a cubin');
     const c = await run({}, cache, 0);
     expect(c.stats.modulesCompiled).toBe(1);
+    rmSync(cache, { recursive: true, force: true });
+  }, 240_000);
+  it.skipIf(typeof p === 'string')('a generator kernel that differs from the TypeScript generator is caught by the sample check: the worker makes the operands on the CPU instead, and every case is still right', async () => {
+    const cache = join(tmpdir(), `ptxconf-cubins-gen-${process.pid}`);
+    const a = await run({ PTXCONF_STANDIN_GENBUG: '1' }, cache, 100);
+    expect(a.stats.deviceGenerated).toBe(0);
+    expect(a.list.filter((x) => x.verdict === 'mismatch' || x.verdict === 'error')).toEqual([]);
+    expect(a.stats.cases).toBeGreaterThan(600);
     rmSync(cache, { recursive: true, force: true });
   }, 240_000);
   it.skipIf(typeof p === 'string')('wrong hardware (one flipped bit in every 5th case) is caught: each flipped case is a mismatch, named with its bits', async () => {

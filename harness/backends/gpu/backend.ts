@@ -21,6 +21,7 @@ import { gpuFamily } from '../../families/gpu-index.js';
 import type { EntryResult } from '../../report/types.js';
 import type { Ptxas } from '../ptxas/toolchain.js';
 import { compileModules } from './cache.js';
+import { genModule } from './gen-kernel.js';
 import type { DeviceInfo } from './driver.js';
 import type { LaunchJob } from './executor.js';
 import { runIsolated } from './isolate.js';
@@ -159,6 +160,12 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     cacheDir: opts.cacheDir,
     onProgress: (done, total, cached) => opts.onProgress?.(`gpu modules: ${done}/${total} ready (${cached} from the cubin cache)`),
   });
+  // the level-3 generator kernel, when any job generates (PTXCONF_DEVICE_GEN=0 keeps it on the CPU)
+  let genCubin: string | undefined;
+  if (process.env.PTXCONF_DEVICE_GEN !== '0' && jobs.some((j) => j.generated > 0)) {
+    const g = await compileModules([genModule(opts.target.name, opts.ptx)], { ptxas: opts.ptxas, arch: opts.target.name, cacheDir: opts.cacheDir });
+    genCubin = g.modules[0]!.cubin;
+  }
   const compileSeconds = (performance.now() - tc) / 1000;
 
   const totals: Record<string, number> = {};
@@ -168,8 +175,11 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const ms = { make: 0, gpu: 0, judge: 0 };
   let cases = 0;
   let fast = 0;
+  let deviceMade = 0;
   let isolated = 0;
-  const workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), Math.ceil(jobs.length / 8)));
+  // one worker per core, plus PTXCONF_GPU_WORKERS_EXTRA (default 0) to cover the time each waits on the GPU
+  const extra = Number(process.env.PTXCONF_GPU_WORKERS_EXTRA ?? 0) || 0;
+  const workers = Math.max(1, Math.min(opts.workers ?? availableParallelism() + extra, Math.ceil(jobs.length / 8)));
   const tr = performance.now();
   const pool = jobs.length ? new WorkerPool(opts.worker, workers, 600_000) : undefined;
   let done = 0;
@@ -194,7 +204,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     const full = (id: number): GpuJob => {
       const gv = jobVariant[id]!;
       const m = modules[gv.module]!;
-      return { ...jobs[id]!, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)' };
+      return { ...jobs[id]!, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)', ...(genCubin ? { genCubin } : {}) };
     };
     await Promise.all(
       batches.map(async (ids) => {
@@ -205,6 +215,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
             add(out.totals);
             cases += out.cases;
             fast += out.fast;
+            deviceMade += out.deviceMade ?? 0;
             ms.make += out.ms.make;
             ms.gpu += out.ms.gpu;
             ms.judge += out.ms.judge;
@@ -241,6 +252,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       cases,
       givenCases: given,
       fastJudged: fast,
+      deviceGenerated: deviceMade,
       workers,
       workersStarted: pool?.started ?? 0,
       isolatedJobs: isolated,

@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { generateCases, randomShape } from '../../../cases/generators/cases.js';
 import { directedCases } from '../../../cases/generators/directed.js';
-import { laneTable, stringKey } from '../../../cases/generators/random.js';
+import { type LaneTable, laneTable, seedKey, stringKey } from '../../../cases/generators/random.js';
+import { GEN_KERNEL } from './gen-kernel.js';
 import type { Case, CaseVariant } from '../../cases/types.js';
 import { elementFormat } from '../../numerics/formats.js';
 import { fastChecker } from '../../reference/fast.js';
@@ -42,6 +43,8 @@ export interface GpuJob {
   readonly seed: number;
   /** Given cases of this job kept in the report even when they pass (false past the first KEEP_ALL of a run). */
   readonly keepGiven?: boolean;
+  /** The cubin of the level-3 generator kernel (gen-kernel.ts); absent: operands are made on the CPU. */
+  readonly genCubin?: string;
 }
 
 export interface WorkerOut {
@@ -53,6 +56,8 @@ export interface WorkerOut {
   readonly ms: { make: number; gpu: number; judge: number };
   /** Cases the fast judge passed without the full reference. */
   readonly fast: number;
+  /** Level-3 cases whose operands the device made (checked against the TypeScript generator). */
+  readonly deviceMade?: number;
 }
 
 /** Cases per job at most (the parent splits larger ones); a batch's buffers hold its jobs one after another. */
@@ -78,6 +83,7 @@ class Gpu {
   private readonly modules = new Map<string, bigint>();
   private readonly fns = new Map<string, bigint>();
   private ptrs: bigint[] = [];
+  private readonly tables = new Map<LaneTable, bigint>();
   private capacity = 0;
 
   constructor() {
@@ -108,13 +114,36 @@ class Gpu {
    * first[k], n[k] cases); four copies in, one launch per kernel, one synchronisation, two copies
    * back. Few driver calls per batch keep several worker processes from queueing on the GPU.
    */
-  run(launches: readonly { f: bigint; shape: KernelShape; mode: number; first: number; n: number }[], bufs: readonly Buffer[], total: number): void {
+  /** A level-1 table on the device, once per lane format. */
+  table(t: LaneTable): bigint {
+    let p = this.tables.get(t);
+    if (p === undefined) {
+      p = this.l.memAlloc(t.values.byteLength);
+      this.l.copyToDevice(p, Buffer.from(t.values.buffer, t.values.byteOffset, t.values.byteLength));
+      this.tables.set(t, p);
+    }
+    return p;
+  }
+
+  run(launches: readonly { f: bigint; shape: KernelShape; mode: number; first: number; n: number }[], bufs: readonly Buffer[], total: number, gens: readonly GenLaunch[], inputs: readonly Buffer[]): void {
     if (total > this.capacity) {
       for (const p of this.ptrs) this.l.memFree(p);
       this.capacity = Math.max(total, 1 << 16);
       this.ptrs = [0, 1, 2, 3].map(() => this.l.memAlloc(this.capacity * SLOT));
     }
     for (let k = 0; k < 4; k++) if (bufs[k]!.length) this.l.copyToDevice(this.ptrs[k]!, bufs[k]!);
+    if (gens.length) {
+      // level-3 operands written on the device, then brought back as the judge's inputs
+      for (const g of gens) {
+        const off = BigInt(g.first * SLOT);
+        const blocks = Math.ceil(g.n / BLOCK);
+        this.l.launch(this.fn(g.cubin, GEN_KERNEL), [blocks, 1, 1], [Math.min(g.n, BLOCK), 1, 1], 0, [1, 1, 1], [
+          this.ptrs[0]! + off, this.ptrs[1]! + off, this.ptrs[2]! + off, BigInt(g.n), BigInt(g.index0 >>> 0), BigInt(g.sk >>> 0), this.table(g.t), BigInt(g.t.count), BigInt(g.t.words), BigInt(g.laneBits), BigInt(g.lanes), BigInt(g.width), ...g.elements.map((e) => BigInt(e)),
+        ]);
+      }
+      this.l.synchronize();
+      for (let k = 0; k < 3; k++) this.l.copyFromDevice(inputs[k]!, this.ptrs[k]!);
+    }
     for (const x of launches) {
       const blocks = Math.ceil(x.n / BLOCK);
       const off = BigInt(x.first * SLOT);
@@ -125,6 +154,25 @@ class Gpu {
     if (launches.some((x) => x.shape.returns)) this.l.copyFromDevice(bufs[3]!, this.ptrs[3]!);
   }
 }
+
+interface GenLaunch {
+  readonly cubin: string;
+  readonly first: number;
+  readonly n: number;
+  readonly index0: number;
+  readonly sk: number;
+  readonly t: LaneTable;
+  readonly laneBits: number;
+  readonly lanes: number;
+  readonly width: number;
+  /** Elements of fields 0, 1, 2 (0: absent). */
+  readonly elements: readonly [number, number, number];
+}
+
+/** Whether level-3 operands are made on the device (false after one differed from the TypeScript fill). */
+let deviceGen = process.env.PTXCONF_DEVICE_GEN !== '0';
+/** Generated cases at each end of a job compared with the TypeScript fill when made on the device. */
+const GEN_CHECK = 32;
 
 let gpu: Gpu | undefined;
 
@@ -153,27 +201,54 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   const returns = jobs.some((j) => j.shape.returns);
   const u32 = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
   const words = inputs.map(u32);
+  const gens: GenLaunch[] = [];
   for (const p of prepared) {
     const { job, objects } = p;
     const fmt = elementFormat(job.variant.q.type ?? '');
     for (let i = 0; i < objects.length; i++) encodeCase(inputs, p.first + i, job.shape.width, objects[i]!.input);
-    if (job.generated) fillGenerated(words, p.first + objects.length, job.generated, p.genShape!, laneTable(fmt.lane), job.shape.width, fmt.lanes, job.seed, stringKey(job.variant.id), job.generatedFrom);
+    if (!job.generated) continue;
+    const laneBits = job.shape.width / fmt.lanes;
+    const t = laneTable(fmt.lane);
+    if (deviceGen && job.genCubin && (laneBits === 16 || laneBits >= 32)) {
+      const elements: [number, number, number] = [0, 0, 0];
+      for (const f of p.genShape!.fields) elements[f.field] = f.elements;
+      gens.push({ cubin: job.genCubin, first: p.first + objects.length, n: job.generated, index0: job.generatedFrom, sk: seedKey(job.seed, stringKey(job.variant.id)), t, laneBits, lanes: fmt.lanes, width: job.shape.width, elements });
+    } else fillGenerated(words, p.first + objects.length, job.generated, p.genShape!, t, job.shape.width, fmt.lanes, job.seed, stringKey(job.variant.id), job.generatedFrom);
   }
   // memory comes back over its buffer, so it travels in a copy; b and c go as they are
   const bufs = [Buffer.from(inputs[0]!), inputs[1]!, inputs[2]!, returns ? Buffer.alloc(total * SLOT, 0xa5) : Buffer.alloc(0)];
   const tb = performance.now();
   try {
-    gpu.run(prepared.map((p) => ({ f: gpu!.fn(p.job.cubin, p.job.kernel), shape: p.job.shape, mode: p.job.mode, first: p.first, n: p.n })), bufs, total);
+    gpu.run(prepared.map((p) => ({ f: gpu!.fn(p.job.cubin, p.job.kernel), shape: p.job.shape, mode: p.job.mode, first: p.first, n: p.n })), bufs, total, gens, inputs);
   } catch (err) {
     process.stderr.write(`CUDA_ERROR ${(err as { cuResult?: string }).cuResult ?? 'CUDA_ERROR_UNKNOWN'} ${jobs.map((j) => j.kernel).join(',')}: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(3);
   }
   const tc = performance.now();
+  // the device's operands must be the generator's: the first and last cases of every job against the
+  // TypeScript fill
+  for (const g of gens) {
+    const p = prepared.find((x) => x.first + x.objects.length === g.first)!;
+    const k = Math.min(GEN_CHECK, g.n);
+    for (const from of [0, g.n - k]) {
+      const want = [0, 1, 2].map(() => new Uint32Array(k * WORDS));
+      fillGenerated(want, 0, k, p.genShape!, g.t, g.width, g.lanes, p.job.seed, stringKey(p.job.variant.id), g.index0 + from);
+      for (let f = 0; f < 3; f++) {
+        const got = words[f]!.subarray((g.first + from) * WORDS, (g.first + from + k) * WORDS);
+        if (got.some((x, i) => x !== want[f]![i])) {
+          deviceGen = false;
+          process.stderr.write(`the device-made operands of ${p.job.variant.id} differ from the TypeScript generator; making them on the CPU from now on\n`);
+          return runBatch(jobs);
+        }
+      }
+    }
+  }
   const share = (x: number, p: Prepared) => (x * p.n) / Math.max(total, 1);
   return prepared.map((p) => {
     const tj = performance.now();
     const r = judgeJob(p, inputs, bufs, words.map((w) => w), u32(bufs[0]!), u32(bufs[3]!));
-    return { ...r, ms: { make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj } };
+    const made = gens.find((g) => g.first === p.first + p.objects.length)?.n ?? 0;
+    return { ...r, deviceMade: made, ms: { make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj } };
   });
 }
 
