@@ -91,6 +91,33 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
     expect(c.stats.modulesCompiled).toBe(1);
     rmSync(cache, { recursive: true, force: true });
   }, 240_000);
+  it.skipIf(typeof p === 'string')('a launch that faults: the worker dies, its batch is isolated down to the culprit case (an error with the CUDA error), every other case keeps its verdict', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { PTX_CONFORMANCE_ADDON: join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts'), PTXCONF_STANDIN_FAULT: '0xdeadbeef' });
+    try {
+      const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
+      const { findTarget } = await import('../../harness/arch/targets.js');
+      const v = { family: 'atom', q: { space: 'global', op: 'add', type: 'u32' }, ptx: 'atom.global.add.u32', id: 'atom.global.add.u32' };
+      const mk = (i: number, mem: bigint) => ({ id: `${v.id}/t.yaml:c${i}`, variant: v, input: { memory: [mem], b: [5n] }, expect: { memory: [(mem + 5n) & 0xffffffffn] }, origin: { kind: 'vectors' as const, file: 't.yaml', line: i + 1, name: `c${i}` } });
+      const cases = [...Array.from({ length: 9 }, (_, i) => mk(i, BigInt(i * 1000))), mk(9, 0xdeadbeefn), ...Array.from({ length: 6 }, (_, i) => mk(10 + i, BigInt(i)))];
+      const results: { id: string; verdict: string; reason: string }[] = [];
+      const cache = join(tmpdir(), `ptxconf-cubins-fault-${process.pid}`);
+      const r = await runGpuBackend({
+        target: findTarget('sm_90')!, ptx: '9.0', ptxas: p as Exclude<typeof p, string>,
+        device: { ordinal: 0, name: 'stand-in', cc: '9.0', sm: 90, smCount: 132, multicastSupported: false },
+        keep: () => true, seed: 3, library: false, generated: 0, cases: [cases], cacheDir: cache,
+        executor: childCommand('executor'), worker: childCommand('worker'), workers: 1,
+        onResults: (rs) => results.push(...rs),
+      });
+      expect(r.stats.isolatedJobs).toBe(1);
+      expect(results.filter((x) => x.verdict === 'error').map((x) => x.id)).toEqual([`${v.id}/t.yaml:c9`]);
+      expect(results.find((x) => x.verdict === 'error')!.reason).toMatch(/CUDA_ERROR_ILLEGAL_ADDRESS/);
+      expect(results.filter((x) => x.verdict === 'pass')).toHaveLength(15);
+      rmSync(cache, { recursive: true, force: true });
+    } finally {
+      process.env = saved;
+    }
+  }, 240_000);
   it.skipIf(typeof p === 'string')('a generator kernel that differs from the TypeScript generator is caught by the sample check: the worker makes the operands on the CPU instead, and every case is still right', async () => {
     const cache = join(tmpdir(), `ptxconf-cubins-gen-${process.pid}`);
     const a = await run({ PTXCONF_STANDIN_GENBUG: '1' }, cache, 100);
