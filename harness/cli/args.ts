@@ -54,8 +54,9 @@ export const USAGE = `usage: npm run conformance -- [options]
   --no-cases         ptxas backend: check the catalog only, without running the case library
                      through the reference model
   --seed N           seed for generated cases (default ${DEFAULT_SEED}); recorded in the report
-  --vectors PATH     run the cases of a YAML vector file, or of every *.yaml under a directory
-                     (repeatable); validated first, every problem reported as file:line:col
+  --vectors PATH     run the cases of a vector file (YAML or JSON lines), or of every *.yaml,
+                     *.yml and *.jsonl under a directory (repeatable), on the gpu backend where
+                     there is one; validated first, every problem reported as file:line:col
   --case ID          replay exactly one case, by the id printed with it
   --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each)
   --cache-dir DIR    where rebuildable results are kept (default $XDG_CACHE_HOME/ptx-reduction-conformance
