@@ -91,6 +91,48 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
     expect(c.stats.modulesCompiled).toBe(1);
     rmSync(cache, { recursive: true, force: true });
   }, 240_000);
+  it.skipIf(typeof p === 'string')('given cases past the streaming threshold run while they are read (every module compiled first, at most 2 jobs a worker in flight), with the same verdicts', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { PTX_CONFORMANCE_ADDON: join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts'), PTXCONF_STREAM_ABOVE: '40' });
+    try {
+      const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
+      const { findTarget } = await import('../../harness/arch/targets.js');
+      const variants = [
+        { family: 'atom', q: { space: 'global', op: 'add', type: 'u32' }, ptx: 'atom.global.add.u32', id: 'atom.global.add.u32' },
+        { family: 'red', q: { space: 'global', op: 'add', type: 'f32' }, ptx: 'red.global.add.f32', id: 'red.global.add.f32' },
+      ];
+      let read = 0;
+      async function* batches() {
+        for (let b = 0; b < 20; b++) {
+          const out = Array.from({ length: 50 }, (_, i) => {
+            const k = b * 50 + i;
+            const v = variants[k % 2]!;
+            return { id: `${v.id}/s.jsonl:c${k}`, variant: v, input: { memory: [BigInt(k * 4099)], b: [BigInt(k)] }, origin: { kind: 'vectors' as const, file: 's.jsonl', line: k + 1, name: `c${k}` } };
+          });
+          read += out.length;
+          yield out;
+        }
+      }
+      const results: { verdict: string }[] = [];
+      const progress: string[] = [];
+      const cache = join(tmpdir(), `ptxconf-cubins-stream-${process.pid}`);
+      const r = await runGpuBackend({
+        target: findTarget('sm_90')!, ptx: '9.0', ptxas: p as Exclude<typeof p, string>,
+        device: { ordinal: 0, name: 'stand-in', cc: '9.0', sm: 90, smCount: 132, multicastSupported: false },
+        keep: () => true, seed: 3, library: false, generated: 0, cases: batches(), cacheDir: cache,
+        executor: childCommand('executor'), worker: childCommand('worker'), workers: 2,
+        onResults: (rs) => results.push(...rs), onProgress: (m) => progress.push(m),
+      });
+      expect(read).toBe(1000);
+      expect(progress.some((m) => /more than 40 cases given: compiling every module and running while reading/.test(m))).toBe(true);
+      expect(r.stats.cases).toBe(1000);
+      expect(r.stats.modulesCompiled! + r.stats.modulesCached!).toBe(68);
+      expect(results.filter((x) => x.verdict !== 'pass' && x.verdict !== 'observed')).toEqual([]);
+      rmSync(cache, { recursive: true, force: true });
+    } finally {
+      process.env = saved;
+    }
+  }, 300_000);
   it.skipIf(typeof p === 'string')('a launch that faults: the worker dies, its batch is isolated down to the culprit case (an error with the CUDA error), every other case keeps its verdict', async () => {
     const saved = { ...process.env };
     Object.assign(process.env, { PTX_CONFORMANCE_ADDON: join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts'), PTXCONF_STANDIN_FAULT: '0xdeadbeef' });

@@ -20,7 +20,7 @@ import { FAMILIES } from '../../families/index.js';
 import { gpuFamily } from '../../families/gpu-index.js';
 import type { EntryResult } from '../../report/types.js';
 import type { Ptxas } from '../ptxas/toolchain.js';
-import { compileModules } from './cache.js';
+import { type CompiledModule, compileModules } from './cache.js';
 import { genModule } from './gen-kernel.js';
 import type { DeviceInfo } from './driver.js';
 import type { LaunchJob } from './executor.js';
@@ -63,6 +63,8 @@ const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, 
 
 /** Cases per job for cases given by the caller. */
 const FILE_JOB = 1 << 14;
+/** Given cases buffered before a run starts compiling every module and running while it reads (PTXCONF_STREAM_ABOVE changes it). */
+const streamAbove = () => Number(process.env.PTXCONF_STREAM_ABOVE ?? 100_000) || 100_000;
 /** Given cases kept whole in the report even when they pass: those of the jobs that start before this many (past it, non-passes only; passes are counted). */
 export const KEEP_GIVEN = 20_000;
 /** Generated cases per job at most (a job per variant below that; worker.ts CHUNK bounds a job). */
@@ -119,15 +121,120 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       }
     }
   }
+  // Compiling, the pool and dispatching, ready before the given cases are read: a big vector file
+  // starts running once STREAM_ABOVE of its cases are buffered, with at most 2 jobs per worker in
+  // flight, so that memory stays bounded whatever the file's size.
+  const totals: Record<string, number> = {};
+  const add = (t: Record<string, number>) => {
+    for (const [k, v] of Object.entries(t)) totals[k] = (totals[k] ?? 0) + v;
+  };
+  const ms = { make: 0, gpu: 0, judge: 0 };
+  let cases = 0;
+  let fast = 0;
+  let deviceMade = 0;
+  let isolated = 0;
+  let done = 0;
+  let dispatched = 0;
+  let lastNote = 0;
+  let tr = performance.now();
+  const modules: (CompiledModule | undefined)[] = new Array(plan.modules.length);
+  const cstats = { compiled: 0, cached: 0 };
+  let compileMs = 0;
+  let genCubin: string | undefined;
+  const compile = async (need: ReadonlySet<number>, generates: boolean) => {
+    const t0 = performance.now();
+    const texts = plan.modules.map((_, i) => (need.has(i) && !modules[i] ? moduleText(plan, i) : undefined));
+    if (texts.some((t) => t !== undefined)) {
+      const r = await compileModules(texts, {
+        ptxas: opts.ptxas,
+        arch: opts.target.name,
+        cacheDir: opts.cacheDir,
+        onProgress: (d, total, cached) => opts.onProgress?.(`gpu modules: ${d}/${total} ready (${cached} from the cubin cache)`),
+      });
+      r.modules.forEach((m, i) => m && (modules[i] = m));
+      cstats.compiled += r.stats.compiled;
+      cstats.cached += r.stats.cached;
+    }
+    // the level-3 generator kernel, when any job generates (PTXCONF_DEVICE_GEN=0 keeps it on the CPU)
+    if (generates && !genCubin && process.env.PTXCONF_DEVICE_GEN !== '0') {
+      const g = await compileModules([genModule(opts.target.name, opts.ptx)], { ptxas: opts.ptxas, arch: opts.target.name, cacheDir: opts.cacheDir });
+      genCubin = g.modules[0]!.cubin;
+    }
+    compileMs += performance.now() - t0;
+  };
+  // one worker per core, plus PTXCONF_GPU_WORKERS_EXTRA (default 0) to cover the time each waits on the GPU
+  const extra = Number(process.env.PTXCONF_GPU_WORKERS_EXTRA ?? 0) || 0;
+  let workers = 0;
+  let pool: WorkerPool | undefined;
+  const startPool = (jobCount: number) => {
+    workers = Math.max(1, Math.min(opts.workers ?? availableParallelism() + extra, Math.ceil(jobCount / 8)));
+    pool = new WorkerPool(opts.worker, workers, 600_000);
+    tr = performance.now();
+  };
+  const full = (j: Omit<GpuJob, 'id' | 'cubin' | 'sass'>, gv: GpuVariant, id: number): GpuJob => {
+    const m = modules[gv.module]!;
+    return { ...j, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)', ...(genCubin ? { genCubin } : {}) };
+  };
+  const inflight = new Set<Promise<void>>();
+  const dispatch = (batch: GpuJob[]): Promise<void> => {
+    dispatched += batch.length;
+    const run = (async () => {
+      const o = await pool!.run(batch);
+      if ('outs' in o) {
+        for (const out of o.outs) {
+          add(out.totals);
+          cases += out.cases;
+          fast += out.fast;
+          deviceMade += out.deviceMade ?? 0;
+          ms.make += out.ms.make;
+          ms.gpu += out.ms.gpu;
+          ms.judge += out.ms.judge;
+          emit(out.results);
+        }
+      } else {
+        opts.onProgress?.(`gpu: a worker failed (${o.failed}) on a batch of ${batch.length} jobs (${batch[0]!.variant.id}...); isolating each`);
+        for (const job of batch) {
+          isolated++;
+          const r = await isolateJob(job, opts, o.failed);
+          add(r.totals);
+          cases += r.cases;
+          emit(r.results);
+        }
+      }
+      done += batch.length;
+      const now = performance.now();
+      if (now - lastNote > 2000) {
+        lastNote = now;
+        opts.onProgress?.(`gpu: ${done}/${dispatched} jobs, ${cases} cases judged in ${((now - tr) / 1000).toFixed(1)} s (${(cases / Math.max((now - tr) / 1000, 1e-9) / 1e6).toFixed(2)} M/s; worker seconds: making ${(ms.make / 1000).toFixed(1)}, GPU ${(ms.gpu / 1000).toFixed(1)}, judging ${(ms.judge / 1000).toFixed(1)}; ${fast} by the fast judge)`);
+      }
+    })();
+    inflight.add(run);
+    run.then(
+      () => inflight.delete(run),
+      () => inflight.delete(run),
+    );
+    return run;
+  };
+
   let given = 0;
+  let streaming = false;
+  const STREAM_ABOVE = streamAbove();
   if (opts.cases) {
     const groups = new Map<string, { gv: GpuVariant; mode: 0 | 1; cases: Case[] }>();
     let flushed = 0;
-    const flush = (g: { gv: GpuVariant; mode: 0 | 1; cases: Case[] }) => {
-      jobs.push({ kernel: g.gv.name, variant: variantOf(g.gv), shape: g.gv.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_GIVEN });
+    let buffered = 0;
+    const flush = async (g: { gv: GpuVariant; mode: 0 | 1; cases: Case[] }) => {
+      const job = { kernel: g.gv.name, variant: variantOf(g.gv), shape: g.gv.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_GIVEN };
       flushed += g.cases.length;
-      jobVariant.push(g.gv);
+      buffered -= g.cases.length;
       g.cases = [];
+      if (!streaming) {
+        jobs.push(job);
+        jobVariant.push(g.gv);
+        return;
+      }
+      while (inflight.size >= 2 * workers) await Promise.race(inflight);
+      void dispatch([full(job, g.gv, jobs.length + dispatched)]);
     };
     for await (const batch of opts.cases) {
       const skipped: EntryResult[] = [];
@@ -143,49 +250,34 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         let g = groups.get(k);
         if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, cases: [] }));
         g.cases.push(c);
-        if (g.cases.length >= FILE_JOB) flush(g);
+        buffered++;
+        if (g.cases.length >= FILE_JOB) await flush(g);
       }
       emit(skipped);
+      if (!streaming && buffered + jobs.reduce((n, j) => n + j.cases.length, 0) > STREAM_ABOVE) {
+        // a big input: compile every module now, start the pool, and run what is buffered
+        streaming = true;
+        opts.onProgress?.(`gpu: more than ${STREAM_ABOVE} cases given: compiling every module and running while reading`);
+        await compile(new Set(plan.modules.map((_, i) => i)), jobs.some((j) => j.generated > 0));
+        startPool(Number.MAX_SAFE_INTEGER);
+        const early = jobs.splice(0);
+        const earlyGv = jobVariant.splice(0);
+        for (const [i, j] of early.entries()) {
+          while (inflight.size >= 2 * workers) await Promise.race(inflight);
+          void dispatch([full(j, earlyGv[i]!, dispatched)]);
+        }
+        for (const g of groups.values()) if (g.cases.length >= FILE_JOB) await flush(g);
+      }
     }
-    for (const g of groups.values()) if (g.cases.length) flush(g);
+    for (const g of groups.values()) if (g.cases.length) await flush(g);
   }
 
-  // compile (or find) the modules the jobs need
-  const need = new Set(jobVariant.map((v) => v.module));
-  const texts = plan.modules.map((_, i) => (need.has(i) ? moduleText(plan, i) : undefined));
-  const tc = performance.now();
-  const { modules, stats: cstats } = await compileModules(texts, {
-    ptxas: opts.ptxas,
-    arch: opts.target.name,
-    cacheDir: opts.cacheDir,
-    onProgress: (done, total, cached) => opts.onProgress?.(`gpu modules: ${done}/${total} ready (${cached} from the cubin cache)`),
-  });
-  // the level-3 generator kernel, when any job generates (PTXCONF_DEVICE_GEN=0 keeps it on the CPU)
-  let genCubin: string | undefined;
-  if (process.env.PTXCONF_DEVICE_GEN !== '0' && jobs.some((j) => j.generated > 0)) {
-    const g = await compileModules([genModule(opts.target.name, opts.ptx)], { ptxas: opts.ptxas, arch: opts.target.name, cacheDir: opts.cacheDir });
-    genCubin = g.modules[0]!.cubin;
-  }
-  const compileSeconds = (performance.now() - tc) / 1000;
-
-  const totals: Record<string, number> = {};
-  const add = (t: Record<string, number>) => {
-    for (const [k, v] of Object.entries(t)) totals[k] = (totals[k] ?? 0) + v;
-  };
-  const ms = { make: 0, gpu: 0, judge: 0 };
-  let cases = 0;
-  let fast = 0;
-  let deviceMade = 0;
-  let isolated = 0;
-  // one worker per core, plus PTXCONF_GPU_WORKERS_EXTRA (default 0) to cover the time each waits on the GPU
-  const extra = Number(process.env.PTXCONF_GPU_WORKERS_EXTRA ?? 0) || 0;
-  const workers = Math.max(1, Math.min(opts.workers ?? availableParallelism() + extra, Math.ceil(jobs.length / 8)));
-  const tr = performance.now();
-  const pool = jobs.length ? new WorkerPool(opts.worker, workers, 600_000) : undefined;
-  let done = 0;
-  let lastNote = 0;
   try {
-    // batches of jobs in plan order (neighbouring variants share a module)
+    if (!streaming) {
+      await compile(new Set(jobVariant.map((v) => v.module)), jobs.some((j) => j.generated > 0));
+      if (jobs.length) startPool(jobs.length);
+    }
+    // batches of the remaining jobs in plan order (neighbouring variants share a module)
     const order = jobs.map((_, id) => id).sort((x, y) => jobVariant[x]!.index - jobVariant[y]!.index);
     const size = (id: number) => jobs[id]!.cases.length + jobs[id]!.generated + (jobs[id]!.library ? 64 : 0);
     const batches: number[][] = [];
@@ -201,54 +293,21 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       curSize += size(id);
     }
     if (cur.length) batches.push(cur);
-    const full = (id: number): GpuJob => {
-      const gv = jobVariant[id]!;
-      const m = modules[gv.module]!;
-      return { ...jobs[id]!, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)', ...(genCubin ? { genCubin } : {}) };
-    };
-    await Promise.all(
-      batches.map(async (ids) => {
-        const batch = ids.map(full);
-        const o = await pool!.run(batch);
-        if ('outs' in o) {
-          for (const out of o.outs) {
-            add(out.totals);
-            cases += out.cases;
-            fast += out.fast;
-            deviceMade += out.deviceMade ?? 0;
-            ms.make += out.ms.make;
-            ms.gpu += out.ms.gpu;
-            ms.judge += out.ms.judge;
-            emit(out.results);
-          }
-        } else {
-          opts.onProgress?.(`gpu: a worker failed (${o.failed}) on a batch of ${batch.length} jobs (${batch[0]!.variant.id}...); isolating each`);
-          for (const job of batch) {
-            isolated++;
-            const r = await isolateJob(job, opts, o.failed);
-            add(r.totals);
-            cases += r.cases;
-            emit(r.results);
-          }
-        }
-        done += ids.length;
-        const now = performance.now();
-        if (now - lastNote > 2000 || done === jobs.length) {
-          lastNote = now;
-          opts.onProgress?.(`gpu: ${done}/${jobs.length} jobs, ${cases} cases judged in ${((now - tr) / 1000).toFixed(1)} s (${(cases / Math.max((now - tr) / 1000, 1e-9) / 1e6).toFixed(2)} M/s; worker seconds: making ${(ms.make / 1000).toFixed(1)}, GPU ${(ms.gpu / 1000).toFixed(1)}, judging ${(ms.judge / 1000).toFixed(1)}; ${fast} by the fast judge)`);
-        }
-      }),
-    );
+    const offset = dispatched;
+    for (const ids of batches) void dispatch(ids.map((id) => full(jobs[id]!, jobVariant[id]!, offset + id)));
+    while (inflight.size) await Promise.race(inflight);
+    opts.onProgress?.(`gpu: ${done}/${dispatched} jobs, ${cases} cases judged`);
   } finally {
     pool?.close();
   }
+  const compileSeconds = compileMs / 1000;
   const runSeconds = (performance.now() - tr) / 1000;
   return {
     variantIds: [...ran],
     results: resultCount,
     stats: {
       variants: ran.size,
-      jobs: jobs.length,
+      jobs: dispatched,
       cases,
       givenCases: given,
       fastJudged: fast,
