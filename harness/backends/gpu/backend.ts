@@ -294,8 +294,10 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     }
     if (cur.length) batches.push(cur);
     const offset = dispatched;
-    for (const ids of batches) void dispatch(ids.map((id) => full(jobs[id]!, jobVariant[id]!, offset + id)));
-    while (inflight.size) await Promise.race(inflight);
+    // Promise.all once: racing a set of thousands of batches again after each one ended cost the
+    // parent O(batches^2) and left the workers waiting (31 M/s instead of 67 M/s on the H100)
+    const rest = batches.map((ids) => dispatch(ids.map((id) => full(jobs[id]!, jobVariant[id]!, offset + id))));
+    await Promise.all([...inflight, ...rest]);
     opts.onProgress?.(`gpu: ${done}/${dispatched} jobs, ${cases} cases judged`);
   } finally {
     pool?.close();
