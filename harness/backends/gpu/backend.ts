@@ -176,6 +176,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     return { ...j, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)', ...(genCubin ? { genCubin } : {}) };
   };
   const inflight = new Set<Promise<void>>();
+  const failures: unknown[] = [];
   const dispatch = (batch: GpuJob[]): Promise<void> => {
     dispatched += batch.length;
     const run = (async () => {
@@ -211,7 +212,10 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     inflight.add(run);
     run.then(
       () => inflight.delete(run),
-      () => inflight.delete(run),
+      (e: unknown) => {
+        inflight.delete(run);
+        failures.push(e); // rethrown once everything in flight has ended
+      },
     );
     return run;
   };
@@ -297,7 +301,8 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     // Promise.all once: racing a set of thousands of batches again after each one ended cost the
     // parent O(batches^2) and left the workers waiting (31 M/s instead of 67 M/s on the H100)
     const rest = batches.map((ids) => dispatch(ids.map((id) => full(jobs[id]!, jobVariant[id]!, offset + id))));
-    await Promise.all([...inflight, ...rest]);
+    await Promise.allSettled([...inflight, ...rest]);
+    if (failures.length) throw failures[0];
     opts.onProgress?.(`gpu: ${done}/${dispatched} jobs, ${cases} cases judged`);
   } finally {
     pool?.close();
