@@ -10,7 +10,7 @@
  * What the hardware observed is `case.observed`; on the reference backend a vector file's `expect:`
  * takes its place (a file that expects other bits is explained the same way).
  */
-import { type ElementFormat, elementFormat } from '../numerics/formats.js';
+import { type ElementFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import type { Allowed } from '../numerics/ops.js';
 import { type ElementAllowed, CaseError, reference } from '../reference/model.js';
 import type { EntryResult, Verdict } from '../report/types.js';
@@ -31,6 +31,29 @@ export function explainable(r: EntryResult): Explainable | undefined {
   return { variant: r.ptx, input: c.input as Explainable['input'], observed };
 }
 
+/**
+ * Whether an executor's bits are the ones a file's `expect:` names, element by element; a NaN
+ * matches a NaN in a lane where the reference leaves the payload open (fp.nan-payload).
+ */
+export function expectAgreement(fmt: ElementFormat, expect: Record<string, unknown>, observed: Record<string, unknown>, ref: { memory?: readonly ElementAllowed[]; returned?: readonly ElementAllowed[] }): { agrees: boolean; reason: string } {
+  for (const what of ['memory', 'returned'] as const) {
+    const want = (expect[what] as string[] | undefined)?.map((x) => BigInt(x));
+    if (!want) continue;
+    const got = (observed[what] as string[] | undefined)?.map((x) => BigInt(x));
+    if (!got) return { agrees: false, reason: `${what}: the file expects values, the executor gave none` };
+    for (let i = 0; i < want.length; i++) {
+      const wl = splitLanes(fmt, want[i]!);
+      const gl = splitLanes(fmt, got[i] ?? 0n);
+      for (let l = 0; l < wl.length; l++) {
+        if (wl[l] === gl[l]) continue;
+        const open = ref[what]?.[i]?.[l]?.anyNaN && fmt.lane.kind === 'float' && classify(fmt.lane, wl[l]!) === 'nan' && classify(fmt.lane, gl[l]!) === 'nan';
+        if (!open) return { agrees: false, reason: `${what}[${i}]${fmt.lanes > 1 ? ` lane ${l}` : ''}: the file expects ${hex(fmt.lane.bits, wl[l]!)}, the executor gave ${hex(fmt.lane.bits, gl[l]!)}` };
+      }
+    }
+  }
+  return { agrees: true, reason: "the executor gave the bits the file's expect names" };
+}
+
 /** SASS evidence: a field of its own (older reports kept it in catalog.reason as "SASS: ..."). */
 function sassOf(r: EntryResult): string | undefined {
   return r.sass ?? /^SASS: (.*)$/.exec(r.catalog.reason)?.[1];
@@ -45,13 +68,17 @@ export function enrichResult(r: EntryResult): EntryResult {
   const c = out.case;
   let rules = out.catalog.rules;
   let allowed = c.allowed;
-  const needsAllowed = out.verdict !== 'pass' && Object.keys(c.allowed).length === 0;
-  if (rules.length === 0 || needsAllowed) {
+  let fileExpect = c.fileExpect;
+  // a file's case run by an executor: its allowed set beside its expect, and whether the two agree
+  const judgesExpect = c.observed !== undefined && c.expect !== undefined;
+  const needsAllowed = (out.verdict !== 'pass' || judgesExpect) && Object.keys(c.allowed).length === 0;
+  if (rules.length === 0 || needsAllowed || (judgesExpect && !fileExpect)) {
     try {
       const v = variantOf(out.ptx);
       const fmt = elementFormat(v.q.type ?? '');
       const ref = reference(v, referenceCaseOf(ex.input));
       rules = ref.trail.map((t) => t.rule);
+      if (judgesExpect && !fileExpect) fileExpect = expectAgreement(fmt, c.expect!, c.observed!, ref);
       if (needsAllowed) {
         allowed = {
           ...(ref.memory ? { memory: allowedHex(fmt, ref.memory) } : {}),
@@ -73,7 +100,7 @@ export function enrichResult(r: EntryResult): EntryResult {
     ...out,
     catalog: { ...out.catalog, rules },
     ...(explanation ? { explanation } : {}),
-    case: { ...c, allowed, ...(nan ? { nan } : {}) },
+    case: { ...c, allowed, ...(nan ? { nan } : {}), ...(fileExpect ? { fileExpect } : {}) },
   };
   return out;
 }

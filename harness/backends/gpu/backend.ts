@@ -368,7 +368,7 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
     const observed = { memory: o.memory.map((x) => BigInt(x)), ...(job.shape.returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
     const verdict = judge(c.id, v, c.input, observed);
     totals[`${v.family}.${verdict.verdict}`] = (totals[`${v.family}.${verdict.verdict}`] ?? 0) + 1;
-    if (fileCases.has(c) || keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed)) results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass, full: fileCases.has(c) }));
+    if (fileCases.has(c) || keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed)) results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
   });
   return { totals, results, cases: all.length };
 }

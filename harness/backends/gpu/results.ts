@@ -8,9 +8,7 @@
  */
 import type { Case } from '../../cases/types.js';
 import type { Qualifiers } from '../../catalog/types.js';
-import { type ElementFormat, elementFormat, splitLanes } from '../../numerics/formats.js';
-import { allows } from '../../numerics/ops.js';
-import { type ElementAllowed, CaseError, reference } from '../../reference/model.js';
+import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
 import type { ObservationVerdict } from './observations.js';
 
@@ -25,29 +23,7 @@ export function keepCase(q: Qualifiers, probe: boolean, verdict: string, j: numb
   return verdict === 'mismatch' || verdict === 'error' || (plain && probe) || (j < SAMPLE_WINDOW && ((j + 1) * 2654435761 + seed) % 997 === 0);
 }
 
-function allowedHex(fmt: ElementFormat, xs?: readonly ElementAllowed[]) {
-  return xs?.map((e) => e.map((l) => ({ bits: l.bits.map((b) => hex(fmt.lane.bits, b)), anyNaN: l.anyNaN })));
-}
-
-/** Whether observed elements equal the file's expected ones (a NaN matches a NaN where the reference leaves the payload open). */
-function agreement(fmt: ElementFormat, what: string, expected: readonly bigint[] | undefined, observed: readonly bigint[] | undefined, allowed: readonly ElementAllowed[] | undefined): string | undefined {
-  if (!expected) return undefined;
-  if (!observed) return `${what}: the file expects values, the instruction returned none`;
-  for (let i = 0; i < expected.length; i++) {
-    if (expected[i] === observed[i]) continue;
-    const el = splitLanes(fmt, expected[i]!);
-    const ol = splitLanes(fmt, observed[i] ?? 0n);
-    for (let l = 0; l < el.length; l++) {
-      if (el[l] === ol[l]) continue;
-      const set = allowed?.[i]?.[l];
-      const bothNaN = set?.anyNaN && fmt.lane.kind === 'float' && allows(fmt.lane, { bits: [], anyNaN: true, unspecified: [] }, el[l]!) && allows(fmt.lane, { bits: [], anyNaN: true, unspecified: [] }, ol[l]!);
-      if (!bothNaN) return `${what}[${i}]${fmt.lanes > 1 ? ` lane ${l}` : ''}: the file expects ${hex(fmt.lane.bits, el[l]!)}, the hardware gave ${hex(fmt.lane.bits, ol[l]!)}`;
-    }
-  }
-  return undefined;
-}
-
-export function caseResult(c: Case, v: Pick<ObservationVerdict, 'verdict' | 'reason' | 'unspecified'>, observed: { memory: readonly bigint[]; returned?: readonly bigint[] }, o: { modulePtx: string; sass: string; full: boolean }): EntryResult {
+export function caseResult(c: Case, v: Pick<ObservationVerdict, 'verdict' | 'reason' | 'unspecified'>, observed: { memory: readonly bigint[]; returned?: readonly bigint[] }, o: { modulePtx: string; sass: string }): EntryResult {
   const fmt = elementFormat(c.variant.q.type ?? '');
   const H = (xs?: readonly bigint[]) => xs?.map((x) => hex(fmt.bits, x));
   const input = {
@@ -57,42 +33,26 @@ export function caseResult(c: Case, v: Pick<ObservationVerdict, 'verdict' | 'rea
     ...(c.input.source ? { source: H(c.input.source) } : {}),
     ...(c.input.space ? { space: c.input.space } : {}),
   };
-  let allowed: Record<string, unknown> = {};
-  let expect: Record<string, unknown> | undefined;
-  let fileExpect: { agrees: boolean; reason: string } | undefined;
-  let rules: string[] = [];
-  if (o.full) {
-    try {
-      const ref = reference(c.variant, c.input);
-      rules = ref.trail.map((t) => t.rule);
-      allowed = { ...(ref.memory ? { memory: allowedHex(fmt, ref.memory) } : {}), ...(ref.returned ? { returned: allowedHex(fmt, ref.returned) } : {}) };
-      if (c.expect) {
-        expect = { ...(c.expect.memory ? { memory: H(c.expect.memory) } : {}), ...(c.expect.returned ? { returned: H(c.expect.returned) } : {}) };
-        const miss = agreement(fmt, 'memory', c.expect.memory, observed.memory, ref.memory) ?? agreement(fmt, 'returned', c.expect.returned, observed.returned, ref.returned);
-        fileExpect = miss ? { agrees: false, reason: miss } : { agrees: true, reason: 'the hardware gave the bits the file expects' };
-      }
-    } catch (e) {
-      if (!(e instanceof CaseError)) throw e;
-    }
-  }
+  const expect = c.expect && { ...(c.expect.memory ? { memory: H(c.expect.memory) } : {}), ...(c.expect.returned ? { returned: H(c.expect.returned) } : {}) };
+  // the rule trail, the allowed sets and whether the hardware agrees with `expect` are the
+  // comparator's (compare.ts enrichResult), as for every executor
   return {
     id: c.id,
     family: c.variant.family,
     kind: 'case',
     ptx: c.variant.ptx,
     modulePtx: o.modulePtx,
-    catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules },
+    catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
     sass: o.sass,
     verdict: v.verdict,
-    reason: fileExpect ? `${v.reason}; file's expect: ${fileExpect.agrees ? 'agrees' : `disagrees (${fileExpect.reason})`}` : v.reason,
+    reason: v.reason,
     case: {
       origin: { ...c.origin } as Record<string, string | number>,
       input,
       ...(expect ? { expect } : {}),
       observed: { memory: H(observed.memory), ...(observed.returned ? { returned: H(observed.returned) } : {}) },
-      allowed,
+      allowed: {},
       unspecified: v.unspecified,
-      ...(fileExpect ? { fileExpect } : {}),
     },
   };
 }

@@ -287,7 +287,7 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
     count(verdict.verdict);
     if (isFile || keepCase(v.q, probe, verdict.verdict, i, job.seed)) {
       const c: Case = obj ?? { id: `${v.id}/gen:seed=${job.seed}:level=3:i=${genIndex}`, variant: v, input, origin: { kind: 'gen', seed: job.seed, level: 3, index: genIndex } };
-      results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass, full: isFile }));
+      results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
     }
   };
   // the given and library cases and the sampled window case by case; past them only flags matter

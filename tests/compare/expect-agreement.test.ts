@@ -1,0 +1,37 @@
+/** The comparator says whether an executor's bits are the ones a vector file's `expect:` names. */
+import { describe, expect, it } from 'vitest';
+import { enrichResult } from '../../harness/compare/compare.js';
+import type { EntryResult } from '../../harness/report/types.js';
+
+const gpuResult = (observed: string[], expected: string[], memory = ['0x7f800000'], b = ['0xff800000']): EntryResult => ({
+  id: 'atom.global.add.f32/t.yaml:c',
+  family: 'atom',
+  kind: 'case',
+  ptx: 'atom.global.add.f32',
+  modulePtx: '9.0',
+  catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+  verdict: 'observed',
+  reason: 'x',
+  case: { origin: { kind: 'vectors' }, input: { memory, b }, expect: { memory: expected, returned: memory }, observed: { memory: observed, returned: memory }, allowed: {}, unspecified: [] },
+});
+
+describe('expect agreement (case.fileExpect)', () => {
+  it('inf + -inf: a NaN observed where the file expects another NaN agrees (the payload is open), and the allowed set is filled beside it', () => {
+    const r = enrichResult(gpuResult(['0x7fffffff'], ['0x7fc00000']));
+    expect(r.case!.fileExpect).toEqual({ agrees: true, reason: "the executor gave the bits the file's expect names" });
+    expect(r.case!.allowed).toHaveProperty('memory');
+  });
+  it('other bits than the expect disagree, naming the element and both patterns', () => {
+    const r = enrichResult({ ...gpuResult(['0x40000000'], ['0x40400000'], ['0x3f800000'], ['0x3f800000']), verdict: 'pass' });
+    expect(r.case!.fileExpect).toEqual({ agrees: false, reason: 'memory[0]: the file expects 0x40400000, the executor gave 0x40000000' });
+  });
+  it('a NaN where the reference allows one value is no agreement', () => {
+    const r = enrichResult({ ...gpuResult(['0x7fffffff'], ['0x40000000'], ['0x3f800000'], ['0x3f800000']), verdict: 'mismatch' });
+    expect(r.case!.fileExpect!.agrees).toBe(false);
+  });
+  it('a reference-model result (no observed bits) gets none', () => {
+    const g = gpuResult(['0x7fffffff'], ['0x7fc00000']);
+    const { observed: _o, ...c } = g.case!;
+    expect(enrichResult({ ...g, case: c }).case!.fileExpect).toBeUndefined();
+  });
+});
