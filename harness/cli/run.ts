@@ -24,7 +24,7 @@ import { judgeRun } from '../compare/judge-run.js';
 import { diffReports, formatDiff } from '../report/diff.js';
 import { buildReport } from '../report/json.js';
 import { loadReport } from '../report/load.js';
-import { RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
+import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
 import { type Options, USAGE, parseOptions } from './args.js';
@@ -102,13 +102,9 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
 }
 
 /**
- * Results a reference run keeps in its report: every result of its first KEEP_ALL cases, and past
- * them every result that is not a plain pass (the passes are counted in stats.total.*), so that a
- * vector file of millions of cases runs in bounded memory and writes a report of a few MB.
+ * Cases through the reference model into the recorder, yielding now and then so a signal gets in;
+ * past the first KEEP_WHOLE cases only results that are not a plain pass are kept (all counted).
  */
-export const KEEP_ALL = 20_000;
-
-/** Cases through the reference model into the recorder, yielding now and then so a signal gets in. */
 async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io): Promise<{ cases: number; totals: Record<string, number> }> {
   const progress = new Progress(io, sel.total, 'cases evaluated');
   let n = 0;
@@ -116,7 +112,7 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io): Promi
   for await (const cases of sel.batches()) {
     for (let i = 0; i < cases.length; i += 1000) {
       const batch = cases.slice(i, i + 1000).map(runCaseOnReference);
-      const kept = n + batch.length <= KEEP_ALL ? batch : batch.filter((r, k) => n + k < KEEP_ALL || r.verdict !== 'pass');
+      const kept = n + batch.length <= KEEP_WHOLE ? batch : batch.filter((r, k) => n + k < KEEP_WHOLE || r.verdict !== 'pass');
       for (const r of batch) totals[`total.${r.family}.${r.verdict}`] = (totals[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
       rec.add(kept);
       n += batch.length;
@@ -151,7 +147,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, stats: { cases: sel.total }, catalogEntries: 0 });
     const r = await runCasesInto(rec, sel, io);
     if (!r.cases) throw new UsageError(`no case selected by --filter '${opts.filter ?? ''}'; --list shows the variants`);
-    rec.set({ stats: { cases: r.cases, ...(r.cases > KEEP_ALL ? r.totals : {}) } });
+    rec.set({ stats: { cases: r.cases, ...(r.cases > KEEP_WHOLE ? r.totals : {}) } });
     return rec;
   }
 
@@ -227,7 +223,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   if (sel?.total) {
     io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
     const r = await runCasesInto(rec, sel, io);
-    stats = { ...stats, cases: r.cases, ...(r.cases > KEEP_ALL ? r.totals : {}) };
+    stats = { ...stats, cases: r.cases, ...(r.cases > KEEP_WHOLE ? r.totals : {}) };
   }
   rec.set({ stats });
   return rec;

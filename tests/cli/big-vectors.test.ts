@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Io, main } from '../../harness/cli/main.js';
-import { KEEP_ALL } from '../../harness/cli/run.js';
+import { KEEP_WHOLE as KEEP_ALL } from '../../harness/report/recorder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-big-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -19,6 +19,15 @@ const MIX = (r: string, t: string) => [
   `  xor.b32 ${r}, ${r}, ${t};`,
 ];
 
+/** Stores %r23 as 32-bit word %r24 of the lane at bit %r20 of the field's slot (%d4). */
+const STORE_WORD = [
+  '  shr.u32 %r26, %r20, 5;',
+  '  add.u32 %r26, %r26, %r24;',
+  '  mul.wide.u32 %d6, %r26, 4;',
+  '  add.u64 %d6, %d4, %d6;',
+  '  st.global.u32 [%d6], %r23;',
+];
+
 /**
  * params: base pointers of the three input buffers at the job's first generated slot, n, index0,
  * sk, table pointer, table count, words per lane (tw), lane bits, lanes per element, element width
@@ -107,11 +116,7 @@ export function genModule(arch: string, ptx: string): string {
     '  mul.wide.u32 %d5, %r25, 4;',
     '  add.u64 %d5, %d2, %d5;',
     '  ld.global.u32 %r23, [%d5];',
-    '  shr.u32 %r26, %r20, 5;',
-    '  add.u32 %r26, %r26, %r24;',
-    '  mul.wide.u32 %d6, %r26, 4;',
-    '  add.u64 %d6, %d4, %d6;',
-    '  st.global.u32 [%d6], %r23;',
+    ...STORE_WORD,
     '  add.u32 %r24, %r24, 1;',
     '  bra TABQ;',
     'RANDOM:',
@@ -134,11 +139,7 @@ export function genModule(arch: string, ptx: string): string {
     '  add.u32 %r28, %r24, 0x5bd1e995;',
     '  xor.b32 %r23, %r19, %r28;',
     ...MIX('%r23', '%r8'),
-    '  shr.u32 %r26, %r20, 5;',
-    '  add.u32 %r26, %r26, %r24;',
-    '  mul.wide.u32 %d6, %r26, 4;',
-    '  add.u64 %d6, %d4, %d6;',
-    '  st.global.u32 [%d6], %r23;',
+    ...STORE_WORD,
     '  add.u32 %r24, %r24, 1;',
     '  bra RANDQ;',
     'NEXTLANE:',
