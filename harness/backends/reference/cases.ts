@@ -80,17 +80,14 @@ export function runCaseOnReference(c: Case): EntryResult {
   const fmt = elementFormat(c.variant.q.type ?? '');
   let detail: CaseDetail | undefined;
   let o: ReturnType<typeof reference>;
+  const base = { id: c.id, family: c.variant.family, kind: 'case' as const, ptx: c.variant.ptx, modulePtx: '-' };
   try {
     o = reference(c.variant, c.input);
   } catch (e) {
     if (!(e instanceof CaseError)) throw e;
     const { input } = caseBits(c, fmt);
     return {
-      id: c.id,
-      family: c.variant.family,
-      kind: 'case',
-      ptx: c.variant.ptx,
-      modulePtx: '-',
+      ...base,
       catalog: { status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules: [] },
       verdict: 'error',
       reason: `the reference model cannot evaluate this case: ${e.message}`,
@@ -123,11 +120,7 @@ export function runCaseOnReference(c: Case): EntryResult {
     };
   };
   return {
-    id: c.id,
-    family: c.variant.family,
-    kind: 'case',
-    ptx: c.variant.ptx,
-    modulePtx: '-',
+    ...base,
     catalog: { status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules },
     verdict: miss ? 'mismatch' : 'pass',
     reason: miss
