@@ -3,15 +3,20 @@
  * JSON-lines file of N mixed simple cases (atom.global.add.f32, red.global.add.u32,
  * atom.global.cas.b32, atom.global.add.noftz.f16; default N = 1,000,000, `--cases N` changes it) and
  * a ~50 MB YAML file, then measures each in its own child process (so peak RSS is per format):
- * loading (validate + stream, as a run does), reference-model evaluation of the streamed cases, and
- * peak RSS. Rates are per core: cases per CPU-second of the one process (user + system), and per
+ * - `read`: one validating read of the file into cases (packed blocks and objects), what a
+ *   reference run reads (harness/backends/reference/vectors.ts);
+ * - `load`: validate, then stream the cases as objects: the gpu backend's two reads;
+ * - `cli`: the whole `npm run conformance -- --vectors FILE --backend reference` in the child (read,
+ *   judge, report files), from main() to its return;
+ * and peak RSS. Rates are per core: cases per CPU-second of the one process (user + system), and per
  * wall second beside it. Prints figures next to their targets; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCaseOnReference } from '../harness/backends/reference/cases.js';
+import { main as cliMain } from '../harness/cli/run.js';
+import { batchSize } from '../harness/cases/packed.js';
 import { streamVectors, validateVectors } from '../harness/cases/vectors.js';
 
 const KINDS = [
@@ -59,56 +64,66 @@ function jsonCase(i: number): string {
 const HEAD_YAML = '# bench-vectors: mixed simple cases\ncite: "bench"\ncases:\n';
 const HEAD_JSONL = '{"cite": "bench"}\n';
 
-/** A child: loads (and with `eval`, evaluates) one file and prints one JSON line of figures. */
+/** A child: reads one file (`read`, `load`) or runs the CLI on it (`cli`) and prints one JSON line of figures. */
 async function child(mode: string, file: string): Promise<void> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let lastProgress = '';
-  const v = await validateVectors([file], tmpdir(), (files, cases, done, total) => {
-    lastProgress = `${files} file(s), ${cases} cases, ${(done / 2 ** 20).toFixed(0)}/${(total / 2 ** 20).toFixed(0)} MB`;
-  });
-  const t1 = performance.now();
-  const cpu1 = process.cpuUsage(cpu0);
+  let cases = 0;
+  let problems: { line: number; col: number; message: string }[] = [];
+  let exit: number | undefined;
   let streamed = 0;
   let batches = 0;
   let maxBatch = 0;
-  let evalMs = 0;
-  let pass = 0;
-  const evalCpu0 = { user: 0, system: 0 };
-  for await (const batch of streamVectors([file], tmpdir())) {
-    streamed += batch.length;
-    batches++;
-    maxBatch = Math.max(maxBatch, batch.length);
-    if (mode === 'eval') {
-      const c0 = process.cpuUsage();
-      const e0 = performance.now();
-      for (const c of batch) if (runCaseOnReference(c).verdict === 'pass') pass++;
-      evalMs += performance.now() - e0;
-      const c1 = process.cpuUsage(c0);
-      evalCpu0.user += c1.user;
-      evalCpu0.system += c1.system;
+  let validateCpu = 0;
+  if (mode === 'cli') {
+    const report = join(tmpdir(), 'ptx-bench-vectors', `report-${process.pid}`);
+    exit = await cliMain(['--vectors', file, '--backend', 'reference', '--report', report], { out: () => {}, err: (s) => void (lastProgress = s), isTTY: false });
+    const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number }; results: unknown[] };
+    cases = r.stats.cases;
+    lastProgress = `exit ${exit}; report.json: ${r.results.length} results kept, stats.cases ${r.stats.cases}`;
+    rmSync(report, { recursive: true, force: true });
+  } else {
+    const v = await validateVectors(
+      [file],
+      tmpdir(),
+      (files, n, done, total) => {
+        lastProgress = `${files} file(s), ${n} cases, ${(done / 2 ** 20).toFixed(0)}/${(total / 2 ** 20).toFixed(0)} MB`;
+      },
+      mode === 'read'
+        ? (b) => {
+            batches++;
+            maxBatch = Math.max(maxBatch, batchSize(b));
+          }
+        : undefined,
+    );
+    cases = v.cases;
+    problems = v.problems;
+    validateCpu = (process.cpuUsage(cpu0).user + process.cpuUsage(cpu0).system) / 1e6;
+    if (mode === 'load') {
+      for await (const batch of streamVectors([file], tmpdir())) {
+        streamed += batch.length;
+        batches++;
+        maxBatch = Math.max(maxBatch, batch.length);
+      }
     }
   }
   const t2 = performance.now();
   const cpu2 = process.cpuUsage(cpu0);
-  const cpuS = (u: { user: number; system: number }) => (u.user + u.system) / 1e6;
   console.log(
     JSON.stringify({
       mode,
       file,
-      problems: v.problems.length,
-      firstProblem: v.problems[0] ? `${v.problems[0].line}:${v.problems[0].col}: ${v.problems[0].message.slice(0, 160)}` : undefined,
-      cases: v.cases,
+      problems: problems.length,
+      firstProblem: problems[0] ? `${problems[0].line}:${problems[0].col}: ${problems[0].message.slice(0, 160)}` : undefined,
+      cases,
       streamed,
       batches,
       maxBatch,
-      validateWall: (t1 - t0) / 1000,
-      validateCpu: cpuS(cpu1),
+      validateCpu,
       totalWall: (t2 - t0) / 1000,
-      totalCpu: cpuS(cpu2),
-      evalWall: evalMs / 1000,
-      evalCpu: cpuS(evalCpu0),
-      pass,
+      totalCpu: (cpu2.user + cpu2.system) / 1e6,
+      exit,
       maxRssMB: process.resourceUsage().maxRSS / 1024,
       lastProgress,
     }),
@@ -123,13 +138,10 @@ interface Figures {
   streamed: number;
   batches: number;
   maxBatch: number;
-  validateWall: number;
   validateCpu: number;
   totalWall: number;
   totalCpu: number;
-  evalWall: number;
-  evalCpu: number;
-  pass: number;
+  exit?: number;
   maxRssMB: number;
   lastProgress: string;
 }
@@ -160,26 +172,33 @@ async function main(): Promise<void> {
   console.log(`files in ${dir} (written in ${((performance.now() - t0) / 1000).toFixed(1)} s): ${n} cases YAML ${mb(yaml)}, JSONL ${mb(jsonl)}; 50 MB YAML ${mb(big50)} (${n50} cases); flow-style YAML ${mb(flow50)}`);
   console.log('each line: one child process; rates per core = cases / CPU-seconds of that process (wall-clock rate beside it)\n');
 
-  const load = (label: string, f: Figures, target?: number) => {
+  const line = (label: string, f: Figures, what: string, target?: number) => {
     const rate = f.cases / f.totalCpu;
     const met = target === undefined ? '' : rate >= target ? '  [target met]' : '  [target NOT met]';
     console.log(
-      `${label.padEnd(28)} ${String(f.cases).padStart(8)} cases  validate ${f.validateCpu.toFixed(2)} s + stream ${(f.totalCpu - f.validateCpu).toFixed(2)} s CPU  ` +
-        `-> ${k(rate)}/core (wall ${k(f.cases / f.totalWall)})${target ? `  target >= ${k(target)}` : ''}${met}  peak RSS ${f.maxRssMB.toFixed(0)} MB (target <= 2048)${f.maxRssMB <= 2048 ? '' : ' NOT met'}  ` +
-        `batches ${f.batches} of <= ${f.maxBatch}${f.problems ? `  problems ${f.problems}` : ''}`,
+      `${label.padEnd(30)} ${String(f.cases).padStart(8)} cases  ${what} ${f.totalCpu.toFixed(2)} s CPU -> ${k(rate)}/core (wall ${k(f.cases / f.totalWall)})${target ? `  target >= ${k(target)}` : ''}${met}  ` +
+        `peak RSS ${f.maxRssMB.toFixed(0)} MB (target <= 2048)${f.maxRssMB <= 2048 ? '' : ' NOT met'}${f.batches ? `  batches ${f.batches} of <= ${f.maxBatch}` : ''}${f.problems ? `  problems ${f.problems}` : ''}`,
     );
   };
-  load(`YAML ${n}`, runChild('load', yaml), 200e3);
-  load(`JSONL ${n}`, runChild('load', jsonl), 1e6);
-  const ev = runChild('eval', jsonl);
-  console.log(
-    `${'reference eval (JSONL)'.padEnd(28)} ${String(ev.streamed).padStart(8)} cases  ${ev.evalCpu.toFixed(2)} s CPU in runCaseOnReference -> ${k(ev.streamed / ev.evalCpu)}/core (wall ${k(ev.streamed / ev.evalWall)})  target >= 200 k/s${ev.streamed / ev.evalCpu >= 200e3 ? ' [met]' : ' [NOT met]'};  ` +
-      `load + eval end to end ${k(ev.streamed / ev.totalCpu)}/core, ${ev.pass} pass, peak RSS ${ev.maxRssMB.toFixed(0)} MB`,
-  );
-  load('YAML 50 MB', runChild('load', big50), 200e3);
-  const fl = runChild('load', flow50);
-  console.log(`${'YAML 50 MB, flow style'.padEnd(28)} not the simple layout: ${fl.problems} located problem in ${fl.totalCpu.toFixed(2)} s CPU, peak RSS ${fl.maxRssMB.toFixed(0)} MB: ${fl.firstProblem}`);
-  console.log(`\nprogress callback (last call): ${ev.lastProgress}`);
+  console.log('reference backend, end to end (npm run conformance -- --vectors FILE --backend reference, in the child: read, judge, write the report):');
+  const cy = runChild('cli', yaml);
+  line(`  YAML ${n}`, cy, 'run', 200e3);
+  const cj = runChild('cli', jsonl);
+  line(`  JSONL ${n}`, cj, 'run');
+  console.log(`  (${cj.lastProgress})`);
+  console.log('reading: one validating read into cases (what a reference run reads):');
+  line(`  YAML ${n}`, runChild('read', yaml), 'read');
+  const rj = runChild('read', jsonl);
+  line(`  JSONL ${n}`, rj, 'read', 1e6);
+  line('  YAML 50 MB', runChild('read', big50), 'read');
+  console.log('loading for the gpu backend: validate, then stream as Case objects (two reads):');
+  const ly = runChild('load', yaml);
+  line(`  YAML ${n}`, ly, `validate ${ly.validateCpu.toFixed(2)} s + stream ${(ly.totalCpu - ly.validateCpu).toFixed(2)} s =`);
+  const lj = runChild('load', jsonl);
+  line(`  JSONL ${n}`, lj, `validate ${lj.validateCpu.toFixed(2)} s + stream ${(lj.totalCpu - lj.validateCpu).toFixed(2)} s =`);
+  const fl = runChild('read', flow50);
+  console.log(`${'YAML 50 MB, flow style'.padEnd(30)} not the simple layout: ${fl.problems} located problem in ${fl.totalCpu.toFixed(2)} s CPU, peak RSS ${fl.maxRssMB.toFixed(0)} MB: ${fl.firstProblem}`);
+  console.log(`\nprogress callback (last call): ${rj.lastProgress}`);
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3]!, process.argv[4]!);

@@ -37,6 +37,83 @@ export function own(s: string): string {
   return s.length < 13 ? s : (s + ' ').slice(0, -1);
 }
 
+/**
+ * The names of a file's cases and the line of each, for the duplicate check: an open-addressing
+ * table of FNV-1a hashes over the name strings (about half the cost of a Map of a million fresh
+ * strings, which must hash and rehash them; the strings are kept to compare on a hash match).
+ */
+export class NameSet {
+  private mask = (1 << 10) - 1;
+  private hashes = new Int32Array(1 << 10);
+  private slots = new Int32Array(1 << 10);
+  private names: string[] = [];
+  private lines: number[] = [];
+  /** Where the last get() that found nothing stopped (set() of the same name fills it). */
+  private probeName: string | undefined;
+  private probeAt = 0;
+  private probeHash = 0;
+
+  get size(): number {
+    return this.names.length;
+  }
+
+  /** The line of `name`, or undefined. */
+  get(name: string): number | undefined {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+    h |= 1;
+    const m = this.mask;
+    for (let p = h & m; ; p = (p + 1) & m) {
+      const s = this.slots[p]!;
+      if (s === 0) {
+        this.probeName = name;
+        this.probeAt = p;
+        this.probeHash = h;
+        return undefined;
+      }
+      if (this.hashes[p] === h && this.names[s - 1] === name) return this.lines[s - 1];
+    }
+  }
+
+  /** Records `name` (not yet in the set) at `line`. */
+  set(name: string, line: number): void {
+    if (this.probeName !== name && this.get(name) !== undefined) return;
+    this.probeName = undefined;
+    this.names.push(name);
+    this.lines.push(line);
+    this.hashes[this.probeAt] = this.probeHash;
+    this.slots[this.probeAt] = this.names.length;
+    if (this.names.length * 2 > this.mask) this.grow();
+  }
+
+  clear(): void {
+    this.mask = (1 << 10) - 1;
+    this.hashes = new Int32Array(1 << 10);
+    this.slots = new Int32Array(1 << 10);
+    this.names = [];
+    this.lines = [];
+    this.probeName = undefined;
+  }
+
+  private grow(): void {
+    const cap = (this.mask + 1) * 2;
+    const m = cap - 1;
+    const hs = new Int32Array(cap);
+    const ss = new Int32Array(cap);
+    for (let p = 0; p <= this.mask; p++) {
+      const x = this.slots[p]!;
+      if (!x) continue;
+      let q = this.hashes[p]! & m;
+      while (ss[q]) q = (q + 1) & m;
+      hs[q] = this.hashes[p]!;
+      ss[q] = x;
+    }
+    this.hashes = hs;
+    this.slots = ss;
+    this.mask = m;
+  }
+}
+
 /** Per-file state: where problems go, the file's defaults, and the names seen so far. */
 export interface FileCtx {
   readonly file: string;
@@ -47,7 +124,7 @@ export interface FileCtx {
    * Names seen in this file and the line of each, for the duplicate check. One entry per case:
    * fine up to a few million short names (roughly 100 bytes each), which bounds a file's memory.
    */
-  readonly names: Map<string, number>;
+  readonly names: NameSet;
   /** The file's instruction (YAML `instruction:` at the top, a JSON-lines header line). */
   fileInfo?: VariantInfo | undefined;
   fileHasInstruction: boolean;
@@ -64,7 +141,7 @@ export interface FileCtx {
 }
 
 export function newFileCtx(file: string, idFile: string, loc: Locator, noInstruction = 'no instruction: for this case; give one at the top of the file or in the case'): FileCtx {
-  return { file, idFile, problems: [], loc, names: new Map(), fileHasInstruction: false, noInstruction, build: true, checkNames: true };
+  return { file, idFile, problems: [], loc, names: new NameSet(), fileHasInstruction: false, noInstruction, build: true, checkNames: true };
 }
 
 export function at(ctx: FileCtx, path: Path, message: string, colOffset = 0, asKey = false, quoteAdjust = false): void {
@@ -224,7 +301,7 @@ function lanesOf(q: CaseVariant['q']): number {
   return v === '' ? 1 : Number(v.slice(1));
 }
 
-function variantInfo(text: string): VariantInfo {
+export function variantInfo(text: string): VariantInfo {
   let info = VARIANTS.get(text);
   if (info) return info;
   try {

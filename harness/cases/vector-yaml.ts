@@ -1,7 +1,8 @@
 /**
  * YAML vector files, read piecewise. A file in the simple block layout (top-level `instruction:`,
  * `cite:`, then `cases:` as a block list whose items all start `- ` at one indentation) is split at
- * its list items and each item is parsed alone: by a hand-written parser for the common one-line
+ * its list items and each item is parsed alone: an item of the common case shape straight into a
+ * packed block (packed.ts), else by a hand-written parser for the common one-line
  * forms (`key: value`, `key: [ "0x..", ... ]`, `key: { b: [...] }`), and by the `yaml` package for
  * anything else. Either way an item becomes the same plain value, and a problem is located by
  * parsing the item with the `yaml` package (only then) and walking to the offending node, with line
@@ -9,8 +10,9 @@
  * items do not parse on their own, is parsed as one document, as long as it is small.
  */
 import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { CASE_KEYS, type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
+import { type CaseBatch, CaseSink, type PackFields, newPackFields, packItem, resetPackFields } from './packed.js';
 import type { Case } from './types.js';
+import { CASE_KEYS, type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
 
 /** Files up to this size may be parsed as one document when they are not in the simple layout. */
 export const WHOLE_DOC_LIMIT = 4 * 1024 * 1024;
@@ -340,6 +342,218 @@ export function fastItem(text: string, s: number, e: number, indent: number): Fa
   return { value: out, nameLine, lines: line };
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// The packed path: an item of the common shape, every line `key: value` at the key column, read
+// straight into PF (then packItem checks and writes it). Anything else: undefined.
+
+const PF: PackFields = newPackFields();
+
+/** A plain word at t[s, e) that YAML reads as exactly that string ([A-Za-z][A-Za-z0-9_.:-]*, no reserved word, no trailing ':'). */
+function plainWord(t: string, s: number, e: number): boolean {
+  const c0 = t.charCodeAt(s);
+  if (!((c0 >= 97 && c0 <= 122) || (c0 >= 65 && c0 <= 90))) return false;
+  for (let i = s + 1; i < e; i++) {
+    const c = t.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 58)) return false;
+  }
+  if (t.charCodeAt(e - 1) === 58) return false;
+  const len = e - s;
+  return !((len === 4 || len === 5) && RESERVED.test(t.slice(s, e)));
+}
+
+/** The recent instruction words (the same few on every item): reusing one skips a slice. */
+const RECENT_WORDS: string[] = [];
+
+/** A scalar value t[s, e) (trailing spaces already cut): a plain word or a double-quoted string without escapes. */
+function scalarAt(t: string, s: number, e: number, intern: boolean): string | undefined {
+  if (t.charCodeAt(s) === 34) {
+    if (e - s < 2 || t.charCodeAt(e - 1) !== 34) return undefined;
+    for (let i = s + 1; i < e - 1; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 34 || c === 92 || c < 32) return undefined;
+    }
+    return t.slice(s + 1, e - 1);
+  }
+  if (!plainWord(t, s, e)) return undefined;
+  if (intern) {
+    const len = e - s;
+    for (let i = 0; i < RECENT_WORDS.length; i++) {
+      const r = RECENT_WORDS[i]!;
+      if (r.length === len && t.startsWith(r, s)) return r;
+    }
+    const w = own(t.slice(s, e));
+    if (RECENT_WORDS.length >= 16) RECENT_WORDS.pop();
+    RECENT_WORDS.unshift(w);
+    return w;
+  }
+  return t.slice(s, e);
+}
+
+/** The end of the hex list at t[p] (its syntax is checked when it is read), or -1. */
+function listEndAt(t: string, p: number, e: number): number {
+  if (t.charCodeAt(p) !== 91) return -1;
+  const q = t.indexOf(']', p);
+  return q < 0 || q >= e ? -1 : q + 1;
+}
+
+/** After a flow key at t[p] (plain `b` or `"b"`): which key (1 b, 2 c, 3 memory, 4 returned) and where its value starts. */
+let flowKey = 0;
+function flowKeyAt(t: string, p: number, expect: boolean): number {
+  let q = p;
+  const quoted = t.charCodeAt(q) === 34;
+  if (quoted) q++;
+  const s = q;
+  while (isKeyChar(t.charCodeAt(q))) q++;
+  const len = q - s;
+  if (quoted) {
+    if (t.charCodeAt(q) !== 34) return -1;
+    q++;
+  }
+  flowKey = 0;
+  if (!expect && len === 1) flowKey = t.charCodeAt(s) === 98 ? 1 : t.charCodeAt(s) === 99 ? 2 : 0;
+  else if (expect && len === 6 && t.startsWith('memory', s)) flowKey = 3;
+  else if (expect && len === 8 && t.startsWith('returned', s)) flowKey = 4;
+  if (flowKey === 0 || t.charCodeAt(q) !== 58 || t.charCodeAt(q + 1) !== SP) return -1;
+  q += 2;
+  while (t.charCodeAt(q) === SP) q++;
+  return q;
+}
+
+/** `{ b: [..], c: [..] }` or `{ memory: [..], returned: [..] }` at t[p], lists recorded in PF; the end, or -1. */
+function flowMap(t: string, p: number, e: number, expect: boolean): number {
+  if (t.charCodeAt(p) !== 123) return -1;
+  p++;
+  while (t.charCodeAt(p) === SP) p++;
+  for (;;) {
+    const at = flowKeyAt(t, p, expect);
+    if (at < 0) return -1;
+    const q = listEndAt(t, at, e);
+    if (q < 0) return -1;
+    switch (flowKey) {
+      case 1:
+        if (PF.b >= 0) return -1;
+        PF.b = at;
+        break;
+      case 2:
+        if (PF.c >= 0) return -1;
+        PF.c = at;
+        break;
+      case 3:
+        if (PF.expMemory >= 0) return -1;
+        PF.expMemory = at;
+        break;
+      default:
+        if (PF.expReturned >= 0) return -1;
+        PF.expReturned = at;
+    }
+    p = q;
+    while (t.charCodeAt(p) === SP) p++;
+    const d = t.charCodeAt(p);
+    if (d === 125) return p + 1;
+    if (d !== 44) return -1;
+    p++;
+    while (t.charCodeAt(p) === SP) p++;
+  }
+}
+
+/** Result of packScan: the line (from the item's first, 0) of its name: key, and the lines it spans. */
+let packNameLine = 0;
+let packLines = 0;
+
+/**
+ * Scans the list item t[s, e) (first line: `indent` spaces and `- `) into PF when it has the packed
+ * shape: every line blank or `key: value` at the key column, keys of a case each once, values plain
+ * words, double-quoted strings without escapes, hex lists and flow maps of them, no comments.
+ */
+function packScan(t: string, s: number, e: number, indent: number): boolean {
+  resetPackFields(PF, t);
+  let p = s + indent + 1;
+  if (t.charCodeAt(p) !== SP) return false;
+  while (t.charCodeAt(p) === SP) p++;
+  const keyCol = p - s;
+  let line = 0;
+  let first = true;
+  while (p < e) {
+    if (!first) {
+      const ls = p;
+      while (p < e && t.charCodeAt(p) === SP) p++;
+      const c = t.charCodeAt(p);
+      if (p >= e || c === NL || (c === CR && t.charCodeAt(p + 1) === NL)) {
+        p = c === CR ? p + 2 : p + 1;
+        line++;
+        continue;
+      }
+      if (p - ls !== keyCol) return false;
+    }
+    first = false;
+    // the key
+    const ks = p;
+    while (isKeyChar(t.charCodeAt(p))) p++;
+    const klen = p - ks;
+    if (klen === 0 || t.charCodeAt(p) !== 58 || t.charCodeAt(p + 1) !== SP) return false;
+    p += 2;
+    while (t.charCodeAt(p) === SP) p++;
+    const k0 = t.charCodeAt(ks);
+    let q: number;
+    if (klen === 6 && k0 === 109 && t.startsWith('memory', ks)) {
+      if (PF.memory >= 0) return false;
+      PF.memory = p;
+      q = listEndAt(t, p, e);
+    } else if (klen === 8 && k0 === 111 && t.startsWith('operands', ks)) {
+      if (PF.operands) return false;
+      PF.operands = true;
+      q = flowMap(t, p, e, false);
+    } else if (klen === 6 && k0 === 101 && t.startsWith('expect', ks)) {
+      if (PF.expect) return false;
+      PF.expect = true;
+      q = flowMap(t, p, e, true);
+    } else {
+      const which = klen === 4 && t.startsWith('name', ks) ? 1 : klen === 11 && t.startsWith('instruction', ks) ? 2 : klen === 5 && t.startsWith('space', ks) ? 3 : 0;
+      if (which === 0) return false;
+      // a scalar to the end of the line (no comment, no tab)
+      const vs = p;
+      while (p < e) {
+        const c = t.charCodeAt(p);
+        if (c === NL || c === CR || c === 35 || c === 9) break;
+        p++;
+      }
+      const c = t.charCodeAt(p);
+      if (p < e && c !== NL && c !== CR) return false;
+      let ve = p;
+      while (ve > vs && t.charCodeAt(ve - 1) === SP) ve--;
+      if (ve === vs) return false;
+      const v = scalarAt(t, vs, ve, which === 2);
+      if (v === undefined) return false;
+      if (which === 1) {
+        if (PF.name !== undefined) return false;
+        PF.name = v;
+        packNameLine = line;
+      } else if (which === 2) {
+        if (PF.instruction !== undefined) return false;
+        PF.instruction = v;
+      } else {
+        if (PF.space !== undefined) return false;
+        PF.space = v;
+      }
+      q = p;
+    }
+    if (q < 0) return false;
+    p = q;
+    while (p < e && t.charCodeAt(p) === SP) p++;
+    // the end of the line
+    if (p < e) {
+      const c = t.charCodeAt(p);
+      if (c === CR && t.charCodeAt(p + 1) === NL) p += 2;
+      else if (c === NL) p++;
+      else return false;
+    }
+    line++;
+  }
+  packLines = line;
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The file scanner.
 
@@ -371,11 +585,13 @@ export class YamlScanner {
   private notSimple: NotSimple | undefined;
   private itemErrors = false;
   private readonly chunkLoc = new ChunkLocator();
-  private readonly pending: Case[] = [];
+  private readonly sink: CaseSink;
   /** Items checked (cases and items with problems), for progress. */
   items = 0;
   /** Items the fast path read. */
   fastItems = 0;
+  /** Items the packed path read. */
+  packedItems = 0;
 
   constructor(
     readonly file: string,
@@ -384,11 +600,14 @@ export class YamlScanner {
     readonly bytes = 0,
     /** False: every item through the yaml package (tests compare the two readings). */
     readonly fastPath = true,
+    /** False: nothing read by the packed path. */
+    packing = fastPath,
   ) {
     this.ctx = newFileCtx(file, idFile, this.chunkLoc);
+    this.sink = new CaseSink(this.ctx, packing);
   }
 
-  push(text: string, last: boolean): Case[] {
+  push(text: string, last: boolean): CaseBatch[] {
     if (this.phase === 'done') return [];
     // drop what is consumed: keep the header until it is read, then the current item
     const keep = this.phase === 'header' ? 0 : this.itemStart >= 0 ? this.itemStart : this.p;
@@ -404,7 +623,7 @@ export class YamlScanner {
         nl = buf.length;
       }
       p = this.line(buf, p, nl, last);
-      if ((this.phase as string) === 'done') return this.pending.splice(0);
+      if ((this.phase as string) === 'done') return this.sink.take();
     }
     this.p = Math.min(p, buf.length);
     if (this.phase === 'header' && !last && !this.whole && buf.length > HEADER_LIMIT) {
@@ -414,7 +633,7 @@ export class YamlScanner {
       this.itemStart = -1;
       this.finish(buf);
     }
-    return this.pending.splice(0);
+    return this.sink.take();
   }
 
   /** Classifies the line buf[p, nl) and acts on it; returns where the next line starts. */
@@ -472,6 +691,13 @@ export class YamlScanner {
   private begin(buf: string, p: number, nl: number, last: boolean): number {
     const nx = buf.indexOf(this.needle, nl - 1);
     const e = nx >= 0 ? nx + 1 : last ? buf.length : -1;
+    if (e > p && !this.notSimple && this.sink.packing && packScan(buf, p, e, this.indent) && packItem(this.sink, PF, this.lineNo, this.lineNo + packNameLine)) {
+      this.items++;
+      this.packedItems++;
+      this.itemStart = -1;
+      this.lineNo += packLines;
+      return e;
+    }
     if (e > p && !this.notSimple && this.fastPath) {
       const fast = fastItem(buf, p, e, this.indent);
       if (fast) {
@@ -510,6 +736,10 @@ export class YamlScanner {
     if (this.notSimple) return;
     this.items++;
     const line = this.itemLine;
+    if (this.sink.packing && packScan(buf, s, e, this.indent) && packItem(this.sink, PF, line, line + packNameLine)) {
+      this.packedItems++;
+      return;
+    }
     const fast = this.fastPath ? fastItem(buf, s, e, this.indent) : undefined;
     if (fast) this.fast(fast, buf, s, e, line);
     else this.slowItem(buf.slice(s, e), line);
@@ -525,7 +755,7 @@ export class YamlScanner {
     loc.baseLine = line;
     this.ctx.loc = loc;
     const c = checkCase(this.ctx, fast.value, line, line + fast.nameLine);
-    if (c) this.pending.push(c);
+    if (c) this.sink.case(c);
   }
 
   /** An item the fast path does not read: the yaml package parses it alone. */
@@ -543,7 +773,7 @@ export class YamlScanner {
       this.ctx.loc = loc;
       const first = loc.locate([], false).line;
       const c = checkCase(this.ctx, plainOf(node, doc), first, loc.locate(['name'], false).line);
-      if (c) this.pending.push(c);
+      if (c) this.sink.case(c);
     }
     this.ctx.loc = this.chunkLoc;
   }
@@ -565,10 +795,10 @@ export class YamlScanner {
     const simple = !this.notSimple && (this.phase === 'items' || this.phase === 'after');
     if (this.whole && (!simple || this.itemErrors)) {
       // read it the way it always was: one document
-      this.pending.length = 0;
+      this.sink.take();
       this.ctx.problems.length = 0;
       this.ctx.names.clear();
-      for (const c of wholeDocument(this.ctx, buf)) this.pending.push(c);
+      for (const c of wholeDocument(this.ctx, buf)) this.sink.case(c);
     } else if (!simple && (this.phase as string) !== 'done') {
       this.stop({ line: this.lineNo - 1, why: this.phase === 'header' ? 'no top-level cases: line' : 'an empty cases: list' });
     }

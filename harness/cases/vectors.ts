@@ -9,6 +9,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { type CaseBatch, type PackedCases, batchSize, isPacked, unpack, unpackAll } from './packed.js';
 import type { Case, InputProblem } from './types.js';
 import { JsonlScanner } from './vector-jsonl.js';
 import { WHOLE_DOC_LIMIT, YamlScanner } from './vector-yaml.js';
@@ -28,12 +29,14 @@ function scannerFor(file: string, idFile: string, whole: boolean, bytes: number)
 
 /**
  * Parses and validates one vector file's whole text; `idFile` is the path used in case ids.
- * `fastYaml: false` reads every YAML item with the yaml package (the fast path must agree with it).
+ * `fastYaml: false` reads every YAML item with the yaml package (the fast path must agree with it);
+ * `packed: false` reads nothing by the packed path (which must agree with the general one).
  */
-export function loadVectorText(file: string, text: string, idFile = file, opts: { fastYaml?: boolean } = {}): { cases: Case[]; problems: InputProblem[] } {
-  const s = isJsonl(file) ? new JsonlScanner(file, idFile) : new YamlScanner(file, idFile, true, text.length, opts.fastYaml !== false);
-  const cases = s.push(text, true);
-  return { cases, problems: s.ctx.problems };
+export function loadVectorText(file: string, text: string, idFile = file, opts: { fastYaml?: boolean; packed?: boolean } = {}): { cases: Case[]; problems: InputProblem[]; packed: number } {
+  const fast = opts.fastYaml !== false;
+  const s = isJsonl(file) ? new JsonlScanner(file, idFile, opts.packed !== false) : new YamlScanner(file, idFile, true, text.length, fast, fast && opts.packed !== false);
+  const cases = s.push(text, true).flatMap((b) => unpackAll(b));
+  return { cases, problems: s.ctx.problems, packed: s.packedItems };
 }
 
 /** Every *.yaml / *.yml / *.jsonl under the given files and directories, sorted. */
@@ -64,7 +67,7 @@ interface Sink {
  * WHOLE_DOC_LIMIT is read at once, and may be parsed as one YAML document when it is not in the
  * simple layout; a bigger one is read in 256 KB blocks.
  */
-async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenerator<Case[]> {
+async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenerator<CaseBatch> {
   const fh = await open(file, 'r');
   try {
     const size = (await fh.stat()).size;
@@ -84,9 +87,12 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
       }
       let text = dec.write(buf.subarray(0, n)) + dec.end();
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      const cases = scanner.push(text, true);
+      const batches = scanner.push(text, true);
       sink.onBlock?.(n);
-      for (let i = 0; i < cases.length; i += BATCH_OUT) yield cases.slice(i, i + BATCH_OUT);
+      for (const b of batches) {
+        if (isPacked(b)) yield b;
+        else for (let i = 0; i < b.length; i += BATCH_OUT) yield b.slice(i, i + BATCH_OUT);
+      }
     } else {
       let first = true;
       for (;;) {
@@ -96,9 +102,9 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
         if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
         first = false;
         done += r.bytesRead;
-        const cases = scanner.push(text, last);
+        const batches = scanner.push(text, last);
         sink.onBlock?.(done);
-        if (cases.length) yield cases;
+        yield* batches;
         if (last) break;
       }
     }
@@ -120,6 +126,12 @@ export async function validateVectors(
   paths: readonly string[],
   idRoot: string,
   onProgress?: (filesDone: number, casesSoFar: number, bytesDone: number, bytesTotal: number) => void,
+  /**
+   * Also hands on the good cases as they are read (packed blocks and batches of objects, in file
+   * order): one pass that validates and feeds a consumer, which must hold back what it makes of them
+   * until the pass ends without problems (the reference backend does; see harness/backends/reference/vectors.ts).
+   */
+  onCases?: (batch: CaseBatch) => void,
 ): Promise<{ problems: InputProblem[]; cases: number; files: string[] }> {
   const files = await vectorFiles(paths);
   let total = 0;
@@ -129,8 +141,11 @@ export async function validateVectors(
   let before = 0;
   let filesDone = 0;
   for (const f of files) {
-    const sink: Sink = { problems, build: false, onBlock: (b) => onProgress?.(filesDone, cases, before + b, total) };
-    for await (const cs of fileCases(f, relative(idRoot, f), sink)) cases += cs.length;
+    const sink: Sink = { problems, build: onCases !== undefined, onBlock: (b) => onProgress?.(filesDone, cases, before + b, total) };
+    for await (const cs of fileCases(f, relative(idRoot, f), sink)) {
+      cases += batchSize(cs);
+      onCases?.(cs);
+    }
     before += (await stat(f)).size;
     filesDone++;
     onProgress?.(filesDone, cases, before, total);
@@ -142,16 +157,32 @@ export async function validateVectors(
  * The good cases of the files, in file order, in batches of `batch` (default 4096; the last may be
  * shorter), keeping those whose variant id `keep` accepts. Cases with problems are skipped, but
  * names are not checked for uniqueness again (that set is the one cost that grows with a file):
- * run `validateVectors` first, and stream only when it found no problem.
+ * run `validateVectors` first, and stream only when it found no problem. With `packed`, cases the
+ * packed readers took come as packed blocks (of at most 4096) between batches of Case objects;
+ * otherwise every case is an object.
  */
-export async function* streamVectors(paths: readonly string[], idRoot: string, opts: { batch?: number; keep?: (variantId: string) => boolean } = {}): AsyncGenerator<Case[]> {
+export function streamVectors(paths: readonly string[], idRoot: string, opts: { batch?: number; keep?: (variantId: string) => boolean; packed?: false }): AsyncGenerator<Case[]>;
+export function streamVectors(paths: readonly string[], idRoot: string, opts: { batch?: number; keep?: (variantId: string) => boolean; packed: true }): AsyncGenerator<CaseBatch>;
+export function streamVectors(paths: readonly string[], idRoot: string): AsyncGenerator<Case[]>;
+export async function* streamVectors(paths: readonly string[], idRoot: string, opts: { batch?: number; keep?: (variantId: string) => boolean; packed?: boolean } = {}): AsyncGenerator<CaseBatch> {
   const size = Math.max(1, opts.batch ?? DEFAULT_BATCH);
   const keep = opts.keep;
   let out: Case[] = [];
   for (const f of await vectorFiles(paths)) {
     for await (const cs of fileCases(f, relative(idRoot, f), { checkNames: false })) {
-      for (const c of cs) {
-        if (keep && !keep(c.variant.id)) continue;
+      if (isPacked(cs) && opts.packed) {
+        if (out.length) {
+          yield out;
+          out = [];
+        }
+        const kept: PackedCases = keep ? cs.filter((i) => keep(cs.variantId(i))) : cs;
+        if (kept.n) yield kept;
+        continue;
+      }
+      const n = batchSize(cs);
+      for (let i = 0; i < n; i++) {
+        const c = isPacked(cs) ? (keep && !keep(cs.variantId(i)) ? undefined : unpack(cs, i)) : cs[i]!;
+        if (!c || (keep && !keep(c.variant.id))) continue;
         out.push(c);
         if (out.length >= size) {
           yield out;
@@ -173,7 +204,7 @@ export async function loadVectors(paths: readonly string[], idRoot = process.cwd
   const cases: Case[] = [];
   const problems: InputProblem[] = [];
   for (const f of await vectorFiles(paths)) {
-    for await (const cs of fileCases(f, relative(idRoot, f), { problems })) for (const c of cs) cases.push(c);
+    for await (const cs of fileCases(f, relative(idRoot, f), { problems })) for (const c of unpackAll(cs)) cases.push(c);
   }
   return { cases, problems };
 }
@@ -185,7 +216,10 @@ export async function loadVectors(paths: readonly string[], idRoot = process.cwd
 export async function findInFile(file: string, idRoot: string, name: string): Promise<{ case?: Case; problems: InputProblem[] }> {
   const problems: InputProblem[] = [];
   for await (const cs of fileCases(file, relative(idRoot, file), { problems })) {
-    for (const c of cs) if (c.origin.kind === 'vectors' && c.origin.name === name) return { case: c, problems: [] };
+    if (isPacked(cs)) {
+      const i = cs.names.indexOf(name);
+      if (i >= 0) return { case: unpack(cs, i), problems: [] };
+    } else for (const c of cs) if (c.origin.kind === 'vectors' && c.origin.name === name) return { case: c, problems: [] };
   }
   return { problems };
 }

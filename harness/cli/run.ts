@@ -14,6 +14,7 @@ import { runPtxasBackend } from '../backends/ptxas/backend.js';
 import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
 import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
+import { runVectorsOnReference } from '../backends/reference/vectors.js';
 import { collectCases, findCase } from '../cases/sources.js';
 import { streamVectors, validateVectors } from '../cases/vectors.js';
 import { type Case, formatProblem } from '../cases/types.js';
@@ -124,6 +125,39 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io): Promi
   return { cases: n, totals };
 }
 
+/**
+ * --vectors on the reference backend: one pass that validates and judges (results held until the
+ * read ends clean; any problem: exit 2 with every problem, nothing recorded).
+ */
+async function runVectorFiles(opts: Options, backend: Selected, target: Target, io: Io, startRecorder: () => RunRecorder): Promise<RunRecorder | number> {
+  let last = performance.now();
+  const t0 = last;
+  const r = await runVectorsOnReference(opts.vectors, process.cwd(), {
+    keep: compileFilter(opts.filter),
+    keepWhole: KEEP_WHOLE,
+    onProgress: (files, read, bytes, total, verdicts) => {
+      const now = performance.now();
+      if (now - last < 2000) return;
+      last = now;
+      const counts = Object.entries(verdicts).map(([v, k]) => `${v} ${k}`).join(' ');
+      io.err(`reading and judging vector files: ${files} file(s), ${read} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB${counts ? ` | ${counts}` : ''}`);
+    },
+  });
+  if (r.problems.length) {
+    for (const p of r.problems) io.err(formatProblem(p));
+    io.err(`${r.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+    return 2;
+  }
+  if (!r.cases) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''} of the ${r.read} in the vector files; --list shows the variants`);
+  const s = (performance.now() - t0) / 1000;
+  io.err(`cases: ${r.cases} (from --vectors ${r.read} in ${r.files.length} file(s)${opts.filter ? ', before --filter' : ''}) read and judged on the reference model in ${s.toFixed(1)} s (${Math.round(r.cases / Math.max(s, 1e-9))}/s; ${r.fastPasses} passed by the fast judge)`);
+  const rec = startRecorder();
+  rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: 0 });
+  for (let i = 0; i < r.kept.length; i += 10_000) rec.add(r.kept.slice(i, i + 10_000));
+  rec.set({ stats: { cases: r.cases, fastJudged: r.fastPasses, ...(r.cases > KEEP_WHOLE ? r.totals : {}) } });
+  return rec;
+}
+
 function ptxasToolchain(p: NonNullable<Selected['ptxas']>) {
   return { ptxas: { path: p.path, foundVia: p.foundVia, release: p.release, versionLine: p.versionLine, maxPtx: p.maxPtx, targets: p.targets } };
 }
@@ -138,6 +172,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   }
   io.err(`backend: ${backend.name} (${backend.reason})`);
 
+  if (backend.name === 'reference' && opts.vectors.length && opts.case === undefined) return runVectorFiles(opts, backend, target, io, startRecorder);
   if (backend.name === 'reference') {
     const sel = await selectCases(opts, io);
     if (typeof sel === 'number') return sel;

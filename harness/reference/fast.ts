@@ -57,7 +57,7 @@ function covered(v: ModelVariant): boolean {
 }
 
 /** The model's own space resolution (the family's shape.space), with `space` standing for the case's. */
-function resolvedSpace(v: ModelVariant, space: 'global' | 'shared'): 'global' | 'shared' {
+function resolvedSpace(v: ModelVariant, space: 'global' | 'shared' | undefined): 'global' | 'shared' {
   return familyPlugin(v.family).shape.space(v.q, { space });
 }
 
@@ -228,7 +228,7 @@ function retDiffers(ret: Uint32Array, mem: Uint32Array, base: number, full: numb
   return mask !== 0 && ((ret[base + full]! ^ mem[base + full]!) & mask) !== 0 ? 1 : 0;
 }
 
-function loop32(op: Op32, elements: number, returns: boolean): BatchChecker {
+function loop32(op: Op32, elements: number, returns: boolean, write: boolean): BatchChecker {
   return (batch, flags) => {
     checkSizes(batch, returns);
     const { mem, b, c, memOut, n } = batch;
@@ -239,7 +239,8 @@ function loop32(op: Op32, elements: number, returns: boolean): BatchChecker {
       let bad = 0;
       for (let k = 0; k < elements; k++) {
         const r = op(mem[base + k]!, b[base + k]!, c[base + k]!);
-        if (r < 0 || r !== memOut[base + k]) {
+        if (write && r >= 0) memOut[base + k] = r;
+        else if (r < 0 || r !== memOut[base + k]) {
           bad = 1;
           break;
         }
@@ -257,7 +258,7 @@ function loop32(op: Op32, elements: number, returns: boolean): BatchChecker {
 // loop shared by every 32-bit checker sees a dozen targets and calls each generically (~40% slower).
 
 /** f32 lanes (one per element). */
-function loopF32(lane: Op32, nan: (o: number) => boolean, elements: number, returns: boolean): BatchChecker {
+function loopF32(lane: Op32, nan: (o: number) => boolean, elements: number, returns: boolean, write: boolean): BatchChecker {
   return (batch, flags) => {
     checkSizes(batch, returns);
     const { mem, b, memOut, n } = batch;
@@ -269,6 +270,14 @@ function loopF32(lane: Op32, nan: (o: number) => boolean, elements: number, retu
       let open = 0;
       for (let k = 0; k < elements; k++) {
         const r = lane(mem[base + k]!, b[base + k]!, 0);
+        if (write) {
+          if (r < 0) {
+            bad = 1;
+            break;
+          }
+          memOut[base + k] = r;
+          continue;
+        }
         const o = memOut[base + k]!;
         if (r < 0 && nan(o)) open = 2;
         else if (r < 0 || r !== o) {
@@ -285,7 +294,7 @@ function loopF32(lane: Op32, nan: (o: number) => boolean, elements: number, retu
 }
 
 /** Two 16-bit lanes packed in each 32-bit element (f16x2, bf16x2), low lane first. */
-function loopPacked(lane: Op32, nan: (o: number) => boolean, elements: number, returns: boolean): BatchChecker {
+function loopPacked(lane: Op32, nan: (o: number) => boolean, elements: number, returns: boolean, write: boolean): BatchChecker {
   return (batch, flags) => {
     checkSizes(batch, returns);
     const { mem, b, memOut, n } = batch;
@@ -298,8 +307,17 @@ function loopPacked(lane: Op32, nan: (o: number) => boolean, elements: number, r
       for (let k = 0; k < elements; k++) {
         const r = mem[base + k]!;
         const s = b[base + k]!;
-        const o = memOut[base + k]!;
         const lo = lane(r & 0xffff, s & 0xffff, 0);
+        if (write) {
+          const hi = lane(r >>> 16, s >>> 16, 0);
+          if (lo < 0 || hi < 0) {
+            bad = 1;
+            break;
+          }
+          memOut[base + k] = (lo | (hi << 16)) >>> 0;
+          continue;
+        }
+        const o = memOut[base + k]!;
         if (lo < 0 && nan(o & 0xffff)) open = 2;
         else if (lo < 0 || lo !== (o & 0xffff)) {
           bad = 1;
@@ -320,7 +338,7 @@ function loopPacked(lane: Op32, nan: (o: number) => boolean, elements: number, r
   };
 }
 
-function loop16(op: Op32, nan: (o: number) => boolean, elements: number, returns: boolean): BatchChecker {
+function loop16(op: Op32, nan: (o: number) => boolean, elements: number, returns: boolean, write: boolean): BatchChecker {
   const full = elements >> 1;
   const mask = elements & 1 ? 0xffff : 0;
   return (batch, flags) => {
@@ -336,6 +354,14 @@ function loop16(op: Op32, nan: (o: number) => boolean, elements: number, returns
         const w = base + (k >> 1);
         const sh = (k & 1) << 4;
         const r = op((mem[w]! >>> sh) & 0xffff, (b[w]! >>> sh) & 0xffff, (c[w]! >>> sh) & 0xffff);
+        if (write) {
+          if (r < 0) {
+            bad = 1;
+            break;
+          }
+          memOut[w] = ((memOut[w]! & ~(0xffff << sh)) | (r << sh)) >>> 0;
+          continue;
+        }
         const o = (memOut[w]! >>> sh) & 0xffff;
         if (r < 0 && nan(o)) open = 2;
         else if (r < 0 || r !== o) {
@@ -379,7 +405,7 @@ function loop64(op: Op64, elements: number, returns: boolean): BatchChecker {
 }
 
 /** b128 exch and cas, word by word (one element per slot). */
-function loop128(op: 'exch' | 'cas', returns: boolean): BatchChecker {
+function loop128(op: 'exch' | 'cas', returns: boolean, write: boolean): BatchChecker {
   return (batch, flags) => {
     checkSizes(batch, returns);
     const { mem, b, c, memOut, n } = batch;
@@ -389,6 +415,7 @@ function loop128(op: 'exch' | 'cas', returns: boolean): BatchChecker {
     for (let i = 0, base = 0; i < n; i++, base += 4) {
       // exch: s; cas: (r == s) ? t : r
       const src = op === 'exch' ? b : mem[base] === b[base] && mem[base + 1] === b[base + 1] && mem[base + 2] === b[base + 2] && mem[base + 3] === b[base + 3] ? c : mem;
+      if (write) memOut.set(src.subarray(base, base + 4), base);
       let bad = src[base] === memOut[base] && src[base + 1] === memOut[base + 1] && src[base + 2] === memOut[base + 2] && src[base + 3] === memOut[base + 3] ? 0 : 1;
       if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, 4, 0);
       flags[i] = bad;
@@ -412,7 +439,23 @@ function loop128(op: 'exch' | 'cas', returns: boolean): BatchChecker {
  * fp8 types, f32/f64 min/max, a rule whose flushing is unspecified, an operation the model rejects,
  * `returns` for an instruction that returns nothing, a big-endian host.
  */
-export function fastChecker(v: ModelVariant, elements: number, space: 'global' | 'shared', returns: boolean): BatchChecker | undefined {
+export function fastChecker(v: ModelVariant, elements: number, space: 'global' | 'shared' | undefined, returns: boolean): BatchChecker | undefined {
+  return fastPath(v, elements, space, returns, false);
+}
+
+/**
+ * The other use of the same fast path: the model's outcome itself, for a batch with nothing observed
+ * (the reference backend on cases without `expect:`). The returned function writes, for each case
+ * whose every element has one allowed outcome, those bits into `memOut` and flags it 0; it flags 1
+ * (the full model decides) a case with an element the model leaves open (a NaN result, unspecified
+ * flushing). `ret` is not used (the returned value is memory before). Undefined where fastChecker is,
+ * and for 64-bit elements (whose fast operations compare, not compute).
+ */
+export function fastOutcome(v: ModelVariant, elements: number, space: 'global' | 'shared' | undefined): BatchChecker | undefined {
+  return fastPath(v, elements, space, false, true);
+}
+
+function fastPath(v: ModelVariant, elements: number, space: 'global' | 'shared' | undefined, returns: boolean, write: boolean): BatchChecker | undefined {
   if (!LITTLE || !covered(v)) return undefined;
   if (returns && !familyPlugin(v.family).shape.returns(v.q)) return undefined;
   let fmt;
@@ -428,14 +471,14 @@ export function fastChecker(v: ModelVariant, elements: number, space: 'global' |
   if (fmt.lane.kind === 'int' || op === 'exch' || op === 'cas') {
     // exch and cas move bit patterns whatever the type (elementOp: exactly(s), r === s ? t : r)
     const signed = fmt.lane.kind === 'int' && fmt.lane.signed;
-    if (bits === 128) return op === 'exch' || op === 'cas' ? loop128(op, returns) : undefined;
+    if (bits === 128) return op === 'exch' || op === 'cas' ? loop128(op, returns, write) : undefined;
     if (bits === 64) {
       const f = intOp64(op, signed);
-      return f && loop64(f, elements, returns);
+      return f && !write ? loop64(f, elements, returns) : undefined;
     }
     if (bits === 32 || bits === 16) {
       const f = intOp32(op, bits, signed);
-      return f && (bits === 32 ? loop32(f, elements, returns) : loop16(f, NO_NAN, elements, returns));
+      return f && (bits === 32 ? loop32(f, elements, returns, write) : loop16(f, NO_NAN, elements, returns, write));
     }
     return undefined;
   }
@@ -454,14 +497,14 @@ export function fastChecker(v: ModelVariant, elements: number, space: 'global' |
     ftz = rule.ftz;
   } else if (op !== 'min' && op !== 'max') return undefined;
 
-  if (lf.name === 'f64') return op === 'add' ? loop64(f64AddOp(ftz), elements, returns) : undefined;
+  if (lf.name === 'f64') return op === 'add' && !write ? loop64(f64AddOp(ftz), elements, returns) : undefined;
   const lane = floatLaneOp(lf, op, ftz);
   if (!lane) return undefined;
   const expMask = ((1 << lf.expBits) - 1) * 2 ** lf.fracBits;
   const fracMask = 2 ** lf.fracBits - 1;
   // a NaN of the lane's format (IEEE: exponent all ones, fraction not zero)
   const nan = (o: number) => lf.nan === 'ieee' && (o & expMask) === expMask && (o & fracMask) !== 0;
-  if (fmt.lanes === 2) return loopPacked(lane, nan, elements, returns);
+  if (fmt.lanes === 2) return loopPacked(lane, nan, elements, returns, write);
   if (fmt.lanes !== 1) return undefined;
-  return bits === 32 ? loopF32(lane, nan, elements, returns) : loop16(lane, nan, elements, returns);
+  return bits === 32 ? loopF32(lane, nan, elements, returns, write) : loop16(lane, nan, elements, returns, write);
 }

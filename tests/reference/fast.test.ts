@@ -17,8 +17,8 @@ import { parseInstruction } from '../../harness/catalog/parse.js';
 import { addBitsExact } from '../../harness/numerics/exact.js';
 import { type ElementFormat, type ScalarFormat, F64, classify, elementFormat, joinLanes, splitLanes } from '../../harness/numerics/formats.js';
 import { addOnce } from '../../harness/numerics/ops.js';
-import { type BatchChecker, type SlotBatch, f64AddOp, fastChecker } from '../../harness/reference/fast.js';
-import { type ModelVariant, type ReferenceCase, reference } from '../../harness/reference/model.js';
+import { type BatchChecker, type SlotBatch, f64AddOp, fastChecker, fastOutcome } from '../../harness/reference/fast.js';
+import { type ModelVariant, type ReferenceCase, reference, singleElement } from '../../harness/reference/model.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -282,6 +282,41 @@ describe('fastChecker: fast path + full judge gives the full judge’s verdicts'
     // the fast path passes every plain pass (it is unsure of nothing the model decides alone)
     expect(o.fastPasses).toBe(o.judgePasses);
     expect(o.fastPasses).toBeGreaterThan(0);
+  });
+});
+
+describe('fastOutcome: the model\'s own outcome, for cases with nothing observed', () => {
+  it.each(CHECKS.map((ch, i) => [ch.name, ch, i] as const))('%s', (_name, ch, i) => {
+    const fill = fastOutcome(ch.v, ch.elements, ch.space);
+    const bits = elementFormat(ch.v.q.type!).bits;
+    if (bits === 64 || !fastChecker(ch.v, ch.elements, ch.space, false)) {
+      expect(fill).toBeUndefined(); // no compute form: 64-bit ops compare, and no checker means no fast path
+      return;
+    }
+    expect(fill).toBeDefined();
+    const fmt = elementFormat(ch.v.q.type!);
+    const cases = observations(ch, 3000 + i, { l1: 16, l2: 16, rnd: 24 }).filter((o) => o.kind === 'model');
+    // memOut starts as garbage: what the filler writes must be the model's one outcome, or the case flagged
+    const batch = toBatch(cases.map((o) => ({ ...o, memOut: o.memOut.map((x) => x ^ 5n) })), bits, 11 + i);
+    const flags = new Uint8Array(cases.length);
+    fill!(batch, flags);
+    const got = new DataView(batch.memOut.buffer);
+    let filled = 0;
+    cases.forEach((o, k) => {
+      const ref = reference(ch.v, inputOf(ch, o));
+      const single = ref.memory!.map((e) => singleElement(fmt, e));
+      const one = single.every((x) => x !== undefined);
+      // flag 0 exactly when the model has one outcome for every element (and then those bits were written)
+      expect([k, flags[k]]).toEqual([k, one ? 0 : 1]);
+      if (!one) return;
+      filled++;
+      single.forEach((x, e) => {
+        const off = k * 16 + (e * bits) / 8;
+        const w = bits === 16 ? BigInt(got.getUint16(off, true)) : bits === 32 ? BigInt(got.getUint32(off, true)) : got.getBigUint64(off, true) | (got.getBigUint64(off + 8, true) << 64n);
+        expect(w).toBe(x);
+      });
+    });
+    expect(filled).toBeGreaterThan(0);
   });
 });
 

@@ -1,0 +1,147 @@
+/**
+ * The reference backend on a packed block of vector-file cases (harness/cases/packed.ts): the fast
+ * path of the model (harness/reference/fast.ts) judges whole groups of slots at once, and only what
+ * it cannot call a plain pass goes through `runCaseOnReference` as a Case object. It is a speed-up of
+ * runCaseOnReference, never a second judge (tests/backends/reference-packed.test.ts runs both on the
+ * same cases and demands the same verdicts):
+ * - a case with `expect: memory:` (and maybe `returned:`) passes here when the expected bits are
+ *   exactly the one outcome the model allows (fastChecker, the expectation standing where the GPU
+ *   judge has the observation);
+ * - a case without `expect:` passes here when the model evaluates it to one outcome (fastOutcome);
+ * - everything else (an expect the fast path does not confirm, a NaN or open result, `returned:`
+ *   alone, a variant without a fast path, 64-bit elements without expect) goes the full way.
+ * Cases that must be kept whole in the report (`keepWhole`: the first of a run) go the full way too.
+ */
+import { HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED, unpack } from '../../cases/packed.js';
+import { type BatchChecker, fastChecker, fastOutcome } from '../../reference/fast.js';
+import type { EntryResult } from '../../report/types.js';
+import { runCaseOnReference } from './cases.js';
+
+/** How a case is judged fast: 0 no expect (outcome), 1 expect memory, 2 expect memory and returned, 3 the full way. */
+function expectKind(bits: number): number {
+  const m = bits & HAS_EXPECT_MEMORY;
+  const r = bits & HAS_EXPECT_RETURNED;
+  return m ? (r ? 2 : 1) : r ? 3 : 0;
+}
+
+const CHECKERS = new WeakMap<PackVariant, Map<number, BatchChecker | null>>();
+
+/** The fast path for a variant, space (bits) and expect kind, or undefined. */
+function checkerFor(v: PackVariant, space: number, kind: number): BatchChecker | undefined {
+  let m = CHECKERS.get(v);
+  if (!m) CHECKERS.set(v, (m = new Map()));
+  const key = space * 4 + kind;
+  let c = m.get(key);
+  if (c === undefined) {
+    const sp = space & SPACE_GLOBAL ? 'global' : space & SPACE_SHARED ? 'shared' : undefined;
+    c = (kind === 0 ? fastOutcome(v.variant, v.lanes, sp) : kind === 3 ? undefined : fastChecker(v.variant, v.lanes, sp, kind === 2)) ?? null;
+    m.set(key, c);
+  }
+  return c ?? undefined;
+}
+
+/** Scratch slots for a gathered group. */
+class Scratch {
+  cap = 0;
+  mem = new Uint32Array(0);
+  b = new Uint32Array(0);
+  c = new Uint32Array(0);
+  memOut = new Uint32Array(0);
+  ret = new Uint32Array(0);
+  flags = new Uint8Array(0);
+  ensure(n: number): void {
+    if (n <= this.cap) return;
+    this.cap = n;
+    const w = n * SLOT_WORDS;
+    this.mem = new Uint32Array(w);
+    this.b = new Uint32Array(w);
+    this.c = new Uint32Array(w);
+    this.memOut = new Uint32Array(w);
+    this.ret = new Uint32Array(w);
+    this.flags = new Uint8Array(n);
+  }
+}
+const SCRATCH = new Scratch();
+
+function copySlot(from: Uint32Array, i: number, to: Uint32Array, j: number): void {
+  const s = i * SLOT_WORDS;
+  const d = j * SLOT_WORDS;
+  to[d] = from[s]!;
+  to[d + 1] = from[s + 1]!;
+  to[d + 2] = from[s + 2]!;
+  to[d + 3] = from[s + 3]!;
+}
+
+export interface PackedJudgement {
+  /** The results to keep (file order): every case of the first `keepWhole`, then those not a plain pass. */
+  readonly kept: EntryResult[];
+  /** Cases passed by the fast path (not kept; counted). */
+  readonly fastPasses: number;
+  /** Verdict counts over the whole block, per family: `total.<family>.<verdict>`. */
+  readonly totals: Record<string, number>;
+}
+
+/**
+ * Judges a block; its first `keepWhole` cases (0 for none) are kept whole whatever their verdict.
+ * `fast: false` sends every case the full way (the tests compare the two).
+ */
+export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast = true): PackedJudgement {
+  const n = p.n;
+  const head = Math.min(n, Math.max(0, keepWhole));
+  // pass[i] = 1: passed by the fast path
+  const pass = new Uint8Array(n);
+  let fastPasses = 0;
+  if (fast && head < n) {
+    // group the rest by (variant, space, expect kind)
+    const groups = new Map<number, number[]>();
+    for (let i = head; i < n; i++) {
+      const bits = p.bits[i]!;
+      const key = (p.vidx[i]! << 4) | ((bits & (SPACE_GLOBAL | SPACE_SHARED)) >> 2 << 2) | expectKind(bits);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(i);
+    }
+    const S = SCRATCH;
+    for (const [key, idx] of groups) {
+      const kind = key & 3;
+      const space = ((key >> 2) & 3) << 2;
+      const check = checkerFor(p.variants[key >> 4]!, space, kind);
+      if (!check) continue;
+      const m = idx.length;
+      S.ensure(m);
+      for (let j = 0; j < m; j++) {
+        const i = idx[j]!;
+        copySlot(p.mem, i, S.mem, j);
+        copySlot(p.b, i, S.b, j);
+        copySlot(p.c, i, S.c, j);
+        if (kind === 0) copySlot(ZERO, 0, S.memOut, j);
+        else copySlot(p.expMem, i, S.memOut, j);
+        if (kind === 2) copySlot(p.expRet, i, S.ret, j);
+      }
+      check({ mem: S.mem, b: S.b, c: S.c, memOut: S.memOut, ...(kind === 2 ? { ret: S.ret } : {}), n: m }, S.flags);
+      for (let j = 0; j < m; j++) {
+        if (S.flags[j] === 0) {
+          pass[idx[j]!] = 1;
+          fastPasses++;
+        }
+      }
+    }
+  }
+  const kept: EntryResult[] = [];
+  const totals: Record<string, number> = {};
+  const fam = p.variants.map((v) => `total.${v.variant.family}.`);
+  for (let i = 0; i < n; i++) {
+    if (pass[i]) {
+      const k = `${fam[p.vidx[i]!]!}pass`;
+      totals[k] = (totals[k] ?? 0) + 1;
+      continue;
+    }
+    const r = runCaseOnReference(unpack(p, i));
+    const k = `${fam[p.vidx[i]!]!}${r.verdict}`;
+    totals[k] = (totals[k] ?? 0) + 1;
+    if (i < head || r.verdict !== 'pass') kept.push(r);
+  }
+  return { kept, fastPasses, totals };
+}
+
+const ZERO = new Uint32Array(SLOT_WORDS);

@@ -1,0 +1,435 @@
+/**
+ * Vector-file cases packed in typed arrays: the common shape of a case (one instruction whose inputs
+ * are `memory:` and operand `b:` (and `c:` for cas), at most 16 bytes each, every element a hex bit
+ * pattern, optionally `expect: { memory:, returned: }` and `space:`) read straight from the text
+ * into 16-byte slots, with no per-case object, BigInt or JSON.parse. It is a speed-up of the
+ * loaders, never a second reading: an item the packed readers do not take whole (anything else, or
+ * anything with a problem) goes through the general path (vector-check.ts), which builds the same
+ * Case or reports the problem, and `unpack` turns a slot back into exactly the Case the general path
+ * builds (tests/cases/packed.test.ts holds the two equal).
+ *
+ * Slot layout (the GPU executor's, harness/reference/fast.ts): case i owns words 4i..4i+3 of each
+ * array; element k of the variant's type sits little-endian at byte k*(bits/8), lanes low first.
+ */
+import { familyPlugin } from '../families/index.js';
+import type { ElementFormat } from '../numerics/formats.js';
+import type { Case, CaseExpect, CaseVariant } from './types.js';
+import { type FileCtx, NAME, own, variantInfo } from './vector-check.js';
+
+/** Words per case in each slot array. */
+export const SLOT_WORDS = 4;
+/** Cases per packed block. */
+export const PACK_CAPACITY = 4096;
+
+/** bits[i]: what case i has beyond memory and b. */
+export const HAS_EXPECT_MEMORY = 1;
+export const HAS_EXPECT_RETURNED = 2;
+export const SPACE_GLOBAL = 4;
+export const SPACE_SHARED = 8;
+
+/** A variant whose cases pack: memory + b (+ c for cas), each at most 16 bytes. */
+export interface PackVariant {
+  readonly variant: CaseVariant;
+  readonly fmt: ElementFormat;
+  /** Elements per case (the vector length). */
+  readonly lanes: number;
+  readonly cas: boolean;
+  /** Whether the instruction returns the old value (`expect: returned:` allowed). */
+  readonly returns: boolean;
+}
+
+const PACK_VARIANTS = new Map<CaseVariant, PackVariant | null>();
+
+/** The packing of a variant, or undefined when its cases do not pack. */
+export function packVariant(variant: CaseVariant, fmt: ElementFormat, lanes: number): PackVariant | undefined {
+  let p = PACK_VARIANTS.get(variant);
+  if (p === undefined) {
+    const shape = familyPlugin(variant.family).shape;
+    const takes = shape.inputs(variant.q);
+    const cas = variant.q.op === 'cas';
+    const simple = takes.includes('memory') && takes.includes('b') && !takes.includes('replicas') && !takes.includes('source') && (takes.includes('c') || !cas);
+    p = simple && lanes >= 1 && lanes * fmt.bits <= 128 && [16, 32, 64, 128].includes(fmt.bits) ? { variant, fmt, lanes, cas, returns: shape.returns(variant.q) } : null;
+    if (PACK_VARIANTS.size >= 4096) PACK_VARIANTS.clear();
+    PACK_VARIANTS.set(variant, p);
+  }
+  return p ?? undefined;
+}
+
+/** A block of packed cases of one file, in file order. */
+export class PackedCases {
+  readonly kind = 'packed' as const;
+  n = 0;
+  readonly variants: PackVariant[] = [];
+  readonly vidx: Uint16Array;
+  readonly mem: Uint32Array;
+  readonly b: Uint32Array;
+  readonly c: Uint32Array;
+  readonly expMem: Uint32Array;
+  readonly expRet: Uint32Array;
+  readonly bits: Uint8Array;
+  readonly line: Uint32Array;
+  readonly names: string[] = [];
+
+  constructor(
+    readonly idFile: string,
+    readonly cite: string | undefined,
+    readonly capacity = PACK_CAPACITY,
+  ) {
+    this.vidx = new Uint16Array(capacity);
+    const w = capacity * SLOT_WORDS;
+    this.mem = new Uint32Array(w);
+    this.b = new Uint32Array(w);
+    this.c = new Uint32Array(w);
+    this.expMem = new Uint32Array(w);
+    this.expRet = new Uint32Array(w);
+    this.bits = new Uint8Array(capacity);
+    this.line = new Uint32Array(capacity);
+  }
+
+  variantIndex(v: PackVariant): number {
+    const vs = this.variants;
+    for (let i = vs.length - 1; i >= 0; i--) if (vs[i] === v) return i;
+    vs.push(v);
+    return vs.length - 1;
+  }
+
+  /** Whether slot n holds words of a case a reader gave up on. */
+  private dirty = false;
+
+  /** Zeroes the words of slot n (the next case) before a reader fills them (a new block's are zero). */
+  clearNext(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const s = this.n * SLOT_WORDS;
+    const e = s + SLOT_WORDS;
+    this.mem.fill(0, s, e);
+    this.b.fill(0, s, e);
+    this.c.fill(0, s, e);
+    this.expMem.fill(0, s, e);
+    this.expRet.fill(0, s, e);
+  }
+
+  /** Slot n was written and given up on: clear it before it is used. */
+  abandonNext(): void {
+    this.dirty = true;
+  }
+
+  /** Makes slot n a case (its words are filled). */
+  commit(v: PackVariant, name: string, line: number, bits: number): void {
+    const i = this.n++;
+    this.vidx[i] = this.variantIndex(v);
+    this.names.push(name);
+    this.line[i] = line;
+    this.bits[i] = bits;
+  }
+
+  /** The variant id of case i (for --filter). */
+  variantId(i: number): string {
+    return this.variants[this.vidx[i]!]!.variant.id;
+  }
+
+  /** Case ids are `<variant id>/<file>:<name>`, as the general path makes them. */
+  id(i: number): string {
+    return `${this.variantId(i)}/${this.idFile}:${this.names[i]!}`;
+  }
+
+  /** The cases for which keep(i) holds, as a new block (same file). */
+  filter(keep: (i: number) => boolean): PackedCases {
+    const out = new PackedCases(this.idFile, this.cite, Math.max(1, this.n));
+    for (let i = 0; i < this.n; i++) {
+      if (!keep(i)) continue;
+      const j = out.n;
+      const s = i * SLOT_WORDS;
+      const d = j * SLOT_WORDS;
+      out.mem.set(this.mem.subarray(s, s + SLOT_WORDS), d);
+      out.b.set(this.b.subarray(s, s + SLOT_WORDS), d);
+      out.c.set(this.c.subarray(s, s + SLOT_WORDS), d);
+      out.expMem.set(this.expMem.subarray(s, s + SLOT_WORDS), d);
+      out.expRet.set(this.expRet.subarray(s, s + SLOT_WORDS), d);
+      out.commit(this.variants[this.vidx[i]!]!, this.names[i]!, this.line[i]!, this.bits[i]!);
+    }
+    return out;
+  }
+}
+
+/** What a vector reader hands on: cases as objects, or a packed block. */
+export type CaseBatch = readonly Case[] | PackedCases;
+
+export const isPacked = (b: CaseBatch): b is PackedCases => (b as PackedCases).kind === 'packed';
+
+/** Cases in a batch. */
+export const batchSize = (b: CaseBatch): number => (isPacked(b) ? b.n : b.length);
+
+/** Element k of the slot at word `base` of `a`, as the BigInt the general path builds. */
+function element(a: Uint32Array, base: number, k: number, bits: number): bigint {
+  switch (bits) {
+    case 16:
+      return BigInt((a[base + (k >> 1)]! >>> ((k & 1) << 4)) & 0xffff);
+    case 32:
+      return BigInt(a[base + k]!);
+    case 64:
+      return (BigInt(a[base + 2 * k + 1]!) << 32n) | BigInt(a[base + 2 * k]!);
+    default:
+      return (BigInt(a[base + 3]!) << 96n) | (BigInt(a[base + 2]!) << 64n) | (BigInt(a[base + 1]!) << 32n) | BigInt(a[base]!);
+  }
+}
+
+function elements(a: Uint32Array, i: number, v: PackVariant): bigint[] {
+  const out: bigint[] = new Array(v.lanes);
+  for (let k = 0; k < v.lanes; k++) out[k] = element(a, i * SLOT_WORDS, k, v.fmt.bits);
+  return out;
+}
+
+/** Case i of a block as the Case object the general path builds for the same text. */
+export function unpack(p: PackedCases, i: number): Case {
+  const v = p.variants[p.vidx[i]!]!;
+  const bits = p.bits[i]!;
+  const input: { memory?: bigint[]; b?: bigint[]; c?: bigint[]; space?: 'global' | 'shared' } = { memory: elements(p.mem, i, v), b: elements(p.b, i, v) };
+  if (v.cas) input.c = elements(p.c, i, v);
+  if (bits & SPACE_GLOBAL) input.space = 'global';
+  else if (bits & SPACE_SHARED) input.space = 'shared';
+  const name = p.names[i]!;
+  const c: { -readonly [K in keyof Case]: Case[K] } = {
+    id: `${v.variant.id}/${p.idFile}:${name}`,
+    variant: v.variant,
+    input,
+    origin: { kind: 'vectors', file: p.idFile, line: p.line[i]!, name },
+  };
+  if (bits & (HAS_EXPECT_MEMORY | HAS_EXPECT_RETURNED)) {
+    const e: { -readonly [K in keyof CaseExpect]: CaseExpect[K] } = {};
+    if (bits & HAS_EXPECT_MEMORY) e.memory = elements(p.expMem, i, v);
+    if (bits & HAS_EXPECT_RETURNED) e.returned = elements(p.expRet, i, v);
+    c.expect = e;
+  }
+  if (p.cite !== undefined) c.cite = p.cite;
+  return c;
+}
+
+/** Every case of a batch as objects. */
+export function unpackAll(b: CaseBatch): readonly Case[] {
+  if (!isPacked(b)) return b;
+  const out: Case[] = new Array(b.n);
+  for (let i = 0; i < b.n; i++) out[i] = unpack(b, i);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the readers hand on, in file order.
+
+/** Collects a reader's output: packed blocks and runs of Case objects, in file order. */
+export class CaseSink {
+  private out: CaseBatch[] = [];
+  private block: PackedCases | undefined;
+  private objs: Case[] | undefined;
+
+  constructor(
+    readonly ctx: FileCtx,
+    /** False: nothing packs (every item through the general path; the tests compare the two). */
+    readonly packing = true,
+  ) {}
+
+  /** The block the next packed case goes to (a new one when there is none, or it is full). */
+  next(): PackedCases {
+    let b = this.block;
+    if (!b || b.n >= b.capacity) {
+      b = this.block = new PackedCases(this.ctx.idFile, this.ctx.cite);
+      this.out.push(b);
+      this.objs = undefined;
+    }
+    b.clearNext();
+    return b;
+  }
+
+  case(c: Case): void {
+    if (!this.objs) {
+      this.objs = [];
+      this.out.push(this.objs);
+      this.block = undefined;
+    }
+    this.objs.push(c);
+  }
+
+  /** What has been collected since the last take (a block still filling is handed on as it is). */
+  take(): CaseBatch[] {
+    const o = this.out;
+    this.out = [];
+    this.block = undefined;
+    this.objs = undefined;
+    return o.filter((b) => batchSize(b) > 0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The second half of a packed reader: the fields a form's scanner found, checked and written.
+
+/**
+ * The fields of one item as a form's scanner found them: strings for the scalars (undefined where
+ * absent) and, for each list, the offset of its '[' in `text` (-1 where absent).
+ */
+export interface PackFields {
+  text: string;
+  name: string | undefined;
+  /** The scanner has checked the name's characters (letters, digits, _ . -, at least one). */
+  nameChecked: boolean;
+  instruction: string | undefined;
+  space: string | undefined;
+  memory: number;
+  b: number;
+  c: number;
+  expMemory: number;
+  expReturned: number;
+  /** Whether the item has operands: / expect: (their lists are above). */
+  operands: boolean;
+  expect: boolean;
+}
+
+export function newPackFields(): PackFields {
+  return { text: '', name: undefined, nameChecked: false, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false };
+}
+
+export function resetPackFields(f: PackFields, text: string): void {
+  f.text = text;
+  f.name = undefined;
+  f.nameChecked = false;
+  f.instruction = undefined;
+  f.space = undefined;
+  f.memory = f.b = f.c = f.expMemory = f.expReturned = -1;
+  f.operands = f.expect = false;
+}
+
+/** Value of one hex digit, or -1. */
+function hexVal(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+/** 8 or fewer hex digits at t[s, s+n) as an unsigned 32-bit number, or -1. */
+function hex32(t: string, s: number, n: number): number {
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = hexVal(t.charCodeAt(s + i));
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/**
+ * Reads the list `[ "0x..", ... ]` at t[p] (spaces only between items) of exactly `lanes` elements
+ * of `bits` into words at `base` of `out`; false when it is anything else (the general path decides).
+ */
+function readList(t: string, p: number, lanes: number, bits: number, out: Uint32Array, base: number): boolean {
+  if (t.charCodeAt(p) !== 91) return false;
+  p++;
+  const digits = bits >> 2;
+  for (let k = 0; k < lanes; k++) {
+    while (t.charCodeAt(p) === 32) p++;
+    if (k > 0) {
+      if (t.charCodeAt(p) !== 44) return false;
+      p++;
+      while (t.charCodeAt(p) === 32) p++;
+    }
+    if (t.charCodeAt(p) !== 34 || t.charCodeAt(p + 1) !== 48 || t.charCodeAt(p + 2) !== 120 || t.charCodeAt(p + 3 + digits) !== 34) return false;
+    const s = p + 3;
+    if (bits <= 32) {
+      const v = hex32(t, s, digits);
+      if (v < 0) return false;
+      if (bits === 32) out[base + k] = v;
+      else out[base + (k >> 1)]! |= v << ((k & 1) << 4);
+    } else {
+      // 64 and 128 bits: 8 digits per word, the last digits the lowest word
+      const words = bits >> 5;
+      const w0 = base + k * words;
+      for (let w = 0; w < words; w++) {
+        const v = hex32(t, s + (words - 1 - w) * 8, 8);
+        if (v < 0) return false;
+        out[w0 + w] = v;
+      }
+    }
+    p += digits + 4;
+  }
+  while (t.charCodeAt(p) === 32) p++;
+  return t.charCodeAt(p) === 93;
+}
+
+/**
+ * The packing of the last few instruction strings seen, by identity (the readers hand on one string
+ * object for a repeated spelling), which skips two map lookups a case.
+ */
+const RECENT_N = 8;
+const RECENT_INSTR: (string | undefined)[] = new Array(RECENT_N).fill(undefined);
+const RECENT_PACK: (PackVariant | undefined)[] = new Array(RECENT_N).fill(undefined);
+let recentNext = 0;
+
+/**
+ * Checks an item's fields and, when the item is a good case of the packed shape, writes it to the
+ * sink and answers true; false leaves no trace (no name recorded, no problem, no case), and the
+ * caller reads the item by the general path instead. `line` is the line of the item, `nameLine` that
+ * of its name (the duplicate check's record).
+ */
+export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: number): boolean {
+  const ctx = sink.ctx;
+  const name = f.name;
+  if (name === undefined || (!f.nameChecked && !NAME.test(name))) return false;
+  let v: PackVariant | undefined;
+  let hit = false;
+  const instr = f.instruction;
+  if (instr !== undefined) {
+    for (let i = 0; i < RECENT_N; i++) {
+      if (RECENT_INSTR[i] === instr) {
+        v = RECENT_PACK[i];
+        hit = true;
+        break;
+      }
+    }
+  }
+  if (!hit) {
+    let info;
+    if (instr !== undefined) info = variantInfo(instr);
+    else if (ctx.fileHasInstruction) info = ctx.fileInfo;
+    if (!info?.variant) return false;
+    v = packVariant(info.variant, info.fmt!, info.lanes!);
+    if (instr !== undefined) {
+      RECENT_INSTR[recentNext] = instr;
+      RECENT_PACK[recentNext] = v;
+      recentNext = (recentNext + 1) % RECENT_N;
+    }
+  }
+  if (!v) return false;
+  if (f.memory < 0 || f.b < 0 || f.c >= 0 !== v.cas) return false;
+  let bits = 0;
+  if (f.space !== undefined) {
+    if (f.space === 'global') bits |= SPACE_GLOBAL;
+    else if (f.space === 'shared') bits |= SPACE_SHARED;
+    else return false;
+  }
+  if (f.expect) {
+    if (f.expMemory < 0 && f.expReturned < 0) return false;
+    if (f.expReturned >= 0 && !v.returns) return false;
+    if (f.expMemory >= 0) bits |= HAS_EXPECT_MEMORY;
+    if (f.expReturned >= 0) bits |= HAS_EXPECT_RETURNED;
+  }
+  const first = ctx.checkNames ? ctx.names.get(name) : undefined;
+  if (first !== undefined) return false;
+  const blk = sink.next();
+  const base = blk.n * SLOT_WORDS;
+  const t = f.text;
+  const w = v.fmt.bits;
+  const L = v.lanes;
+  if (
+    !readList(t, f.memory, L, w, blk.mem, base) ||
+    !readList(t, f.b, L, w, blk.b, base) ||
+    (v.cas && !readList(t, f.c, L, w, blk.c, base)) ||
+    (f.expMemory >= 0 && !readList(t, f.expMemory, L, w, blk.expMem, base)) ||
+    (f.expReturned >= 0 && !readList(t, f.expReturned, L, w, blk.expRet, base))
+  ) {
+    blk.abandonNext();
+    return false;
+  }
+  const nm = own(name);
+  if (ctx.checkNames) ctx.names.set(nm, nameLine);
+  blk.commit(v, nm, line, bits);
+  return true;
+}

@@ -1,0 +1,107 @@
+/**
+ * The reference backend's fast path on packed vector-file cases (harness/backends/reference/packed.ts)
+ * is a speed-up of runCaseOnReference, never a second judge: on the same files, with nothing kept
+ * whole, both must give the same verdict to every case and keep the same results.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runVectorsOnReference } from '../../harness/backends/reference/vectors.js';
+import { loadVectors } from '../../harness/cases/vectors.js';
+import { variantInfo } from '../../harness/cases/vector-check.js';
+import { joinLanes } from '../../harness/numerics/formats.js';
+import { reference, singleElement } from '../../harness/reference/model.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-refpacked-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const LIB = join(import.meta.dirname, '..', '..', 'cases', 'vectors');
+
+let seed = 99;
+const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+
+/** Operand bits: special values of the format half the time, else random. */
+function word(bits: number): bigint {
+  const specials32 = [0, 0x80000000, 1, 0x807fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffffffff, 0x7f7fffff, 0x00800000];
+  const specials16 = [0, 0x8000, 1, 0x3ff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xffff, 0x7bff, 0x7f80, 0xff80, 0x7fc0];
+  let v = 0n;
+  for (let w = 0; w < bits; w += 32) {
+    const r = rnd();
+    const x = bits === 16 ? (r & 1 ? specials16[r % specials16.length]! : r & 0xffff) : r & 1 ? specials32[(r >>> 1) % specials32.length]! : rnd();
+    v |= BigInt(x >>> 0) << BigInt(w);
+  }
+  return v;
+}
+
+const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
+
+describe('the reference fast path on packed cases', async () => {
+  // every atom/red instruction of the library, with random and special operands and every kind of expect
+  const lib = (await loadVectors([LIB], LIB)).cases.filter((c) => /^(atom|red)\./.test(c.variant.ptx));
+  const lines: string[] = [];
+  let i = 0;
+  for (const c of lib) {
+    const bits = variantInfo(c.variant.ptx).fmt!.bits;
+    for (let rep = 0; rep < 6; rep++) {
+      const n = c.input.memory!.length;
+      const mem = Array.from({ length: n }, () => word(bits));
+      const b = Array.from({ length: n }, () => word(bits));
+      const cc = c.input.c ? Array.from({ length: n }, () => (rnd() & 1 ? mem[0]! : word(bits))) : undefined;
+      const space: 'global' | 'shared' | undefined = rnd() % 3 === 0 ? (rnd() & 1 ? 'global' : 'shared') : undefined;
+      const input = { memory: mem, b, ...(cc ? { c: cc } : {}), ...(space ? { space } : {}) } as const;
+      const o = reference(c.variant, input);
+      const single = o.memory!.map((e) => singleElement(variantInfo(c.variant.ptx).fmt!, e));
+      const line: Record<string, unknown> = { name: `t${i++}`, instruction: c.variant.ptx, memory: mem.map((x) => hex(bits, x)), operands: { b: b.map((x) => hex(bits, x)), ...(cc ? { c: cc.map((x) => hex(bits, x)) } : {}) } };
+      if (space) line.space = space;
+      const kind = rnd() % 6;
+      const returns = /^atom/.test(c.variant.ptx);
+      if (kind === 1 || kind === 2) {
+        // the model's own outcome where it is one value (a NaN where it is not), maybe with returned
+        const fmt = variantInfo(c.variant.ptx).fmt!;
+        const nanOf = () => BigInt((fmt.lane as { canonicalNaN?: number }).canonicalNaN ?? 0);
+        const e = single.map((x, k) => x ?? joinLanes(fmt, o.memory![k]!.map((l) => l.bits[0] ?? nanOf())));
+        line.expect = { memory: e.map((x) => hex(bits, x)), ...(kind === 2 && returns ? { returned: mem.map((x) => hex(bits, x)) } : {}) };
+      } else if (kind === 3) {
+        line.expect = { memory: mem.map((x) => hex(bits, x ^ 1n)) }; // usually wrong
+      } else if (kind === 4 && returns) {
+        line.expect = { returned: mem.map((x) => hex(bits, rnd() & 1 ? x : x ^ 4n)) };
+      } else if (kind === 5 && returns) {
+        line.expect = { memory: (single.every((x) => x !== undefined) ? single : mem).map((x) => hex(bits, x!)), returned: mem.map((x) => hex(bits, rnd() & 3 ? x : x ^ 2n)) };
+      }
+      lines.push(JSON.stringify(line));
+    }
+  }
+  const file = join(dir, 'mixed.jsonl');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+
+  it('gives every case the verdict the full model gives, and keeps the same results', async () => {
+    const fast = await runVectorsOnReference([file], dir, { keepWhole: 0 });
+    const full = await runVectorsOnReference([file], dir, { keepWhole: 0, fast: false });
+    expect(fast.problems).toEqual([]);
+    expect(fast.cases).toBe(lines.length);
+    expect(fast.totals).toEqual(full.totals);
+    expect(fast.kept.map((r) => [r.id, r.verdict, r.reason])).toEqual(full.kept.map((r) => [r.id, r.verdict, r.reason]));
+    // it is a real fast path: most cases, and mismatches too, are in the mix
+    expect(full.fastPasses).toBe(0);
+    expect(fast.fastPasses).toBeGreaterThan(lines.length / 3);
+    expect(fast.verdicts.mismatch).toBeGreaterThan(50);
+    expect(fast.verdicts.pass).toBeGreaterThan(lines.length / 2);
+  });
+
+  it('keeps the first keepWhole results whole, in file order, whatever the path', async () => {
+    const r = await runVectorsOnReference([file], dir, { keepWhole: 300 });
+    expect(r.kept.slice(0, 300).map((x) => x.id.split(':').pop())).toEqual(Array.from({ length: 300 }, (_, k) => `t${k}`));
+    expect(r.kept.slice(300).every((x) => x.verdict !== 'pass')).toBe(true);
+  });
+
+  it('a wrong expect past the kept head is a mismatch, not a fast pass', async () => {
+    const f = join(dir, 'one-wrong.jsonl');
+    const body = Array.from({ length: 50 }, (_, k) => `{"name": "w${k}", "instruction": "atom.global.add.f32", "memory": ["0x3f800000"], "operands": {"b": ["0x3f800000"]}, "expect": {"memory": ["${k === 37 ? '0x40000001' : '0x40000000'}"]}}`);
+    writeFileSync(f, `${body.join('\n')}\n`);
+    const r = await runVectorsOnReference([f], dir, { keepWhole: 0 });
+    expect(r.fastPasses).toBe(49);
+    expect(r.kept.map((x) => [x.id.split(':').pop(), x.verdict])).toEqual([['w37', 'mismatch']]);
+    expect(r.kept[0]!.reason).toMatch(/expected 0x40000001, the reference allows 0x40000000/);
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * The packed readers (harness/cases/packed.ts) are a speed-up of the vector loaders, never a second
+ * reading: whatever text they see, the cases and problems must be exactly those of the general path
+ * (JSON.parse / the fast YAML item parser / the yaml package, then vector-check.ts).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PackedCases, SLOT_WORDS, packVariant, unpack } from '../../harness/cases/packed.js';
+import { loadVectorText } from '../../harness/cases/vectors.js';
+import { variantInfo } from '../../harness/cases/vector-check.js';
+
+const LIB = join(import.meta.dirname, '..', '..', 'cases', 'vectors');
+
+/** Instructions of the library's atom and red files (every packable shape: int, float, half, f64, cas, b128, vectors). */
+const INSTRUCTIONS = [
+  ...new Set(
+    readdirSync(LIB)
+      .filter((f) => /^(atom|red)-/.test(f))
+      .flatMap((f) => [...readFileSync(join(LIB, f), 'utf8').matchAll(/instruction: (\S+)/g)].map((m) => m[1]!)),
+  ),
+].sort();
+
+function digitsOf(instr: string): { digits: number; lanes: number; cas: boolean } {
+  const info = variantInfo(instr);
+  return { digits: info.fmt!.bits / 4, lanes: info.lanes!, cas: info.variant!.q.op === 'cas' };
+}
+
+const hexArb = (digits: number) => fc.array(fc.constantFrom(...'0123456789abcdefABCDEF'), { minLength: digits, maxLength: digits }).map((d) => `0x${d.join('')}`);
+
+/** One item's fields, some mangled: what a user might write, right or wrong. */
+const itemArb = fc
+  .record({
+    instr: fc.constantFrom(...INSTRUCTIONS),
+    name: fc.oneof(fc.constantFrom('a', 'b', 'x.y-z_1', 'true', 'null', 'True', '9lives', 'bad name', 'a:b', 'dup'), fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/)),
+    seed: fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 24, maxLength: 24 }),
+    hex: fc.array(fc.tuple(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 1 }),
+    expect: fc.constantFrom('none', 'memory', 'returned', 'both', 'empty'),
+    space: fc.constantFrom(undefined, 'global', 'shared', 'local'),
+    extraC: fc.boolean(),
+    dropB: fc.boolean(),
+    mangle: fc.constantFrom('none', 'none', 'none', 'digits', 'lanes', 'unknown-key', 'dup-key', 'spacing', 'quoted-instr', 'comment', 'tab', 'noinstr'),
+    order: fc.integer({ min: 0, max: 5 }),
+  })
+  .map((r) => r);
+
+type Item = typeof itemArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** The item as an ordered list of [key, value] with values as JSON-ish structures of hex strings. */
+function fieldsOf(it: Item): [string, unknown][] {
+  const { digits, lanes, cas } = digitsOf(it.instr);
+  let s = 0;
+  const h = () => {
+    const x = it.seed[s++ % it.seed.length]!;
+    let v = '';
+    while (v.length < digits) v += ((x * 2654435761 + v.length * 40503) >>> 0).toString(16).padStart(8, '0');
+    return `0x${v.slice(0, digits)}`;
+  };
+  const list = (n = lanes) => Array.from({ length: n }, h);
+  const f: [string, unknown][] = [['name', it.name]];
+  if (it.mangle !== 'noinstr') f.push(['instruction', it.instr]);
+  let mem = list();
+  if (it.mangle === 'digits') mem = [`${mem[0]!}0`, ...mem.slice(1)];
+  if (it.mangle === 'lanes') mem = [...mem, h()];
+  f.push(['memory', mem]);
+  const ops: Record<string, unknown> = {};
+  if (!it.dropB) ops.b = list();
+  if (cas || it.extraC) ops.c = list();
+  f.push(['operands', ops]);
+  if (it.expect !== 'none') {
+    const e: Record<string, unknown> = {};
+    if (it.expect === 'memory' || it.expect === 'both') e.memory = list();
+    if (it.expect === 'returned' || it.expect === 'both') e.returned = list();
+    f.push(['expect', e]);
+  }
+  if (it.space) f.push(['space', it.space]);
+  if (it.mangle === 'unknown-key') f.push(['memroy', list()]);
+  // a rotation of the key order
+  const k = it.order % f.length;
+  return [...f.slice(k), ...f.slice(0, k)];
+}
+
+const flowY = (v: unknown, sp: string): string =>
+  Array.isArray(v) ? `[${v.map((x) => `"${x}"`).join(`,${sp}`)}]` : `{${sp}${Object.entries(v as object).map(([k, x]) => `${k}: ${flowY(x, sp)}`).join(`,${sp}`)}${sp}}`;
+
+function yamlItem(it: Item): string {
+  const f = fieldsOf(it);
+  const sp = it.mangle === 'spacing' ? '  ' : ' ';
+  const lines = f.map(([k, v]) => {
+    let val = typeof v === 'string' ? v : flowY(v, sp);
+    if (k === 'instruction' && it.mangle === 'quoted-instr') val = `"${val}"`;
+    return `${k}: ${val}`;
+  });
+  if (it.mangle === 'dup-key') lines.push(lines[0]!);
+  if (it.mangle === 'comment') lines[lines.length - 1] += ' # note';
+  if (it.mangle === 'tab') lines[0] = lines[0]!.replace(': ', ':\t');
+  return `  - ${lines.join('\n    ')}\n`;
+}
+
+function jsonItem(it: Item): string {
+  const f = fieldsOf(it);
+  const sp = it.mangle === 'spacing' ? '' : ' ';
+  const parts = f.map(([k, v]) => `"${k}":${sp}${JSON.stringify(v).replace(/,/g, `,${sp}`)}`);
+  if (it.mangle === 'dup-key') parts.push(parts[0]!);
+  if (it.mangle === 'tab') parts[0] = parts[0]!.replace(':', ':\t');
+  return `{${parts.join(`,${sp}`)}}\n`;
+}
+
+function same(file: string, text: string): number {
+  const packed = loadVectorText(file, text, file);
+  const general = loadVectorText(file, text, file, { packed: false });
+  expect(packed.problems).toEqual(general.problems);
+  expect(packed.cases).toEqual(general.cases);
+  // the same objects as JSON too (key order shows in reports)
+  expect(JSON.stringify(packed.cases, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))).toEqual(JSON.stringify(general.cases, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
+  expect(general.packed).toBe(0);
+  return packed.packed;
+}
+
+describe('the packed readers read exactly what the general path reads', () => {
+  it('the library has packable instructions of every width', () => {
+    const bits = new Set(INSTRUCTIONS.map((i) => digitsOf(i).digits * 4));
+    expect([...bits].sort((a, b) => a - b)).toEqual([16, 32, 64, 128]);
+  });
+
+  it('fast-check: YAML files of good and mangled items (seed 2026)', () => {
+    let packedTotal = 0;
+    fc.assert(
+      fc.property(fc.array(itemArb, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.boolean(), (items, header, crlf) => {
+        let text = `${header ? 'instruction: atom.global.add.u32\n' : ''}cite: "t"\ncases:\n${items.map(yamlItem).join('')}`;
+        if (crlf) text = text.replace(/\n/g, '\r\n');
+        packedTotal += same('t.yaml', text);
+      }),
+      { numRuns: 500, seed: 2026 },
+    );
+    expect(packedTotal).toBeGreaterThan(100);
+  });
+
+  it('fast-check: JSON-lines files of good and mangled lines (seed 2027)', () => {
+    let packedTotal = 0;
+    fc.assert(
+      fc.property(fc.array(itemArb, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.boolean(), (items, header, crlf) => {
+        let text = `${header ? '{"instruction": "atom.global.add.u32", "cite": "t"}\n' : ''}${items.map(jsonItem).join('')}`;
+        if (crlf) text = text.replace(/\n/g, '\r\n');
+        packedTotal += same('t.jsonl', text);
+      }),
+      { numRuns: 500, seed: 2027 },
+    );
+    expect(packedTotal).toBeGreaterThan(100);
+  });
+
+  it('every atom and red file of the library, and its JSON-lines mirror', () => {
+    for (const f of readdirSync(LIB).filter((x) => /^(atom|red)-/.test(x))) {
+      const text = readFileSync(join(LIB, f), 'utf8');
+      const n = same(f, text);
+      expect(n).toBeGreaterThan(10);
+      const cases = loadVectorText(f, text, f).cases;
+      const H = (bits: number, xs: readonly bigint[]) => xs.map((x) => `0x${x.toString(16).padStart(bits / 4, '0')}`);
+      const lines = cases.map((c) => {
+        const bits = variantInfo(c.variant.ptx).fmt!.bits;
+        const o: Record<string, unknown> = { name: c.origin.kind === 'vectors' ? c.origin.name : '', instruction: c.variant.ptx, memory: H(bits, c.input.memory!), operands: { b: H(bits, c.input.b!), ...(c.input.c ? { c: H(bits, c.input.c) } : {}) } };
+        if (c.expect) o.expect = { ...(c.expect.memory ? { memory: H(bits, c.expect.memory) } : {}), ...(c.expect.returned ? { returned: H(bits, c.expect.returned) } : {}) };
+        if (c.input.space) o.space = c.input.space;
+        return JSON.stringify(o);
+      });
+      const jn = same(`${f}.jsonl`, `${lines.join('\n')}\n`);
+      expect(jn).toBe(cases.length);
+    }
+  });
+});
+
+describe('packed blocks', () => {
+  it('unpack gives the elements back little-endian, lane 0 low, for every width', () => {
+    const text = [
+      'cases:',
+      '  - name: h',
+      '    instruction: atom.global.add.noftz.f16',
+      '    memory: ["0x1234"]',
+      '    operands: { b: ["0xabcd"] }',
+      '  - name: d',
+      '    instruction: atom.global.add.u64',
+      '    memory: ["0x0123456789abcdef"]',
+      '    operands: { b: ["0xfedcba9876543210"] }',
+      '    expect: { memory: ["0x1111111111111111"], returned: ["0x0123456789abcdef"] }',
+    ].join('\n');
+    const r = loadVectorText('w.yaml', text, 'w.yaml');
+    expect(r.packed).toBe(2);
+    expect(r.cases[0]!.input.memory).toEqual([0x1234n]);
+    expect(r.cases[1]!.input.b).toEqual([0xfedcba9876543210n]);
+    expect(r.cases[1]!.expect).toEqual({ memory: [0x1111111111111111n], returned: [0x0123456789abcdefn] });
+  });
+  it('filter keeps slots, names, lines and bits together', () => {
+    const info = variantInfo('atom.global.add.u32');
+    const v = packVariant(info.variant!, info.fmt!, info.lanes!)!;
+    const p = new PackedCases('f.yaml', 'cite');
+    for (let i = 0; i < 5; i++) {
+      p.clearNext();
+      p.mem[p.n * SLOT_WORDS] = i;
+      p.b[p.n * SLOT_WORDS] = 10 + i;
+      p.commit(v, `n${i}`, 100 + i, 0);
+    }
+    const q = p.filter((i) => i % 2 === 1);
+    expect(q.n).toBe(2);
+    expect([unpack(q, 0).id, unpack(q, 1).input.b]).toEqual(['atom.global.add.u32/f.yaml:n1', [13n]]);
+    expect(unpack(q, 1).origin).toEqual({ kind: 'vectors', file: 'f.yaml', line: 103, name: 'n3' });
+    expect(unpack(q, 1).cite).toBe('cite');
+  });
+});
