@@ -14,7 +14,9 @@
 import { familyPlugin } from '../families/index.js';
 import type { ElementFormat } from '../numerics/formats.js';
 import type { Case, CaseExpect, CaseVariant } from './types.js';
-import { type FileCtx, NAME, own, variantInfo } from './vector-check.js';
+import { type FileCtx, variantInfo } from './vector-check.js';
+
+export { nameHash } from './vector-check.js';
 
 /** Words per case in each slot array. */
 export const SLOT_WORDS = 4;
@@ -68,7 +70,9 @@ export class PackedCases {
   readonly expRet: Uint32Array;
   readonly bits: Uint8Array;
   readonly line: Uint32Array;
-  readonly names: string[] = [];
+  /** Case names as ASCII bytes (names are letters, digits, _ . -): case i's at nameStart[i]..nameStart[i+1]. */
+  private nameBytes = new Uint8Array(1 << 14);
+  private readonly nameStart: Uint32Array;
 
   constructor(
     readonly idFile: string,
@@ -84,6 +88,39 @@ export class PackedCases {
     this.expRet = new Uint32Array(w);
     this.bits = new Uint8Array(capacity);
     this.line = new Uint32Array(capacity);
+    this.nameStart = new Uint32Array(capacity + 1);
+  }
+
+  /** The name of case i. */
+  name(i: number): string {
+    const s = this.nameStart[i]!;
+    return latin1(this.nameBytes, s, this.nameStart[i + 1]! - s);
+  }
+
+  /** Index of the case named `name`, or -1. */
+  indexOfName(name: string): number {
+    for (let i = 0; i < this.n; i++) {
+      const s = this.nameStart[i]!;
+      if (this.nameStart[i + 1]! - s !== name.length) continue;
+      let k = 0;
+      while (k < name.length && this.nameBytes[s + k] === name.charCodeAt(k)) k++;
+      if (k === name.length) return i;
+    }
+    return -1;
+  }
+
+  /** Appends the name of slot n (ASCII bytes src[s, e)). */
+  private addName(src: Uint8Array, s: number, e: number): void {
+    const at = this.nameStart[this.n]!;
+    const end = at + (e - s);
+    if (end > this.nameBytes.length) {
+      const grown = new Uint8Array(Math.max(end, this.nameBytes.length * 2));
+      grown.set(this.nameBytes.subarray(0, at));
+      this.nameBytes = grown;
+    }
+    const nb = this.nameBytes;
+    for (let k = s, d = at; k < e; k++, d++) nb[d] = src[k]!;
+    this.nameStart[this.n + 1] = end;
   }
 
   variantIndex(v: PackVariant): number {
@@ -114,11 +151,11 @@ export class PackedCases {
     this.dirty = true;
   }
 
-  /** Makes slot n a case (its words are filled). */
-  commit(v: PackVariant, name: string, line: number, bits: number): void {
+  /** Makes slot n a case (its words are filled) named by the ASCII bytes src[s, e). */
+  commit(v: PackVariant, src: Uint8Array, s: number, e: number, line: number, bits: number): void {
+    this.addName(src, s, e);
     const i = this.n++;
     this.vidx[i] = this.variantIndex(v);
-    this.names.push(name);
     this.line[i] = line;
     this.bits[i] = bits;
   }
@@ -130,7 +167,7 @@ export class PackedCases {
 
   /** Case ids are `<variant id>/<file>:<name>`, as the general path makes them. */
   id(i: number): string {
-    return `${this.variantId(i)}/${this.idFile}:${this.names[i]!}`;
+    return `${this.variantId(i)}/${this.idFile}:${this.name(i)}`;
   }
 
   /** The cases for which keep(i) holds, as a new block (same file). */
@@ -146,10 +183,15 @@ export class PackedCases {
       out.c.set(this.c.subarray(s, s + SLOT_WORDS), d);
       out.expMem.set(this.expMem.subarray(s, s + SLOT_WORDS), d);
       out.expRet.set(this.expRet.subarray(s, s + SLOT_WORDS), d);
-      out.commit(this.variants[this.vidx[i]!]!, this.names[i]!, this.line[i]!, this.bits[i]!);
+      out.commit(this.variants[this.vidx[i]!]!, this.nameBytes, this.nameStart[i]!, this.nameStart[i + 1]!, this.line[i]!, this.bits[i]!);
     }
     return out;
   }
+}
+
+/** The bytes a[s, s + n) as a string of the same char codes. */
+function latin1(a: Uint8Array, s: number, n: number): string {
+  return Buffer.from(a.buffer, a.byteOffset + s, n).toString('latin1');
 }
 
 /** What a vector reader hands on: cases as objects, or a packed block. */
@@ -188,7 +230,7 @@ export function unpack(p: PackedCases, i: number): Case {
   if (v.cas) input.c = elements(p.c, i, v);
   if (bits & SPACE_GLOBAL) input.space = 'global';
   else if (bits & SPACE_SHARED) input.space = 'shared';
-  const name = p.names[i]!;
+  const name = p.name(i);
   const c: { -readonly [K in keyof Case]: Case[K] } = {
     id: `${v.variant.id}/${p.idFile}:${name}`,
     variant: v.variant,
@@ -249,13 +291,22 @@ export class CaseSink {
     this.objs.push(c);
   }
 
-  /** What has been collected since the last take (a block still filling is handed on as it is). */
-  take(): CaseBatch[] {
+  /**
+   * What has been collected since the last take. A packed block still filling stays for the next
+   * piece of the file (blocks fill up across pieces) unless `last`.
+   */
+  take(last = true): CaseBatch[] {
     const o = this.out;
-    this.out = [];
-    this.block = undefined;
+    const b = this.block;
+    if (!last && b && b.n < b.capacity && o[o.length - 1] === b) {
+      this.out = [b];
+      o.pop();
+    } else {
+      this.out = [];
+      this.block = undefined;
+    }
     this.objs = undefined;
-    return o.filter((b) => batchSize(b) > 0);
+    return o.filter((x) => batchSize(x) > 0);
   }
 }
 
@@ -263,12 +314,16 @@ export class CaseSink {
 // The second half of a packed reader: the fields a form's scanner found, checked and written.
 
 /**
- * The fields of one item as a form's scanner found them: strings for the scalars (undefined where
- * absent) and, for each list, the offset of its '[' in `text` (-1 where absent).
+ * The fields of one item as a form's scanner found them, over the bytes `src`: the name as the
+ * offsets of its ASCII bytes (nameAt < 0 where absent) with their FNV-1a hash, the instruction and
+ * space as strings (undefined where absent), and for each list the offset of its '[' (-1 where
+ * absent). A string form copies what it found into bytes (YamlScanner).
  */
 export interface PackFields {
-  text: string;
-  name: string | undefined;
+  src: Uint8Array;
+  nameAt: number;
+  nameEnd: number;
+  nameHash: number;
   /** The scanner has checked the name's characters (letters, digits, _ . -, at least one). */
   nameChecked: boolean;
   instruction: string | undefined;
@@ -284,17 +339,27 @@ export interface PackFields {
 }
 
 export function newPackFields(): PackFields {
-  return { text: '', name: undefined, nameChecked: false, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false };
+  return { src: new Uint8Array(0), nameAt: -1, nameEnd: -1, nameHash: 0, nameChecked: false, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false };
 }
 
-export function resetPackFields(f: PackFields, text: string): void {
-  f.text = text;
-  f.name = undefined;
+export function resetPackFields(f: PackFields, src: Uint8Array): void {
+  f.src = src;
+  f.nameAt = f.nameEnd = -1;
   f.nameChecked = false;
   f.instruction = undefined;
   f.space = undefined;
   f.memory = f.b = f.c = f.expMemory = f.expReturned = -1;
   f.operands = f.expect = false;
+}
+
+/** Whether u[s, e) is a case name (letters, digits, _ . -, at least one). */
+export function nameBytesOk(u: Uint8Array, s: number, e: number): boolean {
+  if (e <= s) return false;
+  for (let i = s; i < e; i++) {
+    const c = u[i]!;
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) return false;
+  }
+  return true;
 }
 
 /** Value of one hex digit, or -1. */
@@ -305,11 +370,11 @@ function hexVal(c: number): number {
   return -1;
 }
 
-/** 8 or fewer hex digits at t[s, s+n) as an unsigned 32-bit number, or -1. */
-function hex32(t: string, s: number, n: number): number {
+/** 8 or fewer hex digits at u[s, s+n) as an unsigned 32-bit number, or -1. */
+function hex32(u: Uint8Array, s: number, n: number): number {
   let v = 0;
   for (let i = 0; i < n; i++) {
-    const d = hexVal(t.charCodeAt(s + i));
+    const d = hexVal(u[s + i]!);
     if (d < 0) return -1;
     v = v * 16 + d;
   }
@@ -317,24 +382,24 @@ function hex32(t: string, s: number, n: number): number {
 }
 
 /**
- * Reads the list `[ "0x..", ... ]` at t[p] (spaces only between items) of exactly `lanes` elements
+ * Reads the list `[ "0x..", ... ]` at u[p] (spaces only between items) of exactly `lanes` elements
  * of `bits` into words at `base` of `out`; false when it is anything else (the general path decides).
  */
-function readList(t: string, p: number, lanes: number, bits: number, out: Uint32Array, base: number): boolean {
-  if (t.charCodeAt(p) !== 91) return false;
+function readList(u: Uint8Array, p: number, lanes: number, bits: number, out: Uint32Array, base: number): boolean {
+  if (p < 0 || u[p] !== 91) return false;
   p++;
   const digits = bits >> 2;
   for (let k = 0; k < lanes; k++) {
-    while (t.charCodeAt(p) === 32) p++;
+    while (u[p] === 32) p++;
     if (k > 0) {
-      if (t.charCodeAt(p) !== 44) return false;
+      if (u[p] !== 44) return false;
       p++;
-      while (t.charCodeAt(p) === 32) p++;
+      while (u[p] === 32) p++;
     }
-    if (t.charCodeAt(p) !== 34 || t.charCodeAt(p + 1) !== 48 || t.charCodeAt(p + 2) !== 120 || t.charCodeAt(p + 3 + digits) !== 34) return false;
+    if (u[p] !== 34 || u[p + 1] !== 48 || u[p + 2] !== 120 || u[p + 3 + digits] !== 34) return false;
     const s = p + 3;
     if (bits <= 32) {
-      const v = hex32(t, s, digits);
+      const v = hex32(u, s, digits);
       if (v < 0) return false;
       if (bits === 32) out[base + k] = v;
       else out[base + (k >> 1)]! |= v << ((k & 1) << 4);
@@ -343,15 +408,15 @@ function readList(t: string, p: number, lanes: number, bits: number, out: Uint32
       const words = bits >> 5;
       const w0 = base + k * words;
       for (let w = 0; w < words; w++) {
-        const v = hex32(t, s + (words - 1 - w) * 8, 8);
+        const v = hex32(u, s + (words - 1 - w) * 8, 8);
         if (v < 0) return false;
         out[w0 + w] = v;
       }
     }
     p += digits + 4;
   }
-  while (t.charCodeAt(p) === 32) p++;
-  return t.charCodeAt(p) === 93;
+  while (u[p] === 32) p++;
+  return u[p] === 93;
 }
 
 /**
@@ -371,8 +436,10 @@ let recentNext = 0;
  */
 export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: number): boolean {
   const ctx = sink.ctx;
-  const name = f.name;
-  if (name === undefined || (!f.nameChecked && !NAME.test(name))) return false;
+  const u = f.src;
+  const ns = f.nameAt;
+  const ne = f.nameEnd;
+  if (ns < 0 || (!f.nameChecked && !nameBytesOk(u, ns, ne))) return false;
   let v: PackVariant | undefined;
   let hit = false;
   const instr = f.instruction;
@@ -411,25 +478,22 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
     if (f.expMemory >= 0) bits |= HAS_EXPECT_MEMORY;
     if (f.expReturned >= 0) bits |= HAS_EXPECT_RETURNED;
   }
-  const first = ctx.checkNames ? ctx.names.get(name) : undefined;
-  if (first !== undefined) return false;
+  if (ctx.checkNames && ctx.names.getBytes(u, ns, ne, f.nameHash) !== undefined) return false;
   const blk = sink.next();
   const base = blk.n * SLOT_WORDS;
-  const t = f.text;
   const w = v.fmt.bits;
   const L = v.lanes;
   if (
-    !readList(t, f.memory, L, w, blk.mem, base) ||
-    !readList(t, f.b, L, w, blk.b, base) ||
-    (v.cas && !readList(t, f.c, L, w, blk.c, base)) ||
-    (f.expMemory >= 0 && !readList(t, f.expMemory, L, w, blk.expMem, base)) ||
-    (f.expReturned >= 0 && !readList(t, f.expReturned, L, w, blk.expRet, base))
+    !readList(u, f.memory, L, w, blk.mem, base) ||
+    !readList(u, f.b, L, w, blk.b, base) ||
+    (v.cas && !readList(u, f.c, L, w, blk.c, base)) ||
+    (f.expMemory >= 0 && !readList(u, f.expMemory, L, w, blk.expMem, base)) ||
+    (f.expReturned >= 0 && !readList(u, f.expReturned, L, w, blk.expRet, base))
   ) {
     blk.abandonNext();
     return false;
   }
-  const nm = own(name);
-  if (ctx.checkNames) ctx.names.set(nm, nameLine);
-  blk.commit(v, nm, line, bits);
+  if (ctx.checkNames) ctx.names.setBytes(u, ns, ne, f.nameHash, nameLine);
+  blk.commit(v, u, ns, ne, line, bits);
   return true;
 }

@@ -39,79 +39,134 @@ export function own(s: string): string {
 
 /**
  * The names of a file's cases and the line of each, for the duplicate check: an open-addressing
- * table of FNV-1a hashes over the name strings (about half the cost of a Map of a million fresh
- * strings, which must hash and rehash them; the strings are kept to compare on a hash match).
+ * table of FNV-1a hashes, the names kept as bytes in one arena to compare on a hash match (names are
+ * ASCII: letters, digits, _ . -). The packed readers look names up by their bytes in the file, the
+ * general path by string; both hash the same char codes. About a quarter of the cost of a Map of a
+ * million fresh strings, and no string per name.
  */
 export class NameSet {
   private mask = (1 << 10) - 1;
-  private hashes = new Int32Array(1 << 10);
-  private slots = new Int32Array(1 << 10);
-  private names: string[] = [];
-  private lines: number[] = [];
-  /** Where the last get() that found nothing stopped (set() of the same name fills it). */
-  private probeName: string | undefined;
-  private probeAt = 0;
+  /** Entry p: table[2p] the hash, table[2p + 1] the name's number + 1 (0: empty); one cache line for both. */
+  private table = new Int32Array(2 << 10);
+  private arena = new Uint8Array(1 << 12);
+  private used = 0;
+  private starts = new Uint32Array(1 << 9);
+  private lines = new Uint32Array(1 << 9);
+  private count = 0;
+  /** Where the last lookup that found nothing stopped, and for which hash. */
+  private probeAt = -1;
   private probeHash = 0;
+  private readonly scratch = new Uint8Array(256);
 
   get size(): number {
-    return this.names.length;
+    return this.count;
   }
 
-  /** The line of `name`, or undefined. */
-  get(name: string): number | undefined {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-    h |= 1;
+  /** The line of the name u[s, e) (its hash `h`, from nameHash), or undefined. */
+  getBytes(u: Uint8Array, s: number, e: number, h: number): number | undefined {
     const m = this.mask;
+    const len = e - s;
+    const tb = this.table;
     for (let p = h & m; ; p = (p + 1) & m) {
-      const s = this.slots[p]!;
-      if (s === 0) {
-        this.probeName = name;
+      const x = tb[2 * p + 1]!;
+      if (x === 0) {
         this.probeAt = p;
         this.probeHash = h;
         return undefined;
       }
-      if (this.hashes[p] === h && this.names[s - 1] === name) return this.lines[s - 1];
+      if (tb[2 * p] !== h) continue;
+      const a = this.starts[x - 1]!;
+      if ((x < this.count ? this.starts[x]! : this.used) - a !== len) continue;
+      let k = 0;
+      while (k < len && this.arena[a + k] === u[s + k]) k++;
+      if (k === len) return this.lines[x - 1];
     }
+  }
+
+  /** Records the name u[s, e) (not in the set; hash `h`) at `line`. */
+  setBytes(u: Uint8Array, s: number, e: number, h: number, line: number): void {
+    if (this.probeAt < 0 || this.probeHash !== h) {
+      if (this.getBytes(u, s, e, h) !== undefined) return;
+    }
+    const at = this.probeAt;
+    this.probeAt = -1;
+    const len = e - s;
+    if (this.used + len > this.arena.length) {
+      const a = new Uint8Array(Math.max(this.used + len, this.arena.length * 2));
+      a.set(this.arena.subarray(0, this.used));
+      this.arena = a;
+    }
+    if (this.count === this.starts.length) {
+      const st = new Uint32Array(this.count * 2);
+      st.set(this.starts);
+      this.starts = st;
+      const ln = new Uint32Array(this.count * 2);
+      ln.set(this.lines);
+      this.lines = ln;
+    }
+    const ar = this.arena;
+    for (let k = 0; k < len; k++) ar[this.used + k] = u[s + k]!;
+    this.starts[this.count] = this.used;
+    this.lines[this.count] = line;
+    this.used += len;
+    this.count++;
+    this.table[2 * at] = h;
+    this.table[2 * at + 1] = this.count;
+    if (this.count * 2 > this.mask) this.grow();
+  }
+
+  /** `name` as bytes in the scratch (names are ASCII; a longer one gets its own array). */
+  private bytesOf(name: string): Uint8Array {
+    const b = name.length <= this.scratch.length ? this.scratch : new Uint8Array(name.length);
+    for (let i = 0; i < name.length; i++) b[i] = name.charCodeAt(i) & 0xff;
+    return b;
+  }
+
+  /** The line of `name`, or undefined. */
+  get(name: string): number | undefined {
+    const b = this.bytesOf(name);
+    return this.getBytes(b, 0, name.length, nameHash(b, 0, name.length));
   }
 
   /** Records `name` (not yet in the set) at `line`. */
   set(name: string, line: number): void {
-    if (this.probeName !== name && this.get(name) !== undefined) return;
-    this.probeName = undefined;
-    this.names.push(name);
-    this.lines.push(line);
-    this.hashes[this.probeAt] = this.probeHash;
-    this.slots[this.probeAt] = this.names.length;
-    if (this.names.length * 2 > this.mask) this.grow();
+    const b = this.bytesOf(name);
+    this.setBytes(b, 0, name.length, nameHash(b, 0, name.length), line);
   }
 
   clear(): void {
     this.mask = (1 << 10) - 1;
-    this.hashes = new Int32Array(1 << 10);
-    this.slots = new Int32Array(1 << 10);
-    this.names = [];
-    this.lines = [];
-    this.probeName = undefined;
+    this.table = new Int32Array(2 << 10);
+    this.used = 0;
+    this.count = 0;
+    this.probeAt = -1;
   }
 
   private grow(): void {
     const cap = (this.mask + 1) * 2;
     const m = cap - 1;
-    const hs = new Int32Array(cap);
-    const ss = new Int32Array(cap);
+    const old = this.table;
+    const tb = new Int32Array(2 * cap);
     for (let p = 0; p <= this.mask; p++) {
-      const x = this.slots[p]!;
+      const x = old[2 * p + 1]!;
       if (!x) continue;
-      let q = this.hashes[p]! & m;
-      while (ss[q]) q = (q + 1) & m;
-      hs[q] = this.hashes[p]!;
-      ss[q] = x;
+      const h = old[2 * p]!;
+      let q = h & m;
+      while (tb[2 * q + 1]) q = (q + 1) & m;
+      tb[2 * q] = h;
+      tb[2 * q + 1] = x;
     }
-    this.hashes = hs;
-    this.slots = ss;
+    this.table = tb;
     this.mask = m;
+    this.probeAt = -1;
   }
+}
+
+/** FNV-1a over the bytes u[s, e), never 0 (the name set's hash). */
+export function nameHash(u: Uint8Array, s: number, e: number): number {
+  let h = 0x811c9dc5;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ u[i]!, 0x01000193);
+  return h | 1;
 }
 
 /** Per-file state: where problems go, the file's defaults, and the names seen so far. */

@@ -7,7 +7,7 @@
  * find the column of the offending field.
  */
 import { type CaseBatch, CaseSink, type PackFields, newPackFields, packItem, resetPackFields } from './packed.js';
-import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
+import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
 
@@ -152,84 +152,89 @@ class LineLocator implements Locator {
 const PF: PackFields = newPackFields();
 
 /** Spaces and tabs from p. */
-function wsAt(t: string, p: number): number {
+function wsAt(u: Uint8Array, p: number): number {
   for (;;) {
-    const c = t.charCodeAt(p);
+    const c = u[p];
     if (c !== 32 && c !== 9) return p;
     p++;
   }
 }
 
-/** End (after the closing quote) of a string without escapes or control characters at t[p], before `e`, or -1. */
-function stringEnd(t: string, p: number, e: number): number {
-  if (t.charCodeAt(p) !== 34) return -1;
+/** End (after the closing quote) of a string without escapes or control characters at u[p], before `e`, or -1. */
+function stringEnd(u: Uint8Array, p: number, e: number): number {
+  if (u[p] !== 34) return -1;
   for (let i = p + 1; i < e; i++) {
-    const c = t.charCodeAt(i);
+    const c = u[i]!;
     if (c === 34) return i + 1;
     if (c === 92 || c < 32) return -1;
   }
   return -1;
 }
 
-/** End of a string at t[p] whose characters are those of a case name (letters, digits, _ . -), or -1. */
-function nameEnd(t: string, p: number, e: number): number {
-  if (t.charCodeAt(p) !== 34) return -1;
-  for (let i = p + 1; i < e; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 34) return i > p + 1 ? i + 1 : -1;
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) return -1;
-  }
+/** The end of a list of hex strings at u[p] (its syntax is checked when it is read), before `e`, or -1. */
+function listEnd(u: Uint8Array, p: number, e: number): number {
+  if (u[p] !== 91) return -1;
+  for (let i = p + 1; i < e; i++) if (u[i] === 93) return i + 1;
   return -1;
 }
 
-/** The end of a list of hex strings at t[p] (its syntax is checked when it is read), before `e`, or -1. */
-function listEnd(t: string, p: number, e: number): number {
-  if (t.charCodeAt(p) !== 91) return -1;
-  const q = t.indexOf(']', p);
-  return q < 0 || q >= e ? -1 : q + 1;
-}
-
-/** After the key that ends at t[p] (its closing quote): spaces, ':', spaces; the value's offset, or -1. */
-function afterKey(t: string, p: number): number {
-  let c = t.charCodeAt(p);
-  if (c !== 58) {
-    p = wsAt(t, p);
-    if (t.charCodeAt(p) !== 58) return -1;
+/** After the key that ends at u[p] (its closing quote): spaces, ':', spaces; the value's offset, or -1. */
+function afterKey(u: Uint8Array, p: number): number {
+  if (u[p] !== 58) {
+    p = wsAt(u, p);
+    if (u[p] !== 58) return -1;
   }
   p++;
-  c = t.charCodeAt(p);
-  return c === 32 || c === 9 ? wsAt(t, p) : p;
+  const c = u[p];
+  return c === 32 || c === 9 ? wsAt(u, p) : p;
 }
 
-/** `"key"` at t[p], with the quote at p: whether it is `key` exactly (then the key ends at p + key.length + 2). */
-const keyIs = (t: string, p: number, key: string) => t.charCodeAt(p + key.length + 1) === 34 && t.startsWith(key, p + 1);
+/** The key bytes, for keyIs. */
+const K = (k: string) => Uint8Array.from(k, (c) => c.charCodeAt(0));
+const K_NAME = K('name');
+const K_INSTRUCTION = K('instruction');
+const K_MEMORY = K('memory');
+const K_OPERANDS = K('operands');
+const K_EXPECT = K('expect');
+const K_SPACE = K('space');
+const K_RETURNED = K('returned');
+const K_GLOBAL = K('global');
+const K_SHARED = K('shared');
+
+/** Whether u[p] starts `"key"` (the quote at p, the first letter already matched by the caller). */
+function keyIs(u: Uint8Array, p: number, key: Uint8Array): boolean {
+  const n = key.length;
+  if (u[p + n + 1] !== 34) return false;
+  for (let i = 1; i < n; i++) if (u[p + 1 + i] !== key[i]) return false;
+  return true;
+}
 
 /**
- * `{ "b": [..], "c": [..] }` (operands) or `{ "memory": [..], "returned": [..] }` (expect) at t[p]:
+ * `{ "b": [..], "c": [..] }` (operands) or `{ "memory": [..], "returned": [..] }` (expect) at u[p]:
  * records the lists in PF; the end, or -1.
  */
-function innerMap(t: string, p: number, e: number, expect: boolean): number {
-  if (t.charCodeAt(p) !== 123) return -1;
-  p = wsAt(t, p + 1);
+function innerMap(u: Uint8Array, p: number, e: number, expect: boolean): number {
+  if (p < 0 || u[p] !== 123) return -1;
+  p = wsAt(u, p + 1);
   for (;;) {
-    if (t.charCodeAt(p) !== 34) return -1;
+    if (u[p] !== 34) return -1;
     let at = -1;
     let slot = 0;
-    const k = t.charCodeAt(p + 1);
+    const k = u[p + 1];
     if (!expect) {
-      if ((k === 98 || k === 99) && t.charCodeAt(p + 2) === 34) {
-        at = afterKey(t, p + 3);
+      if ((k === 98 || k === 99) && u[p + 2] === 34) {
+        at = afterKey(u, p + 3);
         slot = k === 98 ? 1 : 2;
       }
-    } else if (k === 109 && keyIs(t, p, 'memory')) {
-      at = afterKey(t, p + 8);
+    } else if (k === 109 && keyIs(u, p, K_MEMORY)) {
+      at = afterKey(u, p + 8);
       slot = 3;
-    } else if (k === 114 && keyIs(t, p, 'returned')) {
-      at = afterKey(t, p + 10);
+    } else if (k === 114 && keyIs(u, p, K_RETURNED)) {
+      at = afterKey(u, p + 10);
       slot = 4;
     }
     if (at < 0) return -1;
-    const q = listEnd(t, at, e);
+    const q = listEnd(u, at, e);
     if (q < 0) return -1;
     if (slot === 1) {
       if (PF.b >= 0) return -1;
@@ -244,91 +249,126 @@ function innerMap(t: string, p: number, e: number, expect: boolean): number {
       if (PF.expReturned >= 0) return -1;
       PF.expReturned = at;
     }
-    p = t.charCodeAt(q) === 32 ? wsAt(t, q) : q;
-    const d = t.charCodeAt(p);
+    p = u[q] === 32 ? wsAt(u, q) : q;
+    const d = u[p];
     if (d === 125) return p + 1;
     if (d !== 44) return -1;
-    p = wsAt(t, p + 1);
+    p = wsAt(u, p + 1);
   }
 }
 
-/** Recent instruction strings (a file uses a few): matching one in place skips a slice and a hash. */
-const RECENT: string[] = [];
+/** Recent instructions (a file uses a few), as bytes and as the one string handed on for each. */
+const RECENT_BYTES: Uint8Array[] = [];
+const RECENT_TEXT: string[] = [];
 
-function instructionAt(t: string, at: number, e: number): string | undefined {
-  if (t.charCodeAt(at) !== 34) return undefined;
-  for (let i = 0; i < RECENT.length; i++) {
-    const r = RECENT[i]!;
-    if (t.charCodeAt(at + 1 + r.length) === 34 && t.startsWith(r, at + 1)) return r;
+/** The instruction string at u[at] (a quoted string), or undefined; sets `instrEnd`. */
+let instrEnd = -1;
+function instructionAt(u: Uint8Array, at: number, e: number): string | undefined {
+  if (at < 0 || u[at] !== 34) return undefined;
+  for (let r = 0; r < RECENT_BYTES.length; r++) {
+    const b = RECENT_BYTES[r]!;
+    const n = b.length;
+    if (u[at + 1 + n] !== 34) continue;
+    let i = 0;
+    while (i < n && u[at + 1 + i] === b[i]) i++;
+    if (i === n) {
+      instrEnd = at + n + 2;
+      return RECENT_TEXT[r];
+    }
   }
-  const q = stringEnd(t, at, e);
+  const q = stringEnd(u, at, e);
   if (q < 0) return undefined;
-  const w = own(t.slice(at + 1, q - 1));
-  if (RECENT.length >= 8) RECENT.pop();
-  RECENT.unshift(w);
+  const w = Buffer.from(u.buffer, u.byteOffset + at + 1, q - at - 2).toString('utf8');
+  if (RECENT_BYTES.length >= 8) {
+    RECENT_BYTES.pop();
+    RECENT_TEXT.pop();
+  }
+  RECENT_BYTES.unshift(u.slice(at + 1, q - 1));
+  RECENT_TEXT.unshift(w);
+  instrEnd = q;
   return w;
 }
 
+/** Whether u[p, q) is the quoted word `w` ("global", "shared"). */
+function quotedIs(u: Uint8Array, p: number, q: number, w: Uint8Array): boolean {
+  if (q - p !== w.length + 2) return false;
+  for (let i = 0; i < w.length; i++) if (u[p + 1 + i] !== w[i]) return false;
+  return true;
+}
+
 /**
- * Reads the line t[s, e) into PF when it has the common shape (string and hex-list fields, no
+ * Reads the line u[s, e) into PF when it has the common shape (string and hex-list fields, no
  * escapes, each key once); false when it is anything else.
  */
-export function scanPackedLine(t: string, s = 0, e = t.length): boolean {
-  resetPackFields(PF, t);
-  let p = wsAt(t, s);
-  if (t.charCodeAt(p) !== 123) return false;
-  p = wsAt(t, p + 1);
+export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
+  resetPackFields(PF, u);
+  let p = wsAt(u, s);
+  if (u[p] !== 123) return false;
+  p = wsAt(u, p + 1);
   for (;;) {
-    if (t.charCodeAt(p) !== 34) return false;
+    if (u[p] !== 34) return false;
     let q = -1;
-    switch (t.charCodeAt(p + 1)) {
-      case 110: // name
-        if (!keyIs(t, p, 'name') || PF.name !== undefined) return false;
-        p = afterKey(t, p + 6);
-        q = nameEnd(t, p, e);
-        if (q < 0) return false;
-        PF.name = t.slice(p + 1, q - 1);
+    switch (u[p + 1]) {
+      case 110: {
+        // name: its bytes, checked and hashed in one go
+        if (!keyIs(u, p, K_NAME) || PF.nameAt >= 0) return false;
+        p = afterKey(u, p + 6);
+        if (p < 0 || u[p] !== 34) return false;
+        let h = 0x811c9dc5;
+        let i = p + 1;
+        for (; i < e; i++) {
+          const c = u[i]!;
+          if (c === 34) break;
+          if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) return false;
+          h = Math.imul(h ^ c, 0x01000193);
+        }
+        if (i >= e || i === p + 1) return false;
+        PF.nameAt = p + 1;
+        PF.nameEnd = i;
+        PF.nameHash = h | 1;
         PF.nameChecked = true;
+        q = i + 1;
         break;
+      }
       case 105: // instruction
-        if (!keyIs(t, p, 'instruction') || PF.instruction !== undefined) return false;
-        p = afterKey(t, p + 13);
-        PF.instruction = instructionAt(t, p, e);
+        if (!keyIs(u, p, K_INSTRUCTION) || PF.instruction !== undefined) return false;
+        PF.instruction = instructionAt(u, afterKey(u, p + 13), e);
         if (PF.instruction === undefined) return false;
-        q = p + PF.instruction.length + 2;
+        q = instrEnd;
         break;
       case 109: // memory
-        if (!keyIs(t, p, 'memory') || PF.memory >= 0) return false;
-        p = afterKey(t, p + 8);
+        if (!keyIs(u, p, K_MEMORY) || PF.memory >= 0) return false;
+        p = afterKey(u, p + 8);
+        if (p < 0) return false;
         PF.memory = p;
-        q = listEnd(t, p, e);
+        q = listEnd(u, p, e);
         break;
       case 111: // operands
-        if (!keyIs(t, p, 'operands') || PF.operands) return false;
+        if (!keyIs(u, p, K_OPERANDS) || PF.operands) return false;
         PF.operands = true;
-        q = innerMap(t, afterKey(t, p + 10), e, false);
+        q = innerMap(u, afterKey(u, p + 10), e, false);
         break;
       case 101: // expect
-        if (!keyIs(t, p, 'expect') || PF.expect) return false;
+        if (!keyIs(u, p, K_EXPECT) || PF.expect) return false;
         PF.expect = true;
-        q = innerMap(t, afterKey(t, p + 8), e, true);
+        q = innerMap(u, afterKey(u, p + 8), e, true);
         break;
       case 115: // space
-        if (!keyIs(t, p, 'space') || PF.space !== undefined) return false;
-        p = afterKey(t, p + 7);
-        q = stringEnd(t, p, e);
+        if (!keyIs(u, p, K_SPACE) || PF.space !== undefined) return false;
+        p = afterKey(u, p + 7);
+        q = stringEnd(u, p, e);
         if (q < 0) return false;
-        PF.space = t.slice(p + 1, q - 1);
+        PF.space = quotedIs(u, p, q, K_GLOBAL) ? 'global' : quotedIs(u, p, q, K_SHARED) ? 'shared' : '?';
         break;
       default:
         return false;
     }
     if (q < 0) return false;
-    p = t.charCodeAt(q) === 32 ? wsAt(t, q) : q;
-    const d = t.charCodeAt(p);
-    if (d === 125) return wsAt(t, p + 1) >= e;
+    p = u[q] === 32 ? wsAt(u, q) : q;
+    const d = u[p];
+    if (d === 125) return wsAt(u, p + 1) >= e;
     if (d !== 44) return false;
-    p = wsAt(t, p + 1);
+    p = wsAt(u, p + 1);
   }
 }
 
@@ -356,27 +396,45 @@ export class JsonlScanner {
     this.sink = new CaseSink(this.ctx, packing);
   }
 
+  /** Carried over from the last piece: the start of a line not yet ended. */
+  private carry: Buffer | undefined;
+  private started = false;
+
+  /** A piece of the file's text (tests, small files): as its UTF-8 bytes. */
   push(text: string, last: boolean): CaseBatch[] {
-    const buf = this.buf.length ? this.buf + text : text;
+    return this.pushBytes(Buffer.from(text, 'utf8'), last);
+  }
+
+  /**
+   * The next piece of the file's bytes (the caller may reuse `chunk` once this returns). Lines are
+   * split at '\n' bytes, which never fall inside a UTF-8 sequence; a line the packed path does not
+   * take is decoded and read by the general path.
+   */
+  pushBytes(chunk: Uint8Array, last: boolean): CaseBatch[] {
+    const u = this.carry ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    this.carry = undefined;
     let p = 0;
+    if (!this.started && u.length >= 3 && u[0] === 0xef && u[1] === 0xbb && u[2] === 0xbf) p = 3;
+    if (u.length) this.started = true;
+    const packing = this.sink.packing;
     for (;;) {
-      let nl = buf.indexOf('\n', p);
+      let nl = u.indexOf(10, p);
       if (nl < 0) {
-        if (!last || p >= buf.length) break;
-        nl = buf.length;
+        if (!last || p >= u.length) break;
+        nl = u.length;
       }
-      const e = nl > p && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      if (e > p && !(this.sink.packing && this.packed(buf, p, e))) this.one(buf.slice(p, e));
+      const e = nl > p && u[nl - 1] === 13 ? nl - 1 : nl;
+      if (e > p && !(packing && this.packed(u, p, e))) this.one(u.toString('utf8', p, e));
       p = nl + 1;
       this.lineNo++;
     }
-    this.buf = p < buf.length ? buf.slice(p) : '';
-    return this.sink.take();
+    if (p < u.length) this.carry = Buffer.from(u.subarray(p));
+    return this.sink.take(last);
   }
 
-  /** The line buf[s, e) by the packed path, if it takes it. */
-  private packed(buf: string, s: number, e: number): boolean {
-    if (!scanPackedLine(buf, s, e) || !packItem(this.sink, PF, this.lineNo, this.lineNo)) return false;
+  /** The line u[s, e) by the packed path, if it takes it. */
+  private packed(u: Uint8Array, s: number, e: number): boolean {
+    if (!scanPackedLine(u, s, e) || !packItem(this.sink, PF, this.lineNo, this.lineNo)) return false;
     this.sawFirst = true;
     this.items++;
     this.packedItems++;

@@ -10,7 +10,7 @@
  * items do not parse on their own, is parsed as one document, as long as it is small.
  */
 import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { type CaseBatch, CaseSink, type PackFields, newPackFields, packItem, resetPackFields } from './packed.js';
+import { type CaseBatch, CaseSink, type PackFields, nameHash, newPackFields, packItem, resetPackFields } from './packed.js';
 import type { Case } from './types.js';
 import { CASE_KEYS, type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
 
@@ -467,7 +467,8 @@ let packLines = 0;
  * words, double-quoted strings without escapes, hex lists and flow maps of them, no comments.
  */
 function packScan(t: string, s: number, e: number, indent: number): boolean {
-  resetPackFields(PF, t);
+  resetPackFields(PF, SCRATCH);
+  packName = undefined;
   let p = s + indent + 1;
   if (t.charCodeAt(p) !== SP) return false;
   while (t.charCodeAt(p) === SP) p++;
@@ -526,8 +527,8 @@ function packScan(t: string, s: number, e: number, indent: number): boolean {
       const v = scalarAt(t, vs, ve, which === 2);
       if (v === undefined) return false;
       if (which === 1) {
-        if (PF.name !== undefined) return false;
-        PF.name = v;
+        if (packName !== undefined) return false;
+        packName = v;
         packNameLine = line;
       } else if (which === 2) {
         if (PF.instruction !== undefined) return false;
@@ -551,7 +552,75 @@ function packScan(t: string, s: number, e: number, indent: number): boolean {
     line++;
   }
   packLines = line;
-  return true;
+  return toBytes(t);
+}
+
+/** The bytes the packed checks read (packed.ts works on bytes; a YAML item is a string). */
+let SCRATCH = new Uint8Array(1 << 12);
+let packName: string | undefined;
+
+/**
+ * Copies what packScan found into SCRATCH: the name's char codes, and each list from its '[' to its
+ * ']'; PF's offsets then point into SCRATCH. A char code over 255 is written as 0, which no name or
+ * list accepts (the general path then reads the item).
+ */
+function toBytes(t: string): boolean {
+  const name = packName;
+  if (name === undefined) return false;
+  // at most: the name, then each list (up to 64 chars for 8 lanes of 16 hex digits, and spaces) and a stop
+  const need = name.length + 5 * 400;
+  if (need > SCRATCH.length) SCRATCH = new Uint8Array(need * 2);
+  const u = SCRATCH;
+  PF.src = u;
+  let d = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    u[d++] = c > 255 ? 0 : c;
+  }
+  PF.nameAt = 0;
+  PF.nameEnd = d;
+  PF.nameHash = nameHash(u, 0, d);
+  u[d++] = 0;
+  let at = d;
+  if (PF.memory >= 0) {
+    d = copyList(t, PF.memory, (at = d));
+    PF.memory = at;
+  }
+  if (PF.b >= 0) {
+    d = copyList(t, PF.b, (at = d));
+    PF.b = at;
+  }
+  if (PF.c >= 0) {
+    d = copyList(t, PF.c, (at = d));
+    PF.c = at;
+  }
+  if (PF.expMemory >= 0) {
+    d = copyList(t, PF.expMemory, (at = d));
+    PF.expMemory = at;
+  }
+  if (PF.expReturned >= 0) {
+    d = copyList(t, PF.expReturned, (at = d));
+    PF.expReturned = at;
+  }
+  return d >= 0;
+}
+
+/**
+ * Copies the list starting at t[from] ('[') through its ']' (at most 398 chars) into SCRATCH at d,
+ * then a stop byte; the next free offset, or -1 (too long: the general path reads the item).
+ */
+function copyList(t: string, from: number, d: number): number {
+  if (d < 0) return -1;
+  const u = SCRATCH;
+  for (let i = from, n = 0; n < 398; i++, n++) {
+    const c = t.charCodeAt(i);
+    u[d++] = c > 255 ? 0 : c;
+    if (c === 93) {
+      u[d++] = 0;
+      return d;
+    }
+  }
+  return -1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -633,7 +702,7 @@ export class YamlScanner {
       this.itemStart = -1;
       this.finish(buf);
     }
-    return this.sink.take();
+    return this.sink.take(last);
   }
 
   /** Classifies the line buf[p, nl) and acts on it; returns where the next line starts. */

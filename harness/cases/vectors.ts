@@ -85,9 +85,13 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
         if (r.bytesRead === 0) break;
         n += r.bytesRead;
       }
-      let text = dec.write(buf.subarray(0, n)) + dec.end();
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      const batches = scanner.push(text, true);
+      let batches: CaseBatch[];
+      if (scanner instanceof JsonlScanner) batches = scanner.pushBytes(buf.subarray(0, n), true);
+      else {
+        let text = dec.write(buf.subarray(0, n)) + dec.end();
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        batches = scanner.push(text, true);
+      }
       sink.onBlock?.(n);
       for (const b of batches) {
         if (isPacked(b)) yield b;
@@ -98,11 +102,15 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
       for (;;) {
         const r = await fh.read(buf, 0, BLOCK, null);
         const last = r.bytesRead === 0;
-        let text = last ? dec.end() : dec.write(buf.subarray(0, r.bytesRead));
-        if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        first = false;
         done += r.bytesRead;
-        const batches = scanner.push(text, last);
+        let batches: CaseBatch[];
+        if (scanner instanceof JsonlScanner) batches = scanner.pushBytes(buf.subarray(0, r.bytesRead), last);
+        else {
+          let text = last ? dec.end() : dec.write(buf.subarray(0, r.bytesRead));
+          if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+          first = false;
+          batches = scanner.push(text, last);
+        }
         sink.onBlock?.(done);
         yield* batches;
         if (last) break;
@@ -217,7 +225,7 @@ export async function findInFile(file: string, idRoot: string, name: string): Pr
   const problems: InputProblem[] = [];
   for await (const cs of fileCases(file, relative(idRoot, file), { problems })) {
     if (isPacked(cs)) {
-      const i = cs.names.indexOf(name);
+      const i = cs.indexOfName(name);
       if (i >= 0) return { case: unpack(cs, i), problems: [] };
     } else for (const c of cs) if (c.origin.kind === 'vectors' && c.origin.name === name) return { case: c, problems: [] };
   }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PackedCases, SLOT_WORDS, packVariant, unpack } from '../../harness/cases/packed.js';
 import { loadVectorText } from '../../harness/cases/vectors.js';
-import { variantInfo } from '../../harness/cases/vector-check.js';
+import { NameSet, nameHash, variantInfo } from '../../harness/cases/vector-check.js';
 
 const LIB = join(import.meta.dirname, '..', '..', 'cases', 'vectors');
 
@@ -198,12 +198,47 @@ describe('packed blocks', () => {
       p.clearNext();
       p.mem[p.n * SLOT_WORDS] = i;
       p.b[p.n * SLOT_WORDS] = 10 + i;
-      p.commit(v, `n${i}`, 100 + i, 0);
+      p.commit(v, Buffer.from(`n${i}`), 0, 2, 100 + i, 0);
     }
     const q = p.filter((i) => i % 2 === 1);
     expect(q.n).toBe(2);
     expect([unpack(q, 0).id, unpack(q, 1).input.b]).toEqual(['atom.global.add.u32/f.yaml:n1', [13n]]);
     expect(unpack(q, 1).origin).toEqual({ kind: 'vectors', file: 'f.yaml', line: 103, name: 'n3' });
     expect(unpack(q, 1).cite).toBe('cite');
+  });
+});
+
+describe('the name set (duplicate check)', () => {
+  it('finds every name it holds, by string and by bytes, through growth; nothing else', () => {
+    const set = new NameSet();
+    const n = 50_000;
+    for (let i = 0; i < n; i++) {
+      const name = `case-${i}`;
+      expect(set.get(name)).toBeUndefined();
+      set.set(name, i + 1);
+    }
+    expect(set.size).toBe(n);
+    const buf = Buffer.from(Array.from({ length: n }, (_, i) => `case-${i}`).join('|'));
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const e = buf.indexOf(124, at) < 0 ? buf.length : buf.indexOf(124, at);
+      expect(set.getBytes(buf, at, e, nameHash(buf, at, e))).toBe(i + 1);
+      expect(set.get(`case-${i}`)).toBe(i + 1);
+      at = e + 1;
+    }
+    // near misses: one character more, less or changed
+    for (const x of ['case-', 'case-1x', 'case-49999 ', 'Case-1', 'case-50000', 'case-0.']) expect(set.get(x)).toBeUndefined();
+    set.clear();
+    expect(set.get('case-1')).toBeUndefined();
+    expect(set.size).toBe(0);
+  });
+  it('a name set from bytes is found by string and the reverse', () => {
+    const set = new NameSet();
+    const b = Buffer.from('xx-abc.d_9-yy');
+    set.setBytes(b, 3, 10, nameHash(b, 3, 10), 7);
+    expect(set.get('abc.d_9')).toBe(7);
+    set.set('other', 9);
+    const o = Buffer.from('other');
+    expect(set.getBytes(o, 0, 5, nameHash(o, 0, 5))).toBe(9);
   });
 });
