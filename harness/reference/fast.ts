@@ -271,11 +271,8 @@ function loopF32(lane: Op32, nan: (o: number) => boolean, elements: number, retu
       for (let k = 0; k < elements; k++) {
         const r = lane(mem[base + k]!, b[base + k]!, 0);
         if (write) {
-          if (r < 0) {
-            bad = 1;
-            break;
-          }
-          memOut[base + k] = r;
+          if (r < 0) open = 2;
+          else memOut[base + k] = r;
           continue;
         }
         const o = memOut[base + k]!;
@@ -310,11 +307,8 @@ function loopPacked(lane: Op32, nan: (o: number) => boolean, elements: number, r
         const lo = lane(r & 0xffff, s & 0xffff, 0);
         if (write) {
           const hi = lane(r >>> 16, s >>> 16, 0);
-          if (lo < 0 || hi < 0) {
-            bad = 1;
-            break;
-          }
-          memOut[base + k] = (lo | (hi << 16)) >>> 0;
+          if (lo < 0 || hi < 0) open = 2;
+          memOut[base + k] = ((lo < 0 ? 0 : lo) | ((hi < 0 ? 0 : hi) << 16)) >>> 0;
           continue;
         }
         const o = memOut[base + k]!;
@@ -355,11 +349,8 @@ function loop16(op: Op32, nan: (o: number) => boolean, elements: number, returns
         const sh = (k & 1) << 4;
         const r = op((mem[w]! >>> sh) & 0xffff, (b[w]! >>> sh) & 0xffff, (c[w]! >>> sh) & 0xffff);
         if (write) {
-          if (r < 0) {
-            bad = 1;
-            break;
-          }
-          memOut[w] = ((memOut[w]! & ~(0xffff << sh)) | (r << sh)) >>> 0;
+          if (r < 0) open = 2;
+          else memOut[w] = ((memOut[w]! & ~(0xffff << sh)) | (r << sh)) >>> 0;
           continue;
         }
         const o = (memOut[w]! >>> sh) & 0xffff;
@@ -445,11 +436,12 @@ export function fastChecker(v: ModelVariant, elements: number, space: 'global' |
 
 /**
  * The other use of the same fast path: the model's outcome itself, for a batch with nothing observed
- * (the reference backend on cases without `expect:`). The returned function writes, for each case
- * whose every element has one allowed outcome, those bits into `memOut` and flags it 0; it flags 1
- * (the full model decides) a case with an element the model leaves open (a NaN result, unspecified
- * flushing). `ret` is not used (the returned value is memory before). Undefined where fastChecker is,
- * and for 64-bit elements (whose fast operations compare, not compute).
+ * (the reference backend on cases without `expect:`). The returned function writes each element's
+ * one allowed outcome into `memOut` and flags the case 0; where the model leaves an element open as
+ * any NaN (the fast operations answer -1 exactly then) it flags the case 2 and writes the other
+ * elements (a packed lane that is any NaN is written 0). `ret` is not used (the returned value is
+ * memory before). Undefined where fastChecker is, and for 64-bit elements (whose fast operations
+ * compare, not compute).
  */
 export function fastOutcome(v: ModelVariant, elements: number, space: 'global' | 'shared' | undefined): BatchChecker | undefined {
   return fastPath(v, elements, space, false, true);

@@ -5,10 +5,11 @@
  * runCaseOnReference, never a second judge (tests/backends/reference-packed.test.ts runs both on the
  * same cases and demands the same verdicts):
  * - a case with `expect: memory:` (and maybe `returned:`) passes here when the expected bits are
- *   exactly the one outcome the model allows (fastChecker, the expectation standing where the GPU
- *   judge has the observation);
- * - a case without `expect:` passes here when the model evaluates it to one outcome (fastOutcome);
- * - everything else (an expect the fast path does not confirm, a NaN or open result, `returned:`
+ *   exactly the one outcome the model allows, or a NaN where it allows any NaN (fastChecker, the
+ *   expectation standing where the GPU judge has the observation);
+ * - a case without `expect:` passes here when the model evaluates it to one outcome, or to one
+ *   outcome per element but an open NaN (fastOutcome);
+ * - everything else (an expect the fast path does not confirm, `returned:`
  *   alone, a variant without a fast path, 64-bit elements without expect) goes the full way.
  * Cases that must be kept whole in the report (`keepWhole`: the first of a run) go the full way too.
  */
@@ -119,8 +120,10 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
         if (kind === 2) copySlot(p.expRet, i, S.ret, j);
       }
       check({ mem: S.mem, b: S.b, c: S.c, memOut: S.memOut, ...(kind === 2 ? { ret: S.ret } : {}), n: m }, S.flags);
+      // 0: the one outcome (or the expect is exactly it); 2: the model leaves a NaN open (and an
+      // expect holds a NaN there): runCaseOnReference passes both
       for (let j = 0; j < m; j++) {
-        if (S.flags[j] === 0) {
+        if (S.flags[j] !== 1) {
           pass[idx[j]!] = 1;
           fastPasses++;
         }
