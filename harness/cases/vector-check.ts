@@ -62,6 +62,11 @@ export class NameSet {
     return this.count;
   }
 
+  /** Makes room for `n` names without growing (an estimate from a file's size; cheaper than rehashing). */
+  reserve(n: number): void {
+    while ((this.mask + 1) < 2 * n) this.grow();
+  }
+
   /** The line of the name u[s, e) (its hash `h`, from nameHash), or undefined. */
   getBytes(u: Uint8Array, s: number, e: number, h: number): number | undefined {
     const m = this.mask;

@@ -391,9 +391,13 @@ export class JsonlScanner {
     readonly idFile: string,
     /** False: every line through JSON.parse and the general checks (the tests compare the two). */
     packing = true,
+    /** The file's size, if known: the name set is made big enough for it at once. */
+    bytes = 0,
   ) {
     this.ctx = newFileCtx(file, idFile, this.loc, 'no instruction for this case; give "instruction" on its line, or a first line {"instruction": ..., "cite": ...} for the file');
     this.sink = new CaseSink(this.ctx, packing);
+    // a line of the packed shape is rarely under 64 bytes
+    if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 64, 1 << 22));
   }
 
   /** Carried over from the last piece: the start of a line not yet ended. */
@@ -413,22 +417,37 @@ export class JsonlScanner {
   pushBytes(chunk: Uint8Array, last: boolean): CaseBatch[] {
     const u = this.carry ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     this.carry = undefined;
+    const p = this.lines(u, u.length, last);
+    if (p < u.length) this.carry = Buffer.from(u.subarray(p));
+    return this.sink.take(last);
+  }
+
+  /**
+   * The complete lines of u[0, n) (with `last`, the unterminated one at the end too); returns where
+   * the first line not read starts (the caller keeps u[that, n) and appends the file's next bytes).
+   * The cases come from take().
+   */
+  lines(u: Buffer, n: number, last: boolean): number {
     let p = 0;
-    if (!this.started && u.length >= 3 && u[0] === 0xef && u[1] === 0xbb && u[2] === 0xbf) p = 3;
-    if (u.length) this.started = true;
+    if (!this.started && n >= 3 && u[0] === 0xef && u[1] === 0xbb && u[2] === 0xbf) p = 3;
+    if (n) this.started = true;
     const packing = this.sink.packing;
     for (;;) {
       let nl = u.indexOf(10, p);
-      if (nl < 0) {
-        if (!last || p >= u.length) break;
-        nl = u.length;
+      if (nl < 0 || nl >= n) {
+        if (!last || p >= n) break;
+        nl = n;
       }
       const e = nl > p && u[nl - 1] === 13 ? nl - 1 : nl;
       if (e > p && !(packing && this.packed(u, p, e))) this.one(u.toString('utf8', p, e));
       p = nl + 1;
       this.lineNo++;
     }
-    if (p < u.length) this.carry = Buffer.from(u.subarray(p));
+    return Math.min(p, n);
+  }
+
+  /** What the lines read so far made (a packed block still filling stays unless `last`). */
+  take(last: boolean): CaseBatch[] {
     return this.sink.take(last);
   }
 

@@ -24,7 +24,7 @@ export const DEFAULT_BATCH = 4096;
 const isJsonl = (f: string) => /\.jsonl$/i.test(f);
 
 function scannerFor(file: string, idFile: string, whole: boolean, bytes: number): YamlScanner | JsonlScanner {
-  return isJsonl(file) ? new JsonlScanner(file, idFile) : new YamlScanner(file, idFile, whole, bytes);
+  return isJsonl(file) ? new JsonlScanner(file, idFile, true, bytes) : new YamlScanner(file, idFile, whole, bytes);
 }
 
 /**
@@ -97,20 +97,37 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
         if (isPacked(b)) yield b;
         else for (let i = 0; i < b.length; i += BATCH_OUT) yield b.slice(i, i + BATCH_OUT);
       }
+    } else if (scanner instanceof JsonlScanner) {
+      // lines in place: the unfinished line moves to the front of the buffer, the next bytes follow it
+      let jb = buf;
+      let have = 0;
+      for (;;) {
+        if (have === jb.length) {
+          const g = Buffer.allocUnsafe(jb.length * 2); // one line longer than the buffer
+          jb.copy(g, 0, 0, have);
+          jb = g;
+        }
+        const r = await fh.read(jb, have, jb.length - have, null);
+        const last = r.bytesRead === 0;
+        done += r.bytesRead;
+        const n = have + r.bytesRead;
+        const used = scanner.lines(jb, n, last);
+        jb.copyWithin(0, used, n);
+        have = n - used;
+        sink.onBlock?.(done);
+        yield* scanner.take(last);
+        if (last) break;
+      }
     } else {
       let first = true;
       for (;;) {
         const r = await fh.read(buf, 0, BLOCK, null);
         const last = r.bytesRead === 0;
         done += r.bytesRead;
-        let batches: CaseBatch[];
-        if (scanner instanceof JsonlScanner) batches = scanner.pushBytes(buf.subarray(0, r.bytesRead), last);
-        else {
-          let text = last ? dec.end() : dec.write(buf.subarray(0, r.bytesRead));
-          if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-          first = false;
-          batches = scanner.push(text, last);
-        }
+        let text = last ? dec.end() : dec.write(buf.subarray(0, r.bytesRead));
+        if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        first = false;
+        const batches = scanner.push(text, last);
         sink.onBlock?.(done);
         yield* batches;
         if (last) break;

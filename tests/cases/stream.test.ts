@@ -100,6 +100,23 @@ describe('streaming', () => {
     expect(isDeepStrictEqual(a.map((c) => c.input), b.map((c) => c.input))).toBe(true);
   }, 30_000);
 
+  it('JSON lines read in blocks: a BOM, CRLF, a line longer than a block, a non-ASCII name, all as a whole read gives them', async () => {
+    const lines = jsonlFile(60_000).trimEnd().split('\n');
+    lines[30_000] = lines[30_000]!.replace('"memory":', `${' '.repeat(300_000)}"memory":`); // 300 KB: longer than a read block
+    lines[40_000] = lines[40_000]!.replace(/"name": "[^"]*"/, '"name": "caf\u00e9-\u00fc"');
+    const f = join(dir, 'odd.jsonl');
+    writeFileSync(f, `\ufeff${lines.join('\r\n')}\r\n`);
+    expect(statSync(f).size).toBeGreaterThan(WHOLE_DOC_LIMIT);
+    const whole = loadVectorText(f, readFileSync(f, 'utf8').replace(/^\ufeff/, ''), f.split('/').pop());
+    const v = await validateVectors([f], dir);
+    expect(v.problems).toEqual(whole.problems);
+    expect(v.problems.map((p) => [p.line, p.col])).toEqual([[40_001, 10]]);
+    expect(v.problems[0]!.message).toMatch(/case name 'café-ü' may use only letters, digits/);
+    const streamed = await collect(streamVectors([f], dir));
+    expect(streamed.cases.length).toBe(60_000 - 1);
+    expect(isDeepStrictEqual(streamed.cases, whole.cases)).toBe(true);
+    expect(streamed.cases.find((c) => c.origin.kind === 'vectors' && c.origin.name === 'case-29999')?.origin).toMatchObject({ line: 30_001 });
+  });
   it('the directed library streams to the same cases as loadVectors', async () => {
     const all = await loadVectors([DIRECTED_DIR], CASES_DIR);
     const s = await collect(streamVectors([DIRECTED_DIR], CASES_DIR, { batch: 1000 }));
