@@ -65,9 +65,10 @@ export class PackedCases {
   readonly vidx: Uint16Array;
   readonly mem: Uint32Array;
   readonly b: Uint32Array;
-  readonly c: Uint32Array;
-  readonly expMem: Uint32Array;
-  readonly expRet: Uint32Array;
+  /** Operand c, expected memory, expected returned: made when a case has them (most blocks have none). */
+  private c_: Uint32Array | undefined;
+  private expMem_: Uint32Array | undefined;
+  private expRet_: Uint32Array | undefined;
   readonly bits: Uint8Array;
   readonly line: Uint32Array;
   /** Case names as ASCII bytes (names are letters, digits, _ . -): case i's at nameStart[i]..nameStart[i+1]. */
@@ -83,12 +84,30 @@ export class PackedCases {
     const w = capacity * SLOT_WORDS;
     this.mem = new Uint32Array(w);
     this.b = new Uint32Array(w);
-    this.c = new Uint32Array(w);
-    this.expMem = new Uint32Array(w);
-    this.expRet = new Uint32Array(w);
     this.bits = new Uint8Array(capacity);
     this.line = new Uint32Array(capacity);
     this.nameStart = new Uint32Array(capacity + 1);
+  }
+
+  /** Read only: zeros where no case of the block has the input. */
+  get c(): Uint32Array {
+    return this.c_ ?? zeros(this.capacity);
+  }
+  get expMem(): Uint32Array {
+    return this.expMem_ ?? zeros(this.capacity);
+  }
+  get expRet(): Uint32Array {
+    return this.expRet_ ?? zeros(this.capacity);
+  }
+  /** For writing. */
+  cW(): Uint32Array {
+    return (this.c_ ??= new Uint32Array(this.capacity * SLOT_WORDS));
+  }
+  expMemW(): Uint32Array {
+    return (this.expMem_ ??= new Uint32Array(this.capacity * SLOT_WORDS));
+  }
+  expRetW(): Uint32Array {
+    return (this.expRet_ ??= new Uint32Array(this.capacity * SLOT_WORDS));
   }
 
   /** The name of case i. */
@@ -141,9 +160,9 @@ export class PackedCases {
     const e = s + SLOT_WORDS;
     this.mem.fill(0, s, e);
     this.b.fill(0, s, e);
-    this.c.fill(0, s, e);
-    this.expMem.fill(0, s, e);
-    this.expRet.fill(0, s, e);
+    this.c_?.fill(0, s, e);
+    this.expMem_?.fill(0, s, e);
+    this.expRet_?.fill(0, s, e);
   }
 
   /** Slot n was written and given up on: clear it before it is used. */
@@ -180,13 +199,20 @@ export class PackedCases {
       const d = j * SLOT_WORDS;
       out.mem.set(this.mem.subarray(s, s + SLOT_WORDS), d);
       out.b.set(this.b.subarray(s, s + SLOT_WORDS), d);
-      out.c.set(this.c.subarray(s, s + SLOT_WORDS), d);
-      out.expMem.set(this.expMem.subarray(s, s + SLOT_WORDS), d);
-      out.expRet.set(this.expRet.subarray(s, s + SLOT_WORDS), d);
+      if (this.c_) out.cW().set(this.c_.subarray(s, s + SLOT_WORDS), d);
+      if (this.expMem_) out.expMemW().set(this.expMem_.subarray(s, s + SLOT_WORDS), d);
+      if (this.expRet_) out.expRetW().set(this.expRet_.subarray(s, s + SLOT_WORDS), d);
       out.commit(this.variants[this.vidx[i]!]!, this.nameBytes, this.nameStart[i]!, this.nameStart[i + 1]!, this.line[i]!, this.bits[i]!);
     }
     return out;
   }
+}
+
+/** Shared zeros (never written) standing for a block's inputs that none of its cases has. */
+let ZEROS = new Uint32Array(PACK_CAPACITY * SLOT_WORDS);
+function zeros(capacity: number): Uint32Array {
+  if (ZEROS.length < capacity * SLOT_WORDS) ZEROS = new Uint32Array(capacity * SLOT_WORDS);
+  return ZEROS;
 }
 
 /** The bytes a[s, s + n) as a string of the same char codes. */
@@ -362,23 +388,21 @@ export function nameBytesOk(u: Uint8Array, s: number, e: number): boolean {
   return true;
 }
 
-/** Value of one hex digit, or -1. */
-function hexVal(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
-}
+/** Value of each byte as a hex digit, or -1. */
+const HEX = new Int8Array(256).fill(-1);
+for (let d = 0; d < 10; d++) HEX[48 + d] = d;
+for (let d = 0; d < 6; d++) HEX[97 + d] = HEX[65 + d] = 10 + d;
 
 /** 8 or fewer hex digits at u[s, s+n) as an unsigned 32-bit number, or -1. */
 function hex32(u: Uint8Array, s: number, n: number): number {
   let v = 0;
+  let bad = 0;
   for (let i = 0; i < n; i++) {
-    const d = hexVal(u[s + i]!);
-    if (d < 0) return -1;
+    const d = HEX[u[s + i]!]!;
+    bad |= d;
     v = v * 16 + d;
   }
-  return v;
+  return bad < 0 ? -1 : v;
 }
 
 /**
@@ -478,7 +502,6 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
     if (f.expMemory >= 0) bits |= HAS_EXPECT_MEMORY;
     if (f.expReturned >= 0) bits |= HAS_EXPECT_RETURNED;
   }
-  if (ctx.checkNames && ctx.names.getBytes(u, ns, ne, f.nameHash) !== undefined) return false;
   const blk = sink.next();
   const base = blk.n * SLOT_WORDS;
   const w = v.fmt.bits;
@@ -486,14 +509,18 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
   if (
     !readList(u, f.memory, L, w, blk.mem, base) ||
     !readList(u, f.b, L, w, blk.b, base) ||
-    (v.cas && !readList(u, f.c, L, w, blk.c, base)) ||
-    (f.expMemory >= 0 && !readList(u, f.expMemory, L, w, blk.expMem, base)) ||
-    (f.expReturned >= 0 && !readList(u, f.expReturned, L, w, blk.expRet, base))
+    (v.cas && !readList(u, f.c, L, w, blk.cW(), base)) ||
+    (f.expMemory >= 0 && !readList(u, f.expMemory, L, w, blk.expMemW(), base)) ||
+    (f.expReturned >= 0 && !readList(u, f.expReturned, L, w, blk.expRetW(), base))
   ) {
     blk.abandonNext();
     return false;
   }
-  if (ctx.checkNames) ctx.names.setBytes(u, ns, ne, f.nameHash, nameLine);
+  // last, so that nothing else can fail after the name is recorded; a duplicate: the general path reports it
+  if (ctx.checkNames && ctx.names.addBytes(u, ns, ne, f.nameHash, nameLine) !== undefined) {
+    blk.abandonNext();
+    return false;
+  }
   blk.commit(v, u, ns, ne, line, bits);
   return true;
 }

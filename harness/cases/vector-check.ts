@@ -88,6 +88,13 @@ export class NameSet {
     }
   }
 
+  /** Records the name u[s, e) (hash `h`) at `line` unless it is there: then its line, else undefined. */
+  addBytes(u: Uint8Array, s: number, e: number, h: number, line: number): number | undefined {
+    const first = this.getBytes(u, s, e, h);
+    if (first === undefined) this.setBytes(u, s, e, h, line);
+    return first;
+  }
+
   /** Records the name u[s, e) (not in the set; hash `h`) at `line`. */
   setBytes(u: Uint8Array, s: number, e: number, h: number, line: number): void {
     if (this.probeAt < 0 || this.probeHash !== h) {

@@ -396,8 +396,8 @@ export class JsonlScanner {
   ) {
     this.ctx = newFileCtx(file, idFile, this.loc, 'no instruction for this case; give "instruction" on its line, or a first line {"instruction": ..., "cite": ...} for the file');
     this.sink = new CaseSink(this.ctx, packing);
-    // a line of the packed shape is rarely under 64 bytes
-    if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 64, 1 << 22));
+    // about one name per 128 bytes (a packed line of one 32-bit element is ~110); more grow the set
+    if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 128, 1 << 21));
   }
 
   /** Carried over from the last piece: the start of a line not yet ended. */
