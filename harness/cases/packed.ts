@@ -192,19 +192,58 @@ export class PackedCases {
   /** The cases for which keep(i) holds, as a new block (same file). */
   filter(keep: (i: number) => boolean): PackedCases {
     const out = new PackedCases(this.idFile, this.cite, Math.max(1, this.n));
-    for (let i = 0; i < this.n; i++) {
-      if (!keep(i)) continue;
-      const j = out.n;
-      const s = i * SLOT_WORDS;
-      const d = j * SLOT_WORDS;
-      out.mem.set(this.mem.subarray(s, s + SLOT_WORDS), d);
-      out.b.set(this.b.subarray(s, s + SLOT_WORDS), d);
-      if (this.c_) out.cW().set(this.c_.subarray(s, s + SLOT_WORDS), d);
-      if (this.expMem_) out.expMemW().set(this.expMem_.subarray(s, s + SLOT_WORDS), d);
-      if (this.expRet_) out.expRetW().set(this.expRet_.subarray(s, s + SLOT_WORDS), d);
-      out.commit(this.variants[this.vidx[i]!]!, this.nameBytes, this.nameStart[i]!, this.nameStart[i + 1]!, this.line[i]!, this.bits[i]!);
-    }
+    for (let i = 0; i < this.n; i++) if (keep(i)) out.append(this, i);
     return out;
+  }
+
+  /** Appends case i of `src` (a block of the same file; this one must have room). */
+  append(src: PackedCases, i: number): void {
+    const s = i * SLOT_WORDS;
+    const d = this.n * SLOT_WORDS;
+    for (let k = 0; k < SLOT_WORDS; k++) {
+      this.mem[d + k] = src.mem[s + k]!;
+      this.b[d + k] = src.b[s + k]!;
+    }
+    if (src.c_) this.cW().set(src.c_.subarray(s, s + SLOT_WORDS), d);
+    if (src.expMem_) this.expMemW().set(src.expMem_.subarray(s, s + SLOT_WORDS), d);
+    if (src.expRet_) this.expRetW().set(src.expRet_.subarray(s, s + SLOT_WORDS), d);
+    this.commit(src.variants[src.vidx[i]!]!, src.nameBytes, src.nameStart[i]!, src.nameStart[i + 1]!, src.line[i]!, src.bits[i]!);
+  }
+
+  /** The block as plain data (typed arrays cut to its cases), to send to another process. */
+  data(): PackedData {
+    const w = this.n * SLOT_WORDS;
+    return {
+      idFile: this.idFile,
+      cite: this.cite,
+      n: this.n,
+      variants: this.variants.map((v) => v.variant),
+      vidx: this.vidx.slice(0, this.n),
+      mem: this.mem.slice(0, w),
+      b: this.b.slice(0, w),
+      c: this.c_?.slice(0, w),
+      expMem: this.expMem_?.slice(0, w),
+      expRet: this.expRet_?.slice(0, w),
+      bits: this.bits.slice(0, this.n),
+      line: this.line.slice(0, this.n),
+      nameBytes: this.nameBytes.slice(0, this.nameStart[this.n]!),
+      nameStart: this.nameStart.slice(0, this.n + 1),
+    };
+  }
+
+  /** A block from its data (the arrays are taken as they are). */
+  static fromData(d: PackedData): PackedCases {
+    const p = new PackedCases(d.idFile, d.cite, 0);
+    const w = p as unknown as Record<string, unknown>;
+    Object.assign(w, { capacity: d.n, vidx: d.vidx, mem: d.mem, b: d.b, c_: d.c, expMem_: d.expMem, expRet_: d.expRet, bits: d.bits, line: d.line, nameBytes: d.nameBytes, nameStart: d.nameStart });
+    for (const v of d.variants) {
+      const info = variantInfo(v.ptx);
+      const pv = info.variant && packVariant(info.variant, info.fmt!, info.lanes!);
+      if (!pv || pv.variant.id !== v.id) throw new Error(`packed data names ${v.id}, which does not pack`);
+      p.variants.push(pv);
+    }
+    p.n = d.n;
+    return p;
   }
 }
 
@@ -218,6 +257,24 @@ function zeros(capacity: number): Uint32Array {
 /** The bytes a[s, s + n) as a string of the same char codes. */
 function latin1(a: Uint8Array, s: number, n: number): string {
   return Buffer.from(a.buffer, a.byteOffset + s, n).toString('latin1');
+}
+
+/** A packed block as plain data (PackedCases.data / fromData). */
+export interface PackedData {
+  readonly idFile: string;
+  readonly cite: string | undefined;
+  readonly n: number;
+  readonly variants: readonly CaseVariant[];
+  readonly vidx: Uint16Array;
+  readonly mem: Uint32Array;
+  readonly b: Uint32Array;
+  readonly c: Uint32Array | undefined;
+  readonly expMem: Uint32Array | undefined;
+  readonly expRet: Uint32Array | undefined;
+  readonly bits: Uint8Array;
+  readonly line: Uint32Array;
+  readonly nameBytes: Uint8Array;
+  readonly nameStart: Uint32Array;
 }
 
 /** What a vector reader hands on: cases as objects, or a packed block. */

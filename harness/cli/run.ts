@@ -16,6 +16,7 @@ import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { runVectorsOnReference } from '../backends/reference/vectors.js';
 import { collectCases, findCase } from '../cases/sources.js';
+import { type CaseBatch, unpackAll } from '../cases/packed.js';
 import { streamVectors, validateVectors } from '../cases/vectors.js';
 import { type Case, formatProblem } from '../cases/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
@@ -54,7 +55,8 @@ export function selectEntries(opts: Options, target: Target, ptx: string): Catal
 interface CaseSelection {
   readonly total: number;
   readonly counts: string;
-  batches(): AsyncIterable<readonly Case[]> | Iterable<readonly Case[]>;
+  /** Batches of cases: objects, and packed blocks from vector files. */
+  batches(): AsyncIterable<CaseBatch> | Iterable<CaseBatch>;
 }
 
 /**
@@ -86,7 +88,7 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
       io.err(`${v.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
       return 2;
     }
-    return { total: v.cases, counts: `from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}`, batches: () => streamVectors(opts.vectors, process.cwd(), { keep }) };
+    return { total: v.cases, counts: `from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}`, batches: () => streamVectors(opts.vectors, process.cwd(), { keep, packed: true }) };
   }
   const sel = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: true, keep });
   if (sel.problems.length) {
@@ -110,7 +112,8 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io): Promi
   const progress = new Progress(io, sel.total, 'cases evaluated');
   let n = 0;
   const totals: Record<string, number> = {};
-  for await (const cases of sel.batches()) {
+  for await (const b of sel.batches()) {
+    const cases = unpackAll(b);
     for (let i = 0; i < cases.length; i += 1000) {
       const batch = cases.slice(i, i + 1000).map(runCaseOnReference);
       const kept = n + batch.length <= KEEP_WHOLE ? batch : batch.filter((r, k) => n + k < KEEP_WHOLE || r.verdict !== 'pass');
@@ -190,7 +193,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
     const keep = compileFilter(opts.filter);
     // the cases given (--vectors, --case), or for the default run the directed library's files
-    let given: AsyncIterable<readonly Case[]> | Iterable<readonly Case[]>;
+    let given: AsyncIterable<CaseBatch> | Iterable<CaseBatch>;
     if (wantsCases) {
       const sel = await selectCases(opts, io);
       if (typeof sel === 'number') return sel;

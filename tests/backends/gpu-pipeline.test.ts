@@ -133,6 +133,97 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
       process.env = saved;
     }
   }, 300_000);
+  it.skipIf(typeof p === 'string')('packed given cases (vector files read into slots) go to the workers as slots: the same results as the same cases as objects, flipped bits caught, generic cases in shared memory', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { PTX_CONFORMANCE_ADDON: join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts'), PTXCONF_STANDIN_FLIP: '7' });
+    const dir = join(tmpdir(), `ptxconf-packed-gpu-${process.pid}`);
+    const cache = join(dir, 'cubins');
+    try {
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(dir, { recursive: true });
+      const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
+      const { findTarget } = await import('../../harness/arch/targets.js');
+      const { streamVectors } = await import('../../harness/cases/vectors.js');
+      const { isPacked } = await import('../../harness/cases/packed.js');
+      // four instructions, a generic atom with space: shared on some cases, expects right and wrong
+      const lines: string[] = [];
+      for (let i = 0; i < 1200; i++) {
+        const a = ((i * 2654435761) >>> 0).toString(16).padStart(8, '0');
+        const b = ((i * 40503 + 7) >>> 0).toString(16).padStart(8, '0');
+        const k = i % 4;
+        if (k === 0) lines.push(`{"name": "c${i}", "instruction": "atom.global.add.u32", "memory": ["0x${a}"], "operands": {"b": ["0x${b}"]}, "expect": {"memory": ["0x${((parseInt(a, 16) + parseInt(b, 16) + (i % 40 === 0 ? 1 : 0)) >>> 0).toString(16).padStart(8, '0')}"], "returned": ["0x${a}"]}}`);
+        else if (k === 1) lines.push(`{"name": "c${i}", "instruction": "red.global.add.f32", "memory": ["0x${a}"], "operands": {"b": ["0x${b}"]}}`);
+        else if (k === 2) lines.push(`{"name": "c${i}", "instruction": "atom.global.cas.b32", "memory": ["0x${a}"], "operands": {"b": ["0x${i % 3 ? a : b}"], "c": ["0x${b}"]}}`);
+        else lines.push(`{"name": "c${i}", "instruction": "atom.add.u32", "memory": ["0x${a}"], "operands": {"b": ["0x${b}"]}${i % 8 === 3 ? ', "space": "shared"' : ''}}`);
+      }
+      const file = join(dir, 'p.jsonl');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const go = async (packed: boolean) => {
+        const results: { verdict: string; id: string; reason: string; case?: { observed?: unknown } }[] = [];
+        let blocks = 0;
+        async function* cases() {
+          for await (const b of streamVectors([file], dir, { packed: true })) {
+            if (isPacked(b)) blocks++;
+            yield packed ? b : (await import('../../harness/cases/packed.js')).unpackAll(b);
+          }
+        }
+        const r = await runGpuBackend({
+          target: findTarget('sm_90')!, ptx: '9.0', ptxas: p as Exclude<typeof p, string>,
+          device: { ordinal: 0, name: 'stand-in', cc: '9.0', sm: 90, smCount: 132, multicastSupported: false },
+          keep: () => true, seed: 3, library: false, generated: 0, cases: cases(), cacheDir: cache,
+          executor: childCommand('executor'), worker: childCommand('worker'), workers: 2,
+          onResults: (rs) => results.push(...(rs as unknown as typeof results)),
+        });
+        const key = (x: (typeof results)[number]) => x.id;
+        return { r, blocks, results: results.sort((x, y) => (key(x) < key(y) ? -1 : 1)).map((x) => [x.id, x.verdict, x.reason, JSON.stringify(x.case?.observed)]) };
+      };
+      const a = await go(true);
+      const b = await go(false);
+      expect(a.blocks).toBeGreaterThan(0);
+      expect(a.r.stats.cases).toBe(1200);
+      expect(a.results).toEqual(b.results);
+      const totals = (r: typeof a.r) => Object.fromEntries(Object.entries(r.stats).filter(([k]) => k.startsWith('total.')));
+      expect(totals(a.r)).toEqual(totals(b.r));
+      // every 7th case flipped by the stand-in is a mismatch; the generic atom ran in both spaces
+      const mism = a.results.filter((x) => x[1] === 'mismatch');
+      expect(mism.length).toBeGreaterThan(100);
+      expect(a.results.filter((x) => x[1] === 'error')).toEqual([]);
+      expect(a.r.variantIds.sort()).toEqual(['atom.add.u32', 'atom.global.add.u32', 'atom.global.cas.b32', 'red.global.add.f32']);
+    } finally {
+      process.env = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+  it.skipIf(typeof p === 'string')('a packed given case that faults is isolated like an object one: the culprit is an error, the rest keep their verdicts', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { PTX_CONFORMANCE_ADDON: join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts'), PTXCONF_STANDIN_FAULT: '0xdeadbeef' });
+    const dir = join(tmpdir(), `ptxconf-packed-fault-${process.pid}`);
+    try {
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(dir, { recursive: true });
+      const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
+      const { findTarget } = await import('../../harness/arch/targets.js');
+      const { streamVectors } = await import('../../harness/cases/vectors.js');
+      const mem = (i: number) => (i === 9 ? 0xdeadbeef : i * 1000);
+      const lines = Array.from({ length: 16 }, (_, i) => `{"name": "c${i}", "instruction": "atom.global.add.u32", "memory": ["0x${mem(i).toString(16).padStart(8, '0')}"], "operands": {"b": ["0x00000005"]}, "expect": {"memory": ["0x${((mem(i) + 5) >>> 0).toString(16).padStart(8, '0')}"]}}`);
+      const file = join(dir, 't.jsonl');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const results: { id: string; verdict: string; reason: string }[] = [];
+      const r = await runGpuBackend({
+        target: findTarget('sm_90')!, ptx: '9.0', ptxas: p as Exclude<typeof p, string>,
+        device: { ordinal: 0, name: 'stand-in', cc: '9.0', sm: 90, smCount: 132, multicastSupported: false },
+        keep: () => true, seed: 3, library: false, generated: 0, cases: streamVectors([file], dir, { packed: true }), cacheDir: join(dir, 'cubins'),
+        executor: childCommand('executor'), worker: childCommand('worker'), workers: 1,
+        onResults: (rs) => results.push(...rs),
+      });
+      expect(r.stats.isolatedJobs).toBe(1);
+      expect(results.filter((x) => x.verdict === 'error').map((x) => x.id)).toEqual(['atom.global.add.u32/t.jsonl:c9']);
+      expect(results.filter((x) => x.verdict === 'pass')).toHaveLength(15);
+    } finally {
+      process.env = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
   it.skipIf(typeof p === 'string')('a launch that faults: the worker dies, its batch is isolated down to the culprit case (an error with the CUDA error), every other case keeps its verdict', async () => {
     const saved = { ...process.env };
     Object.assign(process.env, { PTX_CONFORMANCE_ADDON: join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts'), PTXCONF_STANDIN_FAULT: '0xdeadbeef' });

@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCases } from '../../../cases/generators/cases.js';
 import type { Target } from '../../arch/targets.js';
+import { type CaseBatch, PackedCases, SPACE_GLOBAL, SPACE_SHARED, isPacked, unpack, unpackAll } from '../../cases/packed.js';
 import type { Case } from '../../cases/types.js';
 import { enumerateCatalog } from '../../catalog/enumerate.js';
 import { FAMILIES } from '../../families/index.js';
@@ -49,8 +50,8 @@ export interface GpuRunOptions {
   /** Library run: every selected variant's probes, level-1/2 cases and this many level-3 cases. */
   readonly library: boolean;
   readonly generated: number;
-  /** Cases from files or --case, in batches. */
-  readonly cases?: AsyncIterable<readonly Case[]> | Iterable<readonly Case[]>;
+  /** Cases from files or --case, in batches (of objects, or packed blocks that go to the workers as slots). */
+  readonly cases?: AsyncIterable<CaseBatch> | Iterable<CaseBatch>;
   readonly cacheDir: string;
   readonly executor: readonly string[];
   readonly worker: readonly string[];
@@ -222,14 +223,17 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let streaming = false;
   const STREAM_ABOVE = streamAbove();
   if (opts.cases) {
-    const groups = new Map<string, { gv: GpuVariant; mode: 0 | 1; cases: Case[] }>();
+    // objects grouped by variant and mode; packed cases by variant, mode and file (a block is one file's)
+    const groups = new Map<string, Group>();
     let flushed = 0;
     let buffered = 0;
-    const flush = async (g: { gv: GpuVariant; mode: 0 | 1; cases: Case[] }) => {
-      const job = { kernel: g.gv.name, variant: variantOf(g.gv), shape: g.gv.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_WHOLE };
-      flushed += g.cases.length;
-      buffered -= g.cases.length;
+    const flush = async (g: Group) => {
+      const k = g.cases.length + (g.packed?.n ?? 0);
+      const job = { kernel: g.gv.name, variant: variantOf(g.gv), shape: g.gv.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, ...(g.packed ? { packed: g.packed.data() } : {}), library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_WHOLE };
+      flushed += k;
+      buffered -= k;
       g.cases = [];
+      g.packed = undefined;
       if (!streaming) {
         jobs.push(job);
         jobVariant.push(g.gv);
@@ -240,7 +244,28 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     };
     for await (const batch of opts.cases) {
       const skipped: EntryResult[] = [];
-      for (const c of batch) {
+      if (isPacked(batch)) {
+        // one placement per (variant, space) of the block: it depends on the variant and the lengths, which the variant fixes
+        const placed = new Map<number, ReturnType<typeof placeCase>>();
+        for (let i = 0; i < batch.n; i++) {
+          given++;
+          const key = batch.vidx[i]! * 16 + (batch.bits[i]! & (SPACE_GLOBAL | SPACE_SHARED));
+          let p = placed.get(key);
+          if (!p) placed.set(key, (p = placeCase(plan, unpack(batch, i), multicastWhy)));
+          if ('why' in p) {
+            skipped.push(skippedCase(unpack(batch, i), p.why));
+            continue;
+          }
+          ran.add(p.gv.entry.id);
+          const k = `${p.gv.index}:${p.mode}:${batch.idFile}`;
+          let g = groups.get(k);
+          if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, cases: [] }));
+          (g.packed ??= new PackedCases(batch.idFile, batch.cite, FILE_JOB)).append(batch, i);
+          buffered++;
+          if (g.packed.n >= FILE_JOB) await flush(g);
+        }
+      }
+      for (const c of isPacked(batch) ? [] : batch) {
         given++;
         const p = placeCase(plan, c, multicastWhy);
         if ('why' in p) {
@@ -268,10 +293,10 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
           while (inflight.size >= 2 * workers) await Promise.race(inflight);
           void dispatch([full(j, earlyGv[i]!, dispatched)]);
         }
-        for (const g of groups.values()) if (g.cases.length >= FILE_JOB) await flush(g);
+        for (const g of groups.values()) if (g.cases.length >= FILE_JOB || (g.packed?.n ?? 0) >= FILE_JOB) await flush(g);
       }
     }
-    for (const g of groups.values()) if (g.cases.length) await flush(g);
+    for (const g of groups.values()) if (g.cases.length || g.packed?.n) await flush(g);
   }
 
   try {
@@ -281,7 +306,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     }
     // batches of the remaining jobs in plan order (neighbouring variants share a module)
     const order = jobs.map((_, id) => id).sort((x, y) => jobVariant[x]!.index - jobVariant[y]!.index);
-    const size = (id: number) => jobs[id]!.cases.length + jobs[id]!.generated + (jobs[id]!.library ? 64 : 0);
+    const size = (id: number) => jobs[id]!.cases.length + (jobs[id]!.packed?.n ?? 0) + jobs[id]!.generated + (jobs[id]!.library ? 64 : 0);
     const batches: number[][] = [];
     let cur: number[] = [];
     let curSize = 0;
@@ -334,6 +359,14 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   };
 }
 
+/** Given cases waiting to become a job: objects, and packed cases of one file. */
+interface Group {
+  readonly gv: GpuVariant;
+  readonly mode: 0 | 1;
+  cases: Case[];
+  packed?: PackedCases | undefined;
+}
+
 function variantOf(gv: GpuVariant) {
   const e = gv.entry;
   return { family: e.family, q: e.q, ptx: e.ptx, id: e.id };
@@ -342,7 +375,8 @@ function variantOf(gv: GpuVariant) {
 /** A failed job, again through child processes that split down to the culprit case. */
 async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promise<{ totals: Record<string, number>; results: EntryResult[]; cases: number }> {
   const v = job.variant;
-  const all: Case[] = [...job.cases, ...(job.library ? libraryCases(v, job.seed) : []), ...(job.generated ? generateCases(v, job.seed, 3, job.generated, job.generatedFrom) : [])];
+  const given = [...job.cases, ...(job.packed ? unpackAll(PackedCases.fromData(job.packed)) : [])];
+  const all: Case[] = [...given, ...(job.library ? libraryCases(v, job.seed) : []), ...(job.generated ? generateCases(v, job.seed, 3, job.generated, job.generatedFrom) : [])];
   const w = job.shape.width;
   const launch: LaunchJob = {
     kernel: job.kernel,
@@ -355,7 +389,7 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
   const iso = await runIsolated([launch], { executor: opts.executor, cubin: job.cubin, timeoutMs: 120_000 });
   const totals: Record<string, number> = {};
   const results: EntryResult[] = [];
-  const fileCases = new Set(job.cases);
+  const fileCases = new Set(given);
   all.forEach((c, j) => {
     const o = iso.outcomes[0]![j]!;
     if ('error' in o) {

@@ -12,6 +12,7 @@ import { generateCases, randomShape } from '../../../cases/generators/cases.js';
 import { directedCases } from '../../../cases/generators/directed.js';
 import { type LaneTable, laneTable, seedKey, stringKey } from '../../../cases/generators/random.js';
 import { GEN_KERNEL } from './gen-kernel.js';
+import { PackedCases, type PackedData, SLOT_WORDS, unpack } from '../../cases/packed.js';
 import type { Case, CaseVariant } from '../../cases/types.js';
 import { elementFormat } from '../../numerics/formats.js';
 import { fastChecker } from '../../reference/fast.js';
@@ -33,8 +34,10 @@ export interface GpuJob {
   readonly modulePtx: string;
   /** 1: a generic variant lands in shared memory (every case of the job has space: shared). */
   readonly mode: 0 | 1;
-  /** Cases from files or --case: always judged in full and kept. */
+  /** Cases from files or --case: always judged in full and kept (unless keepGiven is false). */
   readonly cases: readonly Case[];
+  /** More given cases, packed (one file's, this job's variant), after `cases` in the slots. */
+  readonly packed?: PackedData;
   /** Whether to add the variant's directed probes and 8 level-1 and 8 level-2 cases. */
   readonly library: boolean;
   /** Level-3 generated cases from index `generatedFrom`. */
@@ -179,6 +182,8 @@ let gpu: Gpu | undefined;
 interface Prepared {
   readonly job: GpuJob;
   readonly objects: readonly Case[];
+  /** The job's packed given cases, in the slots after `objects`. */
+  readonly packed?: PackedCases;
   readonly explicit: number;
   readonly n: number;
   readonly first: number;
@@ -193,8 +198,9 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   let total = 0;
   for (const job of jobs) {
     const objects = [...job.cases, ...(job.library ? libraryCases(job.variant, job.seed) : [])];
-    const n = objects.length + job.generated;
-    prepared.push({ job, objects, explicit: job.cases.length, n, first: total, ...(job.generated ? { genShape: randomShape(job.variant) } : {}) });
+    const packed = job.packed ? PackedCases.fromData(job.packed) : undefined;
+    const n = objects.length + (packed?.n ?? 0) + job.generated;
+    prepared.push({ job, objects, ...(packed ? { packed } : {}), explicit: job.cases.length, n, first: total, ...(job.generated ? { genShape: randomShape(job.variant) } : {}) });
     total += n;
   }
   const inputs = [0, 1, 2].map(() => Buffer.alloc(total * SLOT));
@@ -206,14 +212,22 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
     const { job, objects } = p;
     const fmt = elementFormat(job.variant.q.type ?? '');
     for (let i = 0; i < objects.length; i++) encodeCase(inputs, p.first + i, job.shape.width, objects[i]!.input);
+    if (p.packed) {
+      // the slots as the readers made them (the same layout: element k at byte k * width / 8)
+      const at = (p.first + objects.length) * SLOT_WORDS;
+      const w = p.packed.n * SLOT_WORDS;
+      words[0]!.set(p.packed.mem.subarray(0, w), at);
+      words[1]!.set(p.packed.b.subarray(0, w), at);
+      words[2]!.set(p.packed.c.subarray(0, w), at);
+    }
     if (!job.generated) continue;
     const laneBits = job.shape.width / fmt.lanes;
     const t = laneTable(fmt.lane);
     if (deviceGen && job.genCubin && (laneBits === 16 || laneBits >= 32)) {
       const elements: [number, number, number] = [0, 0, 0];
       for (const f of p.genShape!.fields) elements[f.field] = f.elements;
-      gens.push({ cubin: job.genCubin, first: p.first + objects.length, n: job.generated, index0: job.generatedFrom, sk: seedKey(job.seed, stringKey(job.variant.id)), t, laneBits, lanes: fmt.lanes, width: job.shape.width, elements });
-    } else fillGenerated(words, p.first + objects.length, job.generated, p.genShape!, t, job.shape.width, fmt.lanes, job.seed, stringKey(job.variant.id), job.generatedFrom);
+      gens.push({ cubin: job.genCubin, first: p.first + objects.length + (p.packed?.n ?? 0), n: job.generated, index0: job.generatedFrom, sk: seedKey(job.seed, stringKey(job.variant.id)), t, laneBits, lanes: fmt.lanes, width: job.shape.width, elements });
+    } else fillGenerated(words, p.first + objects.length + (p.packed?.n ?? 0), job.generated, p.genShape!, t, job.shape.width, fmt.lanes, job.seed, stringKey(job.variant.id), job.generatedFrom);
   }
   // memory comes back over its buffer, so it travels in a copy; b and c go as they are
   const bufs = [Buffer.from(inputs[0]!), inputs[1]!, inputs[2]!, returns ? Buffer.alloc(total * SLOT, 0xa5) : Buffer.alloc(0)];
@@ -228,7 +242,7 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   // the device's operands must be the generator's: the first and last cases of every job against the
   // TypeScript fill
   for (const g of gens) {
-    const p = prepared.find((x) => x.first + x.objects.length === g.first)!;
+    const p = prepared.find((x) => x.first + x.objects.length + (x.packed?.n ?? 0) === g.first)!;
     const k = Math.min(GEN_CHECK, g.n);
     for (const from of [0, g.n - k]) {
       const want = [0, 1, 2].map(() => new Uint32Array(k * WORDS));
@@ -247,7 +261,7 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   return prepared.map((p) => {
     const tj = performance.now();
     const r = judgeJob(p, inputs, bufs, words.map((w) => w), u32(bufs[0]!), u32(bufs[3]!));
-    const made = gens.find((g) => g.first === p.first + p.objects.length)?.n ?? 0;
+    const made = gens.find((g) => g.first === p.first + p.objects.length + (p.packed?.n ?? 0))?.n ?? 0;
     return { ...r, deviceMade: made, ms: { make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj } };
   });
 }
@@ -268,11 +282,14 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   const results: EntryResult[] = [];
   let passes = 0;
   let opens = 0; // observed: NaN lanes where the model allows any NaN (fast judge flag 2)
+  const pk = p.packed;
+  const po = objects.length;
+  const pe = po + (pk?.n ?? 0);
   const one = (i: number, f: number) => {
-    const obj = i < objects.length ? objects[i] : undefined;
+    const obj = i < po ? objects[i] : i < pe ? unpack(pk!, i - po) : undefined;
     // a given case is kept whole (allowed set, expect, agreement) unless the run is past its first
     // KEEP_ALL given cases and the fast judge passed it
-    const isFile = i < p.explicit && (job.keepGiven !== false || f !== 0);
+    const isFile = (i < p.explicit || (i >= po && i < pe)) && (job.keepGiven !== false || f !== 0);
     const probe = obj !== undefined && obj.id.includes('/probe:');
     if (f !== 1 && !isFile && !keepCase(v.q, probe, f === 2 ? 'observed' : 'pass', i, job.seed)) {
       if (f === 2) opens++;
@@ -280,7 +297,7 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
       return;
     }
     const slot = first + i;
-    const genIndex = job.generatedFrom + i - objects.length;
+    const genIndex = job.generatedFrom + i - pe;
     const input: ReferenceCase = obj ? obj.input : { ...decodeCase(inputs, slot, shape.width, p.genShape!), ...(job.mode === 1 ? { space: 'shared' as const } : {}) };
     const observed = { memory: readSlot(bufs[0]!, slot, shape.width, shape.elements), ...(shape.returns ? { returned: readSlot(bufs[3]!, slot, shape.width, shape.elements) } : {}) };
     const verdict = f || isFile ? judge('', v, input, observed) : { verdict: 'pass' as const, reason: 'the one outcome the spec allows', unspecified: [] };
@@ -291,12 +308,13 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
     }
   };
   // the given and library cases and the sampled window case by case; past them only flags matter
-  const tail = Math.min(n, Math.max(objects.length, SAMPLE_WINDOW));
+  // (packed given cases: all of them while the run keeps given cases whole, else those flagged)
+  const tail = Math.min(n, Math.max(job.keepGiven !== false ? pe : po, SAMPLE_WINDOW));
   for (let i = 0; i < tail; i++) one(i, flags[i]!);
   for (let i = tail; i < n; i++) {
     const f = flags[i]!;
     if (f === 0) passes++;
-    else if (f === 2) opens++;
+    else if (f === 2 && i >= pe) opens++;
     else one(i, f);
   }
   if (passes) count('pass', passes);
