@@ -447,6 +447,49 @@ export function fastOutcome(v: ModelVariant, elements: number, space: 'global' |
   return fastPath(v, elements, space, false, true);
 }
 
+/**
+ * The model's fast operation on one 16-bit float lane (f16, bf16; add, min, max) of a variant, for
+ * exhaustive sweeps: the one result, or -1 where the model allows any NaN. The same function the
+ * batch checkers use, with the family's flushing for `space`. Undefined where there is none.
+ */
+export function fastLaneOp16(v: ModelVariant, space: 'global' | 'shared' | undefined): ((a: number, b: number) => number) | undefined {
+  if (!covered(v)) return undefined;
+  let fmt;
+  try {
+    fmt = elementFormat(v.q.type ?? '');
+  } catch {
+    return undefined;
+  }
+  const lf = fmt.lane;
+  if (lf.kind !== 'float' || (lf.name !== 'f16' && lf.name !== 'bf16')) return undefined;
+  const op = v.q.op ?? '';
+  let ftz = false;
+  if (op === 'add') {
+    let rule;
+    try {
+      rule = fpRule(v.family, resolvedSpace(v, space), fmt.name);
+    } catch {
+      return undefined;
+    }
+    if (rule.ftz === 'unspecified') return undefined;
+    ftz = rule.ftz;
+  } else if (op !== 'min' && op !== 'max') return undefined;
+  const lane = floatLaneOp(lf, op, ftz);
+  return lane && ((a, b) => lane(a, b, 0));
+}
+
+/** The flushing the model applies to a variant's add in `space` (for sweep cache keys): 'ftz', 'keep', or undefined. */
+export function addFlushing(v: ModelVariant, space: 'global' | 'shared' | undefined): string | undefined {
+  let fmt;
+  try {
+    fmt = elementFormat(v.q.type ?? '');
+    const rule = fpRule(v.family, resolvedSpace(v, space), fmt.name);
+    return `${rule.id}:${String(rule.ftz)}`;
+  } catch {
+    return undefined;
+  }
+}
+
 function fastPath(v: ModelVariant, elements: number, space: 'global' | 'shared' | undefined, returns: boolean, write: boolean): BatchChecker | undefined {
   if (!LITTLE || !covered(v)) return undefined;
   if (returns && !familyPlugin(v.family).shape.returns(v.q)) return undefined;

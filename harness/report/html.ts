@@ -10,6 +10,7 @@
 import { decodeTable } from '../numerics/encode.js';
 import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import type { RunReport } from './json.js';
+import { PICTURE_LEGEND } from '../sweep/picture.js';
 import { type EntryResult, VERDICTS, VERDICT_MEANING } from './types.js';
 
 /**
@@ -252,6 +253,7 @@ export function scriptJson(x: unknown): string {
 }
 
 const CSS = `
+.sweeps{display:flex;flex-wrap:wrap;gap:12px}.sweep{width:270px;margin:0;font-size:12px}.sweep img{image-rendering:pixelated;border:1px solid #999}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fafbfc}
 header,section{padding:8px 16px}
 h1{font-size:20px;margin:8px 0}h2{font-size:16px;margin:12px 0 6px;border-bottom:1px solid #d0d7de}
@@ -433,11 +435,29 @@ const firstBad = D.findings.find((f) => f.verdict === 'mismatch' || f.verdict ==
 document.title = (D.meta.partial ? '[partial] ' : '') + 'PTX conformance ' + D.meta.arch + ' ' + D.meta.backend.name + (firstBad ? ' - ' + D.findings.filter((f) => f.verdict === 'mismatch' || f.verdict === 'error' || f.verdict === 'compile-mismatch').length + ' failing findings' : '');
 `;
 
+const esc = (t: string) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/** The sweeps' maps (server-side: images and numbers, no script). */
+function sweepSection(report: RunReport): string {
+  const sw = report.sweeps;
+  if (!sw?.length) return '';
+  const n = (x: number) => x.toLocaleString('en-US');
+  const legend = PICTURE_LEGEND.map((l) => `<span class="swatch" style="background:${l.colour}"></span>${esc(l.meaning)}`).join(' &nbsp; ');
+  const figs = sw
+    .map(
+      (s) =>
+        `<figure class="sweep"><img alt="map of ${esc(s.variant)}" width="256" height="256" src="${s.picture}"><figcaption><b>${esc(s.variant)}</b>${s.selftest ? ' <b class="v-mismatch">self-test</b>' : ''}<br>` +
+        `${n(s.pairs)} pairs: pass ${n(s.pass)}, observed ${n(s.observed)} (NaN results not 0x7fff: ${n(s.nonCanonicalNaN)}), <span class="${s.mismatch ? 'v-mismatch' : ''}">mismatch ${n(s.mismatch)}</span>; ${s.differingCells} cells judged pair by pair; ${s.seconds.total.toFixed(2)} s</figcaption></figure>`,
+    )
+    .join('');
+  return `<section><h2>sweeps: every pair of 16-bit patterns (rows: memory operand's high byte, columns: b's high byte)</h2><p class="muted">${legend}</p><div class="sweeps">${figs}</div></section>\n`;
+}
+
 export function renderHtml(report: RunReport): string {
   const data = htmlData(report);
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'none'; connect-src 'none'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'none'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>PTX conformance report</title>
 <style>${CSS}</style></head>
@@ -446,7 +466,7 @@ export function renderHtml(report: RunReport): string {
 <header><h1>PTX reduction conformance</h1><div id="totals"></div></header>
 <section><h2>run</h2><div id="meta"></div><div id="stats"></div></section>
 <section><h2>summary: family x type x operation, coloured by the worst verdict (click a cell)</h2><div id="matrix-box"></div></section>
-<section><h2>findings (click one to list its results)</h2><div id="findings"></div></section>
+${sweepSection(report)}<section><h2>findings (click one to list its results)</h2><div id="findings"></div></section>
 <section id="cases-section"><h2>results</h2>
 <div id="filters"><label>verdict<select id="f-verdict"></select></label><label>family<select id="f-family"></select></label><label>type<select id="f-type"></select></label><label>op<select id="f-op"></select></label><label>finding<select id="f-finding"></select></label><label>id contains<input id="f-text" type="search"></label></div>
 <p id="count" class="muted"></p>

@@ -42,6 +42,31 @@ export interface RunReport {
   readonly findings: readonly ReportFinding[];
   readonly expectations: { readonly file: string | null; readonly outcomes: readonly ExpectationOutcome[] };
   readonly results: readonly EntryResult[];
+  /** Exhaustive sweeps (`sweep`): one per variant swept, with its map. */
+  readonly sweeps?: readonly SweepReport[];
+}
+
+/** One variant's sweep (harness/sweep/run.ts). */
+export interface SweepReport {
+  readonly variant: string;
+  readonly family: string;
+  /** 16-bit lanes per case. */
+  readonly lanes: number;
+  readonly pairs: number;
+  readonly pass: number;
+  readonly observed: number;
+  readonly mismatch: number;
+  /** NaN results other than the canonical 0x7fff. */
+  readonly nonCanonicalNaN: number;
+  /** Cells whose record differed from the reference's (brought back and judged pair by pair). */
+  readonly differingCells: number;
+  readonly referenceCached: boolean;
+  readonly selftest: boolean;
+  readonly seconds: { readonly reference: number; readonly gpu: number; readonly judge: number; readonly total: number };
+  /** The 256 x 256 map (rows: a's high byte, columns: b's), a PNG data: URI (harness/sweep/picture.ts). */
+  readonly picture: string;
+  /** Per cell (a_hi << 8 | b_hi) with any: [cell, mismatching pairs], [cell, NaN results]. */
+  readonly cells: { readonly mismatch: readonly (readonly [number, number])[]; readonly nan: readonly (readonly [number, number])[] };
 }
 
 export function machineInfo(): RunReport['machine'] {

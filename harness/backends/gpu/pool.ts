@@ -6,9 +6,9 @@
  * and is replaced; the caller isolates that job.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { GpuJob, WorkerOut } from './worker.js';
+import type { GpuJob, WorkerMessage, WorkerOut } from './worker.js';
 
-export type JobOutcome = { readonly outs: WorkerOut[] } | { readonly failed: string };
+export type JobOutcome = { readonly outs: WorkerOut[]; readonly cells?: Uint32Array } | { readonly failed: string };
 
 /** Children still running: killed when this process exits (Ctrl-C, an error), so none keeps the GPU. */
 const running = new Set<ChildProcess>();
@@ -19,13 +19,13 @@ process.on('exit', () => {
 interface Slot {
   child: ChildProcess;
   ready: Promise<void>;
-  busy?: { jobs: GpuJob[]; resolve: (o: JobOutcome) => void; timer?: NodeJS.Timeout };
+  busy?: { msg: WorkerMessage; resolve: (o: JobOutcome) => void; timer?: NodeJS.Timeout };
   stderr: string;
 }
 
 export class WorkerPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: { jobs: GpuJob[]; resolve: (o: JobOutcome) => void }[] = [];
+  private readonly queue: { msg: WorkerMessage; resolve: (o: JobOutcome) => void }[] = [];
   private closed = false;
   /** Workers started over the run (replacements included). */
   started = 0;
@@ -48,12 +48,12 @@ export class WorkerPool {
       child.once('exit', () => resolve());
     });
     child.stderr!.on('data', (d: Buffer) => (slot.stderr = (slot.stderr + d.toString()).slice(-4000)));
-    child.on('message', (m: { type: string; outs?: WorkerOut[] }) => {
+    child.on('message', (m: { type: string; outs?: WorkerOut[]; cells?: Uint32Array }) => {
       if (m.type !== 'done' || !slot.busy) return;
       const b = slot.busy;
       slot.busy = undefined;
       clearTimeout(b.timer);
-      b.resolve({ outs: m.outs! });
+      b.resolve({ outs: m.outs ?? [], ...(m.cells ? { cells: m.cells } : {}) });
       this.pump(slot);
     });
     child.on('exit', (code, signal) => {
@@ -81,20 +81,25 @@ export class WorkerPool {
     if (slot.busy || this.closed) return;
     const next = this.queue.shift();
     if (!next) return;
-    const busy: NonNullable<Slot['busy']> = { jobs: next.jobs, resolve: next.resolve };
+    const busy: NonNullable<Slot['busy']> = { msg: next.msg, resolve: next.resolve };
     slot.busy = busy; // reserved now: a second pump before the worker is ready must not take it
     void slot.ready.then(() => {
       if (slot.busy !== busy || slot.child.exitCode !== null || slot.child.signalCode !== null) return; // the exit handler failed it
       busy.timer = setTimeout(() => slot.child.kill('SIGKILL'), this.timeoutMs);
       slot.stderr = '';
-      slot.child.send({ type: 'jobs', jobs: next.jobs });
+      slot.child.send(next.msg);
     });
   }
 
   /** Runs a batch of jobs on the next free worker. */
   run(jobs: GpuJob[]): Promise<JobOutcome> {
+    return this.call({ type: 'jobs', jobs });
+  }
+
+  /** Sends any request the worker answers with `done` (a batch of jobs, a sweep's reference cells). */
+  call(msg: WorkerMessage): Promise<JobOutcome> {
     return new Promise((resolve) => {
-      this.queue.push({ jobs, resolve });
+      this.queue.push({ msg, resolve });
       const idle = this.slots.find((s) => !s.busy);
       if (idle) this.pump(idle);
     });

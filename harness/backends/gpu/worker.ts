@@ -23,6 +23,7 @@ import { BLOCK, type KernelShape, SLOT } from './family.js';
 import { WORDS, decodeCase, encodeCase, fillGenerated, readSlot } from './batch.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from './observations.js';
+import { type SweepRefRequest, referenceCells } from '../../sweep/reference.js';
 
 export interface GpuJob {
   readonly id: number;
@@ -322,9 +323,16 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   return { id: job.id, totals, results, cases: n, fast: passes + opens };
 }
 
+/** What the parent sends a worker: a batch of jobs, a sweep's reference cells to compute, or exit. */
+export type WorkerMessage = { type: 'jobs'; jobs: GpuJob[] } | SweepRefRequest | { type: 'exit' };
+
 if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.send) {
-  process.on('message', (m: { type: 'jobs'; jobs: GpuJob[] } | { type: 'exit' }) => {
+  process.on('message', (m: WorkerMessage) => {
     if (m.type === 'exit') process.exit(0);
+    if (m.type === 'sweep-ref') {
+      process.send!({ type: 'done', outs: [], cells: referenceCells(m) });
+      return;
+    }
     const outs = runBatch(m.jobs);
     process.send!({ type: 'done', outs });
   });

@@ -1,0 +1,198 @@
+/**
+ * The sweep kernel of a 16-bit-lane atom/red variant: thread t of a launch covers the L pairs
+ * base + t*L .. base + t*L + L-1 (L = the variant's 16-bit lanes per case), makes its memory
+ * elements from their a's and its operands from their b's (space.ts mapping, on the device: nothing
+ * is copied in), runs the catalog's instruction on its slot, writes the L results (16 bits each, in
+ * pair order) to `out`, and adds each pair's hash terms to its cell's record in `dig` (warp shuffles,
+ * then shared memory, then one global add per block and word). Shared-memory variants stage the
+ * slot in shared memory as the case kernels do.
+ *
+ * Parameters: (out, dig, base, n, mode, selftest). `dig` is the record of the launch's first cell;
+ * n threads, a multiple of 256 (no thread is idle: every one takes part in the reductions).
+ * `selftest` 1 flips the lowest bit of every result whose operand b is subnormal (a fault with a
+ * known count, for the proof that a sweep can fail).
+ */
+import type { GpuVariant } from '../backends/gpu/plan.js';
+import { BLOCK } from '../backends/gpu/family.js';
+import type { SweepVariant } from './space.js';
+
+export const SWEEP_PARAMS = '(.param .u64 pout, .param .u64 pdig, .param .u64 pbase, .param .u64 pn, .param .u32 pmode, .param .u32 pself)';
+
+const FMT = {
+  f16: { exp: 0x7c00, frac: 0x3ff },
+  bf16: { exp: 0x7f80, frac: 0x7f },
+} as const;
+
+export function sweepKernelName(gv: GpuVariant): string {
+  return `s${gv.index}`;
+}
+
+export function sweepKernel(sv: SweepVariant): string {
+  const { gv, lanes: L, format } = sv;
+  const e = gv.entry;
+  const name = sweepKernelName(gv);
+  const w = gv.shape.width; // 16 or 32 (x2)
+  const n = gv.shape.elements;
+  const per = w / 16; // lanes per element
+  const shared = (e.q.space ?? '').startsWith('shared');
+  const { exp, frac } = FMT[format];
+  const lines: string[] = [];
+  const T = `b${w}`;
+  lines.push(`.visible .entry ${name}${SWEEP_PARAMS}`, '{');
+  lines.push(`  .shared .align 16 .b8 smem[${BLOCK * 16}];`, '  .shared .align 4 .b32 sred[4];');
+  lines.push('  .reg .b64 %o, %dg, %base, %n, %off, %addr, %x64;', '  .reg .b32 %t, %tx, %g, %p0, %p, %a, %b, %r, %rr, %h, %u, %q, %h1, %h2, %nn, %odd, %mode, %self, %cell, %lane, %sa;');
+  lines.push('  .reg .pred %isnan, %sub, %lead, %first, %ne, %gen;', '  .reg .b16 %hs;', `  .reg .${T} %d<${n}>, %bv<${n}>, %m<${n}>;`, '  .reg .b64 %pol;');
+  lines.push(
+    '  ld.param.u64 %o, [pout];',
+    '  ld.param.u64 %dg, [pdig];',
+    '  ld.param.u64 %base, [pbase];',
+    '  ld.param.u32 %mode, [pmode];',
+    '  ld.param.u32 %self, [pself];',
+    '  mov.u32 %tx, %tid.x;',
+    '  mov.u32 %t, %ctaid.x;',
+    `  mad.lo.u32 %g, %t, ${BLOCK}, %tx;`,
+    '  cvt.u32.u64 %p0, %base;',
+    `  mad.lo.u32 %p0, %g, ${L}, %p0;`,
+    `  mul.wide.u32 %off, %g, ${L * 2};`,
+    '  add.u64 %addr, %o, %off;',
+    '  setp.eq.u32 %first, %tx, 0;',
+    '  mov.u32 %u, 0;',
+    '  @%first st.shared.v4.u32 [sred], {%u, %u, %u, %u};',
+  );
+  // the pairs' a and b: memory elements %m, operands %bv
+  const ab = (j: number) => [
+    `  add.u32 %p, %p0, ${j};`,
+    '  shr.u32 %a, %p, 24;',
+    '  shl.b32 %a, %a, 8;',
+    '  bfe.u32 %u, %p, 8, 8;',
+    '  or.b32 %a, %a, %u;',
+    '  bfe.u32 %b, %p, 16, 8;',
+    '  shl.b32 %b, %b, 8;',
+    '  and.b32 %u, %p, 255;',
+    '  or.b32 %b, %b, %u;',
+  ];
+  for (let k = 0; k < n; k++) {
+    if (per === 1) {
+      lines.push(...ab(k), `  cvt.u16.u32 %m${k}, %a;`, `  cvt.u16.u32 %bv${k}, %b;`);
+    } else {
+      lines.push(...ab(2 * k), '  mov.b32 %q, %a;', '  mov.b32 %sa, %b;', ...ab(2 * k + 1), '  shl.b32 %a, %a, 16;', '  shl.b32 %b, %b, 16;', `  or.b32 %m${k}, %q, %a;`, `  or.b32 %bv${k}, %sa, %b;`);
+    }
+  }
+  // the slot: global, shared (staged), or generic (global, or shared through cvta in mode 1)
+  const bytes = w / 8;
+  const smemSlot = [`  mov.u32 %sa, smem;`, `  mad.lo.u32 %sa, %tx, 16, %sa;`];
+  let target: string;
+  if (shared) {
+    lines.push(...smemSlot);
+    for (let k = 0; k < n; k++) lines.push(`  st.shared.${T} [%sa+${k * bytes}], %m${k};`);
+    target = '%sa';
+  } else if (gv.shape.generic) {
+    lines.push('  setp.ne.u32 %gen, %mode, 0;', ...smemSlot);
+    for (let k = 0; k < n; k++) lines.push(`  @%gen st.shared.${T} [%sa+${k * bytes}], %m${k};`, `  @!%gen st.global.${T} [%addr+${k * bytes}], %m${k};`);
+    lines.push('  cvt.u64.u32 %x64, %sa;', '  cvta.shared.u64 %x64, %x64;', '  @!%gen mov.u64 %x64, %addr;');
+    target = '%x64';
+  } else {
+    for (let k = 0; k < n; k++) lines.push(`  st.global.${T} [%addr+${k * bytes}], %m${k};`);
+    target = '%addr';
+  }
+  if ((e.q.hint ?? '') !== '') lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
+  const vec = (p: string) => (n === 1 ? `${p}0` : `{${Array.from({ length: n }, (_, i) => `${p}${i}`).join(', ')}}`);
+  const ops: string[] = [];
+  for (const kind of e.operands) {
+    if (kind === 'd') ops.push((e.q.d ?? '') === '_' ? '_' : vec('%d'));
+    else if (kind === 'a') ops.push(`[${target}]`);
+    else if (kind === 'b') ops.push(vec('%bv'));
+    else if (kind === 'policy' && (e.q.hint ?? '') !== '') ops.push('%pol');
+  }
+  lines.push(`  ${e.ptx} ${ops.join(', ')};`);
+  // the results, pair by pair: read back (after the instruction, in this thread's order), perturb
+  // (self-test), store to out, hash
+  lines.push('  membar.cta;', '  mov.u32 %h1, 0;', '  mov.u32 %h2, 0;', '  mov.u32 %nn, 0;', '  mov.u32 %odd, 0;');
+  const fmix = (x: string) => [
+    `  shr.u32 %u, ${x}, 16;`,
+    `  xor.b32 ${x}, ${x}, %u;`,
+    `  mul.lo.u32 ${x}, ${x}, 0x85ebca6b;`,
+    `  shr.u32 %u, ${x}, 13;`,
+    `  xor.b32 ${x}, ${x}, %u;`,
+    `  mul.lo.u32 ${x}, ${x}, 0xc2b2ae35;`,
+    `  shr.u32 %u, ${x}, 16;`,
+    `  xor.b32 ${x}, ${x}, %u;`,
+  ];
+  for (let j = 0; j < L; j++) {
+    const load = shared ? `  ld.shared.b16 %hs, [%sa+${2 * j}];` : gv.shape.generic ? `  ld.b16 %hs, [%x64+${2 * j}];` : `  ld.global.b16 %hs, [%addr+${2 * j}];`;
+    lines.push(
+      ...ab(j),
+      load,
+      '  cvt.u32.u16 %r, %hs;',
+      // self-test: flip bit 0 where b is subnormal
+      `  and.b32 %u, %b, ${exp};`,
+      '  setp.eq.u32 %sub, %u, 0;',
+      `  and.b32 %u, %b, ${frac};`,
+      '  setp.ne.and.u32 %sub, %u, 0, %sub;',
+      '  setp.ne.and.u32 %sub, %self, 0, %sub;',
+      '  xor.b32 %u, %r, 1;',
+      '  selp.b32 %r, %u, %r, %sub;',
+      '  cvt.u16.u32 %hs, %r;',
+      `  st.global.b16 [%addr+${2 * j}], %hs;`,
+      // NaN: the token, counted; not the canonical NaN: counted apart
+      `  and.b32 %u, %r, ${exp};`,
+      `  setp.eq.u32 %isnan, %u, ${exp};`,
+      `  and.b32 %u, %r, ${frac};`,
+      '  setp.ne.and.u32 %isnan, %u, 0, %isnan;',
+      `  selp.b32 %rr, ${0x10000}, %r, %isnan;`,
+      '  selp.b32 %u, 1, 0, %isnan;',
+      '  add.u32 %nn, %nn, %u;',
+      '  setp.ne.and.u32 %ne, %r, 0x7fff, %isnan;',
+      '  selp.b32 %u, 1, 0, %ne;',
+      '  add.u32 %odd, %odd, %u;',
+      '  add.u32 %rr, %rr, 1;',
+      '  mul.lo.u32 %h, %rr, 0x9e3779b1;',
+      '  xor.b32 %h, %h, %p;',
+      ...fmix('%h'),
+      '  add.u32 %h1, %h1, %h;',
+      '  mul.lo.u32 %h, %rr, 0x85ebca77;',
+      '  add.u32 %q, %p, 0x632be5ab;',
+      '  xor.b32 %h, %h, %q;',
+      ...fmix('%h'),
+      '  add.u32 %h2, %h2, %h;',
+    );
+  }
+  // block reduction: warps by shuffles, then shared memory, then one global add per word
+  lines.push('  bar.sync 0;');
+  for (const reg of ['%h1', '%h2', '%nn', '%odd']) {
+    for (const d of [16, 8, 4, 2, 1]) lines.push(`  shfl.sync.down.b32 %u, ${reg}, ${d}, 31, 0xffffffff;`, `  add.u32 ${reg}, ${reg}, %u;`);
+  }
+  lines.push(
+    '  and.b32 %lane, %tx, 31;',
+    '  setp.eq.u32 %lead, %lane, 0;',
+    '  @%lead red.shared.add.u32 [sred], %h1;',
+    '  @%lead red.shared.add.u32 [sred+4], %h2;',
+    '  @%lead red.shared.add.u32 [sred+8], %nn;',
+    '  @%lead red.shared.add.u32 [sred+12], %odd;',
+    '  bar.sync 0;',
+    '  @!%first bra DONE;',
+    // the block's cell, relative to the launch's first
+    `  mul.lo.u32 %p, %t, ${BLOCK * L};`,
+    '  cvt.u32.u64 %q, %base;',
+    '  add.u32 %p, %p, %q;',
+    '  shr.u32 %cell, %p, 16;',
+    '  shr.u32 %q, %q, 16;',
+    '  sub.u32 %cell, %cell, %q;',
+    '  mul.wide.u32 %off, %cell, 16;',
+    '  add.u64 %x64, %dg, %off;',
+    '  ld.shared.v4.u32 {%h1, %h2, %nn, %odd}, [sred];',
+    '  red.global.add.u32 [%x64], %h1;',
+    '  red.global.add.u32 [%x64+4], %h2;',
+    '  red.global.add.u32 [%x64+8], %nn;',
+    '  red.global.add.u32 [%x64+12], %odd;',
+    'DONE:',
+    '  ret;',
+    '}',
+  );
+  return lines.join('\n');
+}
+
+/** A module of sweep kernels. */
+export function sweepModule(arch: string, ptx: string, svs: readonly SweepVariant[]): string {
+  return [`.version ${ptx}`, `.target ${arch}`, '.address_size 64', '', ...svs.map(sweepKernel), ''].join('\n');
+}
