@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Qualifiers } from '../catalog/types.js';
+import { elementFormat } from '../numerics/formats.js';
 import { addFlushing, fastLaneOp16 } from '../reference/fast.js';
 import type { ModelVariant } from '../reference/model.js';
 import { CELLS, CELL_WORDS, type LaneOp, SWEEP_HASH_VERSION, pairA, pairB, referenceCell } from './space.js';
@@ -57,7 +58,8 @@ function fingerprint(op: LaneOp): string {
 /** The cache key of a variant's reference cells. */
 export function referenceKey(v: ModelVariant, space: 'global' | 'shared' | undefined): string {
   const op = laneOpOf(v, space);
-  const parts = [`hash${SWEEP_HASH_VERSION}`, v.q.type ?? '', v.q.op ?? '', v.q.op === 'add' ? (addFlushing(v, space) ?? '?') : '', fingerprint(op)];
+  // the lane's format, not the element type: .f16, .f16x2 and .v8.f16 share one operation
+  const parts = [`hash${SWEEP_HASH_VERSION}`, elementFormat(v.q.type ?? '').lane.name, v.q.op ?? '', v.q.op === 'add' ? (addFlushing(v, space) ?? '?') : '', fingerprint(op)];
   return createHash('sha256').update(parts.join('|')).digest('hex').slice(0, 32);
 }
 

@@ -22,6 +22,7 @@ import type { Case } from '../cases/types.js';
 import { elementFormat, joinLanes } from '../numerics/formats.js';
 import type { EntryResult } from '../report/types.js';
 import { sweepKernelName, sweepModule } from './kernel.js';
+import { addFlushing } from '../reference/fast.js';
 import { laneOpOf, referenceFor } from './reference.js';
 import { CELLS, CELL_PAIRS, CELL_WORDS, type SweepVariant, nan16, pairA, pairB, sweepPlan } from './space.js';
 
@@ -91,7 +92,7 @@ export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; ou
       const v = { family: e.family, q: e.q };
       const space = (e.q.space ?? '').startsWith('shared') ? 'shared' : 'global';
       const ts = performance.now();
-      const memoKey = `${e.q.type}|${e.q.op}|${e.family}|${space}|${opts.cells}`;
+      const memoKey = `${sv.format}|${e.q.op}|${e.q.op === 'add' ? addFlushing(v, space) : ''}|${opts.cells}`;
       let ref = memo.get(memoKey);
       if (!ref) {
         ref = referenceFor(v, space, opts.cacheDir, opts.cells, async (from, to) => {

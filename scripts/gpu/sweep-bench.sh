@@ -1,0 +1,36 @@
+#!/bin/sh
+# The sweep benchmark of issue 11, through the bundle (npm run gpu:pack; carry .bundle to the GPU host).
+# Usage: sh scripts/gpu/sweep-bench.sh OUTDIR [one|all]
+#   one: a partial sweep of four variants (256 cells), then atom.global.add.noftz.f16 over all 2^32
+#        pairs with an empty reference cache (cold), again (warm), and its self-test;
+#   all: every sweep of sm_90 with an empty reference cache, then again with the records it cached.
+# Prints wall-clock seconds and the sweep lines; logs and reports in OUTDIR.
+out=${1:-/tmp/ptxconf-sweep-bench}
+what=${2:-one}
+mkdir -p "$out"
+B="$(dirname "$0")/../../.bundle/conformance.sh"
+C="$out/cache"
+run() {
+  name=$1; shift
+  s=$(date +%s.%N)
+  timeout "${SWEEP_BENCH_TIMEOUT:-600}" sh "$B" sweep --cache-dir "$C" --report "$out/$name" "$@" > "$out/$name.log" 2>&1
+  rc=$?
+  e=$(date +%s.%N)
+  printf '%-22s %7.1f s  exit %s\n' "$name" "$(awk "BEGIN{print $e - $s}")" "$rc"
+  grep -E '^sweep |^error' "$out/$name.log" | sed 's/^/    /' | head -${SWEEP_BENCH_LINES:-8}
+}
+if [ "$what" = one ]; then
+  rm -rf "$C"
+  run partial-256-cells --filter 'atom.global.add.noftz.f1?,red.global.add.noftz.bf1?,atom.global.max.bf16x2,red.shared::cta.min.noftz.v8.f16' --cells 256
+  rm -rf "$C/sweep"
+  run f16-add-cold --filter 'atom.global.add.noftz.f1?'
+  run f16-add-warm --filter 'atom.global.add.noftz.f1?'
+  run f16-add-self-test --filter 'atom.global.add.noftz.f1?' --self-test
+  echo "self-test: expected mismatches for f16 add (b subnormal, a not NaN): 2046 x 63490 = 129900540"
+  echo "targets: one 2^32 sweep warm <= 2 s, cold <= 20 s"
+else
+  rm -rf "$C"
+  SWEEP_BENCH_LINES=400 run all-sm_90-cold
+  SWEEP_BENCH_LINES=400 run all-sm_90-warm
+  echo "target: all 16-bit sweeps of sm_90 <= 3 min"
+fi

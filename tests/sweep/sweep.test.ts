@@ -1,0 +1,197 @@
+/**
+ * Exhaustive sweeps (harness/sweep/): the pair mapping and cell records; the whole command against
+ * the stand-in launcher (which runs sweep kernels with the full reference model, so the host's fast
+ * lane operation is checked against the model), including the self-test's exact mismatch count and a
+ * stale reference cache; and the recorded H100 sweeps replayed: counts, NaN cells against the model,
+ * the self-test's kept cases judged again.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { judge } from '../../harness/backends/gpu/observations.js';
+import { parseInstruction } from '../../harness/catalog/parse.js';
+import { type Io, main } from '../../harness/cli/main.js';
+import { loadReport } from '../../harness/report/load.js';
+import { cellClasses, picturePng } from '../../harness/sweep/picture.js';
+import { laneOpOf, referenceKey } from '../../harness/sweep/reference.js';
+import { CELLS, CELL_PAIRS, NAN_TOKEN, hash1, observedCell, pairA, pairB, referenceCell } from '../../harness/sweep/space.js';
+import { register } from 'tsx/cjs/api';
+import { ptxasOrReason } from '../helpers/ptxas.js';
+
+// the stand-in launcher is TypeScript, loaded with require in this process (the gpu probe)
+register();
+
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-sweep-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const variantOf = (ptx: string) => {
+  const p = parseInstruction(ptx);
+  return { family: p.family.id, q: p.q, ptx: p.ptx, id: p.id };
+};
+
+describe('pairs and cells', () => {
+  it('a cell is 65,536 pairs with one (a_hi, b_hi) and every (a_lo, b_lo)', () => {
+    for (const cell of [0, 1, 0x7c7c, 0xfffe, 0x1234]) {
+      const seen = new Set<number>();
+      for (let k = 0; k < CELL_PAIRS; k += 1) {
+        const p = ((cell << 16) | k) >>> 0;
+        const a = pairA(p);
+        const b = pairB(p);
+        expect(((a >>> 8) << 8) | (b >>> 8)).toBe(cell);
+        seen.add(((a & 0xff) << 8) | (b & 0xff));
+      }
+      expect(seen.size).toBe(CELL_PAIRS);
+    }
+  });
+  it('a cell record of the model\'s own results equals the reference record; one wrong result or a NaN where a value is due changes it', () => {
+    const v = variantOf('atom.global.add.noftz.f16');
+    const op = laneOpOf(v, 'global');
+    const cell = 0x7c3c; // a is inf or NaN: NaN results, and plain ones
+    const ref = new Uint32Array(4);
+    referenceCell(op, cell, ref, 0);
+    const r16 = new Uint16Array(CELL_PAIRS);
+    for (let k = 0; k < CELL_PAIRS; k++) {
+      const p = ((cell << 16) | k) >>> 0;
+      const r = op(pairA(p), pairB(p));
+      r16[k] = r < 0 ? 0x7fff : r;
+    }
+    const obs = new Uint32Array(4);
+    observedCell(cell, r16, (x) => (x & 0x7c00) === 0x7c00 && (x & 0x3ff) !== 0, obs, 0);
+    expect([...obs.slice(0, 3)]).toEqual([...ref.slice(0, 3)]);
+    expect(ref[2]).toBeGreaterThan(0);
+    // any other NaN where any NaN is allowed: same hashes, counted as not canonical
+    const k0 = r16.findIndex((x) => x === 0x7fff);
+    r16[k0] = 0x7e01;
+    observedCell(cell, r16, (x) => (x & 0x7c00) === 0x7c00 && (x & 0x3ff) !== 0, obs, 0);
+    expect([...obs]).toEqual([ref[0], ref[1], ref[2], 1]);
+    // one wrong bit: the record differs
+    const k1 = r16.findIndex((x) => x !== 0x7fff && x !== 0x7e01);
+    r16[k1]! ^= 1;
+    observedCell(cell, r16, (x) => (x & 0x7c00) === 0x7c00 && (x & 0x3ff) !== 0, obs, 0);
+    expect(obs[0] === ref[0] && obs[1] === ref[1]).toBe(false);
+    expect(hash1(1, NAN_TOKEN)).not.toBe(hash1(1, 0x7fff));
+  });
+  it('the reference cache key follows the lane operation, not its spelling', () => {
+    expect(referenceKey(variantOf('atom.global.add.noftz.f16'), 'global')).toBe(referenceKey(variantOf('red.global.add.noftz.v8.f16'), 'global'));
+    expect(referenceKey(variantOf('atom.global.add.noftz.f16'), 'global')).not.toBe(referenceKey(variantOf('atom.global.add.noftz.bf16'), 'global'));
+    expect(referenceKey(variantOf('atom.global.min.noftz.f16'), 'global')).not.toBe(referenceKey(variantOf('atom.global.max.noftz.f16'), 'global'));
+  });
+});
+
+describe('the sweep command against the stand-in launcher', async () => {
+  const p = await ptxasOrReason();
+  if (typeof p === 'string') console.log(`[skip] sweep command test: ${p}`);
+  const run = async (args: string[]) => {
+    const saved = { ...process.env };
+    process.env.PTX_CONFORMANCE_ADDON = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
+    const out: string[] = [];
+    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
+    try {
+      const code = await main(['sweep', '--cache-dir', join(dir, 'cache'), '--workers', '2', ...args], io);
+      return { code, out: out.join('\n') };
+    } finally {
+      process.env = saved;
+    }
+  };
+  it.skipIf(typeof p === 'string')('two cells of f16x2 add: every pair the model\'s result; the self-test: exactly the pairs with subnormal b, each a mismatch', async () => {
+    const a = await run(['--filter', 'atom.global.add.noftz.f16x2', '--cells', '2', '--report', join(dir, 'a')]);
+    expect(a.code).toBe(0);
+    const ra = JSON.parse(readFileSync(join(dir, 'a', 'report.json'), 'utf8'));
+    expect(ra.sweeps.map((s: { variant: string; pairs: number; mismatch: number; pass: number }) => [s.variant, s.pairs, s.mismatch, s.pass])).toEqual([
+      ['atom.global.add.noftz.f16x2', 131072, 0, 131072],
+      ['atom.global.add.noftz.f16x2(_)', 131072, 0, 131072],
+    ]);
+    expect(readFileSync(join(dir, 'a', 'report.html'), 'utf8')).toMatch(/<img alt="map of atom.global.add.noftz.f16x2" width="256" height="256" src="data:image\/png;base64,/);
+    const b = await run(['--filter', 'atom.global.add.noftz.f16x2', '--cells', '2', '--self-test', '--report', join(dir, 'b')]);
+    expect(b.code).toBe(1);
+    const rb = JSON.parse(readFileSync(join(dir, 'b', 'report.json'), 'utf8'));
+    // cells 0 and 1: a_hi 0, b_hi 0 or 1: every b but 0x0000 is subnormal, no a is NaN
+    for (const s of rb.sweeps) expect([s.mismatch, s.pass, s.differingCells, s.cells.mismatch]).toEqual([2 * 65536 - 256, 256, 2, [[0, 65536 - 256], [1, 65536]]]);
+    expect(rb.results.filter((r: { verdict: string }) => r.verdict === 'mismatch').length).toBeGreaterThan(100);
+  }, 240_000);
+  it.skipIf(typeof p === 'string')('the reference cache: a file whose checksum holds is used (wrong records there only cost a pair-by-pair judgement); one whose checksum fails is computed again', async () => {
+    const cacheSweep = join(dir, 'cache', 'sweep');
+    const key = referenceKey(variantOf('atom.global.add.noftz.f16'), 'global');
+    const { mkdirSync } = await import('node:fs');
+    const { createHash } = await import('node:crypto');
+    mkdirSync(cacheSweep, { recursive: true });
+    const fake = Buffer.alloc(CELLS * 16, 7);
+    writeFileSync(join(cacheSweep, `${key}.bin`), fake);
+    writeFileSync(join(cacheSweep, `${key}.json`), JSON.stringify({ sha256: createHash('sha256').update(fake).digest('hex'), cells: CELLS }));
+    const used = await run(['--filter', 'atom.global.add.noftz.f1?', '--cells', '1', '--report', join(dir, 'c')]);
+    expect(used.code).toBe(0);
+    expect(used.out).toMatch(/reference cached/);
+    const rc = JSON.parse(readFileSync(join(dir, 'c', 'report.json'), 'utf8'));
+    expect([rc.sweeps[0].differingCells, rc.sweeps[0].mismatch, rc.sweeps[0].pass]).toEqual([1, 0, 65536]);
+    writeFileSync(join(cacheSweep, `${key}.json`), JSON.stringify({ sha256: 'not-it', cells: CELLS }));
+    const again = await run(['--filter', 'atom.global.add.noftz.f1?', '--cells', '1', '--report', join(dir, 'd')]);
+    expect(again.out).toMatch(/reference computed/);
+    const rd = JSON.parse(readFileSync(join(dir, 'd', 'report.json'), 'utf8'));
+    expect([rd.sweeps[0].differingCells, rd.sweeps[0].mismatch]).toEqual([0, 0]);
+    expect(readdirSync(cacheSweep)).toContain(`${key}.bin`);
+  }, 240_000);
+});
+
+describe('recorded H100 sweeps (reports/baselines/h100-sm_90-sweeps/)', () => {
+  const D = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100-sm_90-sweeps');
+  it('every 16-bit sweep of sm_90: 2^32 pairs each, every pair judged, no mismatch, NaN cells as the model says', async () => {
+    const r = await loadReport(join(D, 'all-sm_90-report.json.gz'));
+    const sw = r.sweeps!;
+    expect(sw.length).toBe(195);
+    for (const s of sw) {
+      expect(s.pairs).toBe(2 ** 32);
+      expect(s.pass + s.observed + s.mismatch).toBe(s.pairs);
+      expect([s.variant, s.mismatch, s.nonCanonicalNaN]).toEqual([s.variant, 0, 0]);
+    }
+    // the NaN results of a few variants' cells against the model's own count
+    for (const s of sw.filter((x) => /^(atom\.global\.add\.noftz\.f16|red\.global\.add\.noftz\.bf16|atom\.global\.min\.noftz\.v2\.f16)$/.test(x.variant))) {
+      const v = variantOf(s.variant);
+      const op = laneOpOf(v, 'global');
+      const nan = new Map(s.cells.nan.map(([c, n]) => [c, n]));
+      for (const cell of [0x0000, 0x7c7c, 0x7e00, 0xfc01, 0x7f7f, 0xff80, 0x3c3c, 0xfe7f]) {
+        const ref = new Uint32Array(4);
+        referenceCell(op, cell, ref, 0);
+        expect([s.variant, cell, nan.get(cell) ?? 0]).toEqual([s.variant, cell, ref[2]]);
+      }
+    }
+    // every ordering, scope and the cache hint on the representative
+    expect(sw.filter((s) => s.variant.startsWith('atom.') && /\.(relaxed|acquire|release|acq_rel|cta|cluster|gpu|sys|L2::cache_hint)\./.test(s.variant)).length).toBeGreaterThanOrEqual(24);
+  });
+  it('the self-test: exactly the 2046 x 63490 pairs with subnormal b and a non-NaN a are mismatches; the kept cases are mismatches again when judged', async () => {
+    const r = await loadReport(join(D, 'f16-add-self-test-report.json.gz'));
+    const s = r.sweeps![0]!;
+    expect([s.variant, s.selftest, s.mismatch]).toEqual(['atom.global.add.noftz.f16', true, 2046 * 63490]);
+    const v = variantOf('atom.global.add.noftz.f16');
+    const kept = r.results.filter((x) => x.verdict === 'mismatch' && x.id.includes('/sweep:p='));
+    expect(kept.length).toBe(100);
+    for (const x of kept) {
+      const c = x.case as unknown as { input: { memory: string[]; b: string[] }; observed: { memory: string[] } };
+      const input = { memory: c.input.memory.map(BigInt), b: c.input.b.map(BigInt) };
+      const obs = { memory: c.observed.memory.map(BigInt) };
+      const b = Number(input.b[0]);
+      expect((b & 0x7c00) === 0 && (b & 0x3ff) !== 0).toBe(true);
+      expect(judge(x.id, v, input, obs).verdict).toBe('mismatch');
+    }
+  });
+  it('the map: a PNG of 512 x 512 pixels; f16 add is green but for the rows and columns of inf/NaN', async () => {
+    const r = await loadReport(join(D, 'f16-add-report.json.gz'));
+    const s = r.sweeps![0]!;
+    const png = Buffer.from(s.picture.replace(/^data:image\/png;base64,/, ''), 'base64');
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512]);
+    const mism = new Uint32Array(CELLS);
+    const nan = new Uint32Array(CELLS);
+    for (const [c, n] of s.cells.nan) nan[c] = n;
+    const cls = cellClasses(mism, nan);
+    expect(picturePng(cls).equals(png)).toBe(true);
+    expect(cls[0x3c3c]).toBe(0); // finite + finite
+    expect(cls[0x7e7e]).toBe(2); // NaN + NaN: every pair
+    expect(cls[0x7c3c]).toBe(1); // a_hi 0x7c: inf (a_lo 0) and NaNs
+  });
+});
+
+it('the sweep benchmark script is valid sh', () => {
+  execFileSync('sh', ['-n', join(import.meta.dirname, '..', '..', 'scripts', 'gpu', 'sweep-bench.sh')]);
+});
