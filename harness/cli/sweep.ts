@@ -47,16 +47,17 @@ function cellsSparse(xs: Uint32Array): [number, number][] {
 function summary(o: SweepOutcome, selftest: boolean, modulePtx: string): EntryResult {
   const verdict = o.mismatch ? 'mismatch' : o.observed ? 'observed' : 'pass';
   return {
-    id: `${o.variant}/sweep${selftest ? ':self-test' : ''}`,
+    id: `${o.id}/sweep${o.variant !== o.id ? '-shared' : ''}${selftest ? ':self-test' : ''}`,
     family: o.family,
     kind: 'case',
-    ptx: o.variant.replace(/\(_\)$/, ''),
+    ptx: o.id.replace(/\(_\)$/, ''),
     modulePtx,
     catalog: { status: 'valid', expect: 'accept', reason: 'an exhaustive sweep of a catalog variant', rules: [] },
     verdict,
     reason:
       `${o.pairs} pairs (every 16-bit a x b${o.pairs < 2 ** 32 ? `, the first ${o.pairs / 65536} cells` : ''}): pass ${o.pass}, observed ${o.observed} (NaN where the model allows any NaN; ` +
       `${o.nonCanonicalNaN ? `${o.nonCanonicalNaN} NaN results are not the canonical 0x7fff` : 'every NaN result the canonical 0x7fff'}), mismatch ${o.mismatch}` +
+      `${o.returnedMismatch ? ` (${o.returnedMismatch} with a returned value that is not the memory before)` : ''}` +
       `${o.mismatch ? ` (${o.results.length} kept whole as cases)` : ''}`,
   };
 }
@@ -131,6 +132,8 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
       pass: o.pass,
       observed: o.observed,
       mismatch: o.mismatch,
+      returnedMismatch: o.returnedMismatch,
+      space: o.space,
       nonCanonicalNaN: o.nonCanonicalNaN,
       differingCells: o.differingCells,
       referenceCached: o.referenceCached,

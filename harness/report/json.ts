@@ -56,6 +56,10 @@ export interface SweepReport {
   readonly pass: number;
   readonly observed: number;
   readonly mismatch: number;
+  /** Pairs whose returned old value is not the memory before (among the mismatches). */
+  readonly returnedMismatch: number;
+  /** Where the memory was (a generic variant is swept in global and in shared memory). */
+  readonly space: 'global' | 'shared';
   /** NaN results other than the canonical 0x7fff. */
   readonly nonCanonicalNaN: number;
   /** Cells whose record differed from the reference's (brought back and judged pair by pair). */

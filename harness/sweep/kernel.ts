@@ -7,7 +7,9 @@
  * then shared memory, then one global add per block and word). Shared-memory variants stage the
  * slot in shared memory as the case kernels do.
  *
- * Parameters: (out, dig, base, n, mode, selftest). `dig` is the record of the launch's first cell;
+ * Parameters: (out, ret, dig, base, n, mode, selftest). `ret` gets the returned old values (atom with
+ * a destination; every one is also compared with the memory before, counted in the record's word 4);
+ * `dig` is the record (DEVICE_WORDS words) of the launch's first cell;
  * n threads, a multiple of 256 (no thread is idle: every one takes part in the reductions).
  * `selftest` 1 flips the lowest bit of every result whose operand b is subnormal (a fault with a
  * known count, for the proof that a sweep can fail).
@@ -16,7 +18,7 @@ import type { GpuVariant } from '../backends/gpu/plan.js';
 import { BLOCK } from '../backends/gpu/family.js';
 import type { SweepVariant } from './space.js';
 
-export const SWEEP_PARAMS = '(.param .u64 pout, .param .u64 pdig, .param .u64 pbase, .param .u64 pn, .param .u32 pmode, .param .u32 pself)';
+export const SWEEP_PARAMS = '(.param .u64 pout, .param .u64 pret, .param .u64 pdig, .param .u64 pbase, .param .u64 pn, .param .u32 pmode, .param .u32 pself)';
 
 const FMT = {
   f16: { exp: 0x7c00, frac: 0x3ff },
@@ -39,11 +41,12 @@ export function sweepKernel(sv: SweepVariant): string {
   const lines: string[] = [];
   const T = `b${w}`;
   lines.push(`.visible .entry ${name}${SWEEP_PARAMS}`, '{');
-  lines.push(`  .shared .align 16 .b8 smem[${BLOCK * 16}];`, '  .shared .align 4 .b32 sred[4];');
-  lines.push('  .reg .b64 %o, %dg, %base, %n, %off, %addr, %x64;', '  .reg .b32 %t, %tx, %g, %p0, %p, %a, %b, %r, %rr, %h, %u, %q, %h1, %h2, %nn, %odd, %mode, %self, %cell, %lane, %sa;');
+  lines.push(`  .shared .align 16 .b8 smem[${BLOCK * 16}];`, '  .shared .align 16 .b32 sred[8];');
+  lines.push('  .reg .b64 %o, %rt, %raddr, %dg, %base, %n, %off, %addr, %x64;', '  .reg .b32 %bad, %ra;', '  .reg .b32 %t, %tx, %g, %p0, %p, %a, %b, %r, %rr, %h, %u, %q, %h1, %h2, %nn, %odd, %mode, %self, %cell, %lane, %sa;');
   lines.push('  .reg .pred %isnan, %sub, %lead, %first, %ne, %gen;', '  .reg .b16 %hs;', `  .reg .${T} %d<${n}>, %bv<${n}>, %m<${n}>;`, '  .reg .b64 %pol;');
   lines.push(
     '  ld.param.u64 %o, [pout];',
+    '  ld.param.u64 %rt, [pret];',
     '  ld.param.u64 %dg, [pdig];',
     '  ld.param.u64 %base, [pbase];',
     '  ld.param.u32 %mode, [pmode];',
@@ -55,9 +58,12 @@ export function sweepKernel(sv: SweepVariant): string {
     `  mad.lo.u32 %p0, %g, ${L}, %p0;`,
     `  mul.wide.u32 %off, %g, ${L * 2};`,
     '  add.u64 %addr, %o, %off;',
+    '  add.u64 %raddr, %rt, %off;',
+    '  mov.u32 %bad, 0;',
     '  setp.eq.u32 %first, %tx, 0;',
     '  mov.u32 %u, 0;',
     '  @%first st.shared.v4.u32 [sred], {%u, %u, %u, %u};',
+    '  @%first st.shared.v4.u32 [sred+16], {%u, %u, %u, %u};',
   );
   // the pairs' a and b: memory elements %m, operands %bv
   const ab = (j: number) => [
@@ -105,6 +111,14 @@ export function sweepKernel(sv: SweepVariant): string {
     else if (kind === 'policy' && (e.q.hint ?? '') !== '') ops.push('%pol');
   }
   lines.push(`  ${e.ptx} ${ops.join(', ')};`);
+  // the returned old values: to `ret`, and each compared with the memory before (the pair's a)
+  const returns = ops.some((o) => o.startsWith('%d') || o.startsWith('{%d'));
+  if (returns) {
+    for (let k = 0; k < n; k++) lines.push(`  st.global.${T} [%raddr+${k * bytes}], %d${k};`);
+    for (let j = 0; j < L; j++) {
+      lines.push(...ab(j), `  ld.global.b16 %hs, [%raddr+${2 * j}];`, '  cvt.u32.u16 %ra, %hs;', '  setp.ne.u32 %ne, %ra, %a;', '  selp.b32 %u, 1, 0, %ne;', '  add.u32 %bad, %bad, %u;');
+    }
+  }
   // the results, pair by pair: read back (after the instruction, in this thread's order), perturb
   // (self-test), store to out, hash
   lines.push('  membar.cta;', '  mov.u32 %h1, 0;', '  mov.u32 %h2, 0;', '  mov.u32 %nn, 0;', '  mov.u32 %odd, 0;');
@@ -159,7 +173,7 @@ export function sweepKernel(sv: SweepVariant): string {
   }
   // block reduction: warps by shuffles, then shared memory, then one global add per word
   lines.push('  bar.sync 0;');
-  for (const reg of ['%h1', '%h2', '%nn', '%odd']) {
+  for (const reg of ['%h1', '%h2', '%nn', '%odd', '%bad']) {
     for (const d of [16, 8, 4, 2, 1]) lines.push(`  shfl.sync.down.b32 %u, ${reg}, ${d}, 31, 0xffffffff;`, `  add.u32 ${reg}, ${reg}, %u;`);
   }
   lines.push(
@@ -169,6 +183,7 @@ export function sweepKernel(sv: SweepVariant): string {
     '  @%lead red.shared.add.u32 [sred+4], %h2;',
     '  @%lead red.shared.add.u32 [sred+8], %nn;',
     '  @%lead red.shared.add.u32 [sred+12], %odd;',
+    '  @%lead red.shared.add.u32 [sred+16], %bad;',
     '  bar.sync 0;',
     '  @!%first bra DONE;',
     // the block's cell, relative to the launch's first
@@ -178,13 +193,15 @@ export function sweepKernel(sv: SweepVariant): string {
     '  shr.u32 %cell, %p, 16;',
     '  shr.u32 %q, %q, 16;',
     '  sub.u32 %cell, %cell, %q;',
-    '  mul.wide.u32 %off, %cell, 16;',
+    '  mul.wide.u32 %off, %cell, 32;',
     '  add.u64 %x64, %dg, %off;',
     '  ld.shared.v4.u32 {%h1, %h2, %nn, %odd}, [sred];',
     '  red.global.add.u32 [%x64], %h1;',
     '  red.global.add.u32 [%x64+4], %h2;',
     '  red.global.add.u32 [%x64+8], %nn;',
     '  red.global.add.u32 [%x64+12], %odd;',
+    '  ld.shared.u32 %bad, [sred+16];',
+    '  red.global.add.u32 [%x64+16], %bad;',
     'DONE:',
     '  ret;',
     '}',
@@ -192,7 +209,8 @@ export function sweepKernel(sv: SweepVariant): string {
   return lines.join('\n');
 }
 
-/** A module of sweep kernels. */
+/** A module of sweep kernels (one per variant: a generic one's two sweeps share it, by `mode`). */
 export function sweepModule(arch: string, ptx: string, svs: readonly SweepVariant[]): string {
-  return [`.version ${ptx}`, `.target ${arch}`, '.address_size 64', '', ...svs.map(sweepKernel), ''].join('\n');
+  const one = [...new Map(svs.map((s) => [s.gv.index, { ...s, mode: 0 as const }])).values()];
+  return [`.version ${ptx}`, `.target ${arch}`, '.address_size 64', '', ...one.map(sweepKernel), ''].join('\n');
 }

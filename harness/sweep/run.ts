@@ -24,7 +24,7 @@ import type { EntryResult } from '../report/types.js';
 import { sweepKernelName, sweepModule } from './kernel.js';
 import { addFlushing } from '../reference/fast.js';
 import { laneOpOf, referenceFor } from './reference.js';
-import { CELLS, CELL_PAIRS, CELL_WORDS, type SweepVariant, nan16, pairA, pairB, sweepPlan } from './space.js';
+import { CELLS, CELL_PAIRS, CELL_WORDS, DEVICE_WORDS, type SweepVariant, nan16, pairA, pairB, sweepName, sweepPlan, sweepSpace } from './space.js';
 
 export interface SweepOptions {
   readonly arch: string;
@@ -44,13 +44,18 @@ export interface SweepOptions {
 }
 
 export interface SweepOutcome {
+  /** The variant id, and for a generic variant run in shared memory, that (sweepName). */
   readonly variant: string;
+  readonly id: string;
+  readonly space: 'global' | 'shared';
   readonly family: string;
   readonly lanes: number;
   readonly pairs: number;
   readonly pass: number;
   readonly observed: number;
   readonly mismatch: number;
+  /** Pairs whose returned old value is not the memory before (atom with a destination); among the mismatches. */
+  readonly returnedMismatch: number;
   /** NaN results that are not the canonical NaN 0x7fff. */
   readonly nonCanonicalNaN: number;
   readonly differingCells: number;
@@ -84,13 +89,14 @@ export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; ou
   const memo = new Map<string, Promise<Awaited<ReturnType<typeof referenceFor>>>>();
   const chunkCells = Math.min(CHUNK_CELLS, opts.cells);
   const out = l.memAlloc(chunkCells * CELL_PAIRS * 2);
-  const dig = l.memAlloc(chunkCells * CELL_WORDS * 4);
+  const ret = l.memAlloc(svs.some((x) => x.returns) ? chunkCells * CELL_PAIRS * 2 : 16);
+  const dig = l.memAlloc(chunkCells * DEVICE_WORDS * 4);
   const outcomes: SweepOutcome[] = [];
   try {
     for (const sv of svs) {
       const e = sv.gv.entry;
       const v = { family: e.family, q: e.q };
-      const space = (e.q.space ?? '').startsWith('shared') ? 'shared' : 'global';
+      const space = sweepSpace(sv);
       const ts = performance.now();
       const memoKey = `${sv.format}|${e.q.op}|${e.q.op === 'add' ? addFlushing(v, space) : ''}|${opts.cells}`;
       let ref = memo.get(memoKey);
@@ -104,18 +110,19 @@ export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; ou
       }
       const reference = await ref;
       const tg = performance.now();
-      const o = sweepOne(l, l.getFunction(m, sweepKernelName(sv.gv)), sv, reference.cells, opts, out, dig, chunkCells);
+      const o = sweepOne(l, l.getFunction(m, sweepKernelName(sv.gv)), sv, reference.cells, opts, out, ret, dig, chunkCells);
       const te = performance.now();
       const outcome: SweepOutcome = { ...o, referenceCached: reference.cached, seconds: { reference: (tg - ts) / 1000, gpu: o.gpuSeconds, judge: o.judgeSeconds, total: (te - ts) / 1000 } };
       outcomes.push(outcome);
       opts.onProgress?.(
-        `sweep ${e.id}: ${o.pairs} pairs in ${outcome.seconds.total.toFixed(2)} s (reference ${reference.cached ? 'cached' : 'computed'} ${outcome.seconds.reference.toFixed(2)} s, GPU ${o.gpuSeconds.toFixed(2)} s, judging ${o.judgeSeconds.toFixed(2)} s): ` +
-          `pass ${o.pass}, observed ${o.observed} (NaN results not canonical: ${o.nonCanonicalNaN}), mismatch ${o.mismatch} in ${o.differingCells} cells`,
+        `sweep ${o.variant}: ${o.pairs} pairs in ${outcome.seconds.total.toFixed(2)} s (reference ${reference.cached ? 'cached' : 'computed'} ${outcome.seconds.reference.toFixed(2)} s, GPU ${o.gpuSeconds.toFixed(2)} s, judging ${o.judgeSeconds.toFixed(2)} s): ` +
+          `pass ${o.pass}, observed ${o.observed} (NaN results not canonical: ${o.nonCanonicalNaN}), mismatch ${o.mismatch} in ${o.differingCells} cells${sv.returns ? ` (returned value not the old one: ${o.returnedMismatch})` : ''}`,
       );
     }
   } finally {
     pool.close();
     l.memFree(out);
+    l.memFree(ret);
     l.memFree(dig);
     l.unloadModule(m);
   }
@@ -129,12 +136,13 @@ function sweepOne(
   refCells: Uint32Array,
   opts: SweepOptions,
   out: bigint,
+  ret: bigint,
   dig: bigint,
   chunkCells: number,
 ): Omit<SweepOutcome, 'referenceCached' | 'seconds'> & { gpuSeconds: number; judgeSeconds: number } {
   const e = sv.gv.entry;
   const variant = { family: e.family, q: e.q, ptx: e.ptx, id: e.id };
-  const space = (e.q.space ?? '').startsWith('shared') ? 'shared' : 'global';
+  const space = sweepSpace(sv);
   const op = laneOpOf(variant, space);
   const isNaN = nan16(sv.format);
   const cellMismatch = new Uint32Array(CELLS);
@@ -144,33 +152,36 @@ function sweepOne(
   let pass = 0;
   let observed = 0;
   let mismatch = 0;
+  let retBad = 0;
   let odd = 0;
   let differing = 0;
   let gpuMs = 0;
   let judgeMs = 0;
-  const digBuf = Buffer.alloc(chunkCells * CELL_WORDS * 4);
+  const digBuf = Buffer.alloc(chunkCells * DEVICE_WORDS * 4);
   const dig32 = new Uint32Array(digBuf.buffer, digBuf.byteOffset, digBuf.length / 4);
   const cellBuf = Buffer.alloc(CELL_PAIRS * 2);
   const r16 = new Uint16Array(cellBuf.buffer, cellBuf.byteOffset, CELL_PAIRS);
-  const zero = Buffer.alloc(chunkCells * CELL_WORDS * 4);
+  const retBuf = Buffer.alloc(CELL_PAIRS * 2);
+  const ret16 = new Uint16Array(retBuf.buffer, retBuf.byteOffset, CELL_PAIRS);
+  const zero = Buffer.alloc(chunkCells * DEVICE_WORDS * 4);
   const fmt = elementFormat(e.q.type ?? '');
   const perElement = fmt.lanes;
   for (let c0 = 0; c0 < opts.cells; c0 += chunkCells) {
     const cells = Math.min(chunkCells, opts.cells - c0);
     const t0 = performance.now();
-    l.copyToDevice(dig, zero.subarray(0, cells * CELL_WORDS * 4));
+    l.copyToDevice(dig, zero.subarray(0, cells * DEVICE_WORDS * 4));
     const threads = (cells * CELL_PAIRS) / sv.lanes;
-    l.launch(fn, [threads / 256, 1, 1], [256, 1, 1], 0, [1, 1, 1], [out, dig, BigInt(c0 * CELL_PAIRS), BigInt(threads), 0n, opts.selftest ? 1n : 0n]);
+    l.launch(fn, [threads / 256, 1, 1], [256, 1, 1], 0, [1, 1, 1], [out, ret, dig, BigInt(c0 * CELL_PAIRS), BigInt(threads), BigInt(sv.mode), opts.selftest ? 1n : 0n]);
     l.synchronize();
-    l.copyFromDevice(digBuf.subarray(0, cells * CELL_WORDS * 4), dig);
+    l.copyFromDevice(digBuf.subarray(0, cells * DEVICE_WORDS * 4), dig);
     const t1 = performance.now();
     gpuMs += t1 - t0;
     for (let k = 0; k < cells; k++) {
       const cell = c0 + k;
-      const g = k * CELL_WORDS;
+      const g = k * DEVICE_WORDS;
       const r = cell * CELL_WORDS;
       odd += dig32[g + 3]!;
-      if (dig32[g] === refCells[r] && dig32[g + 1] === refCells[r + 1] && dig32[g + 2] === refCells[r + 2]) {
+      if (dig32[g] === refCells[r] && dig32[g + 1] === refCells[r + 1] && dig32[g + 2] === refCells[r + 2] && dig32[g + 4] === 0) {
         const nans = refCells[r + 2]!;
         observed += nans;
         pass += CELL_PAIRS - nans;
@@ -181,12 +192,15 @@ function sweepOne(
       differing++;
       const tj = performance.now();
       l.copyFromDevice(cellBuf, out + BigInt(k * CELL_PAIRS * 2));
+      if (sv.returns) l.copyFromDevice(retBuf, ret + BigInt(k * CELL_PAIRS * 2));
       const base = cell << 16;
       for (let q = 0; q < CELL_PAIRS; q++) {
         const p = (base | q) >>> 0;
         const want = op(pairA(p), pairB(p));
         const got = r16[q]!;
-        if (want < 0 ? isNaN(got) : got === want) {
+        const retOk = !sv.returns || ret16[q] === pairA(p);
+        if (!retOk) retBad++;
+        if (retOk && (want < 0 ? isNaN(got) : got === want)) {
           if (want < 0) {
             observed++;
             cellNaN[cell]!++;
@@ -207,9 +221,9 @@ function sweepOne(
             }
             return els;
           };
-          const input = { memory: lanes(pairA), b: lanes(pairB) };
-          const observedBits = { memory: lanes((pp) => r16[(pp & 0xffff)]!) };
-          const c: Case = { id: `${e.id}/sweep:p=0x${(((base | first) >>> 0)).toString(16).padStart(8, '0')}`, variant, input, origin: { kind: 'gen', seed: 0, level: 4, index: (base | first) >>> 0 } };
+          const input = { memory: lanes(pairA), b: lanes(pairB), ...(sv.mode === 1 ? { space: 'shared' as const } : {}) };
+          const observedBits = { memory: lanes((pp) => r16[pp & 0xffff]!), ...(sv.returns ? { returned: lanes((pp) => ret16[pp & 0xffff]!) } : {}) };
+          const c: Case = { id: `${e.id}/sweep${sv.mode === 1 ? '-shared' : ''}:p=0x${((base | first) >>> 0).toString(16).padStart(8, '0')}`, variant, input, origin: { kind: 'gen', seed: 0, level: 4, index: (base | first) >>> 0 } };
           const verdict = judge(c.id, variant, input, observedBits);
           results.push(caseResult(c, verdict, observedBits, { modulePtx: opts.ptx, sass: 'sweep kernel' }));
         }
@@ -217,5 +231,5 @@ function sweepOne(
       judgeMs += performance.now() - tj;
     }
   }
-  return { variant: e.id, family: e.family, lanes: sv.lanes, pairs: opts.cells * CELL_PAIRS, pass, observed, mismatch, nonCanonicalNaN: odd, differingCells: differing, cellMismatch, cellNaN, results, gpuSeconds: gpuMs / 1000, judgeSeconds: judgeMs / 1000 };
+  return { variant: sweepName(sv), id: e.id, space, family: e.family, lanes: sv.lanes, pairs: opts.cells * CELL_PAIRS, pass, observed, mismatch, returnedMismatch: retBad, nonCanonicalNaN: odd, differingCells: differing, cellMismatch, cellNaN, results, gpuSeconds: gpuMs / 1000, judgeSeconds: judgeMs / 1000 };
 }

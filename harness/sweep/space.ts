@@ -20,6 +20,11 @@ export const CELL_PAIRS = 1 << 16;
 export const CELLS = 1 << 16;
 /** Words per cell record: hash 1, hash 2, NaN results, NaN results that are not the canonical NaN. */
 export const CELL_WORDS = 4;
+/**
+ * Words per cell of the device's record: the four above, then pairs whose returned (old) value is
+ * not the memory before (atom with a destination), and three spare (32 bytes, aligned).
+ */
+export const DEVICE_WORDS = 8;
 /** r for a NaN result in the hash. */
 export const NAN_TOKEN = 0x10000;
 /** Changes whenever the mapping or the hash changes (part of the reference cache key). */
@@ -108,6 +113,10 @@ export function observedCell(cell: number, r16: Uint16Array, isNaN: (x: number) 
 /** A variant the sweep runs: its lanes per thread (every lane a 16-bit float lane of one pair). */
 export interface SweepVariant {
   readonly gv: GpuVariant;
+  /** 1: a generic variant whose addresses land in shared memory (cvta.shared), as a case's `space: shared`. */
+  readonly mode: 0 | 1;
+  /** Whether the kernel checks the returned old values (atom with a destination). */
+  readonly returns: boolean;
   /** 16-bit lanes per case (vector length x lanes per element). */
   readonly lanes: number;
   readonly format: 'f16' | 'bf16';
@@ -128,7 +137,17 @@ export function sweepVariant(gv: GpuVariant): SweepVariant | undefined {
   }
   const lane = fmt.lane;
   if (lane.kind !== 'float' || lane.bits !== 16 || (lane.name !== 'f16' && lane.name !== 'bf16')) return undefined;
-  return { gv, lanes: gv.shape.elements * fmt.lanes, format: lane.name, op };
+  return { gv, mode: 0, returns: gv.shape.returns, lanes: gv.shape.elements * fmt.lanes, format: lane.name, op };
+}
+
+/** The state space a sweep's memory resolves to. */
+export function sweepSpace(sv: SweepVariant): 'global' | 'shared' {
+  return sv.mode === 1 || (sv.gv.entry.q.space ?? '').startsWith('shared') ? 'shared' : 'global';
+}
+
+/** How a sweep is named in progress lines and results: the variant id, and where a generic one landed. */
+export function sweepName(sv: SweepVariant): string {
+  return sv.mode === 1 ? `${sv.gv.entry.id} (generic, in shared memory)` : sv.gv.entry.id;
 }
 
 /**
@@ -151,6 +170,8 @@ export function sweepPlan(plan: GpuPlan, keep: (id: string) => boolean): SweepVa
       if (!base.has(shape)) {
         base.add(shape);
         out.push(s);
+        // a generic variant: also with its addresses in shared memory
+        if (gv.shape.generic) out.push({ ...s, mode: 1 });
       }
       continue;
     }

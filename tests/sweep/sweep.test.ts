@@ -111,6 +111,24 @@ describe('the sweep command against the stand-in launcher', async () => {
     for (const s of rb.sweeps) expect([s.mismatch, s.pass, s.differingCells, s.cells.mismatch]).toEqual([2 * 65536 - 256, 256, 2, [[0, 65536 - 256], [1, 65536]]]);
     expect(rb.results.filter((r: { verdict: string }) => r.verdict === 'mismatch').length).toBeGreaterThan(100);
   }, 240_000);
+  it.skipIf(typeof p === 'string')('a generic variant is swept in global and in shared memory; a wrong returned old value is a mismatch, counted apart', async () => {
+    process.env.PTXCONF_STANDIN_RETBUG = '1';
+    try {
+      const r = await run(['--filter', 'atom.add.noftz.bf1?', '--cells', '1', '--report', join(dir, 'g')]);
+      expect(r.code).toBe(1);
+      const rep = JSON.parse(readFileSync(join(dir, 'g', 'report.json'), 'utf8'));
+      // every 1000th pair's returned value wrong by one bit: those of cell 0 (p = 0, 1000, ..., 65000)
+      expect(rep.sweeps.map((s: { variant: string; space: string; mismatch: number; returnedMismatch: number }) => [s.variant, s.space, s.mismatch, s.returnedMismatch])).toEqual([
+        ['atom.add.noftz.bf16', 'global', 66, 66],
+        ['atom.add.noftz.bf16 (generic, in shared memory)', 'shared', 66, 66],
+      ]);
+      const bad = rep.results.filter((x: { verdict: string; id: string }) => x.verdict === 'mismatch' && x.id.includes(':p='));
+      expect(bad[0].reason).toMatch(/returned\[0\]: observed 0x0001, the reference allows 0x0000/);
+      expect(bad.some((x: { id: string }) => x.id.startsWith('atom.add.noftz.bf16/sweep-shared:p='))).toBe(true);
+    } finally {
+      delete process.env.PTXCONF_STANDIN_RETBUG;
+    }
+  }, 240_000);
   it.skipIf(typeof p === 'string')('the reference cache: a file whose checksum holds is used (wrong records there only cost a pair-by-pair judgement); one whose checksum fails is computed again', async () => {
     const cacheSweep = join(dir, 'cache', 'sweep');
     const key = referenceKey(variantOf('atom.global.add.noftz.f16'), 'global');
