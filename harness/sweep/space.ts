@@ -170,8 +170,10 @@ export function sweepPlan(plan: GpuPlan, keep: (id: string) => boolean): SweepVa
       if (!base.has(shape)) {
         base.add(shape);
         out.push(s);
-        // a generic variant: also with its addresses in shared memory
-        if (gv.shape.generic) out.push({ ...s, mode: 1 });
+        // a generic scalar or packed variant: also with its addresses in shared memory (a vector one
+        // "may be used only with .global space and with generic addressing where the address points
+        // to .global space", 9.7.13.5 atom / 9.7.13.6 red: in shared memory its results are undefined)
+        if (gv.shape.generic && !q.vec) out.push({ ...s, mode: 1 });
       }
       continue;
     }

@@ -157,11 +157,12 @@ describe('recorded H100 sweeps (reports/baselines/h100-sm_90-sweeps/)', () => {
   it('every 16-bit sweep of sm_90: 2^32 pairs each, every pair judged, no mismatch, NaN cells as the model says', async () => {
     const r = await loadReport(join(D, 'all-sm_90-report.json.gz'));
     const sw = r.sweeps!;
-    expect(sw.length).toBe(195);
+    expect(sw.length).toBe(205);
+    expect(sw.filter((s) => s.space === "shared" && s.variant.endsWith("(generic, in shared memory)")).length).toBe(10);
     for (const s of sw) {
       expect(s.pairs).toBe(2 ** 32);
       expect(s.pass + s.observed + s.mismatch).toBe(s.pairs);
-      expect([s.variant, s.mismatch, s.nonCanonicalNaN]).toEqual([s.variant, 0, 0]);
+      expect([s.variant, s.mismatch, s.nonCanonicalNaN, s.returnedMismatch]).toEqual([s.variant, 0, 0, 0]);
     }
     // the NaN results of a few variants' cells against the model's own count
     for (const s of sw.filter((x) => /^(atom\.global\.add\.noftz\.f16|red\.global\.add\.noftz\.bf16|atom\.global\.min\.noftz\.v2\.f16)$/.test(x.variant))) {
