@@ -58,6 +58,7 @@ function summary(o: SweepOutcome, selftest: boolean, modulePtx: string): EntryRe
       `${o.pairs} pairs (every 16-bit a x b${o.pairs < 2 ** 32 ? `, the first ${o.pairs / 65536} cells` : ''}): pass ${o.pass}, observed ${o.observed} (NaN where the model allows any NaN; ` +
       `${o.nonCanonicalNaN ? `${o.nonCanonicalNaN} NaN results are not the canonical 0x7fff` : 'every NaN result the canonical 0x7fff'}), mismatch ${o.mismatch}` +
       `${o.returnedMismatch ? ` (${o.returnedMismatch} with a returned value that is not the memory before)` : ''}` +
+      `${o.groups.length ? `; by what went wrong: ${o.groups.slice(0, 8).map((g) => `${g.count} ${g.signature}`).join('; ')}${o.groups.length > 8 ? `; and ${o.groups.length - 8} more kinds` : ''}` : ''}` +
       `${o.mismatch ? ` (${o.results.length} kept whole as cases)` : ''}`,
   };
 }
@@ -133,6 +134,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
       observed: o.observed,
       mismatch: o.mismatch,
       returnedMismatch: o.returnedMismatch,
+      groups: o.groups.map((g) => ({ signature: g.signature, count: g.count, example: g.example })),
       space: o.space,
       nonCanonicalNaN: o.nonCanonicalNaN,
       differingCells: o.differingCells,

@@ -58,6 +58,11 @@ export interface SweepReport {
   readonly mismatch: number;
   /** Pairs whose returned old value is not the memory before (among the mismatches). */
   readonly returnedMismatch: number;
+  /**
+   * The mismatches by what went wrong (one behaviour, one group): a signature, how many pairs, and the
+   * id of a case kept whole as its example (in results, with its explanation and finding).
+   */
+  readonly groups?: readonly { readonly signature: string; readonly count: number; readonly example: string }[];
   /** Where the memory was (a generic variant is swept in global and in shared memory). */
   readonly space: 'global' | 'shared';
   /** NaN results other than the canonical 0x7fff. */

@@ -56,6 +56,8 @@ export interface SweepOutcome {
   readonly mismatch: number;
   /** Pairs whose returned old value is not the memory before (atom with a destination); among the mismatches. */
   readonly returnedMismatch: number;
+  /** The mismatching pairs by what went wrong (signature), with a count and a case kept whole as the example. */
+  readonly groups: readonly MismatchGroup[];
   /** NaN results that are not the canonical NaN 0x7fff. */
   readonly nonCanonicalNaN: number;
   readonly differingCells: number;
@@ -66,6 +68,39 @@ export interface SweepOutcome {
   readonly seconds: { reference: number; gpu: number; judge: number; total: number };
   /** Cases with a mismatch, kept whole (up to keepPerVariant). */
   readonly results: EntryResult[];
+}
+
+export interface MismatchGroup {
+  readonly signature: string;
+  count: number;
+  example: string;
+}
+
+/** Cases kept whole per mismatch signature (and keepPerVariant in all). */
+const PER_GROUP = 10;
+
+const cls16 = (format: 'f16' | 'bf16', x: number): string => {
+  const exp = format === 'f16' ? 0x7c00 : 0x7f80;
+  const frac = format === 'f16' ? 0x3ff : 0x7f;
+  const e = x & exp;
+  const sign = x & 0x8000 ? '-' : '+';
+  if (e === exp) return x & frac ? 'NaN' : `${sign}inf`;
+  if (e === 0) return x & frac ? `${sign}subnormal` : `${sign}0`;
+  return `${sign}normal`;
+};
+
+/**
+ * What went wrong with one pair, as a short signature that is the same for one behaviour: a wrong
+ * returned value; a NaN where the model has a value or the reverse; else the bits that differ when
+ * they are one or two, and the classes of the model's and the observed result.
+ */
+function signature(retOk: boolean, want: number, got: number, isNaN: (x: number) => boolean, format: 'f16' | 'bf16'): string {
+  if (!retOk) return 'returned value is not the memory before';
+  if (want < 0) return `${cls16(format, got)} where the model allows only NaN`;
+  if (isNaN(got)) return `NaN where the model has ${cls16(format, want)}`;
+  const x = got ^ want;
+  const bits = x.toString(2).replace(/0/g, '').length;
+  return `${cls16(format, want)} -> ${cls16(format, got)}${bits <= 2 ? `, bits 0x${x.toString(16).padStart(4, '0')} differ` : ''}`;
 }
 
 /** Pairs per launch: 4096 cells (2^28 pairs; 512 MiB of results). */
@@ -153,6 +188,8 @@ function sweepOne(
   let observed = 0;
   let mismatch = 0;
   let retBad = 0;
+  const groups = new Map<string, MismatchGroup>();
+  const keptBy = new Map<string, number>();
   let odd = 0;
   let differing = 0;
   let gpuMs = 0;
@@ -209,7 +246,13 @@ function sweepOne(
         }
         mismatch++;
         cellMismatch[cell]!++;
-        if (results.length < cap) {
+        const sig = signature(retOk, want, got, isNaN, sv.format);
+        let grp = groups.get(sig);
+        if (!grp) groups.set(sig, (grp = { signature: sig, count: 0, example: '' }));
+        grp.count++;
+        const keptHere = keptBy.get(sig) ?? 0;
+        if (results.length < cap && keptHere < PER_GROUP) {
+          keptBy.set(sig, keptHere + 1);
           // the case of the thread that held this pair, judged in full
           const first = q - (q % sv.lanes);
           const lanes = (x: (p: number) => number) => {
@@ -226,10 +269,11 @@ function sweepOne(
           const c: Case = { id: `${e.id}/sweep${sv.mode === 1 ? '-shared' : ''}:p=0x${((base | first) >>> 0).toString(16).padStart(8, '0')}`, variant, input, origin: { kind: 'gen', seed: 0, level: 4, index: (base | first) >>> 0 } };
           const verdict = judge(c.id, variant, input, observedBits);
           results.push(caseResult(c, verdict, observedBits, { modulePtx: opts.ptx, sass: 'sweep kernel' }));
+          grp.example ||= c.id;
         }
       }
       judgeMs += performance.now() - tj;
     }
   }
-  return { variant: sweepName(sv), id: e.id, space, family: e.family, lanes: sv.lanes, pairs: opts.cells * CELL_PAIRS, pass, observed, mismatch, returnedMismatch: retBad, nonCanonicalNaN: odd, differingCells: differing, cellMismatch, cellNaN, results, gpuSeconds: gpuMs / 1000, judgeSeconds: judgeMs / 1000 };
+  return { variant: sweepName(sv), id: e.id, space, family: e.family, lanes: sv.lanes, pairs: opts.cells * CELL_PAIRS, pass, observed, mismatch, returnedMismatch: retBad, groups: [...groups.values()].sort((x, y) => y.count - x.count), nonCanonicalNaN: odd, differingCells: differing, cellMismatch, cellNaN, results, gpuSeconds: gpuMs / 1000, judgeSeconds: judgeMs / 1000 };
 }

@@ -109,7 +109,22 @@ describe('the sweep command against the stand-in launcher', async () => {
     const rb = JSON.parse(readFileSync(join(dir, 'b', 'report.json'), 'utf8'));
     // cells 0 and 1: a_hi 0, b_hi 0 or 1: every b but 0x0000 is subnormal, no a is NaN
     for (const s of rb.sweeps) expect([s.mismatch, s.pass, s.differingCells, s.cells.mismatch]).toEqual([2 * 65536 - 256, 256, 2, [[0, 65536 - 256], [1, 65536]]]);
-    expect(rb.results.filter((r: { verdict: string }) => r.verdict === 'mismatch').length).toBeGreaterThan(100);
+    // one behaviour, counted whole: every mismatch is the lowest bit, grouped by the classes of the results, each group with an example kept
+    const ids = new Set(rb.results.map((r: { id: string }) => r.id));
+    for (const s of rb.sweeps) {
+      const gs = s.groups as { signature: string; count: number; example: string }[];
+      expect(gs.reduce((t, g) => t + g.count, 0)).toBe(s.mismatch);
+      for (const g of gs) {
+        expect(g.signature).toMatch(/bits 0x0001 differ$/);
+        expect(ids.has(g.example)).toBe(true);
+      }
+    }
+    // kept whole: up to 10 cases of each kind of mismatch, per sweep
+    for (const s of rb.sweeps) {
+      const kept = rb.results.filter((r: { verdict: string; id: string }) => r.verdict === 'mismatch' && r.id.startsWith(`${s.variant}/sweep:p=`)).length;
+      expect(kept).toBe(Math.min(100, (s.groups as { count: number }[]).reduce((t, g) => t + Math.min(10, g.count), 0)));
+      expect(kept).toBeGreaterThan(10);
+    }
   }, 240_000);
   it.skipIf(typeof p === 'string')('a generic variant is swept in global and in shared memory; a wrong returned old value is a mismatch, counted apart', async () => {
     process.env.PTXCONF_STANDIN_RETBUG = '1';
@@ -124,6 +139,7 @@ describe('the sweep command against the stand-in launcher', async () => {
       ]);
       const bad = rep.results.filter((x: { verdict: string; id: string }) => x.verdict === 'mismatch' && x.id.includes(':p='));
       expect(bad[0].reason).toMatch(/returned\[0\]: observed 0x0001, the reference allows 0x0000/);
+      expect(rep.sweeps[0].groups).toEqual([{ signature: 'returned value is not the memory before', count: 66, example: 'atom.add.noftz.bf16/sweep:p=0x00000000' }]);
       expect(bad.some((x: { id: string }) => x.id.startsWith('atom.add.noftz.bf16/sweep-shared:p='))).toBe(true);
     } finally {
       delete process.env.PTXCONF_STANDIN_RETBUG;
