@@ -89,22 +89,20 @@ describe('the sweep command against the stand-in launcher', async () => {
     const out: string[] = [];
     const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
     try {
-      const code = await main(['sweep', '--cache-dir', join(dir, 'cache'), '--workers', '2', ...args], io);
+      // one reference worker: this runs beside other test files on CI's two cores
+      const code = await main(['sweep', '--cache-dir', join(dir, 'cache'), '--workers', '1', ...args], io);
       return { code, out: out.join('\n') };
     } finally {
       process.env = saved;
     }
   };
   it.skipIf(typeof p === 'string')('two cells of f16x2 add: every pair the model\'s result; the self-test: exactly the pairs with subnormal b, each a mismatch', async () => {
-    const a = await run(['--filter', 'atom.global.add.noftz.f16x2', '--cells', '2', '--report', join(dir, 'a')]);
+    const a = await run(['--filter', 'atom.global.add.noftz.f16x?', '--cells', '2', '--report', join(dir, 'a')]);
     expect(a.code).toBe(0);
     const ra = JSON.parse(readFileSync(join(dir, 'a', 'report.json'), 'utf8'));
-    expect(ra.sweeps.map((s: { variant: string; pairs: number; mismatch: number; pass: number }) => [s.variant, s.pairs, s.mismatch, s.pass])).toEqual([
-      ['atom.global.add.noftz.f16x2', 131072, 0, 131072],
-      ['atom.global.add.noftz.f16x2(_)', 131072, 0, 131072],
-    ]);
+    expect(ra.sweeps.map((s: { variant: string; pairs: number; mismatch: number; pass: number }) => [s.variant, s.pairs, s.mismatch, s.pass])).toEqual([['atom.global.add.noftz.f16x2', 131072, 0, 131072]]);
     expect(readFileSync(join(dir, 'a', 'report.html'), 'utf8')).toMatch(/<img alt="map of atom.global.add.noftz.f16x2" width="256" height="256" src="data:image\/png;base64,/);
-    const b = await run(['--filter', 'atom.global.add.noftz.f16x2', '--cells', '2', '--self-test', '--report', join(dir, 'b')]);
+    const b = await run(['--filter', 'atom.global.add.noftz.f16x?', '--cells', '2', '--self-test', '--report', join(dir, 'b')]);
     expect(b.code).toBe(1);
     const rb = JSON.parse(readFileSync(join(dir, 'b', 'report.json'), 'utf8'));
     // cells 0 and 1: a_hi 0, b_hi 0 or 1: every b but 0x0000 is subnormal, no a is NaN
