@@ -208,6 +208,23 @@ describe('recorded H100 sweeps (reports/baselines/h100-sm_90-sweeps/)', () => {
       expect(judge(x.id, v, input, obs).verdict).toBe('mismatch');
     }
   });
+  it('the self-test on the H100, grouped: every group the lowest bit (or inf turned NaN by it), the counts adding up to the closed form', async () => {
+    const r = await loadReport(join(D, 'self-test-groups-report.json.gz'));
+    const want: Record<string, number> = { 'atom.global.add.noftz.f16': 2046 * 63490, 'atom.add.noftz.bf16': 254 * 65282, 'atom.add.noftz.bf16 (generic, in shared memory)': 254 * 65282 };
+    const ids = new Set(r.results.map((x) => x.id));
+    for (const s of r.sweeps!) {
+      expect([s.variant, s.mismatch]).toEqual([s.variant, want[s.variant]]);
+      const gs = s.groups!;
+      expect(gs.reduce((t, g) => t + g.count, 0)).toBe(s.mismatch);
+      for (const g of gs) {
+        expect(g.signature).toMatch(/bits 0x0001 differ$|^NaN where the model has [+-]inf$/);
+        expect(ids.has(g.example)).toBe(true);
+      }
+      // a +-inf result whose lowest bit flips is a NaN: one per subnormal b, each sign
+      const subnormals = s.variant.includes('bf16') ? 254 : 2046;
+      expect(gs.find((g) => g.signature === 'NaN where the model has +inf')?.count).toBe(subnormals);
+    }
+  });
   it('the map: a PNG of 512 x 512 pixels; f16 add is green but for the rows and columns of inf/NaN', async () => {
     const r = await loadReport(join(D, 'f16-add-report.json.gz'));
     const s = r.sweeps![0]!;
