@@ -227,7 +227,8 @@ function catalogChecks(): Check[] {
     if (e.kind !== 'variant' || e.expect === 'reject' || !['atom', 'red', BULK].includes(e.family)) continue;
     const q = e.q;
     const s = q.space ?? q.dst ?? '';
-    const spaces: ('global' | 'shared')[] = s.startsWith('shared') ? ['shared'] : s === 'global' ? ['global'] : ['global', 'shared'];
+    // a generic vector variant only in global memory: the spec gives it no meaning in shared (the model refuses it)
+    const spaces: ('global' | 'shared')[] = s.startsWith('shared') ? ['shared'] : s === 'global' || (q.vec ?? '') !== '' ? ['global'] : ['global', 'shared'];
     const type = q.type!;
     const bits = elementFormat(type).bits;
     const elements = e.family === BULK ? 128 / bits : vectorLength(q.vec ?? '');

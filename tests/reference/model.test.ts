@@ -104,3 +104,19 @@ describe('multimem', () => {
     expect(rd.replicas!.map((r) => bitsOf(r[0]![0]!))).toEqual([['0x9'], ['0x14']]);
   });
 });
+
+describe('vector atom/red in shared memory', () => {
+  it('a generic vector variant with space: shared is a case the model refuses, citing the sentence; global and scalar ones are evaluated', async () => {
+    const { parseInstruction } = await import('../../harness/catalog/parse.js');
+    const { reference, CaseError } = await import('../../harness/reference/model.js');
+    const v = (ptx: string) => {
+      const p = parseInstruction(ptx);
+      return { family: p.family.id, q: p.q };
+    };
+    expect(() => reference(v('atom.add.noftz.v2.f16'), { memory: [0x3c00n, 0x3c00n], b: [0x3c00n, 0x3c00n], space: 'shared' })).toThrow(CaseError);
+    expect(() => reference(v('red.add.noftz.v2.f16'), { memory: [0x3c00n, 0x3c00n], b: [0x3c00n, 0x3c00n], space: 'shared' })).toThrow(/may be used only with .global space/);
+    expect(reference(v('atom.add.noftz.v2.f16'), { memory: [0x3c00n, 0x3c00n], b: [0x3c00n, 0x3c00n], space: 'global' }).memory![0]![0]!.bits).toEqual([0x4000n]);
+    expect(reference(v('atom.add.noftz.f16'), { memory: [0x3c00n], b: [0x3c00n], space: 'shared' }).memory![0]![0]!.bits).toEqual([0x4000n]);
+  });
+});
+

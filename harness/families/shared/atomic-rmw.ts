@@ -106,6 +106,9 @@ export function rmwModel(returned?: { when: (q: Qualifiers) => boolean; rule: Ru
     const mem = ctx.need(c.memory, 'memory');
     const b = ctx.need(c.b, 'operand b');
     if (b.length !== mem.length) ctx.fail(`memory has ${mem.length} elements and b ${b.length}`);
+    if ((v.q.vec ?? '') !== '' && ctx.space === 'shared') {
+      ctx.fail(`${v.family} with a vector type "may be used only with .global space and with generic addressing where the address points to .global space" (PTX ISA 9.7.13.5 atom, 9.7.13.6 red): this case puts it in shared memory, where the spec gives it no meaning; use space: global`);
+    }
     const memory = mem.map((r, i) => ctx.elementOp(r, b[i]!, c.c?.[i] ?? 0n));
     if (!returned?.when(v.q)) return { memory };
     ctx.note(returned.rule);

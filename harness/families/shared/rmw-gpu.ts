@@ -94,6 +94,8 @@ export function rmwKernel(name: string, e: CatalogEntry, k: KernelShape): string
 
 /** atom/red cases fit a slot when each field has the vector length's elements. */
 export function rmwCaseUnfit(c: ReferenceCase, k: KernelShape): string | undefined {
+  // a generic vector variant in shared memory: the spec allows it only where the address is global
+  if (k.generic && k.elements > 1 && c.space === 'shared') return 'a vector atom/red with a generic address in shared memory, which the spec does not allow (9.7.13.5, 9.7.13.6)';
   for (const [name, xs] of [['memory', c.memory], ['b', c.b], ['c', c.c]] as const) {
     if (xs && xs.length !== k.elements) return `${name} has ${xs.length} elements; the instruction takes ${k.elements}`;
   }
