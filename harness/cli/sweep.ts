@@ -47,7 +47,7 @@ function cellsSparse(xs: Uint32Array): [number, number][] {
 function summary(o: SweepOutcome, selftest: boolean, modulePtx: string): EntryResult {
   const verdict = o.mismatch ? 'mismatch' : o.observed ? 'observed' : 'pass';
   return {
-    id: `${o.id}/sweep${o.variant !== o.id ? '-shared' : ''}${selftest ? ':self-test' : ''}`,
+    id: `${o.id}/sweep${o.space === 'shared' && o.variant.endsWith('(generic, in shared memory)') ? '-shared' : ''}${/\(swap (0x[0-9a-f]+)\)/.exec(o.variant)?.[1] ? `-swap${/\(swap (0x[0-9a-f]+)\)/.exec(o.variant)![1]}` : ''}${selftest ? ':self-test' : ''}`,
     family: o.family,
     kind: 'case',
     ptx: o.id.replace(/\(_\)$/, ''),

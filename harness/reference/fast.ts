@@ -448,11 +448,12 @@ export function fastOutcome(v: ModelVariant, elements: number, space: 'global' |
 }
 
 /**
- * The model's fast operation on one 16-bit float lane (f16, bf16; add, min, max) of a variant, for
- * exhaustive sweeps: the one result, or -1 where the model allows any NaN. The same function the
+ * The model's fast operation on one 16-bit float lane (f16, bf16; add, min, max) of a variant, or cas
+ * on .b16 with the swap value `swap`, for exhaustive sweeps: the one result, or -1 where the model
+ * allows any NaN. The same function the
  * batch checkers use, with the family's flushing for `space`. Undefined where there is none.
  */
-export function fastLaneOp16(v: ModelVariant, space: 'global' | 'shared' | undefined): ((a: number, b: number) => number) | undefined {
+export function fastLaneOp16(v: ModelVariant, space: 'global' | 'shared' | undefined, swap = 0): ((a: number, b: number) => number) | undefined {
   if (!covered(v)) return undefined;
   let fmt;
   try {
@@ -461,6 +462,11 @@ export function fastLaneOp16(v: ModelVariant, space: 'global' | 'shared' | undef
     return undefined;
   }
   const lf = fmt.lane;
+  // cas on 16-bit patterns: (memory, compare) with a fixed swap value (elementOp: r === s ? t : r)
+  if (v.q.op === 'cas' && fmt.bits === 16) {
+    const cas = intOp32('cas', 16, false)!;
+    return (a, b) => cas(a, b, swap);
+  }
   if (lf.kind !== 'float' || (lf.name !== 'f16' && lf.name !== 'bf16')) return undefined;
   const op = v.q.op ?? '';
   let ftz = false;

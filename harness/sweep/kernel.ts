@@ -7,7 +7,7 @@
  * then shared memory, then one global add per block and word). Shared-memory variants stage the
  * slot in shared memory as the case kernels do.
  *
- * Parameters: (out, ret, dig, base, n, mode, selftest). `ret` gets the returned old values (atom with
+ * Parameters: (out, ret, dig, base, n, mode, selftest, swap: cas's operand c for every pair). `ret` gets the returned old values (atom with
  * a destination; every one is also compared with the memory before, counted in the record's word 4);
  * `dig` is the record (DEVICE_WORDS words) of the launch's first cell;
  * n threads, a multiple of 256 (no thread is idle: every one takes part in the reductions).
@@ -18,11 +18,13 @@ import type { GpuVariant } from '../backends/gpu/plan.js';
 import { BLOCK } from '../backends/gpu/family.js';
 import type { SweepVariant } from './space.js';
 
-export const SWEEP_PARAMS = '(.param .u64 pout, .param .u64 pret, .param .u64 pdig, .param .u64 pbase, .param .u64 pn, .param .u32 pmode, .param .u32 pself)';
+export const SWEEP_PARAMS = '(.param .u64 pout, .param .u64 pret, .param .u64 pdig, .param .u64 pbase, .param .u64 pn, .param .u32 pmode, .param .u32 pself, .param .u32 pswap)';
 
 const FMT = {
   f16: { exp: 0x7c00, frac: 0x3ff },
   bf16: { exp: 0x7f80, frac: 0x7f },
+  // bit patterns: no result is a NaN (the mask is past 16 bits); the self-test flips where b & 0x3ff
+  b16: { exp: 0x10000, frac: 0x3ff },
 } as const;
 
 export function sweepKernelName(gv: GpuVariant): string {
@@ -43,7 +45,7 @@ export function sweepKernel(sv: SweepVariant): string {
   lines.push(`.visible .entry ${name}${SWEEP_PARAMS}`, '{');
   lines.push(`  .shared .align 16 .b8 smem[${BLOCK * 16}];`, '  .shared .align 16 .b32 sred[8];');
   lines.push('  .reg .b64 %o, %rt, %raddr, %dg, %base, %n, %off, %addr, %x64;', '  .reg .b32 %bad, %ra;', '  .reg .b32 %t, %tx, %g, %p0, %p, %a, %b, %r, %rr, %h, %u, %q, %h1, %h2, %nn, %odd, %mode, %self, %cell, %lane, %sa;');
-  lines.push('  .reg .pred %isnan, %sub, %lead, %first, %ne, %gen;', '  .reg .b16 %hs;', `  .reg .${T} %d<${n}>, %bv<${n}>, %m<${n}>;`, '  .reg .b64 %pol;');
+  lines.push('  .reg .pred %isnan, %sub, %lead, %first, %ne, %gen;', '  .reg .b16 %hs;', `  .reg .${T} %d<${n}>, %bv<${n}>, %m<${n}>, %cv<${n}>;`, '  .reg .b64 %pol;');
   lines.push(
     '  ld.param.u64 %o, [pout];',
     '  ld.param.u64 %rt, [pret];',
@@ -51,6 +53,8 @@ export function sweepKernel(sv: SweepVariant): string {
     '  ld.param.u64 %base, [pbase];',
     '  ld.param.u32 %mode, [pmode];',
     '  ld.param.u32 %self, [pself];',
+    '  ld.param.u32 %q, [pswap];',
+    ...(w === 16 ? Array.from({ length: n }, (_, k) => `  cvt.u16.u32 %cv${k}, %q;`) : Array.from({ length: n }, (_, k) => `  mov.b32 %cv${k}, %q;`)),
     '  mov.u32 %tx, %tid.x;',
     '  mov.u32 %t, %ctaid.x;',
     `  mad.lo.u32 %g, %t, ${BLOCK}, %tx;`,
@@ -108,6 +112,7 @@ export function sweepKernel(sv: SweepVariant): string {
     if (kind === 'd') ops.push((e.q.d ?? '') === '_' ? '_' : vec('%d'));
     else if (kind === 'a') ops.push(`[${target}]`);
     else if (kind === 'b') ops.push(vec('%bv'));
+    else if (kind === 'c') ops.push(vec('%cv'));
     else if (kind === 'policy' && (e.q.hint ?? '') !== '') ops.push('%pol');
   }
   lines.push(`  ${e.ptx} ${ops.join(', ')};`);

@@ -22,19 +22,21 @@ export interface SweepRefRequest {
   readonly family: ModelVariant['family'];
   readonly q: Qualifiers;
   readonly space: 'global' | 'shared' | undefined;
+  /** cas: the swap value. */
+  readonly swap?: number;
   readonly from: number;
   readonly to: number;
 }
 
-export function laneOpOf(v: ModelVariant, space: 'global' | 'shared' | undefined): LaneOp {
-  const op = fastLaneOp16(v, space);
+export function laneOpOf(v: ModelVariant, space: 'global' | 'shared' | undefined, swap = 0): LaneOp {
+  const op = fastLaneOp16(v, space, swap);
   if (!op) throw new Error(`no fast 16-bit lane operation for ${v.family} ${JSON.stringify(v.q)}`);
   return op;
 }
 
 /** Records of cells [from, to) (the worker's side). */
 export function referenceCells(r: Omit<SweepRefRequest, 'type'>): Uint32Array {
-  const op = laneOpOf({ family: r.family, q: r.q }, r.space);
+  const op = laneOpOf({ family: r.family, q: r.q }, r.space, r.swap ?? 0);
   const out = new Uint32Array((r.to - r.from) * CELL_WORDS);
   for (let c = r.from; c < r.to; c++) referenceCell(op, c, out, (c - r.from) * CELL_WORDS);
   return out;
@@ -56,10 +58,10 @@ function fingerprint(op: LaneOp): string {
 }
 
 /** The cache key of a variant's reference cells. */
-export function referenceKey(v: ModelVariant, space: 'global' | 'shared' | undefined): string {
-  const op = laneOpOf(v, space);
+export function referenceKey(v: ModelVariant, space: 'global' | 'shared' | undefined, swap = 0): string {
+  const op = laneOpOf(v, space, swap);
   // the lane's format, not the element type: .f16, .f16x2 and .v8.f16 share one operation
-  const parts = [`hash${SWEEP_HASH_VERSION}`, elementFormat(v.q.type ?? '').lane.name, v.q.op ?? '', v.q.op === 'add' ? (addFlushing(v, space) ?? '?') : '', fingerprint(op)];
+  const parts = [`hash${SWEEP_HASH_VERSION}`, elementFormat(v.q.type ?? '').lane.name, v.q.op ?? '', v.q.op === 'add' ? (addFlushing(v, space) ?? '?') : v.q.op === 'cas' ? `swap${swap}` : '', fingerprint(op)];
   return createHash('sha256').update(parts.join('|')).digest('hex').slice(0, 32);
 }
 
@@ -83,9 +85,10 @@ export async function referenceFor(
   count: number,
   compute: (from: number, to: number) => Promise<Uint32Array>,
   parts: number,
+  swap = 0,
 ): Promise<ReferenceCells> {
   const t0 = performance.now();
-  const key = referenceKey(v, space);
+  const key = referenceKey(v, space, swap);
   const dir = join(cacheDir, 'sweep');
   const bin = join(dir, `${key}.bin`);
   const meta = join(dir, `${key}.json`);

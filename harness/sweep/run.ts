@@ -147,14 +147,14 @@ export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; ou
       const v = { family: e.family, q: e.q };
       const space = sweepSpace(sv);
       const ts = performance.now();
-      const memoKey = `${sv.format}|${e.q.op}|${e.q.op === 'add' ? addFlushing(v, space) : ''}|${opts.cells}`;
+      const memoKey = `${sv.format}|${e.q.op}|${e.q.op === 'add' ? addFlushing(v, space) : ''}|${sv.swap ?? ''}|${opts.cells}`;
       let ref = memo.get(memoKey);
       if (!ref) {
         ref = referenceFor(v, space, opts.cacheDir, opts.cells, async (from, to) => {
-          const o = await pool.call({ type: 'sweep-ref', family: e.family, q: e.q, space, from, to });
+          const o = await pool.call({ type: 'sweep-ref', family: e.family, q: e.q, space, ...(sv.swap !== undefined ? { swap: sv.swap } : {}), from, to });
           if (!('cells' in o) || !o.cells) throw new Error(`a worker failed computing reference cells ${from}-${to}: ${'failed' in o ? o.failed : 'no cells'}`);
           return o.cells;
-        }, workers * 4);
+        }, workers * 4, sv.swap ?? 0);
         memo.set(memoKey, ref);
       }
       const reference = await ref;
@@ -192,7 +192,7 @@ function sweepOne(
   const e = sv.gv.entry;
   const variant = { family: e.family, q: e.q, ptx: e.ptx, id: e.id };
   const space = sweepSpace(sv);
-  const op = laneOpOf(variant, space);
+  const op = laneOpOf(variant, space, sv.swap ?? 0);
   const isNaN = nan16(sv.format);
   const cellMismatch = new Uint32Array(CELLS);
   const cellNaN = new Uint32Array(CELLS);
@@ -225,7 +225,7 @@ function sweepOne(
     const t0 = performance.now();
     l.copyToDevice(dig, zero.subarray(0, cells * DEVICE_WORDS * 4));
     const threads = (cells * CELL_PAIRS) / sv.lanes;
-    l.launch(fn, [threads / 256, 1, 1], [256, 1, 1], 0, [1, 1, 1], [out, ret, dig, BigInt(c0 * CELL_PAIRS), BigInt(threads), BigInt(sv.mode), opts.selftest ? 1n : 0n]);
+    l.launch(fn, [threads / 256, 1, 1], [256, 1, 1], 0, [1, 1, 1], [out, ret, dig, BigInt(c0 * CELL_PAIRS), BigInt(threads), BigInt(sv.mode), opts.selftest ? 1n : 0n, BigInt(sv.swap ?? 0)]);
     l.synchronize();
     l.copyFromDevice(digBuf.subarray(0, cells * DEVICE_WORDS * 4), dig);
     const t1 = performance.now();
@@ -282,9 +282,9 @@ function sweepOne(
             }
             return els;
           };
-          const input = { memory: lanes(pairA), b: lanes(pairB), ...(sv.mode === 1 ? { space: 'shared' as const } : {}) };
+          const input = { memory: lanes(pairA), b: lanes(pairB), ...(sv.swap !== undefined ? { c: lanes(() => sv.swap!) } : {}), ...(sv.mode === 1 ? { space: 'shared' as const } : {}) };
           const observedBits = { memory: lanes((pp) => r16[pp & 0xffff]!), ...(sv.returns ? { returned: lanes((pp) => ret16[pp & 0xffff]!) } : {}) };
-          const c: Case = { id: `${e.id}/sweep${sv.mode === 1 ? '-shared' : ''}:p=0x${((base | first) >>> 0).toString(16).padStart(8, '0')}`, variant, input, origin: { kind: 'gen', seed: 0, level: 4, index: (base | first) >>> 0 } };
+          const c: Case = { id: `${e.id}/sweep${sv.mode === 1 ? '-shared' : ''}${sv.swap !== undefined ? `-swap${sv.swap}` : ''}:p=0x${((base | first) >>> 0).toString(16).padStart(8, '0')}`, variant, input, origin: { kind: 'gen', seed: 0, level: 4, index: (base | first) >>> 0 } };
           const verdict = judge(c.id, variant, input, observedBits);
           results.push(caseResult(c, verdict, observedBits, { modulePtx: opts.ptx, sass: 'sweep kernel' }));
           grp.example ||= c.id;

@@ -54,7 +54,8 @@ export function hash2(p: number, r: number): number {
 export type LaneOp = (a: number, b: number) => number;
 
 /** Whether a 16-bit pattern is a NaN of the lane format (f16: 5 exponent bits; bf16: 8). */
-export function nan16(format: 'f16' | 'bf16'): (x: number) => boolean {
+export function nan16(format: 'f16' | 'bf16' | 'b16'): (x: number) => boolean {
+  if (format === 'b16') return () => false;
   return format === 'f16' ? (x) => (x & 0x7c00) === 0x7c00 && (x & 0x3ff) !== 0 : (x) => (x & 0x7f80) === 0x7f80 && (x & 0x7f) !== 0;
 }
 
@@ -119,15 +120,21 @@ export interface SweepVariant {
   readonly returns: boolean;
   /** 16-bit lanes per case (vector length x lanes per element). */
   readonly lanes: number;
-  readonly format: 'f16' | 'bf16';
-  readonly op: 'add' | 'min' | 'max';
+  readonly format: 'f16' | 'bf16' | 'b16';
+  readonly op: 'add' | 'min' | 'max' | 'cas';
+  /** cas: the swap value (operand c) of every pair. */
+  readonly swap?: number;
 }
+
+/** The swap values a cas sweep runs with: every (memory, compare) pair with each. */
+export const CAS_SWAPS = [0x0000, 0xffff, 0x5a5a] as const;
 
 /** Whether a plan variant is swept: atom or red, add/min/max, 16-bit float lanes. */
 export function sweepVariant(gv: GpuVariant): SweepVariant | undefined {
   const e = gv.entry;
   if (e.family !== 'atom' && e.family !== 'red') return undefined;
   const op = e.q.op ?? '';
+  if (op === 'cas' && e.q.type === 'b16') return { gv, mode: 0, returns: gv.shape.returns, lanes: gv.shape.elements, format: 'b16', op: 'cas' };
   if (op !== 'add' && op !== 'min' && op !== 'max') return undefined;
   let fmt;
   try {
@@ -147,7 +154,8 @@ export function sweepSpace(sv: SweepVariant): 'global' | 'shared' {
 
 /** How a sweep is named in progress lines and results: the variant id, and where a generic one landed. */
 export function sweepName(sv: SweepVariant): string {
-  return sv.mode === 1 ? `${sv.gv.entry.id} (generic, in shared memory)` : sv.gv.entry.id;
+  const swap = sv.swap === undefined ? '' : ` (swap 0x${sv.swap.toString(16).padStart(4, '0')})`;
+  return `${sv.gv.entry.id}${swap}${sv.mode === 1 ? ' (generic, in shared memory)' : ''}`;
 }
 
 /**
@@ -169,6 +177,14 @@ export function sweepPlan(plan: GpuPlan, keep: (id: string) => boolean): SweepVa
     if (plain) {
       if (!base.has(shape)) {
         base.add(shape);
+        if (s.op === 'cas') {
+          // every (memory, compare) pair with each swap value
+          for (const swap of CAS_SWAPS) {
+            out.push({ ...s, swap });
+            if (gv.shape.generic) out.push({ ...s, swap, mode: 1 });
+          }
+          continue;
+        }
         out.push(s);
         // a generic scalar or packed variant: also with its addresses in shared memory (a vector one
         // "may be used only with .global space and with generic addressing where the address points

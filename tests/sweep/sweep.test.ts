@@ -143,6 +143,20 @@ describe('the sweep command against the stand-in launcher', async () => {
       delete process.env.PTXCONF_STANDIN_RETBUG;
     }
   }, 240_000);
+  it.skipIf(typeof p === 'string')('cas.b16: every (memory, compare) pair with each swap value; the stand-in model agrees with the host\'s lane operation', async () => {
+    const r = await run(['--filter', 'atom.global.cas.b1?', '--cells', '1', '--report', join(dir, 'cas')]);
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(readFileSync(join(dir, 'cas', 'report.json'), 'utf8'));
+    expect(rep.sweeps.map((s: { variant: string; pass: number; mismatch: number }) => [s.variant, s.pass, s.mismatch])).toEqual([
+      ['atom.global.cas.b16 (swap 0x0000)', 65536, 0],
+      ['atom.global.cas.b16 (swap 0xffff)', 65536, 0],
+      ['atom.global.cas.b16 (swap 0x5a5a)', 65536, 0],
+    ]);
+    const v = variantOf('atom.global.cas.b16');
+    expect(new Set([0, 0xffff, 0x5a5a].map((sw) => referenceKey(v, 'global', sw))).size).toBe(3);
+    const op = laneOpOf(v, 'global', 0x5a5a);
+    expect([op(7, 7), op(7, 8)]).toEqual([0x5a5a, 7]);
+  }, 240_000);
   it.skipIf(typeof p === 'string')('the reference cache: a file whose checksum holds is used (wrong records there only cost a pair-by-pair judgement); one whose checksum fails is computed again', async () => {
     const cacheSweep = join(dir, 'cache', 'sweep');
     const key = referenceKey(variantOf('atom.global.add.noftz.f16'), 'global');
