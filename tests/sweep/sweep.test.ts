@@ -239,6 +239,13 @@ describe('recorded H100 sweeps (reports/baselines/h100-sm_90-sweeps/)', () => {
       expect(gs.find((g) => g.signature === 'NaN where the model has +inf')?.count).toBe(subnormals);
     }
   });
+  it('atom.cas.b16 on the H100: 18 sweeps (5 spellings, generic also in shared memory, 3 swap values), every pair the model\'s result and returned value', async () => {
+    const r = await loadReport(join(D, 'cas-b16-report.json.gz'));
+    const sw = r.sweeps!;
+    expect(sw.length).toBe(18);
+    for (const s of sw) expect([s.variant, s.pairs, s.pass, s.mismatch, s.returnedMismatch]).toEqual([s.variant, 2 ** 32, 2 ** 32, 0, 0]);
+    expect(new Set(sw.map((s) => /swap (0x[0-9a-f]+)/.exec(s.variant)?.[1]))).toEqual(new Set(['0x0000', '0xffff', '0x5a5a']));
+  });
   it('the map: a PNG of 512 x 512 pixels; f16 add is green but for the rows and columns of inf/NaN', async () => {
     const r = await loadReport(join(D, 'f16-add-report.json.gz'));
     const s = r.sweeps![0]!;
