@@ -65,7 +65,9 @@ export const USAGE = `usage: npm run conformance -- [options]
 
   npm run conformance -- diff OLD.json NEW.json   results whose verdict or observed bits changed
   npm run conformance -- render REPORT.json [--report DIR] [--expectations F]
-                                                  judge a report again, write its HTML and JUnit`;
+                                                  judge a report again, write its HTML and JUnit
+  npm run conformance -- sweep [--filter F] [--cells N] [--self-test]
+                                                  every 16-bit operand pair on the GPU (sweep --help)`;
 
 export function parseOptions(argv: readonly string[]): Options {
   let parsed;
