@@ -95,7 +95,13 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   if (!Number.isInteger(cells) || cells < 1 || cells > CELLS) throw new UsageError(`--cells takes 1 to ${CELLS}, got '${v.cells}'`);
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers takes a positive integer, got '${v.workers}'`);
-  const backend = await selectBackend('gpu', target); // throws a UsageError (exit 2) with the reason when there is no GPU
+  let backend;
+  try {
+    backend = await selectBackend('gpu', target);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    throw new UsageError(`sweeps run on a GPU, and there is none to use here: ${e.message.replace(/\s*Use --backend ptxas or --backend reference\.?$/, '').replace(/\.$/, '')}. Run a sweep on a machine with a CUDA driver and an sm_90 (or newer) GPU; reports recorded elsewhere open here with \`render\``);
+  }
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const exFile = expectationsPath(target.name);

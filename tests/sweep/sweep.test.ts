@@ -263,6 +263,25 @@ describe('recorded H100 sweeps (reports/baselines/h100-sm_90-sweeps/)', () => {
   });
 });
 
+it('without a GPU: exit 2 and why, and bad options likewise', async () => {
+  const saved = process.env.PTX_CONFORMANCE_ADDON;
+  process.env.PTX_CONFORMANCE_ADDON = join(dir, 'no-such-launcher.node');
+  const out: string[] = [];
+  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
+  try {
+    // (on a machine with a driver this probes the real GPU; then only the option errors are checked)
+    const code = await main(['sweep', '--cells', '1'], io);
+    if (!/CUDA driver|launcher/.test(out.join('\n')) || code !== 2) console.log(`[note] a GPU was found; the no-GPU message is not checked here (exit ${code})`);
+    else expect(out.join('\n')).toMatch(/sweeps run on a GPU, and there is none to use here/);
+    expect(await main(['sweep', '--cells', '0'], io)).toBe(2);
+    expect(out.join('\n')).toMatch(/--cells takes 1 to 65536/);
+    expect(await main(['sweep', '--bogus'], io)).toBe(2);
+  } finally {
+    if (saved === undefined) delete process.env.PTX_CONFORMANCE_ADDON;
+    else process.env.PTX_CONFORMANCE_ADDON = saved;
+  }
+});
+
 it('the sweep benchmark script is valid sh', () => {
   execFileSync('sh', ['-n', join(import.meta.dirname, '..', '..', 'scripts', 'gpu', 'sweep-bench.sh')]);
 });
