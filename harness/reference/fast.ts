@@ -448,6 +448,23 @@ export function fastOutcome(v: ModelVariant, elements: number, space: 'global' |
 }
 
 /**
+ * Whether a float `op` flushes subnormals for the variant in `space` (fpRule of the family; min and
+ * max never do), or undefined where there is no fast path: no rule (the model throws and the full
+ * judge reports it), flushing the spec leaves open, or an op without a float meaning.
+ */
+function floatFlushing(v: ModelVariant, space: 'global' | 'shared' | undefined, type: string, op: string): boolean | undefined {
+  if (op === 'min' || op === 'max') return false;
+  if (op !== 'add') return undefined;
+  let rule;
+  try {
+    rule = fpRule(v.family, resolvedSpace(v, space), type);
+  } catch {
+    return undefined;
+  }
+  return rule.ftz === 'unspecified' ? undefined : rule.ftz;
+}
+
+/**
  * The model's fast operation on one 16-bit float lane (f16, bf16; add, min, max) of a variant, or cas
  * on .b16 with the swap value `swap`, for exhaustive sweeps: the one result, or -1 where the model
  * allows any NaN. The same function the
@@ -469,17 +486,8 @@ export function fastLaneOp16(v: ModelVariant, space: 'global' | 'shared' | undef
   }
   if (lf.kind !== 'float' || (lf.name !== 'f16' && lf.name !== 'bf16')) return undefined;
   const op = v.q.op ?? '';
-  let ftz = false;
-  if (op === 'add') {
-    let rule;
-    try {
-      rule = fpRule(v.family, resolvedSpace(v, space), fmt.name);
-    } catch {
-      return undefined;
-    }
-    if (rule.ftz === 'unspecified') return undefined;
-    ftz = rule.ftz;
-  } else if (op !== 'min' && op !== 'max') return undefined;
+  const ftz = floatFlushing(v, space, fmt.name, op);
+  if (ftz === undefined) return undefined;
   const lane = floatLaneOp(lf, op, ftz);
   return lane && ((a, b) => lane(a, b, 0));
 }
@@ -526,17 +534,8 @@ function fastPath(v: ModelVariant, elements: number, space: 'global' | 'shared' 
 
   const lf = fmt.lane as FloatFormat;
   if (lf.name !== 'f16' && lf.name !== 'bf16' && lf.name !== 'f32' && lf.name !== 'f64') return undefined;
-  let ftz = false;
-  if (op === 'add') {
-    let rule;
-    try {
-      rule = fpRule(v.family, resolvedSpace(v, space), fmt.name);
-    } catch {
-      return undefined; // no rule: the model throws, the full judge reports it
-    }
-    if (rule.ftz === 'unspecified') return undefined;
-    ftz = rule.ftz;
-  } else if (op !== 'min' && op !== 'max') return undefined;
+  const ftz = floatFlushing(v, space, fmt.name, op);
+  if (ftz === undefined) return undefined;
 
   if (lf.name === 'f64') return op === 'add' && !write ? loop64(f64AddOp(ftz), elements, returns) : undefined;
   const lane = floatLaneOp(lf, op, ftz);

@@ -87,30 +87,6 @@ export function referenceCell(op: LaneOp, cell: number, out: Uint32Array, at: nu
   out[at + 3] = 0;
 }
 
-/** The same record of observed results (r16[k] the result of pair cell<<16 | k), with the non-canonical NaN count. */
-export function observedCell(cell: number, r16: Uint16Array, isNaN: (x: number) => boolean, out: Uint32Array, at: number): void {
-  let h1 = 0;
-  let h2 = 0;
-  let nans = 0;
-  let odd = 0;
-  const base = cell << 16;
-  for (let k = 0; k < CELL_PAIRS; k++) {
-    const p = (base | k) >>> 0;
-    let r = r16[k]!;
-    if (isNaN(r)) {
-      if (r !== CANONICAL_NAN16) odd++;
-      r = NAN_TOKEN;
-      nans++;
-    }
-    h1 = (h1 + hash1(p, r)) >>> 0;
-    h2 = (h2 + hash2(p, r)) >>> 0;
-  }
-  out[at] = h1;
-  out[at + 1] = h2;
-  out[at + 2] = nans;
-  out[at + 3] = odd;
-}
-
 /** A variant the sweep runs: its lanes per thread (every lane a 16-bit float lane of one pair). */
 export interface SweepVariant {
   readonly gv: GpuVariant;
