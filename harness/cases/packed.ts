@@ -445,6 +445,31 @@ export function nameBytesOk(u: Uint8Array, s: number, e: number): boolean {
   return true;
 }
 
+/** Inner-map lists a reader records: 1 operands.b, 2 operands.c, 3 expect.memory, 4 expect.returned. */
+export type ListSlot = 1 | 2 | 3 | 4;
+
+/** Records the list of `slot` at offset `at`; false when the item already had it (a duplicate key). */
+export function setList(f: PackFields, slot: ListSlot, at: number): boolean {
+  switch (slot) {
+    case 1:
+      if (f.b >= 0) return false;
+      f.b = at;
+      return true;
+    case 2:
+      if (f.c >= 0) return false;
+      f.c = at;
+      return true;
+    case 3:
+      if (f.expMemory >= 0) return false;
+      f.expMemory = at;
+      return true;
+    default:
+      if (f.expReturned >= 0) return false;
+      f.expReturned = at;
+      return true;
+  }
+}
+
 /** Value of each byte as a hex digit, or -1. */
 const HEX = new Int8Array(256).fill(-1);
 for (let d = 0; d < 10; d++) HEX[48 + d] = d;

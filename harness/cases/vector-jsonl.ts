@@ -6,7 +6,7 @@
  * other line is parsed with JSON.parse, and only a line with a problem is scanned again, by hand, to
  * find the column of the offending field.
  */
-import { type CaseBatch, CaseSink, type PackFields, newPackFields, packItem, resetPackFields } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, type PackFields, newPackFields, packItem, resetPackFields, setList } from './packed.js';
 import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
@@ -236,19 +236,7 @@ function innerMap(u: Uint8Array, p: number, e: number, expect: boolean): number 
     if (at < 0) return -1;
     const q = listEnd(u, at, e);
     if (q < 0) return -1;
-    if (slot === 1) {
-      if (PF.b >= 0) return -1;
-      PF.b = at;
-    } else if (slot === 2) {
-      if (PF.c >= 0) return -1;
-      PF.c = at;
-    } else if (slot === 3) {
-      if (PF.expMemory >= 0) return -1;
-      PF.expMemory = at;
-    } else {
-      if (PF.expReturned >= 0) return -1;
-      PF.expReturned = at;
-    }
+    if (!setList(PF, slot as ListSlot, at)) return -1;
     p = u[q] === 32 ? wsAt(u, q) : q;
     const d = u[p];
     if (d === 125) return p + 1;

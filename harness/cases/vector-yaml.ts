@@ -10,7 +10,7 @@
  * items do not parse on their own, is parsed as one document, as long as it is small.
  */
 import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { type CaseBatch, CaseSink, type PackFields, nameHash, newPackFields, packItem, resetPackFields } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, type PackFields, nameHash, newPackFields, packItem, resetPackFields, setList } from './packed.js';
 import type { Case } from './types.js';
 import { CASE_KEYS, type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
 
@@ -430,23 +430,7 @@ function flowMap(t: string, p: number, e: number, expect: boolean): number {
     if (at < 0) return -1;
     const q = listEndAt(t, at, e);
     if (q < 0) return -1;
-    switch (flowKey) {
-      case 1:
-        if (PF.b >= 0) return -1;
-        PF.b = at;
-        break;
-      case 2:
-        if (PF.c >= 0) return -1;
-        PF.c = at;
-        break;
-      case 3:
-        if (PF.expMemory >= 0) return -1;
-        PF.expMemory = at;
-        break;
-      default:
-        if (PF.expReturned >= 0) return -1;
-        PF.expReturned = at;
-    }
+    if (!setList(PF, flowKey as ListSlot, at)) return -1;
     p = q;
     while (t.charCodeAt(p) === SP) p++;
     const d = t.charCodeAt(p);
@@ -581,26 +565,17 @@ function toBytes(t: string): boolean {
   PF.nameEnd = d;
   PF.nameHash = nameHash(u, 0, d);
   u[d++] = 0;
-  let at = d;
-  if (PF.memory >= 0) {
-    d = copyList(t, PF.memory, (at = d));
-    PF.memory = at;
+  // the lists' offsets in the item text, then the same lists copied to bytes
+  const src = [PF.memory, PF.b, PF.c, PF.expMemory, PF.expReturned] as const;
+  PF.memory = PF.b = PF.c = PF.expMemory = PF.expReturned = -1;
+  if (src[0] >= 0) {
+    PF.memory = d;
+    d = copyList(t, src[0], d);
   }
-  if (PF.b >= 0) {
-    d = copyList(t, PF.b, (at = d));
-    PF.b = at;
-  }
-  if (PF.c >= 0) {
-    d = copyList(t, PF.c, (at = d));
-    PF.c = at;
-  }
-  if (PF.expMemory >= 0) {
-    d = copyList(t, PF.expMemory, (at = d));
-    PF.expMemory = at;
-  }
-  if (PF.expReturned >= 0) {
-    d = copyList(t, PF.expReturned, (at = d));
-    PF.expReturned = at;
+  for (const slot of [1, 2, 3, 4] as const) {
+    if (src[slot] < 0) continue;
+    setList(PF, slot, d);
+    d = copyList(t, src[slot], d);
   }
   return d >= 0;
 }
