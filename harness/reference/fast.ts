@@ -465,12 +465,12 @@ function floatFlushing(v: ModelVariant, space: 'global' | 'shared' | undefined, 
 }
 
 /**
- * The model's fast operation on one 16-bit float lane (f16, bf16; add, min, max) of a variant, or cas
- * on .b16 with the swap value `swap`, for exhaustive sweeps: the one result, or -1 where the model
- * allows any NaN. The same function the
- * batch checkers use, with the family's flushing for `space`. Undefined where there is none.
+ * The model's fast operation on one lane of a variant for exhaustive sweeps: a 16-bit float lane
+ * (f16, bf16; add, min, max), f32 add, or cas on .b16 with the swap value `swap`. The one result
+ * (unsigned), or -1 where the model allows any NaN. The same function the batch checkers use, with
+ * the family's flushing for `space`. Undefined where there is none.
  */
-export function fastLaneOp16(v: ModelVariant, space: 'global' | 'shared' | undefined, swap = 0): ((a: number, b: number) => number) | undefined {
+export function fastLaneOp(v: ModelVariant, space: 'global' | 'shared' | undefined, swap = 0): ((a: number, b: number) => number) | undefined {
   if (!covered(v)) return undefined;
   let fmt;
   try {
@@ -484,24 +484,28 @@ export function fastLaneOp16(v: ModelVariant, space: 'global' | 'shared' | undef
     const cas = intOp32('cas', 16, false)!;
     return (a, b) => cas(a, b, swap);
   }
-  if (lf.kind !== 'float' || (lf.name !== 'f16' && lf.name !== 'bf16')) return undefined;
   const op = v.q.op ?? '';
+  if (lf.kind !== 'float' || !(lf.name === 'f16' || lf.name === 'bf16' || (lf.name === 'f32' && op === 'add'))) return undefined;
   const ftz = floatFlushing(v, space, fmt.name, op);
   if (ftz === undefined) return undefined;
   const lane = floatLaneOp(lf, op, ftz);
+  if (lane && lf.bits === 32) return (a, b) => {
+    const r = lane(a, b, 0);
+    return r === -1 ? -1 : r >>> 0;
+  };
   return lane && ((a, b) => lane(a, b, 0));
 }
 
-/** The flushing the model applies to a variant's add in `space` (for sweep cache keys): 'ftz', 'keep', or undefined. */
-export function addFlushing(v: ModelVariant, space: 'global' | 'shared' | undefined): string | undefined {
+/** The flushing a variant's float `op` has in `space` ('ftz', 'keep'), for sweep cache keys; undefined where there is no fast path. */
+export function laneFlushing(v: ModelVariant, space: 'global' | 'shared' | undefined): string | undefined {
   let fmt;
   try {
     fmt = elementFormat(v.q.type ?? '');
-    const rule = fpRule(v.family, resolvedSpace(v, space), fmt.name);
-    return `${rule.id}:${String(rule.ftz)}`;
   } catch {
     return undefined;
   }
+  const f = floatFlushing(v, space, fmt.name, v.q.op ?? '');
+  return f === undefined ? undefined : f ? 'ftz' : 'keep';
 }
 
 function fastPath(v: ModelVariant, elements: number, space: 'global' | 'shared' | undefined, returns: boolean, write: boolean): BatchChecker | undefined {

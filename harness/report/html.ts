@@ -447,11 +447,13 @@ function sweepSection(report: RunReport): string {
     .map(
       (s) =>
         `<figure class="sweep"><img alt="map of ${esc(s.variant)}" width="256" height="256" src="${s.picture}"><figcaption><b>${esc(s.variant)}</b>${s.selftest ? ' <b class="v-mismatch">self-test</b>' : ''}<br>` +
-        `${n(s.pairs)} pairs: pass ${n(s.pass)}, observed ${n(s.observed)} (NaN results not 0x7fff: ${n(s.nonCanonicalNaN)}), <span class="${s.mismatch ? 'v-mismatch' : ''}">mismatch ${n(s.mismatch)}</span>; ${s.differingCells} cells judged pair by pair; ${s.seconds.total.toFixed(2)} s` +
+        `${s.domain ? `${esc(s.domain)}${s.laneBits === 32 ? ' (rows: x\'s high byte, columns: its next byte)' : ''}<br>` : ''}` +
+        `${n(s.pairs)} pairs: pass ${n(s.pass)}, observed ${n(s.observed)} (NaN results not ${s.laneBits === 32 ? '0x7fffffff' : '0x7fff'}: ${n(s.nonCanonicalNaN)}), <span class="${s.mismatch ? 'v-mismatch' : ''}">mismatch ${n(s.mismatch)}</span>; ${s.differingCells} cells judged pair by pair; ${s.seconds.total.toFixed(2)} s` +
         `${s.groups?.length ? `<br>${s.groups.slice(0, 6).map((g) => `${n(g.count)}: ${esc(g.signature)}`).join('<br>')}` : ''}</figcaption></figure>`,
     )
     .join('');
-  return `<section><h2>sweeps: every pair of 16-bit patterns (rows: memory operand's high byte, columns: b's high byte)</h2><p class="muted">${legend}</p><div class="sweeps">${figs}</div></section>\n`;
+  const notRun = report.sweepsNotRun?.length ? `<p class="muted">${report.sweepsNotRun.length} 32-bit sweeps not run within the --budget (listed in report.json, sweepsNotRun).</p>` : '';
+  return `<section><h2>sweeps: 2^32 pairs each (16-bit pairs: rows memory operand's high byte, columns b's high byte)</h2><p class="muted">${legend}</p>${notRun}<div class="sweeps">${figs}</div></section>\n`;
 }
 
 export function renderHtml(report: RunReport): string {

@@ -44,13 +44,19 @@ export interface RunReport {
   readonly results: readonly EntryResult[];
   /** Exhaustive sweeps (`sweep`): one per variant swept, with its map. */
   readonly sweeps?: readonly SweepReport[];
+  /** Sweeps the --budget left out (32-bit float add against named values), with what they would have covered. */
+  readonly sweepsNotRun?: readonly { readonly variant: string; readonly domain: string }[];
 }
 
 /** One variant's sweep (harness/sweep/run.ts). */
 export interface SweepReport {
   readonly variant: string;
+  /** Which 2^32 pairs (every 16-bit a x b; or every 32-bit x against a named value); absent in reports before 32-bit sweeps: 16-bit pairs. */
+  readonly domain?: string;
+  /** Bits per lane (16, or 32); absent: 16. */
+  readonly laneBits?: number;
   readonly family: string;
-  /** 16-bit lanes per case. */
+  /** Lanes (pairs) per case. */
   readonly lanes: number;
   readonly pairs: number;
   readonly pass: number;
@@ -62,7 +68,7 @@ export interface SweepReport {
    * The mismatches by what went wrong (one behaviour, one group): a signature, how many pairs, and the
    * id of a case kept whole as its example (in results, with its explanation and finding).
    */
-  readonly groups?: readonly { readonly signature: string; readonly count: number; readonly example: string }[];
+  readonly groups?: readonly { readonly signature: string; readonly count: number; readonly example: string; /** The expectation that explains the example: the group is a known deviation. */ readonly expectation?: string }[];
   /** Where the memory was (a generic variant is swept in global and in shared memory). */
   readonly space: 'global' | 'shared';
   /** NaN results other than the canonical 0x7fff. */
@@ -72,9 +78,9 @@ export interface SweepReport {
   readonly referenceCached: boolean;
   readonly selftest: boolean;
   readonly seconds: { readonly reference: number; readonly gpu: number; readonly judge: number; readonly total: number };
-  /** The 256 x 256 map (rows: a's high byte, columns: b's), a PNG data: URI (harness/sweep/picture.ts). */
+  /** The 256 x 256 map (16-bit pairs: rows a's high byte, columns b's; 32-bit: rows x's high byte, columns its next byte), a PNG data: URI (harness/sweep/picture.ts). */
   readonly picture: string;
-  /** Per cell (a_hi << 8 | b_hi) with any: [cell, mismatching pairs], [cell, NaN results]. */
+  /** Per cell (a_hi << 8 | b_hi; 32-bit: x >>> 16) with any: [cell, mismatching pairs], [cell, NaN results]. */
   readonly cells: { readonly mismatch: readonly (readonly [number, number])[]; readonly nan: readonly (readonly [number, number])[] };
 }
 

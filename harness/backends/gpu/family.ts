@@ -51,4 +51,28 @@ export interface GpuFamily {
   kernel(name: string, e: CatalogEntry, shape: KernelShape): string;
   /** Why a case cannot run in a slot (e.g. a bulk case of more than 16 bytes), or undefined. */
   caseUnfit(c: ReferenceCase, shape: KernelShape): string | undefined;
+  /** How its variants run in exhaustive sweeps; absent: not swept. */
+  readonly sweep?: SweepHooks;
+}
+
+/**
+ * The family's part of an exhaustive sweep kernel (harness/sweep/kernel.ts writes the rest: operands
+ * from the pair index, results hashed into cell records). Optional: a family without it is not swept.
+ */
+export interface SweepHooks {
+  /** The per-lane operation a sweep of `e` checks ('add', 'min', 'max', 'cas'), or undefined: not swept. */
+  op(e: CatalogEntry): string | undefined;
+  /** Where a sweep's memory lands: mode 0, and mode 1 too where a generic address may point into shared memory. */
+  modes(e: CatalogEntry, k: KernelShape): readonly (0 | 1)[];
+  /** Whether `e`, less its ordering, scope and cache hint, is the spelling on which each of those is swept. */
+  qualifierRepresentative(e: CatalogEntry): boolean;
+  /**
+   * The PTX applying `e` to one thread's elements: memory in %m<k>, operand b in %bv<k>, c in %cv<k>
+   * (registers .b<width>), returned values into %d<k> when k.returns. It may use %addr (u64: the
+   * thread's 16-byte-aligned place in the results buffer, where a global memory operand lives), %sa
+   * (u32: the thread's 16-byte slot in shared memory `smem`), %mode (u32: bit 0 = mode 1), %gen
+   * (pred), %x64 (u64) and %pol (u64). `result` says where the results are read back: the load
+   * (`ld.global`, `ld.shared`, `ld`) and the base register.
+   */
+  body(e: CatalogEntry, k: KernelShape): { readonly decls: readonly string[]; readonly lines: readonly string[]; readonly result: { readonly ld: string; readonly base: string } };
 }

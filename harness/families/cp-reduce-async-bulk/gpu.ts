@@ -5,7 +5,7 @@
  * copy of the destination, completing on an mbarrier with complete_tx, and copies it back (launched
  * in clusters of 2 CTAs).
  */
-import { BLOCK, CASE_INDEX, type GpuFamily, KERNEL_PARAMS, type KernelShape, SLOT } from '../../backends/gpu/family.js';
+import { BLOCK, CASE_INDEX, type GpuFamily, KERNEL_PARAMS, type KernelShape, SLOT, type SweepHooks } from '../../backends/gpu/family.js';
 import type { CatalogEntry } from '../../catalog/enumerate.js';
 import { elementType } from '../../catalog/elements.js';
 
@@ -58,7 +58,31 @@ function kernel(name: string, e: CatalogEntry): string {
   return lines.join('\n');
 }
 
+/**
+ * Sweeps: the .global form (the form that takes 16- and 32-bit floats), 16 bytes per thread: the
+ * memory elements written to the thread's place in the results buffer (the destination), the
+ * operands to its shared slot (the source); proxy fences order the generic writes before the async
+ * proxy's reduction and its writes before the generic read-back (a missing order would show as
+ * mismatches: the sweep compares every result). The cache hint is swept on add.noftz.f16.
+ */
+const bulkSweep: SweepHooks = {
+  op: (e) => (e.q.dst === 'shared::cluster' ? undefined : e.q.op),
+  modes: () => [0],
+  qualifierRepresentative: (e) => e.q.op === 'add' && e.q.type === 'f16',
+  body: (e, k) => {
+    const T = `b${k.width}`;
+    const bytes = k.width / 8;
+    const hint = (e.q.hint ?? '') !== '';
+    const lines: string[] = [];
+    for (let i = 0; i < k.elements; i++) lines.push(`  st.global.${T} [%addr+${i * bytes}], %m${i};`, `  st.shared.${T} [%sa+${i * bytes}], %bv${i};`);
+    if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
+    lines.push('  fence.proxy.async;', `  ${e.ptx} [%addr], [%sa], ${SLOT}${hint ? ', %pol' : ''};`, '  cp.async.bulk.commit_group;', '  cp.async.bulk.wait_group 0;', '  fence.proxy.async;');
+    return { decls: [], lines, result: { ld: 'ld.global', base: '%addr' } };
+  },
+};
+
 export const bulkGpu: GpuFamily = {
+  sweep: bulkSweep,
   unsupported: () => undefined,
   shape: (e): KernelShape => {
     const width = elementType(e.q.type ?? '').bits;

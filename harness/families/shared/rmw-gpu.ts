@@ -6,7 +6,7 @@
  * instruction line is the catalog's spelling with the operand shape of its syntax form, so what
  * runs is exactly what the catalog names.
  */
-import { BLOCK, CASE_INDEX, type GpuFamily, KERNEL_PARAMS, type KernelShape, SLOT } from '../../backends/gpu/family.js';
+import { BLOCK, CASE_INDEX, type GpuFamily, KERNEL_PARAMS, type KernelShape, SLOT, type SweepHooks } from '../../backends/gpu/family.js';
 import type { CatalogEntry } from '../../catalog/enumerate.js';
 import { elementType, vectorLength } from '../../catalog/elements.js';
 import type { ReferenceCase } from '../../reference/model.js';
@@ -104,11 +104,68 @@ export function rmwCaseUnfit(c: ReferenceCase, k: KernelShape): string | undefin
 
 export const PTXAS_BF16_BIT_BUCKET = 'ptxas 13.0 crashes (SIGSEGV) on atom with the bit bucket _ and a bf16 type; no cubin can hold it';
 
+/**
+ * The instruction of a sweep kernel on the thread's slot: global (the results buffer itself),
+ * shared (staged in the thread's shared slot), or generic (global, or shared through cvta.shared
+ * when the launch's mode is 1). Returned values land in %d<k>.
+ */
+function rmwSweepBody(e: CatalogEntry, k: KernelShape): ReturnType<SweepHooks['body']> {
+  const T = W(k.width);
+  const n = k.elements;
+  const bytes = k.width / 8;
+  const lines: string[] = [];
+  let target: string;
+  let result: { ld: string; base: string };
+  if ((e.q.space ?? '').startsWith('shared')) {
+    for (let i = 0; i < n; i++) lines.push(`  st.shared.${T} [%sa+${i * bytes}], %m${i};`);
+    target = '%sa';
+    result = { ld: 'ld.shared', base: '%sa' };
+  } else if (k.generic) {
+    lines.push('  and.b32 %u, %mode, 1;', '  setp.ne.u32 %gen, %u, 0;');
+    for (let i = 0; i < n; i++) lines.push(`  @%gen st.shared.${T} [%sa+${i * bytes}], %m${i};`, `  @!%gen st.global.${T} [%addr+${i * bytes}], %m${i};`);
+    lines.push('  cvt.u64.u32 %x64, %sa;', '  cvta.shared.u64 %x64, %x64;', '  @!%gen mov.u64 %x64, %addr;');
+    target = '%x64';
+    result = { ld: 'ld', base: '%x64' };
+  } else {
+    for (let i = 0; i < n; i++) lines.push(`  st.global.${T} [%addr+${i * bytes}], %m${i};`);
+    target = '%addr';
+    result = { ld: 'ld.global', base: '%addr' };
+  }
+  const hint = (e.q.hint ?? '') !== '';
+  if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
+  const vec = (p: string) => (n === 1 ? `${p}0` : `{${regList(p, n).join(', ')}}`);
+  const ops: string[] = [];
+  for (const kind of e.operands) {
+    if (kind === 'd') ops.push((e.q.d ?? '') === '_' ? '_' : vec('%d'));
+    else if (kind === 'a') ops.push(`[${target}]`);
+    else if (kind === 'b') ops.push(vec('%bv'));
+    else if (kind === 'c') ops.push(vec('%cv'));
+    else if (kind === 'policy' && hint) ops.push('%pol');
+  }
+  lines.push(`  ${e.ptx} ${ops.join(', ')};`);
+  return { decls: [], lines, result };
+}
+
+/**
+ * Sweeps of atom and red: add/min/max and cas as the catalog names them; a generic scalar or packed
+ * variant also with its addresses in shared memory (a vector one "may be used only with .global
+ * space and with generic addressing where the address points to .global space", 9.7.13.5 atom /
+ * 9.7.13.6 red: in shared memory its results are undefined); every ordering, scope and cache hint
+ * on the family's `.global.add.noftz.f16` (atom: with a destination).
+ */
+const rmwSweep: SweepHooks = {
+  op: (e) => e.q.op,
+  modes: (e, k) => (k.generic && !e.q.vec ? [0, 1] : [0]),
+  qualifierRepresentative: (e) => e.q.op === 'add' && e.q.type === 'f16' && e.q.space === 'global' && !e.q.vec && !e.q.d,
+  body: rmwSweepBody,
+};
+
 export function rmwGpu(returns: (e: CatalogEntry) => boolean): GpuFamily {
   return {
     unsupported: (e) => ((e.q.d ?? '') === '_' && /bf16/.test(e.q.type ?? '') ? PTXAS_BF16_BIT_BUCKET : undefined),
     shape: (e) => rmwShape(e, returns(e)),
     kernel: rmwKernel,
     caseUnfit: rmwCaseUnfit,
+    sweep: rmwSweep,
   };
 }
