@@ -20,7 +20,6 @@ import { cellClasses, pictureDataUri } from '../sweep/picture.js';
 import { type SweepOutcome, runSweeps } from '../sweep/run.js';
 import { CELLS, SPECIALS32 } from '../sweep/space.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
-import { compileFilter } from '../util/filter.js';
 import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
 import type { Io } from './main.js';
@@ -154,7 +153,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     ptx,
     ptxas: backend.ptxas!,
     cacheDir: resolveCacheDir(v['cache-dir']),
-    keep: compileFilter(v.filter),
+    ...(v.filter ? { filter: v.filter } : {}),
     cells,
     budget,
     selftest,
@@ -163,6 +162,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     onProgress: (m) => io.err(m),
   });
   if (!r.outcomes.length) throw new UsageError(`no variant to sweep${v.filter ? ` matches --filter '${v.filter}'` : ''}: sweeps cover atom/red add, min, max on .f16/.bf16 lanes`);
+  const tm = performance.now();
   const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'sweep', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0 }, expectations, expectations.length ? exFile : null);
   // the totals below count pairs, known deviations already apart
   rec.totalsCountResults = false;
@@ -215,8 +215,8 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   const line = (x: number) => x.toFixed(2);
   // where the seconds went: before the command (node, loading the CLI), probing the GPU and ptxas, and each stage
   io.err(
-    `sweep seconds: start-up ${line(startup)}, GPU and ptxas probe ${line(probe)}, compile ${line(p.compile)}, module and buffers ${line(p.load)}, ` +
-      `worker start ${line(p.workers)}, reference ${line(p.reference)}, GPU ${line(p.gpu)}, judging ${line(p.judge)}, report ${line((performance.now() - tw) / 1000)}; ` +
+    `sweep seconds: start-up ${line(startup)}, GPU and ptxas probe ${line(probe)}, plan ${line(p.plan)}, compile ${line(p.compile)}, module and buffers ${line(p.load)}, ` +
+      `worker start ${line(p.workers)}, reference ${line(p.reference)}, GPU ${line(p.gpu)}, judging ${line(p.judge)}, maps and summaries ${line((tw - tm) / 1000)}, report ${line((performance.now() - tw) / 1000)}; ` +
       `command ${line(performance.now() / 1000)} since the process began`,
   );
   if (r.notRun.length) io.err(`sweep: ${r.notRun.length} 32-bit sweeps not run within --budget ${budget} s (listed in report.json sweepsNotRun); their cached references make the next run faster`);

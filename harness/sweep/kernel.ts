@@ -31,8 +31,11 @@ const FMT = {
   f32: { exp: 0x7f800000, frac: 0x7fffff, canonical: 0x7fffffff },
 } as const;
 
-export function sweepKernelName(gv: GpuVariant): string {
-  return `s${gv.index}`;
+/** A sweep kernel's name, from its variant's id (FNV-1a), so it is the same in a filtered plan and the full one. */
+export function sweepKernelName(gv: Pick<GpuVariant, 'entry'>): string {
+  let h = 0x811c9dc5;
+  for (const ch of gv.entry.id) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return `s_${h.toString(16).padStart(8, '0')}`;
 }
 
 export function sweepKernel(sv: SweepVariant): string {
@@ -207,6 +210,12 @@ export function sweepKernel(sv: SweepVariant): string {
 
 /** A module of sweep kernels (one per variant: a generic one's two sweeps share it, by `mode`). */
 export function sweepModule(arch: string, ptx: string, svs: readonly SweepVariant[]): string {
-  const one = [...new Map(svs.map((s) => [s.gv.index, { ...s, mode: 0 as const }])).values()];
+  const one = [...new Map(svs.map((s) => [s.gv.entry.id, { ...s, mode: 0 as const }])).values()];
+  const names = new Map<string, string>();
+  for (const s of one) {
+    const n = sweepKernelName(s.gv);
+    if (names.has(n)) throw new Error(`sweep kernel name ${n} of ${s.gv.entry.id} collides with ${names.get(n)}`);
+    names.set(n, s.gv.entry.id);
+  }
   return [`.version ${ptx}`, `.target ${arch}`, '.address_size 64', '', ...one.map(sweepKernel), ''].join('\n');
 }

@@ -32,7 +32,8 @@ export interface SweepOptions {
   readonly ptx: string;
   readonly ptxas: Ptxas;
   readonly cacheDir: string;
-  readonly keep: (variantId: string) => boolean;
+  /** The --filter pattern (variant ids), if any. */
+  readonly filter?: string;
   /** Cells per variant from cell 0 (CELLS: every pair). */
   readonly cells: number;
   /** Flip the lowest result bit where b is subnormal (the proof that a sweep can fail). */
@@ -158,6 +159,8 @@ const CHUNK_CELLS = 4096;
 
 /** Where a run's seconds went, by stage (summed over sweeps). */
 export interface SweepProfile {
+  /** The catalog's variants for the target (and filter), and which sweep. */
+  plan: number;
   compile: number;
   load: number;
   workers: number;
@@ -167,11 +170,12 @@ export interface SweepProfile {
 }
 
 export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; outcomes: SweepOutcome[]; notRun: SweepNotRun[]; profile: SweepProfile }> {
-  const plan = gpuPlan(opts.arch, opts.ptx);
-  const all = sweepPlan(plan, opts.keep);
+  const tp = performance.now();
+  const plan = gpuPlan(opts.arch, opts.ptx, opts.filter);
+  const all = sweepPlan(plan, () => true);
   const svs = opts.budget > 0 ? all : all.filter((x) => x.domain.kind !== 'one32');
   const notRun: SweepNotRun[] = all.filter((x) => !svs.includes(x)).map((x) => ({ variant: sweepName(x), domain: domainText(x.domain) }));
-  const profile: SweepProfile = { compile: 0, load: 0, workers: 0, reference: 0, gpu: 0, judge: 0 };
+  const profile: SweepProfile = { plan: (performance.now() - tp) / 1000, compile: 0, load: 0, workers: 0, reference: 0, gpu: 0, judge: 0 };
   if (!svs.length) return { plan, outcomes: [], notRun, profile };
   const t0 = performance.now();
   const mod = await compileModules([sweepModule(opts.arch, opts.ptx, svs)], { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir });

@@ -262,7 +262,7 @@ describe('cp.reduce.async.bulk and 32-bit float add sweeps, the budget, known de
     const r0 = report('b0');
     expect([r0.sweeps.every((s) => s.laneBits === 16), r0.sweepsNotRun?.length]).toEqual([true, 2 * SPECIALS32.length]);
     expect(r0.sweepsNotRun![0]).toEqual({ variant: 'red.global.add.f32 (b = +0)', domain: 'every 32-bit memory a x operand b +0 (0x00000000)' });
-    expect(a.out).toMatch(/sweep seconds: start-up [\d.]+, GPU and ptxas probe [\d.]+, compile [\d.]+, .* report [\d.]+; command [\d.]+ since the process began/);
+    expect(a.out).toMatch(/sweep seconds: start-up [\d.]+, GPU and ptxas probe [\d.]+, plan [\d.]+, compile [\d.]+, .* report [\d.]+; command [\d.]+ since the process began/);
     const b = await run(['--filter', 'red.global.add.f32', '--cells', '1', '--budget', '0.001', '--report', join(dir, 'b1')]);
     expect(b.code).toBe(0);
     const r1 = report('b1');

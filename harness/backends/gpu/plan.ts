@@ -5,7 +5,8 @@
  * the cubin cache) only their modules, and the same variant always lands in the same module text.
  */
 import { findTarget } from '../../arch/targets.js';
-import { type CatalogEntry, enumerateCatalog } from '../../catalog/enumerate.js';
+import { type CatalogEntry, enumerateCatalog, enumerateMatching } from '../../catalog/enumerate.js';
+import { compileFilter, compileFilterPrefix } from '../../util/filter.js';
 import { FAMILIES } from '../../families/index.js';
 import { GPU_FAMILY_IDS, gpuFamily } from '../../families/gpu-index.js';
 import { type GpuFamily, type KernelShape } from './family.js';
@@ -32,11 +33,18 @@ export interface GpuPlan {
 
 const plans = new Map<string, GpuPlan>();
 
-export function gpuPlan(arch: string, ptx: string): GpuPlan {
-  const key = `${arch}@${ptx}`;
+/**
+ * `filter` (a --filter pattern): only the variants whose id it keeps, found by the catalog's pruned
+ * walk (a run that names a few variants does not evaluate all 17,000). Their index, kernel name and
+ * module are then those of the filtered plan, not the full one: for callers that compile their own
+ * module from it (sweeps), not for the cubin-cached modules of the gpu backend.
+ */
+export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
+  const key = `${arch}@${ptx}${filter ? `#${filter}` : ''}`;
   const hit = plans.get(key);
   if (hit) return hit;
-  const entries = enumerateCatalog({ target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => GPU_FAMILY_IDS.includes(f.id)) }).filter((e) => e.expect === 'accept');
+  const base = { target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => GPU_FAMILY_IDS.includes(f.id)) };
+  const entries = (filter ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) }) : enumerateCatalog(base)).filter((e) => e.expect === 'accept');
   const variants: GpuVariant[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
   for (const e of entries) {
