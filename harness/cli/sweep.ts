@@ -6,6 +6,8 @@
  * report files with a map per sweep and the seconds per stage. Exit codes as a run: 0 clean, 1 a
  * mismatch (a self-test expects them), 2 usage or no GPU.
  */
+import { existsSync } from 'node:fs';
+import { formatProblem } from '../cases/types.js';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findTarget, modulePtxFor } from '../arch/targets.js';
@@ -47,7 +49,10 @@ export const SWEEP_USAGE = `npm run conformance -- sweep [options]
                     records are cached, so a second run gets further in the same budget
   --self-test       run kernels that flip the lowest result bit where operand b (32-bit: the swept
                     operand) is subnormal: the run must report exactly those pairs as mismatches
-  --workers N       processes computing reference records (default: one per core)`;
+  --workers N       processes computing reference records (default: one per core)
+  --backend B       gpu or auto (the same: a sweep needs the GPU)
+  --expectations F  known deviations (default cases/expectations/<arch>.yaml); a group of mismatching
+                    pairs whose kept example one explains is a known deviation with its count`;
 
 function cellsSparse(xs: Uint32Array): [number, number][] {
   const out: [number, number][] = [];
@@ -110,6 +115,8 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
         'cache-dir': { type: 'string' },
         cells: { type: 'string' },
         budget: { type: 'string' },
+        backend: { type: 'string' },
+        expectations: { type: 'string' },
         'self-test': { type: 'boolean' },
         workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -131,6 +138,9 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   if (!Number.isFinite(budget) || budget < 0 || v.budget?.trim() === '') throw new UsageError(`--budget takes seconds (0 or more), got '${v.budget}'`);
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers takes a positive integer, got '${v.workers}'`);
+  if (v.backend !== undefined && v.backend !== 'gpu' && v.backend !== 'auto') {
+    throw new UsageError(`--backend ${v.backend}: a sweep compares the GPU's results with the reference model, so it runs on the gpu backend only (--backend gpu or auto); the reference model's own results need no sweep, and ptxas checks are the main run's (npm run conformance -- --backend ptxas)`);
+  }
   const startup = performance.now() / 1000;
   let backend;
   try {
@@ -142,9 +152,15 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   const probe = performance.now() / 1000 - startup;
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
-  const exFile = expectationsPath(target.name);
-  const ex = await loadExpectations(exFile, false);
-  const expectations: Expectation[] = ex.problems.length ? [] : ex.expectations;
+  const exFile = v.expectations ?? expectationsPath(target.name);
+  const ex = await loadExpectations(exFile, v.expectations !== undefined);
+  if (ex.problems.length) {
+    for (const p of ex.problems) io.err(formatProblem(p));
+    io.err(`${ex.problems.length} problem(s) in the expectations file; nothing was run. Fix them and run again.`);
+    return 2;
+  }
+  const expectations: Expectation[] = ex.expectations;
+  if (!existsSync(exFile)) io.err(`sweep: no expectations file at ${exFile} (a path relative to the working directory; --expectations FILE names one): every deviation counts as a mismatch`);
   const started = new Date();
   const dir = resolve(v.report ?? join('reports', 'out', `sweep-${started.toISOString().replace(/[:]/g, '-').replace(/\..*$/, 'Z')}`));
   io.err(`sweep on ${backend.device!.name}: ${cells === CELLS ? 'every pair' : `the first ${cells} cells (${cells * 65536} pairs)`} per variant${selftest ? ', SELF-TEST kernels (results perturbed where b is subnormal)' : ''}`);
