@@ -488,11 +488,15 @@ export function fastLaneOp(v: ModelVariant, space: 'global' | 'shared' | undefin
   if (lf.kind !== 'float' || !(lf.name === 'f16' || lf.name === 'bf16' || (lf.name === 'f32' && op === 'add'))) return undefined;
   const ftz = floatFlushing(v, space, fmt.name, op);
   if (ftz === undefined) return undefined;
+  if (lf.bits === 32) {
+    // floatLaneOp's f32 add, one closure less (the sweep's reference calls it 2^32 times), unsigned
+    const add = fastAdder(lf, ftz);
+    return (a, b) => {
+      const x = add(a, b);
+      return lastAdd.nan || ((x & 0x7f800000) === 0x7f800000 && (x & 0x7fffff) !== 0) ? -1 : x >>> 0;
+    };
+  }
   const lane = floatLaneOp(lf, op, ftz);
-  if (lane && lf.bits === 32) return (a, b) => {
-    const r = lane(a, b, 0);
-    return r === -1 ? -1 : r >>> 0;
-  };
   return lane && ((a, b) => lane(a, b, 0));
 }
 
