@@ -67,7 +67,10 @@ export const USAGE = `usage: npm run conformance -- [options]
   npm run conformance -- render REPORT.json [--report DIR] [--expectations F]
                                                   judge a report again, write its HTML and JUnit
   npm run conformance -- sweep [--filter F] [--cells N] [--self-test]
-                                                  every 16-bit operand pair on the GPU (sweep --help)`;
+                                                  every 16-bit operand pair on the GPU (sweep --help)
+  npm run conformance -- contend [--filter F] [--reps R] [--self-test]
+                                                  atom/red under contention on the GPU, judged
+                                                  exactly (contend --help)`;
 
 export function parseOptions(argv: readonly string[]): Options {
   let parsed;

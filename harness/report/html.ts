@@ -437,6 +437,23 @@ document.title = (D.meta.partial ? '[partial] ' : '') + 'PTX conformance ' + D.m
 
 const esc = (t: string) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
+/** Contention groups: verdict, distinct outcomes against the allowed set, determinism, and a histogram per group (server-side). */
+function contentionSection(report: RunReport): string {
+  const cs = report.contention;
+  if (!cs?.length) return '';
+  const rows = cs
+    .map((c) => {
+      const total = c.outcomes.reduce((t, o) => t + o.count, 0) || 1;
+      const bars = c.outcomes
+        .slice(0, 8)
+        .map((o) => `<div title="${esc(o.reason)}"><span class="swatch" style="width:${Math.max(2, Math.round((120 * o.count) / total))}px;background:${o.verdict === 'pass' ? '#3a3' : o.verdict === 'observed' ? '#e90' : '#c22'}"></span>${o.count} ${esc(o.memory.join(' '))}${o.orders?.length ? ` <span class="muted">order ${esc(o.orders[0]!.join(' '))}</span>` : ''}</div>`)
+        .join('');
+      return `<tr><td>${esc(c.id)}</td><td class="v-${esc(c.verdict)}">${esc(c.verdict)}</td><td>${c.n} x ${c.layout}${c.atomic ? '' : ' (narrow scope)'}</td><td>${c.distinct}${c.allowed !== undefined ? ` of ${c.allowed}` : ''}</td><td>${c.deterministic ? 'same bits' : 'differed'}</td><td>${c.lostUpdates}</td><td>${bars}</td></tr>`;
+    })
+    .join('');
+  return `<section><h2>contention: outcomes per group (2 launches x addresses)</h2><table><tr><th>group</th><th>verdict</th><th>participants</th><th>distinct outcomes (of allowed)</th><th>launches</th><th>lost updates</th><th>histogram</th></tr>${rows}</table></section>\n`;
+}
+
 /** The sweeps' maps (server-side: images and numbers, no script). */
 function sweepSection(report: RunReport): string {
   const sw = report.sweeps;
@@ -469,7 +486,7 @@ export function renderHtml(report: RunReport): string {
 <header><h1>PTX reduction conformance</h1><div id="totals"></div></header>
 <section><h2>run</h2><div id="meta"></div><div id="stats"></div></section>
 <section><h2>summary: family x type x operation, coloured by the worst verdict (click a cell)</h2><div id="matrix-box"></div></section>
-${sweepSection(report)}<section><h2>findings (click one to list its results)</h2><div id="findings"></div></section>
+${sweepSection(report)}${contentionSection(report)}<section><h2>findings (click one to list its results)</h2><div id="findings"></div></section>
 <section id="cases-section"><h2>results</h2>
 <div id="filters"><label>verdict<select id="f-verdict"></select></label><label>family<select id="f-family"></select></label><label>type<select id="f-type"></select></label><label>op<select id="f-op"></select></label><label>finding<select id="f-finding"></select></label><label>id contains<input id="f-text" type="search"></label></div>
 <p id="count" class="muted"></p>

@@ -46,9 +46,40 @@ export interface RunReport {
   readonly sweeps?: readonly SweepReport[];
   /** Sweeps the --budget left out (32-bit float add against named values), with what they would have covered. */
   readonly sweepsNotRun?: readonly { readonly variant: string; readonly domain: string }[];
+  /** Contention groups (`contend`): one per variant x layout x operand set, with its outcome histogram. */
+  readonly contention?: readonly ContentionReport[];
 }
 
 /** One variant's sweep (harness/sweep/run.ts). */
+export interface ContentionReport {
+  /** The group's result id (variant/contend-layout-set). */
+  readonly id: string;
+  readonly variant: string;
+  readonly layout: 'warp' | 'cta' | 'grid';
+  readonly set: string;
+  /** Participants on one address. */
+  readonly n: number;
+  /** Addresses per launch (two launches). */
+  readonly reps: number;
+  /** Whether every participant's scope includes the others (else split read/write semantics apply). */
+  readonly atomic: boolean;
+  readonly verdict: string;
+  /** Final states some order allows (red), where computed. */
+  readonly allowed?: number;
+  readonly deterministic: boolean;
+  /** Addresses whose outcome no sequential order explains (a lost update). */
+  readonly lostUpdates: number;
+  readonly selftest: boolean;
+  /** The self-test judged under a narrow scope's split read/write semantics. */
+  readonly asSplit?: { readonly verdict: string; readonly reason: string };
+  /** Distinct outcomes, most frequent first (up to 16). */
+  readonly outcomes: readonly { readonly count: number; readonly memory: readonly string[]; readonly returned?: readonly (readonly string[])[]; readonly verdict: string; readonly reason: string; readonly orders?: readonly (readonly number[])[] }[];
+  /** Distinct outcomes in all. */
+  readonly distinct: number;
+  /** Addresses (over both launches) by verdict. */
+  readonly counts: Readonly<Record<string, number>>;
+}
+
 export interface SweepReport {
   readonly variant: string;
   /** Which 2^32 pairs (every 16-bit a x b; or every 32-bit x against a named value); absent in reports before 32-bit sweeps: 16-bit pairs. */

@@ -53,6 +53,12 @@ export interface GpuFamily {
   caseUnfit(c: ReferenceCase, shape: KernelShape): string | undefined;
   /** How its variants run in exhaustive sweeps; absent: not swept. */
   readonly sweep?: SweepHooks;
+  /**
+   * How its variants run under contention (harness/contention/): the instruction on the address in
+   * register `target` (u64 global or generic, u32 shared), operands %bv<k>/%cv<k>, returned values
+   * into %d<k>; absent: not run under contention.
+   */
+  readonly contend?: { instruction(e: CatalogEntry, k: KernelShape, target: string): string[] };
 }
 
 /**

@@ -131,6 +131,17 @@ function rmwSweepBody(e: CatalogEntry, k: KernelShape): ReturnType<SweepHooks['b
     target = '%addr';
     result = { ld: 'ld.global', base: '%addr' };
   }
+  lines.push(...rmwInstruction(e, k, target));
+  return { decls: [], lines, result };
+}
+
+/**
+ * The catalog's instruction on the address in register `target`: operands %bv<k> (b), %cv<k> (c),
+ * returned values into %d<k>; a cache hint's policy made into %pol first.
+ */
+export function rmwInstruction(e: CatalogEntry, k: KernelShape, target: string): string[] {
+  const n = k.elements;
+  const lines: string[] = [];
   const hint = (e.q.hint ?? '') !== '';
   if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
   const vec = (p: string) => (n === 1 ? `${p}0` : `{${regList(p, n).join(', ')}}`);
@@ -143,7 +154,7 @@ function rmwSweepBody(e: CatalogEntry, k: KernelShape): ReturnType<SweepHooks['b
     else if (kind === 'policy' && hint) ops.push('%pol');
   }
   lines.push(`  ${e.ptx} ${ops.join(', ')};`);
-  return { decls: [], lines, result };
+  return lines;
 }
 
 /**
@@ -167,5 +178,6 @@ export function rmwGpu(returns: (e: CatalogEntry) => boolean): GpuFamily {
     kernel: rmwKernel,
     caseUnfit: rmwCaseUnfit,
     sweep: rmwSweep,
+    contend: { instruction: rmwInstruction },
   };
 }

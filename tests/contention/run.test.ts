@@ -1,0 +1,92 @@
+/**
+ * The contend command against the stand-in launcher (contention kernels emulated with a random
+ * order per address and the full reference model per step): every outcome allowed and its order
+ * reconstructed; the self-test's lost updates a mismatch as red and allowed under split semantics;
+ * a planted one-bit fault caught at every address it touches; no GPU and bad options exit 2.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Io, main } from '../../harness/cli/main.js';
+import type { ContentionReport } from '../../harness/report/json.js';
+import { register } from 'tsx/cjs/api';
+import { ptxasOrReason } from '../helpers/ptxas.js';
+
+register();
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-contend-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = async (args: string[], env: Record<string, string> = {}) => {
+  const saved = { ...process.env };
+  process.env.PTX_CONFORMANCE_ADDON = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
+  Object.assign(process.env, env);
+  const out: string[] = [];
+  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
+  try {
+    return { code: await main(['contend', '--cache-dir', join(dir, 'cache'), ...args], io), out: out.join('\n') };
+  } finally {
+    process.env = saved;
+  }
+};
+const report = (d: string) => JSON.parse(readFileSync(join(dir, d, 'report.json'), 'utf8')) as { contention: ContentionReport[]; results: { id: string; verdict: string; reason: string }[] };
+
+describe('contend against the stand-in launcher', async () => {
+  const p = await ptxasOrReason();
+  if (typeof p === 'string') console.log(`[skip] contend tests: ${p}`);
+  it.skipIf(typeof p === 'string')('f32 add, cas, generic f16 add in shared memory, vector min, narrow scopes: every outcome allowed, atom\'s orders reconstructed', async () => {
+    const r = await run(['--filter', 'red.global.add.f32,atom.global.add.f32,atom.global.cas.b32,atom.add.noftz.f16,atom.global.min.noftz.v2.bf16,atom.cta.global.add.f32', '--reps', '32', '--report', join(dir, 'a')]);
+    expect(r.code).toBe(0);
+    const rep = report('a');
+    expect(rep.contention.every((c) => c.verdict === 'pass')).toBe(true);
+    const order = rep.contention.find((c) => c.id === 'atom.global.add.f32/contend-warp-order')!;
+    expect(order.n).toBe(4);
+    // the stand-in's random orders give several of the three allowed finals (0, 1, 2), each with its order
+    expect(new Set(order.outcomes.map((o) => o.memory[0]))).toEqual(new Set(['0x00000000', '0x3f800000', '0x40000000']));
+    for (const o of order.outcomes) expect(o.orders![0]!.slice().sort()).toEqual([0, 1, 2, 3]);
+    expect(rep.contention.find((c) => c.id === 'red.global.add.f32/contend-grid-order')!.allowed).toBe(3);
+    expect(rep.contention.find((c) => c.id === 'atom.add.noftz.f16/contend-warp-shared-order')?.verdict).toBe('pass');
+    expect(rep.contention.find((c) => c.id === 'atom.global.min.noftz.v2.bf16/contend-cta-special')?.verdict).toBe('pass');
+    // .cta scope across CTAs: not atomic by the spec; the (atomic) stand-in loses nothing, so it passes
+    expect(rep.contention.filter((c) => c.variant === 'atom.cta.global.add.f32').map((c) => [c.layout, c.atomic, c.verdict])).toEqual([['grid', false, 'pass'], ['grid', false, 'pass'], ['grid', false, 'pass']]);
+  }, 120_000);
+  it.skipIf(typeof p === 'string')('the self-test (plain load/add/store): every address a mismatch as red ("not atomic", an update lost), allowed under split read/write', async () => {
+    const r = await run(['--self-test', '--reps', '32', '--report', join(dir, 'st')]);
+    expect(r.code).toBe(1);
+    const rep = report('st');
+    expect(rep.contention.map((c) => [c.id, c.verdict, c.lostUpdates, c.asSplit?.verdict])).toEqual([
+      ['red.global.add.f32/contend-warp-ones:self-test', 'mismatch', 64, 'observed'],
+      ['red.global.add.f32/contend-grid-ones:self-test', 'mismatch', 64, 'observed'],
+    ]);
+    expect(rep.results[0]!.reason).toMatch(/not atomic: final 0x3f800000 is not the result of any order of the 4 operations .*an update lost/);
+  }, 120_000);
+  it.skipIf(typeof p === 'string')('a planted fault (every 7th address one bit off) is caught wherever it lands', async () => {
+    const r = await run(['--filter', 'red.global.add.f32,atom.global.exch.b32', '--reps', '32', '--report', join(dir, 'bug')], { PTXCONF_STANDIN_CONTEND_BUG: '1' });
+    expect(r.code).toBe(1);
+    const rep = report('bug');
+    // addresses 3, 10, 17, 24, 31 of each launch: 10 of 64 in every group (but where the final is a
+    // NaN, which stays a NaN: allowed)
+    for (const c of rep.contention) {
+      const bad = c.counts.mismatch ?? 0;
+      if (c.set === 'special') expect(bad).toBeLessThanOrEqual(10);
+      else expect([c.id, c.verdict, bad]).toEqual([c.id, 'mismatch', 10]);
+    }
+  }, 120_000);
+});
+
+it('without a GPU, or with bad options: exit 2 and why', async () => {
+  const out: string[] = [];
+  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
+  expect(await main(['contend', '--reps', '33'], io)).toBe(2);
+  expect(out.join('\n')).toMatch(/--reps takes a multiple of 32/);
+  expect(await main(['contend', '--backend', 'reference'], io)).toBe(2);
+  const saved = process.env.PTX_CONFORMANCE_ADDON;
+  process.env.PTX_CONFORMANCE_ADDON = join(dir, 'none.node');
+  try {
+    const code = await main(['contend'], io);
+    if (code === 2) expect(out.join('\n')).toMatch(/contention runs on a GPU, and there is none to use here/);
+  } finally {
+    if (saved === undefined) delete process.env.PTX_CONFORMANCE_ADDON;
+    else process.env.PTX_CONFORMANCE_ADDON = saved;
+  }
+});
