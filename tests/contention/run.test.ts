@@ -12,6 +12,12 @@ import { type Io, main } from '../../harness/cli/main.js';
 import type { ContentionReport } from '../../harness/report/json.js';
 import { register } from 'tsx/cjs/api';
 import { ptxasOrReason } from '../helpers/ptxas.js';
+import { loadReport } from '../../harness/report/load.js';
+import { gpuPlan } from '../../harness/backends/gpu/plan.js';
+import { contentionPlan, setOps } from '../../harness/contention/cases.js';
+import { groupId } from '../../harness/contention/run.js';
+import { MAX_SPLIT_N, judgeContention } from '../../harness/contention/model.js';
+import { elementFormat } from '../../harness/numerics/formats.js';
 
 register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-contend-'));
@@ -89,4 +95,53 @@ it('without a GPU, or with bad options: exit 2 and why', async () => {
     if (saved === undefined) delete process.env.PTX_CONFORMANCE_ADDON;
     else process.env.PTX_CONFORMANCE_ADDON = saved;
   }
+});
+
+describe('recorded H100 contention (reports/baselines/h100-sm_90-contention/)', () => {
+  const D = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100-sm_90-contention');
+  const load = async (f: string) => (await loadReport(join(D, f))) as unknown as { contention: ContentionReport[] };
+  it('2,176 groups, every address allowed; every kept outcome judged again by the model gives the recorded verdict', async () => {
+    const r = await load('all-report.json.gz');
+    expect(r.contention.length).toBe(2176);
+    const plan = gpuPlan('sm_90', '9.0');
+    const groups = new Map(contentionPlan(plan, () => true).map((g) => [groupId(g), g]));
+    let judged = 0;
+    for (const c of r.contention) {
+      expect([c.id, c.verdict, c.counts]).toEqual([c.id, 'pass', { pass: 2 * c.reps }]);
+      const g = groups.get(c.id)!;
+      const fmt = elementFormat(g.gv.entry.q.type ?? '');
+      const { memory, ops } = setOps(fmt, g.gv.shape.elements, g.set);
+      const cc = { variant: { family: g.gv.entry.family, q: g.gv.entry.q }, memory, ops, ...(g.mode === 1 ? { space: 'shared' as const } : {}) };
+      for (const o of c.outcomes.slice(0, 3)) {
+        const obs = { memory: o.memory.map((x) => BigInt(x)), ...(o.returned ? { returned: o.returned.map((r2) => r2.map((x) => BigInt(x))) } : {}) };
+        const j = judgeContention(cc, obs, g.atomic);
+        expect([c.id, j.verdict]).toEqual([c.id, o.verdict]);
+        // and one bit off in the final memory is never allowed where the value is not a NaN (a narrow
+        // scope with more than MAX_SPLIT_N participants: not searched, so at most observed)
+        const bad = judgeContention(cc, { ...obs, memory: obs.memory.map((x) => x ^ 1n) }, g.atomic);
+        if (!/special/.test(c.set)) expect([c.id, bad.verdict]).toEqual([c.id, g.atomic || c.n <= MAX_SPLIT_N ? 'mismatch' : 'observed']);
+        judged++;
+      }
+    }
+    expect(judged).toBe(2988);
+  }, 300_000);
+  it('what the H100 did: one warp always in lane order (one outcome, the same in both launches); across CTAs the order varies between launches; .cta and .cluster scopes across CTAs lost no update', async () => {
+    const r = await load('all-report.json.gz');
+    const warp = r.contention.filter((c) => c.layout === 'warp');
+    expect(warp.every((c) => c.distinct === 1 && c.deterministic)).toBe(true);
+    const o = r.contention.find((c) => c.id === 'atom.global.add.f32/contend-warp-order')!;
+    expect(o.outcomes.map((x) => [x.count, x.memory[0], x.orders![0]])).toEqual([[512, '0x3f800000', [0, 1, 2, 3]]]);
+    const grid = r.contention.find((c) => c.id === 'red.global.add.f32/contend-grid-order')!;
+    expect([grid.allowed, grid.distinct, grid.deterministic]).toEqual([3, 3, false]);
+    const narrow = r.contention.filter((c) => !c.atomic);
+    expect(narrow.length).toBe(18);
+    expect(narrow.every((c) => c.verdict === 'pass' && c.lostUpdates === 0)).toBe(true);
+  });
+  it('the self-test on the H100: every address of both layouts lost updates (final 1.0 of four +1.0): a mismatch as red, allowed as a narrow scope', async () => {
+    const r = await load('self-test-report.json.gz');
+    expect(r.contention.map((c) => [c.id, c.verdict, c.lostUpdates, c.asSplit?.verdict, c.outcomes[0]!.memory[0]])).toEqual([
+      ['red.global.add.f32/contend-warp-ones:self-test', 'mismatch', 512, 'observed', '0x3f800000'],
+      ['red.global.add.f32/contend-grid-ones:self-test', 'mismatch', 512, 'observed', '0x3f800000'],
+    ]);
+  });
 });
