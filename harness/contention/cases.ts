@@ -99,16 +99,18 @@ export function setOps(fmt: ElementFormat, elements: number, s: OperandSet): { m
 /**
  * The groups a full contention run covers: one variant per (family, op, type, vector, space,
  * destination) without ordering, scope or hint, in every layout its space allows (shared: one CTA;
- * generic: also in shared memory), with each operand set; and atom/red .global.add.f32 with every
- * scope in the grid layout (a .cta or .cluster scope does not include the other CTAs: split read/
- * write semantics). 128-bit types are not run yet. `keep` filters by variant id.
+ * generic: also in shared memory), with each operand set; and atom/red .global.add.f32 and bulk
+ * .add.f32 with every ordering, scope and cache hint in the grid layout (a .cta or .cluster scope
+ * does not include the other CTAs: split read/write semantics). cp.reduce.async.bulk: the .global
+ * form (the .shared::cluster one needs a cluster launch: not run yet). 128-bit types are not run
+ * yet. `keep` filters by variant id.
  */
 export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): ContentionGroup[] {
   const out: ContentionGroup[] = [];
   const seen = new Set<string>();
   for (const gv of plan.variants) {
     const e = gv.entry;
-    if (!gv.gpu.contend || !keep(e.id) || e.family === 'cp.reduce.async.bulk') continue;
+    if (!gv.gpu.contend || !keep(e.id) || gv.shape.clustered) continue;
     const q = e.q;
     if (gv.shape.width === 128) continue;
     let fmt;
@@ -117,7 +119,8 @@ export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): Co
     } catch {
       continue;
     }
-    const scoped = q.scope && !q.sem && !q.hint && q.op === 'add' && q.type === 'f32' && q.space === 'global' && !q.vec;
+    // every ordering, scope and cache hint on the family's .global.add.f32 (bulk: .add.f32), across CTAs
+    const scoped = Boolean(q.scope || q.sem || q.hint) && q.op === 'add' && q.type === 'f32' && (q.space === 'global' || e.family === 'cp.reduce.async.bulk') && !q.vec;
     if ((q.sem || q.scope || q.hint) && !scoped) continue;
     const shape = `${e.family}|${JSON.stringify(Object.entries(q).filter(([k, x]) => x && k !== 'sem' && k !== 'scope' && k !== 'hint').sort())}`;
     if (!scoped) {

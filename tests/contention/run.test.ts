@@ -56,6 +56,15 @@ describe('contend against the stand-in launcher', async () => {
     // .cta scope across CTAs: not atomic by the spec; the (atomic) stand-in loses nothing, so it passes
     expect(rep.contention.filter((c) => c.variant === 'atom.cta.global.add.f32').map((c) => [c.layout, c.atomic, c.verdict])).toEqual([['grid', false, 'pass'], ['grid', false, 'pass'], ['grid', false, 'pass']]);
   }, 120_000);
+  it.skipIf(typeof p === 'string')('cp.reduce.async.bulk into one global range from several threads and CTAs: each element an order of the reductions', async () => {
+    const r = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.*add.f32', '--reps', '32', '--report', join(dir, 'bulk')]);
+    expect(r.code).toBe(0);
+    const rep = report('bulk');
+    expect(rep.contention.map((c) => c.id)).toContain('cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.f32/contend-grid-order');
+    const g = rep.contention.find((c) => c.id === 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32/contend-grid-order')!;
+    // four f32 elements per 16-byte reduction, each its own order: the largest set over them is 3
+    expect([g.verdict, g.allowed, g.n]).toEqual(['pass', 3, 4]);
+  }, 120_000);
   it.skipIf(typeof p === 'string')('the self-test (plain load/add/store): every address a mismatch as red ("not atomic", an update lost), allowed under split read/write', async () => {
     const r = await run(['--self-test', '--reps', '32', '--report', join(dir, 'st')]);
     expect(r.code).toBe(1);

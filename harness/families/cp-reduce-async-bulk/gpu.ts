@@ -81,8 +81,27 @@ const bulkSweep: SweepHooks = {
   },
 };
 
+/**
+ * Under contention (the .global form): each participant stages its 16-byte source in its own
+ * shared slot (smem + tid x 16) and reduces it into the group's global slot; several CTAs (or
+ * threads) race element by element.
+ */
+const bulkContend = {
+  instruction: (e: CatalogEntry, k: KernelShape, target: string): string[] => {
+    const T = `b${k.width}`;
+    const bytes = k.width / 8;
+    const hint = (e.q.hint ?? '') !== '';
+    const lines = ['  mov.u32 %u, smem;', `  mad.lo.u32 %u, %tx, ${SLOT}, %u;`];
+    for (let i = 0; i < k.elements; i++) lines.push(`  st.shared.${T} [%u+${i * bytes}], %bv${i};`);
+    if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
+    lines.push('  fence.proxy.async;', `  ${e.ptx} [${target}], [%u], ${SLOT}${hint ? ', %pol' : ''};`, '  cp.async.bulk.commit_group;', '  cp.async.bulk.wait_group 0;', '  fence.proxy.async;');
+    return lines;
+  },
+};
+
 export const bulkGpu: GpuFamily = {
   sweep: bulkSweep,
+  contend: bulkContend,
   unsupported: () => undefined,
   shape: (e): KernelShape => {
     const width = elementType(e.q.type ?? '').bits;
