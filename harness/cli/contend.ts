@@ -53,7 +53,7 @@ function summary(o: ContentionOutcome, modulePtx: string): EntryResult {
       `${o.n} participants (${g.layout}${g.mode === 1 ? ', generic address in shared memory' : ''}, operands '${g.set.name}'), ${o.reps} addresses x 2 launches, ` +
       `${g.atomic ? 'scopes include every participant (atomic)' : 'a scope that does not include every participant (split read/write allowed)'}${g.selftest ? ', SELF-TEST: plain load/add/store' : ''}: ` +
       `${o.outcomes.length} distinct outcomes${o.allowed !== undefined ? ` (${o.allowed} final values allowed by some order)` : ''}; ${o.deterministic ? 'the two launches gave identical bits' : 'the two launches differed'}; ` +
-      `${o.lostUpdates ? `${o.lostUpdates} addresses lost an update; ` : ''}${hist}${o.outcomes[0] && o.verdict !== 'pass' ? `; first: ${o.outcomes.find((x) => x.verdict === o.verdict)?.reason ?? ''}` : ''}` +
+      `${o.lostUpdates ? `${o.lostUpdates} addresses lost an update; ` : g.atomic ? '' : `no address lost an update (the narrow scope would allow it); `}${hist}${o.outcomes[0] && o.verdict !== 'pass' ? `; first: ${o.outcomes.find((x) => x.verdict === o.verdict)?.reason ?? ''}` : ''}` +
       `${o.asSplit ? `; judged as a narrow scope (split read/write): ${o.asSplit.verdict}: ${o.asSplit.reason}` : ''}`,
   };
 }

@@ -146,7 +146,9 @@ function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, buf
     }
   }
   const rank = { pass: 0, observed: 1, error: 2, mismatch: 3 } as const;
-  const verdict = outcomes.reduce<OutcomeCount['verdict']>((v, o) => (rank[o.verdict] > rank[v] ? o.verdict : v), 'pass');
+  let verdict = outcomes.reduce<OutcomeCount['verdict']>((v, o) => (rank[o.verdict] > rank[v] ? o.verdict : v), 'pass');
+  // a scope that does not include every participant: a finding either way (whether an update was lost)
+  if (!g.atomic && verdict === 'pass') verdict = 'observed';
   const deterministic = launches[0]!.every((k2, r) => k2 === launches[1]![r]);
   return { group: g, id: groupId(g), n, reps, outcomes, ...(allowed !== undefined ? { allowed } : {}), deterministic, lostUpdates: lost, verdict, ...(split ? { asSplit: split } : {}) };
 }
