@@ -6,7 +6,9 @@
  * same operations, so a launch is `groups` repetitions):
  * - warp: N consecutive threads of one warp;
  * - cta: one thread of each of N warps of one CTA;
- * - grid: thread t of each of N CTAs (global memory only; the CTAs are in different clusters).
+ * - grid: thread t of each of N CTAs (global memory only; the CTAs are in different clusters);
+ * - cluster: thread t of each of the N CTAs of one cluster (N <= 8): global memory, and
+ *   .shared::cluster memory in the cluster's first CTA.
  * Operand sets, per lane format and op: `order` (4 operations whose order changes the rounded
  * result, e.g. 1e8, 1, -1e8, 1), `exact` (32 operations whose every partial sum is exact: one allowed
  * result), `special` (signed zeros, infinities, NaN), integer and bit sets, cas and exch chains.
@@ -15,7 +17,7 @@ import type { GpuPlan, GpuVariant } from '../backends/gpu/plan.js';
 import { type ElementFormat, type FloatFormat, elementFormat, joinLanes } from '../numerics/formats.js';
 import type { ContentionOp } from './model.js';
 
-export type Layout = 'warp' | 'cta' | 'grid';
+export type Layout = 'warp' | 'cta' | 'grid' | 'cluster';
 export const LAYOUTS: readonly Layout[] = ['warp', 'cta', 'grid'];
 
 export interface OperandSet {
@@ -43,7 +45,7 @@ const SCOPE_RANK: Record<string, number> = { cta: 0, cluster: 1, gpu: 2, sys: 3 
 /** Whether a variant's scope (default .gpu) includes participants spread as `layout`. */
 export function scopeIncludes(scope: string | undefined, layout: Layout): boolean {
   const rank = SCOPE_RANK[scope || 'gpu']!;
-  return layout === 'grid' ? rank >= 2 : rank >= 0;
+  return layout === 'grid' ? rank >= 2 : layout === 'cluster' ? rank >= 1 : rank >= 0;
 }
 
 function floatBits(f: FloatFormat, x: number): bigint {
@@ -102,8 +104,7 @@ export function setOps(fmt: ElementFormat, elements: number, s: OperandSet): { m
  * generic: also in shared memory), with each operand set; and atom/red .global.add.f32 and bulk
  * .add.f32 with every ordering, scope and cache hint in the grid layout (a .cta or .cluster scope
  * does not include the other CTAs: split read/write semantics). cp.reduce.async.bulk: the .global
- * form (the .shared::cluster one needs a cluster launch: not run yet). 128-bit types are not run
- * yet. `keep` filters by variant id.
+ * form (the .shared::cluster one is not run yet). `keep` filters by variant id.
  */
 export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): ContentionGroup[] {
   const out: ContentionGroup[] = [];
@@ -112,7 +113,6 @@ export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): Co
     const e = gv.entry;
     if (!gv.gpu.contend || !keep(e.id) || gv.shape.clustered) continue;
     const q = e.q;
-    if (gv.shape.width === 128) continue;
     let fmt;
     try {
       fmt = elementFormat(q.type ?? '');
@@ -130,10 +130,12 @@ export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): Co
     const shared = (q.space ?? '').startsWith('shared');
     const modes: (0 | 1)[] = gv.shape.generic && !q.vec ? [0, 1] : [0];
     for (const mode of modes) {
-      const layouts = scoped ? (['grid'] as Layout[]) : LAYOUTS.filter((l) => !((shared || mode === 1) && l === 'grid'));
+      // across CTAs: the grid; in one cluster: global memory (its scoped representatives) and .shared::cluster
+      const clusterOk = mode === 0 && (q.space === 'shared::cluster' || (scoped && e.family !== 'cp.reduce.async.bulk'));
+      const layouts = scoped ? (['grid', 'cluster'] as Layout[]).filter((l) => l === 'grid' || clusterOk) : [...LAYOUTS.filter((l) => !((shared || mode === 1) && l === 'grid')), ...(clusterOk ? (['cluster'] as Layout[]) : [])];
       for (const layout of layouts) {
         for (const set of operandSets(fmt, q.op ?? '')) {
-          if (layout === 'cta' && set.b.length > 8) continue; // one participant per warp, 8 warps
+          if ((layout === 'cta' || layout === 'cluster') && set.b.length > 8) continue; // 8 warps; 8 CTAs in a cluster
           out.push({ gv, layout, mode, set, atomic: scopeIncludes(q.scope, layout) });
         }
       }

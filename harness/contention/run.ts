@@ -62,7 +62,7 @@ function readElements(buf: Buffer, at: number, n: number, w: number): bigint[] {
   const out: bigint[] = [];
   for (let j = 0; j < n; j++) {
     const o = at + (j * w) / 8;
-    out.push(w === 16 ? BigInt(buf.readUInt16LE(o)) : w === 32 ? BigInt(buf.readUInt32LE(o)) : buf.readBigUInt64LE(o));
+    out.push(w === 16 ? BigInt(buf.readUInt16LE(o)) : w === 32 ? BigInt(buf.readUInt32LE(o)) : w === 64 ? buf.readBigUInt64LE(o) : buf.readBigUInt64LE(o) | (buf.readBigUInt64LE(o + 8) << 64n));
   }
   return out;
 }
@@ -71,11 +71,15 @@ function writeElements(buf: Buffer, at: number, xs: readonly bigint[], w: number
     const o = at + (j * w) / 8;
     if (w === 16) buf.writeUInt16LE(Number(x), o);
     else if (w === 32) buf.writeUInt32LE(Number(x), o);
-    else buf.writeBigUInt64LE(x, o);
+    else if (w === 64) buf.writeBigUInt64LE(x, o);
+    else {
+      buf.writeBigUInt64LE(x & ((1n << 64n) - 1n), o);
+      buf.writeBigUInt64LE(x >> 64n, o + 8);
+    }
   });
 }
 
-const LAYOUT_CODE = { warp: 0, cta: 1, grid: 2 } as const;
+const LAYOUT_CODE = { warp: 0, cta: 1, grid: 2, cluster: 3 } as const;
 
 export function groupId(g: ContentionGroup): string {
   return `${g.gv.entry.id}/contend-${g.layout}${g.mode === 1 ? '-shared' : ''}-${g.set.name.replace(/[^a-z0-9]+/gi, '-')}${g.selftest ? ':self-test' : ''}`;
@@ -96,12 +100,14 @@ function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, buf
     if (o.c) writeElements(opsBuf, i * 32 + 16, o.c, w);
   });
   l.copyToDevice(bufs.ops, opsBuf);
-  const [grid, block] = g.layout === 'warp' ? [(reps * n) / 256, 256] : g.layout === 'cta' ? [reps / 32, 32 * n] : [n, reps];
+  // cluster: clusters of n CTAs of up to 256 threads (one shared slot per thread in the first CTA)
+  const cblock = Math.min(reps, 256);
+  const [grid, block] = g.layout === 'warp' ? [(reps * n) / 256, 256] : g.layout === 'cta' ? [reps / 32, 32 * n] : g.layout === 'cluster' ? [n * (reps / cblock), cblock] : [n, reps];
   const launches: string[][] = [];
   const seen = new Map<string, { count: number; memory: bigint[]; returned?: bigint[][] }>();
   for (let launch = 0; launch < 2; launch++) {
     l.copyToDevice(bufs.mem, memBuf);
-    l.launch(fn, [grid, 1, 1], [block, 1, 1], 0, [1, 1, 1], [bufs.mem, bufs.ops, bufs.out, BigInt(n), BigInt(LAYOUT_CODE[g.layout]), BigInt(g.mode)]);
+    l.launch(fn, [grid, 1, 1], [block, 1, 1], 0, [g.layout === 'cluster' ? n : 1, 1, 1], [bufs.mem, bufs.ops, bufs.out, BigInt(n), BigInt(LAYOUT_CODE[g.layout]), BigInt(g.mode)]);
     l.synchronize();
     const m = Buffer.alloc(reps * 16);
     l.copyFromDevice(m, bufs.mem);
@@ -173,7 +179,7 @@ export async function runContention(opts: ContentionOptions): Promise<{ plan: Gp
     for (const g of groups) {
       const o = runGroup(l, l.getFunction(m, contendKernelName(g.gv, g.selftest)), g, opts.reps, bufs);
       outcomes.push(o);
-      if (o.verdict !== 'pass' || opts.selftest) opts.onProgress?.(`contend ${o.id}: ${o.verdict}, ${o.outcomes.length} distinct outcomes${o.allowed ? ` of ${o.allowed} allowed` : ''}; ${o.outcomes[0]?.reason ?? ''}`.slice(0, 400));
+      if (o.verdict === 'mismatch' || o.verdict === 'error' || opts.selftest) opts.onProgress?.(`contend ${o.id}: ${o.verdict}, ${o.outcomes.length} distinct outcomes${o.allowed ? ` of ${o.allowed} allowed` : ''}; ${o.outcomes[0]?.reason ?? ''}`.slice(0, 400));
     }
   } finally {
     l.memFree(bufs.mem);

@@ -55,7 +55,7 @@ export interface ContentionReport {
   /** The group's result id (variant/contend-layout-set). */
   readonly id: string;
   readonly variant: string;
-  readonly layout: 'warp' | 'cta' | 'grid';
+  readonly layout: 'warp' | 'cta' | 'grid' | 'cluster';
   readonly set: string;
   /** Participants on one address. */
   readonly n: number;

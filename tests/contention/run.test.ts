@@ -54,7 +54,13 @@ describe('contend against the stand-in launcher', async () => {
     expect(rep.contention.find((c) => c.id === 'atom.add.noftz.f16/contend-warp-shared-order')?.verdict).toBe('pass');
     expect(rep.contention.find((c) => c.id === 'atom.global.min.noftz.v2.bf16/contend-cta-special')?.verdict).toBe('pass');
     // .cta scope across CTAs: not atomic by the spec; the (atomic) stand-in loses nothing, so it passes
-    expect(rep.contention.filter((c) => c.variant === 'atom.cta.global.add.f32').map((c) => [c.layout, c.atomic, c.verdict, c.lostUpdates])).toEqual([['grid', false, 'observed', 0], ['grid', false, 'observed', 0], ['grid', false, 'observed', 0]]);
+    expect(rep.contention.filter((c) => c.variant === 'atom.cta.global.add.f32').map((c) => [c.layout, c.atomic, c.verdict, c.lostUpdates])).toEqual([
+      ['grid', false, 'observed', 0],
+      ['grid', false, 'observed', 0],
+      ['grid', false, 'observed', 0],
+      ['cluster', false, 'observed', 0],
+      ['cluster', false, 'observed', 0],
+    ]);
   }, 120_000);
   it.skipIf(typeof p === 'string')('cp.reduce.async.bulk into one global range from several threads and CTAs: each element an order of the reductions', async () => {
     const r = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.*add.f32', '--reps', '32', '--report', join(dir, 'bulk')]);
@@ -64,6 +70,16 @@ describe('contend against the stand-in launcher', async () => {
     const g = rep.contention.find((c) => c.id === 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32/contend-grid-order')!;
     // four f32 elements per 16-byte reduction, each its own order: the largest set over them is 3
     expect([g.verdict, g.allowed, g.n]).toEqual(['pass', 3, 4]);
+  }, 120_000);
+  it.skipIf(typeof p === 'string')('one cluster: .shared::cluster memory in the first CTA, .cluster scope atomic there and not across clusters; 128-bit exch and cas chains', async () => {
+    const r = await run(['--filter', 'atom.global.exch.b128,atom.global.cas.b128,atom.shared::cluster.add.f32,atom.cluster.global.add.f32', '--reps', '32', '--report', join(dir, 'cl')]);
+    expect(r.code).toBe(0);
+    const rep = report('cl');
+    const v = (id: string) => rep.contention.find((c) => c.id === id)!;
+    expect([v('atom.shared::cluster.add.f32/contend-cluster-order').verdict, v('atom.shared::cluster.add.f32/contend-cluster-order').atomic]).toEqual(['pass', true]);
+    expect([v('atom.cluster.global.add.f32/contend-cluster-order').atomic, v('atom.cluster.global.add.f32/contend-grid-order').atomic]).toEqual([true, false]);
+    expect(v('atom.global.cas.b128/contend-grid-cas-chain').verdict).toBe('pass');
+    expect(v('atom.global.exch.b128/contend-cta-exch').outcomes[0]!.memory[0]).toMatch(/^0x0{29}06[3-9a-b]$/);
   }, 120_000);
   it.skipIf(typeof p === 'string')('the self-test (plain load/add/store): every address a mismatch as red ("not atomic", an update lost), allowed under split read/write', async () => {
     const r = await run(['--self-test', '--reps', '32', '--report', join(dir, 'st')]);
