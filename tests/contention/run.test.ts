@@ -125,14 +125,13 @@ it('without a GPU, or with bad options: exit 2 and why', async () => {
 describe('recorded H100 contention (reports/baselines/h100-sm_90-contention/)', () => {
   const D = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100-sm_90-contention');
   const load = async (f: string) => (await loadReport(join(D, f))) as unknown as { contention: ContentionReport[] };
-  it('2,631 groups, every address allowed; every kept outcome judged again by the model gives the recorded verdict', async () => {
+  it('3,009 groups: every address allowed but for 25 .shared::cluster groups in one cluster; every kept outcome judged again by the model gives the recorded verdict', async () => {
     const r = await load('all-report.json.gz');
-    expect(r.contention.length).toBe(2631);
+    expect(r.contention.length).toBe(3009);
     const plan = gpuPlan('sm_90', '9.0');
     const groups = new Map(contentionPlan(plan, () => true).map((g) => [groupId(g), g]));
     let judged = 0;
     for (const c of r.contention) {
-      expect([c.id, c.verdict, c.counts]).toEqual([c.id, 'pass', { pass: 2 * c.reps }]);
       const g = groups.get(c.id)!;
       const fmt = elementFormat(g.gv.entry.q.type ?? '');
       const { memory, ops } = setOps(fmt, g.gv.shape.elements, g.set);
@@ -143,6 +142,7 @@ describe('recorded H100 contention (reports/baselines/h100-sm_90-contention/)', 
         expect([c.id, j.verdict]).toEqual([c.id, o.verdict]);
         // and one bit off in the final memory is never allowed where the value is not a NaN (a narrow
         // scope with more than MAX_SPLIT_N participants: not searched, so at most observed)
+        if (o.verdict !== 'pass') continue;
         const bad = judgeContention(cc, { ...obs, memory: obs.memory.map((x) => x ^ 1n) }, g.atomic);
         if (!/special/.test(c.set)) expect([c.id, bad.verdict]).toEqual([c.id, g.atomic || c.n <= MAX_SPLIT_N ? 'mismatch' : 'observed']);
         judged++;
@@ -150,17 +150,43 @@ describe('recorded H100 contention (reports/baselines/h100-sm_90-contention/)', 
     }
     expect(judged).toBeGreaterThan(3000);
   }, 300_000);
-  it('what the H100 did: one warp always in lane order (one outcome, the same in both launches); across CTAs the order varies between launches; .cta and .cluster scopes across CTAs lost no update', async () => {
+  it('the finding: in one cluster, 64-bit and/or/xor/max and packed f16x2/bf16x2 add on another CTA\'s shared memory lose updates (ptxas 13.0 falls back to a plain load and store); every other op there is atomic', async () => {
+    const r = await load('all-report.json.gz');
+    const bad = r.contention.filter((c) => c.verdict === 'mismatch');
+    expect(bad.length).toBe(25);
+    for (const c of bad) {
+      expect([c.id, c.layout]).toEqual([c.id, 'cluster']);
+      expect(c.variant).toMatch(/^(atom|red)\.shared::cluster\.((and|or|xor)\.b64|max\.[us]64|add\.noftz\.b?f16x2)(\(_\))?$/);
+    }
+    // the same ops on 32 bits, and 64-bit add/min/cas/exch, in one cluster: every address allowed
+    for (const id of ['atom.shared::cluster.and.b32', 'atom.shared::cluster.add.u64', 'atom.shared::cluster.min.u64', 'atom.shared::cluster.cas.b64', 'atom.shared::cluster.exch.b128', 'atom.shared::cluster.add.noftz.f16']) {
+      const cs = r.contention.filter((c) => c.variant === id && c.layout === 'cluster');
+      expect([id, cs.length > 0, cs.every((c) => c.verdict === 'pass')]).toEqual([id, true, true]);
+    }
+    // lost updates explained as such where the split semantics reach (4 participants)
+    const and = r.contention.find((c) => c.id === 'atom.shared::cluster.and.b64/contend-cluster-bits')!;
+    expect(and.outcomes[0]!.reason).toMatch(/^not atomic: .*a split read\/write interleaving gives it \(an update lost\)/);
+  });
+  it('what the H100 did: one warp always in lane order (one outcome, the same in both launches); across warps and CTAs the order varies between launches; narrow scopes lost no update', async () => {
     const r = await load('all-report.json.gz');
     const warp = r.contention.filter((c) => c.layout === 'warp');
     expect(warp.every((c) => c.distinct === 1 && c.deterministic)).toBe(true);
+    expect(r.contention.filter((c) => !c.deterministic).length).toBe(943);
     const o = r.contention.find((c) => c.id === 'atom.global.add.f32/contend-warp-order')!;
     expect(o.outcomes.map((x) => [x.count, x.memory[0], x.orders![0]])).toEqual([[512, '0x3f800000', [0, 1, 2, 3]]]);
     const grid = r.contention.find((c) => c.id === 'red.global.add.f32/contend-grid-order')!;
     expect([grid.allowed, grid.distinct, grid.deterministic]).toEqual([3, 3, false]);
     const narrow = r.contention.filter((c) => !c.atomic);
-    expect(narrow.length).toBe(156);
-    expect(narrow.every((c) => c.verdict === 'pass' && c.lostUpdates === 0)).toBe(true);
+    expect(narrow.length).toBe(208);
+    expect(narrow.every((c) => c.verdict === 'observed' && c.lostUpdates === 0)).toBe(true);
+    // .cluster scope: atomic in one cluster, narrow across clusters
+    expect(r.contention.filter((c) => c.variant === 'atom.cluster.global.add.f32').map((c) => [c.layout, c.atomic, c.verdict])).toEqual([
+      ['grid', false, 'observed'],
+      ['grid', false, 'observed'],
+      ['grid', false, 'observed'],
+      ['cluster', true, 'pass'],
+      ['cluster', true, 'pass'],
+    ]);
   });
   it('the self-test on the H100: every address of both layouts lost updates (final 1.0 of four +1.0): a mismatch as red, allowed as a narrow scope', async () => {
     const r = await load('self-test-report.json.gz');
