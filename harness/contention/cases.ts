@@ -104,14 +104,16 @@ export function setOps(fmt: ElementFormat, elements: number, s: OperandSet): { m
  * generic: also in shared memory), with each operand set; and atom/red .global.add.f32 and bulk
  * .add.f32 with every ordering, scope and cache hint in the grid layout (a .cta or .cluster scope
  * does not include the other CTAs: split read/write semantics). cp.reduce.async.bulk: the .global
- * form (the .shared::cluster one is not run yet). `keep` filters by variant id.
+ * form from threads and CTAs, and the .shared::cluster form from the CTAs of one cluster into the
+ * first's shared memory. `keep` filters by variant id.
  */
 export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): ContentionGroup[] {
   const out: ContentionGroup[] = [];
   const seen = new Set<string>();
   for (const gv of plan.variants) {
     const e = gv.entry;
-    if (!gv.gpu.contend || !keep(e.id) || gv.shape.clustered) continue;
+    // a variant that needs a cluster launch runs when its family has a cluster path for it
+    if (!gv.gpu.contend || !keep(e.id) || (gv.shape.clustered && !gv.gpu.contend.cluster)) continue;
     const q = e.q;
     let fmt;
     try {
@@ -131,8 +133,10 @@ export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): Co
     const modes: (0 | 1)[] = gv.shape.generic && !q.vec ? [0, 1] : [0];
     for (const mode of modes) {
       // across CTAs: the grid; in one cluster: global memory (its scoped representatives) and .shared::cluster
-      const clusterOk = mode === 0 && (q.space === 'shared::cluster' || (scoped && e.family !== 'cp.reduce.async.bulk'));
-      const layouts = scoped ? (['grid', 'cluster'] as Layout[]).filter((l) => l === 'grid' || clusterOk) : [...LAYOUTS.filter((l) => !((shared || mode === 1) && l === 'grid')), ...(clusterOk ? (['cluster'] as Layout[]) : [])];
+      const clusterOk = mode === 0 && (q.space === 'shared::cluster' || q.dst === 'shared::cluster' || (scoped && e.family !== 'cp.reduce.async.bulk'));
+      const layouts = gv.shape.clustered
+        ? (['cluster'] as Layout[])
+        : scoped ? (['grid', 'cluster'] as Layout[]).filter((l) => l === 'grid' || clusterOk) : [...LAYOUTS.filter((l) => !((shared || mode === 1) && l === 'grid')), ...(clusterOk ? (['cluster'] as Layout[]) : [])];
       for (const layout of layouts) {
         for (const set of operandSets(fmt, q.op ?? '')) {
           if ((layout === 'cta' || layout === 'cluster') && set.b.length > 8) continue; // 8 warps; 8 CTAs in a cluster

@@ -33,12 +33,13 @@ export function contendKernel(gv: GpuVariant, selftest = false): string {
   const bytes = w / 8;
   const T = `b${w}`;
   const shared = (e.q.space ?? '').startsWith('shared');
-  const clusterSpace = e.q.space === 'shared::cluster';
+  const clusterSpace = e.q.space === 'shared::cluster' || e.q.dst === 'shared::cluster';
+  const whole = clusterSpace ? hooks.cluster?.(e, k) : undefined;
   const L: string[] = [];
   L.push(`.visible .entry ${contendKernelName(gv, selftest)}${CONTEND_PARAMS}`, '{');
   L.push(`  .shared .align 16 .b8 smem[${BLOCK * SLOT}];`);
   L.push('  .reg .b64 %mem, %ops, %out, %slot, %po, %x64, %pol, %lo, %hi;', '  .reg .b32 %t, %tx, %nt, %n, %lay, %mode, %g, %i, %u, %sa, %gl, %sc;', '  .reg .pred %p, %lead, %sh, %cl;');
-  L.push(`  .reg .${T} %d<${n}>, %bv<${n}>, %cv<${n}>;`, '  .reg .f32 %fa, %fb;');
+  L.push(`  .reg .${T} %d<${n}>, %bv<${n}>, %cv<${n}>;`, '  .reg .f32 %fa, %fb;', ...(whole?.decls ?? []));
   L.push(
     '  ld.param.u64 %mem, [pmem];',
     '  ld.param.u64 %ops, [pops];',
@@ -87,7 +88,10 @@ export function contendKernel(gv: GpuVariant, selftest = false): string {
     selftest
       ? [`  ld${space}.f32 %fa, [${target}];`, '  mov.b32 %fb, %bv0;', '  add.rn.f32 %fa, %fa, %fb;', `  st${space}.f32 [${target}], %fa;`, '  mov.b32 %d0, 0;']
       : hooks.instruction(e, k, target);
-  if (clusterSpace) {
+  if (whole) {
+    // the family's own cluster path (launched in clusters only)
+    L.push(...whole.lines);
+  } else if (clusterSpace) {
     // in a cluster launch, the slot is rank 0's; otherwise this CTA's
     const cIn = ['  @%lead ld.global.v2.b64 {%pol, %x64}, [%slot];', '  @%lead st.shared.v2.b64 [%sa], {%pol, %x64};', '  barrier.cluster.arrive;', '  barrier.cluster.wait;'];
     const cOut = ['  barrier.cluster.arrive;', '  barrier.cluster.wait;', '  @%lead ld.shared.v2.b64 {%pol, %x64}, [%sa];', '  @%lead st.global.v2.b64 [%slot], {%pol, %x64};'];

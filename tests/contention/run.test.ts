@@ -71,14 +71,17 @@ describe('contend against the stand-in launcher', async () => {
     // four f32 elements per 16-byte reduction, each its own order: the largest set over them is 3
     expect([g.verdict, g.allowed, g.n]).toEqual(['pass', 3, 4]);
   }, 120_000);
-  it.skipIf(typeof p === 'string')('one cluster: .shared::cluster memory in the first CTA, .cluster scope atomic there and not across clusters; 128-bit exch and cas chains', async () => {
-    const r = await run(['--filter', 'atom.global.exch.b128,atom.global.cas.b128,atom.shared::cluster.add.f32,atom.cluster.global.add.f32', '--reps', '32', '--report', join(dir, 'cl')]);
+  it.skipIf(typeof p === 'string')('one cluster: .shared::cluster memory in the first CTA (atom, and bulk reductions completing on its mbarrier), .cluster scope atomic there and not across clusters; 128-bit exch and cas chains', async () => {
+    const r = await run(['--filter', 'atom.global.exch.b128,atom.global.cas.b128,atom.shared::cluster.add.f32,atom.cluster.global.add.f32,cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64', '--reps', '32', '--report', join(dir, 'cl')]);
     expect(r.code).toBe(0);
     const rep = report('cl');
     const v = (id: string) => rep.contention.find((c) => c.id === id)!;
     expect([v('atom.shared::cluster.add.f32/contend-cluster-order').verdict, v('atom.shared::cluster.add.f32/contend-cluster-order').atomic]).toEqual(['pass', true]);
     expect([v('atom.cluster.global.add.f32/contend-cluster-order').atomic, v('atom.cluster.global.add.f32/contend-grid-order').atomic]).toEqual([true, false]);
     expect(v('atom.global.cas.b128/contend-grid-cas-chain').verdict).toBe('pass');
+    // bulk into the first CTA's shared memory from every CTA of the cluster: 5 + 1 + 2 + 3 + 4
+    const bulk = v('cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64/contend-cluster-small');
+    expect([bulk.layout, bulk.verdict, bulk.outcomes[0]!.memory]).toEqual(['cluster', 'pass', ['0x000000000000000f', '0x000000000000000f']]);
     expect(v('atom.global.exch.b128/contend-cta-exch').outcomes[0]!.memory[0]).toMatch(/^0x0{29}06[3-9a-b]$/);
   }, 120_000);
   it.skipIf(typeof p === 'string')('the self-test (plain load/add/store): every address a mismatch as red ("not atomic", an update lost), allowed under split read/write', async () => {

@@ -58,7 +58,17 @@ export interface GpuFamily {
    * register `target` (u64 global or generic, u32 shared), operands %bv<k>/%cv<k>, returned values
    * into %d<k>; absent: not run under contention.
    */
-  readonly contend?: { instruction(e: CatalogEntry, k: KernelShape, target: string): string[] };
+  readonly contend?: {
+    instruction(e: CatalogEntry, k: KernelShape, target: string): string[];
+    /**
+     * For a variant whose memory is `.shared::cluster` and that needs more than one instruction
+     * there (a bulk reduction's mbarrier): the whole cluster path, given %slot (the group's global
+     * slot), %sa (the group's slot in this CTA's `smem`), %gl (the group within the CTA), %n, %lead
+     * (the cluster's first CTA) and the operands %bv<k>; it stages the slot in the first CTA, applies
+     * the operation from every CTA, and copies the slot back. Such a variant runs only in clusters.
+     */
+    cluster?(e: CatalogEntry, k: KernelShape): { readonly decls: readonly string[]; readonly lines: readonly string[] };
+  };
 }
 
 /**

@@ -97,6 +97,46 @@ const bulkContend = {
     lines.push('  fence.proxy.async;', `  ${e.ptx} [${target}], [%u], ${SLOT}${hint ? ', %pol' : ''};`, '  cp.async.bulk.commit_group;', '  cp.async.bulk.wait_group 0;', '  fence.proxy.async;');
     return lines;
   },
+  /**
+   * .shared::cluster: the first CTA holds the group's slot and an mbarrier expecting n x 16 bytes;
+   * every CTA of the cluster reduces its 16-byte source into that slot (mapa), completing on that
+   * mbarrier; the first CTA waits for all of them, then copies the slot back.
+   */
+  cluster: (e: CatalogEntry, k: KernelShape) => {
+    const T = `b${k.width}`;
+    const bytes = k.width / 8;
+    const lines = [
+      '  @%lead ld.global.v2.b64 {%pol, %x64}, [%slot];',
+      '  @%lead st.shared.v2.b64 [%sa], {%pol, %x64};',
+      '  mov.u32 %mb, cmbar;',
+      '  mad.lo.u32 %mb, %gl, 8, %mb;',
+      '  @%lead mbarrier.init.shared::cta.b64 [%mb], 1;',
+      '  @%lead fence.mbarrier_init.release.cluster;',
+      `  shl.b32 %u, %n, 4;`,
+      '  @%lead mbarrier.arrive.expect_tx.shared::cta.b64 %st, [%mb], %u;',
+      '  mov.u32 %sr, ssrc;',
+      `  mad.lo.u32 %sr, %gl, ${SLOT}, %sr;`,
+    ];
+    for (let i = 0; i < k.elements; i++) lines.push(`  st.shared.${T} [%sr+${i * bytes}], %bv${i};`);
+    lines.push(
+      '  fence.proxy.async.shared::cta;',
+      '  barrier.cluster.arrive;',
+      '  barrier.cluster.wait;',
+      '  mapa.shared::cluster.u32 %dr, %sa, 0;',
+      '  mapa.shared::cluster.u32 %mr, %mb, 0;',
+      `  ${e.ptx} [%dr], [%sr], ${SLOT}, [%mr];`,
+      '  @!%lead bra CWAITED;',
+      'CWAIT:',
+      '  mbarrier.try_wait.parity.shared::cta.b64 %w, [%mb], 0;',
+      '  @!%w bra CWAIT;',
+      'CWAITED:',
+      '  barrier.cluster.arrive;',
+      '  barrier.cluster.wait;',
+      '  @%lead ld.shared.v2.b64 {%pol, %x64}, [%sa];',
+      '  @%lead st.global.v2.b64 [%slot], {%pol, %x64};',
+    );
+    return { decls: [`  .shared .align 16 .b8 ssrc[${BLOCK * SLOT}];`, `  .shared .align 8 .b64 cmbar[${BLOCK}];`, '  .reg .b32 %mb, %mr, %sr, %dr;', '  .reg .pred %w;', '  .reg .b64 %st;'], lines };
+  },
 };
 
 export const bulkGpu: GpuFamily = {
