@@ -2,6 +2,8 @@
  * Command-line options of `npm run conformance`. Every problem is a UsageError that says what was
  * wrong and lists the valid values; the caller exits with code 2.
  */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findTarget, targetNames } from '../arch/targets.js';
 import { BACKENDS, type BackendName } from '../backends/names.js';
@@ -136,7 +138,7 @@ export function parseOptions(argv: readonly string[]): Options {
     ...(v.report !== undefined ? { report: v.report } : {}),
     seed,
     help: v.help ?? false,
-    vectors: v.vectors ?? [],
+    vectors: checkVectorPaths(v.vectors ?? []),
     ...(v.case !== undefined ? { case: v.case } : {}),
     ...(v.expectations !== undefined ? { expectations: v.expectations } : {}),
     noCases: v['no-cases'] ?? false,
@@ -147,4 +149,32 @@ export function parseOptions(argv: readonly string[]): Options {
       return Number(v.generated);
     })(),
   };
+}
+
+const VECTOR_FILE = /\.(ya?ml|jsonl)$/i;
+
+/** Whether a folder holds a vector file anywhere below it. */
+function holdsVectors(dir: string): boolean {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory() ? holdsVectors(join(dir, e.name)) : VECTOR_FILE.test(e.name)) return true;
+  }
+  return false;
+}
+
+/** --vectors paths as given, each one a vector file or a folder holding one (else a UsageError naming it). */
+export function checkVectorPaths(paths: readonly string[]): string[] {
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new UsageError(`--vectors ${p}: no such file or folder`);
+    }
+    if (st.isDirectory()) {
+      if (!holdsVectors(p)) throw new UsageError(`--vectors ${p}: the folder holds no vector file (*.yaml, *.yml or *.jsonl, at any depth)`);
+    } else if (!VECTOR_FILE.test(p)) {
+      throw new UsageError(`--vectors ${p}: not a vector file; vector files are *.yaml, *.yml (the YAML format) or *.jsonl (JSON lines)`);
+    }
+  }
+  return [...paths];
 }

@@ -3,12 +3,12 @@
  * [--cache-dir DIR] [--backend gpu|auto]`: atom/red variants under contention on the GPU
  * (harness/contention/), every outcome judged exactly by the contention model. Exit codes as a run.
  */
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findTarget, modulePtxFor } from '../arch/targets.js';
 import { selectBackend } from '../backends/select.js';
 import type { ContentionReport } from '../report/json.js';
 import { RunRecorder } from '../report/recorder.js';
+import { prepareReportDir } from '../report/dir.js';
 import type { EntryResult } from '../report/types.js';
 import { type ContentionOutcome, runContention } from '../contention/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
@@ -99,7 +99,7 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const started = new Date();
-  const dir = resolve(v.report ?? join('reports', 'out', `contend-${started.toISOString().replace(/[:]/g, '-').replace(/\..*$/, 'Z')}`));
+  const dir = prepareReportDir(v.report, 'contend-', started, (l) => io.err(l));
   io.err(`contend on ${backend.device!.name}: ${reps} addresses per launch, 2 launches per group${selftest ? ', SELF-TEST (plain load/add/store)' : ''}`);
   const t0 = performance.now();
   const r = await runContention({ arch: target.name, ptx, ptxas: backend.ptxas!, cacheDir: resolveCacheDir(v['cache-dir']), ...(v.filter ? { filter: v.filter } : {}), reps, selftest, onProgress: (m) => io.err(m) });

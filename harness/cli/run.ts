@@ -8,7 +8,6 @@
  * compile-mismatches, errors or an unexpected pass; 2 on usage or input errors (nothing is run);
  * 130/143 when interrupted (a partial report is written first); 3 on an internal error (likewise).
  */
-import { join, resolve } from 'node:path';
 import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { runPtxasBackend } from '../backends/ptxas/backend.js';
 import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
@@ -27,6 +26,7 @@ import { diffReports, formatDiff } from '../report/diff.js';
 import { buildReport } from '../report/json.js';
 import { loadReport } from '../report/load.js';
 import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
+import { prepareReportDir } from '../report/dir.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
 import { type Options, USAGE, parseOptions } from './args.js';
@@ -41,10 +41,6 @@ const defaultIo: Io = {
   err: (s) => process.stderr.write(`${s}\n`),
   isTTY: Boolean(process.stderr.isTTY),
 };
-
-function timestamp(d: Date): string {
-  return d.toISOString().replace(/[:]/g, '-').replace(/\..*$/, 'Z');
-}
 
 /** Selects catalog entries for the options (throws a UsageError when nothing matches). */
 export function selectEntries(opts: Options, target: Target, ptx: string): CatalogEntry[] {
@@ -306,7 +302,7 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
   const judged = judgeRun(old.results.map(undoJudgement), ex.expectations);
   const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, ...rest } = old;
   const report = { ...buildReport({ ...rest, catalogEntries: catalog.entries, results: judged.results, findings: judged.findings, expectations: { file: ex.expectations.length ? exFile : null, outcomes: judged.outcomes } }), machine: old.machine };
-  const dir = resolve(flag('--report') ?? join('reports', 'out', `render-${timestamp(new Date())}`));
+  const dir = prepareReportDir(flag('--report'), 'render-', new Date(), (l) => io.err(l));
   printSummary(io, report);
   printWritten(io, writeReportFiles(dir, report));
   return exitCode(report);
@@ -366,7 +362,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     }
     const expectations: Expectation[] = ex.expectations;
     if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
-    const dir = resolve(opts.report ?? join('reports', 'out', timestamp(started)));
+    const dir = prepareReportDir(opts.report, '', started, (l) => io.err(l));
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     const out = await runBackend(opts, target, io, () => {

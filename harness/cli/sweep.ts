@@ -8,7 +8,6 @@
  */
 import { existsSync } from 'node:fs';
 import { formatProblem } from '../cases/types.js';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findTarget, modulePtxFor } from '../arch/targets.js';
 import { childCommand } from '../backends/gpu/backend.js';
@@ -17,6 +16,7 @@ import { type Expectation, expectationsPath, loadExpectations } from '../compare
 import { judgeRun } from '../compare/judge-run.js';
 import type { SweepReport } from '../report/json.js';
 import { RunRecorder } from '../report/recorder.js';
+import { prepareReportDir } from '../report/dir.js';
 import type { EntryResult } from '../report/types.js';
 import { cellClasses, pictureDataUri } from '../sweep/picture.js';
 import { type SweepOutcome, runSweeps } from '../sweep/run.js';
@@ -162,7 +162,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   const expectations: Expectation[] = ex.expectations;
   if (!existsSync(exFile)) io.err(`sweep: no expectations file at ${exFile} (a path relative to the working directory; --expectations FILE names one): every deviation counts as a mismatch`);
   const started = new Date();
-  const dir = resolve(v.report ?? join('reports', 'out', `sweep-${started.toISOString().replace(/[:]/g, '-').replace(/\..*$/, 'Z')}`));
+  const dir = prepareReportDir(v.report, 'sweep-', started, (l) => io.err(l));
   io.err(`sweep on ${backend.device!.name}: ${cells === CELLS ? 'every pair' : `the first ${cells} cells (${cells * 65536} pairs)`} per variant${selftest ? ', SELF-TEST kernels (results perturbed where b is subnormal)' : ''}`);
   const r = await runSweeps({
     arch: target.name,

@@ -1,0 +1,88 @@
+/**
+ * The folder a command writes its reports into, checked and created before any work, so that a
+ * wrong --report costs nothing and says why (exit 2), instead of failing (or, under /proc, looping)
+ * when the results are written. A default folder is named to the millisecond and never shared:
+ * a second run started in the same millisecond gets "-2". An existing folder named by --report
+ * that already holds a report is said to be replaced.
+ */
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { UsageError } from '../cli/errors.js';
+
+export function timestampName(d: Date): string {
+  return d.toISOString().replace(/[:]/g, '-').replace(/Z$/, 'Z');
+}
+
+const REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'a read-only file system',
+  ENOENT: 'cannot be created there',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'exists and is not a folder',
+  ENOSPC: 'no space left on the device',
+};
+
+function fail(path: string, what: string): never {
+  throw new UsageError(`--report ${path}: ${what}. Name a folder you can write to (or leave --report out: reports/out/<time>/)`);
+}
+
+/** Creates `dir` level by level (no recursive mkdir: under /proc that loops), as a UsageError on failure. */
+function makeDir(dir: string, shown: string): void {
+  const missing: string[] = [];
+  let at = dir;
+  while (!existsSync(at)) {
+    missing.unshift(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  let st;
+  try {
+    st = statSync(at);
+  } catch (e) {
+    fail(shown, REASONS[(e as NodeJS.ErrnoException).code ?? ''] ?? String(e));
+  }
+  if (!st.isDirectory()) fail(shown, `${at === dir ? 'it' : at} is a file, not a folder`);
+  for (const m of missing) {
+    try {
+      mkdirSync(m);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      fail(shown, `${m} ${REASONS[code] ?? `cannot be created (${code || String(e)})`}`);
+    }
+  }
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    fail(shown, 'the folder is not writable');
+  }
+}
+
+/**
+ * The report folder for a command: `requested` (--report), else reports/out/<prefix><time>, made
+ * unique. `say` gets a line when an existing report is to be replaced.
+ */
+export function prepareReportDir(requested: string | undefined, prefix: string, started: Date, say: (line: string) => void, base = join('reports', 'out')): string {
+  if (requested !== undefined) {
+    if (requested.trim() === '') throw new UsageError('--report needs a folder');
+    const dir = resolve(requested);
+    if (existsSync(dir) && !statSync(dir).isDirectory()) fail(requested, 'it is a file, not a folder');
+    makeDir(dir, requested);
+    if (existsSync(join(dir, 'report.json'))) say(`--report ${requested}: replacing the report already there`);
+    return dir;
+  }
+  const name = `${prefix}${timestampName(started)}`;
+  const root = resolve(base);
+  makeDir(root, base);
+  // mkdir is the claim: two runs started in the same millisecond cannot both get one folder
+  for (let k = 1; ; k++) {
+    const dir = resolve(root, k === 1 ? name : `${name}-${k}`);
+    try {
+      mkdirSync(dir);
+      return dir;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fail(dir, REASONS[(e as NodeJS.ErrnoException).code ?? ''] ?? String(e));
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Issue 13, defects 3, 4 and 8 (in part): a wrong --report or --vectors is a plain error and exit 2
+ * before any work (before: /proc/x looped at 100% CPU, /sys/x, an existing file and a missing
+ * --vectors path ended in exit 3 with a stack trace; a .txt or an empty folder said only "no case
+ * selected"); default report folders are never shared by two runs started in the same second (or
+ * millisecond); an existing report named by --report is said to be replaced.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../harness/cli/errors.js';
+import { type Io, main } from '../../harness/cli/main.js';
+import { prepareReportDir } from '../../harness/report/dir.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-dir-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const said: string[] = [];
+const say = (l: string) => said.push(l);
+
+describe('prepareReportDir', () => {
+  it.skipIf(!existsSync('/proc/self'))('/proc/x: a UsageError at once (a recursive mkdir there loops)', () => {
+    const t0 = performance.now();
+    expect(() => prepareReportDir('/proc/x', '', new Date(), say)).toThrow(UsageError);
+    expect(() => prepareReportDir('/proc/x/y/z', '', new Date(), say)).toThrow(/--report \/proc\/x\/y\/z: .* Name a folder you can write to/);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+  it.skipIf(!existsSync('/sys/kernel'))('/sys/x: a UsageError', () => {
+    expect(() => prepareReportDir('/sys/x', '', new Date(), say)).toThrow(UsageError);
+  });
+  it('an existing file, or a path through one: a UsageError naming it', () => {
+    const f = join(dir, 'file');
+    writeFileSync(f, 'x');
+    expect(() => prepareReportDir(f, '', new Date(), say)).toThrow(/it is a file, not a folder/);
+    expect(() => prepareReportDir(join(f, 'sub'), '', new Date(), say)).toThrow(new RegExp(`${f} is a file, not a folder`));
+    expect(() => prepareReportDir('  ', '', new Date(), say)).toThrow(/--report needs a folder/);
+  });
+  it('default folders: two runs started in the same millisecond get two folders', () => {
+    const t = new Date('2026-11-22T10:00:00.123Z');
+    const a = prepareReportDir(undefined, 'x-', t, say, join(dir, 'out'));
+    const b = prepareReportDir(undefined, 'x-', t, say, join(dir, 'out'));
+    expect(a).not.toBe(b);
+    expect(a.endsWith('x-2026-11-22T10-00-00.123Z')).toBe(true);
+    expect(b.endsWith('x-2026-11-22T10-00-00.123Z-2')).toBe(true);
+    expect(existsSync(a) && existsSync(b)).toBe(true);
+  });
+  it('--report naming a folder with a report: made, and the replacement said', () => {
+    const d = join(dir, 'named', 'deep');
+    expect(prepareReportDir(d, '', new Date(), say)).toBe(d);
+    writeFileSync(join(d, 'report.json'), '{}');
+    said.length = 0;
+    prepareReportDir(d, '', new Date(), say);
+    expect(said).toEqual([`--report ${d}: replacing the report already there`]);
+  });
+});
+
+describe('the CLI', () => {
+  const run = async (args: string[]) => {
+    const out: string[] = [];
+    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
+    return { code: await main(args, io), out: out.join('\n') };
+  };
+  it('--report at a file: exit 2, a plain message, no stack trace', async () => {
+    const f = join(dir, 'plain');
+    writeFileSync(f, 'x');
+    const r = await run(['--backend', 'reference', '--filter', 'atom.global.add.f32', '--report', f]);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/--report .*plain: it is a file, not a folder/);
+    expect(r.out).not.toMatch(/\n\s+at /);
+  });
+  it('--vectors: a missing path, a .txt, an empty folder: exit 2 naming it', async () => {
+    const txt = join(dir, 'cases.txt');
+    writeFileSync(txt, 'x');
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    for (const [p, msg] of [
+      [join(dir, 'nope.yaml'), /no such file or folder/],
+      [txt, /not a vector file; vector files are \*\.yaml, \*\.yml .* or \*\.jsonl/],
+      [empty, /the folder holds no vector file/],
+    ] as const) {
+      const r = await run(['--backend', 'reference', '--vectors', p]);
+      expect([p, r.code]).toEqual([p, 2]);
+      expect(r.out).toMatch(msg);
+      expect(r.out).not.toMatch(/\n\s+at /);
+    }
+  });
+});
