@@ -58,7 +58,25 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   return run.main(argv, io);
 }
 
+/**
+ * Stops the run as on SIGTERM (a partial report, exit 143) when the process that started it goes
+ * away: a supervisor or CI system signals the top process (npm), which may die without passing the
+ * signal down (npm's `sh -c` does not), and the harness must not run on as an orphan.
+ */
+export function watchParent(interval = 500): NodeJS.Timeout {
+  const parent = process.ppid;
+  const t = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(t);
+    process.stderr.write(`the process that started this run (pid ${parent}) is gone: stopping as on SIGTERM\n`);
+    process.kill(process.pid, 'SIGTERM');
+  }, interval);
+  t.unref();
+  return t;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  watchParent();
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (e: unknown) => {

@@ -1,0 +1,75 @@
+/**
+ * Issue 13, defect 2: a signal to `npm run conformance`'s own PID (what CI systems and supervisors
+ * send) reaches the harness: it stops with a partial report and no process runs on (before: SIGTERM
+ * ended npm at once while the harness ran on orphaned; SIGINT gave a full run). The script execs
+ * node, so npm's forwarded signal lands on the harness; a watchdog also stops it if its parent dies.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-sig-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const root = join(import.meta.dirname, '..', '..');
+
+/** Pids of processes whose command line mentions `marker`. */
+function running(marker: string): number[] {
+  if (!existsSync('/proc/self/cmdline')) return [];
+  const out: number[] = [];
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      if (readFileSync(`/proc/${p}/cmdline`, 'latin1').includes(marker)) out.push(Number(p));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+async function signalled(sig: 'SIGTERM' | 'SIGINT') {
+  const report = join(dir, sig);
+  const npm = spawn('npm', ['run', '-s', 'conformance', '--', '--backend', 'reference', '--generated', '400000', '--report', report], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  npm.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((r) => npm.on('exit', (code) => r(code)));
+  // wait until results stream, then signal npm itself
+  for (let t = 0; t < 600 && !err.includes('streaming results to'); t++) await new Promise((r) => setTimeout(r, 100));
+  expect(err).toMatch(/streaming results to/);
+  await new Promise((r) => setTimeout(r, 1500));
+  npm.kill(sig);
+  const code = await exited;
+  // the harness stops too, leaving a partial report
+  for (let t = 0; t < 100 && running(report).length; t++) await new Promise((r) => setTimeout(r, 100));
+  return { code, err, report, left: running(report) };
+}
+
+describe('signals sent to npm', () => {
+  it.skipIf(process.platform !== 'linux')('SIGTERM: the harness stops, writes a partial report, nothing runs on', async () => {
+    const r = await signalled('SIGTERM');
+    expect(r.left).toEqual([]);
+    const rep = JSON.parse(readFileSync(join(r.report, 'report.json'), 'utf8'));
+    expect(rep.partial).toBe(true);
+    expect(r.code).not.toBe(0);
+  }, 120_000);
+  it.skipIf(process.platform !== 'linux')('SIGINT: the same', async () => {
+    const r = await signalled('SIGINT');
+    expect(r.left).toEqual([]);
+    expect(JSON.parse(readFileSync(join(r.report, 'report.json'), 'utf8')).partial).toBe(true);
+    expect(r.err).toMatch(/SIGINT: stopped/);
+  }, 120_000);
+  it.skipIf(process.platform !== 'linux')('the starting process killed outright (SIGKILL, nothing forwarded): the parent watchdog stops the harness with a partial report', async () => {
+    const report = join(dir, 'orphan');
+    // sh runs the harness in the background and waits: killing sh leaves the harness an orphan
+    const sh = spawn('sh', ['-c', `node --import tsx harness/cli/main.ts --backend reference --generated 400000 --report ${report} 2>${report}.err & wait`], { cwd: root, stdio: 'ignore' });
+    for (let t = 0; t < 600 && !(existsSync(`${report}.err`) && readFileSync(`${report}.err`, 'utf8').includes('streaming results to')); t++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1000));
+    sh.kill('SIGKILL');
+    for (let t = 0; t < 100 && running(report).length; t++) await new Promise((r) => setTimeout(r, 100));
+    expect(running(report)).toEqual([]);
+    expect(readFileSync(`${report}.err`, 'utf8')).toMatch(/is gone: stopping as on SIGTERM[\s\S]*SIGTERM: stopped/);
+    expect(JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).partial).toBe(true);
+  }, 120_000);
+});
