@@ -27,6 +27,7 @@ import { buildReport } from '../report/json.js';
 import { loadReport } from '../report/load.js';
 import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
 import { prepareReportDir } from '../report/dir.js';
+import type { EntryResult } from '../report/types.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
 import { type Options, USAGE, parseOptions } from './args.js';
@@ -245,7 +246,11 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   let stats: Record<string, number> = {};
   if (backend.ptxas) {
     const progress = new Progress(io, entries.length, 'entries classified');
-    const run = await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n));
+    // decided results are held for a partial report (an interrupt keeps them); added in entry order at the end
+    const decided: EntryResult[] = [];
+    rec.pending = () => decided;
+    const run = await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r));
+    rec.pending = undefined;
     progress.done();
     rec.add(run.results);
     stats = { ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
@@ -341,7 +346,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   const started = new Date();
   let rec: RunRecorder | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
-    const w = rec?.finishPartial(`interrupted by ${sig} after ${rec.results.length} results`);
+    const w = rec?.finishPartial(`interrupted by ${sig} after ${rec.results.length + (rec.pending?.().length ?? 0)} results`);
     io.err(`\n${sig}: stopped.${w ? ` A partial report with the ${rec!.results.length} results so far:` : ' No result had been recorded yet.'}`);
     if (w) printWritten(io, w);
     process.exit(sig === 'SIGINT' ? 130 : 143);

@@ -209,6 +209,7 @@ export function htmlData(report: RunReport) {
     };
   });
   return {
+    noFindings: noFindingsText(report),
     meta: {
       schema: report.schema,
       version: report.version,
@@ -332,7 +333,7 @@ function renderMatrix() {
 
 function renderFindings() {
   const box = $('findings');
-  if (!D.findings.length) { box.append(el('p', {}, 'No findings: every result passed.')); return; }
+  if (!D.findings.length) { box.append(el('p', {}, D.noFindings)); return; }
   const t = el('table', { class: 'findings' }, el('tr', {}, ['finding', 'verdict', 'subject', 'explanation', 'count', 'examples'].map((h) => el('th', {}, h))));
   for (const f of D.findings) {
     t.append(el('tr', { 'data-finding': f.key, onclick: () => setFilters({ finding: f.key, verdict: '', family: '', type: '', op: '' }) },
@@ -452,6 +453,17 @@ function contentionSection(report: RunReport): string {
     })
     .join('');
   return `<section><h2>contention: outcomes per group (2 launches x addresses)</h2><table><tr><th>group</th><th>verdict</th><th>participants</th><th>distinct outcomes (of allowed)</th><th>launches</th><th>lost updates</th><th>histogram</th></tr>${rows}</table></section>\n`;
+}
+
+/**
+ * What the findings section says when there is none: "every result passed" only where there are
+ * results and the run finished (a partial report with none recorded says so).
+ */
+export function noFindingsText(report: Pick<RunReport, 'partial' | 'counts'>): string {
+  const n = Object.values(report.counts.total).reduce((a, b) => a + (b ?? 0), 0);
+  if (n === 0) return `No findings: no result was recorded${report.partial ? ' before the run stopped' : ''}.`;
+  if (report.partial) return `No findings among the ${n} results recorded before the run stopped (a partial report: the rest were not checked).`;
+  return 'No findings: every result passed.';
 }
 
 /** The sweeps' maps (server-side: images and numbers, no script). */

@@ -123,8 +123,18 @@ export class RunRecorder {
     return this.write();
   }
 
+  /**
+   * Results a phase has decided but not yet added (it adds them in order when it ends): a partial
+   * report written meanwhile includes them.
+   */
+  pending: (() => readonly EntryResult[]) | undefined;
+
   /** The partial report, once; undefined if the run already wrote its report. */
   finishPartial(reason: string): WrittenReport | undefined {
-    return this.finished ? undefined : this.write(reason);
+    if (this.finished) return undefined;
+    const p = this.pending?.();
+    this.pending = undefined;
+    if (p?.length) this.add(p);
+    return this.write(reason);
   }
 }

@@ -73,3 +73,26 @@ describe('signals sent to npm', () => {
     expect(JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).partial).toBe(true);
   }, 120_000);
 });
+
+describe('an interrupt during the ptxas phase', async () => {
+  const { ptxasOrReason } = await import('../helpers/ptxas.js');
+  const p = await ptxasOrReason();
+  if (typeof p === 'string') console.log(`[skip] ptxas-phase interrupt test: ${p}`);
+  it.skipIf(typeof p === 'string' || process.platform !== 'linux')('keeps every entry ptxas had decided (before: a partial report with 0 results)', async () => {
+    const report = join(dir, 'ptxas-phase');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', '--backend', 'ptxas', '--no-cases', '--report', report], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let t = 0; t < 600 && !err.includes('catalog:'); t++) await new Promise((r) => setTimeout(r, 100));
+    // let ptxas decide some entries (the whole phase takes over a minute on two cores)
+    await new Promise((r) => setTimeout(r, 12_000));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const rep = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8'));
+    expect(rep.partial).toBe(true);
+    expect(rep.results.length).toBeGreaterThan(0);
+    expect(rep.results.every((r: { ptxas?: unknown; verdict: string }) => r.ptxas !== undefined || r.verdict === 'skipped')).toBe(true);
+    expect(err).toMatch(/SIGINT: stopped\. A partial report with the [1-9]\d* results so far/);
+  }, 120_000);
+});

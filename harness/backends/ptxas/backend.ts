@@ -90,6 +90,8 @@ export async function runPtxasBackend(
   target: Target,
   ptxas: Ptxas,
   onDecided?: (n: number) => void,
+  /** Each entry's result as soon as it is decided (in decision order); the returned results are in entry order. */
+  onResult?: (r: EntryResult) => void,
 ): Promise<PtxasRun> {
   const started = performance.now();
   const skipAll = (why: string): PtxasRun => ({
@@ -126,12 +128,14 @@ export async function runPtxasBackend(
     else run.push(i);
   }
 
+  if (onResult) for (const r of results) if (r) onResult(r);
   const sub = run.map((i) => entries[i]!);
   const { results: acc, stats } = await classifyWithPtxas(sub, {
     ptxasPath: ptxas.path,
     target: target.name,
     ptx: modulePtx,
     ...(onDecided ? { onDecided } : {}),
+    ...(onResult ? { onAcceptance: (k: number, a: Acceptance) => onResult(verdictFor(entries[run[k]!]!, a, modulePtx)) } : {}),
   });
   run.forEach((i, k) => (results[i] = verdictFor(entries[i]!, acc[k]!, modulePtx)));
   return {

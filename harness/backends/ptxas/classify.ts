@@ -68,6 +68,8 @@ export interface ClassifyOptions {
   readonly concurrency?: number;
   /** Called as entries are decided (for progress lines). */
   readonly onDecided?: (count: number) => void;
+  /** Called with each entry's acceptance as it is decided (entry index). */
+  readonly onAcceptance?: (index: number, a: Acceptance) => void;
 }
 
 export interface ClassifyStats {
@@ -116,6 +118,7 @@ export async function classifyWithPtxas(
 
   const decide = (i: number, a: Omit<Acceptance, 'messages'> & { messages: string[] }) => {
     results[i] = { ...a, messages: [...new Set([...(warnings.get(i) ?? []), ...a.messages])] };
+    opts.onAcceptance?.(i, results[i]!);
     opts.onDecided?.(1);
   };
   const keepWarnings = (i: number, ds: readonly Diagnostic[]) => {

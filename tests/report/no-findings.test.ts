@@ -1,0 +1,28 @@
+/**
+ * Issue 13, defect 1 (the report part): an interrupted run with no result recorded must not say
+ * "every result passed" (before: a Ctrl-C in the ptxas phase gave a partial report with 0 results
+ * whose HTML said exactly that).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { noFindingsText } from '../../harness/report/html.js';
+import { RunRecorder } from '../../harness/report/recorder.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-nf-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('the sentence under "findings" follows what was recorded', () => {
+  expect(noFindingsText({ partial: true, counts: { total: {} } } as never)).toBe('No findings: no result was recorded before the run stopped.');
+  expect(noFindingsText({ partial: false, counts: { total: {} } } as never)).toBe('No findings: no result was recorded.');
+  expect(noFindingsText({ partial: true, counts: { total: { pass: 12 } } } as never)).toMatch(/^No findings among the 12 results recorded before the run stopped/);
+  expect(noFindingsText({ partial: false, counts: { total: { pass: 12, observed: 3 } } } as never)).toBe('No findings: every result passed.');
+});
+
+it('a partial report with no results carries that sentence into its HTML', () => {
+  const rec = new RunRecorder(join(dir, 'r'), { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 0 }, [], null);
+  const w = rec.finishPartial('interrupted by SIGINT after 0 results')!;
+  const html = readFileSync(w.html, 'utf8');
+  expect(html).toContain('"noFindings":"No findings: no result was recorded before the run stopped."');
+});
