@@ -517,6 +517,11 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
       if (c) input.c = c;
     }
   }
+  // an operand the instruction does not take is a mistake in the file, not something to ignore
+  if (opMap) {
+    const extra = (['b', 'c'] as const).filter((k) => has(opMap, k) && !(k === 'c' ? variant.q.op === 'cas' && takes.includes('c') : takes.includes('b')));
+    if (extra.length) at(ctx, P_OPERANDS, `operands: ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} not an operand of ${variant.ptx ?? fam}${takes.includes('source') ? ' (a bulk case gives memory: and source:)' : variant.q.op === 'cas' ? '' : ' (c is the swap value of cas only)'}; remove it`);
+  }
   const sp = item.space;
   if (sp !== undefined) {
     const v = scalar(sp) ? String(sp) : '';
