@@ -53,7 +53,11 @@ export function diffReports(a: RunReport, b: RunReport): ReportDiff {
 
 /** Lines a person reads: counts by kind of change and verdict pair, then up to `max` changes. */
 export function formatDiff(d: ReportDiff, a: RunReport, b: RunReport, max = 50): string[] {
-  const lines = [`old: ${a.arch} ${a.backend.name}, ${a.results.length} results, ${a.startedAt}`, `new: ${b.arch} ${b.backend.name}, ${b.results.length} results, ${b.startedAt}`, `${d.common} results in both; ${d.changes.length} change(s)`];
+  const side = (r: RunReport) => `${r.arch} ${r.backend.name}, ${r.results.length} results, ${r.startedAt}${r.partial ? `, PARTIAL (${r.partialReason ?? 'the run stopped before it finished'})` : ''}`;
+  const lines = [`old: ${side(a)}`, `new: ${side(b)}`, `${d.common} results in both; ${d.changes.length} change(s)`];
+  // results only on one side of a partial report are not "removed" or "added": that run did not get to them
+  const partial = [a.partial ? 'old' : '', b.partial ? 'new' : ''].filter(Boolean);
+  if (partial.length) lines.push(`note: the ${partial.join(' and the ')} report ${partial.length > 1 ? 'are' : 'is'} partial: results missing from ${partial.length > 1 ? 'them' : 'it'} were not run, not removed`);
   const groups = new Map<string, number>();
   for (const c of d.changes) {
     const k = c.what === 'verdict' ? `verdict ${c.old} -> ${c.new}` : c.what === 'added' ? `only in new (${c.new})` : c.what === 'removed' ? `only in old (${c.old})` : `${c.what} bits changed`;
