@@ -89,7 +89,7 @@ export async function findCase(id: string, extraVectors: readonly string[] = [])
   }
   const m = /^([^/]+(?:\(_\))?)\/(.+):([A-Za-z0-9_.-]+)$/.exec(id);
   if (!m) return { problems: [], why: `'${id}' is not a case id; ids look like atom.global.add.f32/vectors/atom-f32.yaml:NAME or atom.global.add.f32/gen:seed=${DEFAULT_SEED}:level=1:i=0` };
-  const [, , file, name] = m;
+  const [, prefix, file, name] = m;
   const candidates = [resolve(file!), join(CASES_DIR, file!), ...extraVectors.map((d) => resolve(d, file!))];
   const path = candidates.find((p) => existsSync(p));
   if (!path) return { problems: [], why: `no vector file '${file}' (looked in ${candidates.join(', ')})` };
@@ -100,5 +100,7 @@ export async function findCase(id: string, extraVectors: readonly string[] = [])
   // stop its replay. Not found: all the file's problems, which may be why.
   const r = await findInFile(path, root, name!);
   if (!r.case) return { problems: r.problems, why: r.problems.length ? `${file} has problems` : `no case '${name}' in ${file}` };
+  // the id's variant must be the case's: another prefix would silently run a different case
+  if (r.case.variant.id !== prefix) return { problems: [], why: `case '${name}' in ${file} is ${r.case.variant.id}, not ${prefix}: its id is ${r.case.id}` };
   return { case: r.case, problems: [] };
 }
