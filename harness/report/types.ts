@@ -66,6 +66,7 @@ export interface EntryResult {
   readonly sass?: string;
   /** For kind 'case': where it came from, its bits, what the reference allows, what its file expects. */
   readonly case?: {
+    /** Where the case came from (a vector file's case: file, line, name, and the file's `cite:`). */
     readonly origin: Record<string, string | number>;
     readonly input: Record<string, unknown>;
     readonly expect?: Record<string, unknown>;

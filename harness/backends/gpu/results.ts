@@ -47,7 +47,7 @@ export function caseResult(c: Case, v: Pick<ObservationVerdict, 'verdict' | 'rea
     verdict: v.verdict,
     reason: v.reason,
     case: {
-      origin: { ...c.origin } as Record<string, string | number>,
+      origin: { ...c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) } as Record<string, string | number>,
       input,
       ...(expect ? { expect } : {}),
       observed: { memory: H(observed.memory), ...(observed.returned ? { returned: H(observed.returned) } : {}) },

@@ -91,7 +91,7 @@ export function runCaseOnReference(c: Case): EntryResult {
       catalog: { status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules: [] },
       verdict: 'error',
       reason: `the reference model cannot evaluate this case: ${e.message}`,
-      case: { origin: { ...c.origin }, input, allowed: {}, unspecified: [] },
+      case: { origin: { ...c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) }, input, allowed: {}, unspecified: [] },
     };
   }
   const ex = c.expect;
@@ -108,7 +108,7 @@ export function runCaseOnReference(c: Case): EntryResult {
     const { input, expect } = caseBits(c, fmt);
     const sets = (xs?: readonly ElementAllowed[]) => xs?.map((e) => e.map((l) => allowedHex(fmt, l)));
     return {
-      origin: { ...c.origin },
+      origin: { ...c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) },
       input,
       ...(expect ? { expect } : {}),
       allowed: {
