@@ -17,12 +17,15 @@ export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
   isTTY: boolean;
+  /** The terminal's width, where there is one. */
+  columns?: number;
 }
 
 const defaultIo: Io = {
   out: (s) => process.stdout.write(`${s}\n`),
   err: (s) => process.stderr.write(`${s}\n`),
   isTTY: Boolean(process.stderr.isTTY),
+  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
 };
 
 /** `--list`: the entries the options select, one a line (id, kind, expectation and why). */

@@ -38,7 +38,7 @@ export class Progress {
     const s = (performance.now() - this.start) / 1000;
     const rate = this.done_ / Math.max(s, 1e-9);
     const pct = this.total ? ((100 * this.done_) / this.total).toFixed(1) : '100.0';
-    const left = rate > 0 && this.total > this.done_ ? `, ${Math.ceil((this.total - this.done_) / rate)} s left` : '';
+    const left = rate > 0 && this.total > this.done_ && trustEta(s, this.done_ / Math.max(this.total, 1)) ? `, ${duration((this.total - this.done_) / rate)} left` : '';
     const counts = VERDICTS.filter((v) => this.counts[v]).map((v) => `${v} ${this.counts[v]}`).join(' ');
     return `${this.done_}/${this.total} ${this.verb} (${pct}%, ${Math.round(rate)}/s, ${s.toFixed(1)} s${left})${counts ? ` | ${counts}` : ''}`;
   }
@@ -54,4 +54,17 @@ export class Progress {
     const cols = process.stderr.columns ?? 120;
     process.stderr.write(`\r\x1b[2K${`${bar} ${this.line()}`.slice(0, cols - 1)}${final ? '\n' : ''}`);
   }
+}
+
+/** Whether an ETA from the rate so far means anything: after 3 s and 2% of the work (the first ticks are start-up). */
+export function trustEta(seconds: number, fraction: number): boolean {
+  return seconds >= 3 && fraction >= 0.02;
+}
+
+/** Seconds as a person reads them: 42 s, 3 min 5 s, 2 h 10 min. */
+export function duration(seconds: number): string {
+  const s = Math.ceil(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }

@@ -41,6 +41,7 @@ const defaultIo: Io = {
   out: (s) => process.stdout.write(`${s}\n`),
   err: (s) => process.stderr.write(`${s}\n`),
   isTTY: Boolean(process.stderr.isTTY),
+  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
 };
 
 /** Selects catalog entries for the options (throws a UsageError when nothing matches). */

@@ -11,23 +11,58 @@ export function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  '));
 }
 
-export function printSummary(io: Io, report: RunReport, maxFindings = 40): void {
-  const { byFamily, total } = report.counts;
+/** Wraps `parts` (joined by ", ") after `head` into lines of at most `width`, continued with an indent. */
+function wrap(head: string, parts: readonly string[], width: number): string[] {
+  const out: string[] = [];
+  let line = head;
+  for (const [i, p] of parts.entries()) {
+    const piece = `${p}${i < parts.length - 1 ? ',' : ''}`;
+    if (line.length + 1 + piece.length > width && line.trim() !== '') {
+      out.push(line);
+      line = `    ${piece}`;
+    } else line = line.endsWith(':') || line === '    ' ? `${line} ${piece}` : `${line} ${piece}`;
+  }
+  out.push(line);
+  return out;
+}
+
+/** Cuts a line to `width` columns (an ellipsis marks the cut). */
+function fit(line: string, width: number): string {
+  return line.length <= width ? line : `${line.slice(0, Math.max(1, width - 1))}…`;
+}
+
+/**
+ * The closing summary on stdout, fitted to `columns` (the terminal's width; 100 for a log):
+ * verdict counts per family, catalog entries and cases apart (they are different things: a
+ * compile check of an entry, a judged case), as a table where it fits and as one line per row
+ * where it does not; the findings, one line each (the example on its own line); the expectations.
+ */
+export function printSummary(io: Io, report: RunReport, maxFindings = 40, columns = io.columns ?? 100): void {
+  const { total } = report.counts;
   const used = VERDICTS.filter((v) => total[v]);
   const rows = [['family', ...used, 'total']];
-  for (const [fam, c] of Object.entries(byFamily)) {
-    rows.push([fam, ...used.map((v) => String(c[v] ?? 0)), String(Object.values(c).reduce((a, b) => a + (b ?? 0), 0))]);
+  const groups = new Map<string, Record<string, number>>();
+  for (const r of report.results) {
+    const key = `${r.family} ${r.kind === 'case' ? 'cases' : 'catalog entries'}`;
+    const g = groups.get(key) ?? {};
+    g[r.verdict] = (g[r.verdict] ?? 0) + 1;
+    groups.set(key, g);
   }
-  rows.push(['all', ...used.map((v) => String(total[v] ?? 0)), String(report.results.length)]);
+  const sum = (c: Record<string, number | undefined>) => Object.values(c).reduce<number>((a, b) => a + (b ?? 0), 0);
+  for (const [key, c] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) rows.push([key, ...used.map((v) => String(c[v] ?? 0)), String(sum(c))]);
+  rows.push(['all results', ...used.map((v) => String(total[v] ?? 0)), String(report.results.length)]);
   io.out('');
-  for (const l of table(rows)) io.out(l);
+  const lines = table(rows);
+  if (lines.every((l) => l.length <= columns)) for (const l of lines) io.out(l);
+  else for (const r of rows.slice(1)) for (const l of wrap(`${r[0]}:`, [...used.map((v, i) => `${v} ${r[i + 1]}`).filter((x) => !x.endsWith(' 0')), `total ${r[r.length - 1]}`], columns)) io.out(l);
   const judged = Object.entries(report.stats).filter(([k]) => k.startsWith('total.'));
-  if (judged.length) io.out(`\nevery case judged (the report keeps a sample of the passes): ${judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`);
+  if (judged.length) io.out(fit(`\nevery case judged (the report keeps a sample of the passes): ${judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`, columns + 1));
 
   if (report.findings.length) {
-    io.out(`\nfindings (${report.findings.length}; key | verdict | count | subject | explanation | e.g.):`);
+    io.out(`\nfindings (${report.findings.length}; key, verdict, count, subject: explanation; then an example id):`);
     for (const f of report.findings.slice(0, maxFindings)) {
-      io.out(`  ${f.key.padEnd(4)} ${f.verdict.padEnd(16)} ${String(f.count).padStart(7)}  ${f.subject} | ${f.text}${f.expectation ? ` [expectation ${f.expectation}]` : ''} | e.g. ${f.examples[0] ?? ''}`);
+      io.out(fit(`  ${f.key.padEnd(4)} ${f.verdict.padEnd(15)} ${String(f.count).padStart(7)}  ${f.subject}: ${f.text}${f.expectation ? ` [expectation ${f.expectation}]` : ''}`, columns));
+      if (f.examples[0]) io.out(fit(`       e.g. ${f.examples[0]}`, columns));
     }
     if (report.findings.length > maxFindings) io.out(`  ... ${report.findings.length - maxFindings} more in the report`);
   }
