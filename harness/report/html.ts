@@ -323,7 +323,8 @@ function renderMatrix() {
       const w = worst(c);
       const n = Object.values(c).reduce((a, b) => a + b, 0);
       const title = Object.entries(c).map(([v, k]) => v + ' ' + k).join(', ');
-      return el('td', { class: 'cell num v-' + w, title, 'data-family': f, 'data-type': t, 'data-op': o, onclick: () => { setFilters({ family: f, type: t, op: o, finding: '', verdict: w === 'pass' ? '' : w }); } }, String(n), w !== 'pass' ? ' ' + w : '');
+      // the total, and how many of it have the cell's worst verdict (not the total labelled with that verdict)
+      return el('td', { class: 'cell num v-' + w, title, 'data-family': f, 'data-type': t, 'data-op': o, onclick: () => { setFilters({ family: f, type: t, op: o, finding: '', verdict: w === 'pass' ? '' : w }); } }, String(n), w !== 'pass' ? ' (' + c[w] + ' ' + w + ')' : '');
     })));
   }
   $('matrix-box').append(table);
@@ -362,16 +363,18 @@ function renderFilters() {
   options($('f-finding'), D.findings.map((f) => f.key), 'findings');
   for (const k of ['verdict', 'family', 'type', 'op', 'finding']) $('f-' + k).addEventListener('change', (e) => setFilters({ [k]: e.target.value }));
   $('f-text').addEventListener('input', (e) => setFilters({ text: e.target.value }));
+  $('f-clear').addEventListener('click', () => setFilters({ verdict: '', family: '', type: '', op: '', finding: '', text: '', clear: true }));
   $('more').addEventListener('click', () => { state.shown += 500; renderCases(); });
 }
 function setFilters(p) {
-  Object.assign(state, p, { shown: 200 });
+  const { clear: _clear, ...q } = p;
+  Object.assign(state, q, { shown: 200 });
   for (const k of ['verdict', 'family', 'type', 'op', 'finding']) $('f-' + k).value = state[k];
   $('f-text').value = state.text;
   renderCases();
   const first = matching()[0];
   if (first && (p.finding || p.family)) showDetail(first.i);
-  $('cases-section').scrollIntoView();
+  else if (!p.clear) $('cases-section').scrollIntoView();
 }
 function matching() {
   const t = state.text.toLowerCase();
@@ -400,6 +403,8 @@ function showDetail(i) {
   const r = D.rows[i];
   const box = $('detail');
   box.hidden = false;
+  // the detail sits below the list: bring it into view where it was opened
+  box.scrollIntoView({ block: 'start' });
   box.replaceChildren(el('h3', { id: 'detail-id', class: 'mono' }, r.id), el('p', {}, el('span', { class: 'v-' + r.v, id: 'detail-verdict' }, r.v), ' ', r.fd ? 'finding ' + r.fd : ''));
   const x = r.x;
   if (!x) { box.append(el('p', { class: 'muted' }, 'No detail in the page for this ' + r.v + ' result (the page keeps it for every mismatch, error, compile-mismatch and known deviation, the first 25 results of each finding, and the first ' + D.passDetailLimit + ' passes, observations and skips); report.json has it.')); return; }
@@ -500,7 +505,7 @@ export function renderHtml(report: RunReport): string {
 <section><h2>summary: family x type x operation, coloured by the worst verdict (click a cell)</h2><div id="matrix-box"></div></section>
 ${sweepSection(report)}${contentionSection(report)}<section><h2>findings (click one to list its results)</h2><div id="findings"></div></section>
 <section id="cases-section"><h2>results</h2>
-<div id="filters"><label>verdict<select id="f-verdict"></select></label><label>family<select id="f-family"></select></label><label>type<select id="f-type"></select></label><label>op<select id="f-op"></select></label><label>finding<select id="f-finding"></select></label><label>id contains<input id="f-text" type="search"></label></div>
+<div id="filters"><label>verdict<select id="f-verdict"></select></label><label>family<select id="f-family"></select></label><label>type<select id="f-type"></select></label><label>op<select id="f-op"></select></label><label>finding<select id="f-finding"></select></label><label>id contains<input id="f-text" type="search"></label><button id="f-clear" type="button">clear filters</button></div>
 <p id="count" class="muted"></p>
 <table id="cases"></table><button id="more" type="button">show more</button>
 <div id="detail" hidden></div>

@@ -26,3 +26,13 @@ it('a partial report with no results carries that sentence into its HTML', () =>
   const html = readFileSync(w.html, 'utf8');
   expect(html).toContain('"noFindings":"No findings: no result was recorded before the run stopped."');
 });
+
+it('issue 13, defect 6: the page has a clear-filters button, opens a detail in view, and labels a matrix cell with its worst verdict\'s own count', () => {
+  const rec = new RunRecorder(join(dir, 'h'), { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 0 }, [], null);
+  const html = readFileSync(rec.finish().html, 'utf8');
+  expect(html).toContain('<button id="f-clear" type="button">clear filters</button>');
+  expect(html).toContain("$('f-clear').addEventListener('click'");
+  expect(html).toContain("box.scrollIntoView({ block: 'start' })");
+  // before: String(n), ' ' + w (the cell's total labelled with its worst verdict)
+  expect(html).toContain("String(n), w !== 'pass' ? ' (' + c[w] + ' ' + w + ')' : ''");
+});
