@@ -12,6 +12,9 @@ import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
 import { UsageError } from './errors.js';
 
+/** Default report folders kept in reports/out/ after a run. */
+export const DEFAULT_KEEP_RUNS = 20;
+
 export const ENTRY_KINDS: readonly EntryKind[] = ['variant', 'neighbour', 'isa-neighbour'];
 
 export interface Options {
@@ -33,6 +36,8 @@ export interface Options {
   readonly expectations?: string;
   /** --no-cases: a ptxas run checks the catalog only, without the case library on the reference. */
   readonly noCases: boolean;
+  /** Default report folders (reports/out/) kept after a run: older ones are removed (0: keep all). */
+  readonly keepRuns: number;
   /** --cache-dir DIR: where rebuildable results are kept (default defaultCacheDir()). */
   readonly cacheDir: string;
 }
@@ -52,6 +57,8 @@ export const USAGE = `usage: npm run conformance -- [options]
   --list             print the entries the filter selects, run nothing
   --report DIR       where the reports go (default reports/out/<timestamp>/): results.jsonl while
                      the run goes, then report.json, report.html and junit.xml
+  --keep-runs N      default report folders kept in reports/out/ (default ${DEFAULT_KEEP_RUNS}; older ones are
+                     removed after a run; 0 keeps all; a --report folder is never removed)
   --expectations F   known deviations (default cases/expectations/<arch>.yaml, where it exists)
   --no-cases         ptxas backend: check the catalog only, without running the case library
                      through the reference model
@@ -95,6 +102,7 @@ export function parseOptions(argv: readonly string[]): Options {
         generated: { type: 'string' },
         expectations: { type: 'string' },
         'no-cases': { type: 'boolean' },
+        'keep-runs': { type: 'string' },
         'cache-dir': { type: 'string' },
       },
     });
@@ -142,6 +150,12 @@ export function parseOptions(argv: readonly string[]): Options {
     ...(v.case !== undefined ? { case: v.case } : {}),
     ...(v.expectations !== undefined ? { expectations: v.expectations } : {}),
     noCases: v['no-cases'] ?? false,
+    keepRuns: ((): number => {
+      const k = v['keep-runs'];
+      if (k === undefined) return DEFAULT_KEEP_RUNS;
+      if (!/^\d+$/.test(k)) throw new UsageError(`--keep-runs takes a number of runs (0: keep all), got '${k}'`);
+      return Number(k);
+    })(),
     cacheDir: resolveCacheDir(v['cache-dir']),
     generated: ((): number => {
       if (v.generated === undefined) return 48;

@@ -26,7 +26,7 @@ import { diffReports, formatDiff } from '../report/diff.js';
 import { buildReport } from '../report/json.js';
 import { loadReport } from '../report/load.js';
 import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
-import { prepareReportDir } from '../report/dir.js';
+import { prepareReportDir, pruneRuns } from '../report/dir.js';
 import type { EntryResult } from '../report/types.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
@@ -380,6 +380,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     const w = out.finish();
     printSummary(io, w.report);
     printWritten(io, w);
+    if (opts.report === undefined) {
+      const gone = pruneRuns(opts.keepRuns);
+      if (gone.length) io.err(`removed the ${gone.length} oldest report folder(s) in reports/out/ (keeping ${opts.keepRuns}; --keep-runs 0 keeps all)`);
+    }
     return exitCode(w.report);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -5,7 +5,7 @@
  * a second run started in the same millisecond gets "-2". An existing folder named by --report
  * that already holds a report is said to be replaced.
  */
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../cli/errors.js';
 
@@ -85,4 +85,22 @@ export function prepareReportDir(requested: string | undefined, prefix: string, 
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fail(dir, REASONS[(e as NodeJS.ErrnoException).code ?? ''] ?? String(e));
     }
   }
+}
+
+/**
+ * Removes the oldest report folders under `base` (folders holding a report.json or results.jsonl,
+ * by modification time) so that `keep` remain; 0 keeps all. Returns the folders removed. Only the
+ * default location is pruned; folders named with --report are the user's.
+ */
+export function pruneRuns(keep: number, base = join('reports', 'out')): string[] {
+  if (keep <= 0 || !existsSync(base)) return [];
+  const runs = readdirSync(base, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => join(base, e.name))
+    .filter((d) => existsSync(join(d, 'report.json')) || existsSync(join(d, 'results.jsonl')))
+    .map((d) => ({ d, t: statSync(d).mtimeMs }))
+    .sort((a, b) => b.t - a.t);
+  const gone = runs.slice(keep).map((r) => r.d);
+  for (const d of gone) rmSync(d, { recursive: true, force: true });
+  return gone;
 }

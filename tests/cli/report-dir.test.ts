@@ -5,13 +5,13 @@
  * selected"); default report folders are never shared by two runs started in the same second (or
  * millisecond); an existing report named by --report is said to be replaced.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../harness/cli/errors.js';
 import { type Io, main } from '../../harness/cli/main.js';
-import { prepareReportDir } from '../../harness/report/dir.js';
+import { prepareReportDir, pruneRuns } from '../../harness/report/dir.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-dir-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,5 +83,28 @@ describe('the CLI', () => {
       expect(r.out).toMatch(msg);
       expect(r.out).not.toMatch(/\n\s+at /);
     }
+  });
+});
+
+describe('runs do not pile up (issue 13, defect 5 in part)', () => {
+  it('pruneRuns keeps the newest N run folders and nothing else is touched', () => {
+    const base = join(dir, 'pile');
+    mkdirSync(base);
+    for (let i = 0; i < 5; i++) {
+      const d = join(base, `run-${i}`);
+      mkdirSync(d);
+      writeFileSync(join(d, i % 2 ? 'report.json' : 'results.jsonl'), '{}');
+      utimesSync(d, 1_700_000_000 + i, 1_700_000_000 + i);
+    }
+    mkdirSync(join(base, 'notes'));
+    const gone = pruneRuns(2, base);
+    expect(gone.map((g) => g.slice(base.length + 1)).sort()).toEqual(['run-0', 'run-1', 'run-2']);
+    expect(readdirSync(base).sort()).toEqual(['notes', 'run-3', 'run-4']);
+    expect(pruneRuns(0, base)).toEqual([]);
+  });
+  it('--keep-runs takes a number', async () => {
+    const out: string[] = [];
+    expect(await main(['--keep-runs', 'many'], { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false })).toBe(2);
+    expect(out.join('\n')).toMatch(/--keep-runs takes a number of runs/);
   });
 });
