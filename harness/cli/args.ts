@@ -12,6 +12,9 @@ import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
 import { UsageError } from './errors.js';
 
+/** Plain passes of catalog entries, and of cases, kept whole by default in a ptxas + reference run. */
+export const DEFAULT_KEEP_PASSES = 1000;
+
 /** Default report folders kept in reports/out/ after a run. */
 export const DEFAULT_KEEP_RUNS = 20;
 
@@ -36,6 +39,8 @@ export interface Options {
   readonly expectations?: string;
   /** --no-cases: a ptxas run checks the catalog only, without the case library on the reference. */
   readonly noCases: boolean;
+  /** Plain passes kept whole in the report of the ptxas + reference run (every other result is kept; the rest counted); Infinity: all. */
+  readonly keepPasses: number;
   /** Default report folders (reports/out/) kept after a run: older ones are removed (0: keep all). */
   readonly keepRuns: number;
   /** --cache-dir DIR: where rebuildable results are kept (default defaultCacheDir()). */
@@ -57,6 +62,9 @@ export const USAGE = `usage: npm run conformance -- [options]
   --list             print the entries the filter selects, run nothing
   --report DIR       where the reports go (default reports/out/<timestamp>/): results.jsonl while
                      the run goes, then report.json, report.html and junit.xml
+  --keep all|N       ptxas + reference run: keep every result (all), or every result that is not a
+                     plain pass and the first N passes of entries and of cases (default ${DEFAULT_KEEP_PASSES}); the rest
+                     are counted in the report's stats and replay by id
   --keep-runs N      default report folders kept in reports/out/ (default ${DEFAULT_KEEP_RUNS}; older ones are
                      removed after a run; 0 keeps all; a --report folder is never removed)
   --expectations F   known deviations (default cases/expectations/<arch>.yaml, where it exists)
@@ -103,6 +111,7 @@ export function parseOptions(argv: readonly string[]): Options {
         expectations: { type: 'string' },
         'no-cases': { type: 'boolean' },
         'keep-runs': { type: 'string' },
+        keep: { type: 'string' },
         'cache-dir': { type: 'string' },
       },
     });
@@ -150,6 +159,13 @@ export function parseOptions(argv: readonly string[]): Options {
     ...(v.case !== undefined ? { case: v.case } : {}),
     ...(v.expectations !== undefined ? { expectations: v.expectations } : {}),
     noCases: v['no-cases'] ?? false,
+    keepPasses: ((): number => {
+      const k = v.keep;
+      if (k === undefined) return DEFAULT_KEEP_PASSES;
+      if (k === 'all') return Number.POSITIVE_INFINITY;
+      if (!/^\d+$/.test(k)) throw new UsageError(`--keep takes 'all' or a number of passes to keep whole, got '${k}'`);
+      return Number(k);
+    })(),
     keepRuns: ((): number => {
       const k = v['keep-runs'];
       if (k === undefined) return DEFAULT_KEEP_RUNS;

@@ -104,18 +104,28 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
 
 /**
  * Cases through the reference model into the recorder, yielding now and then so a signal gets in;
- * past the first KEEP_WHOLE cases only results that are not a plain pass are kept (all counted).
+ * every result that is not a plain pass is kept, and the first `keepPasses` passes; the rest are
+ * counted (`totals`, per family and verdict, and `dropped`).
  */
-async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io): Promise<{ cases: number; totals: Record<string, number> }> {
+async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPasses = KEEP_WHOLE): Promise<{ cases: number; totals: Record<string, number>; dropped: number }> {
   const progress = new Progress(io, sel.total, 'cases evaluated');
   let n = 0;
+  let passes = 0;
+  let dropped = 0;
   const totals: Record<string, number> = {};
   for await (const b of sel.batches()) {
     const cases = unpackAll(b);
     for (let i = 0; i < cases.length; i += 1000) {
       const batch = cases.slice(i, i + 1000).map(runCaseOnReference);
-      const kept = n + batch.length <= KEEP_WHOLE ? batch : batch.filter((r, k) => n + k < KEEP_WHOLE || r.verdict !== 'pass');
-      for (const r of batch) totals[`total.${r.family}.${r.verdict}`] = (totals[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
+      const kept: EntryResult[] = [];
+      for (const r of batch) {
+        totals[`total.${r.family}.${r.verdict}`] = (totals[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
+        if (r.verdict !== 'pass' || passes++ < keepPasses) kept.push(r);
+        else {
+          dropped++;
+          totals[`dropped.${r.family}.cases`] = (totals[`dropped.${r.family}.cases`] ?? 0) + 1;
+        }
+      }
       rec.add(kept);
       n += batch.length;
       progress.tick(batch.length, batch.map((r) => r.verdict));
@@ -123,7 +133,7 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io): Promi
     }
   }
   progress.done();
-  return { cases: n, totals };
+  return { cases: n, totals, dropped };
 }
 
 /**
@@ -183,7 +193,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, stats: { cases: sel.total }, catalogEntries: 0 });
     const r = await runCasesInto(rec, sel, io);
     if (!r.cases) throw new UsageError(`no case selected by --filter '${opts.filter ?? ''}'; --list shows the variants`);
-    rec.set({ stats: { cases: r.cases, ...(r.cases > KEEP_WHOLE ? r.totals : {}) } });
+    rec.set({ stats: { cases: r.cases, ...(r.dropped ? r.totals : {}) } });
     return rec;
   }
 
@@ -253,8 +263,26 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     const run = await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r));
     rec.pending = undefined;
     progress.done();
-    rec.add(run.results);
-    stats = { ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
+    // every entry that is not a plain pass, and the first --keep passes; the others are counted and
+    // covered (replay any by --filter with its id)
+    let passes = 0;
+    const kept: EntryResult[] = [];
+    const entryTotals: Record<string, number> = {};
+    const droppedIds: string[] = [];
+    for (const r of run.results) {
+      entryTotals[`entries.${r.family}.${r.verdict}`] = (entryTotals[`entries.${r.family}.${r.verdict}`] ?? 0) + 1;
+      if (r.verdict !== 'pass' || passes++ < opts.keepPasses) kept.push(r);
+      else {
+        droppedIds.push(r.id);
+        entryTotals[`dropped.${r.family}.entries`] = (entryTotals[`dropped.${r.family}.entries`] ?? 0) + 1;
+      }
+    }
+    rec.add(kept);
+    if (droppedIds.length) {
+      rec.cover(droppedIds, 'entries');
+      stats = { ...stats, ...entryTotals };
+    }
+    stats = { ...stats, ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
     io.err(
       `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
         `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
@@ -262,8 +290,8 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   }
   if (sel?.total) {
     io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
-    const r = await runCasesInto(rec, sel, io);
-    stats = { ...stats, cases: r.cases, ...(r.cases > KEEP_WHOLE ? r.totals : {}) };
+    const r = await runCasesInto(rec, sel, io, opts.keepPasses);
+    stats = { ...stats, cases: r.cases, ...(r.dropped ? r.totals : {}) };
   }
   rec.set({ stats });
   return rec;

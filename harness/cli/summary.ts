@@ -48,14 +48,27 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
     g[r.verdict] = (g[r.verdict] ?? 0) + 1;
     groups.set(key, g);
   }
+  // passes counted but not kept whole (stats dropped.<family>.<cases|entries>)
+  let droppedAll = 0;
+  for (const [k, n] of Object.entries(report.stats)) {
+    const m = /^dropped\.(.+)\.(cases|entries)$/.exec(k);
+    if (!m) continue;
+    const key = `${m[1]} ${m[2] === 'cases' ? 'cases' : 'catalog entries'}`;
+    const g = groups.get(key) ?? {};
+    g.pass = (g.pass ?? 0) + n;
+    groups.set(key, g);
+    droppedAll += n;
+  }
+  if (droppedAll && !used.includes('pass')) used.unshift('pass');
   const sum = (c: Record<string, number | undefined>) => Object.values(c).reduce<number>((a, b) => a + (b ?? 0), 0);
   for (const [key, c] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) rows.push([key, ...used.map((v) => String(c[v] ?? 0)), String(sum(c))]);
-  rows.push(['all results', ...used.map((v) => String(total[v] ?? 0)), String(report.results.length)]);
+  rows.push(['all results', ...used.map((v) => String((total[v] ?? 0) + (v === 'pass' ? droppedAll : 0))), String(report.results.length + droppedAll)]);
   io.out('');
   const lines = table(rows);
   if (lines.every((l) => l.length <= columns)) for (const l of lines) io.out(l);
   else for (const r of rows.slice(1)) for (const l of wrap(`${r[0]}:`, [...used.map((v, i) => `${v} ${r[i + 1]}`).filter((x) => !x.endsWith(' 0')), `total ${r[r.length - 1]}`], columns)) io.out(l);
   const judged = Object.entries(report.stats).filter(([k]) => k.startsWith('total.'));
+  if (droppedAll) io.out(fit(`\n${droppedAll} passes are counted above but not kept whole in the report (--keep all keeps them); replay any by its id`, columns + 1));
   if (judged.length) io.out(fit(`\nevery case judged (the report keeps a sample of the passes): ${judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`, columns + 1));
 
   if (report.findings.length) {

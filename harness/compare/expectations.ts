@@ -190,7 +190,13 @@ export function undoJudgement(r: EntryResult): EntryResult {
  * but did not keep as results (a gpu run keeps a sample of its passing cases), so that an
  * expectation over them is not called not-run.
  */
-export function applyExpectations(results: readonly EntryResult[], expectations: readonly Expectation[], covered: readonly string[] = []): { results: EntryResult[]; outcomes: ExpectationOutcome[] } {
+export function applyExpectations(
+  results: readonly EntryResult[],
+  expectations: readonly Expectation[],
+  covered: readonly string[] = [],
+  /** Catalog entries ptxas checked, not kept: only a compile-mismatch or error expectation could have shown on them. */
+  coveredEntries: readonly string[] = [],
+): { results: EntryResult[]; outcomes: ExpectationOutcome[] } {
   const tests = expectations.map((e) => compileFilter(e.pattern));
   const matched = expectations.map(() => 0);
   const ran = expectations.map(() => 0);
@@ -212,6 +218,7 @@ export function applyExpectations(results: readonly EntryResult[], expectations:
     return notes.length ? { ...r, reason: `${r.reason} [${notes.join('; ')}]` } : r;
   });
   for (const id of covered) tests.forEach((t, k) => expectations[k]!.verdict !== 'compile-mismatch' && t(id) && ran[k]!++);
+  for (const id of coveredEntries) tests.forEach((t, k) => expectations[k]!.verdict !== 'mismatch' && t(id) && ran[k]!++);
   const outcomes = expectations.map((e, k): ExpectationOutcome => ({
     id: e.id,
     pattern: e.pattern,

@@ -99,6 +99,14 @@ export function renderJunit(report: RunReport): string {
       const text = xmlText(judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', '));
       extra.push(`<testcase name="${xmlText(`${fam}: all ${n} cases judged`)}" classname="${xmlText(`${fam}.run`)}">${bad ? `<failure type="mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`);
     }
+    // catalog entries counted but not all kept whole (a default run keeps a sample of the passes)
+    const checked = Object.entries(report.stats).filter(([k]) => k.startsWith(`entries.${fam}.`));
+    if (checked.length) {
+      const n = checked.reduce((a, [, v]) => a + v, 0);
+      const bad = checked.filter(([k]) => /\.(compile-mismatch|mismatch|error)$/.test(k)).reduce((a, [, v]) => a + v, 0);
+      const text = xmlText(checked.map(([k, v]) => `${k.slice(8)} ${v}`).join(', '));
+      extra.push(`<testcase name="${xmlText(`${fam}: all ${n} catalog entries checked`)}" classname="${xmlText(`${fam}.catalog`)}">${bad ? `<failure type="compile-mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`);
+    }
     const t = testcases(rs);
     const all = [...extra, ...t.xml];
     const f = all.filter((x) => x.includes('<failure')).length;

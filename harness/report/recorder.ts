@@ -1,11 +1,13 @@
 /**
  * Records a run while it goes: every result is appended to `results.jsonl` in the report directory
+ * (compressed to results.jsonl.gz when the run finishes)
  * as the backend produces it (first line: a header naming the run), and the final documents
  * (report.json, report.html, junit.xml) are written from the judged results at the end, each
  * atomically. `finishPartial` writes them from what has been recorded so far, marked partial with
  * the reason: the path a signal handler or a crash takes, synchronously, before the process exits.
  */
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Expectation } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
@@ -54,6 +56,8 @@ export class RunRecorder {
   readonly jsonl: string;
   private fields: RunFields = { toolchain: {}, modulePtx: '-', backend: { name: 'none', reason: 'the run stopped before choosing a backend', passedOver: [] }, stats: {}, catalogEntries: 0 };
   private covered: string[] = [];
+  /** Catalog entries checked by ptxas and not kept whole: they can show only a ptxas answer. */
+  private coveredEntries: string[] = [];
   private finished = false;
 
   constructor(
@@ -72,9 +76,13 @@ export class RunRecorder {
     this.fields = { ...this.fields, ...fields };
   }
 
-  /** Ids the run checked without keeping a result for each (see applyExpectations). */
-  cover(ids: readonly string[]): void {
-    this.covered.push(...ids);
+  /**
+   * Ids the run checked without keeping a result for each (see applyExpectations): `cases` (run on a
+   * backend: any expectation over them could have occurred) or catalog `entries` (compiled by ptxas:
+   * only a compile-mismatch or error expectation could).
+   */
+  cover(ids: readonly string[], kind: 'cases' | 'entries' = 'cases'): void {
+    (kind === 'cases' ? this.covered : this.coveredEntries).push(...ids);
   }
 
   add(rs: readonly EntryResult[]): void {
@@ -92,7 +100,7 @@ export class RunRecorder {
 
   private write(partialReason?: string): WrittenReport {
     this.finished = true;
-    const judged = judgeRun(this.results, this.expectations, this.covered);
+    const judged = judgeRun(this.results, this.expectations, this.covered, this.coveredEntries);
     // a backend's totals over every case judged (gpu) move known deviations out of their verdict too
     const stats = { ...this.fields.stats };
     for (const r of this.totalsCountResults ? judged.results : []) {
@@ -119,8 +127,16 @@ export class RunRecorder {
     return { report, jsonl: this.jsonl, ...writeReportFiles(this.dir, report) };
   }
 
+  /**
+   * The reports of a finished run. The stream (results.jsonl, kept plain while the run goes, so an
+   * interrupted run leaves it readable) is compressed to results.jsonl.gz.
+   */
   finish(): WrittenReport {
-    return this.write();
+    const w = this.write();
+    const gz = `${this.jsonl}.gz`;
+    writeFileSync(gz, gzipSync(readFileSync(this.jsonl)));
+    rmSync(this.jsonl, { force: true });
+    return { ...w, jsonl: gz };
   }
 
   /**

@@ -3,7 +3,8 @@
  * selection, runs write a report that validates against the schema, and the exit code follows the
  * verdicts.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -147,7 +148,9 @@ describe('reports, expectations, diff and interruption', () => {
     expect(doc.expectations.outcomes.find((o: { id: string }) => o.id === 'ptxas-13.0-multimem-red-sem-scope-pairing')).toMatchObject({ status: 'occurred', matched: 396 });
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/expectations \(.*sm_90\.yaml\):\n {2}bulk-add-f32-global-keeps-subnormals: not run/);
-    const lines = readFileSync(join(rep, 'results.jsonl'), 'utf8').trim().split('\n');
+    // a finished run compresses its stream (issue 13, defect 5)
+    expect(existsSync(join(rep, 'results.jsonl'))).toBe(false);
+    const lines = gunzipSync(readFileSync(join(rep, 'results.jsonl.gz'))).toString('utf8').trim().split('\n');
     expect(JSON.parse(lines[0]!)).toMatchObject({ schema: 'ptx-reduction-conformance/results-stream', arch: 'sm_90' });
     expect(lines.length - 1).toBe(doc.results.length);
     expect(readFileSync(join(rep, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
