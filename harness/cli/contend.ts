@@ -5,7 +5,6 @@
  */
 import { parseArgs } from 'node:util';
 import { findTarget, modulePtxFor } from '../arch/targets.js';
-import { selectBackend } from '../backends/select.js';
 import type { ContentionReport } from '../report/json.js';
 import { RunRecorder } from '../report/recorder.js';
 import { prepareReportDir } from '../report/dir.js';
@@ -14,6 +13,7 @@ import { type ContentionOutcome, runContention } from '../contention/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
+import { checkGpuOnly, gpuFor, toolchainOf } from './gpu-command.js';
 import type { Io } from './main.js';
 import { exitCode, printSummary } from './summary.js';
 
@@ -88,14 +88,8 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   if (!target) throw new UsageError(`unknown --arch '${arch}'`);
   const reps = v.reps === undefined ? 256 : Number(v.reps);
   if (!Number.isInteger(reps) || reps < 32 || reps > 1024 || reps % 32) throw new UsageError(`--reps takes a multiple of 32 from 32 to 1024, got '${v.reps}'`);
-  if (v.backend !== undefined && v.backend !== 'gpu' && v.backend !== 'auto') throw new UsageError(`--backend ${v.backend}: contention runs on the GPU only (--backend gpu or auto)`);
-  let backend;
-  try {
-    backend = await selectBackend('gpu', target);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    throw new UsageError(`contention runs on a GPU, and there is none to use here: ${e.message.replace(/\s*Use --backend ptxas or --backend reference\.?$/, '').replace(/\.$/, '')}. The contention model's judgement is tested on CPU (tests/contention/); reports recorded elsewhere open here with \`render\``);
-  }
+  checkGpuOnly(v.backend, 'contention', 'it runs atomics on the hardware');
+  const backend = await gpuFor(target, 'contention runs', `The contention model's judgement is tested on CPU (tests/contention/); reports recorded elsewhere open here with \`render\``);
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const started = new Date();
@@ -126,7 +120,7 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   }));
   const seconds = (performance.now() - t0) / 1000;
   rec.set({
-    toolchain: { ptxas: { path: backend.ptxas!.path, foundVia: backend.ptxas!.foundVia, release: backend.ptxas!.release, versionLine: backend.ptxas!.versionLine, maxPtx: backend.ptxas!.maxPtx, targets: backend.ptxas!.targets }, gpu: { device: backend.device, driverVersion: backend.driverVersion } },
+    toolchain: toolchainOf(backend),
     modulePtx: ptx,
     backend: { name: 'gpu', reason: `contend: ${backend.reason}`, passedOver: [] },
     stats: { contentionGroups: r.outcomes.length, contentionSeconds: seconds, contentionCompileSeconds: r.seconds.compile, contentionGpuAndJudgeSeconds: r.seconds.gpu, contentionNondeterministic: r.outcomes.filter((o) => !o.deterministic).length, contentionLostUpdates: r.outcomes.reduce((t, o) => t + o.lostUpdates, 0) },

@@ -27,6 +27,7 @@ import { buildReport } from '../report/json.js';
 import { loadReport } from '../report/load.js';
 import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
 import { prepareReportDir, pruneRuns } from '../report/dir.js';
+import { ptxasFields, toolchainOf } from './gpu-command.js';
 import type { EntryResult } from '../report/types.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
@@ -169,10 +170,6 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
   return rec;
 }
 
-function ptxasToolchain(p: NonNullable<Selected['ptxas']>) {
-  return { ptxas: { path: p.path, foundVia: p.foundVia, release: p.release, versionLine: p.versionLine, maxPtx: p.maxPtx, targets: p.targets } };
-}
-
 /** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
 async function runBackend(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder): Promise<RunRecorder | number> {
   const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
@@ -218,7 +215,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       io.err(`cases: the directed library's ${lib.cases.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`);
     }
     const rec = startRecorder();
-    rec.set({ toolchain: { ...ptxasToolchain(backend.ptxas!), gpu: { device: backend.device, driverVersion: backend.driverVersion } }, modulePtx: ptx, backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver } });
+    rec.set({ toolchain: toolchainOf(backend), modulePtx: ptx, backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver } });
     const r = await runGpuBackend({
       target,
       ptx,
@@ -253,7 +250,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   if (typeof sel === 'number') return sel;
   io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}, judged under PTX ISA ${ptx}`);
   const rec = startRecorder();
-  rec.set({ toolchain: backend.ptxas ? ptxasToolchain(backend.ptxas) : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
+  rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
   let stats: Record<string, number> = {};
   if (backend.ptxas) {
     const progress = new Progress(io, entries.length, 'entries classified');

@@ -11,7 +11,6 @@ import { formatProblem } from '../cases/types.js';
 import { parseArgs } from 'node:util';
 import { findTarget, modulePtxFor } from '../arch/targets.js';
 import { childCommand } from '../backends/gpu/backend.js';
-import { selectBackend } from '../backends/select.js';
 import { type Expectation, expectationsPath, loadExpectations } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import type { SweepReport } from '../report/json.js';
@@ -24,6 +23,7 @@ import { CELLS, SPECIALS32 } from '../sweep/space.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
+import { checkGpuOnly, gpuFor, toolchainOf } from './gpu-command.js';
 import type { Io } from './main.js';
 import { exitCode, printSummary } from './summary.js';
 
@@ -138,17 +138,9 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   if (!Number.isFinite(budget) || budget < 0 || v.budget?.trim() === '') throw new UsageError(`--budget takes seconds (0 or more), got '${v.budget}'`);
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers takes a positive integer, got '${v.workers}'`);
-  if (v.backend !== undefined && v.backend !== 'gpu' && v.backend !== 'auto') {
-    throw new UsageError(`--backend ${v.backend}: a sweep compares the GPU's results with the reference model, so it runs on the gpu backend only (--backend gpu or auto); the reference model's own results need no sweep, and ptxas checks are the main run's (npm run conformance -- --backend ptxas)`);
-  }
+  checkGpuOnly(v.backend, 'a sweep', "it compares the GPU's results with the reference model; the reference model's own results need no sweep, and ptxas checks are the main run's (npm run conformance -- --backend ptxas)");
   const startup = performance.now() / 1000;
-  let backend;
-  try {
-    backend = await selectBackend('gpu', target);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    throw new UsageError(`sweeps run on a GPU, and there is none to use here: ${e.message.replace(/\s*Use --backend ptxas or --backend reference\.?$/, '').replace(/\.$/, '')}. Run a sweep on a machine with a CUDA driver and an sm_90 (or newer) GPU; reports recorded elsewhere open here with \`render\``);
-  }
+  const backend = await gpuFor(target, 'sweeps run', `Run a sweep on a machine with a CUDA driver and an sm_90 (or newer) GPU; reports recorded elsewhere open here with \`render\``);
   const probe = performance.now() / 1000 - startup;
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
@@ -217,7 +209,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     });
   }
   rec.set({
-    toolchain: { ptxas: { path: backend.ptxas!.path, foundVia: backend.ptxas!.foundVia, release: backend.ptxas!.release, versionLine: backend.ptxas!.versionLine, maxPtx: backend.ptxas!.maxPtx, targets: backend.ptxas!.targets }, gpu: { device: backend.device, driverVersion: backend.driverVersion } },
+    toolchain: toolchainOf(backend),
     modulePtx: ptx,
     backend: { name: 'gpu', reason: `sweep: ${backend.reason}`, passedOver: [] },
     stats,

@@ -42,7 +42,11 @@ export interface ContentionGroup {
 
 const SCOPE_RANK: Record<string, number> = { cta: 0, cluster: 1, gpu: 2, sys: 3 };
 
-/** Whether a variant's scope (default .gpu) includes participants spread as `layout`. */
+/**
+ * Whether a variant's scope (default .gpu) includes participants spread as `layout`
+ * (CONTENTION_RULES.scopes): one warp or CTA, any scope; one cluster, .cluster or wider; CTAs of
+ * different clusters, .gpu or wider.
+ */
 export function scopeIncludes(scope: string | undefined, layout: Layout): boolean {
   const rank = SCOPE_RANK[scope || 'gpu']!;
   return layout === 'grid' ? rank >= 2 : layout === 'cluster' ? rank >= 1 : rank >= 0;

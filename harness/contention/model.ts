@@ -41,6 +41,11 @@ export const CONTENTION_RULES = {
     text: 'where a scope does not include the other operation, each operation may be seen as a read followed by a dependent write (updates may be lost)',
     cite: cite('atom.md', 'Description', 'When this condition is not met, each operation observes the other operation being performed as if it were split into a read followed by a dependent write.'),
   },
+  scopes: {
+    id: 'contention.scope-sets',
+    text: 'a scope is a set of threads (.cta: one CTA; .cluster: one cluster; .gpu: the device; .sys: the system, as the memory consistency model defines them); no .scope means .gpu: so .cta does not include other CTAs, .cluster not other clusters',
+    cite: cite('atom.md', 'Description', 'The optional .scope qualifier specifies the set of threads that can directly observe the memory synchronizing effect of this operation / If the .scope qualifier is absent, .gpu scope is assumed by default.'),
+  },
   perElement: {
     id: 'contention.per-element',
     text: 'a packed or vector atom is atomic per scalar element, not as a whole: each lane has its own order',
@@ -383,12 +388,13 @@ export interface ContentionJudgement {
  * Judges one contention case. `atomic`: every participant's scope includes the others (else the
  * split read/write semantics apply). Returned values are judged where given (atom with a
  * destination): the order must be one linearisation; else the final memory against the order set.
+ * `lanes` (lanesOf(c)) carry the memoised one-operation steps: pass the same ones to judge several
+ * outcomes of one case.
  */
-export function judgeContention(c: ContentionCase, obs: ContentionObserved, atomic: boolean): ContentionJudgement {
+export function judgeContention(c: ContentionCase, obs: ContentionObserved, atomic: boolean, lanes: readonly Lane[] = lanesOf(c)): ContentionJudgement {
   const fmt = elementFormat(c.variant.q.type ?? '');
   const n = c.ops.length;
-  const lanes = lanesOf(c);
-  const rules: ContentionRule[] = [atomic ? CONTENTION_RULES.atomic : CONTENTION_RULES.split, ...(lanes.length > 1 ? [CONTENTION_RULES.perElement] : [])];
+  const rules: ContentionRule[] = [atomic ? CONTENTION_RULES.atomic : CONTENTION_RULES.split, CONTENTION_RULES.scopes, ...(lanes.length > 1 ? [CONTENTION_RULES.perElement] : [])];
   const out: LaneJudgement[] = [];
   const bad: string[] = [];
   const lost: string[] = [];

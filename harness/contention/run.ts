@@ -4,16 +4,16 @@
  * values) goes into a histogram, each distinct outcome is judged once by the contention model
  * (model.ts), and the two launches are compared address by address (determinism).
  */
-import { readFileSync } from 'node:fs';
-import { compileModules } from '../backends/gpu/cache.js';
-import { type Launcher, loadLauncher } from '../backends/gpu/driver.js';
+import { openModule } from '../backends/gpu/cache.js';
+import type { Launcher } from '../backends/gpu/driver.js';
 import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
 import type { Ptxas } from '../backends/ptxas/toolchain.js';
 import { elementFormat } from '../numerics/formats.js';
+import type { OutcomeCount } from '../report/json.js';
 import { CaseError } from '../reference/model.js';
 import { type ContentionGroup, contentionPlan, selftestPlan, setOps } from './cases.js';
 import { contendKernelName, contendModule } from './kernel.js';
-import { type ContentionCase, type ContentionJudgement, judgeContention } from './model.js';
+import { type ContentionCase, type ContentionJudgement, type Lane, judgeContention, lanesOf } from './model.js';
 
 export interface ContentionOptions {
   readonly arch: string;
@@ -25,18 +25,6 @@ export interface ContentionOptions {
   readonly reps: number;
   readonly selftest: boolean;
   readonly onProgress?: (msg: string) => void;
-}
-
-export interface OutcomeCount {
-  readonly count: number;
-  /** Final memory elements, hex. */
-  readonly memory: readonly string[];
-  /** Per participant, its returned elements, hex (atom with a destination). */
-  readonly returned?: readonly (readonly string[])[];
-  readonly verdict: 'pass' | 'observed' | 'mismatch' | 'error';
-  readonly reason: string;
-  /** The order reconstructed per lane (atom). */
-  readonly orders?: readonly (readonly number[])[];
 }
 
 export interface ContentionOutcome {
@@ -126,9 +114,12 @@ function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, buf
     launches.push(keys);
   }
   const c: ContentionCase = { variant: { family: e.family, q: e.q }, memory, ops, ...(g.mode === 1 ? { space: 'shared' as const } : {}) };
+  // the lanes' memoised steps, shared by every outcome of the group
+  let lanes: Lane[] | undefined;
   const judge = (obs: { memory: bigint[]; returned?: bigint[][] }, atomic: boolean): ContentionJudgement | { verdict: 'error'; reason: string } => {
     try {
-      return judgeContention(c, obs, atomic);
+      lanes ??= lanesOf(c);
+      return judgeContention(c, obs, atomic, lanes);
     } catch (err) {
       if (err instanceof CaseError) return { verdict: 'error', reason: err.message };
       throw err;
@@ -163,15 +154,8 @@ export async function runContention(opts: ContentionOptions): Promise<{ plan: Gp
   const plan = gpuPlan(opts.arch, opts.ptx, opts.filter);
   const groups = opts.selftest ? selftestPlan(gpuPlan(opts.arch, opts.ptx)) : contentionPlan(plan, () => true);
   if (!groups.length) return { plan, outcomes: [], seconds: { compile: 0, gpu: 0 } };
-  const t0 = performance.now();
-  const mod = await compileModules([contendModule(opts.arch, opts.ptx, groups)], { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir });
+  const { l, m, compileSeconds } = await openModule(contendModule(opts.arch, opts.ptx, groups), { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir });
   const t1 = performance.now();
-  const loaded = loadLauncher();
-  if (!('launcher' in loaded)) throw new Error(loaded.reason);
-  const l = loaded.launcher;
-  l.init();
-  l.useDevice(0);
-  const m = l.loadModule(readFileSync(mod.modules[0]!.cubin));
   const maxN = Math.max(...groups.map((g) => g.set.b.length));
   const bufs = { mem: l.memAlloc(opts.reps * 16), ops: l.memAlloc(maxN * 32), out: l.memAlloc(opts.reps * maxN * 16) };
   const outcomes: ContentionOutcome[] = [];
@@ -187,5 +171,5 @@ export async function runContention(opts: ContentionOptions): Promise<{ plan: Gp
     l.memFree(bufs.out);
     l.unloadModule(m);
   }
-  return { plan, outcomes, seconds: { compile: (t1 - t0) / 1000, gpu: (performance.now() - t1) / 1000 } };
+  return { plan, outcomes, seconds: { compile: compileSeconds, gpu: (performance.now() - t1) / 1000 } };
 }

@@ -51,6 +51,19 @@ export interface RunReport {
 }
 
 /** One variant's sweep (harness/sweep/run.ts). */
+/** One distinct outcome of a contention group, with how many addresses gave it. */
+export interface OutcomeCount {
+  readonly count: number;
+  /** Final memory elements, hex. */
+  readonly memory: readonly string[];
+  /** Per participant, its returned elements, hex (atom with a destination). */
+  readonly returned?: readonly (readonly string[])[];
+  readonly verdict: 'pass' | 'observed' | 'mismatch' | 'error';
+  readonly reason: string;
+  /** The order reconstructed per lane (atom). */
+  readonly orders?: readonly (readonly number[])[];
+}
+
 export interface ContentionReport {
   /** The group's result id (variant/contend-layout-set). */
   readonly id: string;
@@ -73,7 +86,7 @@ export interface ContentionReport {
   /** The self-test judged under a narrow scope's split read/write semantics. */
   readonly asSplit?: { readonly verdict: string; readonly reason: string };
   /** Distinct outcomes, most frequent first (up to 16). */
-  readonly outcomes: readonly { readonly count: number; readonly memory: readonly string[]; readonly returned?: readonly (readonly string[])[]; readonly verdict: string; readonly reason: string; readonly orders?: readonly (readonly number[])[] }[];
+  readonly outcomes: readonly OutcomeCount[];
   /** Distinct outcomes in all. */
   readonly distinct: number;
   /** Addresses (over both launches) by verdict. */

@@ -10,11 +10,9 @@
  * after the 16-bit ones, as far as the budget allows.
  */
 import { availableParallelism } from 'node:os';
-import { readFileSync } from 'node:fs';
 import type { Ptxas } from '../backends/ptxas/toolchain.js';
-import { compileModules } from '../backends/gpu/cache.js';
+import { openModule } from '../backends/gpu/cache.js';
 import type { Launcher } from '../backends/gpu/driver.js';
-import { loadLauncher } from '../backends/gpu/driver.js';
 import { judge } from '../backends/gpu/observations.js';
 import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
 import { WorkerPool } from '../backends/gpu/pool.js';
@@ -178,15 +176,9 @@ export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; ou
   const profile: SweepProfile = { plan: (performance.now() - tp) / 1000, compile: 0, load: 0, workers: 0, reference: 0, gpu: 0, judge: 0 };
   if (!svs.length) return { plan, outcomes: [], notRun, profile };
   const t0 = performance.now();
-  const mod = await compileModules([sweepModule(opts.arch, opts.ptx, svs)], { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir });
-  const t1 = performance.now();
-  profile.compile = (t1 - t0) / 1000;
-  const loaded = loadLauncher();
-  if (!('launcher' in loaded)) throw new Error(loaded.reason);
-  const l = loaded.launcher;
-  l.init();
-  l.useDevice(0);
-  const m = l.loadModule(readFileSync(mod.modules[0]!.cubin));
+  const { l, m, compileSeconds } = await openModule(sweepModule(opts.arch, opts.ptx, svs), { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir });
+  profile.compile = compileSeconds;
+  const t1 = t0 + compileSeconds * 1000;
   const workers = Math.max(1, opts.workers ?? availableParallelism());
   // the worker processes start only when a reference is not in the cache
   let pool: WorkerPool | undefined;

@@ -12,6 +12,7 @@ import { type Io, main } from '../../harness/cli/main.js';
 import type { ContentionReport } from '../../harness/report/json.js';
 import { register } from 'tsx/cjs/api';
 import { ptxasOrReason } from '../helpers/ptxas.js';
+import { runWithStandin } from '../helpers/standin.js';
 import { loadReport } from '../../harness/report/load.js';
 import { gpuPlan } from '../../harness/backends/gpu/plan.js';
 import { contentionPlan, setOps } from '../../harness/contention/cases.js';
@@ -23,18 +24,7 @@ register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-contend-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = async (args: string[], env: Record<string, string> = {}) => {
-  const saved = { ...process.env };
-  process.env.PTX_CONFORMANCE_ADDON = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
-  Object.assign(process.env, env);
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-  try {
-    return { code: await main(['contend', '--cache-dir', join(dir, 'cache'), ...args], io), out: out.join('\n') };
-  } finally {
-    process.env = saved;
-  }
-};
+const run = (args: string[], env: Record<string, string> = {}) => runWithStandin(['contend', '--cache-dir', join(dir, 'cache'), ...args], env);
 const report = (d: string) => JSON.parse(readFileSync(join(dir, d, 'report.json'), 'utf8')) as { contention: ContentionReport[]; results: { id: string; verdict: string; reason: string }[] };
 
 describe('contend against the stand-in launcher', async () => {

@@ -22,6 +22,7 @@ import { reference } from '../../harness/reference/model.js';
 import { CANONICAL_NAN16, CELLS, CELL_PAIRS, NAN_TOKEN, SPECIALS32, domainA, domainB, hash1, hash2, pairA, pairB, referenceCell } from '../../harness/sweep/space.js';
 import { register } from 'tsx/cjs/api';
 import { ptxasOrReason } from '../helpers/ptxas.js';
+import { runWithStandin } from '../helpers/standin.js';
 
 // the stand-in launcher is TypeScript, loaded with require in this process (the gpu probe)
 register();
@@ -112,19 +113,8 @@ describe('pairs and cells', () => {
 describe('the sweep command against the stand-in launcher', async () => {
   const p = await ptxasOrReason();
   if (typeof p === 'string') console.log(`[skip] sweep command test: ${p}`);
-  const run = async (args: string[]) => {
-    const saved = { ...process.env };
-    process.env.PTX_CONFORMANCE_ADDON = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
-    const out: string[] = [];
-    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-    try {
-      // one reference worker: this runs beside other test files on CI's two cores
-      const code = await main(['sweep', '--cache-dir', join(dir, 'cache'), '--workers', '1', ...args], io);
-      return { code, out: out.join('\n') };
-    } finally {
-      process.env = saved;
-    }
-  };
+  // one reference worker: this runs beside other test files on CI's two cores
+  const run = (args: string[], env: Record<string, string> = {}) => runWithStandin(['sweep', '--cache-dir', join(dir, 'cache'), '--workers', '1', ...args], env);
   it.skipIf(typeof p === 'string')('two cells of f16x2 add: every pair the model\'s result; the self-test: exactly the pairs with subnormal b, each a mismatch', async () => {
     const a = await run(['--filter', 'atom.global.add.noftz.f16x?', '--cells', '2', '--report', join(dir, 'a')]);
     expect(a.code).toBe(0);
@@ -213,19 +203,7 @@ describe('the sweep command against the stand-in launcher', async () => {
 describe('cp.reduce.async.bulk and 32-bit float add sweeps, the budget, known deviations (stand-in launcher)', async () => {
   const p = await ptxasOrReason();
   if (typeof p === 'string') console.log(`[skip] bulk and f32 sweep tests: ${p}`);
-  const run = async (args: string[], env: Record<string, string> = {}) => {
-    const saved = { ...process.env };
-    process.env.PTX_CONFORMANCE_ADDON = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
-    Object.assign(process.env, env);
-    const out: string[] = [];
-    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-    try {
-      const code = await main(['sweep', '--cache-dir', join(dir, 'cache'), '--workers', '1', ...args], io);
-      return { code, out: out.join('\n') };
-    } finally {
-      process.env = saved;
-    }
-  };
+  const run = (args: string[], env: Record<string, string> = {}) => runWithStandin(['sweep', '--cache-dir', join(dir, 'cache'), '--workers', '1', ...args], env);
   type Sw = { variant: string; domain: string; laneBits: number; pairs: number; pass: number; observed: number; mismatch: number; nonCanonicalNaN: number; groups: { signature: string; count: number; example: string; expectation?: string }[] };
   const report = (d: string) => JSON.parse(readFileSync(join(dir, d, 'report.json'), 'utf8')) as { sweeps: Sw[]; sweepsNotRun?: { variant: string; domain: string }[]; results: { id: string; verdict: string; expectation?: string }[]; stats: Record<string, number> };
   it.skipIf(typeof p === 'string')('bulk add.noftz.f16, with and without the cache hint: 16 bytes per thread, every pair of a cell the model\'s result; the self-test: each pair with a subnormal b', async () => {
@@ -448,7 +426,7 @@ it('without a GPU: exit 2 and why, and bad options likewise', async () => {
     expect(out.join('\n')).toMatch(/--cells takes 1 to 65536/);
     expect(await main(['sweep', '--bogus'], io)).toBe(2);
     expect(await main(['sweep', '--backend', 'reference'], io)).toBe(2);
-    expect(out.join('\n')).toMatch(/--backend reference: a sweep compares the GPU's results with the reference model/);
+    expect(out.join('\n')).toMatch(/--backend reference: a sweep runs on the gpu backend only \(--backend gpu or auto\): it compares the GPU's results with the reference model/);
   } finally {
     if (saved === undefined) delete process.env.PTX_CONFORMANCE_ADDON;
     else process.env.PTX_CONFORMANCE_ADDON = saved;

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { type Launcher, loadLauncher } from './driver.js';
 
 const run = promisify(execFile);
 
@@ -136,4 +137,20 @@ export async function compileModules(
   );
   stats.compileMs = performance.now() - t0;
   return { modules, stats };
+}
+
+/**
+ * One module of kernels for a command of its own (sweeps, contention): compiled (or found in the
+ * cubin cache), the driver initialised on device 0, and the module loaded. The caller unloads it.
+ */
+export async function openModule(text: string, opts: { ptxas: { path: string; versionLine: string }; arch: string; cacheDir: string }): Promise<{ l: Launcher; m: bigint; compileSeconds: number }> {
+  const t0 = performance.now();
+  const mod = await compileModules([text], opts);
+  const compileSeconds = (performance.now() - t0) / 1000;
+  const loaded = loadLauncher();
+  if (!('launcher' in loaded)) throw new Error(loaded.reason);
+  const l = loaded.launcher;
+  l.init();
+  l.useDevice(0);
+  return { l, m: l.loadModule(readFileSync(mod.modules[0]!.cubin)), compileSeconds };
 }
