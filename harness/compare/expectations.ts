@@ -22,7 +22,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { LineCounter, type Node, type YAMLMap, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { InputProblem } from '../cases/types.js';
 import type { EntryResult } from '../report/types.js';
@@ -170,7 +170,14 @@ function explains(e: Expectation, r: EntryResult): boolean {
   return e.explanation.length === 0 ? have.length === 0 : e.explanation.every((x) => have.includes(x));
 }
 
-const KNOWN_PREFIX = /^known deviation '[^']+' \(.*?; \S+\): /;
+/** Where an expectation is written, relative to the working folder when it is inside it. */
+function where(e: Expectation): string {
+  const rel = relative(process.cwd(), e.file);
+  return `${rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : e.file}:${e.line}`;
+}
+
+/** The prefix a known deviation's reason gets: its expectation's id and where it is written (before: its reason and link). */
+const KNOWN_PREFIX = /^known deviation '[^']+' \((?:.*?; \S+|[^()]*?:\d+)\): /;
 
 /**
  * A result as the backend gave it, before the comparator's pass: the verdict a known deviation had
@@ -208,7 +215,7 @@ export function applyExpectations(
       if (couldDeviate(e, r)) ran[k]!++;
       if (explains(e, r)) {
         matched[k]!++;
-        return { ...r, verdict: 'known-deviation' as const, expectation: e.id, reason: `known deviation '${e.id}' (${e.reason}; ${e.link}): ${r.reason}` };
+        return { ...r, verdict: 'known-deviation' as const, expectation: e.id, reason: `known deviation '${e.id}' (${where(e)}): ${r.reason}` };
       }
       if (r.verdict === e.verdict) {
         const want = typeof e.explanation === 'string' ? `a message containing '${e.explanation}'` : e.explanation.join(',') || 'none';

@@ -11,14 +11,14 @@ import { decodeTable } from '../numerics/encode.js';
 import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import type { RunReport } from './json.js';
 import { PICTURE_LEGEND } from '../sweep/picture.js';
-import { type EntryResult, VERDICTS, VERDICT_MEANING } from './types.js';
+import { type EntryResult, type RuleDetail, VERDICTS, VERDICT_MEANING } from './types.js';
 
 /**
- * Results with full detail in the page: every mismatch, error, compile-mismatch and known deviation
- * listed, the first 25 of each finding, and of the passes, observations and skips the first this
- * many each (report.json has the detail of every result).
+ * Results with full detail in the page: every mismatch, error and compile-mismatch listed, the
+ * first 25 of each finding, and of the known deviations, passes, observations and skips the first
+ * this many each (report.json has the detail of every result). Rule trails are written once each.
  */
-export const HTML_DETAIL_LIMIT = 2000;
+export const HTML_DETAIL_LIMIT = 500;
 /**
  * Results listed in the page: every mismatch, error, compile-mismatch and known deviation; of the
  * passes, observations and skips, the first this many each (the matrix counts them all; the page
@@ -26,6 +26,8 @@ export const HTML_DETAIL_LIMIT = 2000;
  */
 export const HTML_ROW_LIMIT = 20000;
 const CAPPED = new Set(['pass', 'observed', 'skipped']);
+/** Verdicts whose detail the page keeps for the first HTML_DETAIL_LIMIT only (and each finding's first 25). */
+const DETAIL_CAPPED = new Set([...CAPPED, 'known-deviation']);
 
 const OPS = new Set(['add', 'min', 'max', 'inc', 'dec', 'and', 'or', 'xor', 'exch', 'cas']);
 const TYPES = /^(b16|b32|b64|b128|u32|u64|s32|s64|f16|f16x2|bf16|bf16x2|f32|f64|e4m3|e4m3x2|e4m3x4|e5m2|e5m2x2|e5m2x4|v2|v4|v8)$/;
@@ -158,6 +160,15 @@ export function htmlData(report: RunReport) {
   const ops = new Set<string>();
   const picked: EntryResult[] = [];
   const perFinding: Record<string, number> = {};
+  // rule trails, each once (a row names its trail by index)
+  const details: (readonly RuleDetail[])[] = [];
+  const trailIndex = new Map<string, number>();
+  const trail = (d: readonly RuleDetail[]): number => {
+    const key = JSON.stringify(d);
+    let i = trailIndex.get(key);
+    if (i === undefined) trailIndex.set(key, (i = details.push(d) - 1));
+    return i;
+  };
   for (const r of report.results) {
     const { op, type } = opAndType(r.ptx);
     ops.add(op);
@@ -178,7 +189,7 @@ export function htmlData(report: RunReport) {
   }
   const rows = picked.map((r, i) => {
     const { op, type } = opAndType(r.ptx);
-    const detail = !CAPPED.has(r.verdict) || quota.has(r) || (detailed[r.verdict] = (detailed[r.verdict] ?? 0) + 1) <= HTML_DETAIL_LIMIT;
+    const detail = !DETAIL_CAPPED.has(r.verdict) || quota.has(r) || (detailed[r.verdict] = (detailed[r.verdict] ?? 0) + 1) <= HTML_DETAIL_LIMIT;
     return {
       i,
       id: r.id,
@@ -194,7 +205,7 @@ export function htmlData(report: RunReport) {
               ptx: r.ptx,
               modulePtx: r.modulePtx,
               reason: r.reason,
-              catalog: r.catalog,
+              catalog: r.catalog.detail ? { ...r.catalog, detail: trail(r.catalog.detail) } : r.catalog,
               explanation: r.explanation,
               expectation: r.expectation,
               ptxas: r.ptxas,
@@ -234,6 +245,7 @@ export function htmlData(report: RunReport) {
     findings: report.findings,
     expectations: report.expectations,
     rules: report.rules,
+    details,
     rows,
     omitted,
     matrix: {
@@ -407,7 +419,7 @@ function showDetail(i) {
   box.scrollIntoView({ block: 'start' });
   box.replaceChildren(el('h3', { id: 'detail-id', class: 'mono' }, r.id), el('p', {}, el('span', { class: 'v-' + r.v, id: 'detail-verdict' }, r.v), ' ', r.fd ? 'finding ' + r.fd : ''));
   const x = r.x;
-  if (!x) { box.append(el('p', { class: 'muted' }, 'No detail in the page for this ' + r.v + ' result (the page keeps it for every mismatch, error, compile-mismatch and known deviation, the first 25 results of each finding, and the first ' + D.passDetailLimit + ' passes, observations and skips); report.json has it.')); return; }
+  if (!x) { box.append(el('p', { class: 'muted' }, 'No detail in the page for this ' + r.v + ' result (the page keeps it for every mismatch, error and compile-mismatch, the first 25 results of each finding, and the first ' + D.passDetailLimit + ' known deviations, passes, observations and skips); report.json has it.')); return; }
   box.append(el('p', {}, el('b', {}, 'why: '), x.reason));
   if (x.explanation) box.append(el('p', { id: 'detail-explanation' }, el('b', {}, 'explanation: '), x.explanation.text, x.explanation.ids.length ? ' (' + x.explanation.ids.join(', ') + ')' : ''));
   if (x.expectation) box.append(el('p', {}, el('b', {}, 'expectation: '), x.expectation));
@@ -425,7 +437,7 @@ function showDetail(i) {
   }
   if (x.unspecified && x.unspecified.length) box.append(el('p', {}, el('b', {}, 'left open by the spec: '), x.unspecified.join(', '), x.nan ? '; NaN result: ' + x.nan : ''));
   const trail = (x.catalog.rules || []).map((id) => [id, D.rules[id]]);
-  const detail = x.catalog.detail || [];
+  const detail = typeof x.catalog.detail === 'number' ? D.details[x.catalog.detail] : x.catalog.detail || [];
   if (trail.length || detail.length) {
     const cite = (c) => c ? c.file + ' §' + c.section + ' ' + c.part + ': "' + c.quote + '"' : '';
     box.append(el('h4', {}, 'rule trail'), el('table', { id: 'detail-rules' }, el('tr', {}, el('th', {}, 'rule'), el('th', {}, 'what it says'), el('th', {}, 'citation')),

@@ -10,10 +10,14 @@ import { cpus, hostname, platform, release, arch as cpuArch } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG_PTX_ISA } from '../arch/targets.js';
 import { ruleIndex, type RuleInfo } from '../catalog/rules.js';
-import { type EntryResult, countResults } from './types.js';
+import { type EntryResult, type RuleDetail, countResults } from './types.js';
 
 export const REPORT_SCHEMA_ID = 'ptx-reduction-conformance/run-report';
-export const REPORT_VERSION = 2;
+/**
+ * 3: a result's `catalog.detail` is an index into the report's `details` (the few distinct rule
+ * trails, each written once); 2: inline; 1: before findings and expectations.
+ */
+export const REPORT_VERSION = 3;
 
 export interface RunReport {
   readonly schema: typeof REPORT_SCHEMA_ID;
@@ -165,12 +169,46 @@ export function buildReport(input: ReportInput): RunReport {
   };
 }
 
+/**
+ * The report as written: every distinct rule trail (`catalog.detail`) once in `details`, each result
+ * naming its trail by index (a default run has two dozen trails over ten thousand results).
+ */
+export function reportText(report: RunReport): string {
+  const index = new Map<string, number>();
+  const details: (readonly RuleDetail[])[] = [];
+  const results = report.results.map((r) => {
+    const d = r.catalog.detail;
+    if (!d) return r;
+    const key = JSON.stringify(d);
+    let i = index.get(key);
+    if (i === undefined) {
+      i = details.length;
+      index.set(key, i);
+      details.push(d);
+    }
+    return { ...r, catalog: { ...r.catalog, detail: i } };
+  });
+  const { results: _r, ...rest } = report;
+  return `${JSON.stringify({ ...rest, details, results })}\n`;
+}
+
+/** A written report's results with their rule trails back inline (reportText undone). */
+export function inlineDetails(details: readonly (readonly RuleDetail[])[] | undefined, results: readonly EntryResult[], file: string): EntryResult[] {
+  return results.map((r) => {
+    const d = r.catalog.detail as unknown;
+    if (typeof d !== 'number') return r;
+    const trail = details?.[d];
+    if (!trail) throw new Error(`${file}: result ${r.id} names rule trail ${d}, which the report's details do not have`);
+    return { ...r, catalog: { ...r.catalog, detail: trail } };
+  });
+}
+
 /** Writes `report.json` into `dir` atomically; returns its path. */
 export async function writeJsonReport(dir: string, report: RunReport): Promise<string> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, 'report.json');
   const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, `${JSON.stringify(report)}\n`);
+  await writeFile(tmp, reportText(report));
   await rename(tmp, file);
   return file;
 }
@@ -180,7 +218,7 @@ export function writeJsonReportSync(dir: string, report: RunReport): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'report.json');
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(report)}\n`);
+  writeFileSync(tmp, reportText(report));
   renameSync(tmp, file);
   return file;
 }

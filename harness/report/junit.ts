@@ -92,7 +92,7 @@ export function renderJunit(report: RunReport): string {
   let skipped = 0;
   for (const [fam, rs] of byFamily) {
     const extra: string[] = [];
-    const judged = Object.entries(report.stats).filter(([k]) => k.startsWith(`total.${fam}.`));
+    const judged = Object.entries(report.stats).filter(([k, v]) => k.startsWith(`total.${fam}.`) && v > 0);
     if (judged.length) {
       const n = judged.reduce((a, [, v]) => a + v, 0);
       const bad = judged.filter(([k]) => /\.(mismatch|error)$/.test(k)).reduce((a, [, v]) => a + v, 0);
@@ -100,7 +100,7 @@ export function renderJunit(report: RunReport): string {
       extra.push(`<testcase name="${xmlText(`${fam}: all ${n} cases judged`)}" classname="${xmlText(`${fam}.run`)}">${bad ? `<failure type="mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`);
     }
     // catalog entries counted but not all kept whole (a default run keeps a sample of the passes)
-    const checked = Object.entries(report.stats).filter(([k]) => k.startsWith(`entries.${fam}.`));
+    const checked = Object.entries(report.stats).filter(([k, v]) => k.startsWith(`entries.${fam}.`) && v > 0);
     if (checked.length) {
       const n = checked.reduce((a, [, v]) => a + v, 0);
       const bad = checked.filter(([k]) => /\.(compile-mismatch|mismatch|error)$/.test(k)).reduce((a, [, v]) => a + v, 0);

@@ -1,5 +1,6 @@
 /**
  * Reading a report back (for `diff` and `render`): .json or .json.gz, checked to be a run report;
+ * rule trails written once (version 3) put back on each result; a version-2 report is read as it is;
  * a version-1 report (before findings and expectations; the recorded baselines) is brought to the
  * current version by running its results through the comparator's last pass.
  */
@@ -7,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { judgeRun } from '../compare/judge-run.js';
 import { UsageError } from '../cli/errors.js';
-import { REPORT_SCHEMA_ID, REPORT_VERSION, type RunReport } from './json.js';
-import { countResults } from './types.js';
+import { REPORT_SCHEMA_ID, REPORT_VERSION, type RunReport, inlineDetails } from './json.js';
+import { type RuleDetail, countResults } from './types.js';
 
 export async function loadReport(file: string): Promise<RunReport> {
   let buf: Buffer;
@@ -28,8 +29,16 @@ export async function loadReport(file: string): Promise<RunReport> {
   if (doc.schema !== REPORT_SCHEMA_ID || !Array.isArray(doc.results)) {
     throw new UsageError(`${file}: not a run report (schema '${String(doc.schema)}'); expected '${REPORT_SCHEMA_ID}' with a results list`);
   }
-  if (doc.version === REPORT_VERSION) return doc as RunReport;
-  if (doc.version !== 1) throw new UsageError(`${file}: report version ${doc.version} is not one this harness reads (1 or ${REPORT_VERSION})`);
+  if (doc.version === REPORT_VERSION) {
+    const { details, ...rest } = doc as RunReport & { details?: RuleDetail[][] };
+    try {
+      return { ...rest, results: inlineDetails(details, rest.results, file) };
+    } catch (e) {
+      throw new UsageError(`${(e as Error).message}; the file was changed or cut after the run wrote it`);
+    }
+  }
+  if (doc.version === 2) return { ...(doc as RunReport), version: REPORT_VERSION };
+  if (doc.version !== 1) throw new UsageError(`${file}: report version ${doc.version} is not one this harness reads (1 to ${REPORT_VERSION})`);
   const judged = judgeRun(doc.results);
   return { ...(doc as RunReport), version: REPORT_VERSION, results: judged.results, findings: judged.findings, expectations: { file: null, outcomes: [] }, counts: countResults(judged.results) };
 }

@@ -124,8 +124,15 @@ describe('runs write a report that validates against the schema', () => {
     expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     const mism = doc.results.filter((x: { verdict: string }) => x.verdict === 'compile-mismatch');
     expect(r.code).toBe(mism.length ? 1 : 0);
+    // every result that is not a pass names its rule trail, written once in the report's details (version 3)
+    const notPass = doc.results.filter((x: { verdict: string }) => x.verdict !== 'pass');
+    expect(notPass.length).toBeGreaterThan(0);
+    for (const m of notPass) {
+      expect(typeof m.catalog.detail).toBe('number');
+      expect(doc.details[m.catalog.detail].length).toBeGreaterThan(0);
+      expect(doc.details[m.catalog.detail].map((d: { rule: string }) => d.rule).every((id: string) => m.catalog.rules.includes(id))).toBe(true);
+    }
     for (const m of mism) {
-      expect(m.catalog.detail.length).toBeGreaterThan(0);
       expect(m.ptxas.messages.length + Number(m.ptxas.accepted)).toBeGreaterThan(0);
       for (const id of m.catalog.rules) expect(doc.rules[id]?.cite.section).toBe('9.7.9.14');
     }
