@@ -206,8 +206,9 @@ export async function* streamVectors(paths: readonly string[], idRoot: string, o
       }
       const n = batchSize(cs);
       for (let i = 0; i < n; i++) {
-        const c = isPacked(cs) ? (keep && !keep(cs.variantId(i)) ? undefined : unpack(cs, i)) : cs[i]!;
-        if (!c || (keep && !keep(c.variant.id))) continue;
+        // keep is asked once per case, in order (a --shard keep counts them)
+        const c = isPacked(cs) ? (keep && !keep(cs.variantId(i)) ? undefined : unpack(cs, i)) : keep && !keep(cs[i]!.variant.id) ? undefined : cs[i]!;
+        if (!c) continue;
         out.push(c);
         if (out.length >= size) {
           yield out;

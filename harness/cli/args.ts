@@ -11,6 +11,7 @@ import type { EntryKind } from '../catalog/enumerate.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
 import { UsageError } from './errors.js';
+import { type Shard, parseShard } from '../util/shard.js';
 
 /** Plain passes of catalog entries, and of cases, kept whole by default in a ptxas + reference run. */
 export const DEFAULT_KEEP_PASSES = 1000;
@@ -45,6 +46,8 @@ export interface Options {
   readonly keepRuns: number;
   /** --cache-dir DIR: where rebuildable results are kept (default defaultCacheDir()). */
   readonly cacheDir: string;
+  /** --shard I/N: this run is shard I (from 0) of N; `merge` puts the N reports together. */
+  readonly shard?: Shard;
 }
 
 export const DEFAULT_ARCH = 'sm_90';
@@ -76,11 +79,16 @@ export const USAGE = `usage: npm run conformance -- [options]
                      there is one; validated first, every problem reported as file:line:col
   --case ID          replay exactly one case, by the id printed with it
   --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each)
+  --shard I/N        run shard I (counting from 0) of N: the catalog entries, cases, gpu variants,
+                     sweeps or contention groups split into N parts of equal cost, the same on every
+                     machine; put the N reports together with merge (below)
   --cache-dir DIR    where rebuildable results are kept (default $XDG_CACHE_HOME/ptx-reduction-conformance
                      or ~/.cache/ptx-reduction-conformance)
   --help             this text
 
   npm run conformance -- diff OLD.json NEW.json   results whose verdict or observed bits changed
+  npm run conformance -- merge REPORT.json... [--report DIR]
+                                                  put the reports of --shard 0/N .. N-1/N together
   npm run conformance -- render REPORT.json [--report DIR] [--expectations F]
                                                   judge a report again, write its HTML and JUnit
   npm run conformance -- sweep [--filter F] [--cells N] [--self-test]
@@ -113,12 +121,13 @@ export function parseOptions(argv: readonly string[]): Options {
         'keep-runs': { type: 'string' },
         keep: { type: 'string' },
         'cache-dir': { type: 'string' },
+        shard: { type: 'string' },
       },
     });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--cache-dir', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--cache-dir', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -173,6 +182,7 @@ export function parseOptions(argv: readonly string[]): Options {
       return Number(k);
     })(),
     cacheDir: resolveCacheDir(v['cache-dir']),
+    ...(v.shard !== undefined ? { shard: parseShard(v.shard) } : {}),
     generated: ((): number => {
       if (v.generated === undefined) return 48;
       if (!/^\d+$/.test(v.generated)) throw new UsageError(`--generated must be a non-negative integer, got '${v.generated}'`);

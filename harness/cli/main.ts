@@ -30,7 +30,7 @@ const defaultIo: Io = {
 
 /** `--list`: the entries the options select, one a line (id, kind, expectation and why). */
 function list(argv: readonly string[], io: Io): number | undefined {
-  if (argv[0] === 'diff' || argv[0] === 'render' || !argv.includes('--list')) return undefined;
+  if (['diff', 'render', 'merge', 'sweep', 'contend', 'export'].includes(argv[0] ?? '') || !argv.includes('--list')) return undefined;
   let opts;
   try {
     opts = parseOptions(argv);

@@ -24,6 +24,7 @@ import { type Expectation, expectationsPath, loadExpectations, undoJudgement } f
 import { judgeRun } from '../compare/judge-run.js';
 import { diffReports, formatDiff } from '../report/diff.js';
 import { buildReport } from '../report/json.js';
+import { mergeReports } from '../report/merge.js';
 import { loadReport } from '../report/load.js';
 import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
 import { prepareReportDir, pruneRuns } from '../report/dir.js';
@@ -31,6 +32,7 @@ import { ptxasFields, toolchainOf } from './gpu-command.js';
 import type { EntryResult } from '../report/types.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
+import { shardSlice, shardStream, shardText } from '../util/shard.js';
 import { type Options, USAGE, parseOptions } from './args.js';
 import { UsageError } from './errors.js';
 import { Progress } from './progress.js';
@@ -65,6 +67,7 @@ interface CaseSelection {
  */
 async function selectCases(opts: Options, io: Io): Promise<CaseSelection | number> {
   if (opts.case !== undefined) {
+    if (opts.shard) throw new UsageError('--case replays one case; it is not split into shards: leave out --shard');
     const r = await findCase(opts.case, opts.vectors);
     if (r.problems.length || !r.case) {
       for (const p of r.problems) io.err(formatProblem(p));
@@ -87,7 +90,11 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
       io.err(`${v.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
       return 2;
     }
-    return { total: v.cases, counts: `from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}`, batches: () => streamVectors(opts.vectors, process.cwd(), { keep, packed: true }) };
+    return {
+      total: opts.shard ? Math.ceil(v.cases / opts.shard.count) : v.cases,
+      counts: `from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}${opts.shard ? `; ${shardText(opts.shard)}: every ${opts.shard.count}th from the ${opts.shard.index}th` : ''}`,
+      batches: () => streamVectors(opts.vectors, process.cwd(), { keep: shardStream(keep, opts.shard), packed: true }),
+    };
   }
   const sel = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: true, keep });
   if (sel.problems.length) {
@@ -95,10 +102,10 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
     io.err(`${sel.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
     return 2;
   }
-  const cases = sel.cases;
+  const cases = shardSlice(sel.cases, opts.shard);
   return {
     total: cases.length,
-    counts: `directed ${sel.counts.directed}, from --vectors 0, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}`,
+    counts: `directed ${sel.counts.directed}, from --vectors 0, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}${opts.shard ? `; ${shardText(opts.shard)}: ${cases.length} of the ${sel.cases.length}` : ''}`,
     batches: () => [cases],
   };
 }
@@ -141,11 +148,11 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPa
  * --vectors on the reference backend: one pass that validates and judges (results held until the
  * read ends clean; any problem: exit 2 with every problem, nothing recorded).
  */
-async function runVectorFiles(opts: Options, backend: Selected, target: Target, io: Io, startRecorder: () => RunRecorder): Promise<RunRecorder | number> {
+async function runVectorFiles(opts: Options, backend: Selected, target: Target, io: Io, startRecorder: (keepPasses?: number) => RunRecorder): Promise<RunRecorder | number> {
   let last = performance.now();
   const t0 = last;
   const r = await runVectorsOnReference(opts.vectors, process.cwd(), {
-    keep: compileFilter(opts.filter),
+    keep: shardStream(compileFilter(opts.filter), opts.shard),
     keepWhole: KEEP_WHOLE,
     onProgress: (files, read, bytes, total, verdicts) => {
       const now = performance.now();
@@ -160,7 +167,7 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
     io.err(`${r.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
     return 2;
   }
-  if (!r.cases) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''} of the ${r.read} in the vector files; --list shows the variants`);
+  if (!r.cases && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''} of the ${r.read} in the vector files; --list shows the variants`);
   const s = (performance.now() - t0) / 1000;
   io.err(`cases: ${r.cases} (from --vectors ${r.read} in ${r.files.length} file(s)${opts.filter ? ', before --filter' : ''}) read and judged on the reference model in ${s.toFixed(1)} s (${Math.round(r.cases / Math.max(s, 1e-9))}/s; ${r.fastPasses} passed by the fast judge)`);
   const rec = startRecorder();
@@ -171,7 +178,7 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
 }
 
 /** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
-async function runBackend(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder): Promise<RunRecorder | number> {
+async function runBackend(opts: Options, target: Target, io: Io, startRecorder: (keepPasses?: number) => RunRecorder): Promise<RunRecorder | number> {
   const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
   if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference or --backend gpu');
   let backend: Selected = await selectBackend(opts.backend, target);
@@ -184,12 +191,12 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   if (backend.name === 'reference') {
     const sel = await selectCases(opts, io);
     if (typeof sel === 'number') return sel;
-    if (!sel.total) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+    if (!sel.total && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
     io.err(`cases: ${sel.total} (${sel.counts})`);
     const rec = startRecorder();
     rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, stats: { cases: sel.total }, catalogEntries: 0 });
     const r = await runCasesInto(rec, sel, io);
-    if (!r.cases) throw new UsageError(`no case selected by --filter '${opts.filter ?? ''}'; --list shows the variants`);
+    if (!r.cases && !opts.shard) throw new UsageError(`no case selected by --filter '${opts.filter ?? ''}'; --list shows the variants`);
     rec.set({ stats: { cases: r.cases, ...(r.dropped ? r.totals : {}) } });
     return rec;
   }
@@ -202,7 +209,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     if (wantsCases) {
       const sel = await selectCases(opts, io);
       if (typeof sel === 'number') return sel;
-      if (!sel.total) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+      if (!sel.total && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
       io.err(`cases: ${sel.total} (${sel.counts}), on the GPU`);
       given = sel.batches();
     } else {
@@ -222,6 +229,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       ptxas: backend.ptxas!,
       device: backend.device!,
       keep,
+      ...(opts.shard ? { shard: opts.shard } : {}),
       seed: opts.seed,
       library: !wantsCases,
       generated: opts.generated,
@@ -232,7 +240,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       onProgress: (m) => io.err(m),
       onResults: (rs) => rec.add(rs),
     });
-    if (!r.results && !r.stats.cases) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
+    if (!r.results && !r.stats.cases && !opts.shard) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
     io.err(
       `gpu: ${r.stats.cases} cases of ${r.stats.variants} variants judged in ${r.stats.runSeconds!.toFixed(1)} s (${(r.stats.casesPerSecond! / 1e6).toFixed(2)} M cases/s, ${r.stats.workers} workers; ` +
         `${r.stats.fastJudged} passed by the fast judge); modules: ${r.stats.modulesCompiled} compiled, ${r.stats.modulesCached} from the cubin cache in ${r.stats.compileSeconds!.toFixed(1)} s; ` +
@@ -245,11 +253,12 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
 
   // ptxas (with the case library on the reference model, unless --no-cases), or nothing but the catalog
   const ptx = (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ?? modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
-  const entries = selectEntries(opts, target, ptx);
+  const selected = selectEntries(opts, target, ptx);
+  const entries = shardSlice(selected, opts.shard);
   const sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
   if (typeof sel === 'number') return sel;
-  io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}, judged under PTX ISA ${ptx}`);
-  const rec = startRecorder();
+  io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}${opts.shard ? ` (${shardText(opts.shard)}: ${entries.length} of ${selected.length})` : ''}, judged under PTX ISA ${ptx}`);
+  const rec = startRecorder(opts.keepPasses);
   rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
   let stats: Record<string, number> = {};
   if (backend.ptxas) {
@@ -339,9 +348,35 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
   return exitCode(report);
 }
 
+/** `merge REPORT... [--report DIR] [--allow-missing]`: the shards' reports as the report of the whole run. */
+async function mergeCommand(args: readonly string[], io: Io): Promise<number> {
+  const files: string[] = [];
+  let dirArg: string | undefined;
+  let allowMissing = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--report') {
+      dirArg = args[++i];
+      if (!dirArg || dirArg.startsWith('--')) throw new UsageError('--report needs a folder');
+    } else if (a === '--allow-missing') allowMissing = true;
+    else if (a.startsWith('--')) throw new UsageError(`merge: unknown option ${a}; it takes --report DIR and --allow-missing`);
+    else files.push(a);
+  }
+  if (!files.length) throw new UsageError('merge takes the report.json of every shard: npm run conformance -- merge S0/report.json S1/report.json S2/report.json [--report DIR]');
+  const shards = [];
+  for (const f of files) shards.push({ file: f, report: await loadReport(f) });
+  const report = mergeReports(shards, { allowMissing });
+  io.err(`merged ${shards.length} shard report(s) of ${report.command.join(' ')}: ${report.results.length} results kept`);
+  const dir = prepareReportDir(dirArg, 'merge-', new Date(), (l) => io.err(l));
+  printSummary(io, report);
+  printWritten(io, writeReportFiles(dir, report));
+  return exitCode(report);
+}
+
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   try {
     if (argv[0] === 'diff') return await diffCommand(argv.slice(1), io);
+    if (argv[0] === 'merge') return await mergeCommand(argv.slice(1), io);
     if (argv[0] === 'render') return await renderCommand(argv.slice(1), io);
     if (argv[0] === 'sweep') return await (await import('./sweep.js')).sweepCommand(argv.slice(1), io);
     if (argv[0] === 'contend') return await (await import('./contend.js')).contendCommand(argv.slice(1), io);
@@ -396,8 +431,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     const dir = prepareReportDir(opts.report, '', started, (l) => io.err(l));
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const out = await runBackend(opts, target, io, () => {
-      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed }, expectations, expectations.length ? exFile : null);
+    // keepPasses: the ptxas + reference run keeps the first --keep passes whole, which merge applies again to the whole run
+    const out = await runBackend(opts, target, io, (keepPasses?: number) => {
+      const shard = opts.shard ? { shard: { ...opts.shard, keepPasses: keepPasses !== undefined && Number.isFinite(keepPasses) ? keepPasses : null } } : {};
+      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed, ...shard }, expectations, expectations.length ? exFile : null);
       io.err(`streaming results to ${rec.jsonl}`);
       return rec;
     });

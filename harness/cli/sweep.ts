@@ -6,6 +6,7 @@
  * report files with a map per sweep and the seconds per stage. Exit codes as a run: 0 clean, 1 a
  * mismatch (a self-test expects them), 2 usage or no GPU.
  */
+import { parseShard } from '../util/shard.js';
 import { existsSync } from 'node:fs';
 import { formatProblem } from '../cases/types.js';
 import { parseArgs } from 'node:util';
@@ -42,6 +43,7 @@ export const SWEEP_USAGE = `npm run conformance -- sweep [options]
     both roles, value by value, as far as --budget allows
   --arch A          target (default ${DEFAULT_ARCH})
   --filter F        only variants whose id matches (as elsewhere)
+  --shard I/N       shard I (from 0) of N, balanced by cost; merge puts the reports together
   --report DIR      where the reports go (default reports/out/sweep-<timestamp>/)
   --cache-dir DIR   cubins and the reference's cell records (default as elsewhere)
   --cells N         only the first N of the 65,536 cells of 65,536 pairs each (a partial sweep)
@@ -119,6 +121,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
         expectations: { type: 'string' },
         'self-test': { type: 'boolean' },
         workers: { type: 'string' },
+        shard: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -129,6 +132,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     io.out(SWEEP_USAGE);
     return 0;
   }
+  const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
   const arch = v.arch ?? DEFAULT_ARCH;
   const target = findTarget(arch);
   if (!target) throw new UsageError(`unknown --arch '${arch}'`);
@@ -167,11 +171,12 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     selftest,
     worker: childCommand('worker'),
     ...(workers ? { workers } : {}),
+    ...(shard ? { shard } : {}),
     onProgress: (m) => io.err(m),
   });
-  if (!r.outcomes.length) throw new UsageError(`no variant to sweep${v.filter ? ` matches --filter '${v.filter}'` : ''}: sweeps cover atom/red add, min, max on .f16/.bf16 lanes`);
+  if (!r.outcomes.length && !shard) throw new UsageError(`no variant to sweep${v.filter ? ` matches --filter '${v.filter}'` : ''}: sweeps cover atom/red add, min, max on .f16/.bf16 lanes`);
   const tm = performance.now();
-  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'sweep', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0 }, expectations, expectations.length ? exFile : null);
+  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'sweep', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, expectations, expectations.length ? exFile : null);
   // the totals below count pairs, known deviations already apart
   rec.totalsCountResults = false;
   const stats: Record<string, number> = { sweepCompileSeconds: r.profile.compile, sweepBudgetSeconds: budget, sweepsNotRun: r.notRun.length };

@@ -4,6 +4,7 @@
  * values) goes into a histogram, each distinct outcome is judged once by the contention model
  * (model.ts), and the two launches are compared address by address (determinism).
  */
+import { type Shard, shardSlice } from '../util/shard.js';
 import { openModule } from '../backends/gpu/cache.js';
 import type { Launcher } from '../backends/gpu/driver.js';
 import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
@@ -21,6 +22,8 @@ export interface ContentionOptions {
   readonly ptxas: Ptxas;
   readonly cacheDir: string;
   readonly filter?: string;
+  /** --shard: this shard's part of the groups, balanced by participants per address. */
+  readonly shard?: Shard;
   /** Addresses per launch (repetitions), a multiple of 32, at most 1024. */
   readonly reps: number;
   readonly selftest: boolean;
@@ -152,7 +155,7 @@ function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, buf
 
 export async function runContention(opts: ContentionOptions): Promise<{ plan: GpuPlan; outcomes: ContentionOutcome[]; seconds: { compile: number; gpu: number } }> {
   const plan = gpuPlan(opts.arch, opts.ptx, opts.filter);
-  const groups = opts.selftest ? selftestPlan(gpuPlan(opts.arch, opts.ptx)) : contentionPlan(plan, () => true);
+  const groups = shardSlice(opts.selftest ? selftestPlan(gpuPlan(opts.arch, opts.ptx)) : contentionPlan(plan, () => true), opts.shard, (g) => g.set.b.length);
   if (!groups.length) return { plan, outcomes: [], seconds: { compile: 0, gpu: 0 } };
   const { l, m, compileSeconds } = await openModule(contendModule(opts.arch, opts.ptx, groups), { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir });
   const t1 = performance.now();

@@ -40,6 +40,10 @@ export interface RunReport {
   readonly backend: { name: string; reason: string; passedOver: readonly string[] };
   readonly filter: string | null;
   readonly seed: number;
+  /** A --shard run: which part, and the passes it kept whole (--keep; null: all), which merge applies again to the whole. */
+  readonly shard?: { readonly index: number; readonly count: number; readonly keepPasses: number | null };
+  /** A merged report: the shard reports it was put together from. */
+  readonly mergedFrom?: readonly { readonly file: string; readonly index: number; readonly startedAt: string; readonly hostname: string; readonly partial: boolean }[];
   readonly counts: ReturnType<typeof countResults>;
   readonly stats: Record<string, number>;
   readonly rules: Record<string, Omit<RuleInfo, 'id'>>;

@@ -24,7 +24,7 @@ import type { EntryResult } from './types.js';
  */
 export const KEEP_WHOLE = 20_000;
 
-export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed'>;
+export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed' | 'shard'>;
 export type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries' | 'sweeps' | 'sweepsNotRun' | 'contention'>;
 
 export interface WrittenReport {

@@ -9,6 +9,7 @@
  * canonical NaN is counted on the device). 32-bit sweeps (one operand against a named value) run
  * after the 16-bit ones, as far as the budget allows.
  */
+import { type Shard, shardSlice } from '../util/shard.js';
 import { availableParallelism } from 'node:os';
 import type { Ptxas } from '../backends/ptxas/toolchain.js';
 import { openModule } from '../backends/gpu/cache.js';
@@ -32,6 +33,8 @@ export interface SweepOptions {
   readonly cacheDir: string;
   /** The --filter pattern (variant ids), if any. */
   readonly filter?: string;
+  /** --shard: this shard's part of the sweeps (each sweep one unit; the --budget is per shard). */
+  readonly shard?: Shard;
   /** Cells per variant from cell 0 (CELLS: every pair). */
   readonly cells: number;
   /** Flip the lowest result bit where b is subnormal (the proof that a sweep can fail). */
@@ -170,7 +173,7 @@ export interface SweepProfile {
 export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; outcomes: SweepOutcome[]; notRun: SweepNotRun[]; profile: SweepProfile }> {
   const tp = performance.now();
   const plan = gpuPlan(opts.arch, opts.ptx, opts.filter);
-  const all = sweepPlan(plan, () => true);
+  const all = shardSlice(sweepPlan(plan, () => true), opts.shard);
   const svs = opts.budget > 0 ? all : all.filter((x) => x.domain.kind !== 'one32');
   const notRun: SweepNotRun[] = all.filter((x) => !svs.includes(x)).map((x) => ({ variant: sweepName(x), domain: domainText(x.domain) }));
   const profile: SweepProfile = { plan: (performance.now() - tp) / 1000, compile: 0, load: 0, workers: 0, reference: 0, gpu: 0, judge: 0 };

@@ -15,14 +15,14 @@ import { REPORT_VERSION, writeJsonReportSync } from '../../harness/report/json.j
 import { renderJunit } from '../../harness/report/junit.js';
 import { loadReport } from '../../harness/report/load.js';
 import { RunRecorder } from '../../harness/report/recorder.js';
-import type { EntryResult } from '../../harness/report/types.js';
+import type { EntryResult, RuleDetail } from '../../harness/report/types.js';
 import { sampleReport } from '../helpers/sample-report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-size-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const trailA = [{ rule: 'atom.bit-bucket', text: 'the text neither allows nor forbids _', cite: { file: 'atom.md', section: '9.7.13.5', part: 'Notes', quote: 'Simple reductions may be specified' } }];
-const trailB = [{ rule: 'atom.noftz-required', text: 'allowed by atom.noftz-required', cite: { file: 'atom.md', section: '9.7.13.5', part: 'Description', quote: 'requires the .noftz qualifier' } }];
+const trailA: RuleDetail[] = [{ rule: 'atom.bit-bucket', text: 'the text neither allows nor forbids _', cite: { file: 'atom.md', section: '9.7.13.5', part: 'Notes', quote: 'Simple reductions may be specified' } }];
+const trailB: RuleDetail[] = [{ rule: 'atom.noftz-required', text: 'allowed by atom.noftz-required', cite: { file: 'atom.md', section: '9.7.13.5', part: 'Description', quote: 'requires the .noftz qualifier' } }];
 
 /** A ptxas answer for a catalog entry: observed (trail A) or a crash (trail B). */
 function entry(i: number, crashed: boolean): EntryResult {

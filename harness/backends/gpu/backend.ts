@@ -8,6 +8,7 @@
  * Cases of families this executor cannot run (multimem needs a multicast object, which this
  * backend never creates) are reported as skipped with the reason.
  */
+import { type Shard, shardSlice } from '../../util/shard.js';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,6 +47,8 @@ export interface GpuRunOptions {
   readonly ptxas: Ptxas;
   readonly device: DeviceInfo;
   readonly keep: (variantId: string) => boolean;
+  /** --shard: this shard's part of the library's variants (and of its skipped entries); the given cases come already sharded. */
+  readonly shard?: Shard;
   readonly seed: number;
   /** Library run: every selected variant's probes, level-1/2 cases and this many level-3 cases. */
   readonly library: boolean;
@@ -109,11 +112,10 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const jobVariant: GpuVariant[] = [];
   const ran = new Set<string>();
   if (opts.library) {
-    emit(plan.skipped.filter((s) => opts.keep(s.entry.id)).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })));
-    const others = enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id));
+    emit(shardSlice(plan.skipped.filter((s) => opts.keep(s.entry.id)), opts.shard).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })));
+    const others = shardSlice(enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id)), opts.shard);
     emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
-    for (const gv of plan.variants) {
-      if (!opts.keep(gv.entry.id)) continue;
+    for (const gv of shardSlice(plan.variants.filter((v) => opts.keep(v.entry.id)), opts.shard)) {
       ran.add(gv.entry.id);
       for (let from = 0, first = true; first || from < opts.generated; from += GEN_JOB, first = false) {
         jobs.push({ kernel: gv.name, variant: variantOf(gv), shape: gv.shape, modulePtx: opts.ptx, mode: 0, cases: [], library: first, generated: Math.min(GEN_JOB, Math.max(0, opts.generated - from)), generatedFrom: from, seed: opts.seed });
