@@ -86,7 +86,8 @@ export const USAGE = `usage: npm run conformance -- [options]
                      or ~/.cache/ptx-reduction-conformance)
   --help             this text
 
-  npm run conformance -- diff OLD.json NEW.json   results whose verdict or observed bits changed
+  npm run conformance -- diff OLD.json NEW.json [--fail-on any|regressions]
+                                                  results whose verdict or observed bits changed
   npm run conformance -- merge REPORT.json... [--report DIR]
                                                   put the reports of --shard 0/N .. N-1/N together
   npm run conformance -- render REPORT.json [--report DIR] [--expectations F]

@@ -22,7 +22,7 @@ import type { CatalogEntry } from '../catalog/enumerate.js';
 import { selectEntries as selectCatalogEntries } from '../catalog/select.js';
 import { type Expectation, expectationsPath, loadExpectations, undoJudgement } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
-import { diffReports, formatDiff } from '../report/diff.js';
+import { diffReports, formatDiff, regressions } from '../report/diff.js';
 import { buildReport } from '../report/json.js';
 import { mergeReports } from '../report/merge.js';
 import { loadReport } from '../report/load.js';
@@ -310,13 +310,31 @@ function printWritten(io: Io, w: Pick<WrittenReport, 'json' | 'html' | 'junit'> 
   if (w.jsonl) io.out(`stream: ${w.jsonl}`);
 }
 
-/** `diff OLD NEW`: exit 0 when nothing changed, 1 when something did, 2 on unreadable input. */
+/**
+ * `diff OLD NEW [--fail-on any|regressions]`: exit 1 when something changed (any, the default) or
+ * when the new run regressed (new mismatches or errors, changed bits: what a nightly job fails on);
+ * else 0; 2 on unreadable input.
+ */
 async function diffCommand(args: readonly string[], io: Io): Promise<number> {
-  if (args.length !== 2) throw new UsageError('diff takes two reports: npm run conformance -- diff OLD.json NEW.json (report.json of two runs; .json.gz too)');
-  const [a, b] = await Promise.all(args.map((f) => loadReport(f)));
+  let failOn = 'any';
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--fail-on') {
+      failOn = args[++i] ?? '';
+      if (failOn !== 'any' && failOn !== 'regressions') throw new UsageError(`diff --fail-on takes any (every change fails) or regressions (new mismatches, compile-mismatches and errors, changed bits), got '${failOn}'`);
+    } else if (args[i]!.startsWith('--')) throw new UsageError(`diff: unknown option ${args[i]}; it takes --fail-on any|regressions`);
+    else files.push(args[i]!);
+  }
+  if (files.length !== 2) throw new UsageError('diff takes two reports: npm run conformance -- diff OLD.json NEW.json [--fail-on any|regressions] (report.json of two runs; .json.gz too)');
+  const [a, b] = await Promise.all(files.map((f) => loadReport(f)));
   const d = diffReports(a!, b!);
   for (const l of formatDiff(d, a!, b!)) io.out(l);
-  return d.changes.length || d.appeared.length || d.disappeared.length ? 1 : 0;
+  if (failOn === 'any') return d.changes.length || d.appeared.length || d.disappeared.length ? 1 : 0;
+  const bad = regressions(d);
+  io.out(`regressions (new mismatches, compile-mismatches or errors; changed bits): ${bad.length}`);
+  for (const c of bad.slice(0, 50)) io.out(`  ${c.id}: ${c.what === 'added' ? `new result, ${c.new}` : `${c.what} ${c.old} -> ${c.new}`}`);
+  if (bad.length > 50) io.out(`  ... ${bad.length - 50} more`);
+  return bad.length ? 1 : 0;
 }
 
 /** `render REPORT [--report DIR] [--expectations F]`: judge a recorded report again, write every format. */

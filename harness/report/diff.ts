@@ -1,7 +1,8 @@
 /**
  * `npm run conformance -- diff OLD.json NEW.json`: the results whose verdict or observed bits changed
  * between two runs (a driver upgrade, a new ptxas, another arch), those only one run has, and the
- * findings that appeared or went away.
+ * findings that appeared or went away. `regressions` picks the changes a nightly job fails on (new
+ * mismatches, compile-mismatches and errors; observed bits or a ptxas answer that changed).
  */
 import type { RunReport } from './json.js';
 import type { EntryResult } from './types.js';
@@ -49,6 +50,18 @@ export function diffReports(a: RunReport, b: RunReport): ReportDiff {
   const fa = new Set(a.findings.map(findingLine));
   const fb = new Set(b.findings.map(findingLine));
   return { changes, common, appeared: [...fb].filter((x) => !fa.has(x)), disappeared: [...fa].filter((x) => !fb.has(x)) };
+}
+
+const FAILING = new Set(['mismatch', 'compile-mismatch', 'error']);
+
+/**
+ * The changes that fail `diff --fail-on regressions`: a result failing in the new run (mismatch,
+ * compile-mismatch, error) that did not fail so in the old one (including one only the new run has),
+ * and results whose observed bits or ptxas answer changed. Not: passes and known results that come
+ * or go (coverage), failures that went away (for `accept`), verdict changes between passing verdicts.
+ */
+export function regressions(d: ReportDiff): Change[] {
+  return d.changes.filter((c) => (c.what === 'added' || c.what === 'verdict' ? FAILING.has(c.new ?? '') : c.what === 'observed' || c.what === 'ptxas'));
 }
 
 /** Lines a person reads: counts by kind of change and verdict pair, then up to `max` changes. */

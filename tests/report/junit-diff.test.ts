@@ -3,7 +3,7 @@
  * run diff finds changed verdicts and observed bits and nothing else.
  */
 import { describe, expect, it } from 'vitest';
-import { diffReports, formatDiff } from '../../harness/report/diff.js';
+import { diffReports, formatDiff, regressions } from '../../harness/report/diff.js';
 import { renderJunit, xmlText } from '../../harness/report/junit.js';
 import { sampleReport } from '../helpers/sample-report.js';
 
@@ -91,5 +91,23 @@ describe('run diff', () => {
     const tp = formatDiff(diffReports(a, p), a, p).join('\n');
     expect(tp).toMatch(/^new: .*PARTIAL \(interrupted by SIGINT after 10 results\)$/m);
     expect(tp).toMatch(/note: the new report is partial: results missing from it were not run, not removed/);
+  });
+
+  it('--fail-on regressions (the nightly job): new failures and changed bits, not coverage or fixes', () => {
+    const pass = a.results.find((r) => r.id === 'atom.global.add.u32/gen:3')!;
+    const mk = (results: typeof a.results) => ({ ...a, results });
+    // a failure that went away, a pass that is no longer kept: nothing to fail on
+    const fixed = mk(a.results.filter((r) => r.id !== 'atom.global.add.u32/gen:29').map((r) => (r.id === 'bulk/gen:1' ? { ...r, verdict: 'pass' as const } : r)));
+    expect(regressions(diffReports(a, fixed))).toEqual([]);
+    // a pass turned mismatch; a new result that fails; a pass whose bits changed
+    const worse = mk([
+      ...a.results.map((r) => (r.id === 'atom.global.add.u32/gen:4' ? { ...r, verdict: 'mismatch' as const } : r.id === pass.id ? { ...r, case: { ...r.case!, observed: { memory: ['0x00000009'] } } } : r)),
+      { ...pass, id: 'atom.global.add.u32/gen:99', verdict: 'error' as const },
+    ]);
+    expect(regressions(diffReports(a, worse)).map((c) => [c.id, c.what]).sort()).toEqual([
+      ['atom.global.add.u32/gen:3', 'observed'],
+      ['atom.global.add.u32/gen:4', 'verdict'],
+      ['atom.global.add.u32/gen:99', 'added'],
+    ]);
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * Issue 13, deliverable 2: the CI workflows lint clean (action-validator from npm, run by
+ * scripts/lint-workflows.mjs), the linter rejects a broken workflow, and the workflows do what the
+ * README says: pull requests install from the lockfile, run `.ci/run` (which calls exactly
+ * `npm test`), run the main job as a 3-shard matrix merged into one uploaded report; the nightly
+ * job runs on a GPU-labelled self-hosted runner and fails only on `diff --fail-on regressions`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const root = join(import.meta.dirname, '..', '..');
+const lint = (files: string[] = []) => spawnSync(process.execPath, [join(root, 'scripts', 'lint-workflows.mjs'), ...files], { encoding: 'utf8' });
+const wf = (name: string) => parse(readFileSync(join(root, '.github', 'workflows', name), 'utf8'));
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-wf-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('CI workflows', () => {
+  it('every workflow lints clean', () => {
+    const r = lint();
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/2 of 2 workflow file\(s\) lint clean/);
+  }, 60_000);
+
+  it('the linter rejects a broken one (a misspelt key, a job without runs-on)', () => {
+    const broken = readFileSync(join(root, '.github', 'workflows', 'pull-request.yml'), 'utf8').replace('runs-on: ubuntu-24.04', 'runs_on: ubuntu-24.04');
+    const f = join(dir, 'broken.yml');
+    writeFileSync(f, broken);
+    const r = lint([f]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/FAIL .*broken\.yml[\s\S]*runs_on/);
+  }, 60_000);
+
+  it('pull requests: lockfile install, .ci/run (exactly npm test), sharded main job merged and uploaded', () => {
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\nnpm test\n$/m);
+    const pr = wf('pull-request.yml');
+    expect(Object.keys(pr.on)).toEqual(expect.arrayContaining(['pull_request']));
+    const steps = (job: string) => pr.jobs[job].steps.map((s: { run?: string; uses?: string }) => s.run ?? s.uses).join('\n');
+    expect(steps('test')).toMatch(/bash \.ci\/run/);
+    expect(pr.jobs.conformance.strategy.matrix.shard).toEqual([0, 1, 2]);
+    expect(steps('conformance')).toMatch(/npm ci[\s\S]*npm run conformance -- --backend ptxas --shard \$\{\{ matrix\.shard \}\}\/3/);
+    expect(steps('conformance')).toMatch(/actions\/upload-artifact/);
+    expect(pr.jobs.merge.needs).toBe('conformance');
+    expect(steps('merge')).toMatch(/npm run conformance -- merge shards\/\*\/report\.json/);
+    expect(steps('merge')).toMatch(/actions\/upload-artifact/);
+  });
+
+  it('nightly: a GPU-labelled self-hosted runner, reports uploaded, failing only on regressions against the accepted baseline', () => {
+    const n = wf('nightly-gpu.yml');
+    expect(n.on.schedule?.[0]?.cron).toBeTruthy();
+    const job = n.jobs.gpu;
+    expect(job['runs-on']).toEqual(expect.arrayContaining(['self-hosted', 'gpu']));
+    const steps = job.steps.map((s: { run?: string; uses?: string }) => s.run ?? s.uses).join('\n');
+    expect(steps).toMatch(/npm run conformance -- --backend gpu/);
+    expect(steps).toMatch(/diff "\$base" reports\/nightly\/report\.json --fail-on regressions/);
+    expect(steps).toMatch(/reports\/accepted\/\$ARCH-gpu\.json\.gz/);
+    expect(job.steps.at(-1).uses).toMatch(/actions\/upload-artifact/);
+    expect(job.steps.at(-1).if).toBe('always()');
+  });
+});
+
+describe('accepting a baseline (npm run accept-baseline)', () => {
+  const accept = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'accept-baseline.ts'), ...args], { encoding: 'utf8', cwd: root });
+  it('writes <arch>-<backend>.json.gz that diff reads, says what changed against the one it replaces; refuses partial and shard reports', async () => {
+    const { sampleReport } = await import('../helpers/sample-report.js');
+    const { writeJsonReportSync } = await import('../../harness/report/json.js');
+    const { loadReport } = await import('../../harness/report/load.js');
+    const to = join(dir, 'accepted');
+    const run1 = writeJsonReportSync(join(dir, 'run1'), sampleReport());
+    const r1 = accept([run1, '--to', to]);
+    expect(r1.status, r1.stderr).toBe(0);
+    expect(r1.stdout).toMatch(/no accepted baseline for sm_90 gpu yet[\s\S]*accepted: .*sm_90-gpu\.json\.gz/);
+    expect((await loadReport(join(to, 'sm_90-gpu.json.gz'))).results).toEqual(sampleReport().results);
+    // a second run with one more failing result: the diff names it as a regression
+    const base = sampleReport();
+    const worse = { ...base, results: base.results.map((r) => (r.id === 'atom.global.add.u32/gen:4' ? { ...r, verdict: 'mismatch' as const } : r)) };
+    const r2 = accept([writeJsonReportSync(join(dir, 'run2'), worse), '--to', to]);
+    expect(r2.status).toBe(0);
+    expect(r2.stdout).toMatch(/of which regressions \(what the nightly job fails on\): 1/);
+    const partial = accept([writeJsonReportSync(join(dir, 'run3'), { ...base, partial: true, partialReason: 'interrupted by SIGINT' }), '--to', to]);
+    expect([partial.status, partial.stderr]).toEqual([2, expect.stringMatching(/a partial report \(interrupted by SIGINT\); accept only a whole run/)]);
+    const shard = accept([writeJsonReportSync(join(dir, 'run4'), { ...base, shard: { index: 1, count: 3, keepPasses: 1000 } }), '--to', to]);
+    expect([shard.status, shard.stderr]).toEqual([2, expect.stringMatching(/shard 1\/3 of a run; merge the shards/)]);
+  }, 60_000);
+});
+
+describe("the README's sharding examples", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  it('the GitHub Actions matrix lints clean as a workflow; Slurm and Kubernetes use the 0-based index', () => {
+    const m = /GitHub Actions matrix[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(readme);
+    expect(m).not.toBeNull();
+    const f = join(dir, 'readme-matrix.yml');
+    writeFileSync(f, `name: readme example\non: workflow_dispatch\n${m![1]}`);
+    const r = lint([f]);
+    expect(r.status, r.stdout).toBe(0);
+    expect(m![1]).toMatch(/--shard \$\{\{ matrix\.shard \}\}\/3/);
+    expect(readme).toMatch(/#SBATCH --array=0-2[\s\S]*--shard "\$SLURM_ARRAY_TASK_ID\/\$SLURM_ARRAY_TASK_COUNT"/);
+    expect(readme).toMatch(/completionMode: Indexed[\s\S]*--shard \$JOB_COMPLETION_INDEX\/3/);
+  }, 60_000);
+});
