@@ -88,6 +88,8 @@ export const USAGE = `usage: npm run conformance -- [options]
 
   npm run conformance -- diff OLD.json NEW.json [--fail-on any|regressions]
                                                   results whose verdict or observed bits changed
+  npm run conformance -- export REPORT.json --format jsonl|testfloat --out FILE [--filter F]
+                                                  golden vectors of a gpu run (inputs, observed bits, SASS, verdicts)
   npm run conformance -- merge REPORT.json... [--report DIR]
                                                   put the reports of --shard 0/N .. N-1/N together
   npm run conformance -- render REPORT.json [--report DIR] [--expectations F]

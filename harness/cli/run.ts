@@ -391,8 +391,41 @@ async function mergeCommand(args: readonly string[], io: Io): Promise<number> {
   return exitCode(report);
 }
 
+/** `export REPORT --format jsonl|testfloat --out FILE [--filter F]`: golden vectors of a hardware run. */
+async function exportCommand(args: readonly string[], io: Io): Promise<number> {
+  const { EXPORT_FORMATS, writeExport } = await import('../report/export.js');
+  const usage = 'export takes a report of a gpu run: npm run conformance -- export REPORT.json --format jsonl|testfloat --out FILE [--filter F] (FILE.gz is compressed)';
+  let file: string | undefined;
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (['--format', '--out', '--filter'].includes(a)) {
+      const v = args[++i];
+      if (!v || v.startsWith('--')) throw new UsageError(`${a} needs a value; ${usage}`);
+      flags[a] = v;
+    } else if (a.startsWith('--')) throw new UsageError(`export: unknown option ${a}; ${usage}`);
+    else if (file === undefined) file = a;
+    else throw new UsageError(`export takes one report, got ${file} and ${a}; ${usage}`);
+  }
+  if (!file || !flags['--out']) throw new UsageError(usage);
+  const format = flags['--format'] ?? 'jsonl';
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export --format takes ${EXPORT_FORMATS.join(' or ')}, got '${format}'`);
+  const report = await loadReport(file);
+  const out = flags['--out'];
+  try {
+    const w = writeExport(report, file, format as 'jsonl' | 'testfloat', out, flags['--filter']);
+    io.out(`${out}: ${w.cases} cases, ${w.lines} ${format === 'jsonl' ? 'case lines after the provenance line' : 'vector lines'} (${format})`);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code && !(e instanceof UsageError)) throw new UsageError(`--out ${out}: cannot write it (${code}); give a file in a folder that exists and is writable`);
+    throw e;
+  }
+  return 0;
+}
+
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   try {
+    if (argv[0] === 'export') return await exportCommand(argv.slice(1), io);
     if (argv[0] === 'diff') return await diffCommand(argv.slice(1), io);
     if (argv[0] === 'merge') return await mergeCommand(argv.slice(1), io);
     if (argv[0] === 'render') return await renderCommand(argv.slice(1), io);
