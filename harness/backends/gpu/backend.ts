@@ -93,6 +93,15 @@ function placeCase(plan: GpuPlan, c: Case, multicastWhy: string): { why: string 
   return { gv, mode: c.input.space === 'shared' && gv.shape.generic ? 1 : 0 };
 }
 
+/** A shard's part of the directed library's cases: those of its own variants, and by ordinal those of variants no shard runs. */
+async function* ownCases(batches: AsyncIterable<CaseBatch> | Iterable<CaseBatch>, mine: ReadonlySet<string>, runs: ReadonlySet<string>, shard: Shard): AsyncGenerator<CaseBatch> {
+  let n = 0;
+  for await (const b of batches) {
+    if (isPacked(b)) yield b.filter((i) => (runs.has(b.variantId(i)) ? mine.has(b.variantId(i)) : n++ % shard.count === shard.index));
+    else yield b.filter((c) => (runs.has(c.variant.id) ? mine.has(c.variant.id) : n++ % shard.count === shard.index));
+  }
+}
+
 export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Record<string, number>; variantIds: string[]; results: number }> {
   const started = performance.now();
   const plan = gpuPlan(opts.target.name, opts.ptx);
@@ -111,11 +120,16 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const jobs: Omit<GpuJob, 'id' | 'cubin' | 'sass'>[] = [];
   const jobVariant: GpuVariant[] = [];
   const ran = new Set<string>();
+  // --shard: this shard's library variants; the directed library's file cases go with their variant
+  // (those of variants the library does not run, e.g. multimem's, by ordinal), so no case runs twice
+  const selected = plan.variants.filter((v) => opts.keep(v.entry.id));
+  const shardVariants = shardSlice(selected, opts.shard);
+  const givenCases = opts.library && opts.shard && opts.cases ? ownCases(opts.cases, new Set(shardVariants.map((v) => v.entry.id)), new Set(selected.map((v) => v.entry.id)), opts.shard) : opts.cases;
   if (opts.library) {
     emit(shardSlice(plan.skipped.filter((s) => opts.keep(s.entry.id)), opts.shard).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })));
     const others = shardSlice(enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id)), opts.shard);
     emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
-    for (const gv of shardSlice(plan.variants.filter((v) => opts.keep(v.entry.id)), opts.shard)) {
+    for (const gv of shardVariants) {
       ran.add(gv.entry.id);
       for (let from = 0, first = true; first || from < opts.generated; from += GEN_JOB, first = false) {
         jobs.push({ kernel: gv.name, variant: variantOf(gv), shape: gv.shape, modulePtx: opts.ptx, mode: 0, cases: [], library: first, generated: Math.min(GEN_JOB, Math.max(0, opts.generated - from)), generatedFrom: from, seed: opts.seed });
@@ -224,7 +238,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let given = 0;
   let streaming = false;
   const STREAM_ABOVE = streamAbove();
-  if (opts.cases) {
+  if (givenCases) {
     // objects grouped by variant and mode; packed cases by variant, mode and file (a block is one file's)
     const groups = new Map<string, Group>();
     let flushed = 0;
@@ -244,7 +258,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       while (inflight.size >= 2 * workers) await Promise.race(inflight);
       void dispatch([full(job, g.gv, jobs.length + dispatched)]);
     };
-    for await (const batch of opts.cases) {
+    for await (const batch of givenCases) {
       const skipped: EntryResult[] = [];
       if (isPacked(batch)) {
         // one placement per (variant, space) of the block: it depends on the variant and the lengths, which the variant fixes
