@@ -5,6 +5,7 @@
  * form supplies, turns it into a line and column only when a problem is reported, so the pass path
  * never computes positions.
  */
+import { EDITIONS, parseRange } from '../catalog/editions.js';
 import { familyPlugin } from '../families/index.js';
 import { familyVariants } from '../catalog/enumerate.js';
 import { ParseError, parseInstruction } from '../catalog/parse.js';
@@ -15,7 +16,7 @@ import { nearestWords } from '../util/nearest.js';
 import type { Case, CaseExpect, CaseVariant, InputProblem } from './types.js';
 
 export const NAME = /^[A-Za-z0-9_.-]+$/;
-export const FILE_KEYS = ['instruction', 'cite', 'cases'];
+export const FILE_KEYS = ['instruction', 'cite', 'editions', 'cases'];
 export const CASE_KEYS = ['name', 'instruction', 'memory', 'replicas', 'source', 'operands', 'expect', 'space'];
 
 export type Path = readonly (string | number)[];
@@ -439,6 +440,9 @@ export function checkHeader(ctx: FileCtx, root: Record<string, unknown>, allowed
   const info = ctx.fileHasInstruction ? variantOf(ctx, root.instruction, ['instruction']) : undefined;
   ctx.fileInfo = info;
   ctx.cite = scalar(root.cite) ? own(String(root.cite)) : undefined;
+  if (has(root, 'editions') && !(scalar(root.editions) && parseRange(String(root.editions)))) {
+    at(ctx, ['editions'], `editions: '${String(root.editions)}' is not a range of the catalog's PTX ISA editions (${EDITIONS.join(', ')}); write e.g. "9.1-9.3" or "9.4": the editions whose text the file's expect: values follow`);
+  }
 }
 
 /**

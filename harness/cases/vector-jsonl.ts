@@ -360,7 +360,7 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
   }
 }
 
-const HEADER_KEYS = ['instruction', 'cite'];
+const HEADER_KEYS = ['instruction', 'cite', 'editions'];
 
 /** Reads one JSON-lines vector file given in pieces, returning the cases each piece completes. */
 export class JsonlScanner {

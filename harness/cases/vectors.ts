@@ -6,6 +6,7 @@
  * multiple of one read block (256 KB of text and the cases it holds) plus each file's set of names,
  * whatever the size of the files. The formats are in the README.
  */
+import { type Edition, type EditionRange, inEdition, parseRange, rangeText, specEdition } from '../catalog/editions.js';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -41,15 +42,53 @@ export function loadVectorText(file: string, text: string, idFile = file, opts: 
 
 /** Every *.yaml / *.yml / *.jsonl under the given files and directories, sorted. */
 export async function vectorFiles(paths: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
+  return (await vectorFilesByEdition(paths)).files;
+}
+
+/**
+ * The vector files under `paths`, and those left out because their `editions:` header names PTX ISA
+ * editions other than the one the run is judged against (their expect: values follow another text).
+ */
+export async function vectorFilesByEdition(paths: readonly string[], edition: Edition = specEdition()): Promise<{ files: string[]; leftOut: { file: string; editions: string }[] }> {
+  const files: string[] = [];
+  const leftOut: { file: string; editions: string }[] = [];
   const walk = async (p: string) => {
     const s = await stat(p);
     if (s.isDirectory()) {
       for (const e of (await readdir(p)).sort()) await walk(join(p, e));
-    } else if (/\.(ya?ml|jsonl)$/i.test(p)) out.push(p);
+    } else if (/\.(ya?ml|jsonl)$/i.test(p)) {
+      const r = await fileEditions(p);
+      if (r && !inEdition(r, edition)) leftOut.push({ file: p, editions: rangeText(r) });
+      else files.push(p);
+    }
   };
   for (const p of paths) await walk(p);
-  return out;
+  return { files, leftOut };
+}
+
+/** A vector file's `editions:` header (YAML: a top-level key before cases:; JSON lines: in the header line), if it has a valid one. */
+export async function fileEditions(file: string): Promise<EditionRange | undefined> {
+  const h = await open(file, 'r');
+  let head: string;
+  try {
+    const buf = Buffer.alloc(16384);
+    const { bytesRead } = await h.read(buf, 0, buf.length, 0);
+    head = buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await h.close();
+  }
+  if (/\.jsonl$/i.test(file)) {
+    const first = head.split('\n')[0] ?? '';
+    try {
+      const v = JSON.parse(first) as { editions?: unknown };
+      return typeof v.editions === 'string' ? parseRange(v.editions) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const top = head.split(/^cases\s*:/m)[0] ?? '';
+  const m = /^editions\s*:\s*["']?([0-9.\-\s]+?)["']?\s*(#.*)?$/m.exec(top);
+  return m ? parseRange(m[1]!) : undefined;
 }
 
 interface Sink {

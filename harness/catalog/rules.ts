@@ -5,6 +5,7 @@
 import { FAMILIES } from '../families/index.js';
 import { FP_RULES, MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
 import type { Citation } from './cite.js';
+import { rangeText } from './editions.js';
 
 export interface RuleInfo {
   readonly id: string;
@@ -12,6 +13,8 @@ export interface RuleInfo {
   readonly kind: 'grammar' | 'form' | 'table' | 'ambiguity' | 'requirement' | 'operands' | 'numerics';
   readonly text: string;
   readonly cite: Citation;
+  /** The PTX ISA editions whose text the row encodes, e.g. "9.1-9.3" ("9.1-9.4": unchanged in every edition the catalog has). */
+  readonly editions: string;
 }
 
 let index: Map<string, RuleInfo> | undefined;
@@ -19,7 +22,7 @@ let index: Map<string, RuleInfo> | undefined;
 export function ruleIndex(): Map<string, RuleInfo> {
   if (index) return index;
   const m = new Map<string, RuleInfo>();
-  const add = (r: RuleInfo) => m.set(r.id, r);
+  const add = (r: Omit<RuleInfo, 'editions'> & { editions?: string }) => m.set(r.id, { ...r, editions: r.editions ?? rangeText(undefined) });
   for (const f of FAMILIES) {
     const syntax = f.forms[0]!.cite;
     for (const s of f.slots) {
@@ -41,7 +44,7 @@ export function ruleIndex(): Map<string, RuleInfo> {
       add({ id: `${f.id}.operands.${k}`, family: f.id, kind: 'operands', text, cite: syntax });
     }
   }
-  for (const r of FP_RULES) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite });
+  for (const r of FP_RULES) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
   for (const r of [...Object.values(UNSPECIFIED), ...Object.values(MINMAX_RULES)]) add({ id: r.id, family: '(all)', kind: 'numerics', text: r.text, cite: r.cite });
   index = m;
   return m;

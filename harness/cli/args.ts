@@ -12,6 +12,7 @@ import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
 import { UsageError } from './errors.js';
 import { type Shard, parseShard } from '../util/shard.js';
+import { EDITIONS, type Edition, NEWEST_EDITION, parseEdition } from '../catalog/editions.js';
 
 /** Plain passes of catalog entries, and of cases, kept whole by default in a ptxas + reference run. */
 export const DEFAULT_KEEP_PASSES = 1000;
@@ -48,6 +49,8 @@ export interface Options {
   readonly cacheDir: string;
   /** --shard I/N: this run is shard I (from 0) of N; `merge` puts the N reports together. */
   readonly shard?: Shard;
+  /** --spec-edition: the PTX ISA edition results are judged against (default the newest). */
+  readonly specEdition: Edition;
 }
 
 export const DEFAULT_ARCH = 'sm_90';
@@ -79,6 +82,8 @@ export const USAGE = `usage: npm run conformance -- [options]
                      there is one; validated first, every problem reported as file:line:col
   --case ID          replay exactly one case, by the id printed with it
   --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each)
+  --spec-edition E   the PTX ISA edition to judge against: ${EDITIONS.join(', ')} (default ${NEWEST_EDITION}, the
+                     newest); recorded in the report; render re-judges a report under another
   --shard I/N        run shard I (counting from 0) of N: the catalog entries, cases, gpu variants,
                      sweeps or contention groups split into N parts of equal cost, the same on every
                      machine; put the N reports together with merge (below)
@@ -92,7 +97,7 @@ export const USAGE = `usage: npm run conformance -- [options]
                                                   golden vectors of a gpu run (inputs, observed bits, SASS, verdicts)
   npm run conformance -- merge REPORT.json... [--report DIR]
                                                   put the reports of --shard 0/N .. N-1/N together
-  npm run conformance -- render REPORT.json [--report DIR] [--expectations F]
+  npm run conformance -- render REPORT.json [--report DIR] [--expectations F] [--spec-edition E]
                                                   judge a report again, write its HTML and JUnit
   npm run conformance -- sweep [--filter F] [--cells N] [--self-test]
                                                   every 16-bit operand pair on the GPU (sweep --help)
@@ -125,12 +130,13 @@ export function parseOptions(argv: readonly string[]): Options {
         keep: { type: 'string' },
         'cache-dir': { type: 'string' },
         shard: { type: 'string' },
+        'spec-edition': { type: 'string' },
       },
     });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--cache-dir', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -186,6 +192,7 @@ export function parseOptions(argv: readonly string[]): Options {
     })(),
     cacheDir: resolveCacheDir(v['cache-dir']),
     ...(v.shard !== undefined ? { shard: parseShard(v.shard) } : {}),
+    specEdition: v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : NEWEST_EDITION,
     generated: ((): number => {
       if (v.generated === undefined) return 48;
       if (!/^\d+$/.test(v.generated)) throw new UsageError(`--generated must be a non-negative integer, got '${v.generated}'`);

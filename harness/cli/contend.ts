@@ -3,6 +3,7 @@
  * [--cache-dir DIR] [--backend gpu|auto]`: atom/red variants under contention on the GPU
  * (harness/contention/), every outcome judged exactly by the contention model. Exit codes as a run.
  */
+import { NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
 import { parseShard } from '../util/shard.js';
 import { parseArgs } from 'node:util';
 import { findTarget, modulePtxFor } from '../arch/targets.js';
@@ -28,6 +29,7 @@ export const CONTEND_USAGE = `npm run conformance -- contend [options]
   --arch A          target (default ${DEFAULT_ARCH})
   --filter F        only variants whose id matches (as elsewhere)
   --shard I/N       shard I (from 0) of N, balanced by cost; merge puts the reports together
+  --spec-edition E  the PTX ISA edition to judge against (9.1-9.4; default the newest, 9.4)
   --reps R          addresses per launch, each the same operations (default 256; a multiple of 32,
                     at most 1024); every group is launched twice to compare the bits (determinism)
   --self-test       run red.global.add.f32 as a plain load, add and store (not atomic): it must be
@@ -76,6 +78,7 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
         'self-test': { type: 'boolean' },
         backend: { type: 'string' },
         shard: { type: 'string' },
+        'spec-edition': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -87,6 +90,8 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
     return 0;
   }
   const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
+  const edition = v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : NEWEST_EDITION;
+  setSpecEdition(edition);
   const arch = v.arch ?? DEFAULT_ARCH;
   const target = findTarget(arch);
   if (!target) throw new UsageError(`unknown --arch '${arch}'`);
@@ -102,7 +107,7 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   const t0 = performance.now();
   const r = await runContention({ arch: target.name, ptx, ptxas: backend.ptxas!, cacheDir: resolveCacheDir(v['cache-dir']), ...(v.filter ? { filter: v.filter } : {}), ...(shard ? { shard } : {}), reps, selftest, onProgress: (m) => io.err(m) });
   if (!r.outcomes.length && !shard) throw new UsageError(`no variant to run under contention${v.filter ? ` matches --filter '${v.filter}'` : ''}: contention covers atom and red (not 128-bit types)`);
-  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'contend', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, [], null);
+  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'contend', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, specEdition: edition, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, [], null);
   rec.add(r.outcomes.map((o) => summary(o, ptx)));
   const contention: ContentionReport[] = r.outcomes.map((o) => ({
     id: o.id,

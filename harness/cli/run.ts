@@ -16,12 +16,13 @@ import { runCaseOnReference } from '../backends/reference/cases.js';
 import { runVectorsOnReference } from '../backends/reference/vectors.js';
 import { collectCases, findCase } from '../cases/sources.js';
 import { type CaseBatch, unpackAll } from '../cases/packed.js';
-import { streamVectors, validateVectors } from '../cases/vectors.js';
+import { streamVectors, validateVectors, vectorFilesByEdition } from '../cases/vectors.js';
 import { type Case, formatProblem } from '../cases/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { selectEntries as selectCatalogEntries } from '../catalog/select.js';
 import { type Expectation, expectationsPath, loadExpectations, undoJudgement } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
+import { editionCheck, findingsWithEditions, verdictUnder } from '../compare/editions.js';
 import { diffReports, formatDiff, regressions } from '../report/diff.js';
 import { buildReport } from '../report/json.js';
 import { mergeReports } from '../report/merge.js';
@@ -32,6 +33,7 @@ import { ptxasFields, toolchainOf } from './gpu-command.js';
 import type { EntryResult } from '../report/types.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
+import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
 import { shardSlice, shardStream, shardText } from '../util/shard.js';
 import { type Options, USAGE, parseOptions } from './args.js';
 import { UsageError } from './errors.js';
@@ -186,6 +188,12 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     backend = { name: 'reference', reason: `auto: --vectors/--case run cases: the gpu backend would run them on hardware, but ${GPU_UNAVAILABLE.replace(/^gpu backend: /, '')}; the reference model runs them here`, passedOver: [GPU_UNAVAILABLE] };
   }
   io.err(`backend: ${backend.name} (${backend.reason})`);
+  if (opts.vectors.length) {
+    // files whose editions: header names other PTX ISA editions: their expect: values follow another text
+    const { files, leftOut } = await vectorFilesByEdition(opts.vectors);
+    for (const l of leftOut) io.err(`--vectors: left out ${l.file}: its editions: header says ${l.editions}, this run is judged against PTX ISA ${opts.specEdition} (--spec-edition)`);
+    if (!files.length) throw new UsageError(`--vectors: every file is for other PTX ISA editions (${leftOut.map((l) => `${l.file}: ${l.editions}`).join('; ')}); run with --spec-edition set to one of them`);
+  }
 
   if (backend.name === 'reference' && opts.vectors.length && opts.case === undefined) return runVectorFiles(opts, backend, target, io, startRecorder);
   if (backend.name === 'reference') {
@@ -337,10 +345,15 @@ async function diffCommand(args: readonly string[], io: Io): Promise<number> {
   return bad.length ? 1 : 0;
 }
 
-/** `render REPORT [--report DIR] [--expectations F]`: judge a recorded report again, write every format. */
+/**
+ * `render REPORT [--report DIR] [--expectations F] [--spec-edition E]`: judge a recorded report
+ * again and write every format. Under --spec-edition (default: the edition the report was judged
+ * against; 9.1 for reports before editions) every kept case with observed bits is judged again from
+ * its bits; the passes the run only counted keep their verdict (said in the output and the stats).
+ */
 async function renderCommand(args: readonly string[], io: Io): Promise<number> {
   const file = args[0];
-  if (!file || file.startsWith('--')) throw new UsageError('render takes a report: npm run conformance -- render REPORT.json [--report DIR] [--expectations FILE]');
+  if (!file || file.startsWith('--')) throw new UsageError('render takes a report: npm run conformance -- render REPORT.json [--report DIR] [--expectations FILE] [--spec-edition E]');
   const flag = (name: string) => {
     const i = args.indexOf(name);
     if (i < 0) return undefined;
@@ -348,18 +361,60 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
     if (!v || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
     return v;
   };
-  const bad = args.slice(1).filter((x, i, xs) => x.startsWith('--') && !['--report', '--expectations'].includes(x) && !['--report', '--expectations'].includes(xs[i - 1] ?? ''));
-  if (bad.length) throw new UsageError(`render: unknown option ${bad[0]}; it takes --report DIR and --expectations FILE`);
+  const known = ['--report', '--expectations', '--spec-edition'];
+  const bad = args.slice(1).filter((x, i, xs) => x.startsWith('--') && !known.includes(x) && !known.includes(xs[i - 1] ?? ''));
+  if (bad.length) throw new UsageError(`render: unknown option ${bad[0]}; it takes --report DIR, --expectations FILE and --spec-edition E`);
+  const asked = flag('--spec-edition');
   const old = await loadReport(file);
+  const was: Edition = old.specEdition ?? '9.1';
+  const edition = asked !== undefined ? parseEdition(asked) : was;
+  setSpecEdition(edition);
   const exFile = flag('--expectations') ?? expectationsPath(old.arch);
   const ex = await loadExpectations(exFile, flag('--expectations') !== undefined);
   if (ex.problems.length) {
     for (const p of ex.problems) io.err(formatProblem(p));
     return 2;
   }
-  const judged = judgeRun(old.results.map(undoJudgement), ex.expectations);
-  const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, ...rest } = old;
-  const report = { ...buildReport({ ...rest, catalogEntries: catalog.entries, results: judged.results, findings: judged.findings, expectations: { file: ex.expectations.length ? exFile : null, outcomes: judged.outcomes } }), machine: old.machine };
+  // back to the backend's verdicts; hardware cases judged again from their bits under the edition
+  let rejudged = 0;
+  let changed = 0;
+  const raw = old.results.map((r) => {
+    const u = undoJudgement(r);
+    if (edition === was || r.kind !== 'case' || !u.case?.observed) return u;
+    rejudged++;
+    const v = verdictUnder(u, edition);
+    if (v.verdict === u.verdict) return u;
+    changed++;
+    return { ...u, verdict: v.verdict, reason: v.reason, case: { ...u.case, unspecified: v.unspecified, allowed: {} } };
+  });
+  if (edition !== was) io.err(`render: judged against PTX ISA ${edition} (the report was judged against ${was}): ${rejudged} kept cases with observed bits judged again from their bits, ${changed} changed verdict; the passes the run only counted are not re-judged`);
+  const judged = judgeRun(raw, ex.expectations);
+  // the run's counts over every case move with the kept results whose verdict changed
+  const stats = { ...old.stats };
+  judged.results.forEach((r, i) => {
+    const before = old.results[i]!;
+    if (r.verdict === before.verdict || r.kind !== 'case') return;
+    const from = `total.${r.family}.${before.verdict}`;
+    if (stats[from] === undefined) return;
+    stats[from]!--;
+    stats[`total.${r.family}.${r.verdict}`] = (stats[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
+  });
+  if (edition !== was) Object.assign(stats, { rejudgedCases: rejudged, rejudgedChanged: changed });
+  const ed = judged.results.some((r) => r.case?.observed) ? editionCheck(judged.results) : undefined;
+  const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, editionCheck: _e, ...rest } = old;
+  const report = {
+    ...buildReport({
+      ...rest,
+      stats,
+      specEdition: edition,
+      catalogEntries: catalog.entries,
+      results: judged.results,
+      findings: ed?.check.judged ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
+      expectations: { file: ex.expectations.length ? exFile : null, outcomes: judged.outcomes },
+      ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
+    }),
+    machine: old.machine,
+  };
   const dir = prepareReportDir(flag('--report'), 'render-', new Date(), (l) => io.err(l));
   printSummary(io, report);
   printWritten(io, writeReportFiles(dir, report));
@@ -455,6 +510,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     return 0;
   }
   const target = findTarget(opts.arch)!;
+  setSpecEdition(opts.specEdition);
   const started = new Date();
   let rec: RunRecorder | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -478,6 +534,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       return 2;
     }
     const expectations: Expectation[] = ex.expectations;
+    io.err(`spec: judged against the PTX ISA ${opts.specEdition} text${opts.specEdition === NEWEST_EDITION ? ' (the newest the catalog has; --spec-edition picks another)' : ' (--spec-edition)'}`);
     if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
     const dir = prepareReportDir(opts.report, '', started, (l) => io.err(l));
     process.on('SIGINT', onSignal);
@@ -485,7 +542,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     // keepPasses: the ptxas + reference run keeps the first --keep passes whole, which merge applies again to the whole run
     const out = await runBackend(opts, target, io, (keepPasses?: number) => {
       const shard = opts.shard ? { shard: { ...opts.shard, keepPasses: keepPasses !== undefined && Number.isFinite(keepPasses) ? keepPasses : null } } : {};
-      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed, ...shard }, expectations, expectations.length ? exFile : null);
+      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed, specEdition: opts.specEdition, ...shard }, expectations, expectations.length ? exFile : null);
       io.err(`streaming results to ${rec.jsonl}`);
       return rec;
     });

@@ -4,6 +4,7 @@
  */
 import type { RunReport } from '../report/json.js';
 import { VERDICTS } from '../report/types.js';
+import { editionsText } from '../catalog/editions.js';
 import type { Io } from './main.js';
 
 export function table(rows: string[][]): string[] {
@@ -79,11 +80,16 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
     }
     if (report.findings.length > maxFindings) io.out(`  ... ${report.findings.length - maxFindings} more in the report`);
   }
+  const ed = report.editionCheck?.subjects.filter((x) => x.against.length);
+  if (ed?.length) {
+    io.out(`\nwhere the PTX ISA edition decides (judged against ${report.specEdition ?? '9.1'}; each kept hardware case judged under every edition):`);
+    for (const x of ed) io.out(fit(`  ${x.subject}: ${x.cases} cases; as ${editionsText(x.agrees) || 'no edition'} says${x.against.length ? `, against ${editionsText(x.against)}` : ''}`, columns));
+  }
   const outs = report.expectations.outcomes;
   if (outs.length) {
     io.out(`\nexpectations (${report.expectations.file}):`);
     for (const o of outs) {
-      const what = o.status === 'occurred' ? `occurred: ${o.matched} known deviation(s)` : o.status === 'unexpected-pass' ? (report.shard ? `did not occur in this shard (${o.ran} matching result(s) ran); merge judges it over the whole run` : `UNEXPECTED PASS: ${o.ran} matching result(s) ran and none deviated; remove or narrow it (${o.where})`) : 'not run: nothing this run checked matches its pattern';
+      const what = o.status === 'occurred' ? `occurred: ${o.matched} known deviation(s)` : o.status === 'unexpected-pass' ? (report.shard ? `did not occur in this shard (${o.ran} matching result(s) ran); merge judges it over the whole run` : `UNEXPECTED PASS: ${o.ran} matching result(s) ran and none deviated; remove or narrow it (${o.where})`) : o.status === 'other-edition' ? `not applied: it is for PTX ISA ${o.editions}, this run is judged against ${report.specEdition ?? '9.1'}` : 'not run: nothing this run checked matches its pattern';
       io.out(`  ${o.id}: ${what}`);
     }
   }

@@ -6,6 +6,7 @@
  * report files with a map per sweep and the seconds per stage. Exit codes as a run: 0 clean, 1 a
  * mismatch (a self-test expects them), 2 usage or no GPU.
  */
+import { NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
 import { parseShard } from '../util/shard.js';
 import { existsSync } from 'node:fs';
 import { formatProblem } from '../cases/types.js';
@@ -44,6 +45,7 @@ export const SWEEP_USAGE = `npm run conformance -- sweep [options]
   --arch A          target (default ${DEFAULT_ARCH})
   --filter F        only variants whose id matches (as elsewhere)
   --shard I/N       shard I (from 0) of N, balanced by cost; merge puts the reports together
+  --spec-edition E  the PTX ISA edition to judge against (9.1-9.4; default the newest, 9.4)
   --report DIR      where the reports go (default reports/out/sweep-<timestamp>/)
   --cache-dir DIR   cubins and the reference's cell records (default as elsewhere)
   --cells N         only the first N of the 65,536 cells of 65,536 pairs each (a partial sweep)
@@ -122,6 +124,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
         'self-test': { type: 'boolean' },
         workers: { type: 'string' },
         shard: { type: 'string' },
+        'spec-edition': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -133,6 +136,8 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     return 0;
   }
   const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
+  const edition = v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : NEWEST_EDITION;
+  setSpecEdition(edition);
   const arch = v.arch ?? DEFAULT_ARCH;
   const target = findTarget(arch);
   if (!target) throw new UsageError(`unknown --arch '${arch}'`);
@@ -176,7 +181,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   });
   if (!r.outcomes.length && !shard) throw new UsageError(`no variant to sweep${v.filter ? ` matches --filter '${v.filter}'` : ''}: sweeps cover atom/red add, min, max on .f16/.bf16 lanes`);
   const tm = performance.now();
-  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'sweep', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, expectations, expectations.length ? exFile : null);
+  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'sweep', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, specEdition: edition, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, expectations, expectations.length ? exFile : null);
   // the totals below count pairs, known deviations already apart
   rec.totalsCountResults = false;
   const stats: Record<string, number> = { sweepCompileSeconds: r.profile.compile, sweepBudgetSeconds: budget, sweepsNotRun: r.notRun.length };

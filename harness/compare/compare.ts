@@ -10,6 +10,7 @@
  * What the hardware observed is `case.observed`; on the reference backend a vector file's `expect:`
  * takes its place (a file that expects other bits is explained the same way).
  */
+import type { Edition } from '../catalog/editions.js';
 import { type ElementFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import type { Allowed } from '../numerics/ops.js';
 import { type ElementAllowed, CaseError, reference } from '../reference/model.js';
@@ -119,6 +120,8 @@ export interface ReportFinding {
   readonly examples: readonly string[];
   /** Expectation id, where the finding is a known deviation. */
   readonly expectation?: string;
+  /** Hardware findings whose reference depends on the PTX ISA edition: the editions its observations pass under, and those they do not. */
+  readonly editions?: { readonly agrees: readonly Edition[]; readonly against: readonly Edition[] };
 }
 
 /** The message ptxas gave, without the register names and numbers that vary between lines. */

@@ -15,6 +15,8 @@
  *                                                # and error: a piece of the tool's message instead
  *     reason: the H200 keeps subnormals in bulk .add.f32 although 9.7.9.25.4.2 says it flushes
  *     link: reports/baselines/h200-sm_90-gpu-run/report.json.gz
+ *     editions: 9.1-9.3                          # optional: the editions whose text it deviates from;
+ *                                                # judged under another edition it is not applied
  * ```
  *
  * Problems are located like vector files' (`file:line:col: what; what to do`) and stop the run
@@ -27,13 +29,14 @@ import { LineCounter, type Node, type YAMLMap, isMap, isScalar, isSeq, parseDocu
 import type { InputProblem } from '../cases/types.js';
 import type { EntryResult } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
+import { EDITIONS, type EditionRange, inEdition, parseRange, rangeText, specEdition } from '../catalog/editions.js';
 import { nearestWords } from '../util/nearest.js';
 import { ALTERNATIVES } from './explain.js';
 import { toolMessage } from './compare.js';
 
 export type ExpectedVerdict = 'mismatch' | 'compile-mismatch' | 'error';
 const EXPECTED_VERDICTS: readonly ExpectedVerdict[] = ['mismatch', 'compile-mismatch', 'error'];
-const KEYS = ['id', 'pattern', 'verdict', 'explanation', 'reason', 'link'];
+const KEYS = ['id', 'pattern', 'verdict', 'explanation', 'reason', 'link', 'editions'];
 
 export interface Expectation {
   readonly id: string;
@@ -43,6 +46,8 @@ export interface Expectation {
   readonly explanation: readonly string[] | string;
   readonly reason: string;
   readonly link: string;
+  /** The PTX ISA editions whose text the deviation is from (absent: every edition): judged under another, it does not apply. */
+  readonly editions?: EditionRange;
   readonly file: string;
   readonly line: number;
 }
@@ -54,8 +59,14 @@ export interface ExpectationOutcome {
   readonly reason: string;
   readonly link: string;
   readonly where: string;
-  /** occurred: matched results; unexpected-pass: results matched the pattern and ran, none deviated; not-run: nothing the run checked matched. */
-  readonly status: 'occurred' | 'unexpected-pass' | 'not-run';
+  /**
+   * occurred: matched results; unexpected-pass: results matched the pattern and ran, none deviated;
+   * not-run: nothing the run checked matched; other-edition: the run was judged against an edition
+   * the expectation is not for (its `editions`), so it was not applied.
+   */
+  readonly status: 'occurred' | 'unexpected-pass' | 'not-run' | 'other-edition';
+  /** The expectation's editions, where it names them. */
+  readonly editions?: string;
   /** Results turned into known-deviation. */
   readonly matched: number;
   /** Results of the run whose id matches the pattern and that could have deviated (see couldDeviate). */
@@ -128,6 +139,9 @@ export function parseExpectations(file: string, text: string): { expectations: E
     const explanation = str('explanation', true);
     const reason = str('reason', true);
     const link = str('link', true);
+    const editionsText = str('editions', false);
+    const editions = editionsText !== undefined ? parseRange(editionsText) : undefined;
+    if (editionsText !== undefined && !editions) at(m.get('editions', true) as Node, `editions: '${editionsText}' is not a range of the catalog's PTX ISA editions (${EDITIONS.join(', ')}); write e.g. "9.1-9.3" or "9.4"`);
     if (id !== undefined) {
       if (!/^[A-Za-z0-9_.-]+$/.test(id)) at(m.get('id', true) as Node, `id: '${id}' may use letters, digits, '_', '.' and '-' only`);
       if (seen.has(id)) at(m.get('id', true) as Node, `id: '${id}' is used already (line ${seen.get(id)}); ids must be unique`);
@@ -144,7 +158,7 @@ export function parseExpectations(file: string, text: string): { expectations: E
     }
     if (link !== undefined && !/^(https?:\/\/\S+|[\w./-]+)$/.test(link)) at(m.get('link', true) as Node, `link: '${link}' is neither a URL (https://...) nor a path in the repository`);
     if (id && pattern && expl !== undefined && reason && link && EXPECTED_VERDICTS.includes(verdictText as ExpectedVerdict)) {
-      out.push({ id, pattern, verdict: verdictText as ExpectedVerdict, explanation: expl, reason, link, file, line });
+      out.push({ id, pattern, verdict: verdictText as ExpectedVerdict, explanation: expl, reason, link, ...(editions ? { editions } : {}), file, line });
     }
   }
   return { expectations: problems.length ? [] : out, problems };
@@ -204,7 +218,9 @@ export function applyExpectations(
   /** Catalog entries ptxas checked, not kept: only a compile-mismatch or error expectation could have shown on them. */
   coveredEntries: readonly string[] = [],
 ): { results: EntryResult[]; outcomes: ExpectationOutcome[] } {
-  const tests = expectations.map((e) => compileFilter(e.pattern));
+  const edition = specEdition();
+  const applies = expectations.map((e) => inEdition(e.editions, edition));
+  const tests = expectations.map((e, k) => (applies[k] ? compileFilter(e.pattern) : () => false));
   const matched = expectations.map(() => 0);
   const ran = expectations.map(() => 0);
   const out = results.map((r) => {
@@ -233,7 +249,8 @@ export function applyExpectations(
     reason: e.reason,
     link: e.link,
     where: `${e.file}:${e.line}`,
-    status: matched[k]! > 0 ? 'occurred' : ran[k]! > 0 ? 'unexpected-pass' : 'not-run',
+    status: !applies[k] ? 'other-edition' : matched[k]! > 0 ? 'occurred' : ran[k]! > 0 ? 'unexpected-pass' : 'not-run',
+    ...(e.editions ? { editions: rangeText(e.editions) } : {}),
     matched: matched[k]!,
     ran: ran[k]!,
   }));

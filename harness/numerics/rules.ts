@@ -12,6 +12,7 @@ import { cite } from '../catalog/cite.js';
 import type { Citation } from '../catalog/cite.js';
 import type { FamilyId } from '../catalog/types.js';
 import { FAMILY_FP_RULES } from '../families/index.js';
+import { type Edition, type EditionRange, inEdition, specEdition } from '../catalog/editions.js';
 
 /** true: flush subnormal inputs and results to sign-preserving zero; false: keep them. */
 export type Ftz = boolean | 'unspecified';
@@ -27,6 +28,8 @@ export interface FpRule {
   readonly rounding: 'rne' | 'unspecified';
   readonly text: string;
   readonly cite: Citation;
+  /** The editions whose text this row encodes (absent: the same text in every edition the catalog has). */
+  readonly editions?: EditionRange;
 }
 
 /**
@@ -35,9 +38,9 @@ export interface FpRule {
  */
 export { FAMILY_FP_RULES as FP_RULES } from '../families/index.js';
 
-/** The rule for one reduction, or undefined where no row covers it. */
-export function findFpRule(family: FamilyId, space: 'global' | 'shared', type: string): FpRule | undefined {
-  return FAMILY_FP_RULES.find((x) => x.families.includes(family) && x.spaces.includes(space) && x.types.includes(type));
+/** The rule for one reduction in the edition judged against (specEdition()), or undefined where no row covers it. */
+export function findFpRule(family: FamilyId, space: 'global' | 'shared', type: string, edition: Edition = specEdition()): FpRule | undefined {
+  return FAMILY_FP_RULES.find((x) => x.families.includes(family) && x.spaces.includes(space) && x.types.includes(type) && inEdition(x.editions, edition));
 }
 
 /** The rule for one reduction; throws when no row covers it (a gap in a family's rules, not user input). */

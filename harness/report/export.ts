@@ -43,6 +43,8 @@ export interface Provenance {
   readonly ptxas: string | null;
   readonly arch: string;
   readonly modulePtx: string;
+  /** The PTX ISA edition the verdicts are against (reports before editions: 9.1). */
+  readonly specEdition: string;
   readonly host: RunReport['machine'];
   /** Cases the run judged (all), and those in this file (the report keeps every non-pass and a sample of passes). */
   readonly casesJudged: number | null;
@@ -76,13 +78,14 @@ export function provenance(report: RunReport, file: string, cases: number, filte
     ptxas: report.toolchain.ptxas?.versionLine ?? null,
     arch: report.arch,
     modulePtx: report.modulePtx,
+    specEdition: report.specEdition ?? '9.1',
     host: report.machine,
     casesJudged: report.stats.cases ?? null,
     casesExported: cases,
     filter: filter ?? null,
     note:
       'observed bits are what the device wrote (memory) and returned (atom d), hex per element as the PTX operand holds it (packed types: lane 0 in the low bits); ' +
-      'the run keeps every case that is not a plain pass and the first passes, the other passes are counted only (casesJudged); verdicts are against the spec catalog and reference model of this harness',
+      'the run keeps every case that is not a plain pass and the first passes, the other passes are counted only (casesJudged); verdicts are against the spec catalog and reference model of this harness under the PTX ISA edition specEdition (render --spec-edition judges a report against another)',
   };
 }
 
@@ -128,7 +131,7 @@ export function testfloatText(cases: readonly EntryResult[], prov: Provenance): 
   const out: string[] = [
     `# ${GOLDEN_SCHEMA} v1, TestFloat line format: a b result flags (hex); flags are not observable through atomics: 00`,
     `# from ${prov.source.file} (sha256 ${prov.source.sha256})`,
-    `# device ${JSON.stringify(prov.device)}, driver ${prov.driverVersion}, ${prov.ptxas}, ${prov.arch}, PTX ISA ${prov.modulePtx}, run ${prov.run.startedAt}`,
+    `# device ${JSON.stringify(prov.device)}, driver ${prov.driverVersion}, ${prov.ptxas}, ${prov.arch}, PTX ISA ${prov.modulePtx}, run ${prov.run.startedAt}, verdicts against the PTX ISA ${prov.specEdition} text`,
     '# a = memory before, b = the operand (b, or the bulk source), result = memory after, per lane (packed types lane by lane, lane 0 first)',
   ];
   const byVariant = new Map<string, EntryResult[]>();

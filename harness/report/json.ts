@@ -10,6 +10,8 @@ import { cpus, hostname, platform, release, arch as cpuArch } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG_PTX_ISA } from '../arch/targets.js';
 import { ruleIndex, type RuleInfo } from '../catalog/rules.js';
+import type { Edition } from '../catalog/editions.js';
+import type { EditionCheck } from '../compare/editions.js';
 import { type EntryResult, type RuleDetail, countResults } from './types.js';
 
 export const REPORT_SCHEMA_ID = 'ptx-reduction-conformance/run-report';
@@ -40,6 +42,8 @@ export interface RunReport {
   readonly backend: { name: string; reason: string; passedOver: readonly string[] };
   readonly filter: string | null;
   readonly seed: number;
+  /** The PTX ISA edition the run was judged against (--spec-edition; absent in reports before editions: 9.1). */
+  readonly specEdition?: Edition;
   /** A --shard run: which part, and the passes it kept whole (--keep; null: all), which merge applies again to the whole. */
   readonly shard?: { readonly index: number; readonly count: number; readonly keepPasses: number | null };
   /** A merged report: the shard reports it was put together from. */
@@ -54,6 +58,8 @@ export interface RunReport {
   readonly sweeps?: readonly SweepReport[];
   /** Sweeps the --budget left out (32-bit float add against named values), with what they would have covered. */
   readonly sweepsNotRun?: readonly { readonly variant: string; readonly domain: string }[];
+  /** Kept hardware cases whose reference depends on the edition, judged under every edition (harness/compare/editions.ts). */
+  readonly editionCheck?: EditionCheck;
   /** Contention groups (`contend`): one per variant x layout x operand set, with its outcome histogram. */
   readonly contention?: readonly ContentionReport[];
 }

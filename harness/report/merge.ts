@@ -57,6 +57,7 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
   same('arch', (r) => r.arch);
   same('backend', (r) => r.backend.name);
   same('seed', (r) => r.seed);
+  same('spec edition', (r) => r.specEdition ?? '9.1');
   same('filter', (r) => r.filter);
   same('--keep', (r) => r.shard!.keepPasses);
   same('expectations file', (r) => r.expectations.outcomes.map((o) => `${o.id}@${o.pattern}`));
@@ -118,7 +119,7 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
   const outcomes = first.report.expectations.outcomes.map((o, k): ExpectationOutcome => {
     const matched = ordered.reduce((t, s) => t + s.report.expectations.outcomes[k]!.matched, 0);
     const ran = ordered.reduce((t, s) => t + s.report.expectations.outcomes[k]!.ran, 0);
-    return { ...o, matched, ran, status: matched > 0 ? 'occurred' : ran > 0 ? 'unexpected-pass' : 'not-run' };
+    return { ...o, matched, ran, status: o.status === 'other-edition' ? 'other-edition' : matched > 0 ? 'occurred' : ran > 0 ? 'unexpected-pass' : 'not-run' };
   });
   const grouped = findingsOf(results);
   const partials = ordered.filter((s) => s.report.partial).map((s) => `shard ${s.report.shard!.index}/${n} (${s.file}): ${s.report.partialReason ?? 'partial'}`);
@@ -143,6 +144,7 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
       backend: r0.backend,
       filter: r0.filter,
       seed: r0.seed,
+      ...(r0.specEdition ? { specEdition: r0.specEdition } : {}),
       stats,
       catalogEntries: ordered.reduce((t, s) => t + s.report.catalog.entries, 0),
       results: grouped.results,

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Expectation } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
+import { editionCheck, findingsWithEditions } from '../compare/editions.js';
 import { renderHtml } from './html.js';
 import { type ReportInput, type RunReport, buildReport, writeJsonReportSync } from './json.js';
 import { renderJunit } from './junit.js';
@@ -24,7 +25,7 @@ import type { EntryResult } from './types.js';
  */
 export const KEEP_WHOLE = 20_000;
 
-export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed' | 'shard'>;
+export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed' | 'shard' | 'specEdition'>;
 export type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries' | 'sweeps' | 'sweepsNotRun' | 'contention'>;
 
 export interface WrittenReport {
@@ -117,6 +118,8 @@ export class RunRecorder {
       if (r.kind !== 'case' && move('entries', r.family, was)) continue;
       if (this.totalsCountResults) move('total', r.family, was);
     }
+    // what the hardware did against every edition, where the edition decides (cases with observed bits)
+    const ed = judged.results.some((r) => r.case?.observed) ? editionCheck(judged.results) : undefined;
     const finished = new Date();
     const report = buildReport({
       ...this.meta,
@@ -127,8 +130,9 @@ export class RunRecorder {
       finishedAt: finished.toISOString(),
       elapsedMs: finished.getTime() - new Date(this.meta.startedAt).getTime(),
       results: judged.results,
-      findings: judged.findings,
+      findings: ed?.check.judged ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
       expectations: { file: this.expectationsFile, outcomes: judged.outcomes },
+      ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
     });
     return { report, jsonl: this.jsonl, ...writeReportFiles(this.dir, report) };
   }

@@ -5,6 +5,7 @@
  * (tests/fixtures/standin-launcher.cts), so that wrong hardware (flipped bits) must be caught; and the
  * recorded H100 runs of the new pipeline replayed through the comparator.
  */
+import { judgedAgainst } from '../helpers/spec.js';
 import { readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -271,6 +272,7 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
 });
 
 describe('recorded H100 runs of the one pipeline (reports/baselines/h100-sm_90-*)', () => {
+  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const load = (d: string) => JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', d, 'report.json.gz'))).toString());
   type R = { id: string; kind: string; verdict: string; ptx: string; case?: { input: Record<string, string[]>; observed?: Record<string, string[]>; fileExpect?: { agrees: boolean } } };
   const variantOf = (ptx: string) => {

@@ -38,10 +38,17 @@ describe.skipIf(typeof p === 'string')('vector files and --case on the gpu backe
   it('runs cases/hardware on the "GPU": every case judged, observed bits beside the allowed set, the expect and the agreement', async () => {
     const r = await run('--vectors', 'cases/hardware', '--backend', 'gpu', '--report', join(dir, 'a'));
     expect(r.out).toMatch(/backend: gpu \(requested with --backend gpu: Stand-in/);
-    expect(r.out).toMatch(/cases: 15 \(from --vectors 15 in 1 file\(s\)\), on the GPU/);
-    // the stand-in flushes bulk add.f32 as the spec says, so the H100's known deviation is an unexpected pass
-    expect(r.out).toMatch(/bulk-add-f32-global-keeps-subnormals: UNEXPECTED PASS: 2 matching result\(s\) ran and none deviated/);
-    expect(r.code).toBe(1);
+    // judged against 9.4 (the default): the file written from the 9.1-9.3 text is left out, the 9.4 one runs
+    expect(r.out).toMatch(/--vectors: left out cases\/hardware\/spec-9\.1-9\.3\.yaml: its editions: header says 9\.1-9\.3, this run is judged against PTX ISA 9\.4/);
+    expect(r.out).toMatch(/cases: 15 \(from --vectors 15 in 2 file\(s\)\), on the GPU/);
+    // the stand-in keeps bulk add.f32 subnormals as 9.4 says; the H100's known deviation is for 9.1-9.3
+    expect(r.out).toMatch(/bulk-add-f32-global-keeps-subnormals: not applied: it is for PTX ISA 9\.1-9\.3/);
+    expect(r.code).toBe(0);
+    // against 9.1: the other file; the stand-in flushes as that text says, so the known deviation is an unexpected pass
+    const r91 = await run('--vectors', 'cases/hardware', '--backend', 'gpu', '--spec-edition', '9.1', '--report', join(dir, 'a91'));
+    expect(r91.out).toMatch(/left out cases\/hardware\/spec-9\.4\.yaml: its editions: header says 9\.4/);
+    expect(r91.out).toMatch(/bulk-add-f32-global-keeps-subnormals: UNEXPECTED PASS: 2 matching result\(s\) ran and none deviated/);
+    expect(r91.code).toBe(1);
     const rep = JSON.parse(readFileSync(join(dir, 'a', 'report.json'), 'utf8'));
     const cases = rep.results.filter((x: { kind: string }) => x.kind === 'case');
     expect(cases).toHaveLength(15);

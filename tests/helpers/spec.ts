@@ -27,3 +27,19 @@ export function specExamples(file: string): string[] {
   }
   return out;
 }
+
+import { afterAll, beforeAll } from 'vitest';
+import { type Edition, setSpecEdition, specEdition } from '../../harness/catalog/editions.js';
+
+/**
+ * Inside a describe: its tests judge against edition `e` (a recorded run judged against the 9.1
+ * text replays under 9.1), and the edition is restored after.
+ */
+export function judgedAgainst(e: Edition): void {
+  let was: Edition;
+  beforeAll(() => {
+    was = specEdition();
+    setSpecEdition(e);
+  });
+  afterAll(() => setSpecEdition(was));
+}

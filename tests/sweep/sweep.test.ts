@@ -5,6 +5,7 @@
  * stale reference cache; and the recorded H100 sweeps replayed: counts, NaN cells against the model,
  * the self-test's kept cases judged again.
  */
+import { judgedAgainst } from '../helpers/spec.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -251,7 +252,7 @@ describe('cp.reduce.async.bulk and 32-bit float add sweeps, the budget, known de
     expect(await main(['sweep', '--budget', 'soon'], { out: () => {}, err: () => {}, isTTY: false })).toBe(2);
   }, 240_000);
   it.skipIf(typeof p === 'string')('a deviation an expectation names (bulk add.f32 keeps subnormals, as on the H200): its group is known, with its count; the run passes; without the fault the expectation is an unexpected pass', async () => {
-    const r = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', '--cells', '1', '--budget', '0.001', '--report', join(dir, 'known')], { PTXCONF_STANDIN_KEEPSUB: '1' });
+    const r = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', '--spec-edition', '9.1', '--cells', '1', '--budget', '0.001', '--report', join(dir, 'known')], { PTXCONF_STANDIN_KEEPSUB: '1' });
     const rep = report('known');
     const s = rep.sweeps[0]!;
     // memory x + 0: the spec (9.1) flushes the 65,535 subnormal x to zero; kept, each is a known deviation
@@ -261,9 +262,14 @@ describe('cp.reduce.async.bulk and 32-bit float add sweeps, the budget, known de
     expect([sum.verdict, sum.expectation]).toEqual(['known-deviation', 'bulk-add-f32-global-keeps-subnormals']);
     expect(rep.stats['total.cp.reduce.async.bulk.known-deviation']).toBe(65535);
     expect(r.code).toBe(0);
-    const clean = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', '--cells', '1', '--budget', '0.001', '--report', join(dir, 'known-clean')]);
+    const clean = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', '--spec-edition', '9.1', '--cells', '1', '--budget', '0.001', '--report', join(dir, 'known-clean')]);
     expect(clean.code).toBe(1);
     expect(clean.out).toMatch(/bulk-add-f32-global-keeps-subnormals/);
+    // judged against 9.4, keeping subnormals is what the text says: no mismatch, the expectation (for 9.1-9.3) not applied
+    const e94 = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', '--cells', '1', '--budget', '0.001', '--report', join(dir, 'known-9.4')], { PTXCONF_STANDIN_KEEPSUB: '1' });
+    expect(e94.code, e94.out).toBe(0);
+    expect(report('known-9.4').sweeps[0]!.mismatch).toBe(0);
+    expect(e94.out).toMatch(/bulk-add-f32-global-keeps-subnormals: not applied: it is for PTX ISA 9\.1-9\.3, this run is judged against 9\.4/);
     // an expectations file with a problem: exit 2, naming it, before anything runs
     writeFileSync(join(dir, 'bad.yaml'), 'expectations:\n  - id: x\n    pattern: "cp.reduce.*"\n');
     const bad = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', '--cells', '1', '--expectations', join(dir, 'bad.yaml'), '--report', join(dir, 'bad')]);
@@ -293,6 +299,7 @@ describe('cp.reduce.async.bulk and 32-bit float add sweeps, the budget, known de
 });
 
 describe('recorded H100 sweeps (reports/baselines/h100-sm_90-sweeps/)', () => {
+  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const D = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100-sm_90-sweeps');
   it('every 16-bit sweep of sm_90 (245: atom, red, bulk, cas): 2^32 pairs each, every pair judged, no mismatch, NaN cells as the model says', async () => {
     const r = await loadReport(join(D, 'all16-sm_90-report.json.gz'));
