@@ -3,7 +3,7 @@
  * from the probes of cases/generators/directed.ts and the catalog's representative variants. The
  * files are committed; a test checks that they equal what this script writes now.
  */
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { directedCases } from '../cases/generators/directed.js';
 import { representativeVariants } from '../cases/generators/cases.js';
@@ -41,7 +41,10 @@ export function directedFiles(): Map<string, string> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const files = directedFiles();
   await mkdir(DIRECTED_DIR, { recursive: true });
-  for (const f of await readdir(DIRECTED_DIR)) if (f.endsWith('.yaml') && !files.has(f)) await rm(join(DIRECTED_DIR, f));
+  // stale generated files go; hand-written ones (without the marker line) stay
+  for (const f of await readdir(DIRECTED_DIR)) {
+    if (f.endsWith('.yaml') && !files.has(f) && (await readFile(join(DIRECTED_DIR, f), 'utf8')).startsWith(GENERATED)) await rm(join(DIRECTED_DIR, f));
+  }
   let cases = 0;
   for (const [name, text] of files) {
     await writeFile(join(DIRECTED_DIR, name), text);

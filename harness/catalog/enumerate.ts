@@ -5,6 +5,7 @@
  * supported variant written in the PTX ISA version just below the one that introduced a feature it
  * uses). Each entry carries what the toolchain is expected to do and the rules that say so.
  */
+import { inEdition, specEdition } from './editions.js';
 import {
   type Target,
   type TargetClause,
@@ -89,7 +90,7 @@ const maxPtx = (a: string, b: string) => (comparePtx(a, b) >= 0 ? a : b);
 function checkRequirements(fam: FamilyDef, q: Qualifiers, target: Target, ptx: string): RequirementCheck[] {
   const out: RequirementCheck[] = [];
   for (const r of fam.requirements) {
-    if (!matches(r.when, q)) continue;
+    if (!matches(r.when, q) || !inEdition(r.editions, specEdition())) continue;
     out.push({
       rule: r.id,
       feature: r.feature,
@@ -293,7 +294,7 @@ function walkForm(
 function isaPinsOf(fam: FamilyDef, target: Target, q?: Qualifiers): string[] {
   const out = new Set<string>();
   for (const r of fam.requirements) {
-    if (!r.ptx || comparePtx(r.ptx, target.minPtx) <= 0 || (q && !matches(r.when, q))) continue;
+    if (!r.ptx || comparePtx(r.ptx, target.minPtx) <= 0 || (q && !matches(r.when, q)) || !inEdition(r.editions, specEdition())) continue;
     const below = previousPtx(r.ptx);
     if (below && comparePtx(below, target.minPtx) >= 0) out.add(below);
   }
@@ -388,5 +389,5 @@ function isaNeighbours(fam: FamilyDef, entries: readonly CatalogEntry[], opts: E
 
 /** Requirement rows of a family that match `q` (exported for the reference model and reports). */
 export function requirementsFor(fam: FamilyDef, q: Qualifiers): RequirementRow[] {
-  return fam.requirements.filter((r) => matches(r.when, q));
+  return fam.requirements.filter((r) => matches(r.when, q) && inEdition(r.editions, specEdition()));
 }

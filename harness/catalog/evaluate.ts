@@ -3,6 +3,7 @@
  * tables: grammar value sets, syntax forms, rule tables and ambiguity rows. Returns every rule that
  * fails, so an invalid neighbour names the rule it exercises.
  */
+import { inEdition, specEdition } from './editions.js';
 import type { Citation } from './cite.js';
 import type { Basis, FamilyDef, FormRow, Match, Qualifiers, RuleTable } from './types.js';
 
@@ -83,19 +84,21 @@ export function evaluate(fam: FamilyDef, q: Qualifiers): Evaluation {
     }
   }
 
+  const edition = specEdition();
   for (const t of fam.tables) {
     if (!matches(t.appliesTo, q)) continue;
-    const rows = t.rows.filter((r) => matches(r.values, q));
+    const rows = t.rows.filter((r) => matches(r.values, q) && inEdition(r.editions, edition));
     const plain = rows.find((r) => !r.ambiguity);
     if (plain) permits.push({ rule: t.id, cite: plain.cite, basis: plain.basis });
     else if (rows.length) for (const r of rows) ambiguities.push({ rule: t.id, text: r.ambiguity!, cite: r.cite });
     else violations.push(tableViolation(t, q));
   }
 
-  const form = fam.forms.find((f) => formMismatches(fam, f, q).length === 0);
+  const forms = fam.forms.filter((f) => inEdition(f.editions, edition));
+  const form = forms.find((f) => formMismatches(fam, f, q).length === 0);
   if (!form) {
     let best: { f: FormRow; m: string[] } | undefined;
-    for (const f of fam.forms) {
+    for (const f of forms) {
       const m = formMismatches(fam, f, q);
       if (!best || m.length < best.m.length) best = { f, m };
     }

@@ -5,6 +5,7 @@
  */
 import type { TargetClause } from '../arch/targets.js';
 import type { Citation } from './cite.js';
+import type { EditionRange } from './editions.js';
 
 /** Qualifier values by slot name; '' means the qualifier is omitted. */
 export type Qualifiers = Readonly<Record<string, string>>;
@@ -48,6 +49,8 @@ export interface FormRow {
   readonly slots: Match;
   readonly operands: readonly OperandKind[];
   readonly cite: Citation;
+  /** PTX ISA editions whose text has this line (absent: all the catalog has). */
+  readonly editions?: EditionRange;
 }
 
 /** Why a table row holds: stated by the spec, or inferred by us from its prose. */
@@ -59,6 +62,8 @@ export interface AllowRow {
   readonly ambiguity?: string;
   readonly basis: Basis;
   readonly cite: Citation;
+  /** PTX ISA editions whose text allows this (absent: all the catalog has). */
+  readonly editions?: EditionRange;
 }
 
 /**
@@ -103,6 +108,8 @@ export interface RequirementRow {
   /** Target clauses, any of which suffices; absent when the note names no target. */
   readonly targets?: readonly TargetClause[];
   readonly cite: Citation;
+  /** PTX ISA editions whose text has this note (absent: all the catalog has). */
+  readonly editions?: EditionRange;
 }
 
 /** A spec example that cannot be valid as written, and the rule it breaks. */

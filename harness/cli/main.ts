@@ -10,6 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { selectEntries } from '../catalog/select.js';
+import { setSpecEdition } from '../catalog/editions.js';
 import { parseOptions } from './args.js';
 import { UsageError } from './errors.js';
 
@@ -39,6 +40,7 @@ function list(argv: readonly string[], io: Io): number | undefined {
     throw e;
   }
   if (!opts.list || opts.help) return undefined;
+  setSpecEdition(opts.specEdition);
   const target = findTarget(opts.arch)!;
   try {
     const entries = selectEntries(opts, target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA);

@@ -40,7 +40,7 @@ export function editionSensitive(ptx: string): boolean {
     const { family, q } = variantOf(ptx);
     const type = q.type ?? '';
     for (const space of ['global', 'shared'] as const) {
-      const rules = EDITIONS.map((e) => findFpRule(family, space, type, e)?.id);
+      const rules = EDITIONS.map((e) => findFpRule(family, space, type, e, q)?.id);
       if (new Set(rules).size > 1) s = true;
     }
   } catch {

@@ -146,11 +146,11 @@ function reproduces(alt: Alternative, v: ModelVariant, c: ReferenceCase, obs: Ob
   const op = v.q.op ?? '';
   const plugin = familyPlugin(v.family);
   const space = plugin.shape.space(v.q, c);
-  if (plugin.explain.reproduces) return plugin.explain.reproduces(alt, v, c, obs, fpRule(v.family, space, fmt.name));
+  if (plugin.explain.reproduces) return plugin.explain.reproduces(alt, v, c, obs, fpRule(v.family, space, fmt.name, v.q));
   // no alternative is about a store, exch or cas
   if (op !== 'add' && op !== 'min' && op !== 'max') return undefined;
   // the subnormal rule the reference applied, where a row covers the operation's type
-  const specified = findFpRule(v.family, space, fmt.name)?.ftz ?? false;
+  const specified = findFpRule(v.family, space, fmt.name, undefined, v.q)?.ftz ?? false;
   const operand = c.b ?? c.source;
   const one = (r: bigint, s: bigint): Allowed[] | undefined => {
     const rl = splitLanes(fmt, r);

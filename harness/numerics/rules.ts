@@ -10,7 +10,8 @@
  */
 import { cite } from '../catalog/cite.js';
 import type { Citation } from '../catalog/cite.js';
-import type { FamilyId } from '../catalog/types.js';
+import type { FamilyId, Match, Qualifiers } from '../catalog/types.js';
+import { matches } from '../catalog/evaluate.js';
 import { FAMILY_FP_RULES } from '../families/index.js';
 import { type Edition, type EditionRange, inEdition, specEdition } from '../catalog/editions.js';
 
@@ -30,6 +31,8 @@ export interface FpRule {
   readonly cite: Citation;
   /** The editions whose text this row encodes (absent: the same text in every edition the catalog has). */
   readonly editions?: EditionRange;
+  /** Qualifiers the row needs (e.g. .noftz): such rows come before the rows without, which they refine. */
+  readonly when?: Match;
 }
 
 /**
@@ -39,13 +42,13 @@ export interface FpRule {
 export { FAMILY_FP_RULES as FP_RULES } from '../families/index.js';
 
 /** The rule for one reduction in the edition judged against (specEdition()), or undefined where no row covers it. */
-export function findFpRule(family: FamilyId, space: 'global' | 'shared', type: string, edition: Edition = specEdition()): FpRule | undefined {
-  return FAMILY_FP_RULES.find((x) => x.families.includes(family) && x.spaces.includes(space) && x.types.includes(type) && inEdition(x.editions, edition));
+export function findFpRule(family: FamilyId, space: 'global' | 'shared', type: string, edition: Edition = specEdition(), q?: Qualifiers): FpRule | undefined {
+  return FAMILY_FP_RULES.find((x) => x.families.includes(family) && x.spaces.includes(space) && x.types.includes(type) && inEdition(x.editions, edition) && (!x.when || (q !== undefined && matches(x.when, q))));
 }
 
 /** The rule for one reduction; throws when no row covers it (a gap in a family's rules, not user input). */
-export function fpRule(family: FamilyId, space: 'global' | 'shared', type: string): FpRule {
-  const r = findFpRule(family, space, type);
+export function fpRule(family: FamilyId, space: 'global' | 'shared', type: string, q?: Qualifiers): FpRule {
+  const r = findFpRule(family, space, type, specEdition(), q);
   if (!r) throw new Error(`no floating-point rule for ${family} on .${space} with .${type} (the rules of harness/families/<family>/, listed by harness/numerics/rules.ts)`);
   return r;
 }

@@ -457,7 +457,7 @@ function floatFlushing(v: ModelVariant, space: 'global' | 'shared' | undefined, 
   if (op !== 'add') return undefined;
   let rule;
   try {
-    rule = fpRule(v.family, resolvedSpace(v, space), type);
+    rule = fpRule(v.family, resolvedSpace(v, space), type, v.q);
   } catch {
     return undefined;
   }

@@ -71,7 +71,7 @@ function elementOp(v: ModelVariant, fmt: ElementFormat, op: string, r: bigint, s
   if (op === 'exch') return rl.map((_, i) => exactly(sl[i]!));
   if (op === 'cas') return rl.map((_, i) => exactly(r === s ? splitLanes(fmt, t)[i]! : rl[i]!));
   if (op === 'add') {
-    const rule = fpRule(v.family, space, fmt.name);
+    const rule = fpRule(v.family, space, fmt.name, v.q);
     trail.set(rule.id, { rule: rule.id, text: rule.text, cite: rule.cite });
     return rl.map((x, i) => addAllowed(lf, x, sl[i]!, rule.ftz));
   }
@@ -100,7 +100,7 @@ export function reference(v: ModelVariant, c: ReferenceCase): ReferenceOutcome {
       throw new CaseError(message);
     },
     elementOp: (r, s, t) => elementOp(v, fmt, op, r, s, t, space, trail),
-    fpRule: () => fpRule(v.family, space, fmt.name),
+    fpRule: () => fpRule(v.family, space, fmt.name, v.q),
     note: (r) => void trail.set(r.rule, r),
   };
   const { memory, returned, replicas, orders } = plugin.model(v, c, ctx);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ParseError, parseInstruction } from '../../harness/catalog/parse.js';
+import { withEdition } from '../../harness/catalog/editions.js';
 
 const INVALID: [string, string, string][] = [
   // [instruction, rule the catalog must report, spec sentence]
@@ -14,7 +15,6 @@ const INVALID: [string, string, string][] = [
   ['red.global.add.noftz.v8.f16x2', 'red.vector-op-type', 'vector table: .f16x2 .v8 Not supported'],
   ['atom.global.add.f16', 'atom.noftz-required', 'atom.add.f16 ... requires the .noftz qualifier'],
   ['red.add.bf16x2', 'red.noftz-required', 'red.add.bf16x2 ... requires the .noftz qualifier'],
-  ['atom.global.add.noftz.f32', 'atom.noftz-types', '.noftz appears only with the half types'],
   ['atom.shared.add.L2::cache_hint.u32', 'atom.cache-hint-space', '.level::cache_hint is only supported for .global state space and for generic addressing'],
   ['red.shared::cta.and.L2::cache_hint.b32', 'red.cache-hint-space', '.level::cache_hint is only supported for .global'],
   ['atom.global.add.b128', 'atom.op-type', '.b128 only for cas and exch'],
@@ -121,5 +121,21 @@ describe('operand shapes', () => {
     expect(p.q.d).toBe('_');
     expect(p.id).toBe('atom.global.add.u32(_)');
     expect(p.violations).toEqual([]);
+  });
+});
+
+describe('what changed in PTX ISA 9.4: .noftz with .f32', () => {
+  const at = (e: '9.1' | '9.3' | '9.4', ins: string) => withEdition(e, () => parseInstruction(ins));
+  it.each(['atom.global.add.noftz.f32', 'red.add.noftz.f32', 'atom.global.add.noftz.v4.f32', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f32', 'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f32'])('%s: invalid by the 9.1-9.3 grammar, valid by 9.4 (needing PTX ISA 9.4)', (ins) => {
+    for (const e of ['9.1', '9.3'] as const) {
+      const p = at(e, ins);
+      expect(p.evaluation.status, `${ins} under ${e}`).toBe('invalid');
+    }
+    const p = at('9.4', ins);
+    expect(p.violations).toEqual([]);
+    expect(p.evaluation.status).toBe('valid');
+  });
+  it('9.1 still names the rule: atom.global.add.noftz.f32 breaks atom.noftz-types ("~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar")', () => {
+    expect(at('9.1', 'atom.global.add.noftz.f32').violations.map((v) => v.rule)).toContain('atom.noftz-types');
   });
 });

@@ -4,6 +4,8 @@
  * module. Modules hold MODULE_SIZE kernels, so a run that needs a few variants compiles (or finds in
  * the cubin cache) only their modules, and the same variant always lands in the same module text.
  */
+import { specEdition } from '../../catalog/editions.js';
+import { comparePtx } from '../../arch/targets.js';
 import { findTarget } from '../../arch/targets.js';
 import { type CatalogEntry, enumerateCatalog, enumerateMatching } from '../../catalog/enumerate.js';
 import { compileFilter, compileFilterPrefix } from '../../util/filter.js';
@@ -40,7 +42,7 @@ const plans = new Map<string, GpuPlan>();
  * module from it (sweeps), not for the cubin-cached modules of the gpu backend.
  */
 export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
-  const key = `${arch}@${ptx}${filter ? `#${filter}` : ''}`;
+  const key = `${arch}@${ptx}${filter ? `#${filter}` : ''}/${specEdition()}`;
   const hit = plans.get(key);
   if (hit) return hit;
   const base = { target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => GPU_FAMILY_IDS.includes(f.id)) };
@@ -49,7 +51,9 @@ export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
   for (const e of entries) {
     const gpu = gpuFamily(e.family)!;
-    const why = gpu.unsupported(e);
+    // a variant newer than the toolchain's PTX ISA (e.g. 9.4's .noftz.f32 under ptxas 13.0) cannot be compiled here
+    const late = e.requirements.filter((r) => r.ptx && comparePtx(r.ptx, ptx) > 0);
+    const why = late.length ? `toolchain too old: ${late.map((r) => `${r.feature} needs PTX ISA ${r.ptx}`).join('; ')}, and this ptxas writes PTX ISA ${ptx} at most` : gpu.unsupported(e);
     if (why) {
       skipped.push({ entry: e, reason: why });
       continue;

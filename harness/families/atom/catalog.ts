@@ -25,6 +25,8 @@ const ALL_OPS = ['and', 'or', 'xor', 'cas', 'exch', 'add', 'inc', 'dec', 'min', 
 const HINT = ['', 'L2::cache_hint'];
 const DST = ['', '_'];
 const SYNTAX = 'Syntax';
+/** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
+const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/atom', part, quote);
 
 export const atom: FamilyDef = {
   id: 'atom',
@@ -87,6 +89,22 @@ export const atom: FamilyDef = {
       slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: HALF_TYPES, d: DST },
       operands: ['d', 'a', 'b', 'policy'],
       cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 d, [a], b{, cache-policy};'),
+    },
+    {
+      id: 'atom.form.add-noftz-f32',
+      syntax: 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type3 d, [a], b{, cache_policy}; (.type3 .f32, PTX ISA 9.4)',
+      slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: ['f32'], d: DST },
+      operands: ['d', 'a', 'b', 'policy'],
+      cite: e94(SYNTAX, 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type3 d, [a], b{, cache_policy}; / .type3 = { .f16, .f16x2, .bf16, .bf16x2, .f32 };'),
+      editions: { from: '9.4' },
+    },
+    {
+      id: 'atom.form.vector-f32-noftz',
+      syntax: 'atom{.sem}{.scope}{.global}.add{.noftz}{.level::cache_hint}.vec_32_bit.f32 d, [a], b{, cache_policy}; (PTX ISA 9.4)',
+      slots: { sem: SEM, scope: ['', ...SCOPES], space: ['', 'global'], op: ['add'], noftz: ['noftz'], hint: HINT, vec: ['v2', 'v4'], type: ['f32'], d: DST },
+      operands: ['d', 'a', 'b', 'policy'],
+      cite: e94(SYNTAX, 'atom{.sem}{.scope}{.global}.add{.noftz}{.level::cache_hint}.vec_32_bit.f32 d, [a], b{, cache_policy};'),
+      editions: { from: '9.4' },
     },
     {
       id: 'atom.form.vector-f32',
@@ -153,7 +171,7 @@ export const atom: FamilyDef = {
     vectorSpaceTable('atom', c('Description', 'atom with vector type may be used only with .global space and with generic addressing where the address points to .global space.')),
     cacheHintSpaceTable('atom', c('Description', 'The qualifier .level::cache_hint is only supported for .global state space and for generic addressing where the address points to the .global state space.')),
     noftzRequiredTable('atom', c('Description', 'atom.add.f16, atom.add.f16x2, atom.add.bf16 and atom.add.bf16x2 operation requires the .noftz qualifier')),
-    noftzOnlyHalfTable('atom', c(SYNTAX, '~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar')),
+    noftzOnlyHalfTable('atom', c(SYNTAX, '~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar'), e94(SYNTAX, '.type3 = { .f16, .f16x2, .bf16, .bf16x2, .f32 };')),
     {
       id: 'atom.bit-bucket',
       text: 'the bit bucket _ as destination: simple reductions',
@@ -197,6 +215,7 @@ export const atom: FamilyDef = {
     { id: 'atom.req.add-f64', feature: 'atom.add.f64', when: { op: ['add'], type: ['f64'] }, ptx: '5.0', targets: [{ kind: 'min-sm', sm: 60 }], cite: c('PTX ISA Notes', 'atom.add.f64 introduced in PTX ISA 5.0. / atom.add.f64 requires sm_60 or higher.') },
     { id: 'atom.req.noftz-f16x2', feature: 'atom.add.noftz.f16x2', when: { op: ['add'], type: ['f16x2'], vec: [''] }, ptx: '6.2', targets: [{ kind: 'min-sm', sm: 60 }], cite: c('PTX ISA Notes', 'atom.add.noftz.f16x2 introduced in PTX ISA 6.2. / requires sm_60 or higher.') },
     { id: 'atom.req.noftz-f16', feature: 'atom.add.noftz.f16', when: { op: ['add'], type: ['f16'], vec: [''] }, ptx: '6.3', targets: [{ kind: 'min-sm', sm: 70 }], cite: c('PTX ISA Notes', 'atom.add.noftz.f16 and atom.cas.b16 introduced in PTX ISA 6.3. / atom.add.noftz.f16 and atom.cas.b16 requires sm_70 or higher.') },
+    { id: 'atom.req.noftz-f32', feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', targets: [{ kind: 'min-sm', sm: 90 }], editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4. / Support for .noftz with .f32 type requires sm_90 or higher.') },
     { id: 'atom.req.cas-b16', feature: 'atom.cas.b16', when: { op: ['cas'], type: ['b16'] }, ptx: '6.3', targets: [{ kind: 'min-sm', sm: 70 }], cite: c('PTX ISA Notes', 'atom.add.noftz.f16 and atom.cas.b16 introduced in PTX ISA 6.3. / atom.add.noftz.f16 and atom.cas.b16 requires sm_70 or higher.') },
     { id: 'atom.req.noftz-bf16', feature: 'atom.add.noftz.bf16 / bf16x2', when: { op: ['add'], type: ['bf16', 'bf16x2'], vec: [''] }, ptx: '7.8', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'atom.add.noftz.bf16 and atom.add.noftz.bf16x2 introduced in PTX ISA 7.8. / require sm_90 or higher.') },
     { id: 'atom.req.b128', feature: '.b128 type', when: { type: ['b128'] }, ptx: '8.3', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Support for .b128 type introduced in PTX ISA version 8.3. / Support for .b128 type requires sm_90 or higher.') },

@@ -13,6 +13,8 @@ const HINT = ['', 'L2::cache_hint'];
 const CLUSTER_TYPES = ['b32', 'u32', 's32', 'b64', 'u64'];
 const GLOBAL_TYPES = ['f16', 'bf16', 'b32', 'u32', 's32', 'b64', 'u64', 's64', 'f32', 'f64'];
 const TABLE = 'Valid combinations table';
+/** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
+const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/bulk', part, quote);
 
 export const cpReduceAsyncBulk: FamilyDef = {
   id: FAM,
@@ -48,6 +50,14 @@ export const cpReduceAsyncBulk: FamilyDef = {
       slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
       operands: ['dstMem', 'srcMem', 'size', 'policy'],
       cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy} / .type = { .f16, .bf16 }'),
+    },
+    {
+      id: `${FAM}.form.global-add-noftz-f32`,
+      syntax: 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache_policy} (.type .f32, PTX ISA 9.4)',
+      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f32'] },
+      operands: ['dstMem', 'srcMem', 'size', 'policy'],
+      cite: e94('Syntax', 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache_policy} / .type = { .f16, .bf16, .f32 }'),
+      editions: { from: '9.4' },
     },
   ],
   tables: [
@@ -88,6 +98,7 @@ export const cpReduceAsyncBulk: FamilyDef = {
   ambiguities: [],
   defaults: [],
   requirements: [
+    { id: `${FAM}.req.noftz-f32`, feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4.') },
     { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '8.0', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA 8.0; requires sm_90 or higher.') },
   ],
   errata: [

@@ -6,6 +6,8 @@ import type { FamilyDef } from '../../catalog/types.js';
 
 const FAM = 'multimem.cp.reduce.async.bulk';
 const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimem-cp-reduce-async-bulk.md', part, quote);
+/** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
+const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/multimem-bulk', part, quote);
 const OPS = ['and', 'or', 'xor', 'add', 'inc', 'dec', 'min', 'max'];
 const TYPES = ['f16', 'bf16', 'b32', 'u32', 's32', 'b64', 'u64', 's64', 'f32', 'f64'];
 const TABLE = 'Valid combinations table';
@@ -37,6 +39,14 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
       operands: ['dstMem', 'srcMem', 'size'],
       cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16 }'),
     },
+    {
+      id: `${FAM}.form.add-noftz-f32`,
+      syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; (.type .f32, PTX ISA 9.4)',
+      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f32'] },
+      operands: ['dstMem', 'srcMem', 'size'],
+      cite: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;'),
+      editions: { from: '9.4' },
+    },
   ],
   tables: [
     {
@@ -62,6 +72,7 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
   ambiguities: [],
   defaults: [],
   requirements: [
+    { id: `${FAM}.req.noftz-f32`, feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4.') },
     { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '9.1', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 9.1. / Requires sm_90 or higher.') },
   ],
   errata: [],

@@ -25,6 +25,8 @@ const SPACE = ['', 'global', ...SHARED_SPACES];
 const OPS = ['and', 'or', 'xor', 'add', 'inc', 'dec', 'min', 'max'];
 const HINT = ['', 'L2::cache_hint'];
 const SYNTAX = 'Syntax';
+/** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
+const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/red', part, quote);
 
 export const red: FamilyDef = {
   id: 'red',
@@ -54,6 +56,22 @@ export const red: FamilyDef = {
       slots: { sem: SEM, scope: SCOPE, space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: HALF_TYPES },
       operands: ['a', 'b', 'policy'],
       cite: c(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 [a], b{, cache-policy};'),
+    },
+    {
+      id: 'red.form.add-noftz-f32',
+      syntax: 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type1 [a], b{, cache_policy}; (.type1 .f32, PTX ISA 9.4)',
+      slots: { sem: SEM, scope: SCOPE, space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: ['f32'] },
+      operands: ['a', 'b', 'policy'],
+      cite: e94(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type1 [a], b{, cache_policy}; / .type1 = { .f16, .f16x2, .bf16, .bf16x2, .f32 };'),
+      editions: { from: '9.4' },
+    },
+    {
+      id: 'red.form.vector-f32-noftz',
+      syntax: 'red{.sem}{.scope}{.global}.add{.noftz}{.level::cache_hint}.vec_32_bit.f32 [a], b{, cache_policy}; (PTX ISA 9.4)',
+      slots: { sem: SEM, scope: SCOPE, space: ['', 'global'], op: ['add'], noftz: ['noftz'], hint: HINT, vec: ['v2', 'v4'], type: ['f32'] },
+      operands: ['a', 'b', 'policy'],
+      cite: e94(SYNTAX, 'red{.sem}{.scope}{.global}.add{.noftz}{.level::cache_hint}.vec_32_bit.f32 [a], b{, cache_policy};'),
+      editions: { from: '9.4' },
     },
     {
       id: 'red.form.vector-f32',
@@ -118,7 +136,7 @@ export const red: FamilyDef = {
     vectorSpaceTable('red', c('Description', 'red with vector type may be used only with .global space and with generic addressing where the address points to .global space.')),
     cacheHintSpaceTable('red', c('Description', 'The qualifier .level::cache_hint is only supported for .global state space and for generic addressing where the address points to the .global state space.')),
     noftzRequiredTable('red', c('Description', 'red.add.f16, red.add.f16x2, red.add.bf16 and red.add.bf16x2 operation requires the .noftz qualifier')),
-    noftzOnlyHalfTable('red', c(SYNTAX, '~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar')),
+    noftzOnlyHalfTable('red', c(SYNTAX, '~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar'), e94(SYNTAX, '.type1 = { .f16, .f16x2, .bf16, .bf16x2, .f32 };')),
   ],
   ambiguities: [],
   defaults: [
@@ -139,6 +157,7 @@ export const red: FamilyDef = {
     { id: 'red.req.64-logic-minmax', feature: '64-bit red.{and,or,xor,min,max}', when: { op: ['and', 'or', 'xor', 'min', 'max'], type: ['b64', 'u64', 's64'] }, ptx: '3.1', targets: [{ kind: 'min-sm', sm: 32 }], cite: c('PTX ISA Notes', '64-bit red.{and,or,xor,min,max} introduced in PTX ISA 3.1. / require sm_32 or higher.') },
     { id: 'red.req.add-f32', feature: 'red.add.f32', when: { op: ['add'], type: ['f32'] }, ptx: '2.0', targets: [{ kind: 'min-sm', sm: 20 }], cite: c('PTX ISA Notes', 'red.add.f32 ... introduced in PTX ISA 2.0. / red.add.f32 requires sm_20 or higher.') },
     { id: 'red.req.add-f64', feature: 'red.add.f64', when: { op: ['add'], type: ['f64'] }, ptx: '5.0', targets: [{ kind: 'min-sm', sm: 60 }], cite: c('PTX ISA Notes', 'red.add.f64 introduced in PTX ISA 5.0. / red.add.f64 requires sm_60 or higher.') },
+    { id: 'red.req.noftz-f32', feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', targets: [{ kind: 'min-sm', sm: 90 }], editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4. / Support for .noftz with .f32 type requires sm_90 or higher.') },
     { id: 'red.req.noftz-f16x2', feature: 'red.add.noftz.f16x2', when: { op: ['add'], type: ['f16x2'], vec: [''] }, ptx: '6.2', targets: [{ kind: 'min-sm', sm: 60 }], cite: c('PTX ISA Notes', 'red.add.noftz.f16x2 introduced in PTX ISA 6.2. / requires sm_60 or higher.') },
     { id: 'red.req.noftz-f16', feature: 'red.add.noftz.f16', when: { op: ['add'], type: ['f16'], vec: [''] }, ptx: '6.3', targets: [{ kind: 'min-sm', sm: 70 }], cite: c('PTX ISA Notes', 'red.add.noftz.f16 introduced in PTX ISA 6.3. / requires sm_70 or higher.') },
     { id: 'red.req.noftz-bf16', feature: 'red.add.noftz.bf16 / bf16x2', when: { op: ['add'], type: ['bf16', 'bf16x2'], vec: [''] }, ptx: '7.8', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'red.add.noftz.bf16 and red.add.noftz.bf16x2 introduced in PTX ISA 7.8. / require sm_90 or higher.') },

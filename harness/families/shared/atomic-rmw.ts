@@ -50,14 +50,22 @@ export function noftzRequiredTable(fam: string, cite: Citation): RuleTable {
   };
 }
 
-export function noftzOnlyHalfTable(fam: string, cite: Citation): RuleTable {
+export function noftzOnlyHalfTable(fam: string, cite: Citation, f32From94: Citation): RuleTable {
   return {
     id: `${fam}.noftz-types`,
-    text: '.noftz only with the half-precision types',
+    text: '.noftz only with the half-precision types (PTX ISA 9.1-9.3), and with .f32 (9.4)',
     appliesTo: { noftz: ['noftz'] },
     cite,
-    rows: [{ values: { type: HALF_TYPES }, basis: 'grammar', cite }],
+    rows: [
+      { values: { type: HALF_TYPES }, basis: 'grammar', cite },
+      { values: { type: ['f32'] }, basis: 'grammar', cite: f32From94, editions: { from: '9.4' } },
+    ],
   };
+}
+
+/** atom/red `.add.noftz.f32` (PTX ISA 9.4): keeps subnormals on global and shared memory. */
+export function noftzF32Rule(quote: Citation): FpRule {
+  return { id: 'fp.atom-red.add.noftz.f32', families: BOTH, spaces: ALL_SPACES, types: ['f32'], when: { noftz: ['noftz'] }, editions: { from: '9.4' }, ftz: false, rounding: 'rne', text: 'atom/red .add.noftz.f32 keeps subnormal inputs and results (PTX ISA 9.4: only ".add.f32 without .noftz" flushes, on global memory)', cite: quote };
 }
 
 export function memorySpaceDefaults(generic: Citation, sharedCta: Citation): DefaultRow[] {
@@ -90,6 +98,8 @@ const BOTH = ['atom', 'red'];
 const ALL_SPACES: ('global' | 'shared')[] = ['global', 'shared'];
 
 export const ATOMIC_RMW_FP_RULES: readonly FpRule[] = [
+  // refines the .f32 rows below: it comes first
+  noftzF32Rule(cite('editions/atom', 'Description', 'The atom.add.f32 operation without .noftz, flushes subnormal inputs and results to sign-preserving zero on global memory but supports subnormal inputs and results and doesn’t flush them to zero on shared memory.')),
   { id: 'fp.atom-red.add.f32.global', families: BOTH, spaces: ['global'], types: ['f32'], ftz: true, rounding: 'rne', text: 'atom/red .add.f32 on global memory flushes subnormal inputs and results to sign-preserving zero', cite: atomCite('Description', 'Current implementation of atom.add.f32 on global memory flushes subnormal inputs and results to sign-preserving zero') },
   { id: 'fp.atom-red.add.f32.shared', families: BOTH, spaces: ['shared'], types: ['f32'], ftz: false, rounding: 'rne', text: 'atom/red .add.f32 on shared memory keeps subnormal inputs and results', cite: atomCite('Description', 'whereas atom.add.f32 on shared memory supports subnormal inputs and results and doesn’t flush them to zero') },
   { id: 'fp.atom-red.add.f64', families: BOTH, spaces: ALL_SPACES, types: ['f64'], ftz: false, rounding: 'rne', text: 'atom/red .add.f64 keeps subnormals: the flushing sentence names .f32 only', cite: atomCite('Description', 'The floating-point operation .add operation rounds to nearest even.') },
