@@ -39,22 +39,17 @@ function catalog(arch: string): CatalogEntry[] {
   return c;
 }
 
-/** The same under the PTX ISA 9.4 text: 9.4's .noftz with .f32 adds atom/red/bulk variants, their neighbours and their 9.3 isa-neighbours. */
+/** Under the PTX ISA 9.4 text, .noftz with .f32 adds atom/red/bulk variants, their neighbours and their 9.3 isa-neighbours (these counts per arch). */
+const with94 = (arch: string, isa: { atom: number; red: number; bulk: number; mmBulk: number }) => ({
+  ...COUNTS[arch],
+  atom: { 'variant:accept': 13525, 'variant:either': 6875, 'neighbour:reject': 4553, 'isa-neighbour:reject': isa.atom },
+  red: { 'variant:accept': 4770, 'variant:either': 735, 'neighbour:reject': 4822, 'isa-neighbour:reject': isa.red },
+  'cp.reduce.async.bulk': { 'variant:accept': 68, 'neighbour:reject': 1050, 'isa-neighbour:reject': isa.bulk },
+  'multimem.cp.reduce.async.bulk': { 'variant:accept': 28, 'neighbour:reject': 405, 'isa-neighbour:reject': isa.mmBulk },
+});
 const COUNTS_94: Record<string, Record<string, Record<string, number>>> = {
-  sm_90: {
-    ...COUNTS.sm_90,
-    atom: { 'variant:accept': 13525, 'variant:either': 6875, 'neighbour:reject': 4553, 'isa-neighbour:reject': 4310 },
-    red: { 'variant:accept': 4770, 'variant:either': 735, 'neighbour:reject': 4822, 'isa-neighbour:reject': 2265 },
-    'cp.reduce.async.bulk': { 'variant:accept': 68, 'neighbour:reject': 1050, 'isa-neighbour:reject': 70 },
-    'multimem.cp.reduce.async.bulk': { 'variant:accept': 28, 'neighbour:reject': 405, 'isa-neighbour:reject': 29 },
-  },
-  sm_100a: {
-    ...COUNTS.sm_100a,
-    atom: { 'variant:accept': 13525, 'variant:either': 6875, 'neighbour:reject': 4553, 'isa-neighbour:reject': 550 },
-    red: { 'variant:accept': 4770, 'variant:either': 735, 'neighbour:reject': 4822, 'isa-neighbour:reject': 225 },
-    'cp.reduce.async.bulk': { 'variant:accept': 68, 'neighbour:reject': 1050, 'isa-neighbour:reject': 2 },
-    'multimem.cp.reduce.async.bulk': { 'variant:accept': 28, 'neighbour:reject': 405, 'isa-neighbour:reject': 29 },
-  },
+  sm_90: with94('sm_90', { atom: 4310, red: 2265, bulk: 70, mmBulk: 29 }),
+  sm_100a: with94('sm_100a', { atom: 550, red: 225, bulk: 2, mmBulk: 29 }),
 };
 
 describe.each(Object.keys(COUNTS))('catalog for %s', (arch) => {
