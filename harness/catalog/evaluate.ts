@@ -123,7 +123,7 @@ export function effectiveQualifiers(fam: FamilyDef, q: Qualifiers): Record<strin
   const out: Record<string, string | null> = {};
   for (const s of fam.slots) {
     const v = val(q, s.name);
-    const d = fam.defaults.find((r) => r.slot === s.name && r.spelled === v && (!r.when || matches(r.when, q)));
+    const d = fam.defaults.find((r) => r.slot === s.name && r.spelled === v && (!r.when || matches(r.when, q)) && inEdition(r.editions, specEdition()));
     out[s.name] = d ? d.implies : v;
   }
   return out;

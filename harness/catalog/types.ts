@@ -96,6 +96,8 @@ export interface DefaultRow {
   readonly implies: string | null;
   readonly text: string;
   readonly cite: Citation;
+  /** PTX ISA editions whose text gives this default (absent: all the catalog has). */
+  readonly editions?: EditionRange;
 }
 
 /** A "PTX ISA Notes" / "Target ISA Notes" line: what a feature needs. */

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError, parseInstruction } from '../../harness/catalog/parse.js';
 import { withEdition } from '../../harness/catalog/editions.js';
+import { effectiveQualifiers } from '../../harness/catalog/evaluate.js';
 
 const INVALID: [string, string, string][] = [
   // [instruction, rule the catalog must report, spec sentence]
@@ -137,5 +138,29 @@ describe('what changed in PTX ISA 9.4: .noftz with .f32', () => {
   });
   it('9.1 still names the rule: atom.global.add.noftz.f32 breaks atom.noftz-types ("~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar")', () => {
     expect(at('9.1', 'atom.global.add.noftz.f32').violations.map((v) => v.rule)).toContain('atom.noftz-types');
+  });
+});
+
+describe('what changed in PTX ISA 9.3: {.sem.scope} on the bulk reductions', () => {
+  const at = (e: '9.1' | '9.2' | '9.3' | '9.4', ins: string) => withEdition(e, () => parseInstruction(ins));
+  const g = (sem: string) => `cp.reduce.async.bulk${sem}.global.shared::cta.bulk_group.add.u32`;
+  const cl = (sem: string) => `cp.reduce.async.bulk${sem}.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32`;
+  it('.relaxed.gpu: invalid by the 9.1-9.2 text (cp.reduce.async.bulk.sem-scope), valid from 9.3', () => {
+    for (const e of ['9.1', '9.2'] as const) expect(at(e, g('.relaxed.gpu')).violations.map((v) => v.rule)).toContain('cp.reduce.async.bulk.sem-scope');
+    for (const e of ['9.3', '9.4'] as const) expect(at(e, g('.relaxed.gpu')).evaluation.status).toBe('valid');
+    expect(at('9.4', 'multimem.cp.reduce.async.bulk.relaxed.sys.global.shared::cta.bulk_group.add.u32').evaluation.status).toBe('valid');
+  });
+  it('both or neither; the .shared::cluster destination takes .cta and .cluster only', () => {
+    expect(at('9.4', g('.relaxed')).violations.map((v) => v.rule)).toContain('cp.reduce.async.bulk.sem-scope');
+    expect(at('9.4', cl('.relaxed.gpu')).violations.map((v) => v.rule)).toContain('cp.reduce.async.bulk.sem-scope');
+    expect(at('9.4', cl('.relaxed.cluster')).evaluation.status).toBe('valid');
+  });
+  it('the omitted scope means .gpu under 9.1-9.2 and .sys from 9.3 (multimem: .sys throughout); with a .shared::cluster destination the 9.3 text is inconsistent: no default', () => {
+    const scope = (e: '9.1' | '9.2' | '9.3' | '9.4', ins: string) => withEdition(e, () => { const p = parseInstruction(ins); return effectiveQualifiers(p.family, p.q).scope; });
+    expect(scope('9.2', g(''))).toBe('gpu');
+    expect(scope('9.4', g(''))).toBe('sys');
+    expect(scope('9.1', 'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32')).toBe('sys');
+    expect(scope('9.4', cl(''))).toBeNull();
+    expect(scope('9.2', cl(''))).toBe('gpu');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { cite } from '../../catalog/cite.js';
 import type { FamilyDef } from '../../catalog/types.js';
+import { BULK_SCOPES, type SemScopeCites, semScopeDefaults, semScopeRequirement, semScopeSlots, semScopeTable } from '../shared/bulk-sem-scope.js';
 
 const FAM = 'cp.reduce.async.bulk';
 const c = (part: Parameters<typeof cite>[1], quote: string) => cite('cp-reduce-async-bulk.md', part, quote);
@@ -15,12 +16,26 @@ const GLOBAL_TYPES = ['f16', 'bf16', 'b32', 'u32', 's32', 'b64', 'u64', 's64', '
 const TABLE = 'Valid combinations table';
 /** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
 const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/bulk', part, quote);
+/** PTX ISA 9.3 text. */
+const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/bulk-9.3', part, quote);
+const SEM_SCOPE: SemScopeCites = {
+  sem: e94('Syntax', '.sem = { .relaxed }'),
+  scope: e94('Syntax', '.scope = { .cta, .cluster, .gpu, .sys }'),
+  without: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache-policy}'),
+  with: e94('Syntax', 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache_policy}'),
+  note: e93('PTX ISA Notes', 'Support for .sem.scope qualifier is introduced in PTX ISA version 9.3.'),
+  default93: e93('Description', 'When .sem.scope is not specified, it defaults to .relaxed.sys.'),
+  default91: { scope: 'gpu', cite: c('Description', 'Each reduction has individually .relaxed.gpu memory ordering semantics.') },
+};
+const SEM = ['', 'relaxed'];
+const SCOPE = ['', ...BULK_SCOPES];
 
 export const cpReduceAsyncBulk: FamilyDef = {
   id: FAM,
   head: FAM,
   specFile: 'cp-reduce-async-bulk.md',
   slots: [
+    ...semScopeSlots(SEM_SCOPE),
     { name: 'dst', values: ['shared::cluster', 'global'], cite: c('Syntax', '.dst = { .shared::cluster } / .dst = { .global }') },
     { name: 'src', values: ['shared::cta'], cite: c('Syntax', '.src = { .shared::cta }') },
     { name: 'completion', values: ['mbarrier::complete_tx::bytes', 'bulk_group'], cite: c('Syntax', '.completion_mechanism = { .mbarrier::complete_tx::bytes } / { .bulk_group }') },
@@ -33,34 +48,35 @@ export const cpReduceAsyncBulk: FamilyDef = {
     {
       id: `${FAM}.form.shared-cluster`,
       syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar]',
-      slots: { dst: ['shared::cluster'], src: ['shared::cta'], completion: ['mbarrier::complete_tx::bytes'], op: OPS, type: CLUSTER_TYPES },
+      slots: { sem: SEM, scope: ['', 'cta', 'cluster'], dst: ['shared::cluster'], src: ['shared::cta'], completion: ['mbarrier::complete_tx::bytes'], op: OPS, type: CLUSTER_TYPES },
       operands: ['dstMem', 'srcMem', 'size', 'mbar'],
       cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar] / .dst = { .shared::cluster } / .type = { .b32, .u32, .s32, .b64, .u64 }'),
     },
     {
       id: `${FAM}.form.global`,
       syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache-policy}',
-      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: OPS, type: GLOBAL_TYPES },
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: OPS, type: GLOBAL_TYPES },
       operands: ['dstMem', 'srcMem', 'size', 'policy'],
       cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache-policy} .dst = { .global }'),
     },
     {
       id: `${FAM}.form.global-add-noftz`,
       syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy}',
-      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
       operands: ['dstMem', 'srcMem', 'size', 'policy'],
       cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy} / .type = { .f16, .bf16 }'),
     },
     {
       id: `${FAM}.form.global-add-noftz-f32`,
       syntax: 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache_policy} (.type .f32, PTX ISA 9.4)',
-      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f32'] },
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f32'] },
       operands: ['dstMem', 'srcMem', 'size', 'policy'],
       cite: e94('Syntax', 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache_policy} / .type = { .f16, .bf16, .f32 }'),
       editions: { from: '9.4' },
     },
   ],
   tables: [
+    semScopeTable(FAM, SEM_SCOPE, { scopes: ['cta', 'cluster'], cite: e94('Syntax', 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar] / .sem = { .relaxed } .scope = { .cta, .cluster } .dst = { .shared::cluster }') }),
     {
       id: `${FAM}.dst-op-type`,
       text: '.dst x .redOp x element type (the valid combinations table)',
@@ -96,13 +112,14 @@ export const cpReduceAsyncBulk: FamilyDef = {
     },
   ],
   ambiguities: [],
-  defaults: [],
+  defaults: semScopeDefaults(SEM_SCOPE, true),
   requirements: [
+    semScopeRequirement(FAM, SEM_SCOPE),
     { id: `${FAM}.req.noftz-f32`, feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4.') },
     { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '8.0', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA 8.0; requires sm_90 or higher.') },
   ],
   errata: [
     { example: 'cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.xor.s32 [dstMem], [srcMem], size, policy;', violates: [`${FAM}.dst-op-type`], finding: 'Example uses .xor with .s32; the valid combinations table allows .and/.or/.xor only on .b32 and .b64.' },
   ],
-  fanout: [],
+  fanout: ['sem', 'scope'],
 };

@@ -3,11 +3,25 @@
  */
 import { cite } from '../../catalog/cite.js';
 import type { FamilyDef } from '../../catalog/types.js';
+import { BULK_SCOPES, type SemScopeCites, semScopeDefaults, semScopeRequirement, semScopeSlots, semScopeTable } from '../shared/bulk-sem-scope.js';
 
 const FAM = 'multimem.cp.reduce.async.bulk';
 const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimem-cp-reduce-async-bulk.md', part, quote);
 /** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
 const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/multimem-bulk', part, quote);
+/** PTX ISA 9.3 text. */
+const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/multimem-bulk-9.3', part, quote);
+const SEM_SCOPE: SemScopeCites = {
+  sem: e94('Syntax', '.sem = { .relaxed }'),
+  scope: e94('Syntax', '.scope = { .cta, .cluster, .gpu, .sys }'),
+  without: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;'),
+  with: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;'),
+  note: e93('PTX ISA Notes', 'Support for .sem.scope qualifier is introduced in PTX ISA version 9.3.'),
+  default93: e93('Description', 'When .sem.scope is not specified, it defaults to .relaxed.sys.'),
+  default91: { scope: 'sys', cite: c('Description', 'Each reduction operation performed by the multimem.cp.reduce.async.bulk has individually .relaxed.sys memory ordering semantics.') },
+};
+const SEM = ['', 'relaxed'];
+const SCOPE = ['', ...BULK_SCOPES];
 const OPS = ['and', 'or', 'xor', 'add', 'inc', 'dec', 'min', 'max'];
 const TYPES = ['f16', 'bf16', 'b32', 'u32', 's32', 'b64', 'u64', 's64', 'f32', 'f64'];
 const TABLE = 'Valid combinations table';
@@ -17,6 +31,7 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
   head: FAM,
   specFile: 'multimem-cp-reduce-async-bulk.md',
   slots: [
+    ...semScopeSlots(SEM_SCOPE),
     { name: 'dst', values: ['global'], cite: c('Syntax', '.dst = { .global }') },
     { name: 'src', values: ['shared::cta'], cite: c('Syntax', '.src = { .shared::cta }') },
     { name: 'completion', values: ['bulk_group'], cite: c('Syntax', '.completion_mechanism = { .bulk_group }') },
@@ -28,27 +43,28 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
     {
       id: `${FAM}.form.main`,
       syntax: 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;',
-      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: OPS, type: TYPES },
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: OPS, type: TYPES },
       operands: ['dstMem', 'srcMem', 'size'],
       cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;'),
     },
     {
       id: `${FAM}.form.add-noftz`,
       syntax: 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;',
-      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
       operands: ['dstMem', 'srcMem', 'size'],
       cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16 }'),
     },
     {
       id: `${FAM}.form.add-noftz-f32`,
       syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; (.type .f32, PTX ISA 9.4)',
-      slots: { dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f32'] },
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f32'] },
       operands: ['dstMem', 'srcMem', 'size'],
       cite: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;'),
       editions: { from: '9.4' },
     },
   ],
   tables: [
+    semScopeTable(FAM, SEM_SCOPE),
     {
       id: `${FAM}.op-type`,
       text: '.redOp x element type (the valid combinations table)',
@@ -70,11 +86,12 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
     },
   ],
   ambiguities: [],
-  defaults: [],
+  defaults: semScopeDefaults(SEM_SCOPE),
   requirements: [
+    semScopeRequirement(FAM, SEM_SCOPE),
     { id: `${FAM}.req.noftz-f32`, feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4.') },
     { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '9.1', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 9.1. / Requires sm_90 or higher.') },
   ],
   errata: [],
-  fanout: [],
+  fanout: ['sem', 'scope'],
 };

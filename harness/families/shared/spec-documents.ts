@@ -32,6 +32,8 @@ export const FAMILY_DOCUMENTS = {
   'editions/atom': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.5', title: 'atom (PTX ISA 9.4)' },
   // the file gives red's 9.4 number as atom's with .6 ("9.7.15.5/6/7"); tests/catalog/citations.test.ts knows
   'editions/red': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.6', title: 'red (PTX ISA 9.4)' },
+  'editions/bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4', title: 'cp.reduce.async.bulk (PTX ISA 9.3)' },
+  'editions/multimem-bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4.5', title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.3)' },
   'editions/bulk': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.10.28.4', title: 'cp.reduce.async.bulk (PTX ISA 9.4)' },
   'editions/multimem-bulk': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.10.28.4.5', title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.4)' },
 } as const satisfies Record<string, SpecDocument>;
