@@ -7,6 +7,33 @@ import type { Target } from '../arch/targets.js';
 import { UsageError } from '../cli/errors.js';
 import { compileFilter, compileFilterPrefix } from '../util/filter.js';
 import { type CatalogEntry, type EntryKind, enumerateCatalog, enumerateMatching } from './enumerate.js';
+import { parseInstruction } from './parse.js';
+
+/**
+ * A --filter with its alternatives that spell an instruction in another qualifier order (ptxas
+ * accepts any order: `atom.global.f32.add`) put in the canonical order that ids use, and which were.
+ * Globs and substrings are left as they are.
+ */
+export function canonicalFilter(filter: string | undefined): { filter: string | undefined; changed: [string, string][] } {
+  if (filter === undefined) return { filter, changed: [] };
+  const changed: [string, string][] = [];
+  const alts = filter.split(',').map((a) => {
+    const t = a.trim();
+    if (!t || /[*?]/.test(t) || !t.includes('.')) return a;
+    try {
+      const p = parseInstruction(t.replace(/\(_\)$/, ''));
+      const id = `${p.ptx}${t.endsWith('(_)') ? '(_)' : ''}`;
+      if (id !== t && p.ptx.split('.').length === t.replace(/\(_\)$/, '').split('.').length) {
+        changed.push([t, id]);
+        return id;
+      }
+    } catch {
+      // not a whole instruction: a substring of ids
+    }
+    return a;
+  });
+  return { filter: alts.join(','), changed };
+}
 
 export interface SelectOptions {
   readonly filter?: string;

@@ -11,6 +11,7 @@ import type { EntryKind } from '../catalog/enumerate.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
 import { UsageError } from './errors.js';
+import { canonicalFilter } from '../catalog/select.js';
 import { type Shard, parseShard } from '../util/shard.js';
 import { EDITIONS, type Edition, NEWEST_EDITION, parseEdition } from '../catalog/editions.js';
 
@@ -49,6 +50,8 @@ export interface Options {
   readonly cacheDir: string;
   /** --shard I/N: this run is shard I (from 0) of N; `merge` puts the N reports together. */
   readonly shard?: Shard;
+  /** --filter alternatives written in another qualifier order, and the canonical spelling used. */
+  readonly filterRespelled?: readonly (readonly [string, string])[];
   /** --spec-edition: the PTX ISA edition results are judged against (default the newest). */
   readonly specEdition: Edition;
 }
@@ -167,7 +170,8 @@ export function parseOptions(argv: readonly string[]): Options {
   return {
     arch,
     backend,
-    ...(v.filter !== undefined ? { filter: v.filter } : {}),
+    ...(v.filter !== undefined ? { filter: canonicalFilter(v.filter).filter! } : {}),
+    ...(v.filter !== undefined && canonicalFilter(v.filter).changed.length ? { filterRespelled: canonicalFilter(v.filter).changed } : {}),
     kinds,
     list: v.list ?? false,
     ...(v.report !== undefined ? { report: v.report } : {}),

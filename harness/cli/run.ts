@@ -534,6 +534,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       return 2;
     }
     const expectations: Expectation[] = ex.expectations;
+    for (const [from, to] of opts.filterRespelled ?? []) io.err(`--filter: '${from}' read as '${to}' (ids spell qualifiers in the grammar's order; ptxas accepts any order)`);
     io.err(`spec: judged against the PTX ISA ${opts.specEdition} text${opts.specEdition === NEWEST_EDITION ? ' (the newest the catalog has; --spec-edition picks another)' : ' (--spec-edition)'}`);
     if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
     const dir = prepareReportDir(opts.report, '', started, (l) => io.err(l));

@@ -118,3 +118,29 @@ describe('what the pruning relies on', () => {
     expect(compileFilterPrefix('red.global.*,add')('multimem')).toBe(true); // a substring may come later
   });
 });
+
+describe('spelling: qualifiers in another order (ptxas 13.0 accepts any order)', () => {
+  it('--filter alternatives that spell an instruction in another order are read in the canonical order; globs and substrings are not touched', async () => {
+    const { canonicalFilter } = await import('../../harness/catalog/select.js');
+    expect(canonicalFilter('atom.global.f32.add,red.,atom.*.f32,atom.gpu.relaxed.global.add.f32(_)')).toEqual({
+      filter: 'atom.global.add.f32,red.,atom.*.f32,atom.relaxed.gpu.global.add.f32(_)',
+      changed: [['atom.global.f32.add', 'atom.global.add.f32'], ['atom.gpu.relaxed.global.add.f32(_)', 'atom.relaxed.gpu.global.add.f32(_)']],
+    });
+    expect(canonicalFilter('atom.global.add.f32').changed).toEqual([]);
+  });
+  it('a vector file case written in another order gets the canonical id', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadVectors } = await import('../../harness/cases/vectors.js');
+    const d = mkdtempSync(join(tmpdir(), 'ptxconf-order-'));
+    try {
+      writeFileSync(join(d, 'o.yaml'), 'instruction: red.global.u32.add\ncases:\n  - name: a\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n');
+      const r = await loadVectors([join(d, 'o.yaml')], d);
+      expect(r.problems).toEqual([]);
+      expect(r.cases.map((c) => c.id)).toEqual(['red.global.add.u32/o.yaml:a']);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
