@@ -81,6 +81,8 @@ export interface EntryResult {
   };
   readonly ptxas?: {
     readonly accepted: boolean;
+    /** Three answers: accept, accept with an advisory or warning on the line (its text in messages), reject. */
+    readonly answer?: 'accept' | 'accept-with-warning' | 'reject';
     /** The signal ptxas died of on this line, if it crashed. */
     readonly crashed?: string;
     readonly line: string;

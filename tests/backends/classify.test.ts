@@ -82,3 +82,23 @@ describe('parseDiagnostics', () => {
     ]);
   });
 });
+
+describe("ptxas's three answers (issue 14, deliverable 5)", () => {
+  it('accept, accept with a warning or advisory (recorded with its text; observed where the catalog expects a plain accept), reject', async () => {
+    const { verdictFor } = await import('../../harness/backends/ptxas/backend.js');
+    const { parseInstruction } = await import('../../harness/catalog/parse.js');
+    const { enumerateMatching } = await import('../../harness/catalog/enumerate.js');
+    const { findTarget } = await import('../../harness/arch/targets.js');
+    const e = enumerateMatching({ target: findTarget('sm_90')!, ptx: '9.0', kinds: ['variant'], keep: (id) => id === 'atom.global.add.f32' })[0]!;
+    expect(parseInstruction(e.ptx).evaluation.status).toBe('valid');
+    const line = 'atom.global.add.f32 %f32_0, [%ad], %f32_1;';
+    const plain = verdictFor(e, { accepted: true, line, messages: [] }, '9.0');
+    expect([plain.verdict, plain.ptxas?.answer]).toEqual(['pass', 'accept']);
+    const advisory = "ptxas m.ptx, line 12; warning : Advisory: '.multicast::cluster' modifier on instruction 'cp.async.bulk' should be used on .target 'sm_90a' instead of .target 'sm_90'";
+    const warned = verdictFor(e, { accepted: true, line, messages: [advisory] }, '9.0');
+    expect([warned.verdict, warned.ptxas?.answer]).toEqual(['observed', 'accept-with-warning']);
+    expect(warned.reason).toContain('Advisory:');
+    const rejected = verdictFor(e, { accepted: false, line, messages: ["ptxas m.ptx, line 12; error : Unknown modifier '.x'"] }, '9.0');
+    expect([rejected.verdict, rejected.ptxas?.answer]).toEqual(['compile-mismatch', 'reject']);
+  });
+});

@@ -49,7 +49,10 @@ export function resultWithout(e: CatalogEntry, modulePtx: string, verdict: Verdi
 
 /** Turns ptxas's answer into a verdict against the catalog's expectation. */
 export function verdictFor(e: CatalogEntry, a: Acceptance, modulePtx: string): EntryResult {
-  const said = a.accepted ? 'ptxas accepts' : `ptxas rejects: ${a.messages.filter((m) => !m.startsWith('warning')).join(' | ') || a.messages.join(' | ')}`;
+  // an advisory or warning on an accepted line: ptxas's third answer
+  const warned = a.accepted && !a.crashed ? a.messages.filter((m) => /\b(warning|advisory)\b/i.test(m)) : [];
+  const answer = !a.accepted || a.crashed ? 'reject' : warned.length ? 'accept-with-warning' : 'accept';
+  const said = a.accepted ? `ptxas accepts${warned.length ? ` with a warning: ${warned.join(' | ')}` : ''}` : `ptxas rejects: ${a.messages.filter((m) => !m.startsWith('warning')).join(' | ') || a.messages.join(' | ')}`;
   let verdict: Verdict;
   let reason: string;
   if (a.crashed) {
@@ -58,6 +61,10 @@ export function verdictFor(e: CatalogEntry, a: Acceptance, modulePtx: string): E
   } else if (e.expect === 'either') {
     verdict = 'observed';
     reason = `spec leaves it open (${e.reason}); ${said}`;
+  } else if (warned.length && e.expect === 'accept') {
+    // a third answer between accept and reject, which no text of these instructions decides: recorded
+    verdict = 'observed';
+    reason = `ptxas accepts with a warning, an answer the catalog does not expect (${e.reason}): ${warned.join(' | ')}`;
   } else if ((e.expect === 'accept') === a.accepted) {
     verdict = 'pass';
     reason = a.accepted ? 'ptxas accepts, as the catalog expects' : 'ptxas rejects, as the catalog expects';
@@ -69,7 +76,7 @@ export function verdictFor(e: CatalogEntry, a: Acceptance, modulePtx: string): E
   return {
     ...base,
     catalog: { ...base.catalog, ...(verdict === 'pass' ? {} : { detail: ruleDetail(e) }) },
-    ptxas: { accepted: a.accepted, ...(a.crashed ? { crashed: a.crashed } : {}), line: a.line, messages: a.messages },
+    ptxas: { accepted: a.accepted, answer, ...(a.crashed ? { crashed: a.crashed } : {}), line: a.line, messages: a.messages },
   };
 }
 
