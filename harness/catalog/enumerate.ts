@@ -21,7 +21,7 @@ import { spell, variantId } from './spelling.js';
 import type { FamilyDef, FamilyId, OperandKind, Qualifiers, RequirementRow } from './types.js';
 import { vocabulary } from './vocabulary.js';
 
-export type EntryKind = 'variant' | 'neighbour' | 'isa-neighbour';
+export type EntryKind = 'variant' | 'neighbour' | 'isa-neighbour' | 'spelling';
 export type Expectation = 'accept' | 'reject' | 'either';
 
 export interface RequirementCheck {
@@ -67,6 +67,8 @@ export interface EnumerateOptions {
   readonly ptx: string;
   readonly neighbours?: boolean;
   readonly isaNeighbours?: boolean;
+  /** Spelling neighbours: representative variants with their qualifiers in another order, or one written twice. */
+  readonly spellings?: boolean;
   readonly families?: readonly FamilyDef[];
 }
 
@@ -242,6 +244,64 @@ export function enumerateCatalog(opts: EnumerateOptions): CatalogEntry[] {
       for (const n of familyNeighbours(fam, variants)) out.push(makeEntry(fam, n.q, 'neighbour', opts, { neighbourOf: n.of }));
     }
     if (opts.isaNeighbours !== false) out.push(...isaNeighbours(fam, entries, opts));
+    if (opts.spellings !== false) out.push(...spellingNeighbours(fam, opts));
+  }
+  return out;
+}
+
+/**
+ * The ways a spelling neighbour differs from its variant: ptxas 13.0 accepts qualifiers in any order
+ * and rejects one written twice, while the grammar writes one order and one value per slot; the text
+ * says neither, so each is `ambiguous` (expect either) and what ptxas does is recorded.
+ */
+export const SPELLINGS = [
+  { kind: 'reversed', rule: 'order', respell: (qs: readonly string[]) => [...qs].reverse() },
+  { kind: 'type-first', rule: 'order', respell: (qs: readonly string[]) => [qs.at(-1)!, ...qs.slice(0, -1)] },
+  { kind: 'repeated', rule: 'repeated', respell: (qs: readonly string[]) => [qs[0]!, ...qs] },
+] as const;
+
+export const SPELLING_TEXT = {
+  order: 'The syntax writes the qualifiers in one order; the text does not say whether another order is an error.',
+  repeated: 'Each qualifier slot takes one value; the text does not say whether a qualifier written twice is an error.',
+} as const;
+
+/** Per syntax form, the first core variant (register destination) with at least three qualifiers spelled, valid and accepted. */
+function spellingBases(fam: FamilyDef, opts: EnumerateOptions): CatalogEntry[] {
+  const out: CatalogEntry[] = [];
+  const done = new Set<string>();
+  for (const q of coreVariants(fam)) {
+    const e = evaluate(fam, q);
+    const form = e.form?.id;
+    if (!form || done.has(form) || (q.d ?? '') !== '' || spell(fam, q).slice(fam.head.length + 1).split('.').length < 3) continue;
+    const entry = makeEntry(fam, q, 'variant', opts);
+    if (entry.expect !== 'accept') continue;
+    done.add(form);
+    out.push(entry);
+  }
+  return out;
+}
+
+function spellingNeighbours(fam: FamilyDef, opts: EnumerateOptions, keep: (id: string) => boolean = () => true): CatalogEntry[] {
+  const out: CatalogEntry[] = [];
+  for (const base of spellingBases(fam, opts)) {
+    const qs = base.ptx.slice(fam.head.length + 1).split('.');
+    const cite = fam.forms.find((f) => f.id === base.form)!.cite;
+    for (const s of SPELLINGS) {
+      const id = `${base.id}~${s.kind}`;
+      if (!keep(id)) continue;
+      const rule = `${fam.id}.spelling.${s.rule}`;
+      out.push({
+        ...base,
+        id,
+        ptx: `${fam.head}.${s.respell(qs).join('.')}`,
+        kind: 'spelling',
+        status: 'ambiguous',
+        expect: 'either',
+        reason: `ambiguous: ${rule} (${s.kind} qualifiers of ${base.id})`,
+        ambiguities: [{ rule, text: SPELLING_TEXT[s.rule], cite }],
+        neighbourOf: base.id,
+      });
+    }
   }
   return out;
 }
@@ -311,7 +371,8 @@ function isaPinsOf(fam: FamilyDef, target: Target, q?: Qualifiers): string[] {
 export function enumerateMatching(opts: MatchOptions): CatalogEntry[] {
   const keep = opts.keep ?? (() => true);
   const viable = opts.viable ?? (() => true);
-  const kinds = opts.kinds ?? ['variant', 'neighbour', 'isa-neighbour'];
+  const kinds = opts.kinds ?? ['variant', 'neighbour', 'isa-neighbour', 'spelling'];
+  const wantS = kinds.includes('spelling') && opts.spellings !== false;
   const wantV = kinds.includes('variant');
   const wantN = kinds.includes('neighbour') && opts.neighbours !== false;
   const wantI = kinds.includes('isa-neighbour') && opts.isaNeighbours !== false;
@@ -346,6 +407,7 @@ export function enumerateMatching(opts: MatchOptions): CatalogEntry[] {
       const isa = isaNeighbours(fam, entries.filter((e) => e.forIsa).map((e) => e.entry), opts);
       for (const e of isa) if (keep(e.id)) out.push(e);
     }
+    if (wantS) out.push(...spellingNeighbours(fam, opts, keep));
   }
   return out;
 }

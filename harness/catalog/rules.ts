@@ -3,6 +3,7 @@
  * the lookup behind `--list` details.
  */
 import { FAMILIES } from '../families/index.js';
+import { SPELLING_TEXT } from './enumerate.js';
 import { FP_RULES, MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
 import type { Citation } from './cite.js';
 import { rangeText } from './editions.js';
@@ -33,6 +34,7 @@ export function ruleIndex(): Map<string, RuleInfo> {
     for (const fm of f.forms) add({ id: fm.id, family: f.id, kind: 'form', text: fm.syntax, cite: fm.cite });
     for (const t of f.tables) add({ id: t.id, family: f.id, kind: 'table', text: t.text, cite: t.cite });
     for (const a of f.ambiguities) add({ id: a.id, family: f.id, kind: 'ambiguity', text: a.text, cite: a.cite });
+    for (const [k, text] of Object.entries(SPELLING_TEXT)) add({ id: `${f.id}.spelling.${k}`, family: f.id, kind: 'ambiguity', text, cite: syntax });
     for (const r of f.requirements) {
       add({ id: r.id, family: f.id, kind: 'requirement', text: `${r.feature}${r.ptx ? `: PTX ISA ${r.ptx}` : ''}`, cite: r.cite });
     }

@@ -55,10 +55,10 @@ export function selectEntries(opts: SelectOptions, target: Target, ptx: string):
 
 /** The error for an empty selection; counts the whole catalog, which only this path pays for. */
 function noMatch(opts: SelectOptions, target: Target, ptx: string): UsageError {
-  const all = enumerateCatalog({ target, ptx, neighbours: opts.kinds.includes('neighbour'), isaNeighbours: opts.kinds.includes('isa-neighbour') });
+  const all = enumerateCatalog({ target, ptx, neighbours: opts.kinds.includes('neighbour'), isaNeighbours: opts.kinds.includes('isa-neighbour'), spellings: opts.kinds.includes('spelling') });
   const fams = [...new Set(all.map((e) => e.family))].join(', ');
   return new UsageError(
-    `--filter '${opts.filter ?? ''}'${opts.kinds.length < 3 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog (${all.length} entries). ` +
+    `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog (${all.length} entries). ` +
       `Ids look like 'atom.global.add.f32' or 'red.shared::cta.min.u32'; families: ${fams}. Run with --list to see them.`,
   );
 }

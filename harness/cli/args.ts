@@ -21,7 +21,7 @@ export const DEFAULT_KEEP_PASSES = 1000;
 /** Default report folders kept in reports/out/ after a run. */
 export const DEFAULT_KEEP_RUNS = 20;
 
-export const ENTRY_KINDS: readonly EntryKind[] = ['variant', 'neighbour', 'isa-neighbour'];
+export const ENTRY_KINDS: readonly EntryKind[] = ['variant', 'neighbour', 'isa-neighbour', 'spelling'];
 
 export interface Options {
   readonly arch: string;

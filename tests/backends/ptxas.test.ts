@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { TARGETS, comparePtx, findTarget, modulePtxFor } from '../../harness/arch/targets.js';
 import { runPtxasBackend } from '../../harness/backends/ptxas/backend.js';
 import { classifyWithPtxas } from '../../harness/backends/ptxas/classify.js';
-import { type CatalogEntry, enumerateCatalog } from '../../harness/catalog/enumerate.js';
+import { type CatalogEntry, enumerateCatalog, enumerateMatching } from '../../harness/catalog/enumerate.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
 import { FAMILIES } from '../../harness/families/index.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
@@ -116,3 +116,25 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
 });
 
 if (!ptxas) it.skip(`ptxas backend tests: ${found as string}`, () => {});
+
+describe.skipIf(!ptxas)('spelling neighbours (issue 14, deliverable 4): qualifiers in another order, or one written twice', () => {
+  it('ambiguous in the catalog (expect either); ptxas 13.0 takes atom/red in any order, rejects a repeat, and rejects bulk reversed (its two state spaces change places); each recorded as observed', async () => {
+    const target = findTarget('sm_90')!;
+    const entries = enumerateMatching({ target, ptx: ptxas!.maxPtx, kinds: ['spelling'], keep: (id) => /^(atom\.global\.cas\.b32|red\.and\.L2::cache_hint\.b32|cp\.reduce\.async\.bulk\.shared::cluster\.[^~]*)~/.test(id) });
+    expect(entries.map((e) => e.id.split('~')[1]).sort()).toEqual(['repeated', 'repeated', 'repeated', 'reversed', 'reversed', 'reversed', 'type-first', 'type-first', 'type-first']);
+    for (const e of entries) {
+      expect([e.kind, e.status, e.expect]).toEqual(['spelling', 'ambiguous', 'either']);
+      const base = e.id.split('~')[0]!;
+      const qs = (x: string) => x.split('.').sort().join('.');
+      if (!e.id.endsWith('~repeated')) expect(qs(e.ptx)).toBe(qs(base));
+    }
+    const run = await runPtxasBackend(entries, target, ptxas!);
+    expect(run.results.every((r) => r.verdict === 'observed')).toBe(true);
+    const by = (re: RegExp) => run.results.filter((r) => re.test(r.id)).map((r) => r.ptxas!.accepted);
+    expect(by(/^atom\..*~(reversed|type-first)$/)).toEqual([true, true]);
+    expect(by(/^red\..*~(reversed|type-first)$/)).toEqual([true, true]);
+    expect(by(/~repeated$/)).toEqual([false, false, false]);
+    expect(by(/^cp\.reduce\.async\.bulk\..*~reversed$/)).toEqual([false]);
+    expect(by(/^cp\.reduce\.async\.bulk\..*~type-first$/)).toEqual([true]);
+  }, 60_000);
+});

@@ -13,22 +13,22 @@ import { familyById } from '../../harness/families/index.js';
 
 const COUNTS: Record<string, Record<string, Record<string, number>>> = {
   sm_90: {
-    atom: { 'variant:accept': 12975, 'variant:either': 6675, 'neighbour:reject': 4395, 'isa-neighbour:reject': 3560 },
-    red: { 'variant:accept': 4545, 'variant:either': 735, 'neighbour:reject': 4634, 'isa-neighbour:reject': 1920 },
-    'multimem.ld_reduce': { 'variant:accept': 1380, 'variant:either': 1596, 'variant:reject': 3072, 'neighbour:reject': 2553, 'isa-neighbour:reject': 1620 },
-    'multimem.st': { 'variant:accept': 440, 'variant:either': 264, 'variant:reject': 512, 'neighbour:reject': 282, 'isa-neighbour:reject': 440 },
-    'multimem.red': { 'variant:accept': 990, 'variant:either': 720, 'neighbour:reject': 919, 'isa-neighbour:reject': 990 },
-    'cp.reduce.async.bulk': { 'variant:accept': 66, 'neighbour:reject': 1614, 'isa-neighbour:reject': 66 },
-    'multimem.cp.reduce.async.bulk': { 'variant:accept': 27, 'neighbour:reject': 633, 'isa-neighbour:reject': 27 },
+    atom: { 'variant:accept': 12975, 'variant:either': 6675, 'neighbour:reject': 4395, 'isa-neighbour:reject': 3560, 'spelling:either': 27 },
+    red: { 'variant:accept': 4545, 'variant:either': 735, 'neighbour:reject': 4634, 'isa-neighbour:reject': 1920, 'spelling:either': 15 },
+    'multimem.ld_reduce': { 'variant:accept': 1380, 'variant:either': 1596, 'variant:reject': 3072, 'neighbour:reject': 2553, 'isa-neighbour:reject': 1620, 'spelling:either': 6 },
+    'multimem.st': { 'variant:accept': 440, 'variant:either': 264, 'variant:reject': 512, 'neighbour:reject': 282, 'isa-neighbour:reject': 440, 'spelling:either': 3 },
+    'multimem.red': { 'variant:accept': 990, 'variant:either': 720, 'neighbour:reject': 919, 'isa-neighbour:reject': 990, 'spelling:either': 6 },
+    'cp.reduce.async.bulk': { 'variant:accept': 66, 'neighbour:reject': 1614, 'isa-neighbour:reject': 66, 'spelling:either': 9 },
+    'multimem.cp.reduce.async.bulk': { 'variant:accept': 27, 'neighbour:reject': 633, 'isa-neighbour:reject': 27, 'spelling:either': 6 },
   },
   sm_100a: {
-    atom: { 'variant:accept': 12975, 'variant:either': 6675, 'neighbour:reject': 4395 },
-    red: { 'variant:accept': 4545, 'variant:either': 735, 'neighbour:reject': 4634 },
-    'multimem.ld_reduce': { 'variant:accept': 2660, 'variant:either': 3388, 'neighbour:reject': 2553 },
-    'multimem.st': { 'variant:accept': 760, 'variant:either': 456, 'neighbour:reject': 282 },
-    'multimem.red': { 'variant:accept': 990, 'variant:either': 720, 'neighbour:reject': 919 },
-    'cp.reduce.async.bulk': { 'variant:accept': 66, 'neighbour:reject': 1614 },
-    'multimem.cp.reduce.async.bulk': { 'variant:accept': 27, 'neighbour:reject': 633, 'isa-neighbour:reject': 27 },
+    atom: { 'variant:accept': 12975, 'variant:either': 6675, 'neighbour:reject': 4395, 'spelling:either': 27 },
+    red: { 'variant:accept': 4545, 'variant:either': 735, 'neighbour:reject': 4634, 'spelling:either': 15 },
+    'multimem.ld_reduce': { 'variant:accept': 2660, 'variant:either': 3388, 'neighbour:reject': 2553, 'spelling:either': 6 },
+    'multimem.st': { 'variant:accept': 760, 'variant:either': 456, 'neighbour:reject': 282, 'spelling:either': 3 },
+    'multimem.red': { 'variant:accept': 990, 'variant:either': 720, 'neighbour:reject': 919, 'spelling:either': 6 },
+    'cp.reduce.async.bulk': { 'variant:accept': 66, 'neighbour:reject': 1614, 'spelling:either': 9 },
+    'multimem.cp.reduce.async.bulk': { 'variant:accept': 27, 'neighbour:reject': 633, 'isa-neighbour:reject': 27, 'spelling:either': 6 },
   },
 };
 
@@ -46,10 +46,10 @@ function catalog(arch: string): CatalogEntry[] {
  */
 const with94 = (arch: string, isa: { atom: number; red: number; bulk: number; mmBulk: number }) => ({
   ...COUNTS[arch],
-  atom: { 'variant:accept': 13525, 'variant:either': 6875, 'neighbour:reject': 4553, 'isa-neighbour:reject': isa.atom },
-  red: { 'variant:accept': 4770, 'variant:either': 735, 'neighbour:reject': 4822, 'isa-neighbour:reject': isa.red },
-  'cp.reduce.async.bulk': { 'variant:accept': 316, 'neighbour:reject': 1662, 'isa-neighbour:reject': isa.bulk },
-  'multimem.cp.reduce.async.bulk': { 'variant:accept': 140, 'neighbour:reject': 657, 'isa-neighbour:reject': isa.mmBulk },
+  atom: { 'variant:accept': 13525, 'variant:either': 6875, 'neighbour:reject': 4553, 'isa-neighbour:reject': isa.atom, 'spelling:either': 33 },
+  red: { 'variant:accept': 4770, 'variant:either': 735, 'neighbour:reject': 4822, 'isa-neighbour:reject': isa.red, 'spelling:either': 21 },
+  'cp.reduce.async.bulk': { 'variant:accept': 316, 'neighbour:reject': 1662, 'isa-neighbour:reject': isa.bulk, 'spelling:either': 12 },
+  'multimem.cp.reduce.async.bulk': { 'variant:accept': 140, 'neighbour:reject': 657, 'isa-neighbour:reject': isa.mmBulk, 'spelling:either': 9 },
 });
 const COUNTS_94: Record<string, Record<string, Record<string, number>>> = {
   sm_90: with94('sm_90', { atom: 4310, red: 2265, bulk: 574, mmBulk: 257 }),

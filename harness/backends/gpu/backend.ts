@@ -127,7 +127,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const givenCases = opts.library && opts.shard && opts.cases ? ownCases(opts.cases, new Set(shardVariants.map((v) => v.entry.id)), new Set(selected.map((v) => v.entry.id)), opts.shard) : opts.cases;
   if (opts.library) {
     emit(shardSlice(plan.skipped.filter((s) => opts.keep(s.entry.id)), opts.shard).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })));
-    const others = shardSlice(enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id)), opts.shard);
+    const others = shardSlice(enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: FAMILIES.filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id)), opts.shard);
     emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
     for (const gv of shardVariants) {
       ran.add(gv.entry.id);

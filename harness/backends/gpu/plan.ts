@@ -45,7 +45,7 @@ export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
   const key = `${arch}@${ptx}${filter ? `#${filter}` : ''}/${specEdition()}`;
   const hit = plans.get(key);
   if (hit) return hit;
-  const base = { target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, families: FAMILIES.filter((f) => GPU_FAMILY_IDS.includes(f.id)) };
+  const base = { target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, spellings: false, families: FAMILIES.filter((f) => GPU_FAMILY_IDS.includes(f.id)) };
   const entries = (filter ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) }) : enumerateCatalog(base)).filter((e) => e.expect === 'accept');
   const variants: GpuVariant[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
