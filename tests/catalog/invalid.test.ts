@@ -164,3 +164,11 @@ describe('what changed in PTX ISA 9.3: {.sem.scope} on the bulk reductions', () 
     expect(scope('9.2', cl(''))).toBe('gpu');
   });
 });
+
+describe("what PTX ISA 9.3's scalar type/operation tables decided", () => {
+  const at = (e: '9.2' | '9.3' | '9.4', ins: string) => withEdition(e, () => parseInstruction(ins));
+  it.each(['atom.global.add.s64', 'atom.global.inc.u64', 'red.global.dec.s32', 'red.add.s64'])('%s: open in the 9.1-9.2 text (ambiguous), not in the 9.3 table (invalid; ptxas 13.0 rejects it too)', (ins) => {
+    expect(at('9.2', ins).evaluation.status).toBe('ambiguous');
+    for (const e of ['9.3', '9.4'] as const) expect(at(e, ins).violations.map((v) => v.rule)).toContain(`${ins.split('.')[0]}.op-type`);
+  });
+});

@@ -131,7 +131,7 @@ export const atom: FamilyDef = {
   tables: [
     {
       id: 'atom.op-type',
-      text: 'scalar .op x .type: bit-size ops take .b types, integer ops .u/.s types, floating-point .add .f types',
+      text: 'scalar .op x .type: bit-size ops take .b types, integer ops .u/.s types, floating-point .add .f types (from PTX ISA 9.3 the scalar type/operation table decides the rest: .s64 takes .min/.max only, .inc/.dec .u32 only)',
       appliesTo: { vec: [''] },
       cite: c('Description', 'The bit-size operations are .and, .or, .xor, .cas (compare-and-swap), and .exch (exchange). / The integer operations are .add, .inc, .dec, .min, .max.'),
       rows: [
@@ -142,6 +142,7 @@ export const atom: FamilyDef = {
         {
           values: { op: ['add'], type: ['s64'] },
           basis: 'grammar',
+          editions: { until: '9.2' }, // 9.3's scalar table decides: .s64 takes .min and .max only
           ambiguity: 'The .type set lists .s64 for every .op and the Description calls .add an integer operation, but no table or note confirms add.s64 (the notes speak of "64-bit atom.global.add" without a sign).',
           cite: c(SYNTAX, '.type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 };'),
         },
@@ -151,6 +152,7 @@ export const atom: FamilyDef = {
         {
           values: { op: ['inc', 'dec'], type: ['u64', 's32', 's64'] },
           basis: 'grammar',
+          editions: { until: '9.2' }, // 9.3's scalar table decides: .inc and .dec on .u32 only
           ambiguity: 'The .type set admits .u64/.s32/.s64 with .inc/.dec and the Description calls them integer operations returning "a result in the range [0..b]", but no table, note or example shows a 64-bit or signed inc/dec.',
           cite: c('Description', 'The .inc and .dec operations return a result in the range [0..b].'),
         },

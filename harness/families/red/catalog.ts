@@ -98,7 +98,7 @@ export const red: FamilyDef = {
   tables: [
     {
       id: 'red.op-type',
-      text: 'scalar .op x .type: bit-size ops take .b types, integer ops .u/.s types, floating-point .add .f types',
+      text: 'scalar .op x .type: bit-size ops take .b types, integer ops .u/.s types, floating-point .add .f types (from PTX ISA 9.3 the scalar type/operation table decides the rest: .s64 takes .min/.max only, .inc/.dec .u32 only)',
       appliesTo: { vec: [''] },
       cite: c('Description', 'The bit-size operations are .and, .or, and .xor. The integer operations are .add, .inc, .dec, .min, .max.'),
       rows: [
@@ -107,6 +107,7 @@ export const red: FamilyDef = {
         {
           values: { op: ['add'], type: ['s64'] },
           basis: 'grammar',
+          editions: { until: '9.2' }, // 9.3's scalar table decides: .s64 takes .min and .max only
           ambiguity: 'The .type set lists .s64 for every .op and the Description calls .add an integer operation, but no table or note confirms add.s64 (the notes name only red.global.add.u64 and red.shared.add.u64).',
           cite: c(SYNTAX, '.type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 };'),
         },
@@ -116,6 +117,7 @@ export const red: FamilyDef = {
         {
           values: { op: ['inc', 'dec'], type: ['u64', 's32', 's64'] },
           basis: 'grammar',
+          editions: { until: '9.2' }, // 9.3's scalar table decides: .inc and .dec on .u32 only
           ambiguity: 'The .type set admits .u64/.s32/.s64 with .inc/.dec and the Description calls them integer operations, but no table, note or example shows a 64-bit or signed inc/dec.',
           cite: c('Description', 'The .inc and .dec operations return a result in the range [0..b].'),
         },
