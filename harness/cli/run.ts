@@ -409,7 +409,7 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
       specEdition: edition,
       catalogEntries: catalog.entries,
       results: judged.results,
-      findings: ed?.check.judged ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
+      findings: ed ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
       expectations: { file: ex.expectations.length ? exFile : null, outcomes: judged.outcomes },
       ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
     }),

@@ -83,12 +83,17 @@ export function editionCheck(results: readonly EntryResult[]): { check: EditionC
   return { check: { judged: byResult.size, subjects }, byResult };
 }
 
-/** Findings with the editions their results agree with, where those depend on the edition. */
+/**
+ * Hardware findings (their results have observed bits) with the editions their observations agree
+ * with: judged under each edition where the reference depends on it, and otherwise the same under
+ * every edition (a mismatch, or a known deviation, against all; anything else as all say).
+ */
 export function findingsWithEditions(findings: readonly ReportFinding[], results: readonly EntryResult[], byResult: Map<number, Record<Edition, string>>): ReportFinding[] {
   const per = new Map<string, { agrees: Set<Edition>; against: Set<Edition> }>();
   results.forEach((r, i) => {
-    const v = byResult.get(i);
-    if (!v || !r.finding) return;
+    if (!r.finding || !r.case?.observed) return;
+    const fixed = r.verdict === 'mismatch' || r.verdict === 'known-deviation' ? 'mismatch' : 'pass';
+    const v = byResult.get(i) ?? (Object.fromEntries(EDITIONS.map((e) => [e, fixed])) as Record<Edition, string>);
     const f = per.get(r.finding) ?? { agrees: new Set(EDITIONS), against: new Set<Edition>() };
     for (const e of EDITIONS) {
       if (v[e] === 'mismatch') {

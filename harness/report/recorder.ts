@@ -130,7 +130,7 @@ export class RunRecorder {
       finishedAt: finished.toISOString(),
       elapsedMs: finished.getTime() - new Date(this.meta.startedAt).getTime(),
       results: judged.results,
-      findings: ed?.check.judged ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
+      findings: ed ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
       expectations: { file: this.expectationsFile, outcomes: judged.outcomes },
       ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
     });

@@ -89,6 +89,11 @@ describe('the recorded H200 run judged again under 9.4 and 9.1 (render)', () => 
     const f = rep.findings.filter((x) => x.verdict === 'known-deviation');
     expect(f.map((x) => [x.subject, x.count, x.editions])).toEqual([['cp.reduce.async.bulk .add.f32 on .global [bulk-add-f32-global-keeps-subnormals]', 2884, { agrees: ['9.4'], against: ['9.1', '9.2', '9.3'] }]]);
     expect(r.out).toMatch(/cp\.reduce\.async\.bulk \.add\.f32 on \.global: 2916 cases; as 9\.4 says, against 9\.1-9\.3/);
+    // every hardware finding says it: the observed ones (which NaN, which order) are so under every edition
+    const hw = rep.findings.filter((x) => x.verdict !== 'skipped');
+    expect(hw.length).toBeGreaterThan(1);
+    for (const x of hw) expect(x.editions, x.subject).toBeDefined();
+    for (const x of hw.filter((y) => y.verdict === 'observed')) expect(x.editions).toEqual({ agrees: ['9.1', '9.2', '9.3', '9.4'], against: [] });
   }, 120_000);
 });
 
