@@ -265,9 +265,19 @@ export const SPELLING_TEXT = {
   repeated: 'Each qualifier slot takes one value; the text does not say whether a qualifier written twice is an error.',
 } as const;
 
-/** Per syntax form, the first core variant (register destination) with at least three qualifiers spelled, valid and accepted. */
+const basesMemo = new Map<string, CatalogEntry[]>();
+
+/**
+ * Per syntax form, the first core variant (register destination) with at least three qualifiers
+ * spelled, valid and accepted; memoised per family, target, PTX ISA and edition (a filtered
+ * selection asks for them whatever its filter).
+ */
 function spellingBases(fam: FamilyDef, opts: EnumerateOptions): CatalogEntry[] {
+  const key = `${fam.id}|${opts.target.name}|${opts.ptx}|${specEdition()}`;
+  const hit = basesMemo.get(key);
+  if (hit) return hit;
   const out: CatalogEntry[] = [];
+  basesMemo.set(key, out);
   const done = new Set<string>();
   for (const q of coreVariants(fam)) {
     const e = evaluate(fam, q);

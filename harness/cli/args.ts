@@ -167,11 +167,11 @@ export function parseOptions(argv: readonly string[]): Options {
     kinds = ks as EntryKind[];
   }
   if (v.filter !== undefined && v.filter.trim() === '') throw new UsageError('--filter needs a pattern, e.g. --filter atom.global');
+  const filter = v.filter !== undefined ? canonicalFilter(v.filter) : undefined;
   return {
     arch,
     backend,
-    ...(v.filter !== undefined ? { filter: canonicalFilter(v.filter).filter! } : {}),
-    ...(v.filter !== undefined && canonicalFilter(v.filter).changed.length ? { filterRespelled: canonicalFilter(v.filter).changed } : {}),
+    ...(filter ? { filter: filter.filter!, ...(filter.changed.length ? { filterRespelled: filter.changed } : {}) } : {}),
     kinds,
     list: v.list ?? false,
     ...(v.report !== undefined ? { report: v.report } : {}),

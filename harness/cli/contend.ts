@@ -3,10 +3,7 @@
  * [--cache-dir DIR] [--backend gpu|auto]`: atom/red variants under contention on the GPU
  * (harness/contention/), every outcome judged exactly by the contention model. Exit codes as a run.
  */
-import { NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
-import { parseShard } from '../util/shard.js';
-import { parseArgs } from 'node:util';
-import { findTarget, modulePtxFor } from '../arch/targets.js';
+import { modulePtxFor } from '../arch/targets.js';
 import type { ContentionReport } from '../report/json.js';
 import { RunRecorder } from '../report/recorder.js';
 import { prepareReportDir } from '../report/dir.js';
@@ -15,7 +12,7 @@ import { type ContentionOutcome, runContention } from '../contention/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
-import { checkGpuOnly, gpuFor, toolchainOf } from './gpu-command.js';
+import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './main.js';
 import { exitCode, printSummary } from './summary.js';
 
@@ -63,38 +60,9 @@ function summary(o: ContentionOutcome, modulePtx: string): EntryResult {
 }
 
 export async function contendCommand(argv: readonly string[], io: Io): Promise<number> {
-  let v;
-  try {
-    v = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        arch: { type: 'string' },
-        filter: { type: 'string' },
-        report: { type: 'string' },
-        'cache-dir': { type: 'string' },
-        reps: { type: 'string' },
-        'self-test': { type: 'boolean' },
-        backend: { type: 'string' },
-        shard: { type: 'string' },
-        'spec-edition': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (e) {
-    throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${CONTEND_USAGE}`);
-  }
-  if (v.help) {
-    io.out(CONTEND_USAGE);
-    return 0;
-  }
-  const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
-  const edition = v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : NEWEST_EDITION;
-  setSpecEdition(edition);
-  const arch = v.arch ?? DEFAULT_ARCH;
-  const target = findTarget(arch);
-  if (!target) throw new UsageError(`unknown --arch '${arch}'`);
+  const parsed = parseGpuCommand(argv, { reps: { type: 'string' }, 'self-test': { type: 'boolean' } }, CONTEND_USAGE, io.out);
+  if (!parsed) return 0;
+  const { v, target, shard, edition } = parsed;
   const reps = v.reps === undefined ? 256 : Number(v.reps);
   if (!Number.isInteger(reps) || reps < 32 || reps > 1024 || reps % 32) throw new UsageError(`--reps takes a multiple of 32 from 32 to 1024, got '${v.reps}'`);
   checkGpuOnly(v.backend, 'contention', 'it runs atomics on the hardware');

@@ -1,10 +1,57 @@
 /**
- * What the GPU-only commands (`sweep`, `contend`) share: the --backend they accept, the GPU they
- * need (or a plain exit-2 message why there is none), and the toolchain fields of their reports.
+ * What the GPU-only commands (`sweep`, `contend`) share: their common options (--arch, --filter,
+ * --report, --cache-dir, --backend, --shard, --spec-edition, --help), the --backend they accept, the
+ * GPU they need (or a plain exit-2 message why there is none), and the toolchain fields of their
+ * reports.
  */
-import type { Target } from '../arch/targets.js';
+import { parseArgs } from 'node:util';
+import { type Target, findTarget } from '../arch/targets.js';
 import { type Selected, selectBackend } from '../backends/select.js';
+import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
+import { type Shard, parseShard } from '../util/shard.js';
+import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
+
+const COMMON = {
+  arch: { type: 'string' },
+  filter: { type: 'string' },
+  report: { type: 'string' },
+  'cache-dir': { type: 'string' },
+  backend: { type: 'string' },
+  shard: { type: 'string' },
+  'spec-edition': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Own = Record<string, { readonly type: 'string' | 'boolean' }>;
+/** Parsed values: a string per string option, a boolean per flag, each absent when not given. */
+type Values<T> = { [K in keyof T]?: T[K] extends { readonly type: 'boolean' } ? boolean : string };
+
+/**
+ * The options of a GPU-only command: the common ones and its `own`, parsed (a UsageError with the
+ * command's usage text on a bad one); with the target, the shard and the spec edition (set for
+ * this process and its children) read from them. `undefined` after printing the usage for --help.
+ */
+export function parseGpuCommand<O extends Own>(argv: readonly string[], own: O, usage: string, out: (s: string) => void) {
+  let v: Values<typeof COMMON & O>;
+  try {
+    v = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { ...COMMON, ...own } }).values as Values<typeof COMMON & O>;
+  } catch (e) {
+    throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${usage}`);
+  }
+  if (v.help) {
+    out(usage);
+    return undefined;
+  }
+  const c = v as Values<typeof COMMON>;
+  const shard: Shard | undefined = c.shard !== undefined ? parseShard(c.shard) : undefined;
+  const edition: Edition = c['spec-edition'] !== undefined ? parseEdition(c['spec-edition']) : NEWEST_EDITION;
+  setSpecEdition(edition);
+  const arch = c.arch ?? DEFAULT_ARCH;
+  const target = findTarget(arch);
+  if (!target) throw new UsageError(`unknown --arch '${arch}'`);
+  return { v, target, shard, edition };
+}
 
 /** --backend for a GPU-only command: gpu or auto (the same), else a UsageError saying why. */
 export function checkGpuOnly(backend: string | undefined, what: string, why: string): void {

@@ -20,7 +20,7 @@ import { streamVectors, validateVectors, vectorFilesByEdition } from '../cases/v
 import { type Case, formatProblem } from '../cases/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { selectEntries as selectCatalogEntries } from '../catalog/select.js';
-import { type Expectation, expectationsPath, loadExpectations, undoJudgement } from '../compare/expectations.js';
+import { expectationsPath, undoJudgement } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import { editionCheck, findingsWithEditions, verdictUnder } from '../compare/editions.js';
 import { diffReports, formatDiff, regressions } from '../report/diff.js';
@@ -37,6 +37,7 @@ import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../c
 import { shardSlice, shardStream, shardText } from '../util/shard.js';
 import { type Options, USAGE, parseOptions } from './args.js';
 import { UsageError } from './errors.js';
+import { readExpectations } from './expectations-file.js';
 import { Progress } from './progress.js';
 import { exitCode, printSummary } from './summary.js';
 
@@ -370,11 +371,8 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
   const edition = asked !== undefined ? parseEdition(asked) : was;
   setSpecEdition(edition);
   const exFile = flag('--expectations') ?? expectationsPath(old.arch);
-  const ex = await loadExpectations(exFile, flag('--expectations') !== undefined);
-  if (ex.problems.length) {
-    for (const p of ex.problems) io.err(formatProblem(p));
-    return 2;
-  }
+  const expectations = await readExpectations(exFile, flag('--expectations') !== undefined, io);
+  if (!expectations) return 2;
   // back to the backend's verdicts; hardware cases judged again from their bits under the edition
   let rejudged = 0;
   let changed = 0;
@@ -388,7 +386,7 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
     return { ...u, verdict: v.verdict, reason: v.reason, case: { ...u.case, unspecified: v.unspecified, allowed: {} } };
   });
   if (edition !== was) io.err(`render: judged against PTX ISA ${edition} (the report was judged against ${was}): ${rejudged} kept cases with observed bits judged again from their bits, ${changed} changed verdict; the passes the run only counted are not re-judged`);
-  const judged = judgeRun(raw, ex.expectations);
+  const judged = judgeRun(raw, expectations);
   // the run's counts over every case move with the kept results whose verdict changed
   const stats = { ...old.stats };
   judged.results.forEach((r, i) => {
@@ -410,7 +408,7 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
       catalogEntries: catalog.entries,
       results: judged.results,
       findings: ed ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
-      expectations: { file: ex.expectations.length ? exFile : null, outcomes: judged.outcomes },
+      expectations: { file: expectations.length ? exFile : null, outcomes: judged.outcomes },
       ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
     }),
     machine: old.machine,
@@ -527,13 +525,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       return 0;
     }
     const exFile = opts.expectations ?? expectationsPath(target.name);
-    const ex = await loadExpectations(exFile, opts.expectations !== undefined);
-    if (ex.problems.length) {
-      for (const p of ex.problems) io.err(formatProblem(p));
-      io.err(`${ex.problems.length} problem(s) in the expectations file; nothing was run. Fix them and run again.`);
-      return 2;
-    }
-    const expectations: Expectation[] = ex.expectations;
+    const expectations = await readExpectations(exFile, opts.expectations !== undefined, io);
+    if (!expectations) return 2;
     for (const [from, to] of opts.filterRespelled ?? []) io.err(`--filter: '${from}' read as '${to}' (ids spell qualifiers in the grammar's order; ptxas accepts any order)`);
     io.err(`spec: judged against the PTX ISA ${opts.specEdition} text${opts.specEdition === NEWEST_EDITION ? ' (the newest the catalog has; --spec-edition picks another)' : ' (--spec-edition)'}`);
     if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);

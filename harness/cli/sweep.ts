@@ -6,14 +6,10 @@
  * report files with a map per sweep and the seconds per stage. Exit codes as a run: 0 clean, 1 a
  * mismatch (a self-test expects them), 2 usage or no GPU.
  */
-import { NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
-import { parseShard } from '../util/shard.js';
 import { existsSync } from 'node:fs';
-import { formatProblem } from '../cases/types.js';
-import { parseArgs } from 'node:util';
-import { findTarget, modulePtxFor } from '../arch/targets.js';
+import { modulePtxFor } from '../arch/targets.js';
 import { childCommand } from '../backends/gpu/backend.js';
-import { type Expectation, expectationsPath, loadExpectations } from '../compare/expectations.js';
+import { type Expectation, expectationsPath } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import type { SweepReport } from '../report/json.js';
 import { RunRecorder } from '../report/recorder.js';
@@ -25,7 +21,8 @@ import { CELLS, SPECIALS32 } from '../sweep/space.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
-import { checkGpuOnly, gpuFor, toolchainOf } from './gpu-command.js';
+import { readExpectations } from './expectations-file.js';
+import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './main.js';
 import { exitCode, printSummary } from './summary.js';
 
@@ -106,41 +103,14 @@ function summary(o: SweepOutcome, selftest: boolean, modulePtx: string, known: M
 const canonical = (o: SweepOutcome) => (o.laneBits === 32 ? '0x7fffffff' : '0x7fff');
 
 export async function sweepCommand(argv: readonly string[], io: Io): Promise<number> {
-  let v;
-  try {
-    v = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        arch: { type: 'string' },
-        filter: { type: 'string' },
-        report: { type: 'string' },
-        'cache-dir': { type: 'string' },
-        cells: { type: 'string' },
-        budget: { type: 'string' },
-        backend: { type: 'string' },
-        expectations: { type: 'string' },
-        'self-test': { type: 'boolean' },
-        workers: { type: 'string' },
-        shard: { type: 'string' },
-        'spec-edition': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (e) {
-    throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${SWEEP_USAGE}`);
-  }
-  if (v.help) {
-    io.out(SWEEP_USAGE);
-    return 0;
-  }
-  const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
-  const edition = v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : NEWEST_EDITION;
-  setSpecEdition(edition);
-  const arch = v.arch ?? DEFAULT_ARCH;
-  const target = findTarget(arch);
-  if (!target) throw new UsageError(`unknown --arch '${arch}'`);
+  const parsed = parseGpuCommand(
+    argv,
+    { cells: { type: 'string' }, budget: { type: 'string' }, expectations: { type: 'string' }, 'self-test': { type: 'boolean' }, workers: { type: 'string' } },
+    SWEEP_USAGE,
+    io.out,
+  );
+  if (!parsed) return 0;
+  const { v, target, shard, edition } = parsed;
   const cells = v.cells === undefined ? CELLS : Number(v.cells);
   if (!Number.isInteger(cells) || cells < 1 || cells > CELLS) throw new UsageError(`--cells takes 1 to ${CELLS}, got '${v.cells}'`);
   const budget = v.budget === undefined ? DEFAULT_BUDGET : Number(v.budget);
@@ -154,13 +124,8 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const exFile = v.expectations ?? expectationsPath(target.name);
-  const ex = await loadExpectations(exFile, v.expectations !== undefined);
-  if (ex.problems.length) {
-    for (const p of ex.problems) io.err(formatProblem(p));
-    io.err(`${ex.problems.length} problem(s) in the expectations file; nothing was run. Fix them and run again.`);
-    return 2;
-  }
-  const expectations: Expectation[] = ex.expectations;
+  const expectations = await readExpectations(exFile, v.expectations !== undefined, io);
+  if (!expectations) return 2;
   if (!existsSync(exFile)) io.err(`sweep: no expectations file at ${exFile} (a path relative to the working directory; --expectations FILE names one): every deviation counts as a mismatch`);
   const started = new Date();
   const dir = prepareReportDir(v.report, 'sweep-', started, (l) => io.err(l));

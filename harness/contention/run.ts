@@ -4,11 +4,10 @@
  * values) goes into a histogram, each distinct outcome is judged once by the contention model
  * (model.ts), and the two launches are compared address by address (determinism).
  */
-import { type Shard, shardSlice } from '../util/shard.js';
-import { openModule } from '../backends/gpu/cache.js';
+import { shardSlice } from '../util/shard.js';
+import { type GpuVariantRun, openModule } from '../backends/gpu/cache.js';
 import type { Launcher } from '../backends/gpu/driver.js';
 import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
-import type { Ptxas } from '../backends/ptxas/toolchain.js';
 import { elementFormat } from '../numerics/formats.js';
 import type { OutcomeCount } from '../report/json.js';
 import { CaseError } from '../reference/model.js';
@@ -16,14 +15,8 @@ import { type ContentionGroup, contentionPlan, selftestPlan, setOps } from './ca
 import { contendKernelName, contendModule } from './kernel.js';
 import { type ContentionCase, type ContentionJudgement, type Lane, judgeContention, lanesOf } from './model.js';
 
-export interface ContentionOptions {
-  readonly arch: string;
-  readonly ptx: string;
-  readonly ptxas: Ptxas;
-  readonly cacheDir: string;
-  readonly filter?: string;
-  /** --shard: this shard's part of the groups, balanced by participants per address. */
-  readonly shard?: Shard;
+/** A contention run; --shard splits the groups, balanced by participants per address. */
+export interface ContentionOptions extends GpuVariantRun {
   /** Addresses per launch (repetitions), a multiple of 32, at most 1024. */
   readonly reps: number;
   readonly selftest: boolean;

@@ -87,13 +87,14 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
   const stats: Record<string, number> = {};
   const add = (k: string, v: number) => (stats[k] = (stats[k] ?? 0) + v);
   const hasTotals = ordered.some((s) => Object.keys(s.report.stats).some((k) => k.startsWith('total.')));
-  const counted = (s: ShardFile, prefix: 'entries' | 'total') => Object.keys(s.report.stats).some((k) => k.startsWith(`${prefix}.`));
   const derived: Record<string, number> = {};
   for (const s of ordered) {
     for (const [k, v] of Object.entries(s.report.stats)) if (!PER_PROCESS.test(k) && typeof v === 'number') add(k, v);
+    const keys = Object.keys(s.report.stats);
+    const counted = { entries: keys.some((k) => k.startsWith('entries.')), total: keys.some((k) => k.startsWith('total.')) };
     for (const r of s.report.results) {
       const prefix = r.kind === 'case' ? 'total' : 'entries';
-      if (counted(s, prefix)) continue;
+      if (counted[prefix]) continue;
       const k = `${prefix}.${r.family}.${r.verdict}`;
       derived[k] = (derived[k] ?? 0) + 1;
     }

@@ -9,10 +9,9 @@
  * canonical NaN is counted on the device). 32-bit sweeps (one operand against a named value) run
  * after the 16-bit ones, as far as the budget allows.
  */
-import { type Shard, shardSlice } from '../util/shard.js';
+import { shardSlice } from '../util/shard.js';
 import { availableParallelism } from 'node:os';
-import type { Ptxas } from '../backends/ptxas/toolchain.js';
-import { openModule } from '../backends/gpu/cache.js';
+import { type GpuVariantRun, openModule } from '../backends/gpu/cache.js';
 import type { Launcher } from '../backends/gpu/driver.js';
 import { judge } from '../backends/gpu/observations.js';
 import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
@@ -26,15 +25,8 @@ import { sweepKernelName, sweepModule } from './kernel.js';
 import { laneOpOf, referenceFor, referenceWhat } from './reference.js';
 import { CELLS, CELL_PAIRS, CELL_WORDS, DEVICE_WORDS, type Domain, type SweepVariant, domainA, domainB, domainText, laneBits, nanOf, sweepName, sweepPlan, sweepSpace, sweepTag } from './space.js';
 
-export interface SweepOptions {
-  readonly arch: string;
-  readonly ptx: string;
-  readonly ptxas: Ptxas;
-  readonly cacheDir: string;
-  /** The --filter pattern (variant ids), if any. */
-  readonly filter?: string;
-  /** --shard: this shard's part of the sweeps (each sweep one unit; the --budget is per shard). */
-  readonly shard?: Shard;
+/** A sweep run; --shard splits the sweeps (each sweep one unit; the --budget is per shard). */
+export interface SweepOptions extends GpuVariantRun {
   /** Cells per variant from cell 0 (CELLS: every pair). */
   readonly cells: number;
   /** Flip the lowest result bit where b is subnormal (the proof that a sweep can fail). */

@@ -5,15 +5,11 @@
 #   cold, then warm), and the self-test; prints wall-clock seconds and the contend lines.
 out=${1:-/tmp/ptxconf-contend-bench}
 mkdir -p "$out"
-B="$(dirname "$0")/../../.bundle/conformance.sh"
+. "$(dirname "$0")/bench-lib.sh"
 C="$out/cache"
 run() {
   name=$1; shift
-  s=$(date +%s.%N)
-  timeout "${CONTEND_BENCH_TIMEOUT:-600}" sh "$B" contend --cache-dir "$C" --report "$out/$name" "$@" > "$out/$name.log" 2>&1
-  rc=$?
-  e=$(date +%s.%N)
-  printf '%-22s %7.1f s  exit %s\n' "$name" "$(awk "BEGIN{print $e - $s}")" "$rc"
+  timed "$name" "${CONTEND_BENCH_TIMEOUT:-600}" contend --cache-dir "$C" --report "$out/$name" "$@"
   grep -E '^contend|^error|^all ' "$out/$name.log" | sed 's/^/    /' | cut -c1-400 | head -${CONTEND_BENCH_LINES:-12}
 }
 rm -rf "$C"

@@ -11,15 +11,11 @@
 out=${1:-/tmp/ptxconf-sweep-bench}
 what=${2:-one}
 mkdir -p "$out"
-B="$(dirname "$0")/../../.bundle/conformance.sh"
+. "$(dirname "$0")/bench-lib.sh"
 C="$out/cache"
 run() {
   name=$1; shift
-  s=$(date +%s.%N)
-  timeout "${SWEEP_BENCH_TIMEOUT:-600}" sh "$B" sweep --cache-dir "$C" --report "$out/$name" "$@" > "$out/$name.log" 2>&1
-  rc=$?
-  e=$(date +%s.%N)
-  printf '%-22s %7.1f s  exit %s\n' "$name" "$(awk "BEGIN{print $e - $s}")" "$rc"
+  timed "$name" "${SWEEP_BENCH_TIMEOUT:-600}" sweep --cache-dir "$C" --report "$out/$name" "$@"
   grep -E '^sweep[ :]|^error' "$out/$name.log" | grep -v '^sweep seconds' | sed 's/^/    /' | head -${SWEEP_BENCH_LINES:-8}
   grep -E '^sweep seconds' "$out/$name.log" | sed 's/^/    /'
 }

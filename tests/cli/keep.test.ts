@@ -8,17 +8,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { type Io, main } from '../../harness/cli/main.js';
+import { main } from '../../harness/cli/main.js';
+import { runLines } from '../helpers/cli.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-keep-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = async (args: string[]) => {
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false, columns: 200 };
-  return { code: await main(args, io), out };
-};
+const run = (args: string[]) => runLines(args);
 
 it.skipIf(typeof (await ptxasOrReason()) === 'string')('--keep 5 against --keep all: the same counts, expectations and exit code; fewer results kept', async () => {
   const args = ['--backend', 'ptxas', '--arch', 'sm_90', '--filter', 'red.global.*.u32,atom.global.*.f32'];

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { register } from 'tsx/cjs/api';
-import { type Io, main } from '../../harness/cli/main.js';
+import { runLines } from '../helpers/cli.js';
 import { loadReport } from '../../harness/report/load.js';
 import type { RunReport } from '../../harness/report/json.js';
 import { parseShard, shardSlice, shardStream } from '../../harness/util/shard.js';
@@ -21,11 +21,7 @@ register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-shard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = async (args: string[]) => {
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false, columns: 200 };
-  return { code: await main(args, io), out };
-};
+const run = (args: string[]) => runLines(args);
 const table = (o: string[]) => o.slice(o.findIndex((l) => l.startsWith('family')), o.findIndex((l) => l.startsWith('all results')) + 1);
 const statsOf = (r: RunReport, re: RegExp) => Object.fromEntries(Object.entries(r.stats).filter(([k, v]) => re.test(k) && v > 0).sort());
 

@@ -6,6 +6,8 @@
  * a cache never read half a file. Compilation runs several ptxas at once; each module's SASS
  * extraction follows its compilation in the same task, in parallel with the other compilations.
  */
+import type { Ptxas } from '../ptxas/toolchain.js';
+import type { Shard } from '../../util/shard.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -137,6 +139,21 @@ export async function compileModules(
   );
   stats.compileMs = performance.now() - t0;
   return { modules, stats };
+}
+
+/**
+ * What a GPU-only run over the catalog's gpu variants (`sweep`, `contend`) is given: the target and
+ * its module PTX ISA, the toolchain and cubin cache, and which variants (--filter) and part (--shard).
+ */
+export interface GpuVariantRun {
+  readonly arch: string;
+  readonly ptx: string;
+  readonly ptxas: Ptxas;
+  readonly cacheDir: string;
+  /** The --filter pattern (variant ids), if any. */
+  readonly filter?: string;
+  /** --shard: this run's part of the work. */
+  readonly shard?: Shard;
 }
 
 /**

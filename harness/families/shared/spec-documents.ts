@@ -12,6 +12,8 @@ export interface SpecDocument {
   readonly section: string;
   /** The section's title as the directed library's files cite it ("PTX ISA <section> <title>"). */
   readonly title: string;
+  /** How the file writes the section number, where not as `section` (checked by tests/catalog/citations.test.ts). */
+  readonly writtenAs?: string;
 }
 
 export const FAMILY_DOCUMENTS = {
@@ -30,8 +32,7 @@ export const FAMILY_DOCUMENTS = {
   'cp-reduce-async-bulk.md': { file: 'cp-reduce-async-bulk.md', section: '9.7.9.25.4.2', title: 'cp.reduce.async.bulk' },
   // PTX ISA 9.2-9.4 (spec/ptx-spec-newer/, a copy of ../shared/ptx-spec-newer): what the newer editions changed
   'editions/atom': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.5', title: 'atom (PTX ISA 9.4)' },
-  // the file gives red's 9.4 number as atom's with .6 ("9.7.15.5/6/7"); tests/catalog/citations.test.ts knows
-  'editions/red': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.6', title: 'red (PTX ISA 9.4)' },
+  'editions/red': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.6', title: 'red (PTX ISA 9.4)', writtenAs: '9.7.15.5/6/7' },
   'editions/bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4', title: 'cp.reduce.async.bulk (PTX ISA 9.3)' },
   'editions/multimem-bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4.5', title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.3)' },
   'editions/bulk': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.10.28.4', title: 'cp.reduce.async.bulk (PTX ISA 9.4)' },
