@@ -17,7 +17,7 @@ import {
 import { FAMILIES } from '../families/index.js';
 import type { Citation } from './cite.js';
 import { type AmbiguityNote, type Status, type Violation, effectiveQualifiers, evaluate, matches } from './evaluate.js';
-import { spell, variantId } from './spelling.js';
+import { descriptorSuffix, spell, variantId } from './spelling.js';
 import type { FamilyDef, FamilyId, OperandKind, Qualifiers, RequirementRow } from './types.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -205,15 +205,26 @@ export function familyNeighbours(
   const keep = only?.keep ?? (() => true);
   const seen = new Set<string>();
   const out: { q: Qualifiers; of: string }[] = [];
+  const holders = fam.slots.filter((s) => s.descriptor);
   const core = only
     ? variants
     : variants.filter((q) => fam.fanout.every((s) => (q[s] ?? '') === '') && evaluate(fam, q).status === 'valid');
+  const spelled = new Set<string>();
   for (const base of core) {
+    // one base per spelling where a slot is held outside the instruction (its neighbours differ only there)
+    if (holders.length) {
+      const sp = spell(fam, base);
+      if (spelled.has(sp)) continue;
+      spelled.add(sp);
+    }
     // the spelled parts of the base, to spell a neighbour without building it (= variantId)
-    const parts = fam.slots.map((s) => (s.operand ? '' : (base[s.name] ?? '')));
+    const parts = fam.slots.map((s) => (s.operand || s.descriptor ? '' : (base[s.name] ?? '')));
     const of = variantId(fam, base);
+    const held = descriptorSuffix(fam, base);
     for (let si = 0; si < fam.slots.length; si++) {
       const slot = fam.slots[si]!;
+      // a value held outside the instruction (a tensor map's) is never seen by ptxas
+      if (slot.descriptor) continue;
       const values = slot.operand ? slot.values : (vocab.get(slot.name) ?? slot.values);
       for (const v of values) {
         if (v === (base[slot.name] ?? '')) continue;
@@ -223,14 +234,23 @@ export function familyNeighbours(
           if (p !== '') id += `.${p}`;
         }
         if (((slot.name === 'd' ? v : base.d) ?? '') === '_') id += '(_)';
+        id += held;
         if (known.has(id) || seen.has(id) || !keep(id)) continue;
         seen.add(id);
         const q = { ...base, [slot.name]: v };
-        if (evaluate(fam, q).status === 'invalid') out.push({ q, of });
+        if (evaluate(fam, q).status === 'invalid' && !(holders.length && validWithOtherHeld(fam, q, holders))) out.push({ q, of });
       }
     }
   }
   return out;
+}
+
+/**
+ * Whether a spelling is valid with another value of a slot held outside the instruction (a tensor
+ * map's element type): ptxas sees only the spelling, so such a neighbour is no rejection test.
+ */
+function validWithOtherHeld(fam: FamilyDef, q: Qualifiers, holders: readonly { name: string; values: readonly string[] }[]): boolean {
+  return holders.some((h) => h.values.some((v) => v !== q[h.name] && evaluate(fam, { ...q, [h.name]: v }).status !== 'invalid'));
 }
 
 /** The whole catalog for a target, as entries in a stable order. */
@@ -341,16 +361,17 @@ function walkForm(
 ): void {
   if (lists.some((l) => l.length === 0)) return;
   const slots = fam.slots;
+  const held = slots.some((s) => s.descriptor);
   const q: Record<string, string> = {};
   const rec = (i: number, prefix: string): void => {
     if (i === slots.length) {
-      visit(q.d === '_' ? `${prefix}(_)` : prefix, q); // = variantId(fam, q)
+      visit(`${q.d === '_' ? `${prefix}(_)` : prefix}${held ? descriptorSuffix(fam, q) : ''}`, q); // = variantId(fam, q)
       return;
     }
     const s = slots[i]!;
     for (const v of lists[i]!) {
       q[s.name] = v;
-      if (s.operand || v === '') rec(i + 1, prefix);
+      if (s.operand || s.descriptor || v === '') rec(i + 1, prefix);
       else {
         const p = `${prefix}.${v}`;
         if (viable(p)) rec(i + 1, p);
@@ -446,8 +467,15 @@ export function coreVariants(fam: FamilyDef): Qualifiers[] {
 
 function isaNeighbours(fam: FamilyDef, entries: readonly CatalogEntry[], opts: EnumerateOptions): CatalogEntry[] {
   const out: CatalogEntry[] = [];
+  // one per spelling where a slot is held outside the instruction: ptxas sees the spelling only
+  const held = fam.slots.some((s) => s.descriptor);
+  const spelled = new Set<string>();
   for (const e of entries) {
     if (e.expect !== 'accept') continue;
+    if (held) {
+      if (spelled.has(e.ptx)) continue;
+      spelled.add(e.ptx);
+    }
     const thresholds = new Set(e.requirements.map((r) => r.ptx).filter((p): p is string => !!p));
     for (const t of [...thresholds].sort(comparePtx)) {
       if (comparePtx(t, opts.target.minPtx) <= 0) continue;

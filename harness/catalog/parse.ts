@@ -83,7 +83,14 @@ function operandChecks(fam: FamilyDef, q: Qualifiers, kinds: readonly OperandKin
   })();
   expected.forEach((k, i) => {
     const op = ops[i]!;
-    if (['a', 'dstMem', 'srcMem', 'mbar'].includes(k) && !/^\[.*\]$/.test(op)) {
+    if (k === 'tensor') {
+      const coords = /\{([^{}]*)\}\s*\]$/.exec(op);
+      const dims = Number((q.dim ?? '').replace('d', ''));
+      if (dims && (!coords || splitOperands(coords[1]!).length !== dims)) {
+        out.push({ rule: `${fam.id}.operands.vector`, text: `operand ${i + 1} (tensorMap, tensorCoords) must end in a brace-enclosed list of ${dims} coordinates (.${q.dim}), got ${op}`, cite: c });
+      }
+    }
+    if (['a', 'dstMem', 'srcMem', 'mbar', 'tensor'].includes(k) && !/^\[.*\]$/.test(op)) {
       out.push({ rule: `${fam.id}.operands.address`, text: `operand ${i + 1} (${k}) is an address and must be written [${op}]`, cite: c });
     }
     if (['d', 'b', 'c'].includes(k) && lanes > 1 && !(k === 'd' && op === '_')) {
@@ -113,7 +120,13 @@ export function parseInstruction(text: string): ParsedInstruction {
     col += guard[0].length;
   }
   const ws = /\s/.exec(s);
-  const opcode = ws ? s.slice(0, ws.index) : s;
+  let opcode = ws ? s.slice(0, ws.index) : s;
+  // values held outside the instruction (a tensor map's element type), written as id suffixes: (f32)
+  const held: string[] = [];
+  for (let m = /\(([\w:.]+)\)$/.exec(opcode); m && m[1] !== '_'; m = /\(([\w:.]+)\)$/.exec(opcode)) {
+    held.unshift(m[1]!);
+    opcode = opcode.slice(0, m.index);
+  }
   const operandText = ws ? s.slice(ws.index).trim() : '';
   const fam = HEADS.find((f) => opcode === f.head || opcode.startsWith(`${f.head}.`));
   if (!fam) {
@@ -126,12 +139,14 @@ export function parseInstruction(text: string): ParsedInstruction {
   let pos = col + fam.head.length + 1;
   for (const tok of opcode.slice(fam.head.length + 1).split('.').filter((t, i, a) => t !== '' || i < a.length - 1)) {
     if (tok === '') throw new ParseError(`empty qualifier (two dots) in '${opcode}'`, pos);
-    const own = fam.slots.filter((sl) => !sl.operand && sl.values.includes(tok) && !(sl.name in q));
-    const other = fam.slots.filter((sl) => !sl.operand && !(sl.name in q) && (vocab.get(sl.name) ?? []).includes(tok));
+    const own = fam.slots.filter((sl) => !sl.operand && !sl.descriptor && sl.values.includes(tok) && !(sl.name in q));
+    const other = fam.slots.filter((sl) => !sl.operand && !sl.descriptor && !(sl.name in q) && (vocab.get(sl.name) ?? []).includes(tok));
     const slot = own[0] ?? other[0];
     if (!slot) {
       const rule = `${fam.id}.grammar.unknown-qualifier`;
-      const taken = fam.slots.find((sl) => (vocab.get(sl.name) ?? []).includes(tok));
+      const holder = fam.slots.find((sl) => sl.descriptor && sl.values.includes(tok));
+      if (holder) throw new ParseError(`'.${tok}' is not spelled in ${fam.head}: its .${holder.name} is held by ${holder.descriptor}; write it after the opcode in parentheses, e.g. '${fam.head}...(${tok})'`, pos, rule);
+      const taken = fam.slots.find((sl) => !sl.descriptor && (vocab.get(sl.name) ?? []).includes(tok));
       if (taken) throw new ParseError(`'${opcode}' has two .${taken.name} qualifiers ('.${q[taken.name]}' and '.${tok}')`, pos, rule);
       if (allTokens().includes(tok)) {
         throw new ParseError(`'.${tok}' is a PTX qualifier, but ${fam.head} has no qualifier of its kind (its slots: ${fam.slots.filter((x) => !x.operand).map((x) => x.name).join(', ')})`, pos, rule);
@@ -141,6 +156,13 @@ export function parseInstruction(text: string): ParsedInstruction {
     q[slot.name] = tok;
     pos += tok.length + 1;
   }
+  const descriptors = fam.slots.filter((sl) => sl.descriptor);
+  if (held.length > descriptors.length) {
+    throw new ParseError(descriptors.length ? `'${text.trim()}' gives ${held.length} values in parentheses; ${fam.head} takes ${descriptors.length} (${descriptors.map((d) => `${d.name}, held by ${d.descriptor}`).join('; ')})` : `'(${held.join(')(')})' after the opcode: ${fam.head} takes no value in parentheses (only a variant of an instruction whose operand holds its element type does, e.g. cp.reduce.async.bulk.tensor...bulk_group(f32))`, col);
+  }
+  descriptors.forEach((d, i) => {
+    if (held[i] !== undefined) q[d.name] = held[i]!;
+  });
   for (const sl of fam.slots) q[sl.name] ??= '';
   const operands = operandText ? splitOperands(operandText) : undefined;
   if (operands && fam.slots.some((sl) => sl.name === 'd' && sl.operand) && operands[0] === '_') q.d = '_';

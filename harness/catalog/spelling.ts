@@ -1,24 +1,36 @@
 /**
  * Canonical PTX spelling of a variant: the family head, then the qualifiers in the grammar's order.
  * Variant ids add `(_)` for atom's bit-bucket destination and `@ptxX.Y` for a variant checked under
- * an older PTX ISA version.
+ * an older PTX ISA version; a value held outside the instruction (a tensor map's element type) is
+ * not spelled, and ids add it as `(<value>)`.
  */
 import type { FamilyDef, Qualifiers } from './types.js';
 
 export function spell(fam: FamilyDef, q: Qualifiers): string {
   let s = fam.head;
   for (const slot of fam.slots) {
-    if (slot.operand) continue;
+    if (slot.operand || slot.descriptor) continue;
     const v = q[slot.name] ?? '';
     if (v !== '') s += `.${v}`;
   }
   return s;
 }
 
-/** The stable id of a variant: its spelling, `(_)` for a bit-bucket destination, `@ptxX.Y` if pinned. */
+/** The `(<value>)` suffix of a variant's descriptor slots (the tensor map's element type), in slot order. */
+export function descriptorSuffix(fam: FamilyDef, q: Qualifiers): string {
+  let s = '';
+  for (const slot of fam.slots) if (slot.descriptor && (q[slot.name] ?? '') !== '') s += `(${q[slot.name]})`;
+  return s;
+}
+
+/**
+ * The stable id of a variant: its spelling, `(_)` for a bit-bucket destination, `(<value>)` per
+ * descriptor slot, `@ptxX.Y` if pinned.
+ */
 export function variantId(fam: FamilyDef, q: Qualifiers, ptx?: string): string {
   let id = spell(fam, q);
   if ((q.d ?? '') === '_') id += '(_)';
+  id += descriptorSuffix(fam, q);
   if (ptx) id += `@ptx${ptx}`;
   return id;
 }

@@ -26,6 +26,13 @@ export interface SlotDef {
    * it is not spelled in the opcode, and a variant id shows it as a `(_)` suffix.
    */
   readonly operand?: true;
+  /**
+   * Set for a slot whose value the instruction does not spell but an object it names holds (the
+   * tensor map's element type for cp.reduce.async.bulk.tensor): what holds it, in words. ptxas never
+   * sees it, so no invalid neighbour changes it; a variant id shows it as a `(<value>)` suffix, and an
+   * instruction written in a vector file or --case gives it the same way.
+   */
+  readonly descriptor?: string;
 }
 
 /** Operand kinds, in the order the instruction takes them. */
@@ -38,7 +45,8 @@ export type OperandKind =
   | 'dstMem' // [address]
   | 'srcMem' // [address]
   | 'size' //  32-bit byte count
-  | 'mbar'; // [mbarrier address]
+  | 'mbar' //   [mbarrier address]
+  | 'tensor'; // [tensorMap{, gAddrToOverride}{, attributeOverrideInfo}, {coordinates, one per .dim}]
 
 /** One syntax line of the spec's grammar. A variant is grammatical if some form admits it. */
 export interface FormRow {

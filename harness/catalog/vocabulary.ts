@@ -20,7 +20,7 @@ export function vocabulary(): Map<string, string[]> {
   const m = new Map<string, Set<string>>();
   for (const f of FAMILIES) {
     for (const s of f.slots) {
-      if (s.operand) continue;
+      if (s.operand || s.descriptor) continue;
       const set = m.get(s.name) ?? new Set<string>(['']);
       for (const v of s.values) set.add(v);
       for (const v of FOREIGN[s.name] ?? []) set.add(v);

@@ -8,12 +8,14 @@ import type { FamilyDef, FamilyId } from '../catalog/types.js';
 import type { FpRule } from '../numerics/rules.js';
 import { atomPlugin } from './atom/index.js';
 import { cpReduceAsyncBulkPlugin } from './cp-reduce-async-bulk/index.js';
+import { cpReduceAsyncBulkTensorPlugin } from './cp-reduce-async-bulk-tensor/index.js';
 import { multimemCpReduceAsyncBulkPlugin } from './multimem-cp-reduce-async-bulk/index.js';
 import { multimemLdReducePlugin } from './multimem-ld_reduce/index.js';
 import { multimemRedPlugin } from './multimem-red/index.js';
 import { multimemStPlugin } from './multimem-st/index.js';
 import type { CaseInput, CaseLength, CaseShape, FamilyPlugin } from './plugin.js';
 import { redPlugin } from './red/index.js';
+import { redAsyncPlugin } from './red-async/index.js';
 
 export type { CaseInput, CaseLength, CaseShape, FamilyPlugin };
 
@@ -26,6 +28,8 @@ export const PLUGINS: readonly FamilyPlugin[] = [
   multimemRedPlugin,
   cpReduceAsyncBulkPlugin,
   multimemCpReduceAsyncBulkPlugin,
+  cpReduceAsyncBulkTensorPlugin,
+  redAsyncPlugin,
 ];
 
 export const FAMILIES: readonly FamilyDef[] = PLUGINS.map((p) => p.def);

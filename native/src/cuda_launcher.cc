@@ -38,6 +38,9 @@ std::string loadError;
 CUDA_FUNCS(FN)
 #undef FN
 
+// Optional: a driver without it still runs every other family (the tensor family then says why not).
+decltype(&::cuTensorMapEncodeTiled) p_cuTensorMapEncodeTiled = nullptr;
+
 bool Open() {
   if (lib) return true;
   if (!loadError.empty()) return false;
@@ -57,6 +60,7 @@ bool Open() {
   }
   CUDA_FUNCS(LOAD)
 #undef LOAD
+  p_cuTensorMapEncodeTiled = reinterpret_cast<decltype(p_cuTensorMapEncodeTiled)>(dlsym(lib, "cuTensorMapEncodeTiled"));
   return true;
 }
 
@@ -244,7 +248,45 @@ Napi::Value Synchronize(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// tensorMapEncodeTiled(dataType, globalAddress, globalDim[], globalStrides[] (bytes, rank-1),
+// boxDim[], elementStrides[]) -> Buffer of the 128-byte CUtensorMap: no interleave, no swizzle, no L2
+// promotion, out-of-bound elements zero-filled.
+Napi::Value TensorMapEncodeTiled(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  if (!p_cuTensorMapEncodeTiled) {
+    Napi::Error e = Napi::Error::New(env, "this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12.0 or newer has it)");
+    e.Set("cuResult", Napi::String::New(env, "NO_TENSOR_MAP"));
+    e.ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  auto u64s = [&](int i) {
+    Napi::Array a = info[i].As<Napi::Array>();
+    std::vector<cuuint64_t> v(a.Length());
+    for (uint32_t k = 0; k < a.Length(); k++) v[k] = static_cast<cuuint64_t>(U64(a.Get(k)));
+    return v;
+  };
+  auto u32s = [&](int i) {
+    Napi::Array a = info[i].As<Napi::Array>();
+    std::vector<cuuint32_t> v(a.Length());
+    for (uint32_t k = 0; k < a.Length(); k++) v[k] = a.Get(k).As<Napi::Number>().Uint32Value();
+    return v;
+  };
+  auto dt = static_cast<CUtensorMapDataType>(info[0].As<Napi::Number>().Uint32Value());
+  void* addr = reinterpret_cast<void*>(U64(info[1]));
+  std::vector<cuuint64_t> dims = u64s(2), strides = u64s(3);
+  std::vector<cuuint32_t> box = u32s(4), estr = u32s(5);
+  CUtensorMap map;
+  CHECK(env,
+        p_cuTensorMapEncodeTiled(&map, dt, static_cast<cuuint32_t>(dims.size()), addr, dims.data(), strides.data(), box.data(), estr.data(),
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        "cuTensorMapEncodeTiled");
+  return Napi::Buffer<uint8_t>::Copy(env, reinterpret_cast<uint8_t*>(&map), sizeof(map));
+}
+
 Napi::Object Module(Napi::Env env, Napi::Object exports) {
+  exports.Set("tensorMapEncodeTiled", Napi::Function::New(env, TensorMapEncodeTiled));
   exports.Set("status", Napi::Function::New(env, Status));
   exports.Set("init", Napi::Function::New(env, Init));
   exports.Set("device", Napi::Function::New(env, Device));

@@ -23,7 +23,15 @@ export interface Launcher {
   copyFromDevice(b: Buffer, p: bigint): void;
   launch(fn: bigint, grid: [number, number, number], block: [number, number, number], sharedBytes: number, cluster: [number, number, number], params: bigint[]): void;
   synchronize(): void;
+  /**
+   * cuTensorMapEncodeTiled (no interleave, swizzle or L2 promotion; out-of-bound elements zero):
+   * the 128-byte tensor map, to copy where a kernel reads it. Strides in bytes, one fewer than dims.
+   */
+  tensorMapEncodeTiled(dataType: number, globalAddress: bigint, globalDim: bigint[], globalStrides: bigint[], boxDim: number[], elementStrides: number[]): Buffer;
 }
+
+/** CU_TENSOR_MAP_DATA_TYPE_* values from cuda.h (CUDA 13.0). */
+export const TENSOR_MAP_TYPE = { UINT8: 0, UINT16: 1, UINT32: 2, INT32: 3, UINT64: 4, INT64: 5, FLOAT16: 6, FLOAT32: 7, FLOAT64: 8, BFLOAT16: 9, FLOAT32_FTZ: 10 } as const;
 
 /** CU_DEVICE_ATTRIBUTE_* values from cuda.h (CUDA 13.0). */
 export const ATTR = { MULTIPROCESSOR_COUNT: 16, COMPUTE_CAPABILITY_MAJOR: 75, COMPUTE_CAPABILITY_MINOR: 76, MULTICAST_SUPPORTED: 132 } as const;

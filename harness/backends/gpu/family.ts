@@ -41,6 +41,26 @@ export interface KernelShape {
   readonly clustered: boolean;
   /** Whether the variant takes generic addresses (a case's `space: shared` launches with mode 1). */
   readonly generic: boolean;
+  /**
+   * For a variant that reads a tensor map (cp.reduce.async.bulk.tensor): the executor encodes one per
+   * launch over the launch's memory slots (tensorMapGeometry), copies it to device memory and passes
+   * its address as the kernel's `pc` parameter (such a kernel takes no operand c).
+   */
+  readonly tensorMap?: { readonly dataType: number; readonly rank: number };
+}
+
+/**
+ * The tiled tensor map over n case slots of 16 bytes (E elements each) for a kernel whose case i
+ * reduces one box of E elements at coordinates tensorCoords(i): rank 1 is one row of E*n elements;
+ * rank d > 1 has an inner dimension of E, d-2 dimensions of 2 and an outer one of ceil(n / 2^(d-2)),
+ * strides 16, 32, 64 ... bytes, box {E, 1, ...}, so that every coordinate takes several values.
+ */
+export function tensorMapGeometry(rank: number, elements: number, n: number): { dims: bigint[]; strides: bigint[]; box: number[]; elementStrides: number[] } {
+  if (rank === 1) return { dims: [BigInt(elements * Math.max(n, 1))], strides: [], box: [elements], elementStrides: [1] };
+  const twos = rank - 2;
+  const dims = [BigInt(elements), ...Array.from({ length: twos }, () => 2n), BigInt(Math.max(1, Math.ceil(n / 2 ** twos)))];
+  const strides = Array.from({ length: rank - 1 }, (_, k) => BigInt(SLOT * 2 ** k));
+  return { dims, strides, box: [elements, ...Array.from({ length: rank - 1 }, () => 1)], elementStrides: Array.from({ length: rank }, () => 1) };
 }
 
 export interface GpuFamily {

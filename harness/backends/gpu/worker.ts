@@ -19,7 +19,7 @@ import { fastChecker } from '../../reference/fast.js';
 import type { ReferenceCase } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
 import { type Launcher, loadLauncher } from './driver.js';
-import { BLOCK, type KernelShape, SLOT } from './family.js';
+import { BLOCK, type KernelShape, SLOT, tensorMapGeometry } from './family.js';
 import { WORDS, decodeCase, encodeCase, fillGenerated, readSlot } from './batch.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from './observations.js';
@@ -129,6 +129,31 @@ class Gpu {
     return p;
   }
 
+  private mapBuf = 0n;
+  private mapCapacity = 0;
+
+  /** Encodes and copies the tensor map of every launch whose kernel reads one; its device address per launch. */
+  tensorMaps(launches: readonly { shape: KernelShape; first: number; n: number }[]): (bigint | undefined)[] {
+    const want = launches.filter((x) => x.shape.tensorMap).length;
+    if (!want) return [];
+    if (want > this.mapCapacity) {
+      if (this.mapCapacity) this.l.memFree(this.mapBuf);
+      this.mapCapacity = Math.max(want, 64);
+      this.mapBuf = this.l.memAlloc(this.mapCapacity * TENSOR_MAP_BYTES);
+    }
+    const host = Buffer.alloc(want * TENSOR_MAP_BYTES);
+    let k = 0;
+    const out = launches.map((x) => {
+      const tm = x.shape.tensorMap;
+      if (!tm) return undefined;
+      const g = tensorMapGeometry(tm.rank, x.shape.elements, x.n);
+      this.l.tensorMapEncodeTiled(tm.dataType, this.ptrs[0]! + BigInt(x.first * SLOT), g.dims, g.strides, g.box, g.elementStrides).copy(host, k * TENSOR_MAP_BYTES);
+      return this.mapBuf + BigInt(TENSOR_MAP_BYTES * k++);
+    });
+    this.l.copyToDevice(this.mapBuf, host);
+    return out;
+  }
+
   run(launches: readonly { f: bigint; shape: KernelShape; mode: number; first: number; n: number }[], bufs: readonly Buffer[], total: number, gens: readonly GenLaunch[], inputs: readonly Buffer[]): void {
     if (total > this.capacity) {
       for (const p of this.ptrs) this.l.memFree(p);
@@ -148,16 +173,22 @@ class Gpu {
       this.l.synchronize();
       for (let k = 0; k < 3; k++) this.l.copyFromDevice(inputs[k]!, this.ptrs[k]!);
     }
-    for (const x of launches) {
+    const maps = this.tensorMaps(launches);
+    launches.forEach((x, j) => {
       const blocks = Math.ceil(x.n / BLOCK);
       const off = BigInt(x.first * SLOT);
-      this.l.launch(x.f, [x.shape.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(x.n, BLOCK), 1, 1], 0, x.shape.clustered ? [2, 1, 1] : [1, 1, 1], [...this.ptrs.map((p) => p + off), BigInt(x.n), BigInt(x.mode)]);
-    }
+      const params = this.ptrs.map((p) => p + off);
+      if (maps[j] !== undefined) params[2] = maps[j]!;
+      this.l.launch(x.f, [x.shape.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(x.n, BLOCK), 1, 1], 0, x.shape.clustered ? [2, 1, 1] : [1, 1, 1], [...params, BigInt(x.n), BigInt(x.mode)]);
+    });
     this.l.synchronize();
     this.l.copyFromDevice(bufs[0]!, this.ptrs[0]!);
     if (launches.some((x) => x.shape.returns)) this.l.copyFromDevice(bufs[3]!, this.ptrs[3]!);
   }
 }
+
+/** 128-byte tensor maps per launch that reads one (family.ts tensorMapGeometry), in device memory. */
+export const TENSOR_MAP_BYTES = 128;
 
 interface GenLaunch {
   readonly cubin: string;

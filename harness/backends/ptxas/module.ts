@@ -64,6 +64,13 @@ export function operandText(e: CatalogEntry): string {
       case 'mbar':
         parts.push('[%mb]');
         break;
+      case 'tensor': {
+        // the tensor map's generic address, override operands where spelled, one .s32 coordinate per dimension
+        const dims = Number((e.q.dim ?? '1d').replace('d', '')) || 1;
+        const over = [(e.q.override_addr ?? '') !== '' ? '%mb' : '', (e.q.override_attr ?? '') !== '' ? '{%r8_0}, {%r8_1}' : ''].filter(Boolean);
+        parts.push(`[${['%ad', ...over, `{${Array.from({ length: dims }, (_, i) => `%r32_${i}`).join(', ')}}`].join(', ')}]`);
+        break;
+      }
       case 'size':
         parts.push('%sz');
         break;

@@ -37,4 +37,7 @@ export const FAMILY_DOCUMENTS = {
   'editions/multimem-bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4.5', title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.3)' },
   'editions/bulk': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.10.28.4', title: 'cp.reduce.async.bulk (PTX ISA 9.4)' },
   'editions/multimem-bulk': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.10.28.4.5', title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.4)' },
+  // families written from the newest text only (their 9.1 wording, where it differs, is quoted in the same file)
+  'editions/red-async': { file: '../ptx-spec-newer/red-async.md', section: '9.7.15.7', title: 'red.async (PTX ISA 9.4)' },
+  'editions/tensor': { file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md', section: '9.7.10.28.5.4', title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.4)' },
 } as const satisfies Record<string, SpecDocument>;
