@@ -97,10 +97,12 @@ export function parseGenId(id: string): { variant: string; seed: number; level: 
  */
 export function representativeVariants(fam: FamilyDef): CaseVariant[] {
   const shape = familyPlugin(fam.id).shape;
+  const optional = ['sem', 'scope', 'hint', 'd'].filter((n) => fam.slots.find((s) => s.name === n)?.values.includes('') ?? true);
   const out: CaseVariant[] = [];
   for (const q of familyVariants(fam)) {
     if (evaluate(fam, q).status !== 'valid') continue;
-    if ((q.sem ?? '') !== '' || (q.scope ?? '') !== '' || (q.hint ?? '') !== '' || (q.d ?? '') !== '') continue;
+    // ordering, scope and hint at their defaults where the grammar lets them be omitted (red.async spells both)
+    if (optional.some((n) => (q[n] ?? '') !== '')) continue;
     if (!shape.representative(q)) continue;
     out.push({ family: fam.id, q, ptx: spell(fam, q), id: variantId(fam, q) });
   }

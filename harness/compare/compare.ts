@@ -15,7 +15,7 @@ import { type ElementFormat, classify, elementFormat, splitLanes } from '../nume
 import type { Allowed } from '../numerics/ops.js';
 import { type ElementAllowed, CaseError, reference } from '../reference/model.js';
 import type { EntryResult, Verdict } from '../report/types.js';
-import { type Explainable, explain, explanationText, groupExplained, nanBehaviour, referenceCaseOf, subjectOf, variantOf } from './explain.js';
+import { type Explainable, explain, explanationText, groupExplained, nanBehaviour, referenceCaseOf, resultVariant, subjectOf, subnormalBehaviour, variantOf } from './explain.js';
 
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
 
@@ -29,7 +29,7 @@ export function explainable(r: EntryResult): Explainable | undefined {
   if (!c) return undefined;
   const observed = (c.observed ?? c.expect) as Explainable['observed'] | undefined;
   if (!observed) return undefined;
-  return { variant: r.ptx, input: c.input as Explainable['input'], observed };
+  return { variant: resultVariant(r), input: c.input as Explainable['input'], observed };
 }
 
 /**
@@ -75,7 +75,7 @@ export function enrichResult(r: EntryResult): EntryResult {
   const needsAllowed = (out.verdict !== 'pass' || judgesExpect) && Object.keys(c.allowed).length === 0;
   if (rules.length === 0 || needsAllowed || (judgesExpect && !fileExpect)) {
     try {
-      const v = variantOf(out.ptx);
+      const v = variantOf(resultVariant(out));
       const fmt = elementFormat(v.q.type ?? '');
       const ref = reference(v, referenceCaseOf(ex.input));
       rules = ref.trail.map((t) => t.rule);
@@ -97,11 +97,12 @@ export function enrichResult(r: EntryResult): EntryResult {
     explanation = { ids, text: explanationText(ids) };
   }
   const nan = out.verdict === 'observed' ? nanBehaviour(ex) : undefined;
+  const subnormals = out.verdict === 'observed' && c.unspecified.includes('fp.ftz-unstated') ? subnormalBehaviour(ex) : undefined;
   out = {
     ...out,
     catalog: { ...out.catalog, rules },
     ...(explanation ? { explanation } : {}),
-    case: { ...c, allowed, ...(nan ? { nan } : {}), ...(fileExpect ? { fileExpect } : {}) },
+    case: { ...c, allowed, ...(nan ? { nan } : {}), ...(subnormals ? { subnormals } : {}), ...(fileExpect ? { fileExpect } : {}) },
   };
   return out;
 }
@@ -156,7 +157,7 @@ export function findingsOf(results: readonly EntryResult[]): { findings: ReportF
   };
   // mismatches and known deviations of cases: one finding per subject and explanation
   for (const verdict of ['mismatch', 'known-deviation'] as const) {
-    const cases = results.flatMap((r, i) => (r.verdict === verdict && r.kind === 'case' ? [{ id: String(i), subject: `${subjectOf(r.ptx)}${r.expectation ? ` [${r.expectation}]` : ''}`, explanation: r.explanation?.ids ?? [] }] : []));
+    const cases = results.flatMap((r, i) => (r.verdict === verdict && r.kind === 'case' ? [{ id: String(i), subject: `${subjectOf(resultVariant(r))}${r.expectation ? ` [${r.expectation}]` : ''}`, explanation: r.explanation?.ids ?? [] }] : []));
     for (const g of groupExplained(cases)) {
       const exp = results[Number(g.examples[0])]?.expectation;
       const k = `${verdict}|${g.subject}|${g.explanation}`;
@@ -170,9 +171,10 @@ export function findingsOf(results: readonly EntryResult[]): { findings: ReportF
     } else if (r.kind === 'case') {
       const uns = r.case?.unspecified.join(', ') ?? '';
       const nan = r.case?.nan;
-      const subject = subjectOf(r.ptx);
-      const text = r.verdict === 'observed' ? `inside the set the spec leaves open (${uns || 'order'})${nan ? `; NaN results: ${nan}` : ''}` : r.reason;
-      add(`${r.verdict}|${subject}|${text}`, () => ({ verdict: r.verdict, subject, explanation: [uns, nan].filter(Boolean).join('; '), text }), i);
+      const sub = r.case?.subnormals;
+      const subject = subjectOf(resultVariant(r));
+      const text = r.verdict === 'observed' ? `inside the set the spec leaves open (${uns || 'order'})${sub ? `; subnormals: ${sub}` : ''}${nan ? `; NaN results: ${nan}` : ''}` : r.reason;
+      add(`${r.verdict}|${subject}|${text}`, () => ({ verdict: r.verdict, subject, explanation: [uns, sub && `subnormals ${sub}`, nan].filter(Boolean).join('; '), text }), i);
     } else {
       const rule = r.catalog.rules[0] ?? '';
       const tool = toolMessage(r) || r.reason;

@@ -10,7 +10,7 @@ import { EDITIONS, type Edition, withEdition } from '../catalog/editions.js';
 import { judgeObservation } from '../backends/gpu/observations.js';
 import { findFpRule } from '../numerics/rules.js';
 import type { ReportFinding } from './compare.js';
-import { subjectOf, variantOf } from './explain.js';
+import { resultVariant, subjectOf, variantOf } from './explain.js';
 import type { EntryResult } from '../report/types.js';
 
 export interface EditionSubject {
@@ -63,11 +63,11 @@ export function editionCheck(results: readonly EntryResult[]): { check: EditionC
   const bySubject = new Map<string, { cases: number; verdicts: Record<string, Record<string, number>> }>();
   const byResult = new Map<number, Record<Edition, string>>();
   results.forEach((r, i) => {
-    if (r.kind !== 'case' || !r.case?.observed || !editionSensitive(r.ptx)) return;
+    if (r.kind !== 'case' || !r.case?.observed || !editionSensitive(resultVariant(r))) return;
     const per = {} as Record<Edition, string>;
     for (const e of EDITIONS) per[e] = verdictUnder(r, e).verdict;
     byResult.set(i, per);
-    const subject = subjectOf(r.ptx);
+    const subject = subjectOf(resultVariant(r));
     const g = bySubject.get(subject) ?? { cases: 0, verdicts: Object.fromEntries(EDITIONS.map((e) => [e, {} as Record<string, number>])) };
     g.cases++;
     for (const e of EDITIONS) g.verdicts[e]![per[e]] = (g.verdicts[e]![per[e]] ?? 0) + 1;

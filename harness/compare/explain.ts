@@ -18,7 +18,7 @@ import { parseInstruction } from '../catalog/parse.js';
 import { familyPlugin } from '../families/index.js';
 import { type Rounding, addBitsExact } from '../numerics/exact.js';
 import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
-import { type Allowed, allows, minmaxAllowed } from '../numerics/ops.js';
+import { type Allowed, addOnce, allows, minmaxAllowed } from '../numerics/ops.js';
 import { findFpRule, fpRule } from '../numerics/rules.js';
 import type { ModelVariant, ReferenceCase } from '../reference/model.js';
 
@@ -68,6 +68,16 @@ const isNaN_ = (f: FloatFormat, b: bigint) => classify(f, b) === 'nan';
 export function variantOf(ptxOrId: string): ModelVariant & { readonly ptx: string } {
   const p = parseInstruction(ptxOrId.endsWith('(_)') ? `${ptxOrId.slice(0, -3)} _, [a], b;` : ptxOrId);
   return { family: p.family.id, q: p.q, ptx: ptxOrId };
+}
+
+/**
+ * The variant spelling of a result, for variantOf: its ptx, plus the `(<value>)` groups its id adds
+ * for values held outside the instruction (a tensor map's element type), which ptxas never sees.
+ */
+export function resultVariant(r: { readonly id: string; readonly ptx: string }): string {
+  if (!r.id.startsWith(r.ptx)) return r.ptx;
+  const m = /^(?:\(_\))?((?:\([\w:.]+\))*)/.exec(r.id.slice(r.ptx.length));
+  return r.ptx + (m?.[1] ?? '');
 }
 
 /** One lane of a two-operand float op under `alt`, or undefined when `alt` does not apply. */
@@ -295,4 +305,38 @@ export function nanBehaviour(c: Explainable): string | undefined {
     }
   }
   return kind;
+}
+
+/**
+ * What an observed float .add did with subnormals where no rule says (fp.ftz-unstated): over the
+ * lanes of memory whose result differs between keeping and flushing subnormals (memory with operand
+ * b, or with a bulk source), whether the observed bits are the kept ones, the flushed ones, or some of
+ * each; undefined where no lane tells them apart (or the case is not one add per element).
+ */
+export function subnormalBehaviour(c: Explainable): 'kept' | 'flushed' | 'mixed' | undefined {
+  const v = variantOf(c.variant);
+  if (v.q.op !== 'add') return undefined;
+  const fmt = elementFormat(v.q.type ?? '');
+  if (fmt.lane.kind !== 'float') return undefined;
+  const lf = fmt.lane;
+  const mem = c.input.memory ?? [];
+  const other = c.input.b ?? c.input.source ?? [];
+  const out = c.observed.memory ?? [];
+  if (mem.length === 0 || mem.length !== other.length || out.length !== mem.length) return undefined;
+  let kept = 0;
+  let flushed = 0;
+  mem.forEach((m, i) => {
+    const as = splitLanes(fmt, BigInt(m));
+    const bs = splitLanes(fmt, BigInt(other[i]!));
+    const os = splitLanes(fmt, BigInt(out[i]!));
+    as.forEach((a, j) => {
+      const k = addOnce(lf, a, bs[j]!, false);
+      const f = addOnce(lf, a, bs[j]!, true);
+      if (k.nan || f.nan || k.bits === f.bits) return;
+      if (os[j] === k.bits) kept++;
+      else if (os[j] === f.bits) flushed++;
+    });
+  });
+  if (!kept && !flushed) return undefined;
+  return kept && flushed ? 'mixed' : kept ? 'kept' : 'flushed';
 }

@@ -76,6 +76,8 @@ export interface EntryResult {
     readonly unspecified: readonly string[];
     /** observed NaN results: canonical, an input's payload, or another payload. */
     readonly nan?: string;
+    /** observed float .add where no rule says how subnormals go: kept, flushed, or some of each (lanes that tell them apart). */
+    readonly subnormals?: 'kept' | 'flushed' | 'mixed';
     /** A file case run on hardware: whether the observed bits are the ones its `expect:` names. */
     readonly fileExpect?: { readonly agrees: boolean; readonly reason: string };
   };

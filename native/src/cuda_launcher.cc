@@ -276,9 +276,20 @@ Napi::Value TensorMapEncodeTiled(const Napi::CallbackInfo& info) {
   void* addr = reinterpret_cast<void*>(U64(info[1]));
   std::vector<cuuint64_t> dims = u64s(2), strides = u64s(3);
   std::vector<cuuint32_t> box = u32s(4), estr = u32s(5);
-  CUtensorMap map;
+  // fixed arrays: a rank-1 map has no stride, and an empty vector's data() may be null
+  cuuint64_t d5[5] = {0}, s5[5] = {0};
+  cuuint32_t b5[5] = {0}, e5[5] = {0};
+  if (dims.size() < 1 || dims.size() > 5 || strides.size() + 1 != dims.size() || box.size() != dims.size() || estr.size() != dims.size()) {
+    Napi::Error e = Napi::Error::New(env, "tensorMapEncodeTiled: rank 1-5, one stride fewer than dims, a box and element stride per dim");
+    e.Set("cuResult", Napi::String::New(env, "CUDA_ERROR_INVALID_VALUE"));
+    e.ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  for (size_t k = 0; k < dims.size(); k++) { d5[k] = dims[k]; b5[k] = box[k]; e5[k] = estr[k]; }
+  for (size_t k = 0; k < strides.size(); k++) s5[k] = strides[k];
+  alignas(64) CUtensorMap map;
   CHECK(env,
-        p_cuTensorMapEncodeTiled(&map, dt, static_cast<cuuint32_t>(dims.size()), addr, dims.data(), strides.data(), box.data(), estr.data(),
+        p_cuTensorMapEncodeTiled(&map, dt, static_cast<cuuint32_t>(dims.size()), addr, d5, s5, b5, e5,
                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
         "cuTensorMapEncodeTiled");

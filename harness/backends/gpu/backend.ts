@@ -399,6 +399,7 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
     width: w,
     lanes: job.shape.elements,
     clustered: job.shape.clustered,
+    ...(job.shape.tensorMap ? { tensorMap: job.shape.tensorMap } : {}),
     mode: job.mode,
     cases: all.map((c) => ({ memory: c.input.memory!.map((x) => hex(w, x)), b: (c.input.b ?? c.input.source)!.map((x) => hex(w, x)), ...(c.input.c ? { c: c.input.c.map((x) => hex(w, x)) } : {}) })),
   };

@@ -45,7 +45,7 @@ export async function sassByKernel(cubin: string): Promise<Record<string, string
         continue;
       }
       const m = /\/\*[0-9a-f]+\*\/\s+(?:@!?U?P\d+\s+)?([A-Z][A-Z0-9_.]*)/.exec(line);
-      if (cur && m && /^(ATOM|RED|UBLKRED|SYNCS|UBLKCP)/.test(m[1]!)) {
+      if (cur && m && /^(ATOM|RED|UBLKRED|SYNCS|UBLKCP|UTMA)/.test(m[1]!)) {
         const l = out[cur]!;
         if (!l.includes(m[1]!)) l.push(m[1]!);
       }

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openModule } from './driver.js';
-import { BLOCK, SLOT } from './family.js';
+import { BLOCK, SLOT, encodeTensorMap } from './family.js';
 import { readSlot, writeSlot } from './batch.js';
 
 export interface LaunchJob {
@@ -15,6 +15,8 @@ export interface LaunchJob {
   readonly width: number;
   readonly lanes: number;
   readonly clustered: boolean;
+  /** The kernel reads a tensor map over the launch's memory slots (family.ts KernelShape.tensorMap). */
+  readonly tensorMap?: { readonly dataType: number; readonly rank: number };
   /** 1: a generic-addressing kernel lands in shared memory. */
   readonly mode?: 0 | 1;
   /** Per case: memory, b, c lanes as hex strings (c may be empty). */
@@ -49,7 +51,15 @@ export function executeJob(job: JobFile): LaunchResult[] {
       const ptrs = bufs.map((b) => l.memAlloc(b.length));
       ptrs.forEach((p, k) => l.copyToDevice(p, bufs[k]!));
       const blocks = Math.ceil(n / BLOCK);
-      l.launch(l.getFunction(mod, j.kernel), [j.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(n, BLOCK), 1, 1], 0, j.clustered ? [2, 1, 1] : [1, 1, 1], [...ptrs, BigInt(n), BigInt(j.mode ?? 0)]);
+      const params = [...ptrs];
+      if (j.tensorMap) {
+        // the map over this launch's memory slots, in its own allocation, as the kernel's pc
+        const map = encodeTensorMap(l, j.tensorMap, ptrs[0]!, j.lanes, n);
+        params[2] = l.memAlloc(map.length);
+        l.copyToDevice(params[2], map);
+        ptrs.push(params[2]);
+      }
+      l.launch(l.getFunction(mod, j.kernel), [j.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(n, BLOCK), 1, 1], 0, j.clustered ? [2, 1, 1] : [1, 1, 1], [...params, BigInt(n), BigInt(j.mode ?? 0)]);
       l.synchronize();
       l.copyFromDevice(bufs[0]!, ptrs[0]!);
       l.copyFromDevice(bufs[3]!, ptrs[3]!);

@@ -10,6 +10,7 @@
  */
 import type { CatalogEntry } from '../../catalog/enumerate.js';
 import type { ReferenceCase } from '../../reference/model.js';
+import type { Launcher } from './driver.js';
 
 export const SLOT = 16;
 export const BLOCK = 256;
@@ -111,4 +112,10 @@ export interface SweepHooks {
    * (`ld.global`, `ld.shared`, `ld`) and the base register.
    */
   body(e: CatalogEntry, k: KernelShape): { readonly decls: readonly string[]; readonly lines: readonly string[]; readonly result: { readonly ld: string; readonly base: string } };
+}
+
+/** The 128-byte tensor map of a launch of n cases whose memory slots start at `base`. */
+export function encodeTensorMap(l: Launcher, tm: { readonly dataType: number; readonly rank: number }, base: bigint, elements: number, n: number): Buffer {
+  const g = tensorMapGeometry(tm.rank, elements, n);
+  return l.tensorMapEncodeTiled(tm.dataType, base, g.dims, g.strides, g.box, g.elementStrides);
 }

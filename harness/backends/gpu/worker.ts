@@ -19,7 +19,7 @@ import { fastChecker } from '../../reference/fast.js';
 import type { ReferenceCase } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
 import { type Launcher, loadLauncher } from './driver.js';
-import { BLOCK, type KernelShape, SLOT, tensorMapGeometry } from './family.js';
+import { BLOCK, type KernelShape, SLOT, encodeTensorMap } from './family.js';
 import { WORDS, decodeCase, encodeCase, fillGenerated, readSlot } from './batch.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from './observations.js';
@@ -146,8 +146,7 @@ class Gpu {
     const out = launches.map((x) => {
       const tm = x.shape.tensorMap;
       if (!tm) return undefined;
-      const g = tensorMapGeometry(tm.rank, x.shape.elements, x.n);
-      this.l.tensorMapEncodeTiled(tm.dataType, this.ptrs[0]! + BigInt(x.first * SLOT), g.dims, g.strides, g.box, g.elementStrides).copy(host, k * TENSOR_MAP_BYTES);
+      encodeTensorMap(this.l, tm, this.ptrs[0]! + BigInt(x.first * SLOT), x.shape.elements, x.n).copy(host, k * TENSOR_MAP_BYTES);
       return this.mapBuf + BigInt(TENSOR_MAP_BYTES * k++);
     });
     this.l.copyToDevice(this.mapBuf, host);
