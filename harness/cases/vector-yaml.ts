@@ -158,7 +158,7 @@ function plainAt(s: number, e: number, block: boolean, intern: boolean): unknown
   if ((c0 >= 97 && c0 <= 122) || (c0 >= 65 && c0 <= 90)) {
     for (let i = s + 1; i < e; i++) {
       const c = T.charCodeAt(i);
-      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || (c === 58 && block))) return undefined;
+      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 40 || c === 41 || (c === 58 && block))) return undefined;
     }
     if (T.charCodeAt(e - 1) === 58) return undefined;
     const len = e - s;

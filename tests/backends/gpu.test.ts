@@ -199,7 +199,7 @@ describe('the GPU kernel emitter compiles with ptxas (representative variant of 
     const reps = new Set(FAMILIES.filter((f) => gpuFamily(f.id)).flatMap((f) => representativeVariants(f).map((v) => v.id)));
     const plan = gpuPlan('sm_90', '9.0');
     const chosen = plan.variants.filter((x) => reps.has(x.entry.id) || (x.shape.generic && !x.entry.q.sem && !x.entry.q.scope && !x.entry.q.hint));
-    expect(chosen.filter((x) => reps.has(x.entry.id)).length).toBe(123 + 39);
+    expect(chosen.filter((x) => reps.has(x.entry.id)).length).toBe(123 + 39 + 130 + 12); // atom/red, bulk, tensor (5 dims x 26 op-types), red.async
     expect(chosen.some((x) => x.shape.generic)).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'ptxconf-emit-'));
     writeFileSync(join(dir, 'm.ptx'), kernelsText(plan, chosen));

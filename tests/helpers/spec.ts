@@ -18,12 +18,17 @@ export function specFiles(): string[] {
  */
 export function specExamples(file: string): string[] {
   const t = specText(file);
-  const at = t.lastIndexOf('Examples');
+  // the section's own Examples heading (a line of its own), up to the next rule or heading; the newer
+  // excerpts quote other text after it
+  const line = t.search(/^Examples$/m);
+  const at = line >= 0 ? line : t.lastIndexOf('Examples');
   if (at < 0) return [];
+  const end = line >= 0 ? t.slice(at).search(/^(---|#)/m) : -1;
   const out: string[] = [];
-  for (const block of t.slice(at).matchAll(/```\w*\n([\s\S]*?)```/g)) {
-    const joined = block[1]!.replace(/,\s*\n\s*/g, ', ');
-    for (const l of joined.split('\n')) if (l.trim()) out.push(l.trim());
+  for (const block of t.slice(at, end > 0 ? at + end : undefined).matchAll(/```\w*\n([\s\S]*?)```/g)) {
+    // an instruction's operands may continue on the next line (after a comma, or starting with '[')
+    const joined = block[1]!.replace(/,\s*\n\s*/g, ', ').replace(/\s*\n\s*\[/g, ' [');
+    for (const l of joined.split('\n')) if (l.trim() && !/^(\.reg|\/\/)/.test(l.trim())) out.push(l.trim());
   }
   return out;
 }
