@@ -127,7 +127,7 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
       expect(read).toBe(1000);
       expect(progress.some((m) => /more than 40 cases given: compiling every module and running while reading/.test(m))).toBe(true);
       expect(r.stats.cases).toBe(1000);
-      expect(r.stats.modulesCompiled! + r.stats.modulesCached!).toBe(68);
+      expect(r.stats.modulesCompiled! + r.stats.modulesCached!).toBe(70);
       expect(results.filter((x) => x.verdict !== 'pass' && x.verdict !== 'observed')).toEqual([]);
       rmSync(cache, { recursive: true, force: true });
     } finally {
