@@ -260,6 +260,29 @@ export function htmlData(report: RunReport) {
   };
 }
 
+type Row = ReturnType<typeof htmlData>['rows'][number];
+/**
+ * The rows as the page carries them: one array per row, family, kind and verdict as indices into
+ * lists given once (the page's script unpacks them first thing). Twenty thousand rows as objects
+ * repeated their keys and family names: a fifth of a default run's page.
+ */
+export function packRows(rows: readonly Row[]) {
+  const lists = { f: [] as string[], k: [] as string[], v: [] as string[] };
+  const index = { f: new Map<string, number>(), k: new Map<string, number>(), v: new Map<string, number>() };
+  const at = (key: 'f' | 'k' | 'v', s: string): number => {
+    let i = index[key].get(s);
+    if (i === undefined) index[key].set(s, (i = lists[key].push(s) - 1));
+    return i;
+  };
+  const r = rows.map((x, i) => {
+    if (x.i !== i) throw new Error(`packRows: row ${i} has index ${x.i}`);
+    const a: unknown[] = [x.id, at('f', x.f), at('k', x.k), at('v', x.v), x.op, x.t, x.fd];
+    if ('x' in x && x.x) a.push(x.x);
+    return a;
+  });
+  return { ...lists, r };
+}
+
 /** JSON that is safe inside a <script> element: no '<', '>', '&' or line separators survive raw. */
 export function scriptJson(x: unknown): string {
   return JSON.stringify(x).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -289,6 +312,8 @@ mark{background:#ff8182;color:#000}.ok{color:#1a7f37}.bad{color:#cf222e;font-wei
 const SCRIPT = String.raw`
 'use strict';
 const D = JSON.parse(document.getElementById('data').textContent);
+// rows come packed (packRows): one array each, family, kind and verdict by index
+D.rows = D.rows.r.map((a, i) => ({ i, id: a[0], f: D.rows.f[a[1]], k: D.rows.k[a[2]], v: D.rows.v[a[3]], op: a[4], t: a[5], fd: a[6], x: a[7] }));
 const SEV = ['error','mismatch','compile-mismatch','known-deviation','observed','skipped','pass'];
 const $ = (id) => document.getElementById(id);
 function el(tag, attrs, ...kids) {
@@ -522,7 +547,7 @@ ${sweepSection(report)}${contentionSection(report)}<section><h2>findings (click 
 <table id="cases"></table><button id="more" type="button">show more</button>
 <div id="detail" hidden></div>
 </section>
-<script type="application/json" id="data">${scriptJson(data)}</script>
+<script type="application/json" id="data">${scriptJson({ ...data, rows: packRows(data.rows) })}</script>
 <script>${SCRIPT}</script>
 </body></html>
 `;

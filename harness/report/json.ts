@@ -16,10 +16,12 @@ import { type EntryResult, type RuleDetail, countResults } from './types.js';
 
 export const REPORT_SCHEMA_ID = 'ptx-reduction-conformance/run-report';
 /**
- * 3: a result's `catalog.detail` is an index into the report's `details` (the few distinct rule
- * trails, each written once); 2: inline; 1: before findings and expectations.
+ * 4: a result's `catalog` is an index into the report's `judgements` (the few hundred distinct
+ * catalog judgements, each written once, its `detail` an index into `details`); 3: `catalog` inline,
+ * its `detail` an index into `details` (the few distinct rule trails, each written once); 2: inline;
+ * 1: before findings and expectations.
  */
-export const REPORT_VERSION = 3;
+export const REPORT_VERSION = 4;
 
 export interface RunReport {
   readonly schema: typeof REPORT_SCHEMA_ID;
@@ -179,30 +181,48 @@ export function buildReport(input: ReportInput): RunReport {
   };
 }
 
+type CatalogJudgement = EntryResult['catalog'];
+/** A catalog judgement as written: its rule trail named by index into `details`. */
+type WrittenJudgement = Omit<CatalogJudgement, 'detail'> & { detail?: number };
+
 /**
- * The report as written: every distinct rule trail (`catalog.detail`) once in `details`, each result
- * naming its trail by index (a default run has two dozen trails over ten thousand results).
+ * The report as written: every distinct rule trail once in `details`, every distinct catalog
+ * judgement (status, expectation, reason, rules, trail) once in `judgements`, each result naming its
+ * judgement by index (a default run has a few hundred judgements over twenty thousand results; they
+ * were 4 of its 13 MB).
  */
 export function reportText(report: RunReport): string {
-  const index = new Map<string, number>();
+  const trailIndex = new Map<string, number>();
   const details: (readonly RuleDetail[])[] = [];
+  const judgementIndex = new Map<string, number>();
+  const judgements: WrittenJudgement[] = [];
   const results = report.results.map((r) => {
-    const d = r.catalog.detail;
-    if (!d) return r;
-    const key = JSON.stringify(d);
-    let i = index.get(key);
-    if (i === undefined) {
-      i = details.length;
-      index.set(key, i);
-      details.push(d);
+    const { detail: d, ...c } = r.catalog;
+    let written: WrittenJudgement = c;
+    if (d) {
+      const key = JSON.stringify(d);
+      let i = trailIndex.get(key);
+      if (i === undefined) {
+        i = details.length;
+        trailIndex.set(key, i);
+        details.push(d);
+      }
+      written = { ...c, detail: i };
     }
-    return { ...r, catalog: { ...r.catalog, detail: i } };
+    const key = JSON.stringify(written);
+    let j = judgementIndex.get(key);
+    if (j === undefined) {
+      j = judgements.length;
+      judgementIndex.set(key, j);
+      judgements.push(written);
+    }
+    return { ...r, catalog: j };
   });
   const { results: _r, ...rest } = report;
-  return `${JSON.stringify({ ...rest, details, results })}\n`;
+  return `${JSON.stringify({ ...rest, details, judgements, results })}\n`;
 }
 
-/** A written report's results with their rule trails back inline (reportText undone). */
+/** A written report's results with their rule trails back inline (a version-3 report: `catalog` inline, `detail` an index). */
 export function inlineDetails(details: readonly (readonly RuleDetail[])[] | undefined, results: readonly EntryResult[], file: string): EntryResult[] {
   return results.map((r) => {
     const d = r.catalog.detail as unknown;
@@ -210,6 +230,27 @@ export function inlineDetails(details: readonly (readonly RuleDetail[])[] | unde
     const trail = details?.[d];
     if (!trail) throw new Error(`${file}: result ${r.id} names rule trail ${d}, which the report's details do not have`);
     return { ...r, catalog: { ...r.catalog, detail: trail } };
+  });
+}
+
+/** A written version-4 report's results with their catalog judgements and rule trails back inline (reportText undone). */
+export function inlineJudgements(
+  judgements: readonly WrittenJudgement[] | undefined,
+  details: readonly (readonly RuleDetail[])[] | undefined,
+  results: readonly (Omit<EntryResult, 'catalog'> & { catalog: unknown })[],
+  file: string,
+): EntryResult[] {
+  const full: CatalogJudgement[] = (judgements ?? []).map((j) => {
+    if (j.detail === undefined) return j as CatalogJudgement;
+    const trail = details?.[j.detail];
+    if (!trail) throw new Error(`${file}: a catalog judgement names rule trail ${j.detail}, which the report's details do not have`);
+    return { ...j, detail: trail };
+  });
+  return results.map((r) => {
+    const j = r.catalog;
+    const c = typeof j === 'number' ? full[j] : undefined;
+    if (!c) throw new Error(`${file}: result ${r.id} names catalog judgement ${String(j)}, which the report's judgements do not have`);
+    return { ...r, catalog: c } as EntryResult;
   });
 }
 

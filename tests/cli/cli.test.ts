@@ -124,7 +124,10 @@ describe('runs write a report that validates against the schema', () => {
     expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     const mism = doc.results.filter((x: { verdict: string }) => x.verdict === 'compile-mismatch');
     expect(r.code).toBe(mism.length ? 1 : 0);
-    // every result that is not a pass names its rule trail, written once in the report's details (version 3)
+    // every result names its catalog judgement, written once in the report's judgements, and every
+    // one that is not a pass has a rule trail, written once in its details (version 4)
+    expect(doc.results.every((x: { catalog: unknown }) => typeof x.catalog === 'number')).toBe(true);
+    for (const x of doc.results) x.catalog = doc.judgements[x.catalog];
     const notPass = doc.results.filter((x: { verdict: string }) => x.verdict !== 'pass');
     expect(notPass.length).toBeGreaterThan(0);
     for (const m of notPass) {

@@ -1,6 +1,7 @@
 /**
  * Issue 13, defect 5 / deliverable 4: what keeps a default run's reports small without losing a
- * result. Rule trails are written once (report version 3) and read back whole; the page keeps the
+ * result. Rule trails and catalog judgements are written once (report version 4; version 3: trails
+ * only, still read) and read back whole; the page keeps the
  * detail of the first HTML_DETAIL_LIMIT known deviations and each finding's first 25; the counts
  * of catalog entries not kept whole move a known deviation out of its verdict, so JUnit does not
  * fail on it. The 20 MB figure itself is measured by `npm run bench:report-size`.
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseExpectations } from '../../harness/compare/expectations.js';
-import { HTML_DETAIL_LIMIT, htmlData } from '../../harness/report/html.js';
+import { HTML_DETAIL_LIMIT, htmlData, packRows, renderHtml } from '../../harness/report/html.js';
 import { REPORT_VERSION, writeJsonReportSync } from '../../harness/report/json.js';
 import { renderJunit } from '../../harness/report/junit.js';
 import { loadReport } from '../../harness/report/load.js';
@@ -39,28 +40,53 @@ function entry(i: number, crashed: boolean): EntryResult {
   };
 }
 
-describe('rule trails written once (report version 3)', () => {
-  it('each distinct trail once; loadReport gives every result its trail back, equal to what was written', async () => {
+describe('rule trails and catalog judgements written once (report version 4)', () => {
+  it('each distinct trail and judgement once; loadReport gives every result its judgement and trail back, equal to what was written', async () => {
     const rs = Array.from({ length: 40 }, (_, i) => entry(i, i % 2 === 0));
     const base = sampleReport();
     const report = { ...base, results: [...base.results, ...rs] };
-    const d = join(dir, 'v3');
+    const d = join(dir, 'v4');
     const file = writeJsonReportSync(d, report);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.version).toBe(REPORT_VERSION);
+    expect(REPORT_VERSION).toBe(4);
     expect(doc.details).toHaveLength(3); // A, B and the sample's multimem.red trail
-    expect(doc.results.filter((r: { catalog: { detail?: unknown } }) => r.catalog.detail !== undefined).every((r: { catalog: { detail: unknown } }) => typeof r.catalog.detail === 'number')).toBe(true);
+    // every result names its judgement by index; the 40 entries share two
+    expect(doc.results.every((r: { catalog: unknown }) => typeof r.catalog === 'number')).toBe(true);
+    expect(new Set(doc.results.slice(base.results.length).map((r: { catalog: number }) => r.catalog)).size).toBe(2);
+    expect(doc.judgements.length).toBeLessThanOrEqual(base.results.length + 2);
+    expect(doc.judgements.filter((j: { detail?: unknown }) => j.detail !== undefined).every((j: { detail: unknown }) => typeof j.detail === 'number')).toBe(true);
     const back = await loadReport(file);
+    expect(back.results).toEqual(report.results);
+    // the bytes: 40 results carry an index, not their judgement
+    const inline = JSON.stringify(report.results).length;
+    expect(JSON.stringify(doc.results).length).toBeLessThan(inline * 0.75);
+  });
+
+  it('a version-3 report (judgements inline, trails by index) still reads back whole', async () => {
+    const rs = Array.from({ length: 6 }, (_, i) => entry(i, i % 2 === 0));
+    const report = { ...sampleReport(), results: rs };
+    const file = writeJsonReportSync(join(dir, 'v3'), report);
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    // written as version 3 was: each result's judgement inline, its trail an index
+    doc.version = 3;
+    doc.results = doc.results.map((r: { catalog: number }) => ({ ...r, catalog: doc.judgements[r.catalog] }));
+    delete doc.judgements;
+    writeFileSync(file, JSON.stringify(doc));
+    const back = await loadReport(file);
+    expect(back.version).toBe(REPORT_VERSION);
     expect(back.results).toEqual(report.results);
   });
 
-  it('a result naming a trail the report lacks is a plain input error, not a crash', async () => {
+  it('a result naming a trail or a judgement the report lacks is a plain input error, not a crash', async () => {
     const report = { ...sampleReport(), results: [entry(0, true)] };
     const file = writeJsonReportSync(join(dir, 'cut'), report);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
-    doc.details = [];
-    writeFileSync(file, JSON.stringify(doc));
-    await expect(loadReport(file)).rejects.toThrow(/names rule trail 0, which the report's details do not have/);
+    const cut = { ...doc, details: [] };
+    writeFileSync(file, JSON.stringify(cut));
+    await expect(loadReport(file)).rejects.toThrow(/a catalog judgement names rule trail 0, which the report's details do not have; the file was changed or cut/);
+    writeFileSync(file, JSON.stringify({ ...doc, judgements: doc.judgements.slice(0, 0) }));
+    await expect(loadReport(file)).rejects.toThrow(/result atom\.add\.noftz\.bf16\(_\)#0 names catalog judgement 0, which the report's judgements do not have/);
   });
 });
 
@@ -93,3 +119,24 @@ describe('catalog entries counted, not all kept: a known deviation moves its cou
     expect(junit).not.toMatch(/<failure/);
   });
 });
+
+describe('the page carries its rows packed', () => {
+  it('packRows: one array per row, family/kind/verdict by index; unpacked as the page script does, the rows come back equal; the page is smaller for it', () => {
+    const rs = Array.from({ length: 2000 }, (_, i) => ({ ...entry(i, i % 3 === 0), ...(i % 5 === 0 ? { verdict: 'pass' as const } : {}) }));
+    const report = { ...sampleReport(), results: rs };
+    const data = htmlData(report);
+    const packed = packRows(data.rows);
+    expect(packed.f).toEqual(['atom']);
+    expect(packed.r).toHaveLength(data.rows.length);
+    // the page script's unpacking, line for line
+    const page = renderHtml(report);
+    const line = /D\.rows = D\.rows\.r\.map\((.*)\);\n/.exec(page)![1]!;
+    const unpack = new Function('D', `return D.rows.r.map(${line});`) as (d: { rows: typeof packed }) => unknown[];
+    const back = unpack({ rows: JSON.parse(JSON.stringify(packed)) });
+    expect(back).toEqual(JSON.parse(JSON.stringify(data.rows)).map((r: Record<string, unknown>) => ({ x: undefined, ...r })));
+    // a row out of place is refused, not packed wrongly
+    expect(() => packRows([data.rows[1]!])).toThrow(/row 0 has index 1/);
+    expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(data.rows).length * 0.8);
+  });
+});
+
