@@ -38,8 +38,8 @@ export interface Alternative {
   readonly nanPropagates?: boolean;
   /** min/max: -0.0 and +0.0 compare equal, either may come back. */
   readonly zerosUnordered?: boolean;
-  /** multimem.ld_reduce: accumulate in this format instead of the variant's. */
-  readonly acc?: 'f32' | 'f16' | 'type';
+  /** multimem.ld_reduce: accumulate in this format instead of the variant's ('exact': exactly, one rounding at the end). */
+  readonly acc?: 'f32' | 'f16' | 'f64' | 'type' | 'exact';
 }
 
 const ADDS: OpKind[] = ['add'];
@@ -59,6 +59,8 @@ export const ALTERNATIVES: readonly Alternative[] = [
   { id: 'acc-f32', text: 'intermediate accumulation in .f32 (one rounding to the type at the end)', applies: ['ld_reduce.add'], acc: 'f32' },
   { id: 'acc-f16', text: 'intermediate accumulation in .f16', applies: ['ld_reduce.add'], acc: 'f16' },
   { id: 'acc-type', text: 'intermediate accumulation in the element type, each step rounded', applies: ['ld_reduce.add'], acc: 'type' },
+  { id: 'acc-f64', text: 'intermediate accumulation in .f64 (one rounding to the type at the end)', applies: ['ld_reduce.add'], acc: 'f64' },
+  { id: 'acc-exact', text: 'accumulated exactly and rounded once to the type (no intermediate rounding in any order)', applies: ['ld_reduce.add'], acc: 'exact' },
 ];
 
 const flush = (f: FloatFormat, b: bigint) => (classify(f, b) === 'subnormal' ? b & (1n << BigInt(f.bits - 1)) : b);

@@ -7,6 +7,7 @@
  * applied recursively; the sets are memoised per subset of the inputs (3^N splits for N inputs).
  */
 import { decodeTable, encoderFor } from './encode.js';
+import { decodeExact, addExact, roundExact, type ExactValue } from './exact.js';
 import { type FloatFormat, classify, maxFiniteBits } from './formats.js';
 import { addOnce, minmaxAllowed } from './ops.js';
 
@@ -46,6 +47,8 @@ function flushType(f: FloatFormat, b: bigint, ftz: boolean): bigint {
 export function convert(from: FloatFormat, to: FloatFormat, b: bigint): bigint {
   if (from.name === to.name) return b;
   if (classify(from, b) === 'nan') return BigInt(to.canonicalNaN);
+  // every format here is exact in a double: widening to f64 is the double's own bits
+  if (to.bits === 64) return new BigUint64Array(new Float64Array([toNumber(from, b)]).buffer)[0]!;
   return BigInt(encoderFor(to)(toNumber(from, b)));
 }
 
@@ -148,4 +151,22 @@ export function evaluateWitness(op: 'add' | 'min' | 'max', type: FloatFormat, ac
   };
   const r = parse();
   return classify(acc, r) === 'nan' ? BigInt(type.canonicalNaN) : flushType(type, convert(acc, type, r), ftz);
+}
+
+/**
+ * The sum of `values` (bits of `type`) computed exactly and rounded once to `type`, to nearest even;
+ * with `ftz`, subnormal inputs and the result flushed to sign-preserving zero. The order does not
+ * matter: there is one result. NaN (an input NaN, or infinities of both signs) gives the canonical
+ * NaN with `nan` set. What "accumulated exactly, rounded once" means for multimem.ld_reduce's
+ * explanations and the multicast stand-in.
+ */
+export function exactReduction(type: FloatFormat, values: readonly bigint[], ftz: boolean): { bits: bigint; nan: boolean } {
+  let acc: ExactValue | undefined;
+  for (const v of values) {
+    const x = decodeExact(type, flushType(type, v, ftz));
+    acc = acc === undefined ? x : addExact(acc, x);
+  }
+  if (!acc) throw new Error('exactReduction takes at least one value');
+  if (acc.kind === 'nan') return { bits: BigInt(type.canonicalNaN), nan: true };
+  return { bits: flushType(type, roundExact(type, acc), ftz), nan: false };
 }

@@ -34,7 +34,7 @@ describe('malformed expectations are located (file:line:col) with what to do', (
     );
     expect(p).toEqual(
       expect.arrayContaining([
-        "x.yaml:4:18: explanation: unknown alternative 'ftz-of'; did you mean 'ftz-off'? (alternatives: ftz-off, ftz-on, ftz-inputs-only, ftz-results-only, round-rz, round-ru, round-rd, round-rna, nan-propagate, zeros-unordered, acc-f32, acc-f16, acc-type, or none)",
+        "x.yaml:4:18: explanation: unknown alternative 'ftz-of'; did you mean 'ftz-off'? (alternatives: ftz-off, ftz-on, ftz-inputs-only, ftz-results-only, round-rz, round-ru, round-rd, round-rna, nan-propagate, zeros-unordered, acc-f32, acc-f16, acc-type, acc-f64, acc-exact, or none)",
         "x.yaml:7:9: id: 'ok-one' is used already (line 2); ids must be unique",
         "x.yaml:9:14: verdict: 'observed' cannot be expected; use one of mismatch, compile-mismatch, error",
         "x.yaml:11:5: unknown key 'reasn' in an expectation; did you mean 'reason'? (keys: id, pattern, verdict, explanation, reason, link, editions)",

@@ -57,10 +57,25 @@ describe('min/max and multimem alternatives', () => {
     // 2^-11, and 1 + 2^-11 is a tie to even); in f32 the sum is exact, above the tie: 1 + 2^-10.
     const replicas = [['0x3c00'], ['0x1000'], ['0x0004']];
     const f16 = { variant: 'multimem.ld_reduce.relaxed.sys.global.add.f16', input: { replicas }, observed: { returned: ['0x3c01'] } };
-    expect(ids(f16)).toEqual(['acc-f32']);
+    expect(ids(f16)).toEqual(['acc-f32', 'acc-f64', 'acc-exact']); // these values cannot tell the wider accumulations apart
     const f32acc = { variant: 'multimem.ld_reduce.relaxed.sys.global.add.acc::f32.f16', input: { replicas }, observed: { returned: ['0x3c00'] } };
     expect(ids(f32acc)).toContain('acc-type');
     expect(ids(f32acc)).not.toContain('acc-f32');
+  });
+  it('f32 elements: 1 + 2^-24 + 2^-49 is 1 in every order of f32 steps, 1 + 2^-23 accumulated in f64 or exactly; 1 + 2^-24 + 2^-100 tells exact from f64', () => {
+    const v = 'multimem.ld_reduce.relaxed.sys.global.add.f32';
+    const up = { returned: ['0x3f800001'] };
+    // f64 holds 1 + 2^-24 + 2^-49 exactly, above the f32 tie; in f32, 2^-24 + 2^-49 is 2^-24
+    expect(ids({ variant: v, input: { replicas: [['0x3f800000'], ['0x33800000'], ['0x27000000'], ['0x00000000']] }, observed: up })).toEqual(['acc-f64', 'acc-exact']);
+    // 2^-100 is below f64's last bit of 1 + 2^-24: only an exact sum is above the tie
+    expect(ids({ variant: v, input: { replicas: [['0x3f800000'], ['0x33800000'], ['0x0d800000']] }, observed: up })).toEqual(['acc-exact']);
+  });
+  it('bf16: 1 + 2^-8 + 2^-40 tells f64 or exact accumulation from f32 (f32 rounds to the bf16 tie)', () => {
+    const v = 'multimem.ld_reduce.relaxed.sys.global.add.bf16';
+    const input = { replicas: [['0x3f80'], ['0x3b80'], ['0x2b80']] };
+    expect(ids({ variant: v, input, observed: { returned: ['0x3f81'] } })).toEqual(['acc-f64', 'acc-exact']);
+    const f32only = { replicas: [['0x3f80'], ['0x3b80'], ['0x3580']] }; // 1 + 2^-8 + 2^-20
+    expect(ids({ variant: v, input: f32only, observed: { returned: ['0x3f81'] } })).toEqual(['acc-f32', 'acc-f64', 'acc-exact']);
   });
   it('integer operations have no alternative: nothing explains them', () => {
     expect(ids({ variant: 'atom.global.add.u32', input: { memory: ['0x00000001'], b: ['0x00000001'] }, observed: { memory: ['0x00000003'], returned: ['0x00000001'] } })).toEqual([]);
