@@ -39,12 +39,13 @@ export function judgeObservation(o: GpuObservation): ObservationVerdict {
 }
 
 /** The verdict for observed bits of one case. */
-export function judge(id: string, v: ModelVariant, input: ReferenceCase, observed: { memory?: readonly bigint[]; returned?: readonly bigint[] }): ObservationVerdict {
+export function judge(id: string, v: ModelVariant, input: ReferenceCase, observed: { memory?: readonly bigint[]; returned?: readonly bigint[]; replicas?: readonly (readonly bigint[])[] }): ObservationVerdict {
   const fmt = elementFormat(v.q.type ?? '');
   const ref = reference(v, input);
   let widened = false;
   const o = { id };
-  for (const [what, obs, allowed] of [['memory', observed.memory, ref.memory], ['returned', observed.returned, ref.returned]] as const) {
+  const replicas = (observed.replicas ?? []).map((obs, r) => [`replicas[${r}]`, obs, ref.replicas?.[r]] as const);
+  for (const [what, obs, allowed] of [['memory', observed.memory, ref.memory] as const, ['returned', observed.returned, ref.returned] as const, ...replicas]) {
     if (!obs) continue;
     const al = allowed as readonly ElementAllowed[] | undefined;
     if (!al) return { id: o.id, verdict: 'mismatch', reason: `${what}: observed, but the reference says the instruction produces none`, unspecified: ref.unspecified };

@@ -1,0 +1,131 @@
+/**
+ * Runs multimem jobs on a MulticastDriver: one multicast object per job, bound to as many devices
+ * as the job has replicas; replicas initialised through each device's own (unicast) mapping; the
+ * kernel launched on the first device through the multicast mapping; every replica, and the
+ * returned values, read back; each launch repeated `launches` times from the same initial values
+ * (the nondeterminism histogram). Everything created is released in reverse order on every path,
+ * a failing call included; release failures are collected and reported, never hidden.
+ */
+import { type ElementFormat, elementFormat } from '../../numerics/formats.js';
+import type { ModelVariant, ReferenceCase } from '../../reference/model.js';
+import type { MulticastDriver, MulticastKernel } from './driver.js';
+import { type MulticastFamily, multicastModule } from './family.js';
+
+export interface MulticastCase {
+  readonly id: string;
+  /** replicas[r][i]: element i at replica r (as many replicas as the job); b for red/st. */
+  readonly input: ReferenceCase;
+}
+
+export interface MulticastJob {
+  readonly variant: ModelVariant & { readonly ptx: string };
+  readonly family: MulticastFamily;
+  readonly replicas: number;
+  readonly cases: readonly MulticastCase[];
+}
+
+/** What one case showed over the launches: each distinct outcome with how often. */
+export interface CaseOutcomes {
+  readonly id: string;
+  readonly outcomes: { readonly replicas?: bigint[][]; readonly returned?: bigint[]; count: number }[];
+}
+
+export interface JobRun {
+  readonly cases: CaseOutcomes[];
+  /** Release calls that failed (each still attempted). */
+  readonly releaseErrors: string[];
+}
+
+const roundUp = (n: number, g: number) => Math.ceil(n / g) * g;
+
+function toBuffer(fmt: ElementFormat, values: readonly bigint[]): Buffer {
+  const bytes = fmt.bits / 8;
+  const b = Buffer.alloc(values.length * bytes);
+  values.forEach((v, i) => {
+    for (let k = 0; k < bytes; k++) b[i * bytes + k] = Number((v >> BigInt(8 * k)) & 0xffn);
+  });
+  return b;
+}
+
+function fromBuffer(fmt: ElementFormat, b: Buffer, count: number): bigint[] {
+  const bytes = fmt.bits / 8;
+  return Array.from({ length: count }, (_, i) => {
+    let v = 0n;
+    for (let k = bytes - 1; k >= 0; k--) v = (v << 8n) | BigInt(b[i * bytes + k]!);
+    return v;
+  });
+}
+
+/** The kernel a job launches (its module text for the native path). */
+export function jobKernel(job: MulticastJob, ptxIsa: string, target: string): MulticastKernel {
+  const m = multicastModule(job.family, job.variant.ptx, job.variant.q, ptxIsa, target);
+  return { ptx: job.variant.ptx, family: job.variant.family, module: m.text, threads: job.cases.length, slotBytes: m.slotBytes };
+}
+
+export function runMulticastJob(drv: MulticastDriver, devices: readonly number[], job: MulticastJob, o: { launches: number; ptxIsa: string; target: string }): JobRun {
+  if (job.replicas < 2 || job.replicas > devices.length) throw new Error(`a job of ${job.replicas} replicas needs as many devices; ${devices.length} bound`);
+  const devs = devices.slice(0, job.replicas);
+  const fmt = elementFormat(job.variant.q.type ?? '');
+  const kernel = jobKernel(job, o.ptxIsa, o.target);
+  const perCase = kernel.slotBytes / (fmt.bits / 8);
+  const used = Math.max(kernel.slotBytes * job.cases.length, 1);
+  const release: { what: string; run: () => void }[] = [];
+  const releaseErrors: string[] = [];
+  const outcomes: CaseOutcomes[] = job.cases.map((c) => ({ id: c.id, outcomes: [] }));
+  try {
+    const size = roundUp(used, drv.granularity(devs.length, used));
+    const mc = drv.createMulticast(devs.length, size);
+    release.push({ what: 'multicast object', run: () => drv.releaseMulticast(mc) });
+    for (const d of devs) drv.addDevice(mc, d);
+    const mem: bigint[] = [];
+    for (const d of devs) {
+      const m = drv.allocPhysical(d, size);
+      release.push({ what: `device ${d} memory`, run: () => drv.releasePhysical(m) });
+      drv.bindMemory(mc, d, m, size);
+      release.push({ what: `device ${d} binding`, run: () => drv.unbindMemory(mc, d, size) });
+      mem.push(m);
+    }
+    const mcVa = drv.mapMulticast(mc, devs[0]!, size);
+    release.push({ what: 'multicast mapping', run: () => drv.unmap(mcVa, size) });
+    const uva = devs.map((d, k) => {
+      const va = drv.mapUnicast(mem[k]!, d, size);
+      release.push({ what: `device ${d} mapping`, run: () => drv.unmap(va, size) });
+      return va;
+    });
+    const bVa = drv.allocPlain(devs[0]!, size);
+    release.push({ what: 'operand buffer', run: () => drv.freePlain(devs[0]!, bVa) });
+    const outVa = drv.allocPlain(devs[0]!, size);
+    release.push({ what: 'result buffer', run: () => drv.freePlain(devs[0]!, outVa) });
+    const fn = drv.loadKernel(devs[0]!, kernel);
+    release.push({ what: 'kernel module', run: () => drv.unloadKernel(devs[0]!, fn) });
+
+    const init = devs.map((_, r) => toBuffer(fmt, job.cases.flatMap((c) => c.input.replicas![r]!)));
+    const b = job.family.takesB ? toBuffer(fmt, job.cases.flatMap((c) => c.input.b!)) : undefined;
+    for (let l = 0; l < o.launches; l++) {
+      devs.forEach((d, r) => drv.write(d, uva[r]!, init[r]!));
+      if (b) drv.write(devs[0]!, bVa, b);
+      drv.launch(devs[0]!, fn, kernel, { mc: mcVa, b: bVa, out: outVa });
+      const reps = devs.map((d, r) => fromBuffer(fmt, drv.read(d, uva[r]!, used), perCase * job.cases.length));
+      const ret = job.family.returns ? fromBuffer(fmt, drv.read(devs[0]!, outVa, used), perCase * job.cases.length) : undefined;
+      job.cases.forEach((_, k) => {
+        const slice = (xs: bigint[]) => xs.slice(k * perCase, (k + 1) * perCase);
+        const seen = { ...(job.family.returns ? { returned: slice(ret!) } : { replicas: reps.map(slice) }) };
+        const key = JSON.stringify(seen, (_k, v) => (typeof v === 'bigint' ? v.toString(16) : v));
+        const list = outcomes[k]!.outcomes as (typeof seen & { count: number; key?: string })[];
+        const same = list.find((x) => x.key === key);
+        if (same) same.count++;
+        else list.push({ ...seen, count: 1, key });
+      });
+    }
+  } finally {
+    for (const r of release.reverse()) {
+      try {
+        r.run();
+      } catch (e) {
+        releaseErrors.push(`releasing the ${r.what}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+  for (const c of outcomes) for (const x of c.outcomes as { key?: string }[]) delete x.key;
+  return { cases: outcomes, releaseErrors };
+}

@@ -1,0 +1,221 @@
+/**
+ * Issue 15: the multicast backend against the stand-in (no test here, and no script, ever enables
+ * multicast on a machine): the safety refusals, in order, before anything is created; the driver-call
+ * sequence of a job, and the release of everything on every failing call; the judgement of each
+ * accumulation the simulated switch can be set to, through the comparator's explanations; the
+ * nondeterminism histogram; and the kernels, compiled by ptxas for sm_90.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runMulticastCases } from '../../harness/backends/multicast/backend.js';
+import type { MulticastDriver } from '../../harness/backends/multicast/driver.js';
+import { jobKernel } from '../../harness/backends/multicast/executor.js';
+import { multicastGuard } from '../../harness/backends/multicast/guard.js';
+import { type StandInConfig, StandInMulticast } from '../../harness/backends/multicast/standin.js';
+import { loadVectors } from '../../harness/cases/vectors.js';
+import { enumerateCatalog } from '../../harness/catalog/enumerate.js';
+import { findTarget } from '../../harness/arch/targets.js';
+import { judgeRun } from '../../harness/compare/judge-run.js';
+import { multicastFamily } from '../../harness/families/multicast-index.js';
+import type { Case } from '../../harness/cases/types.js';
+import { ptxasOrReason } from '../helpers/ptxas.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const H100 = { name: 'NVIDIA H100 80GB HBM3', multicastSupported: true };
+const config = (over: Partial<StandInConfig> = {}): StandInConfig => ({ devices: Array.from({ length: 8 }, () => H100), order: 'ascending', accumulate: 'as-declared', ftz: false, ...over });
+const ACC = (await loadVectors([join(ROOT, 'cases', 'vectors', 'multimem-accumulation.yaml')], ROOT)).cases;
+const byName = (n: string) => ACC.filter((c) => c.id.endsWith(`:${n}`));
+
+function run(drv: StandInMulticast, cases: readonly Case[], launches = 1) {
+  const guard = multicastGuard({ allowed: true, env: {}, survey: () => drv.survey() });
+  if (!('devices' in guard)) throw new Error(guard.refused.reason);
+  const r = runMulticastCases({ driver: drv, devices: guard.devices, cases, launches, ptxIsa: '9.0', target: 'sm_90' });
+  return { ...r, judged: judgeRun(r.results) };
+}
+const explained = (r: ReturnType<typeof run>, name: string) => {
+  const x = r.judged.results.find((y) => y.id.endsWith(`:${name}`))!;
+  return { verdict: x.verdict, ids: x.explanation?.ids ?? [] };
+};
+
+describe('refusals, in order, before any driver call that creates anything', () => {
+  const surveyed = () => {
+    const drv = new StandInMulticast(config());
+    return { drv, survey: () => drv.survey() };
+  };
+  it('without the flag: refused first, the devices not even asked', () => {
+    const { drv, survey } = surveyed();
+    const g = multicastGuard({ allowed: false, env: { NCCL_NVLS_ENABLE: '0' }, survey });
+    expect(g).toEqual({ refused: { check: 'flag', reason: expect.stringMatching(/runs only with --allow-multicast.*--plan-only shows what it would do/) } });
+    expect(drv.calls).toEqual([]);
+  });
+  it.each([
+    [{ NCCL_NVLS_ENABLE: '0' }, /NCCL_NVLS_ENABLE=0 is set: this host tells NCCL to keep NVLink multicast off/],
+    [{ NVSHMEM_DISABLE_NVLS: '1' }, /NVSHMEM_DISABLE_NVLS=1 is set/],
+    [{ TORCH_SYMM_MEM_DISABLE_MULTICAST: '1' }, /TORCH_SYMM_MEM_DISABLE_MULTICAST=1 is set: this host tells PyTorch symmetric memory/],
+    [{ NCCL_NVLS_ENABLE: '0', NVSHMEM_DISABLE_NVLS: '1', TORCH_SYMM_MEM_DISABLE_MULTICAST: '1' }, /NCCL_NVLS_ENABLE=0, NVSHMEM_DISABLE_NVLS=1, TORCH_SYMM_MEM_DISABLE_MULTICAST=1 are set/],
+  ])('a host that keeps multicast off (%o): refused, the devices not asked', (env, re) => {
+    const { drv, survey } = surveyed();
+    const g = multicastGuard({ allowed: true, env, survey });
+    expect('refused' in g && g.refused.check).toBe('environment');
+    expect('refused' in g && g.refused.reason).toMatch(re);
+    expect(drv.calls).toEqual([]);
+  });
+  it('other values of those variables do not refuse', () => {
+    const { survey } = surveyed();
+    expect(multicastGuard({ allowed: true, env: { NCCL_NVLS_ENABLE: '1', NVSHMEM_DISABLE_NVLS: '0' }, survey })).toEqual({ devices: [0, 1, 2, 3, 4, 5, 6, 7] });
+  });
+  it('fewer than two devices with multicast: refused after asking only the attribute; none created', () => {
+    const drv = new StandInMulticast(config({ devices: [H100, { name: 'NVIDIA H100 PCIe', multicastSupported: false }] }));
+    const g = multicastGuard({ allowed: true, env: {}, survey: () => drv.survey() });
+    expect('refused' in g && g.refused).toEqual({ check: 'devices', reason: 'multimem needs at least 2 devices reporting CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 1; this machine has 1 (0: NVIDIA H100 80GB HBM3 (multicast supported); 1: NVIDIA H100 PCIe (multicast not supported))' });
+    expect(drv.calls).toEqual(['cuDeviceGetAttribute(MULTICAST_SUPPORTED) x2']);
+    expect(multicastGuard({ allowed: true, env: {}, survey: () => ({ unavailable: 'no CUDA driver' }) })).toEqual({ refused: { check: 'devices', reason: 'cannot ask the devices whether they support multicast: no CUDA driver' } });
+  });
+});
+
+describe('the driver-call sequence (recording stand-in)', () => {
+  it('one job: create, add every device, allocate and bind per device, map, initialise through unicast, launch, read every replica, release in reverse', () => {
+    const drv = new StandInMulticast(config());
+    const r = run(drv, byName('nccl-2360-f32'), 2);
+    expect(r.releaseErrors).toEqual([]);
+    const size = 2 << 20;
+    expect(drv.calls).toEqual([
+      'cuDeviceGetAttribute(MULTICAST_SUPPORTED) x8',
+      'cuMulticastGetGranularity(devices=4, size=4)',
+      `cuMulticastCreate(devices=4, size=${size})`,
+      ...[0, 1, 2, 3].map((d) => `cuMulticastAddDevice(device=${d})`),
+      ...[0, 1, 2, 3].flatMap((d) => [`cuMemCreate(device=${d}, size=${size})`, `cuMulticastBindMem(device=${d}, size=${size})`]),
+      `cuMemAddressReserve+cuMemMap(multicast)+cuMemSetAccess(device=0, size=${size})`,
+      ...[0, 1, 2, 3].map((d) => `cuMemAddressReserve+cuMemMap(physical)+cuMemSetAccess(device=${d}, size=${size})`),
+      `cuMemAlloc(device=0, size=${size})`,
+      `cuMemAlloc(device=0, size=${size})`,
+      'cuModuleLoadData+cuModuleGetFunction(device=0, multimem.ld_reduce.relaxed.sys.global.add.f32)',
+      ...[1, 2].flatMap(() => [...[0, 1, 2, 3].map((d) => `cuMemcpyHtoD(device=${d}, 4 bytes)`), 'cuLaunchKernel(device=0, 1 threads)+cuCtxSynchronize', ...[0, 1, 2, 3].map((d) => `cuMemcpyDtoH(device=${d}, 4 bytes)`), 'cuMemcpyDtoH(device=0, 4 bytes)']),
+      'cuModuleUnload(device=0)',
+      'cuMemFree(device=0)',
+      'cuMemFree(device=0)',
+      ...[3, 2, 1, 0].map(() => `cuMemUnmap+cuMemAddressFree(size=${size})`),
+      `cuMemUnmap+cuMemAddressFree(size=${size})`,
+      ...[3, 2, 1, 0].flatMap((d) => [`cuMulticastUnbind(device=${d}, size=${size})`, 'cuMemRelease(physical)']),
+      'cuMemRelease(multicast)',
+    ]);
+    expect([...drv.live.values()]).toEqual([]);
+  });
+
+  const CALLS: (keyof MulticastDriver)[] = ['granularity', 'createMulticast', 'addDevice', 'allocPhysical', 'bindMemory', 'mapMulticast', 'mapUnicast', 'allocPlain', 'write', 'loadKernel', 'launch', 'read'];
+  it.each(CALLS)('%s fails: the job\'s cases are errors naming the call, and everything created is released', (call) => {
+    const drv = new StandInMulticast(config({ failAt: { call, nth: call === 'addDevice' || call === 'allocPhysical' || call === 'write' ? 2 : 1 } }));
+    const r = run(drv, byName('f32-wider-than-f32-3'));
+    expect(r.results.map((x) => x.verdict)).toEqual(['error']);
+    expect(r.results[0]!.reason).toMatch(/CUDA_ERROR_UNKNOWN \(failure planted by the test\)/);
+    expect([...drv.live.values()]).toEqual([]);
+    expect(r.releaseErrors).toEqual([]);
+  });
+  it('a failing release is reported, and the releases after it are still made', () => {
+    const drv = new StandInMulticast(config({ failAt: { call: 'unmap' } }));
+    const r = run(drv, byName('f32-wider-than-f32-3'));
+    expect(r.results.map((x) => x.verdict)).toEqual(['pass']);
+    expect(r.releaseErrors).toEqual([expect.stringMatching(/^releasing the device 2 mapping: cuMemUnmap\+cuMemAddressFree.*planted/)]);
+    expect([...drv.live.values()]).toEqual(['device 2 mapping']);
+    expect(drv.calls.at(-1)).toBe('cuMemRelease(multicast)');
+  });
+  it('cases with more replicas than devices are skipped with the reason; fewer run on as many devices', () => {
+    const drv = new StandInMulticast(config({ devices: [H100, H100, H100, H100] }));
+    const r = run(drv, ACC);
+    const skipped = r.results.filter((x) => x.verdict === 'skipped');
+    expect(skipped.map((x) => x.id.split(':').at(-1))).toEqual(['f32-wider-than-f32-8', 'bf16-eight-ranks-control']);
+    expect(skipped[0]!.reason).toBe('the case has 8 replicas; 4 device(s) support multicast here');
+    expect(r.results.filter((x) => x.verdict !== 'skipped')).toHaveLength(ACC.length - 2);
+  });
+});
+
+describe('each accumulation of the switch, as the report gives it', () => {
+  it('as the spec implies (the element type, each step rounded, in replica order): no mismatch; the NCCL probe in ascending order gives 1, an allowed order', () => {
+    const r = run(new StandInMulticast(config()), ACC);
+    expect(r.judged.results.filter((x) => x.verdict === 'mismatch' || x.verdict === 'error')).toEqual([]);
+    expect(r.judged.results.find((x) => x.id.endsWith(':nccl-2360-f32'))!.case!.observed).toEqual({ returned: ['0x3f800000'] });
+  });
+  it('f32 accumulation: the bf16 and f16 sets are mismatches explained by a wider accumulation; f32 elements are unchanged', () => {
+    const r = run(new StandInMulticast(config({ accumulate: 'f32' })), ACC);
+    expect(explained(r, 'bf16-wider-than-bf16-3')).toEqual({ verdict: 'mismatch', ids: ['acc-f32', 'acc-f64', 'acc-exact'] });
+    expect(explained(r, 'f16-wider-than-f16-3')).toEqual({ verdict: 'mismatch', ids: ['acc-f32', 'acc-f64', 'acc-exact'] });
+    // f32 cannot hold 2^-40 beside 1: this set says the accumulation is no wider than f32
+    expect(explained(r, 'bf16-wider-than-f32-4').verdict).toBe('pass');
+    expect(explained(r, 'f32-wider-than-f32-3').verdict).toBe('pass');
+    expect(explained(r, 'bf16-acc-f32-3').verdict).toBe('pass');
+  });
+  it('f64 accumulation: f32 elements show it (acc-f64, acc-exact), and the exact-only set says it is not exact', () => {
+    const r = run(new StandInMulticast(config({ accumulate: 'f64' })), ACC);
+    expect(explained(r, 'f32-wider-than-f32-3')).toEqual({ verdict: 'mismatch', ids: ['acc-f64', 'acc-exact'] });
+    expect(explained(r, 'f32-wider-than-f32-8')).toEqual({ verdict: 'mismatch', ids: ['acc-f64', 'acc-exact'] });
+    expect(explained(r, 'f32-exact-not-f64-4').verdict).toBe('pass');
+    expect(explained(r, 'bf16-wider-than-f32-4')).toEqual({ verdict: 'mismatch', ids: ['acc-f64', 'acc-exact'] });
+  });
+  it('exact accumulation, one rounding: only acc-exact explains the set below f64', () => {
+    const r = run(new StandInMulticast(config({ accumulate: 'exact' })), ACC);
+    expect(explained(r, 'f32-exact-not-f64-4')).toEqual({ verdict: 'mismatch', ids: ['acc-exact'] });
+    expect(explained(r, 'nccl-2360-f32').verdict).toBe('observed'); // 2.0: allowed, by the order (r0+r2)+(r1+r3)
+    expect(r.judged.results.find((x) => x.id.endsWith(':nccl-2360-f32'))!.case!.observed).toEqual({ returned: ['0x40000000'] });
+    // one finding per accumulation the observations point to, named in the report
+    expect(r.judged.findings.some((f) => /acc-exact/.test(JSON.stringify(f)))).toBe(true);
+  });
+  it('a .acc::f32 variant that steps in bf16 anyway is acc-type', () => {
+    const drv = new StandInMulticast(config());
+    // the switch honouring the declared accumulation passes; one ignoring it (bf16 steps) does not
+    expect(explained(run(drv, byName('bf16-acc-f32-3')), 'bf16-acc-f32-3').verdict).toBe('pass');
+    // the stand-in has no "ignore .acc" mode: what such a switch returns is the plain variant's result
+    const plain = run(new StandInMulticast(config()), byName('bf16-wider-than-bf16-3'));
+    const bits = plain.results[0]!.case!.observed as { returned: string[] };
+    const c = byName('bf16-acc-f32-3')[0]!;
+    const r = judgeRun([{ ...plain.results[0]!, id: c.id, ptx: c.variant.ptx, verdict: 'mismatch', case: { ...plain.results[0]!.case!, observed: bits } }]);
+    expect(r.results[0]!.explanation?.ids).toContain('acc-type');
+  });
+});
+
+describe('nondeterminism: repeated launches', () => {
+  it('a switch whose order changes between launches: the distinct outcomes and their counts, each judged', () => {
+    const r = run(new StandInMulticast(config({ order: 'rotating' })), byName('nccl-2360-f32'), 4);
+    const x = r.judged.results[0]!;
+    expect(r.stats.nondeterministic).toBe(1);
+    expect((x.case!.observed as { histogram: unknown }).histogram).toEqual([
+      { returned: ['0x3f800000'], launches: 2 },
+      { returned: ['0x00000000'], launches: 2 },
+    ]);
+    expect(x.reason).toMatch(/2 distinct outcomes over 4 launches/);
+    expect(x.verdict).toBe('observed');
+  });
+  it('a fixed order: one outcome in every launch, said', () => {
+    const r = run(new StandInMulticast(config()), byName('nccl-2360-f32'), 3);
+    expect(r.stats.nondeterministic).toBe(0);
+    expect(r.judged.results[0]!.reason).toMatch(/the same outcome in all 3 launches/);
+  });
+});
+
+describe('the kernels compile (ptxas, sm_90)', async () => {
+  const p = await ptxasOrReason();
+  const dir = mkdtempSync(join(tmpdir(), 'ptxconf-mc-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  it.skipIf(typeof p === 'string')('one kernel per multicast variant of the sm_90 catalog that ptxas accepts: every one compiles', () => {
+    const ptxas = p as Exclude<typeof p, string>;
+    const entries = enumerateCatalog({ target: findTarget('sm_90')!, ptx: '9.0', neighbours: false }).filter((e) => e.kind === 'variant' && e.status === 'valid' && e.expect === 'accept' && multicastFamily(e.family) && !/^multimem\.red\.(acquire|release)|\.(cta|cluster)\./.test(e.ptx));
+    expect(entries.length).toBeGreaterThan(100);
+    const seen = new Set<string>();
+    const mods: string[] = [];
+    for (const e of entries) {
+      const key = `${e.family}.${e.q.type}.${e.q.vec ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const k = jobKernel({ variant: { family: e.family, q: e.q, ptx: e.ptx }, family: multicastFamily(e.family)!, replicas: 2, cases: [] }, '8.6', 'sm_90');
+      mods.push(k.module);
+    }
+    for (const [i, m] of mods.entries()) {
+      const f = join(dir, `k${i}.ptx`);
+      writeFileSync(f, m);
+      expect(() => execFileSync(ptxas.path, ['-arch=sm_90', f, '-o', join(dir, `k${i}.cubin`)], { stdio: 'pipe' }), m).not.toThrow();
+    }
+    expect(mods.length).toBeGreaterThan(20);
+  });
+});
