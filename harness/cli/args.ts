@@ -54,6 +54,12 @@ export interface Options {
   readonly filterRespelled?: readonly (readonly [string, string])[];
   /** --spec-edition: the PTX ISA edition results are judged against (default the newest). */
   readonly specEdition: Edition;
+  /** The multicast backend: the user's explicit permission to create multicast objects on this machine. */
+  readonly allowMulticast: boolean;
+  /** The multicast backend: print what it would allocate, bind and launch; change nothing. */
+  readonly planOnly: boolean;
+  /** The multicast backend: launches of each job from the same values (the nondeterminism histogram). */
+  readonly launches: number;
 }
 
 export const DEFAULT_ARCH = 'sm_90';
@@ -64,7 +70,14 @@ export const USAGE = `usage: npm run conformance -- [options]
 
   --arch ARCH        target to check (default ${DEFAULT_ARCH}); one of:
                      ${targetNames().join(' ')}
-  --backend NAME     auto | reference | ptxas | gpu (default auto: the richest this machine runs)
+  --backend NAME     auto | reference | ptxas | gpu | multicast (default auto: the richest this
+                     machine runs; never multicast, which runs only when named)
+  --allow-multicast  multicast backend: allow it to create a multicast object bound to several GPUs
+                     (an NVSwitch system you own; refused where NCCL_NVLS_ENABLE=0,
+                     NVSHMEM_DISABLE_NVLS=1 or TORCH_SYMM_MEM_DISABLE_MULTICAST=1, or fewer than 2
+                     devices report multicast support)
+  --plan-only        multicast backend: print what it would allocate, bind and launch; change nothing
+  --launches N       multicast backend: launches of each job from the same values (default 8)
   --filter PATTERN   entries whose id matches: comma-separated alternatives, each a glob over the
                      whole id (with * or ?) or else a substring, e.g. 'atom.global.*.f32,red.'
   --kind LIST        entry kinds to include (default all): ${ENTRY_KINDS.join(',')}
@@ -134,12 +147,15 @@ export function parseOptions(argv: readonly string[]): Options {
         'cache-dir': { type: 'string' },
         shard: { type: 'string' },
         'spec-edition': { type: 'string' },
+        'allow-multicast': { type: 'boolean' },
+        'plan-only': { type: 'boolean' },
+        launches: { type: 'string' },
       },
     });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--allow-multicast', '--plan-only', '--launches', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -197,6 +213,13 @@ export function parseOptions(argv: readonly string[]): Options {
     cacheDir: resolveCacheDir(v['cache-dir']),
     ...(v.shard !== undefined ? { shard: parseShard(v.shard) } : {}),
     specEdition: v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : NEWEST_EDITION,
+    allowMulticast: v['allow-multicast'] ?? false,
+    planOnly: v['plan-only'] ?? false,
+    launches: ((): number => {
+      if (v.launches === undefined) return 8;
+      if (!/^\d+$/.test(v.launches) || Number(v.launches) < 1) throw new UsageError(`--launches takes a number of launches (1 or more), got '${v.launches}'`);
+      return Number(v.launches);
+    })(),
     generated: ((): number => {
       if (v.generated === undefined) return 48;
       if (!/^\d+$/.test(v.generated)) throw new UsageError(`--generated must be a non-negative integer, got '${v.generated}'`);

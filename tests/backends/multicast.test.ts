@@ -21,6 +21,7 @@ import { findTarget } from '../../harness/arch/targets.js';
 import { judgeRun } from '../../harness/compare/judge-run.js';
 import { multicastFamily } from '../../harness/families/multicast-index.js';
 import type { Case } from '../../harness/cases/types.js';
+import { runAtRoot } from '../helpers/cli.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -48,7 +49,7 @@ describe('refusals, in order, before any driver call that creates anything', () 
   it('without the flag: refused first, the devices not even asked', () => {
     const { drv, survey } = surveyed();
     const g = multicastGuard({ allowed: false, env: { NCCL_NVLS_ENABLE: '0' }, survey });
-    expect(g).toEqual({ refused: { check: 'flag', reason: expect.stringMatching(/runs only with --allow-multicast.*--plan-only shows what it would do/) } });
+    expect(g).toEqual({ refused: { check: 'flag', reason: expect.stringMatching(/it runs only with --allow-\w+, on a machine you own .*--plan-only shows what it would do/) } });
     expect(drv.calls).toEqual([]);
   });
   it.each([
@@ -217,5 +218,27 @@ describe('the kernels compile (ptxas, sm_90)', async () => {
       expect(() => execFileSync(ptxas.path, ['-arch=sm_90', f, '-o', join(dir, `k${i}.cubin`)], { stdio: 'pipe' }), m).not.toThrow();
     }
     expect(mods.length).toBeGreaterThan(20);
+  });
+});
+
+describe('the command (no test gives it permission)', () => {
+  it('--backend multicast without permission: exit 2 with the reason, no report written', async () => {
+    const r = await runAtRoot(['--backend', 'multicast', '--report', join(tmpdir(), 'ptxconf-mc-never')]);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/error: --backend multicast: the multicast backend creates a multicast object bound to several GPUs/);
+    expect(r.out).not.toMatch(/^report:/m);
+  });
+  it('--plan-only: every job with what it would create and launch, the cases it cannot run, and what the guard would say; exit 0', async () => {
+    const r = await runAtRoot(['--backend', 'multicast', '--plan-only', '--filter', 'multimem.ld_reduce.relaxed.sys.global.add.*', '--launches', '3']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/multicast plan for sm_90: 9 case\(s\) of \d+ file\(s\), 8 job\(s\) on 8 device\(s\) \(assumed: the devices were not asked\); each job launched 3 time\(s\)/);
+    expect(r.out).toMatch(/nothing below is created by --plan-only/);
+    expect(r.out).toMatch(/multimem\.ld_reduce\.relaxed\.sys\.global\.add\.f32 on devices 0-3: cuMulticastCreate\(4 devices, 8 bytes rounded up to the granularity\)/);
+    expect(r.out).toMatch(/a run would be refused \(exit 2\): the multicast backend creates a multicast object/);
+  });
+  it('a --launches that is not a count is a usage error', async () => {
+    const r = await runAtRoot(['--backend', 'multicast', '--plan-only', '--launches', '0']);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/--launches takes a number of launches \(1 or more\), got '0'/);
   });
 });
