@@ -33,8 +33,8 @@ if (!existsSync(join(cudaHome, 'include', 'cuda.h'))) {
 } else {
   try {
     execFileSync(process.execPath, [gyp, 'rebuild'], { cwd: native, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CUDA_HOME: cudaHome } });
-    save({ built: true, addon: 'native/build/Release/cuda_launcher.node' });
-    console.log('native: built native/build/Release/cuda_launcher.node');
+    save({ built: true, addon: 'native/build/Release/cuda_launcher.node', multicast: 'native/build/Release/cuda_multicast.node' });
+    console.log('native: built native/build/Release/cuda_launcher.node and cuda_multicast.node (the latter loaded only by --backend multicast)');
   } catch (e) {
     const out = `${e.stdout ?? ''}${e.stderr ?? ''}`.trim().split('\n').slice(-8).join('\n');
     save({ built: false, reason: `node-gyp rebuild failed: ${out}` });

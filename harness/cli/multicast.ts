@@ -14,6 +14,11 @@ import { loadVectors } from '../cases/vectors.js';
 import { formatProblem } from '../cases/types.js';
 import { compileFilter } from '../util/filter.js';
 import { MULTICAST_FAMILY_IDS } from '../families/multicast-index.js';
+import { probePtxas } from '../backends/ptxas/toolchain.js';
+import { encodeCases } from '../backends/multicast/wire.js';
+import { runMulticastChild } from '../backends/multicast/isolate.js';
+import { loadMulticastBinding } from '../backends/multicast/native.js';
+import type { RunRecorder } from '../report/recorder.js';
 import type { Options } from './args.js';
 import { UsageError } from './errors.js';
 import type { Io } from './main.js';
@@ -41,7 +46,7 @@ function libraryFiles(root: string): string[] {
     .map((f) => join(dir, f));
 }
 
-export async function runMulticastCommand(opts: Options, target: { name: string }, io: Io, root = process.cwd()): Promise<number> {
+export async function runMulticastCommand(opts: Options, target: { name: string }, io: Io, startRecorder: () => RunRecorder, root = process.cwd()): Promise<number | RunRecorder> {
   const files = opts.vectors.length ? [...opts.vectors] : libraryFiles(root);
   const { cases: all, problems } = await loadVectors(files, root);
   if (problems.length) {
@@ -76,7 +81,23 @@ export async function runMulticastCommand(opts: Options, target: { name: string 
     return 0;
   }
   if ('refused' in guard) throw new UsageError(`--backend multicast: ${guard.refused.reason}`);
-  throw new UsageError(
-    '--backend multicast: the native multicast binding is not built in this version: the executor has been tested against the stand-in only (tests/backends/multicast.test.ts) and has never run on hardware. Nothing was created. --plan-only shows what a run would do.',
-  );
+  const binding = loadMulticastBinding();
+  if ('reason' in binding) throw new UsageError(`--backend multicast: ${binding.reason}. Nothing was created.`);
+  const ptxas = await probePtxas().catch((e: Error) => {
+    throw new UsageError(`--backend multicast compiles its kernels with ptxas: ${e.message}`);
+  });
+  io.err(`multicast: ${cases.length} case(s) on devices ${guard.devices.join(', ')}, each job launched ${opts.launches} time(s); the executor runs in a child process`);
+  const rec = startRecorder();
+  rec.set({
+    toolchain: { ptxas: { path: ptxas.path, foundVia: ptxas.foundVia, release: ptxas.release, versionLine: ptxas.versionLine, maxPtx: ptxas.maxPtx, targets: ptxas.targets } },
+    modulePtx: ptxas.maxPtx,
+    backend: { name: 'multicast', reason: `requested with --backend multicast and --allow-multicast; devices ${guard.devices.join(', ')} report multicast support; binding ${binding.path}`, passedOver: [] },
+    catalogEntries: 0,
+  });
+  const { result, code } = await runMulticastChild({ cases: encodeCases(cases), devices: guard.devices, launches: opts.launches, ptxIsa: ptxas.maxPtx, target: target.name, ptxasPath: ptxas.path });
+  rec.add(result.results);
+  rec.set({ stats: result.stats });
+  for (const e of result.releaseErrors) io.err(`multicast: ${e}`);
+  if (result.interrupted) io.err(`multicast: ${result.interrupted}; everything the run created was released (child exit ${code})`);
+  return rec;
 }

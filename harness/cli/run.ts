@@ -182,7 +182,7 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
 
 /** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
 async function runBackend(opts: Options, target: Target, io: Io, startRecorder: (keepPasses?: number) => RunRecorder): Promise<RunRecorder | number> {
-  if (opts.backend === 'multicast') return (await import('./multicast.js')).runMulticastCommand(opts, target, io);
+  if (opts.backend === 'multicast') return (await import('./multicast.js')).runMulticastCommand(opts, target, io, () => startRecorder());
   const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
   if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference or --backend gpu');
   let backend: Selected = await selectBackend(opts.backend, target);

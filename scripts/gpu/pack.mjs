@@ -10,6 +10,7 @@ const root = resolve(import.meta.dirname, '..', '..');
 const out = resolve(process.argv[2] ?? join(root, '.bundle'));
 rmSync(out, { recursive: true, force: true }); // no stale files from an older pack
 mkdirSync(out, { recursive: true });
+// only the gpu backend's addon: the multicast binding (cuda_multicast.node) never goes to the lent GPU machines
 const addon = join(root, 'native', 'build', 'Release', 'cuda_launcher.node');
 if (!existsSync(addon)) throw new Error(`no ${addon}: run npm rebuild first`);
 copyFileSync(addon, join(out, 'cuda_launcher.node'));

@@ -30,13 +30,13 @@ const config = (over: Partial<StandInConfig> = {}): StandInConfig => ({ devices:
 const ACC = (await loadVectors([join(ROOT, 'cases', 'vectors', 'multimem-accumulation.yaml')], ROOT)).cases;
 const byName = (n: string) => ACC.filter((c) => c.id.endsWith(`:${n}`));
 
-function run(drv: StandInMulticast, cases: readonly Case[], launches = 1) {
+async function run(drv: StandInMulticast, cases: readonly Case[], launches = 1) {
   const guard = multicastGuard({ allowed: true, env: {}, survey: () => drv.survey() });
   if (!('devices' in guard)) throw new Error(guard.refused.reason);
-  const r = runMulticastCases({ driver: drv, devices: guard.devices, cases, launches, ptxIsa: '9.0', target: 'sm_90' });
+  const r = await runMulticastCases({ driver: drv, devices: guard.devices, cases, launches, ptxIsa: '9.0', target: 'sm_90' });
   return { ...r, judged: judgeRun(r.results) };
 }
-const explained = (r: ReturnType<typeof run>, name: string) => {
+const explained = (r: Awaited<ReturnType<typeof run>>, name: string) => {
   const x = r.judged.results.find((y) => y.id.endsWith(`:${name}`))!;
   return { verdict: x.verdict, ids: x.explanation?.ids ?? [] };
 };
@@ -46,7 +46,7 @@ describe('refusals, in order, before any driver call that creates anything', () 
     const drv = new StandInMulticast(config());
     return { drv, survey: () => drv.survey() };
   };
-  it('without the flag: refused first, the devices not even asked', () => {
+  it('without the flag: refused first, the devices not even asked', async () => {
     const { drv, survey } = surveyed();
     const g = multicastGuard({ allowed: false, env: { NCCL_NVLS_ENABLE: '0' }, survey });
     expect(g).toEqual({ refused: { check: 'flag', reason: expect.stringMatching(/it runs only with --allow-\w+, on a machine you own .*--plan-only shows what it would do/) } });
@@ -64,11 +64,11 @@ describe('refusals, in order, before any driver call that creates anything', () 
     expect('refused' in g && g.refused.reason).toMatch(re);
     expect(drv.calls).toEqual([]);
   });
-  it('other values of those variables do not refuse', () => {
+  it('other values of those variables do not refuse', async () => {
     const { survey } = surveyed();
     expect(multicastGuard({ allowed: true, env: { NCCL_NVLS_ENABLE: '1', NVSHMEM_DISABLE_NVLS: '0' }, survey })).toEqual({ devices: [0, 1, 2, 3, 4, 5, 6, 7] });
   });
-  it('fewer than two devices with multicast: refused after asking only the attribute; none created', () => {
+  it('fewer than two devices with multicast: refused after asking only the attribute; none created', async () => {
     const drv = new StandInMulticast(config({ devices: [H100, { name: 'NVIDIA H100 PCIe', multicastSupported: false }] }));
     const g = multicastGuard({ allowed: true, env: {}, survey: () => drv.survey() });
     expect('refused' in g && g.refused).toEqual({ check: 'devices', reason: 'multimem needs at least 2 devices reporting CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 1; this machine has 1 (0: NVIDIA H100 80GB HBM3 (multicast supported); 1: NVIDIA H100 PCIe (multicast not supported))' });
@@ -78,9 +78,9 @@ describe('refusals, in order, before any driver call that creates anything', () 
 });
 
 describe('the driver-call sequence (recording stand-in)', () => {
-  it('one job: create, add every device, allocate and bind per device, map, initialise through unicast, launch, read every replica, release in reverse', () => {
+  it('one job: create, add every device, allocate and bind per device, map, initialise through unicast, launch, read every replica, release in reverse', async () => {
     const drv = new StandInMulticast(config());
-    const r = run(drv, byName('nccl-2360-f32'), 2);
+    const r = await run(drv, byName('nccl-2360-f32'), 2);
     expect(r.releaseErrors).toEqual([]);
     const size = 2 << 20;
     expect(drv.calls).toEqual([
@@ -107,25 +107,25 @@ describe('the driver-call sequence (recording stand-in)', () => {
   });
 
   const CALLS: (keyof MulticastDriver)[] = ['granularity', 'createMulticast', 'addDevice', 'allocPhysical', 'bindMemory', 'mapMulticast', 'mapUnicast', 'allocPlain', 'write', 'loadKernel', 'launch', 'read'];
-  it.each(CALLS)('%s fails: the job\'s cases are errors naming the call, and everything created is released', (call) => {
+  it.each(CALLS)('%s fails: the job\'s cases are errors naming the call, and everything created is released', async (call) => {
     const drv = new StandInMulticast(config({ failAt: { call, nth: call === 'addDevice' || call === 'allocPhysical' || call === 'write' ? 2 : 1 } }));
-    const r = run(drv, byName('f32-wider-than-f32-3'));
+    const r = await run(drv, byName('f32-wider-than-f32-3'));
     expect(r.results.map((x) => x.verdict)).toEqual(['error']);
     expect(r.results[0]!.reason).toMatch(/CUDA_ERROR_UNKNOWN \(failure planted by the test\)/);
     expect([...drv.live.values()]).toEqual([]);
     expect(r.releaseErrors).toEqual([]);
   });
-  it('a failing release is reported, and the releases after it are still made', () => {
+  it('a failing release is reported, and the releases after it are still made', async () => {
     const drv = new StandInMulticast(config({ failAt: { call: 'unmap' } }));
-    const r = run(drv, byName('f32-wider-than-f32-3'));
+    const r = await run(drv, byName('f32-wider-than-f32-3'));
     expect(r.results.map((x) => x.verdict)).toEqual(['pass']);
     expect(r.releaseErrors).toEqual([expect.stringMatching(/^releasing the device 2 mapping: cuMemUnmap\+cuMemAddressFree.*planted/)]);
     expect([...drv.live.values()]).toEqual(['device 2 mapping']);
     expect(drv.calls.at(-1)).toBe('cuMemRelease(multicast)');
   });
-  it('cases with more replicas than devices are skipped with the reason; fewer run on as many devices', () => {
+  it('cases with more replicas than devices are skipped with the reason; fewer run on as many devices', async () => {
     const drv = new StandInMulticast(config({ devices: [H100, H100, H100, H100] }));
-    const r = run(drv, ACC);
+    const r = await run(drv, ACC);
     const skipped = r.results.filter((x) => x.verdict === 'skipped');
     expect(skipped.map((x) => x.id.split(':').at(-1))).toEqual(['f32-wider-than-f32-8', 'bf16-eight-ranks-control']);
     expect(skipped[0]!.reason).toBe('the case has 8 replicas; 4 device(s) support multicast here');
@@ -134,13 +134,13 @@ describe('the driver-call sequence (recording stand-in)', () => {
 });
 
 describe('each accumulation of the switch, as the report gives it', () => {
-  it('as the spec implies (the element type, each step rounded, in replica order): no mismatch; the NCCL probe in ascending order gives 1, an allowed order', () => {
-    const r = run(new StandInMulticast(config()), ACC);
+  it('as the spec implies (the element type, each step rounded, in replica order): no mismatch; the NCCL probe in ascending order gives 1, an allowed order', async () => {
+    const r = await run(new StandInMulticast(config()), ACC);
     expect(r.judged.results.filter((x) => x.verdict === 'mismatch' || x.verdict === 'error')).toEqual([]);
     expect(r.judged.results.find((x) => x.id.endsWith(':nccl-2360-f32'))!.case!.observed).toEqual({ returned: ['0x3f800000'] });
   });
-  it('f32 accumulation: the bf16 and f16 sets are mismatches explained by a wider accumulation; f32 elements are unchanged', () => {
-    const r = run(new StandInMulticast(config({ accumulate: 'f32' })), ACC);
+  it('f32 accumulation: the bf16 and f16 sets are mismatches explained by a wider accumulation; f32 elements are unchanged', async () => {
+    const r = await run(new StandInMulticast(config({ accumulate: 'f32' })), ACC);
     expect(explained(r, 'bf16-wider-than-bf16-3')).toEqual({ verdict: 'mismatch', ids: ['acc-f32', 'acc-f64', 'acc-exact'] });
     expect(explained(r, 'f16-wider-than-f16-3')).toEqual({ verdict: 'mismatch', ids: ['acc-f32', 'acc-f64', 'acc-exact'] });
     // f32 cannot hold 2^-40 beside 1: this set says the accumulation is no wider than f32
@@ -148,27 +148,27 @@ describe('each accumulation of the switch, as the report gives it', () => {
     expect(explained(r, 'f32-wider-than-f32-3').verdict).toBe('pass');
     expect(explained(r, 'bf16-acc-f32-3').verdict).toBe('pass');
   });
-  it('f64 accumulation: f32 elements show it (acc-f64, acc-exact), and the exact-only set says it is not exact', () => {
-    const r = run(new StandInMulticast(config({ accumulate: 'f64' })), ACC);
+  it('f64 accumulation: f32 elements show it (acc-f64, acc-exact), and the exact-only set says it is not exact', async () => {
+    const r = await run(new StandInMulticast(config({ accumulate: 'f64' })), ACC);
     expect(explained(r, 'f32-wider-than-f32-3')).toEqual({ verdict: 'mismatch', ids: ['acc-f64', 'acc-exact'] });
     expect(explained(r, 'f32-wider-than-f32-8')).toEqual({ verdict: 'mismatch', ids: ['acc-f64', 'acc-exact'] });
     expect(explained(r, 'f32-exact-not-f64-4').verdict).toBe('pass');
     expect(explained(r, 'bf16-wider-than-f32-4')).toEqual({ verdict: 'mismatch', ids: ['acc-f64', 'acc-exact'] });
   });
-  it('exact accumulation, one rounding: only acc-exact explains the set below f64', () => {
-    const r = run(new StandInMulticast(config({ accumulate: 'exact' })), ACC);
+  it('exact accumulation, one rounding: only acc-exact explains the set below f64', async () => {
+    const r = await run(new StandInMulticast(config({ accumulate: 'exact' })), ACC);
     expect(explained(r, 'f32-exact-not-f64-4')).toEqual({ verdict: 'mismatch', ids: ['acc-exact'] });
     expect(explained(r, 'nccl-2360-f32').verdict).toBe('observed'); // 2.0: allowed, by the order (r0+r2)+(r1+r3)
     expect(r.judged.results.find((x) => x.id.endsWith(':nccl-2360-f32'))!.case!.observed).toEqual({ returned: ['0x40000000'] });
     // one finding per accumulation the observations point to, named in the report
     expect(r.judged.findings.some((f) => /acc-exact/.test(JSON.stringify(f)))).toBe(true);
   });
-  it('a .acc::f32 variant that steps in bf16 anyway is acc-type', () => {
+  it('a .acc::f32 variant that steps in bf16 anyway is acc-type', async () => {
     const drv = new StandInMulticast(config());
     // the switch honouring the declared accumulation passes; one ignoring it (bf16 steps) does not
-    expect(explained(run(drv, byName('bf16-acc-f32-3')), 'bf16-acc-f32-3').verdict).toBe('pass');
+    expect(explained(await run(drv, byName('bf16-acc-f32-3')), 'bf16-acc-f32-3').verdict).toBe('pass');
     // the stand-in has no "ignore .acc" mode: what such a switch returns is the plain variant's result
-    const plain = run(new StandInMulticast(config()), byName('bf16-wider-than-bf16-3'));
+    const plain = await run(new StandInMulticast(config()), byName('bf16-wider-than-bf16-3'));
     const bits = plain.results[0]!.case!.observed as { returned: string[] };
     const c = byName('bf16-acc-f32-3')[0]!;
     const r = judgeRun([{ ...plain.results[0]!, id: c.id, ptx: c.variant.ptx, verdict: 'mismatch', case: { ...plain.results[0]!.case!, observed: bits } }]);
@@ -177,8 +177,8 @@ describe('each accumulation of the switch, as the report gives it', () => {
 });
 
 describe('nondeterminism: repeated launches', () => {
-  it('a switch whose order changes between launches: the distinct outcomes and their counts, each judged', () => {
-    const r = run(new StandInMulticast(config({ order: 'rotating' })), byName('nccl-2360-f32'), 4);
+  it('a switch whose order changes between launches: the distinct outcomes and their counts, each judged', async () => {
+    const r = await run(new StandInMulticast(config({ order: 'rotating' })), byName('nccl-2360-f32'), 4);
     const x = r.judged.results[0]!;
     expect(r.stats.nondeterministic).toBe(1);
     expect((x.case!.observed as { histogram: unknown }).histogram).toEqual([
@@ -188,8 +188,8 @@ describe('nondeterminism: repeated launches', () => {
     expect(x.reason).toMatch(/2 distinct outcomes over 4 launches/);
     expect(x.verdict).toBe('observed');
   });
-  it('a fixed order: one outcome in every launch, said', () => {
-    const r = run(new StandInMulticast(config()), byName('nccl-2360-f32'), 3);
+  it('a fixed order: one outcome in every launch, said', async () => {
+    const r = await run(new StandInMulticast(config()), byName('nccl-2360-f32'), 3);
     expect(r.stats.nondeterministic).toBe(0);
     expect(r.judged.results[0]!.reason).toMatch(/the same outcome in all 3 launches/);
   });
@@ -241,4 +241,31 @@ describe('the command (no test gives it permission)', () => {
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/--launches takes a number of launches \(1 or more\), got '0'/);
   });
+});
+
+describe('the child process (stand-in)', () => {
+  it('runs the cases and writes its results; everything released', async () => {
+    const { runMulticastChild } = await import('../../harness/backends/multicast/isolate.js');
+    const { encodeCases } = await import('../../harness/backends/multicast/wire.js');
+    const { result, code } = await runMulticastChild({ cases: encodeCases(byName('nccl-2360-f32')), devices: [0, 1, 2, 3], launches: 2, ptxIsa: '9.0', target: 'sm_90', ptxasPath: 'ptxas', standIn: config() });
+    expect(code).toBe(0);
+    expect(result.driver).toMatch(/^stand-in/);
+    expect(result.results.map((r) => r.verdict)).toEqual(['observed']); // 1.0: one of the orders the reference allows
+    expect(result.live).toEqual([]);
+  });
+  it('SIGINT mid-run: the job in progress stops between launches, releases everything, and the results so far come back; exit 130', async () => {
+    const { runMulticastChild } = await import('../../harness/backends/multicast/isolate.js');
+    const { encodeCases } = await import('../../harness/backends/multicast/wire.js');
+    let timer: NodeJS.Timeout | undefined;
+    const { result, code } = await runMulticastChild(
+      { cases: encodeCases([...byName('f32-wider-than-f32-3'), ...byName('nccl-2360-f32')]), devices: [0, 1, 2, 3], launches: 40, ptxIsa: '9.0', target: 'sm_90', ptxasPath: 'ptxas', standIn: config({ launchMs: 100 }) },
+      // the first job (40 launches of 100 ms) is well under way after 2.5 s (tsx start-up included)
+      (pid) => (timer = setTimeout(() => process.kill(pid, 'SIGINT'), 2500)),
+    );
+    clearTimeout(timer);
+    expect(code).toBe(130);
+    expect(result.interrupted).toMatch(/stopped by a signal before launch \d+ of 40/);
+    expect(result.live).toEqual([]);
+    expect(result.releaseErrors).toEqual([]);
+  }, 60_000);
 });

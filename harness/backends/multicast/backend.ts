@@ -12,7 +12,7 @@ import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
 import { type ObservationVerdict, judge } from '../gpu/observations.js';
 import type { MulticastDriver } from './driver.js';
-import { type MulticastJob, runMulticastJob } from './executor.js';
+import { Interrupted, type MulticastJob, runMulticastJob } from './executor.js';
 
 export interface MulticastRunOptions {
   readonly driver: MulticastDriver;
@@ -22,6 +22,8 @@ export interface MulticastRunOptions {
   readonly launches: number;
   readonly ptxIsa: string;
   readonly target: string;
+  /** Asked between launches: true stops the run (its jobs' objects released; the cases not run are left out). */
+  readonly stop?: () => boolean;
 }
 
 const RANK: Record<string, number> = { pass: 0, observed: 1, mismatch: 2, error: 3 };
@@ -69,7 +71,7 @@ function caseEntry(c: Case, verdict: EntryResult['verdict'], reason: string, uns
   };
 }
 
-export function runMulticastCases(o: MulticastRunOptions): { results: EntryResult[]; stats: Record<string, number>; releaseErrors: string[] } {
+export async function runMulticastCases(o: MulticastRunOptions): Promise<{ results: EntryResult[]; stats: Record<string, number>; releaseErrors: string[]; interrupted?: string }> {
   const { jobs, skipped } = multicastJobs(o.cases, o.devices.length);
   const results: EntryResult[] = skipped.map(({ c, why }) => caseEntry(c, 'skipped', why, [], undefined, ''));
   const stats: Record<string, number> = { cases: 0, launches: 0, nondeterministic: 0, jobs: jobs.length };
@@ -77,8 +79,9 @@ export function runMulticastCases(o: MulticastRunOptions): { results: EntryResul
   for (const job of jobs) {
     let run;
     try {
-      run = runMulticastJob(o.driver, o.devices, job, { launches: o.launches, ptxIsa: o.ptxIsa, target: o.target });
+      run = await runMulticastJob(o.driver, o.devices, job, { launches: o.launches, ptxIsa: o.ptxIsa, target: o.target, ...(o.stop ? { stop: o.stop } : {}) });
     } catch (e) {
+      if (e instanceof Interrupted) return { results, stats, releaseErrors, interrupted: e.message };
       const why = e instanceof Error ? e.message : String(e);
       for (const c of job.cases as Case[]) results.push(caseEntry(c, 'error', `the multicast run of ${job.variant.ptx} on ${job.replicas} devices failed: ${why}`, [], undefined, ''));
       continue;

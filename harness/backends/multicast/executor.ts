@@ -62,7 +62,17 @@ export function jobKernel(job: MulticastJob, ptxIsa: string, target: string): Mu
   return { ptx: job.variant.ptx, family: job.variant.family, module: m.text, threads: job.cases.length, slotBytes: m.slotBytes };
 }
 
-export function runMulticastJob(drv: MulticastDriver, devices: readonly number[], job: MulticastJob, o: { launches: number; ptxIsa: string; target: string }): JobRun {
+/** Thrown between launches when the run was asked to stop (Ctrl-C, SIGTERM); everything created is released first. */
+export class Interrupted extends Error {
+  override readonly name = 'Interrupted';
+}
+
+export async function runMulticastJob(
+  drv: MulticastDriver,
+  devices: readonly number[],
+  job: MulticastJob,
+  o: { launches: number; ptxIsa: string; target: string; stop?: () => boolean },
+): Promise<JobRun> {
   if (job.replicas < 2 || job.replicas > devices.length) throw new Error(`a job of ${job.replicas} replicas needs as many devices; ${devices.length} bound`);
   const devs = devices.slice(0, job.replicas);
   const fmt = elementFormat(job.variant.q.type ?? '');
@@ -102,6 +112,9 @@ export function runMulticastJob(drv: MulticastDriver, devices: readonly number[]
     const init = devs.map((_, r) => toBuffer(fmt, job.cases.flatMap((c) => c.input.replicas![r]!)));
     const b = job.family.takesB ? toBuffer(fmt, job.cases.flatMap((c) => c.input.b!)) : undefined;
     for (let l = 0; l < o.launches; l++) {
+      // a turn of the event loop between launches lets a signal handler ask for a stop
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (o.stop?.()) throw new Interrupted(`stopped by a signal before launch ${l + 1} of ${o.launches} of ${job.variant.ptx}`);
       devs.forEach((d, r) => drv.write(d, uva[r]!, init[r]!));
       if (b) drv.write(devs[0]!, bVa, b);
       drv.launch(devs[0]!, fn, kernel, { mc: mcVa, b: bVa, out: outVa });

@@ -28,6 +28,8 @@ export interface StandInConfig {
   readonly accumulate: 'as-declared' | 'f32' | 'f64' | 'exact';
   /** Subnormal inputs and results flushed to sign-preserving zero. */
   readonly ftz: boolean;
+  /** Each launch takes this long (blocking), so a test can signal a run mid-way. */
+  readonly launchMs?: number;
   /** Fail this driver call (the n-th time it is made, default the first). */
   readonly failAt?: { readonly call: keyof MulticastDriver; readonly nth?: number };
 }
@@ -172,6 +174,7 @@ export class StandInMulticast implements MulticastDriver {
     const bBuf = this.plain(device, args.b);
     const outBuf = this.plain(device, args.out);
     const sw = this.switchFor(this.launches++);
+    if (this.config.launchMs) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, this.config.launchMs);
     for (let t = 0; t < k.threads; t++) {
       const at = (i: number) => t * k.slotBytes + i * eb;
       fam.simulate(v, sw, {

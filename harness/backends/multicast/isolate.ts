@@ -1,0 +1,40 @@
+/**
+ * Runs multicast cases in a child process (child.ts): the parent creates nothing; the child holds
+ * every driver object, so a fault or a kill takes only the child, whose objects the driver then
+ * releases with the process, and a signal lets the child release them itself first.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChildJob, ChildResult } from './wire.js';
+
+export function childCommand(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const mjs = join(here, 'multicast-child.mjs');
+  return existsSync(mjs) ? [process.execPath, mjs] : [process.execPath, '--import', 'tsx', join(here, 'child.ts')];
+}
+
+/** The child's result and exit code; throws with its stderr when it wrote none. */
+export async function runMulticastChild(job: ChildJob, onSpawn?: (pid: number) => void): Promise<{ result: ChildResult; code: number | null }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ptxconf-mcjob-'));
+  try {
+    const jobPath = join(dir, 'job.json');
+    const outPath = join(dir, 'out.json');
+    writeFileSync(jobPath, JSON.stringify(job));
+    const [cmd, ...args] = childCommand();
+    const child = spawn(cmd!, [...args, jobPath, outPath], { stdio: ['ignore', 'inherit', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    if (child.pid) onSpawn?.(child.pid);
+    const forward = () => child.kill('SIGTERM');
+    process.on('SIGTERM', forward);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    process.off('SIGTERM', forward);
+    if (!existsSync(outPath)) throw new Error(`the multicast child exited ${code} without results: ${err.trim().slice(-2000) || '(no message)'}`);
+    return { result: JSON.parse(readFileSync(outPath, 'utf8')) as ChildResult, code };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
