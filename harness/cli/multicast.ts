@@ -2,7 +2,8 @@
  * `--backend multicast` (issue 15): the guard first (multicastGuard: the flag, the hosts's vetoes,
  * two or more devices with multicast support), then the executor on the native binding. `--plan-only`
  * prints what a run would allocate, bind and launch, and what the guard would say; it creates
- * nothing and needs no flag. Cases: --vectors, or the multimem vector files of the library.
+ * nothing and needs no flag. Cases: --vectors, or the multimem vector files of the library and
+ * every accepted variant over 2, 4 and 8 replicas (library.ts).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ import { runMulticastChild } from '../backends/multicast/isolate.js';
 import { loadMulticastBinding } from '../backends/multicast/native.js';
 import type { RunRecorder } from '../report/recorder.js';
 import type { Options } from './args.js';
+import { CATALOG_PTX_ISA, type Target, modulePtxFor } from '../arch/targets.js';
+import { multicastLibrary } from '../backends/multicast/library.js';
 import { UsageError } from './errors.js';
 import type { Io } from './main.js';
 
@@ -46,7 +49,7 @@ function libraryFiles(root: string): string[] {
     .map((f) => join(dir, f));
 }
 
-export async function runMulticastCommand(opts: Options, target: { name: string }, io: Io, startRecorder: () => RunRecorder, root = process.cwd()): Promise<number | RunRecorder> {
+export async function runMulticastCommand(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder, root = process.cwd()): Promise<number | RunRecorder> {
   const files = opts.vectors.length ? [...opts.vectors] : libraryFiles(root);
   const { cases: all, problems } = await loadVectors(files, root);
   if (problems.length) {
@@ -55,7 +58,9 @@ export async function runMulticastCommand(opts: Options, target: { name: string 
     return 2;
   }
   const keep = compileFilter(opts.filter);
-  const cases = all.filter((c) => keep(c.variant.id));
+  // a library run adds every accepted variant of the families over 2, 4 and 8 replicas
+  const generated = opts.vectors.length ? [] : multicastLibrary(target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, opts.seed, 2, keep);
+  const cases = [...all.filter((c) => keep(c.variant.id)), ...generated];
   if (!cases.length) throw new UsageError(`--filter '${opts.filter ?? ''}' leaves no multimem case of ${files.length} file(s) for the multicast backend (it runs ${MULTICAST_FAMILY_IDS.join(', ')})`);
   let surveyed: DeviceSurvey | undefined;
   const survey = () => (surveyed ??= surveyDevices());
@@ -65,16 +70,20 @@ export async function runMulticastCommand(opts: Options, target: { name: string 
     const devices = 'devices' in guard ? guard.devices.length : surveyed && 'devices' in surveyed ? Math.max(surveyed.devices.filter((d) => d.multicastSupported).length, 0) : 8;
     const assumed = 'devices' in guard ? `${devices} device(s) with multicast support` : `${devices} device(s) (${surveyed ? 'those this machine reports with multicast support' : 'assumed: the devices were not asked'})`;
     const { jobs, skipped } = multicastJobs(cases, devices);
-    io.out(`multicast plan for ${target.name}: ${cases.length} case(s) of ${files.length} file(s), ${jobs.length} job(s) on ${assumed}; each job launched ${opts.launches} time(s) from the same values`);
+    io.out(`multicast plan for ${target.name}: ${cases.length} case(s) (${cases.length - generated.length} of ${files.length} file(s)${generated.length ? `, ${generated.length} generated: every accepted variant over 2, 4 and 8 replicas` : ''}), ${jobs.length} job(s) on ${assumed}; each job launched ${opts.launches} time(s) from the same values`);
     io.out('nothing below is created by --plan-only');
-    for (const j of jobs) {
-      const k = jobKernel(j, '9.0', target.name);
-      const bytes = k.slotBytes * j.cases.length;
+    const SHOWN = 12;
+    for (const r of [...new Set(jobs.map((j) => j.replicas))].sort((a, b) => a - b)) {
+      const group = jobs.filter((j) => j.replicas === r);
+      const kernels = group.map((j) => jobKernel(j, '9.0', target.name));
+      const bytes = Math.max(...kernels.map((k) => k.slotBytes * k.threads));
       io.out(
-        `  ${j.variant.ptx} on devices 0-${j.replicas - 1}: cuMulticastCreate(${j.replicas} devices, ${bytes} bytes rounded up to the granularity) + cuMulticastAddDevice x${j.replicas}; ` +
-          `cuMemCreate + cuMulticastBindMem per device; 1 multicast and ${j.replicas} unicast mappings; operand and result buffers on device 0; ` +
-          `kernel of ${j.cases.length} thread(s); write ${j.replicas} replica(s), launch, read ${j.family.returns ? 'the returned values' : `${j.replicas} replica(s)`} x${opts.launches}; release all in reverse`,
+        `  ${r} replicas, devices 0-${r - 1}: cuMulticastCreate(${r} devices, ${bytes} bytes rounded up to the granularity), cuMulticastAddDevice x${r}, ` +
+          `cuMemCreate + cuMulticastBindMem on each device, 1 multicast and ${r} unicast mappings, operand and result buffers on device 0; then ${group.length} job(s), each: ` +
+          `load its kernel, ${opts.launches} x (write ${r} replicas, launch, read back), unload; then release everything in reverse`,
       );
+      group.slice(0, SHOWN).forEach((j, k) => io.out(`    ${j.variant.ptx}: ${kernels[k]!.threads} case(s), one thread each, ${kernels[k]!.slotBytes} bytes a case; reads back ${j.family.returns ? 'the returned values' : `${r} replicas`}`));
+      if (group.length > SHOWN) io.out(`    ... and ${group.length - SHOWN} more job(s) (--filter narrows the run)`);
     }
     for (const s of skipped) io.out(`  skipped ${s.c.id}: ${s.why}`);
     io.out('refused' in guard ? `a run would be refused (exit 2): ${guard.refused.reason}` : `a run would bind devices ${guard.devices.join(', ')}`);

@@ -231,9 +231,11 @@ describe('the command (no test gives it permission)', () => {
   it('--plan-only: every job with what it would create and launch, the cases it cannot run, and what the guard would say; exit 0', async () => {
     const r = await runAtRoot(['--backend', 'multicast', '--plan-only', '--filter', 'multimem.ld_reduce.relaxed.sys.global.add.*', '--launches', '3']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/multicast plan for sm_90: 9 case\(s\) of \d+ file\(s\), 8 job\(s\) on 8 device\(s\) \(assumed: the devices were not asked\); each job launched 3 time\(s\)/);
+    expect(r.out).toMatch(/multicast plan for sm_90: (\d+) case\(s\) \(9 of \d+ file\(s\), (\d+) generated: every accepted variant over 2, 4 and 8 replicas\), (\d+) job\(s\) on 8 device\(s\) \(assumed: the devices were not asked\); each job launched 3 time\(s\)/);
     expect(r.out).toMatch(/nothing below is created by --plan-only/);
-    expect(r.out).toMatch(/multimem\.ld_reduce\.relaxed\.sys\.global\.add\.f32 on devices 0-3: cuMulticastCreate\(4 devices, 8 bytes rounded up to the granularity\)/);
+    expect(r.out).toMatch(/^  4 replicas, devices 0-3: cuMulticastCreate\(4 devices, \d+ bytes rounded up to the granularity\), cuMulticastAddDevice x4, .* then \d+ job\(s\), each: load its kernel, 3 x \(write 4 replicas, launch, read back\), unload/m);
+    expect(r.out).toMatch(/^    multimem\.ld_reduce\.relaxed\.sys\.global\.add\.f32: 2 case\(s\), one thread each, 4 bytes a case; reads back the returned values$/m);
+    expect(r.out).toMatch(/^    \.\.\. and \d+ more job\(s\) \(--filter narrows the run\)$/m);
     expect(r.out).toMatch(/a run would be refused \(exit 2\): the multicast backend creates a multicast object/);
   });
   it('a --launches that is not a count is a usage error', async () => {
@@ -268,4 +270,20 @@ describe('the child process (stand-in)', () => {
     expect(result.live).toEqual([]);
     expect(result.releaseErrors).toEqual([]);
   }, 60_000);
+});
+
+describe('every accepted variant of the three families, over 2, 4 and 8 replicas (the library a run adds)', () => {
+  it('a switch that does what the spec implies: every generated case passes or is observed, none a mismatch or error', async () => {
+    const { multicastLibrary } = await import('../../harness/backends/multicast/library.js');
+    const lib = multicastLibrary(findTarget('sm_90')!, '9.0', 20261125, 1);
+    const variants = new Set(lib.map((c) => c.variant.id));
+    expect(variants.size).toBeGreaterThan(2000);
+    expect(new Set(lib.map((c) => c.input.replicas!.length))).toEqual(new Set([2, 4, 8]));
+    // every case, 8 replicas included (about 20 s: the reference walks every order of 8 float adds)
+    const cases = lib;
+    const r = await run(new StandInMulticast(config()), cases);
+    const bad = r.judged.results.filter((x) => x.verdict !== 'pass' && x.verdict !== 'observed');
+    expect(bad.slice(0, 3).map((x) => `${x.id}: ${x.verdict}: ${x.reason}`)).toEqual([]);
+    expect(r.judged.results).toHaveLength(cases.length);
+  }, 600_000);
 });

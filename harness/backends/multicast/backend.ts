@@ -12,7 +12,7 @@ import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
 import { type ObservationVerdict, judge } from '../gpu/observations.js';
 import type { MulticastDriver } from './driver.js';
-import { Interrupted, type MulticastJob, runMulticastJob } from './executor.js';
+import { type JobOutcome, type MulticastJob, runMulticastGroup } from './executor.js';
 
 export interface MulticastRunOptions {
   readonly driver: MulticastDriver;
@@ -76,17 +76,25 @@ export async function runMulticastCases(o: MulticastRunOptions): Promise<{ resul
   const results: EntryResult[] = skipped.map(({ c, why }) => caseEntry(c, 'skipped', why, [], undefined, ''));
   const stats: Record<string, number> = { cases: 0, launches: 0, nondeterministic: 0, jobs: jobs.length };
   const releaseErrors: string[] = [];
-  for (const job of jobs) {
-    let run;
-    try {
-      run = await runMulticastJob(o.driver, o.devices, job, { launches: o.launches, ptxIsa: o.ptxIsa, target: o.target, ...(o.stop ? { stop: o.stop } : {}) });
-    } catch (e) {
-      if (e instanceof Interrupted) return { results, stats, releaseErrors, interrupted: e.message };
-      const why = e instanceof Error ? e.message : String(e);
-      for (const c of job.cases as Case[]) results.push(caseEntry(c, 'error', `the multicast run of ${job.variant.ptx} on ${job.replicas} devices failed: ${why}`, [], undefined, ''));
+  let interrupted: string | undefined;
+  // one multicast object per replica count, its jobs one kernel each
+  const groups = new Map<number, MulticastJob[]>();
+  for (const j of jobs) groups.set(j.replicas, [...(groups.get(j.replicas) ?? []), j]);
+  const runs: { job: MulticastJob; run: JobOutcome }[] = [];
+  for (const [, group] of [...groups].sort((a, b) => a[0] - b[0])) {
+    const g = await runMulticastGroup(o.driver, o.devices, group, { launches: o.launches, ptxIsa: o.ptxIsa, target: o.target, ...(o.stop ? { stop: o.stop } : {}) });
+    releaseErrors.push(...g.releaseErrors);
+    g.jobs.forEach((run, k) => runs.push({ job: group[k]!, run }));
+    if (g.interrupted) {
+      interrupted = g.interrupted;
+      break;
+    }
+  }
+  for (const { job, run } of runs) {
+    if ('error' in run) {
+      for (const c of job.cases as Case[]) results.push(caseEntry(c, 'error', `the multicast run of ${job.variant.ptx} on ${job.replicas} devices failed: ${run.error}`, [], undefined, ''));
       continue;
     }
-    releaseErrors.push(...run.releaseErrors);
     stats.launches! += o.launches;
     (job.cases as Case[]).forEach((c, k) => {
       stats.cases!++;
@@ -106,5 +114,5 @@ export async function runMulticastCases(o: MulticastRunOptions): Promise<{ resul
       results.push(caseEntry(c, worst!.verdict, `${worst!.reason}${varied}`, worst!.unspecified, observed, ''));
     });
   }
-  return { results, stats, releaseErrors };
+  return { results, stats, releaseErrors, ...(interrupted ? { interrupted } : {}) };
 }

@@ -30,11 +30,6 @@ export interface CaseOutcomes {
   readonly outcomes: { readonly replicas?: bigint[][]; readonly returned?: bigint[]; count: number }[];
 }
 
-export interface JobRun {
-  readonly cases: CaseOutcomes[];
-  /** Release calls that failed (each still attempted). */
-  readonly releaseErrors: string[];
-}
 
 const roundUp = (n: number, g: number) => Math.ceil(n / g) * g;
 
@@ -67,21 +62,41 @@ export class Interrupted extends Error {
   override readonly name = 'Interrupted';
 }
 
-export async function runMulticastJob(
+/** One job's outcome within a group: what its cases showed, or why it could not run. */
+export type JobOutcome = { readonly cases: CaseOutcomes[] } | { readonly error: string };
+
+/**
+ * Runs jobs of one replica count on one multicast object (created, bound and mapped once, sized for
+ * the largest job), each job with its own kernel; a job that fails is an error and the next job
+ * still runs (after a sticky fault they fail too, each saying why). Everything created is released
+ * in reverse order on every path; a stop request (between launches) releases everything and returns
+ * the jobs finished so far with `interrupted` set.
+ */
+export async function runMulticastGroup(
   drv: MulticastDriver,
   devices: readonly number[],
-  job: MulticastJob,
+  jobs: readonly MulticastJob[],
   o: { launches: number; ptxIsa: string; target: string; stop?: () => boolean },
-): Promise<JobRun> {
-  if (job.replicas < 2 || job.replicas > devices.length) throw new Error(`a job of ${job.replicas} replicas needs as many devices; ${devices.length} bound`);
-  const devs = devices.slice(0, job.replicas);
-  const fmt = elementFormat(job.variant.q.type ?? '');
-  const kernel = jobKernel(job, o.ptxIsa, o.target);
-  const perCase = kernel.slotBytes / (fmt.bits / 8);
-  const used = Math.max(kernel.slotBytes * job.cases.length, 1);
+): Promise<{ jobs: JobOutcome[]; releaseErrors: string[]; interrupted?: string }> {
+  const replicas = jobs[0]?.replicas ?? 0;
+  if (jobs.some((j) => j.replicas !== replicas)) throw new Error('a group holds jobs of one replica count');
+  if (replicas < 2 || replicas > devices.length) throw new Error(`a job of ${replicas} replicas needs as many devices; ${devices.length} bound`);
+  const devs = devices.slice(0, replicas);
+  const kernels = jobs.map((j) => jobKernel(j, o.ptxIsa, o.target));
+  const used = Math.max(1, ...kernels.map((k) => k.slotBytes * k.threads));
   const release: { what: string; run: () => void }[] = [];
   const releaseErrors: string[] = [];
-  const outcomes: CaseOutcomes[] = job.cases.map((c) => ({ id: c.id, outcomes: [] }));
+  const outs: JobOutcome[] = [];
+  const releaseAll = () => {
+    for (const r of release.reverse()) {
+      try {
+        r.run();
+      } catch (e) {
+        releaseErrors.push(`releasing the ${r.what}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    release.length = 0;
+  };
   try {
     const size = roundUp(used, drv.granularity(devs.length, used));
     const mc = drv.createMulticast(devs.length, size);
@@ -106,39 +121,63 @@ export async function runMulticastJob(
     release.push({ what: 'operand buffer', run: () => drv.freePlain(devs[0]!, bVa) });
     const outVa = drv.allocPlain(devs[0]!, size);
     release.push({ what: 'result buffer', run: () => drv.freePlain(devs[0]!, outVa) });
-    const fn = drv.loadKernel(devs[0]!, kernel);
-    release.push({ what: 'kernel module', run: () => drv.unloadKernel(devs[0]!, fn) });
 
-    const init = devs.map((_, r) => toBuffer(fmt, job.cases.flatMap((c) => c.input.replicas![r]!)));
-    const b = job.family.takesB ? toBuffer(fmt, job.cases.flatMap((c) => c.input.b!)) : undefined;
-    for (let l = 0; l < o.launches; l++) {
-      // a turn of the event loop between launches lets a signal handler ask for a stop
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (o.stop?.()) throw new Interrupted(`stopped by a signal before launch ${l + 1} of ${o.launches} of ${job.variant.ptx}`);
-      devs.forEach((d, r) => drv.write(d, uva[r]!, init[r]!));
-      if (b) drv.write(devs[0]!, bVa, b);
-      drv.launch(devs[0]!, fn, kernel, { mc: mcVa, b: bVa, out: outVa });
-      const reps = devs.map((d, r) => fromBuffer(fmt, drv.read(d, uva[r]!, used), perCase * job.cases.length));
-      const ret = job.family.returns ? fromBuffer(fmt, drv.read(devs[0]!, outVa, used), perCase * job.cases.length) : undefined;
-      job.cases.forEach((_, k) => {
-        const slice = (xs: bigint[]) => xs.slice(k * perCase, (k + 1) * perCase);
-        const seen = { ...(job.family.returns ? { returned: slice(ret!) } : { replicas: reps.map(slice) }) };
-        const key = JSON.stringify(seen, (_k, v) => (typeof v === 'bigint' ? v.toString(16) : v));
-        const list = outcomes[k]!.outcomes as (typeof seen & { count: number; key?: string })[];
-        const same = list.find((x) => x.key === key);
-        if (same) same.count++;
-        else list.push({ ...seen, count: 1, key });
-      });
-    }
-  } finally {
-    for (const r of release.reverse()) {
+    for (const [j, job] of jobs.entries()) {
+      const kernel = kernels[j]!;
+      const fmt = elementFormat(job.variant.q.type ?? '');
+      const perCase = kernel.slotBytes / (fmt.bits / 8);
+      const bytes = Math.max(kernel.slotBytes * job.cases.length, 1);
+      const outcomes: CaseOutcomes[] = job.cases.map((c) => ({ id: c.id, outcomes: [] }));
+      let fn: bigint | undefined;
       try {
-        r.run();
+        fn = drv.loadKernel(devs[0]!, kernel);
+        const init = devs.map((_, r) => toBuffer(fmt, job.cases.flatMap((c) => c.input.replicas![r]!)));
+        const b = job.family.takesB ? toBuffer(fmt, job.cases.flatMap((c) => c.input.b!)) : undefined;
+        for (let l = 0; l < o.launches; l++) {
+          // a turn of the event loop between launches lets a signal handler ask for a stop
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (o.stop?.()) throw new Interrupted(`stopped by a signal before launch ${l + 1} of ${o.launches} of ${job.variant.ptx}`);
+          devs.forEach((d, r) => drv.write(d, uva[r]!, init[r]!));
+          if (b) drv.write(devs[0]!, bVa, b);
+          drv.launch(devs[0]!, fn, kernel, { mc: mcVa, b: bVa, out: outVa });
+          const reps = devs.map((d, r) => fromBuffer(fmt, drv.read(d, uva[r]!, bytes), perCase * job.cases.length));
+          const ret = job.family.returns ? fromBuffer(fmt, drv.read(devs[0]!, outVa, bytes), perCase * job.cases.length) : undefined;
+          job.cases.forEach((_, k) => {
+            const slice = (xs: bigint[]) => xs.slice(k * perCase, (k + 1) * perCase);
+            const seen = { ...(job.family.returns ? { returned: slice(ret!) } : { replicas: reps.map(slice) }) };
+            const key = JSON.stringify(seen, (_k, v) => (typeof v === 'bigint' ? v.toString(16) : v));
+            const list = outcomes[k]!.outcomes as (typeof seen & { count: number; key?: string })[];
+            const same = list.find((x) => x.key === key);
+            if (same) same.count++;
+            else list.push({ ...seen, count: 1, key });
+          });
+        }
+        for (const c of outcomes) for (const x of c.outcomes as { key?: string }[]) delete x.key;
+        outs.push({ cases: outcomes });
       } catch (e) {
-        releaseErrors.push(`releasing the ${r.what}: ${e instanceof Error ? e.message : String(e)}`);
+        if (e instanceof Interrupted) throw e;
+        outs.push({ error: e instanceof Error ? e.message : String(e) });
+      } finally {
+        if (fn !== undefined) {
+          try {
+            drv.unloadKernel(devs[0]!, fn);
+          } catch (e) {
+            releaseErrors.push(`releasing the kernel module of ${job.variant.ptx}: ${e instanceof Error ? e.message : String(e)}`);
+          }
+        }
       }
     }
+  } catch (e) {
+    if (e instanceof Interrupted) {
+      releaseAll();
+      // the jobs finished before the stop keep their outcomes; the rest were not run
+      return { jobs: outs, releaseErrors, interrupted: e.message };
+    }
+    // the object could not be set up: every job not run is an error with the reason
+    const why = e instanceof Error ? e.message : String(e);
+    while (outs.length < jobs.length) outs.push({ error: why });
+  } finally {
+    releaseAll();
   }
-  for (const c of outcomes) for (const x of c.outcomes as { key?: string }[]) delete x.key;
-  return { cases: outcomes, releaseErrors };
+  return { jobs: outs, releaseErrors };
 }
