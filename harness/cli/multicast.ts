@@ -103,10 +103,15 @@ export async function runMulticastCommand(opts: Options, target: Target, io: Io,
     backend: { name: 'multicast', reason: `requested with --backend multicast and --allow-multicast; devices ${guard.devices.join(', ')} report multicast support; binding ${binding.path}`, passedOver: [] },
     catalogEntries: 0,
   });
-  const { result, code } = await runMulticastChild({ cases: encodeCases(cases), devices: guard.devices, launches: opts.launches, ptxIsa: ptxas.maxPtx, target: target.name, ptxasPath: ptxas.path });
+  const { result, code, signalled } = await runMulticastChild({ cases: encodeCases(cases), devices: guard.devices, launches: opts.launches, ptxIsa: ptxas.maxPtx, target: target.name, ptxasPath: ptxas.path });
   rec.add(result.results);
   rec.set({ stats: result.stats });
   for (const e of result.releaseErrors) io.err(`multicast: ${e}`);
-  if (result.interrupted) io.err(`multicast: ${result.interrupted}; everything the run created was released (child exit ${code})`);
+  if (result.interrupted) {
+    io.err(`multicast: ${result.interrupted}; everything the run created was released (child exit ${code})`);
+    const w = rec.finishPartial(`interrupted: ${result.interrupted}`);
+    if (w) io.out(`\nreport: ${w.json}\nhtml:   ${w.html}\njunit:  ${w.junit}`);
+    return signalled === 'SIGTERM' ? 143 : 130;
+  }
   return rec;
 }

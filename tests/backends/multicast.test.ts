@@ -287,3 +287,35 @@ describe('every accepted variant of the three families, over 2, 4 and 8 replicas
     expect(r.judged.results).toHaveLength(cases.length);
   }, 600_000);
 });
+
+describe('a signal to the harness while the child runs', () => {
+  it('goes to the child (which releases and hands back what it has); the harness\'s own handlers wait, and are back afterwards', async () => {
+    const { runMulticastChild } = await import('../../harness/backends/multicast/isolate.js');
+    const { encodeCases } = await import('../../harness/backends/multicast/wire.js');
+    let ownCalled = 0;
+    const own = () => ownCalled++;
+    process.on('SIGINT', own);
+    let during: Function[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const r = await runMulticastChild(
+        { cases: encodeCases(byName('nccl-2360-f32')), devices: [0, 1, 2, 3], launches: 40, ptxIsa: '9.0', target: 'sm_90', ptxasPath: 'ptxas', standIn: config({ launchMs: 100 }) },
+        () =>
+          (timer = setTimeout(() => {
+            during = process.listeners('SIGINT');
+            process.emit('SIGINT', 'SIGINT'); // as the terminal's Ctrl-C reaches this process (no real signal sent)
+          }, 2500)),
+      );
+      clearTimeout(timer);
+      expect(during).not.toContain(own);
+      expect(ownCalled).toBe(0);
+      expect(r.signalled).toBe('SIGINT');
+      expect(r.code).toBe(130);
+      expect(r.result.interrupted).toMatch(/stopped by a signal/);
+      expect(r.result.live).toEqual([]);
+      expect(process.listeners('SIGINT')).toContain(own);
+    } finally {
+      process.off('SIGINT', own);
+    }
+  }, 60_000);
+});

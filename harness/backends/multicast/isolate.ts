@@ -17,7 +17,8 @@ export function childCommand(): string[] {
 }
 
 /** The child's result and exit code; throws with its stderr when it wrote none. */
-export async function runMulticastChild(job: ChildJob, onSpawn?: (pid: number) => void): Promise<{ result: ChildResult; code: number | null }> {
+export async function runMulticastChild(job: ChildJob, onSpawn?: (pid: number) => void): Promise<{ result: ChildResult; code: number | null; signalled?: NodeJS.Signals }> {
+  let signalled: NodeJS.Signals | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'ptxconf-mcjob-'));
   try {
     const jobPath = join(dir, 'job.json');
@@ -28,12 +29,25 @@ export async function runMulticastChild(job: ChildJob, onSpawn?: (pid: number) =
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     if (child.pid) onSpawn?.(child.pid);
-    const forward = () => child.kill('SIGTERM');
-    process.on('SIGTERM', forward);
+    // while the child runs, a signal to this process goes to the child (which stops between launches,
+    // releases everything and writes the results so far); this process's own handlers (a partial
+    // report and exit) wait until the child is done, so those results reach the report
+    const saved = (['SIGINT', 'SIGTERM'] as const).map((sig) => [sig, process.listeners(sig)] as const);
+    const forward = (sig: NodeJS.Signals) => {
+      signalled = sig;
+      child.kill(sig);
+    };
+    for (const [sig, ls] of saved) {
+      for (const l of ls) process.off(sig, l);
+      process.on(sig, forward);
+    }
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    process.off('SIGTERM', forward);
+    for (const [sig, ls] of saved) {
+      process.off(sig, forward);
+      for (const l of ls) process.on(sig, l);
+    }
     if (!existsSync(outPath)) throw new Error(`the multicast child exited ${code} without results: ${err.trim().slice(-2000) || '(no message)'}`);
-    return { result: JSON.parse(readFileSync(outPath, 'utf8')) as ChildResult, code };
+    return { result: JSON.parse(readFileSync(outPath, 'utf8')) as ChildResult, code, ...(signalled ? { signalled } : {}) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
