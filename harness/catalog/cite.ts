@@ -32,6 +32,7 @@ export type SpecPart =
   | 'Examples'
   | 'Valid combinations table'
   | 'Vector table'
+  | 'Scalar table'
   | 'Release notes';
 
 export interface Citation {

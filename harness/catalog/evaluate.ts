@@ -60,7 +60,8 @@ function tableViolation(t: RuleTable, q: Qualifiers): Violation {
     t.rows.length === 1
       ? ` needs ${Object.entries(t.rows[0]!.values).map(([k, vs]) => `${k} in ${showSet(vs)}`).join(' and ')}`
       : ' is not a row of the table';
-  return { rule: t.id, text: `${t.text}: (${have})${allowed}`, cite: t.cite, basis: t.rows[0]?.basis ?? 'table' };
+  const cite = t.editionCites?.find((e) => inEdition(e.editions, specEdition()))?.cite ?? t.cite;
+  return { rule: t.id, text: `${t.text}: (${have})${allowed}`, cite, basis: t.rows[0]?.basis ?? 'table' };
 }
 
 /** Evaluates `q` (one value per slot; a missing slot counts as omitted) against `fam`. */

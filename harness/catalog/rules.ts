@@ -4,7 +4,7 @@
  */
 import { FAMILIES } from '../families/index.js';
 import { SPELLING_TEXT } from './enumerate.js';
-import { FP_RULES, MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
+import { FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
 import type { Citation } from './cite.js';
 import { rangeText } from './editions.js';
 
@@ -31,12 +31,12 @@ export function ruleIndex(): Map<string, RuleInfo> {
     }
     add({ id: `${f.id}.grammar.unknown-qualifier`, family: f.id, kind: 'grammar', text: `every qualifier is one of ${f.head}'s, once`, cite: syntax });
     add({ id: `${f.id}.form`, family: f.id, kind: 'form', text: `some syntax form of ${f.head} must admit the combination`, cite: syntax });
-    for (const fm of f.forms) add({ id: fm.id, family: f.id, kind: 'form', text: fm.syntax, cite: fm.cite });
+    for (const fm of f.forms) add({ id: fm.id, family: f.id, kind: 'form', text: fm.syntax, cite: fm.cite, editions: rangeText(fm.editions) });
     for (const t of f.tables) add({ id: t.id, family: f.id, kind: 'table', text: t.text, cite: t.cite });
     for (const a of f.ambiguities) add({ id: a.id, family: f.id, kind: 'ambiguity', text: a.text, cite: a.cite });
     for (const [k, text] of Object.entries(SPELLING_TEXT)) add({ id: `${f.id}.spelling.${k}`, family: f.id, kind: 'ambiguity', text, cite: syntax });
     for (const r of f.requirements) {
-      add({ id: r.id, family: f.id, kind: 'requirement', text: `${r.feature}${r.ptx ? `: PTX ISA ${r.ptx}` : ''}`, cite: r.cite });
+      add({ id: r.id, family: f.id, kind: 'requirement', text: `${r.feature}${r.ptx ? `: PTX ISA ${r.ptx}` : ''}`, cite: r.cite, editions: rangeText(r.editions) });
     }
     for (const [k, text] of [
       ['count', 'the operands of the syntax form, no more and no fewer'],
@@ -47,6 +47,7 @@ export function ruleIndex(): Map<string, RuleInfo> {
     }
   }
   for (const r of FP_RULES) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
+  for (const r of MINMAX_BASIS) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
   for (const r of [...Object.values(UNSPECIFIED), ...Object.values(MINMAX_RULES)]) add({ id: r.id, family: '(all)', kind: 'numerics', text: r.text, cite: r.cite });
   index = m;
   return m;

@@ -18,8 +18,13 @@ export type Match = Readonly<Record<string, readonly string[]>>;
 
 export interface SlotDef {
   readonly name: string;
-  /** The value set the grammar gives this slot; '' when it may be omitted. */
+  /**
+   * The value set the grammar gives this slot; '' when it may be omitted. Slots carry no editions:
+   * the set is the union over every edition (9.3 moves atom's .cas/.exch out of `.op`, for one),
+   * and the forms, which do carry editions, say which values each edition's lines take.
+   */
   readonly values: readonly string[];
+  /** The grammar line of the oldest edition that gives the set (forms cite each edition's own lines). */
   readonly cite: Citation;
   /**
    * Set for a slot that is an operand choice rather than a qualifier (atom's bit bucket `_` as `d`):
@@ -86,6 +91,11 @@ export interface RuleTable {
   readonly appliesTo: Match;
   readonly rows: readonly AllowRow[];
   readonly cite: Citation;
+  /**
+   * Where the text giving the table changed between editions (rows carry their own editions): the
+   * citation a violation shows when judged against each range (absent or no match: `cite`).
+   */
+  readonly editionCites?: readonly { readonly editions: EditionRange; readonly cite: Citation }[];
 }
 
 /** A combination the spec leaves open that no table decides (the variant stays enumerated). */

@@ -5,7 +5,7 @@
  * `familyPlugin(id)` and names no family.
  */
 import type { FamilyDef, FamilyId } from '../catalog/types.js';
-import type { FpRule } from '../numerics/rules.js';
+import type { FpRule, MinMaxBasis } from '../numerics/rules.js';
 import { atomPlugin } from './atom/index.js';
 import { cpReduceAsyncBulkPlugin } from './cp-reduce-async-bulk/index.js';
 import { cpReduceAsyncBulkTensorPlugin } from './cp-reduce-async-bulk-tensor/index.js';
@@ -54,3 +54,6 @@ export function familyPlugin(id: string): FamilyPlugin {
  * by harness/numerics/rules.ts as FP_RULES.
  */
 export const FAMILY_FP_RULES: readonly FpRule[] = [...new Set(PLUGINS.flatMap((p) => p.rules))];
+
+/** Each family's basis for its .min/.max (FamilyPlugin.minmax), each row once. Re-exported as MINMAX_BASIS. */
+export const FAMILY_MINMAX_BASIS: readonly MinMaxBasis[] = [...new Set(PLUGINS.flatMap((p) => p.minmax ?? []))];

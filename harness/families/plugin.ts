@@ -13,7 +13,7 @@ import type { Alternative, ObservedBits } from '../compare/explain.js';
 import type { FamilyDef, Qualifiers } from '../catalog/types.js';
 import type { ElementFormat } from '../numerics/formats.js';
 import type { OrderedResult } from '../numerics/reduce.js';
-import type { FpRule } from '../numerics/rules.js';
+import type { FpRule, MinMaxBasis } from '../numerics/rules.js';
 import type { ElementAllowed, ModelVariant, ReferenceCase, RuleApplied } from '../reference/model.js';
 
 /** The inputs a case can hold (the fields of `ReferenceCase` and of a vector file's case). */
@@ -110,6 +110,8 @@ export interface FamilyPlugin {
   readonly model: FamilyModel;
   /** The floating-point rules of the family, each citing its sentence (a row may serve several families). */
   readonly rules: readonly FpRule[];
+  /** What the family's text says about its floating-point .min/.max, per edition (absent: nothing). */
+  readonly minmax?: readonly MinMaxBasis[];
   readonly shape: CaseShape;
   readonly explain: ExplainHooks;
 }

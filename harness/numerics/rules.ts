@@ -12,7 +12,7 @@ import { cite } from '../catalog/cite.js';
 import type { Citation } from '../catalog/cite.js';
 import type { FamilyId, Match, Qualifiers } from '../catalog/types.js';
 import { matches } from '../catalog/evaluate.js';
-import { FAMILY_FP_RULES } from '../families/index.js';
+import { FAMILY_FP_RULES, FAMILY_MINMAX_BASIS } from '../families/index.js';
 import { type Edition, type EditionRange, inEdition, specEdition } from '../catalog/editions.js';
 
 /** true: flush subnormal inputs and results to sign-preserving zero; false: keep them. */
@@ -33,13 +33,38 @@ export interface FpRule {
   readonly editions?: EditionRange;
   /** Qualifiers the row needs (e.g. .noftz): such rows come before the rows without, which they refine. */
   readonly when?: Match;
+  /** Where a family states the rule in its own words (red beside atom): that family's citation. */
+  readonly familyCites?: Partial<Record<FamilyId, Citation>>;
+}
+
+/**
+ * What a family's own text says about its floating-point .min/.max, per edition. The operation is
+ * MINMAX_RULES' (the non-atomic min/max); this row says on what basis it applies to the family.
+ */
+export interface MinMaxBasis {
+  readonly id: string;
+  readonly families: readonly FamilyId[];
+  readonly editions?: EditionRange;
+  readonly text: string;
+  readonly cite: Citation;
+  readonly familyCites?: Partial<Record<FamilyId, Citation>>;
+}
+
+/** The citation of `rule` as `family` reads it (its own words where it has them). */
+export function citeFor(rule: { readonly cite: Citation; readonly familyCites?: Partial<Record<FamilyId, Citation>> }, family: FamilyId): Citation {
+  return rule.familyCites?.[family] ?? rule.cite;
 }
 
 /**
  * Every family's rules (the registry's union). A live re-export: the registry's modules import this
  * one, so it must not read the registry while it loads.
  */
-export { FAMILY_FP_RULES as FP_RULES } from '../families/index.js';
+export { FAMILY_FP_RULES as FP_RULES, FAMILY_MINMAX_BASIS as MINMAX_BASIS } from '../families/index.js';
+
+/** The basis of `family`'s .min/.max in the edition judged against, or undefined where its text has none. */
+export function findMinMaxBasis(family: FamilyId, edition: Edition = specEdition()): MinMaxBasis | undefined {
+  return FAMILY_MINMAX_BASIS.find((x) => x.families.includes(family) && inEdition(x.editions, edition));
+}
 
 /** The rule for one reduction in the edition judged against (specEdition()), or undefined where no row covers it. */
 export function findFpRule(family: FamilyId, space: 'global' | 'shared', type: string, edition: Edition = specEdition(), q?: Qualifiers): FpRule | undefined {
@@ -57,8 +82,8 @@ export function fpRule(family: FamilyId, space: 'global' | 'shared', type: strin
 export const UNSPECIFIED = {
   nanPayload: {
     id: 'fp.nan-payload',
-    text: 'the sign and payload of a NaN result are not specified (the cited sentence is the only floating-point rule .add has; none speaks of NaN results): any NaN encoding is allowed',
-    cite: cite('atom.md', 'Description', 'The floating-point operation .add operation rounds to nearest even.'),
+    text: 'the sign and payload of a NaN result are not specified (the cited sentence, worded so in every edition 9.1-9.4, is the only rounding rule .add has; none speaks of NaN results): any NaN encoding is allowed',
+    cite: cite('atom.md', 'Description', '... .add operation rounds to nearest even.'),
   },
   fp8Overflow: {
     id: 'fp.fp8-overflow',

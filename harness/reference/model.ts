@@ -11,7 +11,7 @@ import type { ModelContext } from '../families/plugin.js';
 import { type ElementFormat, type FloatFormat, type IntFormat, elementFormat, joinLanes, splitLanes } from '../numerics/formats.js';
 import { type Allowed, type IntOp, addAllowed, exactly, intOp, minmaxAllowed } from '../numerics/ops.js';
 import type { OrderedResult } from '../numerics/reduce.js';
-import { MINMAX_RULES, UNSPECIFIED, fpRule } from '../numerics/rules.js';
+import { MINMAX_RULES, UNSPECIFIED, citeFor, findMinMaxBasis, fpRule } from '../numerics/rules.js';
 
 /** A variant as the model needs it: family and qualifiers (catalog entries have both). */
 export interface ModelVariant {
@@ -72,12 +72,14 @@ function elementOp(v: ModelVariant, fmt: ElementFormat, op: string, r: bigint, s
   if (op === 'cas') return rl.map((_, i) => exactly(r === s ? splitLanes(fmt, t)[i]! : rl[i]!));
   if (op === 'add') {
     const rule = fpRule(v.family, space, fmt.name, v.q);
-    trail.set(rule.id, { rule: rule.id, text: rule.text, cite: rule.cite });
+    trail.set(rule.id, { rule: rule.id, text: rule.text, cite: citeFor(rule, v.family) });
     return rl.map((x, i) => addAllowed(lf, x, sl[i]!, rule.ftz));
   }
   if (op === 'min' || op === 'max') {
     const m = MINMAX_RULES[op];
     trail.set(m.id, { rule: m.id, text: m.text, cite: m.cite });
+    const basis = findMinMaxBasis(v.family);
+    if (basis) trail.set(basis.id, { rule: basis.id, text: basis.text, cite: citeFor(basis, v.family) });
     return rl.map((x, i) => minmaxAllowed(lf, op, x, sl[i]!));
   }
   throw new CaseError(`operation .${op} on .${fmt.name} has no floating-point meaning`);

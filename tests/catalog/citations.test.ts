@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SPEC_FILES, type Citation } from '../../harness/catalog/cite.js';
 import { FAMILIES } from '../../harness/families/index.js';
-import { FP_RULES, MINMAX_RULES, UNSPECIFIED } from '../../harness/numerics/rules.js';
+import { FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED } from '../../harness/numerics/rules.js';
 import { CONTENTION_RULES } from '../../harness/contention/model.js';
 import { SPEC_DIR, specFiles, specText } from '../helpers/spec.js';
 
@@ -29,7 +29,7 @@ function citations(): Citation[] {
     if ('quote' in o && 'file' in o && 'section' in o) out.push(o as Citation);
     else for (const v of Object.values(o)) walk(v);
   };
-  walk({ FAMILIES, FP_RULES, MINMAX_RULES, UNSPECIFIED, CONTENTION_RULES });
+  walk({ FAMILIES, FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED, CONTENTION_RULES });
   return out;
 }
 

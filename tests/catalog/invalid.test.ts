@@ -172,3 +172,45 @@ describe("what PTX ISA 9.3's scalar type/operation tables decided", () => {
     for (const e of ['9.3', '9.4'] as const) expect(at(e, ins).violations.map((v) => v.rule)).toContain(`${ins.split('.')[0]}.op-type`);
   });
 });
+
+describe('each edition judges by its own syntax lines and tables, and cites them', () => {
+  const at = (e: '9.1' | '9.2' | '9.3' | '9.4', ins: string) => withEdition(e, () => parseInstruction(ins));
+  const form = (e: '9.1' | '9.2' | '9.3' | '9.4', ins: string) => at(e, ins).evaluation.form?.id;
+  it('atom .cas and .exch: the 9.1-9.2 lines until 9.2, the .cas.type1 / .exch.type2 lines of 9.3 after', () => {
+    expect([form('9.2', 'atom.global.cas.b32'), form('9.3', 'atom.global.cas.b32')]).toEqual(['atom.form.scalar-cas', 'atom.form.cas']);
+    expect([form('9.2', 'atom.global.cas.b16'), form('9.4', 'atom.global.cas.b16')]).toEqual(['atom.form.cas-b16', 'atom.form.cas']);
+    expect([form('9.2', 'atom.global.exch.b64'), form('9.3', 'atom.global.exch.b64')]).toEqual(['atom.form.scalar', 'atom.form.exch']);
+    expect([form('9.2', 'atom.global.exch.b128'), form('9.4', 'atom.global.exch.b128')]).toEqual(['atom.form.exch-b128', 'atom.form.exch']);
+    expect(form('9.4', 'atom.global.add.u32')).toBe('atom.form.scalar.9.3');
+    // the same spellings are invalid in every edition, by the rule of its text
+    expect(at('9.2', 'atom.global.cas.u32').violations.map((v) => v.rule)).toEqual(['atom.op-type']);
+    expect(at('9.3', 'atom.global.cas.u32').violations.map((v) => v.rule)).toEqual(['atom.op-type', 'atom.form']);
+    expect(at('9.4', 'atom.global.exch.u64').violations.map((v) => v.rule)).toEqual(['atom.op-type', 'atom.form']);
+  });
+  it('9.4 folds the half .noftz lines into .type3 (atom) and .type1 (red), and gives the vector .f32 line {.noftz}', () => {
+    expect([form('9.3', 'atom.global.add.noftz.bf16'), form('9.4', 'atom.global.add.noftz.bf16')]).toEqual(['atom.form.add-noftz-half', 'atom.form.add-noftz-type3']);
+    expect([form('9.3', 'red.add.noftz.f16x2'), form('9.4', 'red.add.noftz.f16x2')]).toEqual(['red.form.add-noftz-half', 'red.form.add-noftz-type1']);
+    expect([form('9.3', 'red.global.add.v4.f32'), form('9.4', 'red.global.add.v4.f32')]).toEqual(['red.form.vector-f32', 'red.form.vector-f32-noftz']);
+    expect(at('9.3', 'atom.global.add.noftz.v2.f32').evaluation.status).toBe('invalid');
+  });
+  it("a violation of the scalar table cites the Description before 9.3 and the table after; .noftz's requirement likewise", () => {
+    const cite = (e: '9.2' | '9.3', ins: string, rule: string) => at(e, ins).violations.find((v) => v.rule === rule)!.cite;
+    expect(cite('9.2', 'atom.global.max.f32', 'atom.op-type').quote).toContain('The bit-size operations are');
+    expect(cite('9.3', 'atom.global.max.f32', 'atom.op-type').quote).toContain('valid combinations of types and atomic operations');
+    expect(cite('9.3', 'red.global.max.f32', 'red.op-type').quote).toContain('valid combinations of types and reduction operations');
+    expect(cite('9.2', 'red.global.add.f16', 'red.noftz-required').quote).toContain('operation requires');
+    expect(cite('9.3', 'red.global.add.f16', 'red.noftz-required').quote).toContain('operations require');
+    // what a table row permits cites its edition's row
+    const permit = (e: '9.2' | '9.4', ins: string) => at(e, ins).evaluation.permits.find((p) => p.rule === 'atom.op-type')!.cite;
+    expect(permit('9.2', 'atom.global.add.f64').section).toBe('9.7.13.5');
+    expect(permit('9.4', 'atom.global.add.f64').quote).toContain('.f64 | Not supported | .add (noftz by default) | Not supported');
+  });
+});
+
+describe("9.4's default .noftz for .add.f64 (atom, red)", () => {
+  it('an .add.f64 without .noftz means .noftz from 9.4; before, the text gives the omitted .noftz no meaning', () => {
+    const noftz = (e: '9.3' | '9.4', ins: string) => withEdition(e, () => { const p = parseInstruction(ins); return effectiveQualifiers(p.family, p.q).noftz; });
+    expect([noftz('9.3', 'atom.global.add.f64'), noftz('9.4', 'atom.global.add.f64'), noftz('9.4', 'red.shared.add.f64')]).toEqual(['', 'noftz', 'noftz']);
+    expect([noftz('9.4', 'atom.global.add.f32'), noftz('9.4', 'atom.global.add.u64')]).toEqual(['', '']);
+  });
+});

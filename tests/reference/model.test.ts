@@ -20,8 +20,29 @@ describe('atom and red', () => {
     const o = reference(v('atom.global.add.f32'), { memory: [H(1)], b: [H(1)] });
     expect(bitsOf(o.memory![0]![0]!)).toEqual(['0x0']);
     expect(bitsOf(o.returned![0]![0]!)).toEqual(['0x1']);
-    expect(o.trail.map((t) => t.rule)).toContain('fp.atom-red.add.f32.global');
-    expect(o.trail.find((t) => t.rule === 'fp.atom-red.add.f32.global')!.cite!.section).toBe('9.7.13.5');
+    // judged against 9.4 (the default) the rule cites 9.4's reworded sentence, against 9.1-9.3 the old one
+    expect(o.trail.find((t) => t.rule === 'fp.atom-red.add.f32.global.9.4')!.cite!.section).toBe('9.7.15.5');
+    const o91 = withEdition('9.1', () => reference(v('atom.global.add.f32'), { memory: [H(1)], b: [H(1)] }));
+    expect(bitsOf(o91.memory![0]![0]!)).toEqual(['0x0']);
+    expect(o91.trail.find((t) => t.rule === 'fp.atom-red.add.f32.global')!.cite!.section).toBe('9.7.13.5');
+    expect(o91.trail.map((t) => t.rule)).not.toContain('fp.atom-red.add.f32.global.9.4');
+  });
+  it("red's rules cite red's own sentences, atom's atom's", () => {
+    for (const [e, atomSec, redSec] of [['9.1', '9.7.13.5', '9.7.13.6'], ['9.4', '9.7.15.5', '9.7.15.6']] as const) {
+      withEdition(e, () => {
+        const r = reference(v('red.global.add.f32'), { memory: [H(1)], b: [H(1)] }).trail.find((t) => t.rule.startsWith('fp.atom-red.add.f32.global'))!;
+        const a = reference(v('atom.global.add.f32'), { memory: [H(1)], b: [H(1)] }).trail.find((t) => t.rule.startsWith('fp.atom-red.add.f32.global'))!;
+        expect([a.cite!.section, r.cite!.section, r.cite!.quote.includes('red.add.f32'), a.cite!.quote.includes('atom.add.f32')]).toEqual([atomSec, redSec, true, true]);
+      });
+    }
+  });
+  it('.min/.max on half types: by analogy with the non-atomic min/max before 9.3, stated from 9.3', () => {
+    const rules = (e: '9.1' | '9.2' | '9.3' | '9.4') => withEdition(e, () => reference(v('red.global.min.noftz.v2.f16'), { memory: [H(1), H(2)], b: [H(2), H(1)] }).trail.map((t) => t.rule));
+    for (const e of ['9.1', '9.2'] as const) expect(rules(e)).toEqual(expect.arrayContaining(['fp.min', 'fp.atom-red.minmax.analogy']));
+    for (const e of ['9.3', '9.4'] as const) {
+      expect(rules(e)).toEqual(expect.arrayContaining(['fp.min', 'fp.atom-red.minmax']));
+      expect(rules(e)).not.toContain('fp.atom-red.minmax.analogy');
+    }
   });
   it('on shared memory the same sum keeps its subnormal', () => {
     expect(bitsOf(reference(v('atom.shared::cta.add.f32'), { memory: [H(1)], b: [H(1)] }).memory![0]![0]!)).toEqual(['0x2']);

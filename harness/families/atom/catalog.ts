@@ -15,6 +15,8 @@ import {
   vectorSpaceTable,
   noftzRequiredTable,
   noftzOnlyHalfTable,
+  noftzF64Default,
+  scalarTableRows,
 } from '../shared/atomic-rmw.js';
 
 const c = (part: Parameters<typeof cite>[1], quote: string) => cite('atom.md', part, quote);
@@ -27,6 +29,11 @@ const DST = ['', '_'];
 const SYNTAX = 'Syntax';
 /** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
 const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/atom', part, quote);
+/** PTX ISA 9.3 text (same file). */
+const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/atom-9.3', part, quote);
+/** Ops of the 9.1-9.2 `.op` set without .cas (its own form), and of 9.3's (.cas and .exch have their own lines). */
+const OPS_91 = ALL_OPS.filter((o) => o !== 'cas');
+const OPS_93 = ALL_OPS.filter((o) => o !== 'cas' && o !== 'exch');
 
 export const atom: FamilyDef = {
   id: 'atom',
@@ -51,12 +58,38 @@ export const atom: FamilyDef = {
     {
       id: 'atom.form.scalar',
       syntax: 'atom{.sem}{.scope}{.space}.op{.level::cache_hint}.type d, [a], b{, cache-policy};',
-      slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ALL_OPS.filter((o) => o !== 'cas'), hint: HINT, type: SCALAR_TYPES, d: DST },
+      slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: OPS_91, hint: HINT, type: SCALAR_TYPES, d: DST },
       operands: ['d', 'a', 'b', 'policy'],
       cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.op{.level::cache_hint}.type d, [a], b{, cache-policy};'),
+      editions: { until: '9.2' }, // 9.3 takes .cas and .exch out of .op into lines of their own
+    },
+    {
+      id: 'atom.form.scalar.9.3',
+      syntax: 'atom{.sem}{.scope}{.space}.op{.level::cache_hint}.type d, [a], b{, cache_policy}; (.op without .cas and .exch, PTX ISA 9.3)',
+      slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: OPS_93, hint: HINT, type: SCALAR_TYPES, d: DST },
+      operands: ['d', 'a', 'b', 'policy'],
+      cite: e93(SYNTAX, 'atom{.sem}{.scope}{.space}.op{.level::cache_hint}.type d, [a], b{, cache_policy}; / .op = { .and, .or, .xor, .add, .inc, .dec, .min, .max };'),
+      editions: { from: '9.3' },
+    },
+    {
+      id: 'atom.form.cas',
+      syntax: 'atom{.sem}{.scope}{.space}.cas.type1 d, [a], b, c; (PTX ISA 9.3)',
+      slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['cas'], type: ['b16', 'b32', 'b64', 'b128'], d: DST },
+      operands: ['d', 'a', 'b', 'c'],
+      cite: e93(SYNTAX, 'atom{.sem}{.scope}{.space}.cas.type1 d, [a], b, c; / .type1 = { .b16, .b32, .b64, .b128 };'),
+      editions: { from: '9.3' },
+    },
+    {
+      id: 'atom.form.exch',
+      syntax: 'atom{.sem}{.scope}{.space}.exch{.level::cache_hint}.type2 d, [a], b {, cache_policy}; (PTX ISA 9.3)',
+      slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['exch'], hint: HINT, type: ['b32', 'b64', 'b128'], d: DST },
+      operands: ['d', 'a', 'b', 'policy'],
+      cite: e93(SYNTAX, 'atom{.sem}{.scope}{.space}.exch{.level::cache_hint}.type2 d, [a], b {, cache_policy}; / .type2 = { .b32, .b64, .b128 };'),
+      editions: { from: '9.3' },
     },
     {
       id: 'atom.form.scalar-cas',
+      editions: { until: '9.2' }, // 9.3: atom.form.cas
       syntax: 'atom{.sem}{.scope}{.space}.op.type d, [a], b, c;',
       slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['cas'], type: SCALAR_TYPES, d: DST },
       operands: ['d', 'a', 'b', 'c'],
@@ -64,6 +97,7 @@ export const atom: FamilyDef = {
     },
     {
       id: 'atom.form.cas-b16',
+      editions: { until: '9.2' }, // 9.3: atom.form.cas
       syntax: 'atom{.sem}{.scope}{.space}.cas.b16 d, [a], b, c;',
       slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['cas'], type: ['b16'], d: DST },
       operands: ['d', 'a', 'b', 'c'],
@@ -71,6 +105,7 @@ export const atom: FamilyDef = {
     },
     {
       id: 'atom.form.cas-b128',
+      editions: { until: '9.2' }, // 9.3: atom.form.cas
       syntax: 'atom{.sem}{.scope}{.space}.cas.b128 d, [a], b, c;',
       slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['cas'], type: ['b128'], d: DST },
       operands: ['d', 'a', 'b', 'c'],
@@ -78,6 +113,7 @@ export const atom: FamilyDef = {
     },
     {
       id: 'atom.form.exch-b128',
+      editions: { until: '9.2' }, // 9.3: atom.form.exch
       syntax: 'atom{.sem}{.scope}{.space}.exch{.level::cache_hint}.b128 d, [a], b {, cache-policy};',
       slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['exch'], hint: HINT, type: ['b128'], d: DST },
       operands: ['d', 'a', 'b', 'policy'],
@@ -85,15 +121,16 @@ export const atom: FamilyDef = {
     },
     {
       id: 'atom.form.add-noftz-half',
+      editions: { until: '9.3' }, // 9.4 folds the four lines into .type3
       syntax: 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.{f16,f16x2,bf16,bf16x2} d, [a], b{, cache-policy};',
       slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: HALF_TYPES, d: DST },
       operands: ['d', 'a', 'b', 'policy'],
       cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 d, [a], b{, cache-policy};'),
     },
     {
-      id: 'atom.form.add-noftz-f32',
-      syntax: 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type3 d, [a], b{, cache_policy}; (.type3 .f32, PTX ISA 9.4)',
-      slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: ['f32'], d: DST },
+      id: 'atom.form.add-noftz-type3',
+      syntax: 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type3 d, [a], b{, cache_policy}; (.type3 = .f16, .f16x2, .bf16, .bf16x2, .f32: PTX ISA 9.4)',
+      slots: { sem: SEM, scope: ['', ...SCOPES], space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: [...HALF_TYPES, 'f32'], d: DST },
       operands: ['d', 'a', 'b', 'policy'],
       cite: e94(SYNTAX, 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type3 d, [a], b{, cache_policy}; / .type3 = { .f16, .f16x2, .bf16, .bf16x2, .f32 };'),
       editions: { from: '9.4' },
@@ -101,13 +138,14 @@ export const atom: FamilyDef = {
     {
       id: 'atom.form.vector-f32-noftz',
       syntax: 'atom{.sem}{.scope}{.global}.add{.noftz}{.level::cache_hint}.vec_32_bit.f32 d, [a], b{, cache_policy}; (PTX ISA 9.4)',
-      slots: { sem: SEM, scope: ['', ...SCOPES], space: ['', 'global'], op: ['add'], noftz: ['noftz'], hint: HINT, vec: ['v2', 'v4'], type: ['f32'], d: DST },
+      slots: { sem: SEM, scope: ['', ...SCOPES], space: ['', 'global'], op: ['add'], noftz: ['', 'noftz'], hint: HINT, vec: ['v2', 'v4'], type: ['f32'], d: DST },
       operands: ['d', 'a', 'b', 'policy'],
       cite: e94(SYNTAX, 'atom{.sem}{.scope}{.global}.add{.noftz}{.level::cache_hint}.vec_32_bit.f32 d, [a], b{, cache_policy};'),
       editions: { from: '9.4' },
     },
     {
       id: 'atom.form.vector-f32',
+      editions: { until: '9.3' }, // 9.4's line adds {.noftz}: atom.form.vector-f32-noftz
       syntax: 'atom{.sem}{.scope}{.global}.add{.level::cache_hint}.vec_32_bit.f32 d, [a], b{, cache-policy};',
       slots: { sem: SEM, scope: ['', ...SCOPES], space: ['', 'global'], op: ['add'], hint: HINT, vec: ['v2', 'v4'], type: ['f32'], d: DST },
       operands: ['d', 'a', 'b', 'policy'],
@@ -131,14 +169,15 @@ export const atom: FamilyDef = {
   tables: [
     {
       id: 'atom.op-type',
-      text: 'scalar .op x .type: bit-size ops take .b types, integer ops .u/.s types, floating-point .add .f types (from PTX ISA 9.3 the scalar type/operation table decides the rest: .s64 takes .min/.max only, .inc/.dec .u32 only)',
+      text: 'scalar .op x .type: bit-size ops take .b types, integer ops .u/.s types, floating-point .add .f types (PTX ISA 9.1-9.2, the Description\'s operation classes); from 9.3 the scalar type/operation table (Table 35, 41 in 9.4), where .s64 takes .min/.max only and .inc/.dec .u32 only',
       appliesTo: { vec: [''] },
       cite: c('Description', 'The bit-size operations are .and, .or, .xor, .cas (compare-and-swap), and .exch (exchange). / The integer operations are .add, .inc, .dec, .min, .max.'),
+      editionCites: [{ editions: { from: '9.3' }, cite: e94('Scalar table', 'shows the valid combinations of types and atomic operations for scalar atom instructions.') }],
       rows: [
-        { values: { op: ['and', 'or', 'xor', 'cas', 'exch'], type: ['b32', 'b64'] }, basis: 'description', cite: c('Description', 'The bit-size operations are .and, .or, .xor, .cas (compare-and-swap), and .exch (exchange).') },
-        { values: { op: ['cas'], type: ['b16', 'b128'] }, basis: 'grammar', cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.cas.b16 d, [a], b, c; atom{.sem}{.scope}{.space}.cas.b128 d, [a], b, c;') },
-        { values: { op: ['exch'], type: ['b128'] }, basis: 'grammar', cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.exch{.level::cache_hint}.b128 d, [a], b {, cache-policy};') },
-        { values: { op: ['add'], type: ['u32', 's32', 'u64'] }, basis: 'description', cite: c('PTX ISA Notes', 'The integer operations are .add, ... / 64-bit atom.global.{add,cas,exch} introduced in PTX ISA 1.2.') },
+        { editions: { until: '9.2' }, values: { op: ['and', 'or', 'xor', 'cas', 'exch'], type: ['b32', 'b64'] }, basis: 'description', cite: c('Description', 'The bit-size operations are .and, .or, .xor, .cas (compare-and-swap), and .exch (exchange).') },
+        { editions: { until: '9.2' }, values: { op: ['cas'], type: ['b16', 'b128'] }, basis: 'grammar', cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.cas.b16 d, [a], b, c; atom{.sem}{.scope}{.space}.cas.b128 d, [a], b, c;') },
+        { editions: { until: '9.2' }, values: { op: ['exch'], type: ['b128'] }, basis: 'grammar', cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.exch{.level::cache_hint}.b128 d, [a], b {, cache-policy};') },
+        { editions: { until: '9.2' }, values: { op: ['add'], type: ['u32', 's32', 'u64'] }, basis: 'description', cite: c('PTX ISA Notes', 'The integer operations are .add, ... / 64-bit atom.global.{add,cas,exch} introduced in PTX ISA 1.2.') },
         {
           values: { op: ['add'], type: ['s64'] },
           basis: 'grammar',
@@ -146,9 +185,9 @@ export const atom: FamilyDef = {
           ambiguity: 'The .type set lists .s64 for every .op and the Description calls .add an integer operation, but no table or note confirms add.s64 (the notes speak of "64-bit atom.global.add" without a sign).',
           cite: c(SYNTAX, '.type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 };'),
         },
-        { values: { op: ['add'], type: ['f32', 'f64'] }, basis: 'description', cite: c('Description', 'The floating-point operation .add operation rounds to nearest even.') },
-        { values: { op: ['add'], type: HALF_TYPES }, basis: 'grammar', cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 d, [a], b{, cache-policy};') },
-        { values: { op: ['inc', 'dec'], type: ['u32'] }, basis: 'description', cite: c('Examples', 'atom.global.acquire.sys.inc.u32 ans, [gbl], %r0;') },
+        { editions: { until: '9.2' }, values: { op: ['add'], type: ['f32', 'f64'] }, basis: 'description', cite: c('Description', 'The floating-point operation .add operation rounds to nearest even.') },
+        { editions: { until: '9.2' }, values: { op: ['add'], type: HALF_TYPES }, basis: 'grammar', cite: c(SYNTAX, 'atom{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 d, [a], b{, cache-policy};') },
+        { editions: { until: '9.2' }, values: { op: ['inc', 'dec'], type: ['u32'] }, basis: 'description', cite: c('Examples', 'atom.global.acquire.sys.inc.u32 ans, [gbl], %r0;') },
         {
           values: { op: ['inc', 'dec'], type: ['u64', 's32', 's64'] },
           basis: 'grammar',
@@ -156,7 +195,12 @@ export const atom: FamilyDef = {
           ambiguity: 'The .type set admits .u64/.s32/.s64 with .inc/.dec and the Description calls them integer operations returning "a result in the range [0..b]", but no table, note or example shows a 64-bit or signed inc/dec.',
           cite: c('Description', 'The .inc and .dec operations return a result in the range [0..b].'),
         },
-        { values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64'] }, basis: 'description', cite: c('PTX ISA Notes', '64-bit atom.{and,or,xor,min,max} introduced in PTX ISA 3.1.') },
+        { editions: { until: '9.2' }, values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64'] }, basis: 'description', cite: c('PTX ISA Notes', '64-bit atom.{and,or,xor,min,max} introduced in PTX ISA 3.1.') },
+        ...scalarTableRows(e93, e94, [
+          { values: { op: ['cas'], type: ['b16'] }, basis: 'table', cite: e94('Scalar table', '.b16 | Not supported | Not supported | .cas') },
+          { values: { op: ['and', 'or', 'xor', 'exch', 'cas'], type: ['b32', 'b64'] }, basis: 'table', cite: e94('Scalar table', '.b32 | Not supported | Not supported | .and, .or, .xor, .exch, .cas / .b64 | Not supported | Not supported | .and, .or, .xor, .exch, .cas') },
+          { values: { op: ['exch', 'cas'], type: ['b128'] }, basis: 'table', cite: e94('Scalar table', '.b128 | Not supported | Not supported | .exch, .cas') },
+        ]),
       ],
     },
     {
@@ -172,7 +216,11 @@ export const atom: FamilyDef = {
     },
     vectorSpaceTable('atom', c('Description', 'atom with vector type may be used only with .global space and with generic addressing where the address points to .global space.')),
     cacheHintSpaceTable('atom', c('Description', 'The qualifier .level::cache_hint is only supported for .global state space and for generic addressing where the address points to the .global state space.')),
-    noftzRequiredTable('atom', c('Description', 'atom.add.f16, atom.add.f16x2, atom.add.bf16 and atom.add.bf16x2 operation requires the .noftz qualifier')),
+    noftzRequiredTable(
+      'atom',
+      c('Description', 'atom.add.f16, atom.add.f16x2, atom.add.bf16 and atom.add.bf16x2 operation requires the .noftz qualifier'),
+      e93('Description', 'atom.add.f16, atom.add.f16x2, atom.add.bf16 and atom.add.bf16x2 operations require the .noftz qualifier'),
+    ),
     noftzOnlyHalfTable('atom', c(SYNTAX, '~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar'), e94(SYNTAX, '.type3 = { .f16, .f16x2, .bf16, .bf16x2, .f32 };')),
     {
       id: 'atom.bit-bucket',
@@ -200,6 +248,7 @@ export const atom: FamilyDef = {
   defaults: [
     { slot: 'sem', spelled: '', implies: 'relaxed', text: 'no .sem means .relaxed', cite: c('Description', 'If the .sem qualifier is absent, .relaxed is assumed by default.') },
     { slot: 'scope', spelled: '', implies: 'gpu', text: 'no .scope means .gpu', cite: c('Description', 'If the .scope qualifier is absent, .gpu scope is assumed by default.') },
+    noftzF64Default(e94('Scalar table', '.f64 | Not supported | .add (noftz by default) | Not supported')),
     ...memorySpaceDefaults(
       c('Description', 'If no state space is given, perform the memory accesses using Generic Addressing.'),
       c('Description', 'If no sub-qualifier is specified with .shared state space, then ::cta is assumed by default.'),

@@ -4,7 +4,7 @@
  */
 import type { Qualifiers } from '../../catalog/types.js';
 import type { FamilyPlugin } from '../plugin.js';
-import { ATOMIC_RMW_FP_RULES, rmwModel, rmwShape } from '../shared/atomic-rmw.js';
+import { ATOMIC_RMW_FP_RULES, ATOMIC_RMW_MINMAX, rmwModel, rmwShape } from '../shared/atomic-rmw.js';
 import { atom } from './catalog.js';
 
 /** The bit bucket `_` as d discards the old value. */
@@ -14,6 +14,7 @@ export const atomPlugin: FamilyPlugin = {
   def: atom,
   model: rmwModel({ when: returnsOld, rule: { rule: 'atom.returns-old', text: 'atom returns the original value at [a] in d' } }),
   rules: ATOMIC_RMW_FP_RULES,
+  minmax: ATOMIC_RMW_MINMAX,
   shape: rmwShape(returnsOld),
   explain: {},
 };

@@ -14,6 +14,8 @@ import {
   noftzOnlyHalfTable,
   noftzRequiredTable,
   scopedAtomicRequirements,
+  noftzF64Default,
+  scalarTableRows,
   vectorSpaceTable,
 } from '../shared/atomic-rmw.js';
 
@@ -27,6 +29,8 @@ const HINT = ['', 'L2::cache_hint'];
 const SYNTAX = 'Syntax';
 /** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
 const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/red', part, quote);
+/** PTX ISA 9.3 text (same file). */
+const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/red-9.3', part, quote);
 
 export const red: FamilyDef = {
   id: 'red',
@@ -52,15 +56,16 @@ export const red: FamilyDef = {
     },
     {
       id: 'red.form.add-noftz-half',
+      editions: { until: '9.3' }, // 9.4 folds the four lines into .type1
       syntax: 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.{f16,f16x2,bf16,bf16x2} [a], b{, cache-policy};',
       slots: { sem: SEM, scope: SCOPE, space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: HALF_TYPES },
       operands: ['a', 'b', 'policy'],
       cite: c(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 [a], b{, cache-policy};'),
     },
     {
-      id: 'red.form.add-noftz-f32',
-      syntax: 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type1 [a], b{, cache_policy}; (.type1 .f32, PTX ISA 9.4)',
-      slots: { sem: SEM, scope: SCOPE, space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: ['f32'] },
+      id: 'red.form.add-noftz-type1',
+      syntax: 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type1 [a], b{, cache_policy}; (.type1 = .f16, .f16x2, .bf16, .bf16x2, .f32: PTX ISA 9.4)',
+      slots: { sem: SEM, scope: SCOPE, space: SPACE, op: ['add'], noftz: ['noftz'], hint: HINT, type: [...HALF_TYPES, 'f32'] },
       operands: ['a', 'b', 'policy'],
       cite: e94(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.type1 [a], b{, cache_policy}; / .type1 = { .f16, .f16x2, .bf16, .bf16x2, .f32 };'),
       editions: { from: '9.4' },
@@ -68,13 +73,14 @@ export const red: FamilyDef = {
     {
       id: 'red.form.vector-f32-noftz',
       syntax: 'red{.sem}{.scope}{.global}.add{.noftz}{.level::cache_hint}.vec_32_bit.f32 [a], b{, cache_policy}; (PTX ISA 9.4)',
-      slots: { sem: SEM, scope: SCOPE, space: ['', 'global'], op: ['add'], noftz: ['noftz'], hint: HINT, vec: ['v2', 'v4'], type: ['f32'] },
+      slots: { sem: SEM, scope: SCOPE, space: ['', 'global'], op: ['add'], noftz: ['', 'noftz'], hint: HINT, vec: ['v2', 'v4'], type: ['f32'] },
       operands: ['a', 'b', 'policy'],
       cite: e94(SYNTAX, 'red{.sem}{.scope}{.global}.add{.noftz}{.level::cache_hint}.vec_32_bit.f32 [a], b{, cache_policy};'),
       editions: { from: '9.4' },
     },
     {
       id: 'red.form.vector-f32',
+      editions: { until: '9.3' }, // 9.4's line adds {.noftz}: red.form.vector-f32-noftz
       syntax: 'red{.sem}{.scope}{.global}.add{.level::cache_hint}.vec_32_bit.f32 [a], b{, cache-policy};',
       slots: { sem: SEM, scope: SCOPE, space: ['', 'global'], op: ['add'], hint: HINT, vec: ['v2', 'v4'], type: ['f32'] },
       operands: ['a', 'b', 'policy'],
@@ -98,12 +104,13 @@ export const red: FamilyDef = {
   tables: [
     {
       id: 'red.op-type',
-      text: 'scalar .op x .type: bit-size ops take .b types, integer ops .u/.s types, floating-point .add .f types (from PTX ISA 9.3 the scalar type/operation table decides the rest: .s64 takes .min/.max only, .inc/.dec .u32 only)',
+      text: 'scalar .op x .type: bit-size ops take .b types, integer ops .u/.s types, floating-point .add .f types (PTX ISA 9.1-9.2, the Description\'s operation classes); from 9.3 the scalar type/operation table (Table 36, 42 in 9.4), where .s64 takes .min/.max only and .inc/.dec .u32 only',
       appliesTo: { vec: [''] },
       cite: c('Description', 'The bit-size operations are .and, .or, and .xor. The integer operations are .add, .inc, .dec, .min, .max.'),
+      editionCites: [{ editions: { from: '9.3' }, cite: e94('Scalar table', 'shows the valid combinations of types and reduction operations for scalar red instructions.') }],
       rows: [
-        { values: { op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'description', cite: c('Description', 'The bit-size operations are .and, .or, and .xor.') },
-        { values: { op: ['add'], type: ['u32', 's32', 'u64'] }, basis: 'description', cite: c('Target ISA Notes', 'The integer operations are .add, ...; red.global.add.u64 requires sm_12 or higher.') },
+        { editions: { until: '9.2' }, values: { op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'description', cite: c('Description', 'The bit-size operations are .and, .or, and .xor.') },
+        { editions: { until: '9.2' }, values: { op: ['add'], type: ['u32', 's32', 'u64'] }, basis: 'description', cite: c('Target ISA Notes', 'The integer operations are .add, ...; red.global.add.u64 requires sm_12 or higher.') },
         {
           values: { op: ['add'], type: ['s64'] },
           basis: 'grammar',
@@ -111,9 +118,9 @@ export const red: FamilyDef = {
           ambiguity: 'The .type set lists .s64 for every .op and the Description calls .add an integer operation, but no table or note confirms add.s64 (the notes name only red.global.add.u64 and red.shared.add.u64).',
           cite: c(SYNTAX, '.type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 };'),
         },
-        { values: { op: ['add'], type: ['f32', 'f64'] }, basis: 'description', cite: c('Description', 'The floating-point operation .add operation rounds to nearest even.') },
-        { values: { op: ['add'], type: HALF_TYPES }, basis: 'grammar', cite: c(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 [a], b{, cache-policy};') },
-        { values: { op: ['inc', 'dec'], type: ['u32'] }, basis: 'description', cite: c('Description', 'The integer operations are .add, .inc, .dec, .min, .max. The .inc and .dec operations return a result in the range [0..b].') },
+        { editions: { until: '9.2' }, values: { op: ['add'], type: ['f32', 'f64'] }, basis: 'description', cite: c('Description', 'The floating-point operation .add operation rounds to nearest even.') },
+        { editions: { until: '9.2' }, values: { op: ['add'], type: HALF_TYPES }, basis: 'grammar', cite: c(SYNTAX, 'red{.sem}{.scope}{.space}.add.noftz{.level::cache_hint}.f16 [a], b{, cache-policy};') },
+        { editions: { until: '9.2' }, values: { op: ['inc', 'dec'], type: ['u32'] }, basis: 'description', cite: c('Description', 'The integer operations are .add, .inc, .dec, .min, .max. The .inc and .dec operations return a result in the range [0..b].') },
         {
           values: { op: ['inc', 'dec'], type: ['u64', 's32', 's64'] },
           basis: 'grammar',
@@ -121,7 +128,10 @@ export const red: FamilyDef = {
           ambiguity: 'The .type set admits .u64/.s32/.s64 with .inc/.dec and the Description calls them integer operations, but no table, note or example shows a 64-bit or signed inc/dec.',
           cite: c('Description', 'The .inc and .dec operations return a result in the range [0..b].'),
         },
-        { values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64'] }, basis: 'description', cite: c('PTX ISA Notes', '64-bit red.{and,or,xor,min,max} introduced in PTX ISA 3.1.') },
+        { editions: { until: '9.2' }, values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64'] }, basis: 'description', cite: c('PTX ISA Notes', '64-bit red.{and,or,xor,min,max} introduced in PTX ISA 3.1.') },
+        ...scalarTableRows(e93, e94, [
+          { values: { op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'table', cite: e94('Scalar table', '.b32 | Not supported | Not supported | .and, .or, .xor / .b64 | Not supported | Not supported | .and, .or, .xor') },
+        ]),
       ],
     },
     {
@@ -137,13 +147,18 @@ export const red: FamilyDef = {
     },
     vectorSpaceTable('red', c('Description', 'red with vector type may be used only with .global space and with generic addressing where the address points to .global space.')),
     cacheHintSpaceTable('red', c('Description', 'The qualifier .level::cache_hint is only supported for .global state space and for generic addressing where the address points to the .global state space.')),
-    noftzRequiredTable('red', c('Description', 'red.add.f16, red.add.f16x2, red.add.bf16 and red.add.bf16x2 operation requires the .noftz qualifier')),
+    noftzRequiredTable(
+      'red',
+      c('Description', 'red.add.f16, red.add.f16x2, red.add.bf16 and red.add.bf16x2 operation requires the .noftz qualifier'),
+      e93('Description', 'red.add.f16, red.add.f16x2, red.add.bf16 and red.add.bf16x2 operations require the .noftz qualifier'),
+    ),
     noftzOnlyHalfTable('red', c(SYNTAX, '~ .noftz appears only in the .f16/.f16x2/.bf16/.bf16x2 forms of the grammar'), e94(SYNTAX, '.type1 = { .f16, .f16x2, .bf16, .bf16x2, .f32 };')),
   ],
   ambiguities: [],
   defaults: [
     { slot: 'sem', spelled: '', implies: 'relaxed', text: 'no .sem means .relaxed', cite: c('Description', 'If the .sem qualifier is absent, .relaxed is assumed by default.') },
     { slot: 'scope', spelled: '', implies: 'gpu', text: 'no .scope means .gpu', cite: c('Description', 'If the .scope qualifier is absent, .gpu scope is assumed by default.') },
+    noftzF64Default(e94('Scalar table', '.f64 | Not supported | .add (noftz by default) | Not supported')),
     ...memorySpaceDefaults(
       c('Description', 'If no state space is given, perform the memory accesses using Generic Addressing.'),
       c('Description', 'If no sub-qualifier is specified with .shared state space, then ::cta is assumed by default.'),

@@ -33,6 +33,8 @@ export const FAMILY_DOCUMENTS = {
   // PTX ISA 9.2-9.4 (spec/ptx-spec-newer/, a copy of ../shared/ptx-spec-newer): what the newer editions changed
   'editions/atom': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.5', title: 'atom (PTX ISA 9.4)' },
   'editions/red': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.6', title: 'red (PTX ISA 9.4)', writtenAs: '9.7.15.5/6/7' },
+  'editions/atom-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.14.5', title: 'atom (PTX ISA 9.3)' },
+  'editions/red-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.14.6', title: 'red (PTX ISA 9.3)', writtenAs: '9.7.14.5/6/7' },
   'editions/bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4', title: 'cp.reduce.async.bulk (PTX ISA 9.3)' },
   'editions/multimem-bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4.5', title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.3)' },
   'editions/bulk': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.10.28.4', title: 'cp.reduce.async.bulk (PTX ISA 9.4)' },
