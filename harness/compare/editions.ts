@@ -31,7 +31,11 @@ export interface EditionCheck {
 
 const sensitive = new Map<string, boolean>();
 
-/** Whether the reference for a variant differs between editions (some fp rule row of it holds in some editions only). */
+/**
+ * Whether the reference for a variant differs between editions: the floating-point rule the
+ * editions give it differs in what it decides (subnormals, rounding), not only in the words cited
+ * (9.4 reworded atom/red's flushing sentence without changing it).
+ */
 export function editionSensitive(ptx: string): boolean {
   let s = sensitive.get(ptx);
   if (s !== undefined) return s;
@@ -40,7 +44,10 @@ export function editionSensitive(ptx: string): boolean {
     const { family, q } = variantOf(ptx);
     const type = q.type ?? '';
     for (const space of ['global', 'shared'] as const) {
-      const rules = EDITIONS.map((e) => findFpRule(family, space, type, e, q)?.id);
+      const rules = EDITIONS.map((e) => {
+        const r = findFpRule(family, space, type, e, q);
+        return r ? `${String(r.ftz)}|${r.rounding}` : 'none';
+      });
       if (new Set(rules).size > 1) s = true;
     }
   } catch {

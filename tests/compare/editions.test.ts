@@ -17,6 +17,7 @@ import { runAtRoot } from '../helpers/cli.js';
 import { loadReport } from '../../harness/report/load.js';
 import { findFpRule } from '../../harness/numerics/rules.js';
 import { judgeObservation } from '../../harness/backends/gpu/observations.js';
+import { editionSensitive } from '../../harness/compare/editions.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-editions-'));
@@ -24,6 +25,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const run = (args: string[]) => runAtRoot(args);
 
 describe('editions as data', () => {
+  it('a variant is judged under each edition only where the editions decide differently, not where they only word it differently', () => {
+    // atom/red .add.f32: 9.4 rewords the flushing sentence (another rule row), the same decision
+    expect(findFpRule('atom', 'global', 'f32', '9.1')!.id).not.toBe(findFpRule('atom', 'global', 'f32', '9.4')!.id);
+    expect(editionSensitive('atom.global.add.f32')).toBe(false);
+    expect(editionSensitive('red.add.f64')).toBe(false);
+    // bulk .add.f32: flushed 9.1-9.3, kept 9.4
+    expect(editionSensitive('cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32')).toBe(true);
+  });
   it('ranges and their text', () => {
     expect(parseRange('9.1-9.3')).toEqual({ from: '9.1', until: '9.3' });
     expect(parseRange('9.4')).toEqual({ from: '9.4', until: '9.4' });
