@@ -139,6 +139,11 @@ export interface ErratumRow {
   /** Rule ids the catalog reports for it; the test checks the catalog still finds them. */
   readonly violates: readonly string[];
   readonly finding: string;
+  /**
+   * PTX ISA editions whose text has this example (absent: all the catalog has); judged against
+   * another edition the line is no erratum (tests/catalog/spec-examples.test.ts).
+   */
+  readonly editions?: EditionRange;
 }
 
 /**

@@ -154,3 +154,23 @@ describe('the directed library under every edition', () => {
     expect(counts['9.4']!).toBeGreaterThan(counts['9.1']!);
   });
 });
+
+describe('the sm_90 bulk .add.f32 expectation covers the 9.3 spellings', () => {
+  it('matches .global .add.f32 with and without {.sem.scope}, and no other family or type', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { compileFilter } = await import('../../harness/util/filter.js');
+    const file = join('cases', 'expectations', 'sm_90.yaml');
+    const e = parseExpectations(file, readFileSync(file, 'utf8')).expectations.find((x) => x.id === 'bulk-add-f32-global-keeps-subnormals')!;
+    const m = compileFilter(e.pattern);
+    for (const id of [
+      'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32',
+      'cp.reduce.async.bulk.relaxed.gpu.global.shared::cta.bulk_group.L2::cache_hint.add.f32',
+      'cp.reduce.async.bulk.relaxed.sys.global.shared::cta.bulk_group.add.f32',
+    ]) expect(m(id), id).toBe(true);
+    for (const id of [
+      'multimem.cp.reduce.async.bulk.relaxed.gpu.global.shared::cta.bulk_group.add.f32',
+      'cp.reduce.async.bulk.relaxed.gpu.global.shared::cta.bulk_group.add.f64',
+      'cp.reduce.async.bulk.relaxed.gpu.global.shared::cta.bulk_group.add.noftz.f16',
+    ]) expect(m(id), id).toBe(false);
+  });
+});

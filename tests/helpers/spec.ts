@@ -33,6 +33,21 @@ export function specExamples(file: string): string[] {
   return out;
 }
 
+/**
+ * The example instructions PTX ISA 9.3 and 9.4 added, from the code blocks under the "Examples"
+ * headings of ../ptx-spec-newer/editions-9.2-9.4.md (the families' own excerpts are 9.1 text).
+ */
+export function newerEditionExamples(): string[] {
+  const t = specText('../ptx-spec-newer/editions-9.2-9.4.md');
+  const out: string[] = [];
+  for (const sec of t.matchAll(/^### \d+[a-z]\. Examples[^\n]*\n([\s\S]*?)(?=^---|^#)/gm)) {
+    for (const block of sec[1]!.matchAll(/```\w*\n([\s\S]*?)```/g)) {
+      for (const l of block[1]!.split('\n')) if (l.trim() && !/^(\.reg|\/\/|createpolicy)/.test(l.trim())) out.push(l.trim());
+    }
+  }
+  return out;
+}
+
 import { afterAll, beforeAll } from 'vitest';
 import { type Edition, setSpecEdition, specEdition } from '../../harness/catalog/editions.js';
 

@@ -3,13 +3,18 @@
  * 9.7.9.25.5.3 in 9.1, the same table and rules). The element type is not spelled: "The type of each
  * tensor data element ... is specified in Tensor-map", so it is a descriptor slot (variant ids end in
  * `(f32)`); ptxas never sees it, and the .redOp x type table is for the hardware to honour, not for
- * ptxas to check. 9.4 added .im2col_no_offs::w and the .override qualifiers (sm_107f family).
+ * ptxas to check. 9.4 added .im2col_no_offs::w and the .override qualifiers (sm_107f family) in a new
+ * syntax line; the older line is a 9.1-9.2 row (9.7.9.25.5.3, `cache-policy`) and a 9.3 row
+ * (9.7.9.26.5.3, the same line with the operand renamed `cache_policy`).
  */
 import { cite } from '../../catalog/cite.js';
 import type { FamilyDef } from '../../catalog/types.js';
 
 const FAM = 'cp.reduce.async.bulk.tensor';
 const c = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/tensor', part, quote);
+/** The 9.0-9.2 text (section 9.7.9.25.5.3) and the 9.3 text (9.7.9.26.5.3), as the same file quotes them. */
+const e92 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/tensor-9.2', part, quote);
+const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/tensor-9.3', part, quote);
 const S = 'Syntax';
 const T = 'Valid combinations table';
 const DIMS = ['1d', '2d', '3d', '4d', '5d'];
@@ -20,6 +25,7 @@ export const TENSOR_TYPES = ['u32', 's32', 'u64', 's64', 'f32', 'f16', 'bf16', '
 const SYNTAX =
   'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint}{.override::global_address}{.override_attribute} [tensorMap{, gAddrToOverride}{, attributeOverrideInfo}, tensorCoords], [srcMem] {,cache_policy}';
 const SYNTAX_91 = 'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] {,cache-policy}';
+const SYNTAX_93 = 'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] {,cache_policy}';
 const SM107F = [{ kind: 'family' as const, name: 'sm_107f' }];
 const base = { dim: DIMS, dst: ['global'], src: ['shared::cta'], op: OPS, completion: ['bulk_group'], hint: HINT, type: TENSOR_TYPES };
 
@@ -45,7 +51,17 @@ export const cpReduceAsyncBulkTensor: FamilyDef = {
       syntax: SYNTAX_91,
       slots: { ...base, load_mode: ['', 'tile', 'im2col_no_offs'] },
       operands: ['tensor', 'srcMem', 'policy'],
-      cite: c(S, SYNTAX_91),
+      cite: e92(S, `${SYNTAX_91} / .load_mode = { .tile, .im2col_no_offs }`),
+      editions: { until: '9.2' },
+    },
+    {
+      id: `${FAM}.form.tile-9.3`,
+      syntax: SYNTAX_93,
+      slots: { ...base, load_mode: ['', 'tile', 'im2col_no_offs'] },
+      operands: ['tensor', 'srcMem', 'policy'],
+      // the excerpt gives 9.3's line as "the 9.2 syntax, with cache-policy renamed to cache_policy": the quote is the part both share
+      cite: e93(S, 'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] / .load_mode = { .tile, .im2col_no_offs }'),
+      editions: { from: '9.3', until: '9.3' },
     },
     {
       id: `${FAM}.form.override`,

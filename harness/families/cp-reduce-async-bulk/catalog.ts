@@ -45,12 +45,14 @@ export const cpReduceAsyncBulk: FamilyDef = {
     { name: 'type', values: GLOBAL_TYPES, cite: c('Syntax', '.type = { .f16, .bf16, .b32, .u32, .s32, .b64, .u64, .s64, .f32, .f64 }') },
   ],
   forms: [
+    // PTX ISA 9.1-9.2: the three lines without {.sem.scope} (the project's 9.1 excerpt)
     {
       id: `${FAM}.form.shared-cluster`,
       syntax: 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar]',
       slots: { sem: SEM, scope: ['', 'cta', 'cluster'], dst: ['shared::cluster'], src: ['shared::cta'], completion: ['mbarrier::complete_tx::bytes'], op: OPS, type: CLUSTER_TYPES },
       operands: ['dstMem', 'srcMem', 'size', 'mbar'],
       cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar] / .dst = { .shared::cluster } / .type = { .b32, .u32, .s32, .b64, .u64 }'),
+      editions: { until: '9.2' },
     },
     {
       id: `${FAM}.form.global`,
@@ -58,6 +60,7 @@ export const cpReduceAsyncBulk: FamilyDef = {
       slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: OPS, type: GLOBAL_TYPES },
       operands: ['dstMem', 'srcMem', 'size', 'policy'],
       cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache-policy} .dst = { .global }'),
+      editions: { until: '9.2' },
     },
     {
       id: `${FAM}.form.global-add-noftz`,
@@ -65,6 +68,42 @@ export const cpReduceAsyncBulk: FamilyDef = {
       slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
       operands: ['dstMem', 'srcMem', 'size', 'policy'],
       cite: c('Syntax', 'cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache-policy} / .type = { .f16, .bf16 }'),
+      editions: { until: '9.2' },
+    },
+    // PTX ISA 9.3 on: the same three lines with {.sem.scope} (and cache_policy); 9.4 changed only the
+    // .add.noftz line's .type set, so that line is a 9.3 row and a 9.4 row
+    {
+      id: `${FAM}.form.shared-cluster-9.3`,
+      syntax: 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar]',
+      slots: { sem: SEM, scope: ['', 'cta', 'cluster'], dst: ['shared::cluster'], src: ['shared::cta'], completion: ['mbarrier::complete_tx::bytes'], op: OPS, type: CLUSTER_TYPES },
+      operands: ['dstMem', 'srcMem', 'size', 'mbar'],
+      cite: e93('Syntax', 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size, [mbar] / .sem = { .relaxed } .scope = { .cta, .cluster } .dst = { .shared::cluster } / .type = { .b32, .u32, .s32, .b64, .u64 }'),
+      editions: { from: '9.3' },
+    },
+    {
+      id: `${FAM}.form.global-9.3`,
+      syntax: 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache_policy}',
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: OPS, type: GLOBAL_TYPES },
+      operands: ['dstMem', 'srcMem', 'size', 'policy'],
+      cite: e93('Syntax', 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.redOp.type [dstMem], [srcMem], size{, cache_policy} / .sem = { .relaxed } .scope = { .cta, .cluster, .gpu, .sys } .dst = { .global }'),
+      editions: { from: '9.3' },
+    },
+    {
+      id: `${FAM}.form.global-add-noftz-9.3`,
+      syntax: 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache_policy}',
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      operands: ['dstMem', 'srcMem', 'size', 'policy'],
+      // 9.3 kept the 9.1 .type line of this form ("The .add.noftz .type is still { .f16, .bf16 }")
+      cite: e93('Syntax', 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache_policy} / .type = { .f16, .bf16 }'),
+      editions: { from: '9.3', until: '9.3' },
+    },
+    {
+      id: `${FAM}.form.global-add-noftz-9.4`,
+      syntax: 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache_policy}',
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], hint: HINT, op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      operands: ['dstMem', 'srcMem', 'size', 'policy'],
+      cite: e94('Syntax', 'cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type [dstMem], [srcMem], size{, cache_policy} / .type = { .f16, .bf16, .f32 }'),
+      editions: { from: '9.4' },
     },
     {
       id: `${FAM}.form.global-add-noftz-f32`,
@@ -112,7 +151,11 @@ export const cpReduceAsyncBulk: FamilyDef = {
     },
   ],
   ambiguities: [],
-  defaults: semScopeDefaults(SEM_SCOPE, true),
+  defaults: [
+    ...semScopeDefaults(SEM_SCOPE, true),
+    // 9.4: an .add.f32 without .noftz means .noftz (9.1-9.3 state no such default: their .add.f32 flushes, fp.bulk.add.f32)
+    { slot: 'noftz', spelled: '', when: { op: ['add'], type: ['f32'] }, implies: 'noftz', text: 'no .noftz on .add.f32: as .noftz, keeping subnormals (PTX ISA 9.4 on)', cite: e94('Description', 'The default behavior for cp.reduce.async.bulk.add.f32 is equivalent to specifying optional .noftz qualifier which preserves input and result subnormals, and does not flush them to zero.'), editions: { from: '9.4' } },
+  ],
   requirements: [
     semScopeRequirement(FAM, SEM_SCOPE),
     { id: `${FAM}.req.noftz-f32`, feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4.') },
@@ -120,6 +163,12 @@ export const cpReduceAsyncBulk: FamilyDef = {
   ],
   errata: [
     { example: 'cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.xor.s32 [dstMem], [srcMem], size, policy;', violates: [`${FAM}.dst-op-type`], finding: 'Example uses .xor with .s32; the valid combinations table allows .and/.or/.xor only on .b32 and .b64.' },
+    {
+      example: 'cp.reduce.async.bulk.relaxed.cta.global.bulk_group.add.u64 [dstMem], [srcMem], size, [mbar];',
+      violates: [`${FAM}.grammar.src`, `${FAM}.form`],
+      finding: 'The example 9.3 added (kept in 9.4) has no .src qualifier, while every syntax line requires .src = { .shared::cta }, and passes an [mbar] operand, which the .global/.bulk_group line does not take (its operands are [dstMem], [srcMem], size{, cache_policy}).',
+      editions: { from: '9.3' },
+    },
   ],
   fanout: ['sem', 'scope'],
 };

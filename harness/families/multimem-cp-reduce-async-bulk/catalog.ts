@@ -40,12 +40,14 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
     { name: 'type', values: TYPES, cite: c('Syntax', '.type = { .f16, .bf16, .b32, .u32, .s32, .b64, .u64, .s64, .f32, .f64 }') },
   ],
   forms: [
+    // PTX ISA 9.1-9.2: the two lines without {.sem.scope} (the project's 9.1 excerpt)
     {
       id: `${FAM}.form.main`,
       syntax: 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;',
       slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: OPS, type: TYPES },
       operands: ['dstMem', 'srcMem', 'size'],
       cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;'),
+      editions: { until: '9.2' },
     },
     {
       id: `${FAM}.form.add-noftz`,
@@ -53,13 +55,41 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
       slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
       operands: ['dstMem', 'srcMem', 'size'],
       cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16 }'),
+      editions: { until: '9.2' },
+    },
+    // PTX ISA 9.3 on: both lines with {.sem.scope}; 9.4 changed only the .add.noftz line's .type set,
+    // so that line is a 9.3 row and a 9.4 row
+    {
+      id: `${FAM}.form.main-9.3`,
+      syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;',
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: OPS, type: TYPES },
+      operands: ['dstMem', 'srcMem', 'size'],
+      cite: e93('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size; / .sem = { .relaxed } .scope = { .cta, .cluster, .gpu, .sys }'),
+      editions: { from: '9.3' },
+    },
+    {
+      id: `${FAM}.form.add-noftz-9.3`,
+      syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;',
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      operands: ['dstMem', 'srcMem', 'size'],
+      // 9.3 added {.sem.scope} and the .sem/.scope lines to the 9.1 line and kept its .type line
+      cite: e93('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16 }'),
+      editions: { from: '9.3', until: '9.3' },
+    },
+    {
+      id: `${FAM}.form.add-noftz-9.4`,
+      syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;',
+      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      operands: ['dstMem', 'srcMem', 'size'],
+      cite: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16, .f32 }'),
+      editions: { from: '9.4' },
     },
     {
       id: `${FAM}.form.add-noftz-f32`,
       syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; (.type .f32, PTX ISA 9.4)',
       slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f32'] },
       operands: ['dstMem', 'srcMem', 'size'],
-      cite: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;'),
+      cite: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16, .f32 }'),
       editions: { from: '9.4' },
     },
   ],
@@ -86,12 +116,23 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
     },
   ],
   ambiguities: [],
-  defaults: semScopeDefaults(SEM_SCOPE),
+  defaults: [
+    ...semScopeDefaults(SEM_SCOPE),
+    // 9.4: an .add.f32 without .noftz means .noftz (9.1-9.3 state no such default: their .add.f32 flushes, fp.mm-bulk.add.f32)
+    { slot: 'noftz', spelled: '', when: { op: ['add'], type: ['f32'] }, implies: 'noftz', text: 'no .noftz on .add.f32: as .noftz, keeping subnormals (PTX ISA 9.4 on)', cite: e94('Description', 'The default behavior for multimem.cp.reduce.async.bulk.add.f32 is equivalent to specifying optional .noftz qualifier which preserves input and result subnormals, and does not flush them to zero.'), editions: { from: '9.4' } },
+  ],
   requirements: [
     semScopeRequirement(FAM, SEM_SCOPE),
     { id: `${FAM}.req.noftz-f32`, feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4.') },
     { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '9.1', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 9.1. / Requires sm_90 or higher.') },
   ],
-  errata: [],
+  errata: [
+    {
+      example: 'multimem.cp.reduce.async.bulk.relaxed.cta.global.bulk_group.add.u64 [dstMem], [srcMem], size, [mbar];',
+      violates: [`${FAM}.grammar.src`, `${FAM}.form`],
+      finding: 'The example 9.3 added (kept last in 9.4) has no .src qualifier, while both syntax lines require .src = { .shared::cta }, and passes an [mbar] operand, which the syntax does not take (its operands are [dstMem], [srcMem], size).',
+      editions: { from: '9.3' },
+    },
+  ],
   fanout: ['sem', 'scope'],
 };

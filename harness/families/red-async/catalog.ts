@@ -10,6 +10,8 @@ import type { FamilyDef } from '../../catalog/types.js';
 
 const FAM = 'red.async';
 const c = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/red-async', part, quote);
+/** The 9.1-9.2 text (section 9.7.13.7), as the same file quotes it. */
+const e91 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/red-async-9.1', part, quote);
 const S = 'Syntax';
 const CLUSTER_OPS = ['inc', 'dec', 'min', 'max', 'and', 'or', 'xor', 'add'];
 const TYPES = ['u32', 's32', 'b32', 'u64', 's64'];
@@ -77,12 +79,12 @@ export const redAsync: FamilyDef = {
       rows: [
         { values: { scope: ['gpu'] }, basis: 'grammar', cite: c(S, '.scope = { .gpu, .sys };') },
         { values: { scope: ['sys'] }, basis: 'grammar', cite: c(S, '.scope = { .gpu, .sys };'), editions: { from: '9.3' } },
-        { values: { scope: ['cluster'] }, basis: 'grammar', cite: c(S, '.scope = { .gpu, .cluster };'), editions: { until: '9.2' } },
+        { values: { scope: ['cluster'] }, basis: 'grammar', cite: e91(S, '.scope = { .gpu, .cluster };'), editions: { until: '9.2' } },
         {
           values: { scope: ['sys'] },
           basis: 'grammar',
           ambiguity: 'PTX ISA 9.1 and 9.2 list the .release scopes as { .gpu, .cluster }, but their own example writes red.async.release.sys.global.add.u32 (9.3 "Clarified that red.async instruction supports sys scope and not cluster scope with .release qualifier").',
-          cite: c('Examples', 'red.async.release.sys.global.add.u32 [addr], b;'),
+          cite: e91('Examples', 'red.async.release.sys.global.add.u32 [addr], b;'),
           editions: { until: '9.2' },
         },
       ],

@@ -2,8 +2,10 @@
  * PTX ISA 9.3 gave both bulk reductions an optional `{.sem.scope}`: `.sem = { .relaxed }` with
  * `.scope = { .cta, .cluster }` for a .shared::cluster destination and `{ .cta, .cluster, .gpu, .sys }`
  * for .global (and multimem), "When .sem.scope is not specified, it defaults to .relaxed.sys" (the
- * 9.1/9.2 text: "individually .relaxed.gpu" for the unicast form). The slots exist in every edition;
- * a table row admits them from 9.3 on only, both together, and a requirement asks for PTX ISA 9.3.
+ * 9.1/9.2 text: "individually .relaxed.gpu" for the unicast form, ".relaxed.sys" for multimem). The
+ * slots exist in every edition; a table row admits them from 9.3 on only, both together, and a
+ * requirement asks for PTX ISA 9.3. Rows that hold in every edition but rest on reworded text (both
+ * omitted; the .relaxed default) come as a 9.1-9.2 row and a 9.3 row, each citing its edition's text.
  */
 import type { Citation } from '../../catalog/cite.js';
 import type { DefaultRow, RequirementRow, RuleTable, SlotDef } from '../../catalog/types.js';
@@ -38,7 +40,9 @@ export function semScopeTable(fam: string, c: SemScopeCites, clusterDst?: { read
     appliesTo: {},
     cite: c.with,
     rows: [
-      { values: { sem: [''], scope: [''] }, basis: 'grammar', cite: c.without },
+      // neither: 9.1-9.2 have no {.sem.scope} in the line; from 9.3 the braces make it optional
+      { values: { sem: [''], scope: [''] }, basis: 'grammar', cite: c.without, editions: { until: '9.2' } },
+      { values: { sem: [''], scope: [''] }, basis: 'grammar', cite: c.with, editions: { from: '9.3' } },
       ...(clusterDst
         ? [
             { values: { sem: ['relaxed'], scope: [...clusterDst.scopes], dst: ['shared::cluster'] }, basis: 'grammar' as const, cite: clusterDst.cite, editions: { from: '9.3' as const } },
@@ -55,7 +59,9 @@ export function semScopeRequirement(fam: string, c: SemScopeCites): RequirementR
 
 export function semScopeDefaults(c: SemScopeCites, clusterDst = false): DefaultRow[] {
   return [
-    { slot: 'sem', spelled: '', implies: 'relaxed', text: 'no .sem: each reduction is .relaxed', cite: c.default93 },
+    // 9.1-9.2: "Each reduction ... has individually .relaxed.<scope> memory ordering semantics" (no .sem qualifier yet)
+    ...(c.default91 ? [{ slot: 'sem', spelled: '', implies: 'relaxed', text: `no .sem: each reduction is .relaxed (PTX ISA 9.1-9.2: "individually .relaxed.${c.default91.scope}")`, cite: c.default91.cite, editions: { until: '9.2' as const } }] : []),
+    { slot: 'sem', spelled: '', implies: 'relaxed', text: 'no .sem: each reduction is .relaxed (PTX ISA 9.3 on: "it defaults to .relaxed.sys")', cite: c.default93, editions: { from: '9.3' } },
     // 9.3 on, .shared::cluster destination: the default .sys is not a scope its grammar allows
     ...(clusterDst
       ? [{ slot: 'scope', spelled: '', when: { dst: ['shared::cluster'] }, implies: null, text: 'no .scope with a .shared::cluster destination: the 9.3 text says the default is .relaxed.sys, but its grammar allows only .cta and .cluster there (inconsistent: no default is taken)', cite: c.default93, editions: { from: '9.3' as const } }]

@@ -42,4 +42,8 @@ export const FAMILY_DOCUMENTS = {
   // families written from the newest text only (their 9.1 wording, where it differs, is quoted in the same file)
   'editions/red-async': { file: '../ptx-spec-newer/red-async.md', section: '9.7.15.7', title: 'red.async (PTX ISA 9.4)' },
   'editions/tensor': { file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md', section: '9.7.10.28.5.4', title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.4)' },
+  // the older wording those two files quote, under the section number of the edition it is from
+  'editions/tensor-9.2': { file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md', section: '9.7.9.25.5.3', title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.0-9.2)' },
+  'editions/tensor-9.3': { file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md', section: '9.7.9.26.5.3', title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.3)' },
+  'editions/red-async-9.1': { file: '../ptx-spec-newer/red-async.md', section: '9.7.13.7', title: 'red.async (PTX ISA 9.1-9.2)' },
 } as const satisfies Record<string, SpecDocument>;
