@@ -324,7 +324,7 @@ function list(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: st
     return undefined;
   }
   if (length !== undefined && v.length !== length) {
-    at(ctx, path, `${what} has ${v.length} elements; this instruction takes ${length} (one per vector lane)`);
+    at(ctx, path, `${what} has ${v.length} elements; this instruction takes ${length} (${what.startsWith('source') ? 'as many as the destination range' : 'one per vector lane'})`);
   }
   const out: bigint[] = new Array(v.length);
   let ok = true;
@@ -336,9 +336,10 @@ function list(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: st
   return ok ? out : undefined;
 }
 
-function replicaLists(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: string, length: number): bigint[][] | undefined {
+/** Replica lists of `length` elements each, or (`length` undefined: a bulk range) of any one length. */
+function replicaLists(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: string, length: number | undefined): bigint[][] | undefined {
   if (!Array.isArray(v) || v.length < 1 || v.length > 8) {
-    at(ctx, path, `${what} must be a list of 1 to 8 replicas, each a list of ${length} element(s)`);
+    at(ctx, path, `${what} must be a list of 1 to 8 replicas, each a list of ${length ?? 'the same number of'} element(s)`);
     return undefined;
   }
   const out: bigint[][] = [];
@@ -497,8 +498,20 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
   const takes = familyPlugin(fam).shape.inputs(variant.q);
   if (takes.includes('replicas')) {
     if (has(item, 'memory')) at(ctx, P_MEMORY, `${fam} cases give replicas: (one memory list per replica) instead of memory:`);
-    const r = replicaLists(ctx, item.replicas, P_REPLICAS, fmt, 'replicas', n);
+    const bulk = takes.includes('source');
+    const r = replicaLists(ctx, item.replicas, P_REPLICAS, fmt, 'replicas', bulk ? undefined : n);
     if (r) input.replicas = r;
+    if (bulk && r) {
+      // a bulk range: the destination on each GPU, and the source, all of one length
+      const len = r[0]!.length;
+      const odd = r.findIndex((x) => x.length !== len);
+      if (odd > 0) at(ctx, [...P_REPLICAS, odd], `replicas[${odd}] has ${r[odd]!.length} elements and replicas[0] ${len}; every replica holds the same destination range`);
+      else if ((len * fmt.bits) % 128 !== 0 || len === 0) at(ctx, P_REPLICAS, `bulk size must be a multiple of 16 bytes: ${len} x ${fmt.bits / 8} bytes is not; use ${128 / fmt.bits} elements per replica or a multiple`);
+    }
+    if (bulk) {
+      const s = list(ctx, item.source, P_SOURCE, fmt, 'source (shared-memory elements)', input.replicas?.[0]?.length);
+      if (s) input.source = s;
+    }
     if (takes.includes('b')) {
       const b = need(ctx, opMap, 'b', info);
       if (b) input.b = b;
@@ -524,7 +537,7 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
   // an operand the instruction does not take is a mistake in the file, not something to ignore
   if (opMap) {
     const extra = (['b', 'c'] as const).filter((k) => has(opMap, k) && !(k === 'c' ? variant.q.op === 'cas' && takes.includes('c') : takes.includes('b')));
-    if (extra.length) at(ctx, P_OPERANDS, `operands: ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} not an operand of ${variant.ptx ?? fam}${takes.includes('source') ? ' (a bulk case gives memory: and source:)' : variant.q.op === 'cas' ? '' : ' (c is the swap value of cas only)'}; remove it`);
+    if (extra.length) at(ctx, P_OPERANDS, `operands: ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} not an operand of ${variant.ptx ?? fam}${takes.includes('source') ? ` (a bulk case gives ${takes.includes('replicas') ? 'replicas:' : 'memory:'} and source:)` : variant.q.op === 'cas' ? '' : ' (c is the swap value of cas only)'}; remove it`);
   }
   const sp = item.space;
   if (sp !== undefined) {
@@ -544,7 +557,7 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
         if (!familyPlugin(fam).shape.returns(variant.q)) at(ctx, ['expect', 'returned'], `${fam} returns nothing; expect memory: (or replicas:) instead`);
         else e.returned = list(ctx, ex.returned, ['expect', 'returned'], fmt, 'expect.returned', n);
       }
-      if (has(ex, 'replicas')) e.replicas = replicaLists(ctx, ex.replicas, ['expect', 'replicas'], fmt, 'expect.replicas', n);
+      if (has(ex, 'replicas')) e.replicas = replicaLists(ctx, ex.replicas, ['expect', 'replicas'], fmt, 'expect.replicas', takes.includes('source') ? input.source?.length : n);
       expect = e;
     }
   }

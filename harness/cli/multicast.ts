@@ -69,7 +69,9 @@ export async function runMulticastCommand(opts: Options, target: Target, io: Io,
   if (opts.planOnly) {
     const devices = 'devices' in guard ? guard.devices.length : surveyed && 'devices' in surveyed ? Math.max(surveyed.devices.filter((d) => d.multicastSupported).length, 0) : 8;
     const assumed = 'devices' in guard ? `${devices} device(s) with multicast support` : `${devices} device(s) (${surveyed ? 'those this machine reports with multicast support' : 'assumed: the devices were not asked'})`;
-    const { jobs, skipped } = multicastJobs(cases, devices);
+    // asking ptxas which PTX ISA it writes creates nothing (without one, no family is held back)
+    const probed = await probePtxas().catch(() => undefined);
+    const { jobs, skipped } = multicastJobs(cases, devices, probed?.maxPtx);
     io.out(`multicast plan for ${target.name}: ${cases.length} case(s) (${cases.length - generated.length} of ${files.length} file(s)${generated.length ? `, ${generated.length} generated: every accepted variant over 2, 4 and 8 replicas` : ''}), ${jobs.length} job(s) on ${assumed}; each job launched ${opts.launches} time(s) from the same values`);
     io.out('nothing below is created by --plan-only');
     const SHOWN = 12;

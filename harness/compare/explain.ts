@@ -171,11 +171,11 @@ function reproduces(alt: Alternative, v: ModelVariant, c: ReferenceCase, obs: Ob
     return lanes.some((x) => !x) ? undefined : (lanes as Allowed[]);
   };
   if (plugin.shape.results === 'replicas') {
-    if (!c.replicas || !c.b || !obs.replicas) return undefined;
+    if (!c.replicas || !operand || !obs.replicas) return undefined;
     let applied = true;
     const ok = obs.replicas.every((rep, k) =>
       rep.every((o, i) => {
-        const sets = one(c.replicas![k]![i]!, c.b![i]!);
+        const sets = one(c.replicas![k]![i]!, operand[i]!);
         if (!sets) applied = false;
         return sets ? elementIn(fmt, sets, BigInt(o)) : false;
       }),

@@ -20,6 +20,8 @@ import { enumerateCatalog } from '../../harness/catalog/enumerate.js';
 import { findTarget } from '../../harness/arch/targets.js';
 import { judgeRun } from '../../harness/compare/judge-run.js';
 import { multicastFamily } from '../../harness/families/multicast-index.js';
+import { multimemBulkModule } from '../../harness/families/multimem-cp-reduce-async-bulk/multicast.js';
+import { parseInstruction } from '../../harness/catalog/parse.js';
 import type { Case } from '../../harness/cases/types.js';
 import { runAtRoot } from '../helpers/cli.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
@@ -30,10 +32,11 @@ const config = (over: Partial<StandInConfig> = {}): StandInConfig => ({ devices:
 const ACC = (await loadVectors([join(ROOT, 'cases', 'vectors', 'multimem-accumulation.yaml')], ROOT)).cases;
 const byName = (n: string) => ACC.filter((c) => c.id.endsWith(`:${n}`));
 
-async function run(drv: StandInMulticast, cases: readonly Case[], launches = 1) {
+/** `ptxIsa`: what the toolchain writes (the stand-in compiles nothing; 9.1 lets every family run). */
+async function run(drv: StandInMulticast, cases: readonly Case[], launches = 1, ptxIsa = '9.1') {
   const guard = multicastGuard({ allowed: true, env: {}, survey: () => drv.survey() });
   if (!('devices' in guard)) throw new Error(guard.refused.reason);
-  const r = await runMulticastCases({ driver: drv, devices: guard.devices, cases, launches, ptxIsa: '9.0', target: 'sm_90' });
+  const r = await runMulticastCases({ driver: drv, devices: guard.devices, cases, launches, ptxIsa, target: 'sm_90' });
   return { ...r, judged: judgeRun(r.results) };
 }
 const explained = (r: Awaited<ReturnType<typeof run>>, name: string) => {
@@ -201,7 +204,8 @@ describe('the kernels compile (ptxas, sm_90)', async () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   it.skipIf(typeof p === 'string')('one kernel per multicast variant of the sm_90 catalog that ptxas accepts: every one compiles', () => {
     const ptxas = p as Exclude<typeof p, string>;
-    const entries = enumerateCatalog({ target: findTarget('sm_90')!, ptx: '9.0', neighbours: false }).filter((e) => e.kind === 'variant' && e.status === 'valid' && e.expect === 'accept' && multicastFamily(e.family) && !/^multimem\.red\.(acquire|release)|\.(cta|cluster)\./.test(e.ptx));
+    // multimem.cp.reduce.async.bulk needs PTX ISA 9.1, which ptxas 13.0 does not write: its kernel is the next test's
+    const entries = enumerateCatalog({ target: findTarget('sm_90')!, ptx: '9.0', neighbours: false }).filter((e) => e.kind === 'variant' && e.status === 'valid' && e.expect === 'accept' && multicastFamily(e.family) && e.family !== 'multimem.cp.reduce.async.bulk' && !/^multimem\.red\.(acquire|release)|\.(cta|cluster)\./.test(e.ptx));
     expect(entries.length).toBeGreaterThan(100);
     const seen = new Set<string>();
     const mods: string[] = [];
@@ -218,6 +222,28 @@ describe('the kernels compile (ptxas, sm_90)', async () => {
       expect(() => execFileSync(ptxas.path, ['-arch=sm_90', f, '-o', join(dir, `k${i}.cubin`)], { stdio: 'pipe' }), m).not.toThrow();
     }
     expect(mods.length).toBeGreaterThan(20);
+  });
+  it.skipIf(typeof p === 'string')('the multimem.cp.reduce.async.bulk kernel: ptxas 13.0 compiles it at PTX ISA 9.0 with the unicast cp.reduce.async.bulk in its place (staging, fence, the size register, commit and wait), for 16 bytes to 4 KiB a case', () => {
+    const ptxas = p as Exclude<typeof p, string>;
+    const fam = multicastFamily('multimem.cp.reduce.async.bulk')!;
+    const unicast = (ptx: string, dst: string, src: string, size: string) => `${ptx.replace(/^multimem\./, '')} [${dst}], [${src}], ${size};`;
+    const cases: [string, number][] = [
+      ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', 4],
+      ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16', 72],
+      ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u64', 512],
+    ];
+    for (const [i, [ptx, n]] of cases.entries()) {
+      const q = parseInstruction(ptx).q;
+      const real = jobKernel({ variant: { family: 'multimem.cp.reduce.async.bulk', q, ptx }, family: fam, replicas: 2, cases: [{ id: 'x', input: { replicas: [Array(n).fill(0n), Array(n).fill(0n)], source: Array(n).fill(0n) } }] }, '9.0', 'sm_90');
+      expect(real.module).toMatch(/^\.version 9\.1$/m);
+      expect(real.module).toContain(`${ptx} [%a4], [%t5], %t7;`);
+      expect(real.slotBytes).toBe((n * Number(q.type!.replace(/\D/g, ''))) / 8);
+      const stand = multimemBulkModule(unicast, ptx, q, '9.0', 'sm_90', n);
+      expect(stand.text.replace(/^\.version 9\.0$/m, '.version 9.1').replace(/^  cp\.reduce\.async\.bulk\.global/m, '  multimem.cp.reduce.async.bulk.global')).toBe(real.module);
+      const f = join(dir, `bulk${i}.ptx`);
+      writeFileSync(f, stand.text);
+      expect(() => execFileSync(ptxas.path, ['-arch=sm_90', f, '-o', join(dir, `bulk${i}.cubin`)], { stdio: 'pipe' }), stand.text).not.toThrow();
+    }
   });
 });
 
@@ -272,7 +298,50 @@ describe('the child process (stand-in)', () => {
   }, 60_000);
 });
 
-describe('every accepted variant of the three families, over 2, 4 and 8 replicas (the library a run adds)', () => {
+describe('multimem.cp.reduce.async.bulk on the stand-in', () => {
+  const mk = (name: string, ptx: string, replicas: bigint[][], source: bigint[]): Case => {
+    const p = parseInstruction(ptx);
+    return { id: `${p.id}/t:${name}`, variant: { family: p.family.id, q: p.q, ptx, id: p.id }, input: { replicas, source }, origin: { kind: 'vectors', file: 't', line: 1, name } };
+  };
+  const ADD = 'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32';
+  it('each replica is reduced with the source; cases of different lengths are separate jobs; judged pass', async () => {
+    const cases = [
+      mk('a', ADD, [[1n, 2n, 3n, 4n], [10n, 20n, 30n, 40n]], [100n, 100n, 100n, 100n]),
+      mk('b', ADD, [[...Array(40).keys()].map(BigInt), [...Array(40).keys()].map((x) => BigInt(x * 2))], Array(40).fill(1n)),
+      mk('c', ADD, [[0xffffffffn, 0n, 0n, 0n], [5n, 0n, 0n, 0n], [6n, 0n, 0n, 0n], [7n, 0n, 0n, 0n]], [1n, 0n, 0n, 0n]),
+    ];
+    const drv = new StandInMulticast(config());
+    const r = await run(drv, cases);
+    expect(r.judged.results.map((x) => [x.id.split(':').pop(), x.verdict])).toEqual([['a', 'pass'], ['b', 'pass'], ['c', 'pass']]);
+    expect(r.stats.jobs).toBe(3);
+    const a = r.judged.results[0]!.case!.observed as { replicas: string[][] };
+    expect(a.replicas).toEqual([['0x00000065', '0x00000066', '0x00000067', '0x00000068'], ['0x0000006e', '0x00000078', '0x00000082', '0x0000008c']]);
+  });
+  it('a switch that adds the source into one replica only is a mismatch (the check fails on wrong hardware)', async () => {
+    const cases = [mk('a', ADD, [[1n, 2n, 3n, 4n], [10n, 20n, 30n, 40n]], [100n, 100n, 100n, 100n])];
+    const drv = new StandInMulticast(config());
+    // device 1 reads back what was written to it before the launch (as if the reduction reached device 0 only)
+    const write = drv.write.bind(drv);
+    const read = drv.read.bind(drv);
+    let before: Buffer | undefined;
+    drv.write = (d, va, data) => {
+      if (d === 1) before = Buffer.from(data);
+      write(d, va, data);
+    };
+    drv.read = (d, va, bytes) => (d === 1 && before ? before.subarray(0, bytes) : read(d, va, bytes));
+    const r = await run(drv, cases);
+    expect(r.judged.results.map((x) => x.verdict)).toEqual(['mismatch']);
+  });
+  it('where the installed ptxas writes PTX ISA 9.0: skipped, with the reason, and nothing created for it', async () => {
+    const cases = [mk('a', ADD, [[1n, 2n, 3n, 4n], [10n, 20n, 30n, 40n]], [100n, 100n, 100n, 100n])];
+    const drv = new StandInMulticast(config());
+    const r = await run(drv, cases, 1, '9.0');
+    expect(r.judged.results.map((x) => [x.verdict, x.reason])).toEqual([['skipped', 'multimem.cp.reduce.async.bulk needs PTX ISA 9.1; the installed ptxas writes up to 9.0 (a newer CUDA toolkit runs it)']]);
+    expect(drv.calls.filter((c) => c.startsWith('cuMulticastCreate'))).toEqual([]);
+  });
+});
+
+describe('every accepted variant of the four families, over 2, 4 and 8 replicas (the library a run adds)', () => {
   it('a switch that does what the spec implies: every generated case passes or is observed, none a mismatch or error', async () => {
     const { multicastLibrary } = await import('../../harness/backends/multicast/library.js');
     const lib = multicastLibrary(findTarget('sm_90')!, '9.0', 20261125, 1);

@@ -87,6 +87,29 @@ describe('planted mistakes', () => {
   });
 });
 
+describe('multimem.cp.reduce.async.bulk: a destination range on each GPU and one source', () => {
+  const I = 'instruction: multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32\ncases:\n  - name: a\n';
+  const u = (n: number) => `[${Array(n).fill('"0x00000001"').join(', ')}]`;
+  it('loads replicas: and source:', () => {
+    const r = loadVectorText('b.yaml', `${I}    replicas: [${u(8)}, ${u(8)}]\n    source: ${u(8)}\n`);
+    expect(r.problems.map(formatProblem)).toEqual([]);
+    expect(r.cases[0]!.input).toEqual({ replicas: [Array(8).fill(1n), Array(8).fill(1n)], source: Array(8).fill(1n) });
+  });
+  it.each([
+    ['memory: instead of replicas:', `    memory: ${u(4)}\n    source: ${u(4)}\n`, /give replicas: \(one memory list per replica\) instead of memory:/],
+    ['replicas of two lengths', `    replicas: [${u(4)}, ${u(8)}]\n    source: ${u(4)}\n`, /replicas\[1\] has 8 elements and replicas\[0\] 4; every replica holds the same destination range/],
+    ['a range that is not a multiple of 16 bytes', `    replicas: [${u(3)}, ${u(3)}]\n    source: ${u(3)}\n`, /bulk size must be a multiple of 16 bytes: 3 x 4 bytes is not; use 4 elements per replica/],
+    ['no source', `    replicas: [${u(4)}, ${u(4)}]\n`, /source: is missing/],
+    ['a source of another length', `    replicas: [${u(4)}, ${u(4)}]\n    source: ${u(8)}\n`, /source \(shared-memory elements\) has 8 elements; this instruction takes 4 \(as many as the destination range\)/],
+    ['an operand b', `    replicas: [${u(4)}, ${u(4)}]\n    source: ${u(4)}\n    operands: { b: ${u(4)} }\n`, /b is not an operand of .* \(a bulk case gives replicas: and source:\)/],
+  ])('%s: a located problem, no case', (_n, body, re) => {
+    const r = loadVectorText('b.yaml', I + body);
+    expect(r.cases).toEqual([]);
+    expect(r.problems.map(formatProblem).join('\n')).toMatch(re);
+    expect(r.problems.every((p) => p.file === 'b.yaml' && p.line > 0)).toBe(true);
+  });
+});
+
 describe('malformed input', () => {
   it('YAML syntax errors are located', () => {
     const r = loadVectorText('x.yaml', 'instruction: atom.global.add.u32\ncases:\n  - name: a\n    memory: ["0x00000001"\n');

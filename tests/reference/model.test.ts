@@ -98,9 +98,15 @@ describe('bulk reductions', () => {
     expect(o.memory!.map((x) => bitsOf(x[0]!))).toEqual([['0x2'], ['0x40000000']]);
     expect(o.trail.map((t) => t.rule)).toContain('fp.bulk.add.f32.9.4');
   });
-  it('multimem.cp.reduce.async.bulk.add.noftz.f16 keeps subnormals', () => {
-    const o = reference(v('multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16'), { memory: [H(1)], source: [H(1)] });
-    expect(bitsOf(o.memory![0]![0]!)).toEqual(['0x2']);
+  it('multimem.cp.reduce.async.bulk.add.noftz.f16 keeps subnormals, in the destination on each GPU', () => {
+    const o = reference(v('multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16'), { replicas: [[H(1)], [H(3)], [H(0x3c00)]], source: [H(1)] });
+    expect(o.replicas!.map((r) => bitsOf(r[0]![0]!))).toEqual([['0x2'], ['0x4'], ['0x3c00']]);
+    expect(o.memory).toBeUndefined();
+  });
+  it('multimem.cp.reduce.async.bulk: a case without replicas, or with a replica of another length, is refused', () => {
+    const bulk = v('multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32');
+    expect(() => reference(bulk, { memory: [1n, 2n, 3n, 4n], source: [1n, 1n, 1n, 1n] })).toThrow(/replicas/);
+    expect(() => reference(bulk, { replicas: [[1n, 2n, 3n, 4n], [1n, 2n]], source: [1n, 1n, 1n, 1n] })).toThrow(/replica 1 has 2 elements and source 4/);
   });
 });
 

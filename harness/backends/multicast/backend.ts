@@ -6,6 +6,7 @@
  * rounding, subnormals flushed or kept). Each case is launched `launches` times from the same
  * values; the distinct outcomes and their counts are its nondeterminism histogram.
  */
+import { comparePtx } from '../../arch/targets.js';
 import type { Case } from '../../cases/types.js';
 import { multicastFamily } from '../../families/multicast-index.js';
 import { elementFormat } from '../../numerics/formats.js';
@@ -30,7 +31,7 @@ const RANK: Record<string, number> = { pass: 0, observed: 1, mismatch: 2, error:
 const hexOf = (bits: number) => (v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
 
 /** Jobs: one per variant and replica count, its cases in order; cases the executor cannot run, with why. */
-export function multicastJobs(cases: readonly Case[], devices: number): { jobs: MulticastJob[]; skipped: { c: Case; why: string }[] } {
+export function multicastJobs(cases: readonly Case[], devices: number, ptxIsa?: string): { jobs: MulticastJob[]; skipped: { c: Case; why: string }[] } {
   const jobs = new Map<string, MulticastJob & { cases: Case[] }>();
   const skipped: { c: Case; why: string }[] = [];
   for (const c of cases) {
@@ -39,8 +40,10 @@ export function multicastJobs(cases: readonly Case[], devices: number): { jobs: 
     if (!family) skipped.push({ c, why: `the multicast executor does not run ${c.variant.family}` });
     else if (reps < 2) skipped.push({ c, why: `a multicast object binds 2 or more devices; the case has ${reps} replica(s)` });
     else if (reps > devices) skipped.push({ c, why: `the case has ${reps} replicas; ${devices} device(s) support multicast here` });
+    else if (ptxIsa && family.ptxIsa && comparePtx(family.ptxIsa, ptxIsa) > 0) skipped.push({ c, why: `${c.variant.family} needs PTX ISA ${family.ptxIsa}; the installed ptxas writes up to ${ptxIsa} (a newer CUDA toolkit runs it)` });
     else {
-      const key = `${c.variant.id}\u0000${reps}`;
+      // a bulk family's cases may differ in length: one job (one kernel, one slot size) per length
+      const key = `${c.variant.id}\u0000${reps}\u0000${c.input.replicas![0]!.length}`;
       let j = jobs.get(key);
       if (!j) jobs.set(key, (j = { variant: { family: c.variant.family, q: c.variant.q, ptx: c.variant.ptx }, family, replicas: reps, cases: [] }));
       j.cases.push(c);
@@ -63,7 +66,7 @@ function caseEntry(c: Case, verdict: EntryResult['verdict'], reason: string, uns
     reason,
     case: {
       origin: { ...c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) } as Record<string, string | number>,
-      input: { replicas: c.input.replicas!.map((r) => r.map(H)), ...(c.input.b ? { b: c.input.b.map(H) } : {}) },
+      input: { replicas: c.input.replicas!.map((r) => r.map(H)), ...(c.input.b ? { b: c.input.b.map(H) } : {}), ...(c.input.source ? { source: c.input.source.map(H) } : {}) },
       ...(observed ? { observed } : {}),
       allowed: {},
       unspecified,
@@ -72,7 +75,7 @@ function caseEntry(c: Case, verdict: EntryResult['verdict'], reason: string, uns
 }
 
 export async function runMulticastCases(o: MulticastRunOptions): Promise<{ results: EntryResult[]; stats: Record<string, number>; releaseErrors: string[]; interrupted?: string }> {
-  const { jobs, skipped } = multicastJobs(o.cases, o.devices.length);
+  const { jobs, skipped } = multicastJobs(o.cases, o.devices.length, o.ptxIsa);
   const results: EntryResult[] = skipped.map(({ c, why }) => caseEntry(c, 'skipped', why, [], undefined, ''));
   const stats: Record<string, number> = { cases: 0, launches: 0, nondeterministic: 0, jobs: jobs.length };
   const releaseErrors: string[] = [];

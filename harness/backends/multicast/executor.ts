@@ -6,6 +6,7 @@
  * (the nondeterminism histogram). Everything created is released in reverse order on every path,
  * a failing call included; release failures are collected and reported, never hidden.
  */
+import { comparePtx } from '../../arch/targets.js';
 import { type ElementFormat, elementFormat } from '../../numerics/formats.js';
 import type { ModelVariant, ReferenceCase } from '../../reference/model.js';
 import type { MulticastDriver, MulticastKernel } from './driver.js';
@@ -53,7 +54,8 @@ function fromBuffer(fmt: ElementFormat, b: Buffer, count: number): bigint[] {
 
 /** The kernel a job launches (its module text for the native path). */
 export function jobKernel(job: MulticastJob, ptxIsa: string, target: string): MulticastKernel {
-  const m = multicastModule(job.family, job.variant.ptx, job.variant.q, ptxIsa, target);
+  const isa = job.family.ptxIsa && comparePtx(job.family.ptxIsa, ptxIsa) > 0 ? job.family.ptxIsa : ptxIsa;
+  const m = job.family.module ? job.family.module(job.variant.ptx, job.variant.q, isa, target, job.cases[0]?.input.replicas?.[0]?.length ?? 1) : multicastModule(job.family, job.variant.ptx, job.variant.q, isa, target);
   return { ptx: job.variant.ptx, family: job.variant.family, module: m.text, threads: job.cases.length, slotBytes: m.slotBytes };
 }
 
@@ -132,7 +134,8 @@ export async function runMulticastGroup(
       try {
         fn = drv.loadKernel(devs[0]!, kernel);
         const init = devs.map((_, r) => toBuffer(fmt, job.cases.flatMap((c) => c.input.replicas![r]!)));
-        const b = job.family.takesB ? toBuffer(fmt, job.cases.flatMap((c) => c.input.b!)) : undefined;
+        const operand = job.family.operand ?? 'b';
+        const b = job.family.takesB ? toBuffer(fmt, job.cases.flatMap((c) => c.input[operand]!)) : undefined;
         for (let l = 0; l < o.launches; l++) {
           // a turn of the event loop between launches lets a signal handler ask for a stop
           await new Promise<void>((resolve) => setImmediate(resolve));

@@ -26,14 +26,24 @@ export interface SimulatedSlot {
 }
 
 export interface MulticastFamily {
-  /** Whether a thread loads an operand `b` (from the issuing device's memory) for the instruction. */
+  /** Whether a thread loads an operand (from the issuing device's memory) for the instruction. */
   readonly takesB: boolean;
+  /** The case input that operand comes from (default `b`; the bulk reduction's `source`). */
+  readonly operand?: 'b' | 'source';
   /** Whether the instruction returns values (stored to the issuing device's `out`). */
   readonly returns: boolean;
   /** The instruction line of one thread: `regs` the operand registers ({...} for vectors), `addr` the multicast address register. */
   line(ptx: string, regs: string, addr: string): string;
   /** What the instruction does to one slot, on the stand-in's switch. */
   simulate(v: ModelVariant, sw: SimulatedSwitch, slot: SimulatedSlot): void;
+  /**
+   * The kernel module, where the family's instruction is not one register line per thread (the bulk
+   * reduction stages its source in shared memory): default multicastModule. `elements`: a case's
+   * elements per replica (every case of a job has as many).
+   */
+  module?(ptx: string, q: ModelVariant['q'], ptxIsa: string, target: string, elements: number): { text: string; slotBytes: number };
+  /** The PTX ISA version its kernels need at least (default: the run's). */
+  readonly ptxIsa?: string;
 }
 
 /** Bits of one element register, and elements per slot, of a variant. */

@@ -27,3 +27,31 @@ export const bulkShape: CaseShape = {
   directed: (_q, p) => ({ memory: p.a, source: p.b }),
   representative: () => true,
 };
+
+/**
+ * multimem.cp.reduce.async.bulk: the destination is "memory locations residing on each GPU's memory
+ * referred to by the multimem destination address range" (9.7.9.27), so a case holds the
+ * destination array on each GPU (`replicas`, 2 to 8 when generated) and the source; every replica
+ * is reduced with the source on its own.
+ */
+export const multimemBulkModel: FamilyModel = (_v, c, ctx) => {
+  const reps = ctx.need(c.replicas, 'replicas (the destination array on each GPU)');
+  const src = ctx.need(c.source, 'source (the shared-memory array)');
+  reps.forEach((mem, r) => {
+    if (mem.length !== src.length) ctx.fail(`replica ${r} has ${mem.length} elements and source ${src.length}`);
+  });
+  return { replicas: reps.map((mem) => mem.map((x, i) => ctx.elementOp(x, src[i]!, 0n))) };
+};
+
+export const multimemBulkShape: CaseShape = {
+  inputs: () => ['replicas', 'source'],
+  length: () => ({ kind: 'bulk', bytes: BULK_BYTES }),
+  returns: () => false,
+  results: 'replicas',
+  space: () => 'global',
+  arbitrary: (_q, list) => fc.record({ replicas: fc.integer({ min: 2, max: 8 }).chain((r) => fc.array(list, { minLength: r, maxLength: r })), source: list }),
+  probeOp: (q) => q.op ?? '',
+  // two GPUs holding the same destination values, each reduced with the source
+  directed: (_q, p) => ({ replicas: [[...p.a], [...p.a]], source: p.b }),
+  representative: () => true,
+};
