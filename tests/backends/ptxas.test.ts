@@ -120,7 +120,7 @@ if (!ptxas) it.skip(`ptxas backend tests: ${found as string}`, () => {});
 describe.skipIf(!ptxas)('spelling neighbours (issue 14, deliverable 4): qualifiers in another order, or one written twice', () => {
   it('ambiguous in the catalog (expect either); ptxas 13.0 takes atom/red in any order, rejects a repeat, and rejects bulk reversed (its two state spaces change places); each recorded as observed', async () => {
     const target = findTarget('sm_90')!;
-    const entries = enumerateMatching({ target, ptx: ptxas!.maxPtx, kinds: ['spelling'], keep: (id) => /^(atom\.global\.cas\.b32|red\.and\.L2::cache_hint\.b32|cp\.reduce\.async\.bulk\.shared::cluster\.[^~]*)~/.test(id) });
+    const entries = enumerateMatching({ target, ptx: ptxas!.maxPtx, kinds: ['spelling'], keep: (id) => /^(atom\.global\.cas\.b16|red\.and\.L2::cache_hint\.b32|cp\.reduce\.async\.bulk\.shared::cluster\.[^~]*)~/.test(id) });
     expect(entries.map((e) => e.id.split('~')[1]).sort()).toEqual(['repeated', 'repeated', 'repeated', 'reversed', 'reversed', 'reversed', 'type-first', 'type-first', 'type-first']);
     for (const e of entries) {
       expect([e.kind, e.status, e.expect]).toEqual(['spelling', 'ambiguous', 'either']);
