@@ -87,7 +87,14 @@ export async function runMulticastCommand(opts: Options, target: Target, io: Io,
       group.slice(0, SHOWN).forEach((j, k) => io.out(`    ${j.variant.ptx}: ${kernels[k]!.threads} case(s), one thread each, ${kernels[k]!.slotBytes} bytes a case; reads back ${j.family.returns ? 'the returned values' : `${r} replicas`}`));
       if (group.length > SHOWN) io.out(`    ... and ${group.length - SHOWN} more job(s) (--filter narrows the run)`);
     }
-    for (const s of skipped) io.out(`  skipped ${s.c.id}: ${s.why}`);
+    // skipped cases, by reason: how many, and the first few
+    const why = new Map<string, string[]>();
+    for (const s of skipped) why.set(s.why, [...(why.get(s.why) ?? []), s.c.id]);
+    for (const [w, ids] of why) {
+      io.out(`  skipped ${ids.length} case(s): ${w}`);
+      for (const id of ids.slice(0, 3)) io.out(`    ${id}`);
+      if (ids.length > 3) io.out(`    ... and ${ids.length - 3} more`);
+    }
     io.out('refused' in guard ? `a run would be refused (exit 2): ${guard.refused.reason}` : `a run would bind devices ${guard.devices.join(', ')}`);
     return 0;
   }

@@ -17,7 +17,7 @@ import { multicastGuard } from '../../harness/backends/multicast/guard.js';
 import { type StandInConfig, StandInMulticast } from '../../harness/backends/multicast/standin.js';
 import { loadVectors } from '../../harness/cases/vectors.js';
 import { enumerateCatalog } from '../../harness/catalog/enumerate.js';
-import { findTarget } from '../../harness/arch/targets.js';
+import { comparePtx, findTarget } from '../../harness/arch/targets.js';
 import { judgeRun } from '../../harness/compare/judge-run.js';
 import { multicastFamily } from '../../harness/families/multicast-index.js';
 import { multimemBulkModule } from '../../harness/families/multimem-cp-reduce-async-bulk/multicast.js';
@@ -263,6 +263,19 @@ describe('the command (no test gives it permission)', () => {
     expect(r.out).toMatch(/^    multimem\.ld_reduce\.relaxed\.sys\.global\.add\.f32: 2 case\(s\), one thread each, 4 bytes a case; reads back the returned values$/m);
     expect(r.out).toMatch(/^    \.\.\. and \d+ more job\(s\) \(--filter narrows the run\)$/m);
     expect(r.out).toMatch(/a run would be refused \(exit 2\): the multicast backend creates a multicast object/);
+  });
+  it('--plan-only with a ptxas older than PTX ISA 9.1 (13.0 writes 9.0): multimem.cp.reduce.async.bulk cases listed as skipped, by reason, counted', async (ctx) => {
+    const p = await ptxasOrReason();
+    if (typeof p === 'string' || comparePtx(p.maxPtx, '9.1') >= 0) {
+      console.warn(`[skip] needs a ptxas that writes less than PTX ISA 9.1: ${typeof p === 'string' ? p : `this one writes ${p.maxPtx}`}`);
+      return ctx.skip();
+    }
+    const r = await runAtRoot(['--backend', 'multicast', '--plan-only', '--filter', 'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32']);
+    expect(r.code).toBe(0);
+    const m = /multicast plan for sm_90: (\d+) case\(s\) .*, 0 job\(s\)/.exec(r.out);
+    expect(m, r.out).not.toBeNull();
+    expect(r.out).toContain(`  skipped ${m![1]} case(s): multimem.cp.reduce.async.bulk needs PTX ISA 9.1; the installed ptxas writes up to ${p.maxPtx} (a newer CUDA toolkit runs it)`);
+    expect(r.out).toMatch(/^ {4}\.\.\. and \d+ more$/m);
   });
   it('a --launches that is not a count is a usage error', async () => {
     const r = await runAtRoot(['--backend', 'multicast', '--plan-only', '--launches', '0']);
