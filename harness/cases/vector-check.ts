@@ -317,14 +317,14 @@ function element(ctx: FileCtx, v: unknown, parent: Path, index: number, fmt: Ele
 }
 
 /** A list of elements at `path` (`v` undefined: the key is missing, reported at its owner). */
-function list(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: string, length?: number): bigint[] | undefined {
+function list(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: string, length?: number, lengthIs = 'one per vector lane'): bigint[] | undefined {
   if (!Array.isArray(v)) {
     const key = what.split(' ')[0];
     at(ctx, path, v !== undefined ? `${what} must be a list of elements, e.g. ["0x${'0'.repeat(fmt.bits / 4)}"]` : `${key}: is missing; add ${key}: ["0x${'0'.repeat(fmt.bits / 4)}"]`);
     return undefined;
   }
   if (length !== undefined && v.length !== length) {
-    at(ctx, path, `${what} has ${v.length} elements; this instruction takes ${length} (${what.startsWith('source') ? 'as many as the destination range' : 'one per vector lane'})`);
+    at(ctx, path, `${what} has ${v.length} elements; this instruction takes ${length} (${lengthIs})`);
   }
   const out: bigint[] = new Array(v.length);
   let ok = true;
@@ -334,6 +334,11 @@ function list(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: st
     else out[i] = x;
   }
   return ok ? out : undefined;
+}
+
+/** A bulk range of `len` elements is 16 bytes or a multiple (cp.reduce.async.bulk's size operand). */
+function bulkSize(ctx: FileCtx, path: Path, len: number, fmt: ElementFormat, per: string): void {
+  if ((len * fmt.bits) % 128 !== 0) at(ctx, path, `bulk size must be a multiple of 16 bytes: ${len} x ${fmt.bits / 8} bytes is not; use ${128 / fmt.bits} elements${per} or a multiple`);
 }
 
 /** Replica lists of `length` elements each, or (`length` undefined: a bulk range) of any one length. */
@@ -506,10 +511,10 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
       const len = r[0]!.length;
       const odd = r.findIndex((x) => x.length !== len);
       if (odd > 0) at(ctx, [...P_REPLICAS, odd], `replicas[${odd}] has ${r[odd]!.length} elements and replicas[0] ${len}; every replica holds the same destination range`);
-      else if ((len * fmt.bits) % 128 !== 0 || len === 0) at(ctx, P_REPLICAS, `bulk size must be a multiple of 16 bytes: ${len} x ${fmt.bits / 8} bytes is not; use ${128 / fmt.bits} elements per replica or a multiple`);
+      else bulkSize(ctx, P_REPLICAS, len, fmt, ' per replica');
     }
     if (bulk) {
-      const s = list(ctx, item.source, P_SOURCE, fmt, 'source (shared-memory elements)', input.replicas?.[0]?.length);
+      const s = list(ctx, item.source, P_SOURCE, fmt, 'source (shared-memory elements)', input.replicas?.[0]?.length, 'as many as the destination range');
       if (s) input.source = s;
     }
     if (takes.includes('b')) {
@@ -518,10 +523,8 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
     }
   } else if (takes.includes('source')) {
     const m = list(ctx, item.memory, P_MEMORY, fmt, 'memory (destination elements)');
-    const s = list(ctx, item.source, P_SOURCE, fmt, 'source (shared-memory elements)', m?.length);
-    if (m && (m.length * fmt.bits) % 128 !== 0) {
-      at(ctx, P_MEMORY, `bulk size must be a multiple of 16 bytes: ${m.length} x ${fmt.bits / 8} bytes is not; use ${128 / fmt.bits} elements or a multiple`);
-    }
+    const s = list(ctx, item.source, P_SOURCE, fmt, 'source (shared-memory elements)', m?.length, 'as many as the destination range');
+    if (m) bulkSize(ctx, P_MEMORY, m.length, fmt, '');
     if (m) input.memory = m;
     if (s) input.source = s;
   } else {

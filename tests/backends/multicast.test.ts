@@ -236,7 +236,7 @@ describe('the kernels compile (ptxas, sm_90)', async () => {
       const q = parseInstruction(ptx).q;
       const real = jobKernel({ variant: { family: 'multimem.cp.reduce.async.bulk', q, ptx }, family: fam, replicas: 2, cases: [{ id: 'x', input: { replicas: [Array(n).fill(0n), Array(n).fill(0n)], source: Array(n).fill(0n) } }] }, '9.0', 'sm_90');
       expect(real.module).toMatch(/^\.version 9\.1$/m);
-      expect(real.module).toContain(`${ptx} [%a4], [%t5], %t7;`);
+      expect(real.module).toContain(`${ptx} [%a5], [%t5], %t7;`);
       expect(real.slotBytes).toBe((n * Number(q.type!.replace(/\D/g, ''))) / 8);
       const stand = multimemBulkModule(unicast, ptx, q, '9.0', 'sm_90', n);
       expect(stand.text.replace(/^\.version 9\.0$/m, '.version 9.1').replace(/^  cp\.reduce\.async\.bulk\.global/m, '  multimem.cp.reduce.async.bulk.global')).toBe(real.module);
@@ -293,6 +293,14 @@ describe('the child process (stand-in)', () => {
     expect(result.driver).toMatch(/^stand-in/);
     expect(result.results.map((r) => r.verdict)).toEqual(['observed']); // 1.0: one of the orders the reference allows
     expect(result.live).toEqual([]);
+  });
+  it('a job file without the harness\'s allowance: the child refuses before it loads the multicast binding (it creates nothing)', async () => {
+    const { runMulticastChild } = await import('../../harness/backends/multicast/isolate.js');
+    const { encodeCases } = await import('../../harness/backends/multicast/wire.js');
+    // no standIn: the native path, which must stop at the guard (flag first, so the devices are not even asked)
+    await expect(runMulticastChild({ cases: encodeCases(byName('nccl-2360-f32')), devices: [0, 1, 2, 3], launches: 1, ptxIsa: '9.0', target: 'sm_90', ptxasPath: 'ptxas' })).rejects.toThrow(
+      /multicast child: refused before loading the multicast binding: the multicast backend creates a multicast object .* it runs only with --allow-multicast/,
+    );
   });
   it('SIGINT mid-run: the job in progress stops between launches, releases everything, and the results so far come back; exit 130', async () => {
     const { runMulticastChild } = await import('../../harness/backends/multicast/isolate.js');

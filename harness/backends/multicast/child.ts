@@ -10,6 +10,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { runMulticastCases } from './backend.js';
+import { multicastGuard } from './guard.js';
+import { surveyDevices } from './survey.js';
 import type { MulticastDriver } from './driver.js';
 import { NativeMulticast, loadMulticastBinding } from './native.js';
 import { StandInMulticast } from './standin.js';
@@ -23,6 +25,12 @@ async function main(): Promise<number> {
   let drv: MulticastDriver;
   if (job.standIn) drv = new StandInMulticast(job.standIn);
   else {
+    // the guard again, in the process that creates the objects: the harness's decision (the flag),
+    // this process's environment, the devices as the driver reports them now
+    const g = multicastGuard({ allowed: job.allowed === true, env: process.env, survey: surveyDevices });
+    if ('refused' in g) throw new Error(`refused before loading the multicast binding: ${g.refused.reason}`);
+    const extra = job.devices.filter((d) => !g.devices.includes(d));
+    if (extra.length) throw new Error(`refused before loading the multicast binding: device(s) ${extra.join(', ')} do not report multicast support`);
     const l = loadMulticastBinding();
     if ('reason' in l) throw new Error(l.reason);
     const st = l.binding.status();

@@ -10,6 +10,11 @@ export interface ChildJob {
   readonly ptxIsa: string;
   readonly target: string;
   readonly ptxasPath: string;
+  /**
+   * Set by the harness only after its guard passed (the user's --allow-multicast among it); the child
+   * runs the guard again with it before it loads the native binding, so a job file alone creates nothing.
+   */
+  readonly allowed?: true;
   /** Tests only: run on this stand-in instead of the native binding. */
   readonly standIn?: StandInConfig;
 }

@@ -10,7 +10,7 @@
  * executor skips its jobs, with that reason, where the installed ptxas is older. The rest of this
  * kernel compiles with ptxas 13.0 around the unicast cp.reduce.async.bulk (a test does that).
  */
-import { slotShape, type MulticastFamily } from '../../backends/multicast/family.js';
+import { KERNEL_EPILOGUE, kernelPrologue, reduceIntoEachReplica, slotShape, type MulticastFamily } from '../../backends/multicast/family.js';
 
 /** Bytes one thread stages in shared memory per instruction, and threads per block (native/src/multicast.cc). */
 export const BULK_CHUNK = 128;
@@ -20,31 +20,8 @@ const BLOCK = 256;
 export function multimemBulkModule(line: (ptx: string, dst: string, src: string, size: string) => string, ptx: string, q: Parameters<typeof slotShape>[0], ptxIsa: string, target: string, elements: number): { text: string; slotBytes: number } {
   const slotBytes = (slotShape(q).bits / 8) * elements;
   const lines = [
-    `.version ${ptxIsa}`,
-    `.target ${target}`,
-    '.address_size 64',
-    '',
-    `.shared .align 128 .b8 stage[${BULK_CHUNK * BLOCK}];`,
-    '',
-    '.visible .entry multimem_kernel(.param .u64 p_mc, .param .u64 p_b, .param .u64 p_out, .param .u32 p_n)',
-    '{',
-    '  .reg .pred %p<2>;',
-    '  .reg .b32 %t<10>;',
-    '  .reg .b32 %d<4>;',
-    '  .reg .b64 %a<6>;',
-    '  mov.u32 %t4, %tid.x;',
-    '  mov.u32 %t1, %ctaid.x;',
-    '  mov.u32 %t2, %ntid.x;',
-    '  mad.lo.u32 %t0, %t1, %t2, %t4;',
-    '  ld.param.u32 %t3, [p_n];',
-    '  setp.ge.u32 %p0, %t0, %t3;',
-    '  @%p0 bra DONE;',
-    `  mul.wide.u32 %a0, %t0, ${slotBytes};`,
-    '  ld.param.u64 %a1, [p_mc];',
-    '  add.u64 %a1, %a1, %a0;',
-    '  ld.param.u64 %a2, [p_b];',
-    '  cvta.to.global.u64 %a2, %a2;',
-    '  add.u64 %a2, %a2, %a0;',
+    ...kernelPrologue(ptxIsa, target, slotBytes, [`.shared .align 128 .b8 stage[${BULK_CHUNK * BLOCK}];`, ''], ['.reg .b32 %d<4>;']),
+    // this thread's staging area; %t6 the offset into the slot, %t7 this chunk's bytes
     '  mov.u32 %t5, stage;',
     `  mad.lo.u32 %t5, %t4, ${BULK_CHUNK}, %t5;`,
     '  mov.u32 %t6, 0;',
@@ -54,27 +31,24 @@ export function multimemBulkModule(line: (ptx: string, dst: string, src: string,
     '  mov.u32 %t8, 0;',
     'COPY:',
     '  add.u32 %t9, %t6, %t8;',
-    '  cvt.u64.u32 %a3, %t9;',
-    '  add.u64 %a3, %a2, %a3;',
-    '  ld.global.v4.b32 {%d0, %d1, %d2, %d3}, [%a3];',
+    '  cvt.u64.u32 %a4, %t9;',
+    '  add.u64 %a4, %a2, %a4;',
+    '  ld.global.v4.b32 {%d0, %d1, %d2, %d3}, [%a4];',
     '  add.u32 %t9, %t5, %t8;',
     '  st.shared.v4.b32 [%t9], {%d0, %d1, %d2, %d3};',
     '  add.u32 %t8, %t8, 16;',
     '  setp.lt.u32 %p1, %t8, %t7;',
     '  @%p1 bra COPY;',
     '  fence.proxy.async.shared::cta;',
-    '  cvt.u64.u32 %a4, %t6;',
-    '  add.u64 %a4, %a1, %a4;',
-    `  ${line(ptx, '%a4', '%t5', '%t7')}`,
+    '  cvt.u64.u32 %a5, %t6;',
+    '  add.u64 %a5, %a1, %a5;',
+    `  ${line(ptx, '%a5', '%t5', '%t7')}`,
     '  cp.async.bulk.commit_group;',
     '  cp.async.bulk.wait_group 0;',
     '  add.u32 %t6, %t6, %t7;',
     `  setp.lt.u32 %p1, %t6, ${slotBytes};`,
     '  @%p1 bra CHUNK;',
-    'DONE:',
-    '  ret;',
-    '}',
-    '',
+    ...KERNEL_EPILOGUE,
   ];
   return { text: lines.join('\n'), slotBytes };
 }
@@ -90,7 +64,5 @@ export const multimemBulkMulticast: MulticastFamily = {
   line: (ptx, regs, addr) => bulkLine(ptx, addr, regs, 'size'),
   module: (ptx, q, ptxIsa, target, elements) => multimemBulkModule(bulkLine, ptx, q, ptxIsa, target, elements),
   // each replica's element reduced with the source element, on its own (as multimem.red with b)
-  simulate(v, sw, slot) {
-    for (let r = 0; r < slot.replicas; r++) for (let i = 0; i < slot.elements; i++) slot.setReplica(r, i, sw.apply(v, slot.replica(r, i), slot.b(i)));
-  },
+  simulate: reduceIntoEachReplica,
 };
