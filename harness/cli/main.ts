@@ -6,6 +6,12 @@
  * Exit codes: 0 when every result passes or is known, observed or skipped; 1 on mismatches,
  * compile-mismatches, errors or an unexpected pass; 2 on usage or input errors (nothing is run);
  * 130/143 when interrupted (a partial report is written first); 3 on an internal error (likewise).
+ *
+ * Stdout into a reader that goes away (`--list | head -1`, a run piped into `head`): the harness
+ * stops writing to stdout quietly (no EPIPE stack trace). `--list` exits 0, like Unix tools piped
+ * into `head`; a run goes on to its end, writes its report and exits with its own code (0, 1, ...),
+ * so a pipeline that reads a few lines loses neither; the report's paths go to stderr when stdout is
+ * known to be gone by then.
  */
 import { pathToFileURL } from 'node:url';
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
@@ -13,6 +19,7 @@ import { selectEntries } from '../catalog/select.js';
 import { setSpecEdition } from '../catalog/editions.js';
 import { parseOptions } from './args.js';
 import { UsageError } from './errors.js';
+import { stdio } from './stdio.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -20,14 +27,12 @@ export interface Io {
   isTTY: boolean;
   /** The terminal's width, where there is one. */
   columns?: number;
+  /** True once stdout's reader has gone away (EPIPE): what must not be lost goes to `err` instead. */
+  outGone?: () => boolean;
 }
 
-const defaultIo: Io = {
-  out: (s) => process.stdout.write(`${s}\n`),
-  err: (s) => process.stderr.write(`${s}\n`),
-  isTTY: Boolean(process.stderr.isTTY),
-  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
-};
+/** The process's stdout and stderr; quiet once a reader goes away (stdio.ts). */
+const defaultIo: Io = stdio;
 
 /** `--list`: the entries the options select, one a line (id, kind, expectation and why). */
 function list(argv: readonly string[], io: Io): number | undefined {

@@ -40,15 +40,11 @@ import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { Progress } from './progress.js';
 import { exitCode, printSummary } from './summary.js';
+import { stdio } from './stdio.js';
 
 import type { Io } from './main.js';
 
-const defaultIo: Io = {
-  out: (s) => process.stdout.write(`${s}\n`),
-  err: (s) => process.stderr.write(`${s}\n`),
-  isTTY: Boolean(process.stderr.isTTY),
-  ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
-};
+const defaultIo: Io = stdio;
 
 /** Selects catalog entries for the options (throws a UsageError when nothing matches). */
 export function selectEntries(opts: Options, target: Target, ptx: string): CatalogEntry[] {
@@ -314,10 +310,12 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
 }
 
 function printWritten(io: Io, w: Pick<WrittenReport, 'json' | 'html' | 'junit'> & { jsonl?: string }): void {
-  io.out(`\nreport: ${w.json}`);
-  io.out(`html:   ${w.html}`);
-  io.out(`junit:  ${w.junit}`);
-  if (w.jsonl) io.out(`stream: ${w.jsonl}`);
+  // stdout's reader gone (a pipe into head): where the report is goes to stderr, not nowhere
+  const say = io.outGone?.() ? io.err : io.out;
+  say(`\nreport: ${w.json}`);
+  say(`html:   ${w.html}`);
+  say(`junit:  ${w.junit}`);
+  if (w.jsonl) say(`stream: ${w.jsonl}`);
 }
 
 /**
