@@ -28,7 +28,7 @@ import { buildReport } from '../report/json.js';
 import { mergeReports } from '../report/merge.js';
 import { loadReport } from '../report/load.js';
 import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
-import { prepareReportDir, pruneRuns } from '../report/dir.js';
+import { prepareReportDir, pruneRuns, removeEmptyReportDirs } from '../report/dir.js';
 import { ptxasFields, toolchainOf } from './gpu-command.js';
 import type { EntryResult } from '../report/types.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
@@ -489,6 +489,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       return 2;
     }
     throw e;
+  } finally {
+    removeEmptyReportDirs();
   }
   let opts: Options;
   try {
@@ -514,6 +516,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     const w = rec?.finishPartial(`interrupted by ${sig} after ${rec.results.length + (rec.pending?.().length ?? 0)} results`);
     io.err(`\n${sig}: stopped.${w ? ` A partial report with the ${rec!.results.length} results so far:` : ' No result had been recorded yet.'}`);
     if (w) printWritten(io, w);
+    else removeEmptyReportDirs();
     process.exit(sig === 'SIGINT' ? 130 : 143);
   };
   try {
@@ -545,7 +548,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     printWritten(io, w);
     if (opts.report === undefined) {
       const gone = pruneRuns(opts.keepRuns);
-      if (gone.length) io.err(`removed the ${gone.length} oldest report folder(s) in reports/out/ (keeping ${opts.keepRuns}; --keep-runs 0 keeps all)`);
+      if (gone.runs.length) io.err(`removed the ${gone.runs.length} oldest report folder(s) in reports/out/ (keeping ${opts.keepRuns}; --keep-runs 0 keeps all)`);
+      if (gone.empty.length) io.err(`removed ${gone.empty.length} empty report folder(s) in reports/out/ that earlier runs left`);
     }
     return exitCode(w.report);
   } catch (e) {
@@ -564,5 +568,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // a default folder the run wrote nothing into (exit 2, --plan-only) goes
+    removeEmptyReportDirs();
   }
 }

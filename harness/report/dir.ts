@@ -3,9 +3,11 @@
  * wrong --report costs nothing and says why (exit 2), instead of failing (or, under /proc, looping)
  * when the results are written. A default folder is named to the millisecond and never shared:
  * a second run started in the same millisecond gets "-2". An existing folder named by --report
- * that already holds a report is said to be replaced.
+ * that already holds a report is said to be replaced. A default folder a run leaves empty (exit 2
+ * on bad input, --plan-only, a signal before the first result) is removed when it ends
+ * (removeEmptyReportDirs), and pruning removes the empty ones earlier versions left.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../cli/errors.js';
 
@@ -59,6 +61,30 @@ function makeDir(dir: string, shown: string): void {
   }
 }
 
+/** Default folders this process made (prepareReportDir without --report), until removeEmptyReportDirs. */
+const claimed = new Set<string>();
+
+/**
+ * Removes the default report folders this process made that are still empty (a run that ended
+ * before writing anything); a folder with anything in it stays. Returns the folders removed.
+ */
+export function removeEmptyReportDirs(): string[] {
+  const gone: string[] = [];
+  for (const d of claimed) {
+    claimed.delete(d);
+    try {
+      rmdirSync(d); // only an empty folder goes
+      gone.push(d);
+    } catch {
+      // not empty, or already gone
+    }
+  }
+  return gone;
+}
+
+/** A default report folder's name: [prefix-]<ISO time, ':' as '-', with or without ms>Z[-k]. */
+const RUN_FOLDER = /^(?:[a-z]+-)?\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:\.\d+)?Z(?:-\d+)?$/;
+
 /**
  * The report folder for a command: `requested` (--report), else reports/out/<prefix><time>, made
  * unique. `say` gets a line when an existing report is to be replaced.
@@ -80,6 +106,7 @@ export function prepareReportDir(requested: string | undefined, prefix: string, 
     const dir = resolve(root, k === 1 ? name : `${name}-${k}`);
     try {
       mkdirSync(dir);
+      claimed.add(dir);
       return dir;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fail(dir, REASONS[(e as NodeJS.ErrnoException).code ?? ''] ?? String(e));
@@ -89,18 +116,34 @@ export function prepareReportDir(requested: string | undefined, prefix: string, 
 
 /**
  * Removes the oldest report folders under `base` (folders holding a report.json or results.jsonl,
- * by modification time) so that `keep` remain; 0 keeps all. Returns the folders removed. Only the
- * default location is pruned; folders named with --report are the user's.
+ * by modification time) so that `keep` remain; 0 keeps all. Also removes the empty folders named
+ * like a default report folder (earlier versions left one for every run that stopped before
+ * writing), whatever `keep` is; other folders are not touched, nor one this process still holds.
+ * Only the default location is pruned; folders named with --report are the user's.
  */
-export function pruneRuns(keep: number, base = join('reports', 'out')): string[] {
-  if (keep <= 0 || !existsSync(base)) return [];
-  const runs = readdirSync(base, { withFileTypes: true })
+export function pruneRuns(keep: number, base = join('reports', 'out')): { runs: string[]; empty: string[] } {
+  if (!existsSync(base)) return { runs: [], empty: [] };
+  const folders = readdirSync(base, { withFileTypes: true })
     .filter((e) => e.isDirectory())
-    .map((e) => join(base, e.name))
+    .map((e) => ({ name: e.name, d: join(base, e.name) }));
+  const empty: string[] = [];
+  for (const { name, d } of folders) {
+    if (!RUN_FOLDER.test(name) || claimed.has(resolve(d))) continue;
+    try {
+      if (readdirSync(d).length) continue;
+      rmdirSync(d); // fails, and keeps it, if a run has just started writing into it
+      empty.push(d);
+    } catch {
+      // gone, or no longer empty
+    }
+  }
+  if (keep <= 0) return { runs: [], empty };
+  const runs = folders
+    .map((f) => f.d)
     .filter((d) => existsSync(join(d, 'report.json')) || existsSync(join(d, 'results.jsonl')))
     .map((d) => ({ d, t: statSync(d).mtimeMs }))
     .sort((a, b) => b.t - a.t);
   const gone = runs.slice(keep).map((r) => r.d);
   for (const d of gone) rmSync(d, { recursive: true, force: true });
-  return gone;
+  return { runs: gone, empty };
 }

@@ -5,7 +5,7 @@
  * selected"); default report folders are never shared by two runs started in the same second (or
  * millisecond); an existing report named by --report is said to be replaced.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -98,13 +98,67 @@ describe('runs do not pile up (issue 13, defect 5 in part)', () => {
     }
     mkdirSync(join(base, 'notes'));
     const gone = pruneRuns(2, base);
-    expect(gone.map((g) => g.slice(base.length + 1)).sort()).toEqual(['run-0', 'run-1', 'run-2']);
+    expect(gone.runs.map((g) => g.slice(base.length + 1)).sort()).toEqual(['run-0', 'run-1', 'run-2']);
     expect(readdirSync(base).sort()).toEqual(['notes', 'run-3', 'run-4']);
-    expect(pruneRuns(0, base)).toEqual([]);
+    expect(pruneRuns(0, base)).toEqual({ runs: [], empty: [] });
+  });
+  it('pruning also removes the empty timestamp folders earlier versions left; other folders are untouched', () => {
+    const base = join(dir, 'empties');
+    mkdirSync(base);
+    const full = join(base, '2026-11-20T10-00-00.000Z');
+    mkdirSync(full);
+    writeFileSync(join(full, 'report.json'), '{}');
+    const empty = ['2026-11-20T09-00-00Z', '2026-11-20T09-00-01.123Z', '2026-11-20T09-00-01.123Z-2', 'render-2026-11-20T09-00-02.000Z', 'merge-2026-11-20T09-00-03.000Z'];
+    for (const e of empty) mkdirSync(join(base, e));
+    mkdirSync(join(base, 'notes'));
+    const gone = pruneRuns(5, base);
+    expect(gone.runs).toEqual([]);
+    expect(gone.empty.map((g) => g.slice(base.length + 1)).sort()).toEqual([...empty].sort());
+    expect(readdirSync(base).sort()).toEqual(['2026-11-20T10-00-00.000Z', 'notes']);
   });
   it('--keep-runs takes a number', async () => {
     const out: string[] = [];
     expect(await main(['--keep-runs', 'many'], { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false })).toBe(2);
     expect(out.join('\n')).toMatch(/--keep-runs takes a number of runs/);
+  });
+});
+
+describe('no empty report folder is left behind (issue 23, defect 2)', () => {
+  // a working directory of its own (reports/out/ is relative to it) that sees the repository's cases/
+  const cwd = join(dir, 'cwd');
+  mkdirSync(cwd);
+  symlinkSync(join(import.meta.dirname, '..', '..', 'cases'), join(cwd, 'cases'));
+  const out = join(cwd, 'reports', 'out');
+  const runIn = async (args: string[]) => {
+    const lines: string[] = [];
+    const io: Io = { out: (s) => lines.push(s), err: (s) => lines.push(s), isTTY: false };
+    const was = process.cwd();
+    process.chdir(cwd);
+    try {
+      return { code: await main(args, io), out: lines.join('\n') };
+    } finally {
+      process.chdir(was);
+    }
+  };
+  const folders = () => (existsSync(out) ? readdirSync(out) : []);
+  it('a run that stops with exit 2 (a broken vector file) leaves no folder in reports/out/', async () => {
+    const bad = join(dir, 'broken.yaml');
+    writeFileSync(bad, 'cases:\n  - variant: atom.global.add.u32\n    input: {memory: [0x1\n');
+    const r = await runIn(['--backend', 'reference', '--vectors', bad]);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/problem\(s\) in the vector files; nothing was run/);
+    expect(folders()).toEqual([]);
+  });
+  it('--backend multicast --plan-only leaves no folder in reports/out/', async () => {
+    const r = await runIn(['--backend', 'multicast', '--plan-only', '--filter', 'multimem.ld_reduce.relaxed.sys.global.add.*']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/nothing below is created by --plan-only/);
+    expect(folders()).toEqual([]);
+  });
+  it('a run that writes a report keeps its folder', async () => {
+    const r = await runIn(['--backend', 'reference', '--filter', 'atom.global.add.u32']);
+    expect(r.code).toBe(0);
+    expect(folders()).toHaveLength(1);
+    expect(readdirSync(join(out, folders()[0]!))).toContain('report.json');
   });
 });
