@@ -19,12 +19,22 @@
  *                                                # judged under another edition it is not applied
  * ```
  *
+ * A file may also name other expectations files, read as if their entries were written in it
+ * (paths relative to the including file; ids stay unique over all of them). Behaviours of a
+ * toolchain shared by several targets live in one file that each target's file includes:
+ *
+ * ```yaml
+ * include:
+ *   - ptxas-13.0.yaml
+ * expectations: [...]                            # optional where include: is given
+ * ```
+ *
  * Problems are located like vector files' (`file:line:col: what; what to do`) and stop the run
  * before anything runs (exit 2).
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { LineCounter, type Node, type YAMLMap, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { InputProblem } from '../cases/types.js';
 import type { EntryResult } from '../report/types.js';
@@ -77,15 +87,48 @@ export function expectationsPath(arch: string, dir = join('cases', 'expectations
   return join(dir, `${arch}.yaml`);
 }
 
-/** Loads and checks an expectations file; a missing file is no expectations, not a problem. */
+/** An `include:` item: the path as written and where. */
+export interface ExpectationsInclude {
+  readonly path: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+/**
+ * Loads and checks an expectations file and every file it includes (depth first, each once); a
+ * missing top file is no expectations, not a problem, unless `mustExist`.
+ */
 export async function loadExpectations(file: string, mustExist = false): Promise<{ expectations: Expectation[]; problems: InputProblem[] }> {
   if (!existsSync(file)) {
     return mustExist ? { expectations: [], problems: [{ file, line: 1, col: 1, message: `no such expectations file; check the path given to --expectations` }] } : { expectations: [], problems: [] };
   }
-  return parseExpectations(file, await readFile(file, 'utf8'));
+  const expectations: Expectation[] = [];
+  const problems: InputProblem[] = [];
+  const firstSeen = new Map<string, Expectation>();
+  const done = new Set<string>();
+  const read = async (f: string, chain: readonly string[]): Promise<void> => {
+    done.add(resolve(f));
+    const parsed = parseExpectations(f, await readFile(f, 'utf8'));
+    problems.push(...parsed.problems);
+    for (const inc of parsed.includes) {
+      const target = resolve(dirname(f), inc.path);
+      const shown = relative(process.cwd(), target) || target;
+      if (!existsSync(target)) problems.push({ file: f, line: inc.line, col: inc.col, message: `include: no such file '${inc.path}' (looked for ${shown}); paths are relative to this file's folder` });
+      else if (chain.includes(target)) problems.push({ file: f, line: inc.line, col: inc.col, message: `include: '${inc.path}' includes a file that includes it (${[...chain, target].map((c) => relative(process.cwd(), c)).join(' -> ')}); remove one of the includes` });
+      else if (!done.has(target)) await read(shown, [...chain, target]);
+    }
+    for (const e of parsed.expectations) {
+      const before = firstSeen.get(e.id);
+      if (before) problems.push({ file: f, line: e.line, col: 1, message: `id: '${e.id}' is used already (${before.file}:${before.line}); ids must be unique over a file and the files it includes` });
+      else firstSeen.set(e.id, e);
+      expectations.push(e);
+    }
+  };
+  await read(file, [resolve(file)]);
+  return { expectations: problems.length ? [] : expectations, problems };
 }
 
-export function parseExpectations(file: string, text: string): { expectations: Expectation[]; problems: InputProblem[] } {
+export function parseExpectations(file: string, text: string): { expectations: Expectation[]; problems: InputProblem[]; includes: ExpectationsInclude[] } {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   const problems: InputProblem[] = [];
@@ -97,20 +140,33 @@ export function parseExpectations(file: string, text: string): { expectations: E
     const pos = lc.linePos(e.pos[0]);
     problems.push({ file, line: pos.line, col: pos.col, message: `YAML syntax: ${e.message.split('\n')[0]}; fix the YAML (indentation, quotes, colons)` });
   }
-  if (problems.length) return { expectations: [], problems };
+  const includes: ExpectationsInclude[] = [];
+  if (problems.length) return { expectations: [], problems, includes };
   const root = doc.contents;
-  if (!isMap(root) || !isSeq(root.get('expectations', true))) {
-    at(root as Node, "the file must be a map with the key 'expectations:' holding a list of expectations (see harness/compare/expectations.ts)");
-    return { expectations: [], problems };
+  const incNode = isMap(root) ? (root.get('include', true) as Node | undefined) : undefined;
+  const listNode = isMap(root) ? (root.get('expectations', true) as Node | undefined) : undefined;
+  if (!isMap(root) || (listNode === undefined ? incNode === undefined : !isSeq(listNode))) {
+    at((listNode ?? root) as Node, "the file must be a map with the key 'expectations:' holding a list of expectations, and/or 'include:' listing other expectations files (see docs/expectations.md)");
+    return { expectations: [], problems, includes };
   }
   for (const p of root.items) {
     const k = isScalar(p.key) ? String(p.key.value) : '?';
-    if (k !== 'expectations') at(p.key as Node, `unknown top-level key '${k}'; the file has one key, 'expectations'`);
+    if (k !== 'expectations' && k !== 'include') at(p.key as Node, `unknown top-level key '${k}'; the file's keys are 'expectations' and 'include'`);
+  }
+  if (incNode !== undefined) {
+    if (!isSeq(incNode) || !incNode.items.every((n) => isScalar(n) && typeof n.value === 'string' && n.value.trim())) {
+      at(incNode, "include: must be a list of file paths (relative to this file's folder), e.g. include: [ptxas-13.0.yaml]");
+    } else {
+      for (const n of incNode.items as Node[]) {
+        const pos = lc.linePos(n.range?.[0] ?? 0);
+        includes.push({ path: String((n as unknown as { value: string }).value), line: pos.line, col: pos.col });
+      }
+    }
   }
   const out: Expectation[] = [];
   const seen = new Map<string, number>();
   const altIds = ALTERNATIVES.map((a) => a.id);
-  for (const item of (root.get('expectations', true) as unknown as { items: Node[] }).items) {
+  for (const item of listNode === undefined ? [] : (listNode as unknown as { items: Node[] }).items) {
     if (!isMap(item)) {
       at(item, 'each expectation is a map with id, pattern, explanation, reason and link');
       continue;
@@ -161,7 +217,7 @@ export function parseExpectations(file: string, text: string): { expectations: E
       out.push({ id, pattern, verdict: verdictText as ExpectedVerdict, explanation: expl, reason, link, ...(editions ? { editions } : {}), file, line });
     }
   }
-  return { expectations: problems.length ? [] : out, problems };
+  return { expectations: problems.length ? [] : out, problems, includes };
 }
 
 /**

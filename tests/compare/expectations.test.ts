@@ -3,9 +3,12 @@
  * that does not fit, unexpected passes and entries the run never reached.
  */
 import { judgedAgainst } from '../helpers/spec.js';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { judgeRun } from '../../harness/compare/judge-run.js';
-import { parseExpectations } from '../../harness/compare/expectations.js';
+import { loadExpectations, parseExpectations } from '../../harness/compare/expectations.js';
 import { formatProblem } from '../../harness/cases/types.js';
 import type { EntryResult } from '../../harness/report/types.js';
 
@@ -40,18 +43,53 @@ describe('malformed expectations are located (file:line:col) with what to do', (
         "x.yaml:11:5: unknown key 'reasn' in an expectation; did you mean 'reason'? (keys: id, pattern, verdict, explanation, reason, link, editions)",
         'x.yaml:7:5: reason: is missing; every expectation needs reason',
         "x.yaml:12:11: link: 'not a link' is neither a URL (https://...) nor a path in the repository",
-        "x.yaml:13:1: unknown top-level key 'extra'; the file has one key, 'expectations'",
+        "x.yaml:13:1: unknown top-level key 'extra'; the file's keys are 'expectations' and 'include'",
       ]),
     );
     expect(p).toHaveLength(7);
   });
   it('the shipped files parse without a problem', async () => {
-    const { loadExpectations } = await import('../../harness/compare/expectations.js');
-    for (const arch of ['sm_90', 'sm_100a']) {
+    for (const arch of ['sm_90', 'sm_90a', 'sm_100a']) {
       const r = await loadExpectations(`cases/expectations/${arch}.yaml`, true);
       expect(r.problems.map(formatProblem)).toEqual([]);
       expect(r.expectations.length).toBeGreaterThan(0);
+      // the toolchain's behaviours come from the shared file, each written once
+      expect(r.expectations.find((e) => e.id === 'ptxas-13.0-atom-bitbucket-bf16-segfault')?.file).toMatch(/ptxas-13\.0\.yaml$/);
     }
+  });
+});
+
+describe('include: other expectations files', () => {
+  const entry = (id: string) => `  - id: ${id}\n    pattern: "x*"\n    explanation: ftz-off\n    reason: r\n    link: https://example.invalid\n`;
+  const dir = mkdtempSync(join(tmpdir(), 'expect-include-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const put = (name: string, text: string) => {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  it('reads the included files, relative to the including one, each expectation with its own file and line', async () => {
+    put('tool/shared.yaml', `expectations:\n${entry('shared-one')}`);
+    const top = put('top.yaml', `include:\n  - tool/shared.yaml\nexpectations:\n${entry('own')}`);
+    const r = await loadExpectations(top, true);
+    expect(r.problems).toEqual([]);
+    expect(r.expectations.map((e) => [e.id, e.file.endsWith('shared.yaml') ? 'shared' : 'top', e.line])).toEqual([['shared-one', 'shared', 2], ['own', 'top', 4]]);
+    // a file of includes only, two levels deep
+    const r2 = await loadExpectations(put('only.yaml', 'include: [top.yaml]\n'), true);
+    expect(r2.expectations.map((e) => e.id)).toEqual(['shared-one', 'own']);
+  });
+  it('a missing file, a cycle, a bad include list and an id used in two files are located problems', async () => {
+    const missing = await loadExpectations(put('m.yaml', 'include:\n  - nope.yaml\n'), true);
+    expect(missing.problems.map(formatProblem)).toEqual([expect.stringMatching(/m\.yaml:2:5: include: no such file 'nope\.yaml' .*relative to this file's folder/)]);
+    put('a.yaml', 'include: [b.yaml]\n');
+    const cyc = await loadExpectations(put('b.yaml', 'include: [a.yaml]\n'), true);
+    expect(cyc.problems.map(formatProblem).join('\n')).toMatch(/include: 'b\.yaml' includes a file that includes it .*remove one of the includes/);
+    const bad = await loadExpectations(put('bad.yaml', 'include: shared.yaml\n'), true);
+    expect(bad.problems.map(formatProblem)).toEqual([expect.stringMatching(/bad\.yaml:1:10: include: must be a list of file paths/)]);
+    put('d1.yaml', `expectations:\n${entry('same')}`);
+    const dup = await loadExpectations(put('d2.yaml', `include: [d1.yaml]\nexpectations:\n${entry('same')}`), true);
+    expect(dup.problems.map(formatProblem)).toEqual([expect.stringMatching(/d2\.yaml:3:1: id: 'same' is used already \(.*d1\.yaml:2\); ids must be unique over a file and the files it includes/)]);
+    expect(dup.expectations).toEqual([]);
   });
 });
 
