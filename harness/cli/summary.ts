@@ -3,7 +3,7 @@
  * with its count and explanation), the expectations' outcomes, and where the reports are.
  */
 import type { RunReport } from '../report/json.js';
-import { VERDICTS } from '../report/types.js';
+import { VERDICTS, allResultTotals, passesNotKept } from '../report/types.js';
 import { editionsText } from '../catalog/editions.js';
 import type { Io } from './main.js';
 
@@ -50,20 +50,18 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
     groups.set(key, g);
   }
   // passes counted but not kept whole (stats dropped.<family>.<cases|entries>)
-  let droppedAll = 0;
-  for (const [k, n] of Object.entries(report.stats)) {
-    const m = /^dropped\.(.+)\.(cases|entries)$/.exec(k);
-    if (!m) continue;
-    const key = `${m[1]} ${m[2] === 'cases' ? 'cases' : 'catalog entries'}`;
+  for (const { family, what, n } of passesNotKept(report.stats)) {
+    const key = `${family} ${what === 'cases' ? 'cases' : 'catalog entries'}`;
     const g = groups.get(key) ?? {};
     g.pass = (g.pass ?? 0) + n;
     groups.set(key, g);
-    droppedAll += n;
   }
+  const every = allResultTotals(report);
+  const droppedAll = every.notKept.all;
   if (droppedAll && !used.includes('pass')) used.unshift('pass');
   const sum = (c: Record<string, number | undefined>) => Object.values(c).reduce<number>((a, b) => a + (b ?? 0), 0);
   for (const [key, c] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) rows.push([key, ...used.map((v) => String(c[v] ?? 0)), String(sum(c))]);
-  rows.push(['all results', ...used.map((v) => String((total[v] ?? 0) + (v === 'pass' ? droppedAll : 0))), String(report.results.length + droppedAll)]);
+  rows.push(['all results', ...used.map((v) => String(every.total[v] ?? 0)), String(every.all)]);
   io.out('');
   const lines = table(rows);
   if (lines.every((l) => l.length <= columns)) for (const l of lines) io.out(l);

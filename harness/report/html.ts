@@ -11,7 +11,7 @@ import { decodeTable } from '../numerics/encode.js';
 import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import type { RunReport } from './json.js';
 import { PICTURE_LEGEND } from '../sweep/picture.js';
-import { type EntryResult, type RuleDetail, VERDICTS, VERDICT_MEANING } from './types.js';
+import { type EntryResult, type RuleDetail, VERDICTS, VERDICT_MEANING, allResultTotals } from './types.js';
 
 /**
  * Results with full detail in the page: every mismatch, error and compile-mismatch listed, the
@@ -345,8 +345,6 @@ function renderMeta() {
   $('meta').append(el('table', {}, rows.map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', { class: 'mono' }, String(v))))));
   const stats = Object.entries(m.stats || {});
   if (stats.length) $('stats').append(el('details', {}, el('summary', {}, 'backend statistics (' + stats.length + ')'), el('table', {}, stats.map(([k, v]) => el('tr', {}, el('td', { class: 'mono' }, k), el('td', { class: 'num' }, String(Math.round(v * 1000) / 1000)))))));
-  const t = m.counts.total;
-  $('totals').append(el('table', {}, el('tr', {}, D.verdicts.filter((x) => t[x.v]).map((x) => el('th', { class: 'v-' + x.v, title: x.meaning }, x.v))), el('tr', {}, D.verdicts.filter((x) => t[x.v]).map((x) => el('td', { class: 'num' }, String(t[x.v]))))));
 }
 
 function renderMatrix() {
@@ -366,7 +364,7 @@ function renderMatrix() {
   }
   $('matrix-box').append(table);
   const om = Object.entries(D.omitted || {});
-  if (om.length) $('matrix-box').append(el('p', { class: 'muted', id: 'omitted' }, 'The matrix counts every result; the list below leaves out ' + om.map(([v, n]) => n + ' ' + v).join(', ') + ' results (it keeps every mismatch, error, compile-mismatch and known deviation, and the first ' + D.rowLimit + ' of the others); report.json has them all.'));
+  if (om.length) $('matrix-box').append(el('p', { class: 'muted', id: 'omitted' }, 'The matrix counts every result the report keeps; the list below leaves out ' + om.map(([v, n]) => n + ' ' + v).join(', ') + ' results (it keeps every mismatch, error, compile-mismatch and known deviation, and the first ' + D.rowLimit + ' of the others); report.json has them all.'));
 }
 
 function renderFindings() {
@@ -508,6 +506,32 @@ export function noFindingsText(report: Pick<RunReport, 'partial' | 'counts'>): s
   return 'No findings: every result passed.';
 }
 
+/**
+ * The header's totals (server-side): every result the run judged per verdict, the passes it counted
+ * and did not keep whole included (the console's "all results" line), and where some were not kept,
+ * how many, and how to keep or replay them; the cases judged per family and verdict where the run
+ * counted them (the console's "every case judged" line).
+ */
+export function totalsSection(report: RunReport): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const every = allResultTotals(report);
+  const cells = VERDICTS.filter((v) => every.total[v])
+    .map((v) => `<td class="num v-${v}" title="${esc(VERDICT_MEANING[v])}"><b>${v}</b> ${n(every.total[v]!)}</td>`)
+    .join('');
+  let html = `<table id="totals-table"><tr>${cells}<td class="num"><b>all results</b> ${n(every.all)}</td></tr></table>`;
+  const d = every.notKept;
+  if (d.all) {
+    const parts = [d.entries ? `${n(d.entries)} catalog entries` : '', d.cases ? `${n(d.cases)} cases` : ''].filter(Boolean).join(', ');
+    html +=
+      `<p id="not-kept">${n(d.all)} of the ${n(every.total.pass ?? 0)} passes were counted and not kept whole in this report (${parts}): ` +
+      `it keeps every result that is not a plain pass, and the first --keep passes of entries and of cases (${n(report.counts.total.pass ?? 0)} passes here); the summary matrix and the result list below count only the results it keeps. ` +
+      `<code>--keep all</code> keeps them all; replay any by its id (<code>--filter ID</code> for a catalog entry, <code>--case ID</code> for a case).</p>`;
+  }
+  const judged = Object.entries(report.stats).filter(([k]) => k.startsWith('total.'));
+  if (judged.length) html += `<p id="every-case" class="muted">every case judged (the report keeps a sample of the passes): ${esc(judged.map(([k, v]) => `${k.slice(6)} ${n(v)}`).join(', '))}</p>`;
+  return html;
+}
+
 /** The sweeps' maps (server-side: images and numbers, no script). */
 function sweepSection(report: RunReport): string {
   const sw = report.sweeps;
@@ -537,7 +561,7 @@ export function renderHtml(report: RunReport): string {
 <style>${CSS}</style></head>
 <body>
 <div id="partial"></div>
-<header><h1>PTX reduction conformance</h1><div id="totals"></div></header>
+<header><h1>PTX reduction conformance</h1><div id="totals">${totalsSection(report)}</div></header>
 <section><h2>run</h2><div id="meta"></div><div id="stats"></div></section>
 <section><h2>summary: family x type x operation, coloured by the worst verdict (click a cell)</h2><div id="matrix-box"></div></section>
 ${sweepSection(report)}${contentionSection(report)}<section><h2>findings (click one to list its results)</h2><div id="findings"></div></section>

@@ -107,3 +107,38 @@ export function countResults(results: readonly EntryResult[]): { byFamily: Count
   }
   return { byFamily, byKind, total };
 }
+
+/**
+ * The passes a run counted and did not keep whole, from its stats `dropped.<family>.<cases|entries>`
+ * (the ptxas + reference run keeps every result that is not a plain pass and the first --keep
+ * passes of entries and of cases; merge applies --keep again over the whole run).
+ */
+export function passesNotKept(stats: Readonly<Record<string, number>>): { family: string; what: 'cases' | 'entries'; n: number }[] {
+  const out: { family: string; what: 'cases' | 'entries'; n: number }[] = [];
+  for (const [k, n] of Object.entries(stats)) {
+    const m = /^dropped\.(.+)\.(cases|entries)$/.exec(k);
+    if (m && n > 0) out.push({ family: m[1]!, what: m[2] as 'cases' | 'entries', n });
+  }
+  return out;
+}
+
+/**
+ * The verdict totals over every result a run judged: the results the report keeps, and the passes
+ * it counted and did not keep whole. What the console's "all results" line and the HTML page's
+ * header say.
+ */
+export function allResultTotals(report: { readonly counts: { readonly total: Partial<Record<Verdict, number>> }; readonly results: readonly unknown[]; readonly stats: Readonly<Record<string, number>> }): {
+  total: Partial<Record<Verdict, number>>;
+  all: number;
+  kept: number;
+  notKept: { entries: number; cases: number; all: number };
+} {
+  const notKept = { entries: 0, cases: 0, all: 0 };
+  for (const d of passesNotKept(report.stats)) {
+    notKept[d.what] += d.n;
+    notKept.all += d.n;
+  }
+  const total: Partial<Record<Verdict, number>> = { ...report.counts.total };
+  if (notKept.all) total.pass = (total.pass ?? 0) + notKept.all;
+  return { total, all: report.results.length + notKept.all, kept: report.results.length, notKept };
+}

@@ -29,6 +29,33 @@ describe('the page data is inert inside <script>', () => {
   });
 });
 
+describe("the page's header: the run's totals, passes counted and not kept included (issue 23, defect 3)", () => {
+  // the default ptxas + reference run keeps the first --keep passes of entries and of cases whole
+  // and counts the rest in the stats (dropped.<family>.<entries|cases>): the console's "all results"
+  const base = sampleReport();
+  const report = { ...base, stats: { ...base.stats, 'dropped.atom.entries': 60000, 'dropped.red.entries': 30, 'dropped.atom.cases': 4883 } };
+  const header = () => /<header>([\s\S]*?)<\/header>/.exec(renderHtml(report))![1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  const kept = base.counts.total.pass!;
+  const all = kept + 64913;
+  it('shows the totals of every result, as the console does, not those of the results kept', () => {
+    const h = header();
+    expect(h).toContain(`pass ${all.toLocaleString('en-US')}`);
+    expect(h).toContain(`all results ${(base.results.length + 64913).toLocaleString('en-US')}`);
+    expect(h).not.toMatch(new RegExp(`\\bpass ${kept}\\b`));
+  });
+  it('says how many passes were counted and not kept whole, and how to keep or replay them', () => {
+    const h = header();
+    expect(h).toContain(`64,913 of the ${all.toLocaleString('en-US')} passes were counted and not kept whole in this report (60,030 catalog entries, 4,883 cases)`);
+    expect(h).toMatch(/--keep all keeps them/);
+    expect(h).toMatch(/replay any by its id/);
+  });
+  it('a report that keeps every result says nothing of the kind', () => {
+    const h = /<header>([\s\S]*?)<\/header>/.exec(renderHtml(base))![1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(h).toContain(`pass ${kept}`);
+    expect(h).not.toMatch(/not kept whole/);
+  });
+});
+
 describe.skipIf(!CHROMIUM)('the HTML report in headless Chromium', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let browser: any;
