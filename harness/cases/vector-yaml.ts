@@ -830,7 +830,7 @@ export class YamlScanner {
       file: this.file,
       line: Math.max(1, why.line),
       col: 1,
-      message: `${why.why}: this file (${(this.bytes / 2 ** 20).toFixed(1)} MB) is too big to read as one YAML document (limit ${WHOLE_DOC_LIMIT >> 20} MB); write it in the simple block layout (instruction: and cite: at the top, then cases: with each case starting "  - " at one indentation) or as JSON lines (*.jsonl, see the README)`,
+      message: `${why.why}: this file (${(this.bytes / 2 ** 20).toFixed(1)} MB) is too big to read as one YAML document (limit ${WHOLE_DOC_LIMIT >> 20} MB); write it in the simple block layout (instruction: and cite: at the top, then cases: with each case starting "  - " at one indentation) or as JSON lines (*.jsonl, see docs/vector-files.md)`,
     });
     this.phase = 'done';
   }

@@ -4,7 +4,7 @@
  * anything runs: `validateVectors` reads all files once and keeps only the problems and a count;
  * `streamVectors` then reads them again and yields the cases in bounded batches. Memory stays a small
  * multiple of one read block (256 KB of text and the cases it holds) plus each file's set of names,
- * whatever the size of the files. The formats are in the README.
+ * whatever the size of the files. The formats are in docs/vector-files.md.
  */
 import { type Edition, type EditionRange, inEdition, parseRange, rangeText, specEdition } from '../catalog/editions.js';
 import { open, readdir, stat } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 /**
  * Issue 13, deliverable 2: the CI workflows lint clean (action-validator from npm, run by
- * scripts/lint-workflows.mjs), the linter rejects a broken workflow, and the workflows do what the
- * README says: pull requests install from the lockfile, run `.ci/run` (which calls exactly
+ * scripts/lint-workflows.mjs), the linter rejects a broken workflow, and the workflows do what
+ * docs/ci-and-sharding.md says: pull requests install from the lockfile, run `.ci/run` (which calls exactly
  * `npm test`), run the main job as a 3-shard matrix merged into one uploaded report; the nightly
  * job runs on a GPU-labelled self-hosted runner and fails only on `diff --fail-on regressions`.
  */
@@ -87,8 +87,8 @@ describe('accepting a baseline (npm run accept-baseline)', () => {
   }, 60_000);
 });
 
-describe("the README's sharding examples", () => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+describe("the sharding examples of docs/ci-and-sharding.md", () => {
+  const readme = readFileSync(join(root, 'docs', 'ci-and-sharding.md'), 'utf8');
   it('the GitHub Actions matrix lints clean as a workflow; Slurm and Kubernetes use the 0-based index', () => {
     const m = /GitHub Actions matrix[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(readme);
     expect(m).not.toBeNull();
