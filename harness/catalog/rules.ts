@@ -2,7 +2,7 @@
  * Every rule id the catalog can cite, with its text and citation: the report's `rules` section and
  * the lookup behind `--list` details.
  */
-import { FAMILIES } from '../families/index.js';
+import { FAMILIES, FAMILY_MODEL_RULES } from '../families/index.js';
 import { SPELLING_TEXT } from './enumerate.js';
 import { FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
 import type { Citation } from './cite.js';
@@ -49,6 +49,8 @@ export function ruleIndex(): Map<string, RuleInfo> {
   for (const r of FP_RULES) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
   for (const r of MINMAX_BASIS) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
   for (const r of [...Object.values(UNSPECIFIED), ...Object.values(MINMAX_RULES)]) add({ id: r.id, family: '(all)', kind: 'numerics', text: r.text, cite: r.cite });
+  // what a model notes in a case's trail besides those rows (atom's returned value, ld_reduce's accumulation)
+  for (const r of FAMILY_MODEL_RULES) add({ id: r.rule, family: r.family, kind: 'numerics', text: r.text, cite: r.cite });
   index = m;
   return m;
 }

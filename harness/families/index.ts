@@ -55,5 +55,8 @@ export function familyPlugin(id: string): FamilyPlugin {
  */
 export const FAMILY_FP_RULES: readonly FpRule[] = [...new Set(PLUGINS.flatMap((p) => p.rules))];
 
+/** The rules families' models note in a trail (FamilyPlugin.modelRules), with the family of each. */
+export const FAMILY_MODEL_RULES = PLUGINS.flatMap((p) => (p.modelRules ?? []).map((r) => ({ ...r, family: p.def.id })));
+
 /** Each family's basis for its .min/.max (FamilyPlugin.minmax), each row once. Re-exported as MINMAX_BASIS. */
 export const FAMILY_MINMAX_BASIS: readonly MinMaxBasis[] = [...new Set(PLUGINS.flatMap((p) => p.minmax ?? []))];

@@ -11,6 +11,7 @@
 import type fc from 'fast-check';
 import type { Alternative, ObservedBits } from '../compare/explain.js';
 import type { FamilyDef, Qualifiers } from '../catalog/types.js';
+import type { Citation } from '../catalog/cite.js';
 import type { ElementFormat } from '../numerics/formats.js';
 import type { OrderedResult } from '../numerics/reduce.js';
 import type { FpRule, MinMaxBasis } from '../numerics/rules.js';
@@ -114,7 +115,15 @@ export interface FamilyPlugin {
   readonly minmax?: readonly MinMaxBasis[];
   readonly shape: CaseShape;
   readonly explain: ExplainHooks;
+  /**
+   * Rules the model records in a case's trail (ctx.note) besides the floating-point and min/max
+   * rows, each with its text and citation: the report's rules section names them from here.
+   */
+  readonly modelRules?: readonly ModelRule[];
 }
+
+/** A rule the model notes in a trail, cited (a report shows its text and the sentence it follows). */
+export type ModelRule = RuleApplied & { readonly cite: Citation };
 
 /** Vector length of a variant: 1, or the n of `.vn`. */
 export function lanesOf(q: Qualifiers): number {

@@ -90,6 +90,11 @@ export const UNSPECIFIED = {
     text: 'what an fp8 sum beyond the largest finite value gives is not specified (the section states only the accumulation precision): infinity (e5m2) or NaN (e4m3), or the largest finite value (saturation)',
     cite: cite('multimem-ld_reduce-st-red.md', 'Description', 'For multimem.ld_reduce, the default precision of the intermediate accumulation is same as the specified type.'),
   },
+  ftzUnstated: {
+    id: 'fp.ftz-unstated',
+    text: 'subnormal handling is not stated (multimem.ld_reduce/red, cp.reduce.async.bulk.tensor; the family\'s own row in the same trail cites its section): flushed and kept results are both allowed',
+    cite: cite('multimem-ld_reduce-st-red.md', 'Description', '~ the section states the precision of the intermediate accumulation and nothing of subnormal inputs or results (cp.reduce.async.bulk.tensor states no floating-point rule at all)'),
+  },
   fp8MinMax: {
     id: 'fp.fp8-minmax',
     text: 'no text gives min/max of fp8 types; the half-precision min/max rules are applied by analogy',

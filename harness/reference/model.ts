@@ -111,7 +111,6 @@ export function reference(v: ModelVariant, c: ReferenceCase): ReferenceOutcome {
   for (const u of unspecified) {
     const r = Object.values(UNSPECIFIED).find((x) => x.id === u);
     if (r) trail.set(r.id, { rule: r.id, text: r.text, cite: r.cite });
-    if (u === 'fp.ftz-unstated') trail.set(u, { rule: u, text: 'subnormal handling is not stated: flushed and kept results are both allowed' });
   }
   return {
     ...(memory ? { memory } : {}),

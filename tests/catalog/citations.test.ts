@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SPEC_FILES, type Citation } from '../../harness/catalog/cite.js';
-import { FAMILIES } from '../../harness/families/index.js';
+import { FAMILIES, FAMILY_MODEL_RULES } from '../../harness/families/index.js';
 import { FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED } from '../../harness/numerics/rules.js';
 import { CONTENTION_RULES } from '../../harness/contention/model.js';
 import { SPEC_DIR, specFiles, specText } from '../helpers/spec.js';
@@ -29,7 +29,7 @@ function citations(): Citation[] {
     if ('quote' in o && 'file' in o && 'section' in o) out.push(o as Citation);
     else for (const v of Object.values(o)) walk(v);
   };
-  walk({ FAMILIES, FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED, CONTENTION_RULES });
+  walk({ FAMILIES, FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED, CONTENTION_RULES, FAMILY_MODEL_RULES });
   return out;
 }
 
@@ -66,4 +66,36 @@ describe('spec copy', () => {
     for (const f of specFiles()) expect(readFileSync(join(SPEC_DIR, f), 'utf8')).toBe(readFileSync(join(shared, f), 'utf8'));
   });
   if (!existsSync(shared)) console.warn(`[skip] spec copy check: ${shared} is not beside this checkout`);
+});
+
+describe('every rule a result names has its text and a citation (issue 23, item 5h: atom.returns-old had neither)', () => {
+  it('the rule trails of the reference model (directed library, generated cases, every edition) and of the catalog entries (sm_100a)', async () => {
+    const { ruleIndex } = await import('../../harness/catalog/rules.js');
+    const { EDITIONS, withEdition } = await import('../../harness/catalog/editions.js');
+    const { collectCases } = await import('../../harness/cases/sources.js');
+    const { generateCases, representativeVariants } = await import('../../cases/generators/cases.js');
+    const { runCaseOnReference } = await import('../../harness/backends/reference/cases.js');
+    const { enumerateCatalog } = await import('../../harness/catalog/enumerate.js');
+    const { ruleIds } = await import('../../harness/backends/ptxas/backend.js');
+    const { findTarget, modulePtxFor, CATALOG_PTX_ISA } = await import('../../harness/arch/targets.js');
+    const named = new Map<string, string>();
+    const lib = await collectCases({ seed: 1, directed: true, generated: false });
+    const gen = FAMILIES.flatMap((f) => representativeVariants(f)).flatMap((v) => ([1, 2, 3] as const).flatMap((l) => generateCases(v, 1, l, 1)));
+    for (const ed of EDITIONS) {
+      withEdition(ed, () => {
+        for (const c of [...lib.cases, ...gen]) for (const id of runCaseOnReference(c).catalog.rules) if (!named.has(id)) named.set(id, c.id);
+      });
+    }
+    // the catalog's rows are indexed whatever the edition (rules.ts adds every form, table and
+    // requirement): one target with the most features, all entry kinds
+    const target = findTarget('sm_100a')!;
+    for (const e of enumerateCatalog({ target, ptx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA })) for (const id of ruleIds(e)) if (!named.has(id)) named.set(id, e.id);
+    const idx = ruleIndex();
+    const bad = [...named].filter(([id]) => {
+      const r = idx.get(id);
+      return !r || !r.text.trim() || !r.cite?.quote?.trim() || !r.cite.section;
+    });
+    expect(bad.map(([id, by]) => `${id} (named by ${by})`)).toEqual([]);
+    expect(named.has('atom.returns-old')).toBe(true);
+  }, 300_000);
 });

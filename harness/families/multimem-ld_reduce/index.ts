@@ -7,7 +7,7 @@ import type { FamilyPlugin } from '../plugin.js';
 import { MULTIMEM_FP_UNSTATED, multimemShape } from '../shared/multimem.js';
 import { multimemLdReduce } from './catalog.js';
 import { ldReduceExplain } from './explain.js';
-import { ldReduceModel } from './model.js';
+import { LD_REDUCE_MODEL_RULES, ldReduceModel } from './model.js';
 
 export const multimemLdReducePlugin: FamilyPlugin = {
   def: multimemLdReduce,
@@ -15,4 +15,5 @@ export const multimemLdReducePlugin: FamilyPlugin = {
   rules: [MULTIMEM_FP_UNSTATED],
   shape: multimemShape({ takesB: false, returns: true, results: 'returned', probeOp: (q) => q.op ?? '' }),
   explain: ldReduceExplain,
+  modelRules: LD_REDUCE_MODEL_RULES,
 };

@@ -9,10 +9,24 @@ import { type Allowed, type IntOp, exactly, intOp, union } from '../../numerics/
 import { type OrderedResult, reductionSet } from '../../numerics/reduce.js';
 import { UNSPECIFIED } from '../../numerics/rules.js';
 import type { ElementAllowed } from '../../reference/model.js';
-import type { FamilyModel } from '../plugin.js';
-import { MULTIMEM_FP_UNSTATED } from '../shared/multimem.js';
+import type { FamilyModel, ModelRule } from '../plugin.js';
+import { MULTIMEM_FP_UNSTATED, c as cite } from '../shared/multimem.js';
 
-const RETURNS_REDUCTION = { rule: 'ld_reduce.returns-reduction', text: 'multimem.ld_reduce returns the reduction of the values at all replicas' };
+const RETURNS_REDUCTION: ModelRule = {
+  rule: 'ld_reduce.returns-reduction',
+  text: 'multimem.ld_reduce returns the reduction of the values at all replicas',
+  cite: cite('Description', 'The result of the reduction operation in returned in register `d`.'),
+};
+
+/** The accumulation rule as the report's rules section states it (a trail names the precision a case used). */
+const ACCUMULATION: ModelRule = {
+  rule: 'multimem.acc',
+  text: 'intermediate accumulation in the precision .acc::f32/.acc::f16 asks for (the element type by default), each step rounded to it; the replica order is not specified: every order and association is allowed',
+  cite: MULTIMEM_FP_UNSTATED.cite,
+};
+
+/** The rules ldReduceModel notes besides the floating-point row. */
+export const LD_REDUCE_MODEL_RULES: readonly ModelRule[] = [RETURNS_REDUCTION, ACCUMULATION];
 
 /** The accumulation format a variant asks for (.acc::f32, .acc::f16, or the element type). */
 export function accumulation(acc: string | undefined, lf: FloatFormat): FloatFormat {
@@ -33,7 +47,7 @@ export const ldReduceModel: FamilyModel = (v, c, ctx) => {
   const acc = accumulation(v.q.acc, lf);
   const rule = ctx.fpRule();
   ctx.note({ rule: rule.id, text: rule.text, cite: rule.cite });
-  ctx.note({ rule: 'multimem.acc', text: `intermediate accumulation in .${acc.name}${acc === lf ? ' (the element type, by default)' : ` (.${v.q.acc})`}, each step rounded to it; the replica order is not specified: every order and association is allowed`, cite: MULTIMEM_FP_UNSTATED.cite });
+  ctx.note({ rule: ACCUMULATION.rule, text: `intermediate accumulation in .${acc.name}${acc === lf ? ' (the element type, by default)' : ` (.${v.q.acc})`}, each step rounded to it; the replica order is not specified: every order and association is allowed`, cite: MULTIMEM_FP_UNSTATED.cite });
   const modes = rule.ftz === 'unspecified' ? [false, true] : [rule.ftz];
   const returned: ElementAllowed[] = [];
   const orders: OrderedResult[][][] = [];
