@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 /**
- * `npm test` runs this first (pretest): the HTML report's browser test needs a headless Chromium.
- * Where none is installed and this runs as root with apt-get (CI, a fresh developer machine), it
- * installs Debian's `chromium` package; otherwise it says why the browser test will skip. It never
- * fails the test run: the test itself prints the reason it skips.
+ * `npm run setup:browser`: the set-up step that gives the HTML report's browser test
+ * (tests/report/html.test.ts) a headless Chromium; `.ci/run` runs it between `npm ci` and
+ * `npm test`, and a developer runs it once. `npm test` itself installs nothing.
+ *
+ * It looks for $CHROMIUM_PATH, /usr/bin/chromium and /usr/bin/chromium-browser; where none is
+ * there and this runs as root with apt-get (a CI container, a fresh machine), it installs Debian's
+ * `chromium` package; otherwise it says what to do. It exits 0 either way (a missing browser makes
+ * the browser test skip, saying why, not fail).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,7 +21,10 @@ if (found) {
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
 if (!isRoot || !hasApt) {
-  console.log(`ensure-browser: no Chromium found (${candidates.join(', ')}) and ${!hasApt ? 'no apt-get' : 'not root'}, so the HTML browser test will skip; install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`);
+  console.log(
+    `ensure-browser: no Chromium found (${candidates.join(', ')}) and ${!hasApt ? 'no apt-get' : 'not root'}, so the HTML browser test will skip. ` +
+      `Install one (Debian/Ubuntu: sudo apt-get install chromium, then npm run setup:browser again) or point CHROMIUM_PATH at a Chromium or Chrome binary`,
+  );
   process.exit(0);
 }
 console.log("ensure-browser: installing Debian's chromium package for the HTML report's browser test (apt-get; a minute or two)");

@@ -35,7 +35,8 @@ describe('CI workflows', () => {
   }, 60_000);
 
   it('pull requests: lockfile install, .ci/run (exactly npm test), sharded main job merged and uploaded', () => {
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\nnpm test\n$/m);
+    // npm ci, then (the documented set-up step, issue 23) the browser for the HTML report's test, then exactly npm test
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\n(?:npm run setup:browser\n)?npm test\n$/m);
     const pr = wf('pull-request.yml');
     expect(Object.keys(pr.on)).toEqual(expect.arrayContaining(['pull_request']));
     const steps = (job: string) => pr.jobs[job].steps.map((s: { run?: string; uses?: string }) => s.run ?? s.uses).join('\n');
@@ -59,6 +60,38 @@ describe('CI workflows', () => {
     expect(steps).toMatch(/reports\/accepted\/\$ARCH-gpu\.json\.gz/);
     expect(job.steps.at(-1).uses).toMatch(/actions\/upload-artifact/);
     expect(job.steps.at(-1).if).toBe('always()');
+  });
+});
+
+describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  it('comes from a documented set-up step, npm run setup:browser, not from inside npm test', () => {
+    expect(pkg.scripts.pretest).toBeUndefined();
+    expect(pkg.scripts.posttest).toBeUndefined();
+    expect(pkg.scripts.test).not.toMatch(/ensure-browser|apt-get/);
+    expect(pkg.scripts['setup:browser']).toBe('node scripts/ensure-browser.mjs');
+  });
+  it('CI provides it: .ci/run runs the set-up step between npm ci and npm test; every workflow job that runs npm test gets it', () => {
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\nnpm run setup:browser\nnpm test\n$/m);
+    for (const name of ['pull-request.yml', 'nightly-gpu.yml']) {
+      const w = wf(name);
+      for (const [id, job] of Object.entries<{ env?: Record<string, string>; steps: { run?: string }[] }>(w.jobs)) {
+        const runs = job.steps.map((s) => s.run ?? '');
+        const test = runs.findIndex((r) => /\bnpm test\b|\.ci\/run/.test(r));
+        if (test < 0) continue;
+        // through .ci/run, or a set-up step before npm test
+        const setup = runs.findIndex((r) => /npm run setup:browser|\.ci\/run/.test(r));
+        expect([name, id, setup >= 0 && setup <= test]).toEqual([name, id, true]);
+      }
+    }
+  });
+  it('the script finds the browser CHROMIUM_PATH names, says so and installs nothing', () => {
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'ensure-browser.mjs')], { encoding: 'utf8', env: { ...process.env, CHROMIUM_PATH: process.execPath } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`headless Chromium at ${process.execPath}`);
+  });
+  it("the HTML test's skip reason names the set-up step", () => {
+    expect(readFileSync(join(root, 'tests', 'report', 'html.test.ts'), 'utf8')).toMatch(/\[skip\] HTML browser tests: [^\n]*npm run setup:browser/);
   });
 });
 

@@ -2,8 +2,9 @@
  * The HTML report in a real browser (Debian's chromium, driven by playwright-core): it loads with no
  * console errors and no network request, the filters, the matrix and the findings work, a mismatch
  * is two clicks away with its explanation and differing bits, and text from vector files and
- * tools is shown as text, never run. Skips, saying why, where no Chromium is installed
- * (scripts/ensure-browser.mjs, run by `npm test`, installs it where it can).
+ * tools is shown as text, never run. Skips, saying why, where no Chromium is installed: the
+ * documented set-up step `npm run setup:browser` (scripts/ensure-browser.mjs; .ci/run runs it before
+ * `npm test`) finds one or installs Debian's where it can; `npm test` itself installs nothing.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -157,4 +158,4 @@ describe.skipIf(!CHROMIUM)('the HTML report in headless Chromium', () => {
     expect(dialogs).toEqual([]);
   });
 });
-if (!CHROMIUM) console.warn('[skip] HTML browser tests: no Chromium at CHROMIUM_PATH, /usr/bin/chromium or /usr/bin/chromium-browser (npm test runs scripts/ensure-browser.mjs, which installs it where it runs as root with apt-get)');
+if (!CHROMIUM) console.warn("[skip] HTML browser tests: no Chromium at CHROMIUM_PATH, /usr/bin/chromium or /usr/bin/chromium-browser; run `npm run setup:browser` (installs Debian's chromium as root with apt-get, else says what to do) or set CHROMIUM_PATH");
