@@ -167,7 +167,8 @@ export function findingsOf(results: readonly EntryResult[]): { findings: ReportF
   for (const [i, r] of results.entries()) {
     if (r.verdict === 'pass' || ((r.verdict === 'mismatch' || r.verdict === 'known-deviation') && r.kind === 'case')) continue;
     if (r.verdict === 'skipped') {
-      add(`skipped|${r.reason}`, () => ({ verdict: 'skipped', subject: r.family, explanation: '', text: r.reason }), i);
+      // by family and reason: the subject names the family, so a reason shared by several families is one finding each
+      add(`skipped|${r.family}|${r.reason}`, () => ({ verdict: 'skipped', subject: r.family, explanation: '', text: r.reason }), i);
     } else if (r.kind === 'case') {
       const uns = r.case?.unspecified.join(', ') ?? '';
       const nan = r.case?.nan;
