@@ -121,6 +121,39 @@ export const USAGE = `usage: npm run conformance -- [options]
                                                   atom/red under contention on the GPU, judged
                                                   exactly (contend --help)`;
 
+/** What each string option takes, with an example: said when the value is missing. */
+const VALUE_OF: Readonly<Record<string, string>> = {
+  '--arch': `a target, e.g. --arch ${DEFAULT_ARCH}; one of ${targetNames().join(' ')}`,
+  '--backend': `a backend, e.g. --backend reference; one of ${BACKENDS.join(', ')}`,
+  '--filter': 'a pattern, e.g. --filter atom.global',
+  '--kind': `entry kinds, comma-separated, e.g. --kind variant; of ${ENTRY_KINDS.join(', ')}`,
+  '--report': 'a folder for the reports, e.g. --report reports/mine',
+  '--seed': `a non-negative integer, e.g. --seed ${DEFAULT_SEED}`,
+  '--vectors': 'a vector file or a folder of them, e.g. --vectors cases/vectors/atom-f32.yaml',
+  '--case': 'a case id as a run prints it, e.g. --case atom.global.add.f32/vectors/atom-f32.yaml:atom.global.add.f32-signed-zeros',
+  '--generated': 'a number of generated cases per variant, e.g. --generated 100',
+  '--expectations': 'an expectations file, e.g. --expectations cases/expectations/sm_90.yaml',
+  '--keep': `all, or a number of passes kept whole, e.g. --keep ${DEFAULT_KEEP_PASSES}`,
+  '--keep-runs': `a number of report folders kept (0: all), e.g. --keep-runs ${DEFAULT_KEEP_RUNS}`,
+  '--cache-dir': 'a folder, e.g. --cache-dir /tmp/ptxconf-cache',
+  '--shard': 'I/N, this run\'s part of N (from 0), e.g. --shard 0/4',
+  '--spec-edition': `a PTX ISA edition, e.g. --spec-edition ${NEWEST_EDITION}; one of ${EDITIONS.join(', ')}`,
+  '--launches': 'a number of launches (1 or more), e.g. --launches 8',
+};
+
+/**
+ * node's parseArgs message for a string option without its value, at the end ("Option '--filter
+ * <value>' argument missing") or followed by another option ("... argument is ambiguous ..."), as
+ * one line saying what the option takes; undefined for any other message.
+ */
+export function missingValue(msg: string, argv: readonly string[], valueOf: Readonly<Record<string, string>> = VALUE_OF): UsageError | undefined {
+  const opt = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(msg)?.[1];
+  if (!opt) return undefined;
+  const next = argv[argv.indexOf(opt) + 1];
+  const takes = valueOf[opt] ?? VALUE_OF[opt];
+  return new UsageError(`${opt} needs a value${takes ? ` (${takes})` : ''}${next !== undefined ? `; '${next}' after it is an option (a value that starts with '-' is written ${opt}=VALUE)` : ''}`);
+}
+
 export function parseOptions(argv: readonly string[]): Options {
   let parsed;
   try {
@@ -154,6 +187,8 @@ export function parseOptions(argv: readonly string[]): Options {
     });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
+    const missing = missingValue(msg, argv);
+    if (missing) throw missing;
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
     const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--allow-multicast', '--plan-only', '--launches', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';

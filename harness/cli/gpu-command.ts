@@ -9,7 +9,7 @@ import { type Target, findTarget } from '../arch/targets.js';
 import { type Selected, selectBackend } from '../backends/select.js';
 import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
 import { type Shard, parseShard } from '../util/shard.js';
-import { DEFAULT_ARCH } from './args.js';
+import { DEFAULT_ARCH, missingValue } from './args.js';
 import { UsageError } from './errors.js';
 
 const COMMON = {
@@ -22,6 +22,15 @@ const COMMON = {
   'spec-edition': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** What the GPU-only commands' own string options take (the common ones: args.ts). */
+const OWN_VALUE_OF: Readonly<Record<string, string>> = {
+  '--cells': 'how many of the 65,536 cells to sweep, e.g. --cells 4096',
+  '--budget': 'seconds the 32-bit sweeps may take (0: none), e.g. --budget 60',
+  '--workers': 'a number of worker processes, e.g. --workers 2',
+  '--expectations': 'an expectations file, e.g. --expectations cases/expectations/sm_90.yaml',
+  '--reps': 'a multiple of 32 from 32 to 1024, e.g. --reps 256',
+};
 
 type Own = Record<string, { readonly type: 'string' | 'boolean' }>;
 /** Parsed values: a string per string option, a boolean per flag, each absent when not given. */
@@ -37,7 +46,10 @@ export function parseGpuCommand<O extends Own>(argv: readonly string[], own: O, 
   try {
     v = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { ...COMMON, ...own } }).values as Values<typeof COMMON & O>;
   } catch (e) {
-    throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${usage}`);
+    const msg = e instanceof Error ? e.message : String(e);
+    const missing = missingValue(msg, argv, OWN_VALUE_OF);
+    if (missing) throw missing;
+    throw new UsageError(`${msg}\n\n${usage}`);
   }
   if (v.help) {
     out(usage);
