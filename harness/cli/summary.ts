@@ -33,12 +33,15 @@ function fit(line: string, width: number): string {
 }
 
 /**
- * The closing summary on stdout, fitted to `columns` (the terminal's width; 100 for a log):
+ * The closing summary on stdout, fitted to `columns` (the terminal's width; 100 for a log, where
+ * lines are not cut: finding lines and examples are printed whole):
  * verdict counts per family, catalog entries and cases apart (they are different things: a
  * compile check of an entry, a judged case), as a table where it fits and as one line per row
  * where it does not; the findings, one line each (the example on its own line); the expectations.
  */
 export function printSummary(io: Io, report: RunReport, maxFindings = 40, columns = io.columns ?? 100): void {
+  // cut to the terminal's width on a terminal; whole in a log or CI output (no width: not a terminal)
+  const fitTo = (line: string, width: number) => (io.columns === undefined ? line : fit(line, width));
   const { total } = report.counts;
   const used = VERDICTS.filter((v) => total[v]);
   const rows = [['family', ...used, 'total']];
@@ -67,21 +70,21 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   if (lines.every((l) => l.length <= columns)) for (const l of lines) io.out(l);
   else for (const r of rows.slice(1)) for (const l of wrap(`${r[0]}:`, [...used.map((v, i) => `${v} ${r[i + 1]}`).filter((x) => !x.endsWith(' 0')), `total ${r[r.length - 1]}`], columns)) io.out(l);
   const judged = Object.entries(report.stats).filter(([k]) => k.startsWith('total.'));
-  if (droppedAll) io.out(fit(`\n${droppedAll} passes are counted above but not kept whole in the report (--keep all keeps them); replay any by its id`, columns + 1));
-  if (judged.length) io.out(fit(`\nevery case judged (the report keeps a sample of the passes): ${judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`, columns + 1));
+  if (droppedAll) io.out(fitTo(`\n${droppedAll} passes are counted above but not kept whole in the report (--keep all keeps them); replay any by its id`, columns + 1));
+  if (judged.length) io.out(fitTo(`\nevery case judged (the report keeps a sample of the passes): ${judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`, columns + 1));
 
   if (report.findings.length) {
     io.out(`\nfindings (${report.findings.length}; key, verdict, count, subject: explanation; then an example id):`);
     for (const f of report.findings.slice(0, maxFindings)) {
-      io.out(fit(`  ${f.key.padEnd(4)} ${f.verdict.padEnd(15)} ${String(f.count).padStart(7)}  ${f.subject}: ${f.text}${f.expectation ? ` [expectation ${f.expectation}]` : ''}`, columns));
-      if (f.examples[0]) io.out(fit(`       e.g. ${f.examples[0]}`, columns));
+      io.out(fitTo(`  ${f.key.padEnd(4)} ${f.verdict.padEnd(15)} ${String(f.count).padStart(7)}  ${f.subject}: ${f.text}${f.expectation ? ` [expectation ${f.expectation}]` : ''}`, columns));
+      if (f.examples[0]) io.out(fitTo(`       e.g. ${f.examples[0]}`, columns));
     }
     if (report.findings.length > maxFindings) io.out(`  ... ${report.findings.length - maxFindings} more in the report`);
   }
   const ed = report.editionCheck?.subjects.filter((x) => x.against.length);
   if (ed?.length) {
     io.out(`\nwhere the PTX ISA edition decides (judged against ${report.specEdition ?? '9.1'}; each kept hardware case judged under every edition):`);
-    for (const x of ed) io.out(fit(`  ${x.subject}: ${x.cases} cases; as ${editionsText(x.agrees) || 'no edition'} says${x.against.length ? `, against ${editionsText(x.against)}` : ''}`, columns));
+    for (const x of ed) io.out(fitTo(`  ${x.subject}: ${x.cases} cases; as ${editionsText(x.agrees) || 'no edition'} says${x.against.length ? `, against ${editionsText(x.against)}` : ''}`, columns));
   }
   const outs = report.expectations.outcomes;
   if (outs.length) {
