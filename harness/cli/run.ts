@@ -459,7 +459,8 @@ async function exportCommand(args: readonly string[], io: Io): Promise<number> {
     else if (file === undefined) file = a;
     else throw new UsageError(`export takes one report, got ${file} and ${a}; ${usage}`);
   }
-  if (!file || !flags['--out']) throw new UsageError(usage);
+  if (!file) throw new UsageError(usage);
+  if (!flags['--out']) throw new UsageError(`export needs --out FILE (where the golden vectors go; FILE.gz is compressed): npm run conformance -- export ${file} --format ${flags['--format'] ?? 'jsonl'} --out FILE`);
   const format = flags['--format'] ?? 'jsonl';
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export --format takes ${EXPORT_FORMATS.join(' or ')}, got '${format}'`);
   const report = await loadReport(file);
