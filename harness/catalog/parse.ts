@@ -4,7 +4,7 @@
  * it, operand shape included. Used for the spec's own examples and for user vector files.
  */
 import { FAMILIES } from '../families/index.js';
-import { nearestWords } from '../util/nearest.js';
+import { nearestRanked, nearestWords, withinReach } from '../util/nearest.js';
 import { SPEC_FILES, cite } from './cite.js';
 import { type Evaluation, type Violation, evaluate } from './evaluate.js';
 import { vectorLength } from './elements.js';
@@ -33,6 +33,8 @@ export class ParseError extends Error {
     readonly column: number,
     /** The rule id, when the family is known: `<family>.grammar.unknown-qualifier`. */
     readonly rule?: string,
+    /** For an unknown qualifier: the opcode respelled with each suggestion within a typo's reach in its place, likeliest first. */
+    readonly respelled?: readonly string[],
   ) {
     super(message);
   }
@@ -105,6 +107,23 @@ function operandChecks(fam: FamilyDef, q: Qualifiers, kinds: readonly OperandKin
 }
 
 /**
+ * "Did you mean" for a qualifier `tok` no PTX family has: the family's own values of the slots not
+ * yet read that the grammar puts after the last one read (where the typo most likely stands), then
+ * its other unread slots' values, those within a typo's reach only; where none is, the nearest of
+ * every PTX qualifier.
+ */
+function suggestQualifiers(fam: FamilyDef, q: Readonly<Record<string, string>>, tok: string): string[] {
+  const slots = fam.slots.filter((sl) => !sl.operand && !sl.descriptor);
+  const last = Math.max(-1, ...slots.map((sl, i) => (sl.name in q ? i : -1)));
+  const open = slots.filter((sl) => !(sl.name in q));
+  const values = (ss: typeof slots) => ss.flatMap((sl) => sl.values.filter((v) => v !== ''));
+  const next = values(open.filter((sl) => slots.indexOf(sl) > last));
+  // the family's own within a typo's reach, where there are any; else the nearest of every qualifier
+  const own = nearestRanked(tok, [next, values(open)], 3).filter((g) => withinReach(tok, g));
+  return own.length ? own : nearestRanked(tok, [next, values(open), allTokens()], 3);
+}
+
+/**
  * Parses one instruction. Throws ParseError (with a column) for text that names no catalogued
  * family or a qualifier that PTX does not have; a qualifier that PTX has but the family does not
  * allow is parsed and reported as a violation instead.
@@ -151,7 +170,10 @@ export function parseInstruction(text: string): ParsedInstruction {
       if (allTokens().includes(tok)) {
         throw new ParseError(`'.${tok}' is a PTX qualifier, but ${fam.head} has no qualifier of its kind (its slots: ${fam.slots.filter((x) => !x.operand).map((x) => x.name).join(', ')})`, pos, rule);
       }
-      throw new ParseError(`unknown qualifier '.${tok}' in '${opcode}'; did you mean ${nearestWords(tok, allTokens(), 3).map((t) => `.${t}`).join(', ')}?`, pos, rule);
+      const guesses = suggestQualifiers(fam, q, tok);
+      const at = opcode.slice(0, pos - col);
+      const respelled = guesses.filter((g) => withinReach(tok, g)).map((g) => `${at}${g}${opcode.slice(pos - col + tok.length)}`);
+      throw new ParseError(`unknown qualifier '.${tok}' in '${opcode}'; did you mean ${guesses.map((t) => `.${t}`).join(', ')}?`, pos, rule, respelled);
     }
     q[slot.name] = tok;
     pos += tok.length + 1;

@@ -7,7 +7,7 @@ import type { Target } from '../arch/targets.js';
 import { UsageError } from '../cli/errors.js';
 import { compileFilter, compileFilterPrefix } from '../util/filter.js';
 import { type CatalogEntry, type EntryKind, enumerateCatalog, enumerateMatching } from './enumerate.js';
-import { parseInstruction } from './parse.js';
+import { ParseError, parseInstruction } from './parse.js';
 
 /**
  * A --filter with its alternatives that spell an instruction in another qualifier order (ptxas
@@ -53,12 +53,48 @@ export function selectEntries(opts: SelectOptions, target: Target, ptx: string):
   return sel;
 }
 
+/**
+ * A filter alternative with a misspelt qualifier (`atom.global.ad.f32`) spelled as the parser's
+ * likeliest guess would have it, each unknown qualifier in turn (`atom.global.add.f32`); undefined
+ * where it is no instruction or the guesses do not make one.
+ */
+export function respellFilter(alt: string): string | undefined {
+  const t = alt.trim();
+  if (/[*?]/.test(t) || !t.includes('.')) return undefined;
+  const bb = t.endsWith('(_)') ? '(_)' : '';
+  let s = bb ? t.slice(0, -3) : t;
+  for (let tries = 0; tries < 4; tries++) {
+    try {
+      const p = parseInstruction(s);
+      return s === (bb ? t.slice(0, -3) : t) ? undefined : `${p.ptx}${bb}`;
+    } catch (e) {
+      const next = e instanceof ParseError ? e.respelled?.[0] : undefined;
+      if (!next) return undefined;
+      s = next;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * " Did you mean 'atom.global.add.f32' (for 'atom.global.ad.f32')?" for the alternatives of a
+ * filter with a misspelt qualifier whose respelling `selects` something; '' where there is none.
+ */
+export function filterGuess(filter: string | undefined, selects: (respelled: string) => boolean = () => true): string {
+  const respelled = (filter ?? '').split(',').flatMap((a) => {
+    const r = respellFilter(a);
+    return r && selects(r) ? [[a.trim(), r] as const] : [];
+  });
+  return respelled.length ? ` Did you mean ${respelled.map(([a, r]) => `'${r}' (for '${a}')`).join(', ')}?` : '';
+}
+
 /** The error for an empty selection; counts the whole catalog, which only this path pays for. */
 function noMatch(opts: SelectOptions, target: Target, ptx: string): UsageError {
   const all = enumerateCatalog({ target, ptx, neighbours: opts.kinds.includes('neighbour'), isaNeighbours: opts.kinds.includes('isa-neighbour'), spellings: opts.kinds.includes('spelling') });
   const fams = [...new Set(all.map((e) => e.family))].join(', ');
+  const guess = filterGuess(opts.filter, (r) => all.some((e) => e.id.includes(r)));
   return new UsageError(
-    `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog (${all.length} entries). ` +
+    `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog (${all.length} entries).${guess} ` +
       `Ids look like 'atom.global.add.f32' or 'red.shared::cta.min.u32'; families: ${fams}. Run with --list to see them.`,
   );
 }

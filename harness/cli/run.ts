@@ -19,7 +19,7 @@ import { type CaseBatch, unpackAll } from '../cases/packed.js';
 import { streamVectors, validateVectors, vectorFilesByEdition } from '../cases/vectors.js';
 import { type Case, formatProblem } from '../cases/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
-import { selectEntries as selectCatalogEntries } from '../catalog/select.js';
+import { filterGuess, selectEntries as selectCatalogEntries } from '../catalog/select.js';
 import { expectationsPath, undoJudgement } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import { editionCheck, findingsWithEditions, verdictUnder } from '../compare/editions.js';
@@ -45,6 +45,12 @@ import { stdio } from './stdio.js';
 import type { Io } from './main.js';
 
 const defaultIo: Io = stdio;
+
+/** '. Did you mean ...?' where a misspelt --filter qualifier has a likely spelling, else ';' (before "--list shows the variants"). */
+function orGuess(filter: string | undefined): string {
+  const g = filterGuess(filter);
+  return g ? `.${g}` : ';';
+}
 
 /** Selects catalog entries for the options (throws a UsageError when nothing matches). */
 export function selectEntries(opts: Options, target: Target, ptx: string): CatalogEntry[] {
@@ -166,7 +172,7 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
     io.err(`${r.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
     return 2;
   }
-  if (!r.cases && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''} of the ${r.read} in the vector files; --list shows the variants`);
+  if (!r.cases && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''} of the ${r.read} in the vector files${orGuess(opts.filter)} --list shows the variants`);
   const s = (performance.now() - t0) / 1000;
   io.err(`cases: ${r.cases} (from --vectors ${r.read} in ${r.files.length} file(s)${opts.filter ? ', before --filter' : ''}) read and judged on the reference model in ${s.toFixed(1)} s (${Math.round(r.cases / Math.max(s, 1e-9))}/s; ${r.fastPasses} passed by the fast judge)`);
   const rec = startRecorder();
@@ -197,12 +203,12 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   if (backend.name === 'reference') {
     const sel = await selectCases(opts, io);
     if (typeof sel === 'number') return sel;
-    if (!sel.total && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+    if (!sel.total && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}${orGuess(opts.filter)} --list shows the variants`);
     io.err(`cases: ${sel.total} (${sel.counts})`);
     const rec = startRecorder();
     rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, stats: { cases: sel.total }, catalogEntries: 0 });
     const r = await runCasesInto(rec, sel, io);
-    if (!r.cases && !opts.shard) throw new UsageError(`no case selected by --filter '${opts.filter ?? ''}'; --list shows the variants`);
+    if (!r.cases && !opts.shard) throw new UsageError(`no case selected by --filter '${opts.filter ?? ''}'${orGuess(opts.filter)} --list shows the variants`);
     rec.set({ stats: { cases: r.cases, ...(r.dropped ? r.totals : {}) } });
     return rec;
   }
@@ -215,7 +221,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     if (wantsCases) {
       const sel = await selectCases(opts, io);
       if (typeof sel === 'number') return sel;
-      if (!sel.total && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}; --list shows the variants`);
+      if (!sel.total && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}${orGuess(opts.filter)} --list shows the variants`);
       io.err(`cases: ${sel.total} (${sel.counts}), on the GPU`);
       given = sel.batches();
     } else {
@@ -246,7 +252,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       onProgress: (m) => io.err(m),
       onResults: (rs) => rec.add(rs),
     });
-    if (!r.results && !r.stats.cases && !opts.shard) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)`);
+    if (!r.results && !r.stats.cases && !opts.shard) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)${filterGuess(opts.filter)}`);
     io.err(
       `gpu: ${r.stats.cases} cases of ${r.stats.variants} variants judged in ${r.stats.runSeconds!.toFixed(1)} s (${(r.stats.casesPerSecond! / 1e6).toFixed(2)} M cases/s, ${r.stats.workers} workers; ` +
         `${r.stats.fastJudged} passed by the fast judge); modules: ${r.stats.modulesCompiled} compiled, ${r.stats.modulesCached} from the cubin cache in ${r.stats.compileSeconds!.toFixed(1)} s; ` +
