@@ -34,8 +34,35 @@ export interface Io {
 /** The process's stdout and stderr; quiet once a reader goes away (stdio.ts). */
 const defaultIo: Io = stdio;
 
-/** `--list`: the entries the options select, one a line (id, kind, expectation and why). */
-function list(argv: readonly string[], io: Io): number | undefined {
+/**
+ * `--list --vectors PATH`: the cases of the vector files that --filter keeps, one a line (id and
+ * instruction), the files validated first (every problem located, exit 2).
+ */
+async function listVectors(opts: ReturnType<typeof parseOptions>, io: Io): Promise<number> {
+  const { streamVectors, validateVectors } = await import('../cases/vectors.js');
+  const { formatProblem } = await import('../cases/types.js');
+  const { compileFilter } = await import('../util/filter.js');
+  const v = await validateVectors(opts.vectors, process.cwd());
+  if (v.problems.length) {
+    for (const p of v.problems) io.err(formatProblem(p));
+    io.err(`${v.problems.length} problem(s) in the vector files; fix them and list again`);
+    return 2;
+  }
+  let n = 0;
+  for await (const batch of streamVectors(opts.vectors, process.cwd(), { keep: compileFilter(opts.filter) })) {
+    for (const c of batch) io.out(`${c.id}\t${c.variant.ptx}`);
+    n += batch.length;
+  }
+  if (!n && opts.filter) {
+    io.err(`error: no case selected by --filter '${opts.filter}' of the ${v.cases} in the vector files; --list without --vectors shows the catalog's variants`);
+    return 2;
+  }
+  io.err(`${n} case(s) in ${v.files.length} vector file(s)${opts.filter ? ` selected by --filter '${opts.filter}' of ${v.cases}` : ''}: --list with --vectors lists the files' cases, not the catalog's entries (without --vectors it lists those); replay one with --case ID --vectors PATH`);
+  return 0;
+}
+
+/** `--list`: the entries the options select, one a line (id, kind, expectation and why); with --vectors, the files' cases. */
+function list(argv: readonly string[], io: Io): number | Promise<number> | undefined {
   if (['diff', 'render', 'merge', 'sweep', 'contend', 'export'].includes(argv[0] ?? '') || !argv.includes('--list')) return undefined;
   let opts;
   try {
@@ -46,6 +73,8 @@ function list(argv: readonly string[], io: Io): number | undefined {
   }
   if (!opts.list || opts.help) return undefined;
   setSpecEdition(opts.specEdition);
+  if (opts.vectors.length) return listVectors(opts, io);
+  if (opts.case !== undefined) io.err(`--list lists the catalog's entries; --case ${opts.case} is not listed (run without --list to replay it)`);
   const target = findTarget(opts.arch)!;
   try {
     const entries = selectEntries(opts, target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA);
@@ -62,7 +91,7 @@ function list(argv: readonly string[], io: Io): number | undefined {
 }
 
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
-  const listed = list(argv, io);
+  const listed = await list(argv, io);
   if (listed !== undefined) return listed;
   const run = await import('./run.js');
   return run.main(argv, io);
