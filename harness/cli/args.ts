@@ -38,6 +38,8 @@ export interface Options {
   readonly case?: string;
   /** --generated N: level-3 generated cases per variant on the gpu backend. */
   readonly generated: number;
+  /** Whether --generated was given (a backend it does not apply to says it ignores it). */
+  readonly generatedGiven: boolean;
   /** --expectations FILE (default cases/expectations/<arch>.yaml, where it exists). */
   readonly expectations?: string;
   /** --no-cases: a ptxas run checks the catalog only, without the case library on the reference. */
@@ -97,7 +99,8 @@ export const USAGE = `usage: npm run conformance -- [options]
                      *.yml and *.jsonl under a directory (repeatable), on the gpu backend where
                      there is one; validated first, every problem reported as file:line:col
   --case ID          replay exactly one case, by the id printed with it
-  --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each)
+  --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each);
+                     other backends say they ignore it (the reference model's library is fixed)
   --spec-edition E   the PTX ISA edition to judge against: ${EDITIONS.join(', ')} (default ${NEWEST_EDITION}, the
                      newest); recorded in the report; render re-judges a report under another
   --shard I/N        run shard I (counting from 0) of N: the catalog entries, cases, gpu variants,
@@ -255,6 +258,7 @@ export function parseOptions(argv: readonly string[]): Options {
       if (!/^\d+$/.test(v.launches) || Number(v.launches) < 1) throw new UsageError(`--launches takes a number of launches (1 or more), got '${v.launches}'`);
       return Number(v.launches);
     })(),
+    generatedGiven: v.generated !== undefined,
     generated: ((): number => {
       if (v.generated === undefined) return 48;
       if (!/^\d+$/.test(v.generated)) throw new UsageError(`--generated must be a non-negative integer, got '${v.generated}'`);

@@ -14,7 +14,7 @@ import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/selec
 import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { runVectorsOnReference } from '../backends/reference/vectors.js';
-import { collectCases, findCase } from '../cases/sources.js';
+import { GENERATED_PER_LEVEL, collectCases, findCase } from '../cases/sources.js';
 import { type CaseBatch, unpackAll } from '../cases/packed.js';
 import { streamVectors, validateVectors, vectorFilesByEdition } from '../cases/vectors.js';
 import { type Case, formatProblem } from '../cases/types.js';
@@ -182,9 +182,28 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
   return rec;
 }
 
+/**
+ * Why --generated, when given, does not apply to this run (it sets the gpu backend's random cases
+ * per variant), and what runs instead; undefined where it applies.
+ */
+function generatedIgnored(opts: Options, backend: string, wantsCases: boolean): string | undefined {
+  if (!opts.generatedGiven) return undefined;
+  const head = `--generated ${opts.generated} is ignored: it sets the random generated cases per variant of the gpu backend`;
+  if (wantsCases) return `${head}, and --vectors/--case run only the cases given`;
+  if (backend === 'gpu') return undefined;
+  if (backend === 'multicast') return `${head}; the multicast backend runs its library and every accepted variant over 2, 4 and 8 replicas`;
+  const lib = `the reference model runs the case library as always: the directed cases and, per representative variant, ${GENERATED_PER_LEVEL[1]} level-1, ${GENERATED_PER_LEVEL[2]} level-2 and ${GENERATED_PER_LEVEL[3]} random generated cases (seed ${opts.seed}; --seed gives other values)`;
+  if (backend === 'ptxas') return `${head}; this run uses the ptxas backend${opts.noCases ? ' with --no-cases: no case runs' : `, and ${lib}`}`;
+  return `${head}; this run uses the ${backend} backend: ${lib}`;
+}
+
 /** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
 async function runBackend(opts: Options, target: Target, io: Io, startRecorder: (keepPasses?: number) => RunRecorder): Promise<RunRecorder | number> {
-  if (opts.backend === 'multicast') return (await import('./multicast.js')).runMulticastCommand(opts, target, io, () => startRecorder());
+  if (opts.backend === 'multicast') {
+    const why = generatedIgnored(opts, 'multicast', opts.vectors.length > 0);
+    if (why) io.err(why);
+    return (await import('./multicast.js')).runMulticastCommand(opts, target, io, () => startRecorder());
+  }
   const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
   if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference or --backend gpu');
   let backend: Selected = await selectBackend(opts.backend, target);
@@ -192,6 +211,8 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     backend = { name: 'reference', reason: `auto: --vectors/--case run cases: the gpu backend would run them on hardware, but ${GPU_UNAVAILABLE.replace(/^gpu backend: /, '')}; the reference model runs them here`, passedOver: [GPU_UNAVAILABLE] };
   }
   io.err(`backend: ${backend.name} (${backend.reason})`);
+  const ignored = generatedIgnored(opts, backend.name, wantsCases);
+  if (ignored) io.err(ignored);
   if (opts.vectors.length) {
     // files whose editions: header names other PTX ISA editions: their expect: values follow another text
     const { files, leftOut } = await vectorFilesByEdition(opts.vectors);
