@@ -183,6 +183,8 @@ export function parseExpectations(file: string, text: string): { expectations: E
         if (required) at(item, `${key}: is missing; every expectation needs ${key}`);
         return undefined;
       }
+      // editions: 9.4 unquoted is a YAML number; its text is the edition
+      if (key === 'editions' && isScalar(n) && typeof n.value === 'number') return n.source ?? String(n.value);
       if (!isScalar(n) || typeof n.value !== 'string' || !n.value.trim()) {
         at(n, `${key}: must be a non-empty string`);
         return undefined;

@@ -60,6 +60,9 @@ describe('editions as data', () => {
   it('an expectation names its editions; a bad range is located', () => {
     const ok = parseExpectations('e.yaml', 'expectations:\n  - id: a\n    pattern: "x*"\n    explanation: ftz-off\n    reason: r\n    link: https://example.invalid\n    editions: 9.1-9.3\n');
     expect(ok.expectations[0]!.editions).toEqual({ from: '9.1', until: '9.3' });
+    // one edition unquoted is a YAML number: read as its text, not refused as 'not a string'
+    const one = parseExpectations('e.yaml', 'expectations:\n  - id: a\n    pattern: "x*"\n    explanation: ftz-off\n    reason: r\n    link: https://example.invalid\n    editions: 9.4\n');
+    expect([one.problems, one.expectations[0]?.editions]).toEqual([[], { from: '9.4', until: '9.4' }]);
     const bad = parseExpectations('e.yaml', 'expectations:\n  - id: a\n    pattern: "x*"\n    explanation: ftz-off\n    reason: r\n    link: https://example.invalid\n    editions: 9.0-9.5\n');
     expect(bad.problems.map((p) => `${p.line}: ${p.message}`)).toEqual([expect.stringMatching(/^7: editions: '9\.0-9\.5' is not a range of the catalog's PTX ISA editions/)]);
   });
