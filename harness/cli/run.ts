@@ -25,6 +25,7 @@ import { judgeRun } from '../compare/judge-run.js';
 import { editionCheck, findingsWithEditions, verdictUnder } from '../compare/editions.js';
 import { diffReports, formatDiff, regressions } from '../report/diff.js';
 import { buildReport } from '../report/json.js';
+import { caseLines } from '../report/case-text.js';
 import { mergeReports } from '../report/merge.js';
 import { loadReport } from '../report/load.js';
 import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
@@ -572,6 +573,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     });
     if (typeof out === 'number') return out;
     const w = out.finish();
+    // --case: the case itself (inputs, bits, allowed results, verdict and why), not only its count
+    if (opts.case !== undefined) for (const r of w.report.results) for (const l of caseLines(r, w.report.rules)) io.out(l);
     printSummary(io, w.report);
     printWritten(io, w);
     if (opts.report === undefined) {

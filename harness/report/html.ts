@@ -87,7 +87,7 @@ interface OutRow {
 
 type AllowedJson = { bits: string[]; anyNaN: boolean };
 
-function caseTables(r: EntryResult): { inputs: { w: string; c: Cell }[]; outputs: OutRow[]; observedLabel: string } | undefined {
+export function caseTables(r: EntryResult): { inputs: { w: string; c: Cell }[]; outputs: OutRow[]; observedLabel: string } | undefined {
   const c = r.case;
   if (!c) return undefined;
   let fmt: ElementFormat;
@@ -203,7 +203,8 @@ export function htmlData(report: RunReport) {
         ? {
             x: {
               ptx: r.ptx,
-              modulePtx: r.modulePtx,
+              // '-': nothing was compiled (a reference-model case, a skipped one): the page names no PTX ISA
+              ...(r.modulePtx && r.modulePtx !== '-' ? { modulePtx: r.modulePtx } : {}),
               reason: r.reason,
               catalog: r.catalog.detail ? { ...r.catalog, detail: trail(r.catalog.detail) } : r.catalog,
               explanation: r.explanation,
@@ -446,7 +447,7 @@ function showDetail(i) {
   box.append(el('p', {}, el('b', {}, 'why: '), x.reason));
   if (x.explanation) box.append(el('p', { id: 'detail-explanation' }, el('b', {}, 'explanation: '), x.explanation.text, x.explanation.ids.length ? ' (' + x.explanation.ids.join(', ') + ')' : ''));
   if (x.expectation) box.append(el('p', {}, el('b', {}, 'expectation: '), x.expectation));
-  box.append(el('p', {}, el('b', {}, 'instruction: '), el('code', {}, x.ptx), ' in PTX ISA ', x.modulePtx, '; catalog: ', x.catalog.status, ', expect ', x.catalog.expect, ' (', x.catalog.reason, ')'));
+  box.append(el('p', {}, el('b', {}, 'instruction: '), el('code', {}, x.ptx), x.modulePtx ? ' in PTX ISA ' + x.modulePtx : '', '; catalog: ', x.catalog.status, ', expect ', x.catalog.expect, ' (', x.catalog.reason, ')'));
   if (x.origin) box.append(el('p', {}, el('b', {}, 'origin: '), Object.entries(x.origin).map(([k, v]) => k + '=' + v).join(', ')));
   const t = x.tables;
   if (t) {
