@@ -71,16 +71,23 @@ export interface ExpectationOutcome {
   readonly where: string;
   /**
    * occurred: matched results; unexpected-pass: results matched the pattern and ran, none deviated;
-   * not-run: nothing the run checked matched; other-edition: the run was judged against an edition
-   * the expectation is not for (its `editions`), so it was not applied.
+   * not-run: nothing the run checked matched; not-applicable: the pattern matched results, but none
+   * could show the deviation (reference-model cases, whose mismatches are their vector file's
+   * `expect:` against the spec; cases for a compile-mismatch; skipped results): `why` says which;
+   * other-edition: the run was judged against an edition the expectation is not for (its
+   * `editions`), so it was not applied.
    */
-  readonly status: 'occurred' | 'unexpected-pass' | 'not-run' | 'other-edition';
+  readonly status: 'occurred' | 'unexpected-pass' | 'not-run' | 'not-applicable' | 'other-edition';
   /** The expectation's editions, where it names them. */
   readonly editions?: string;
   /** Results turned into known-deviation. */
   readonly matched: number;
   /** Results of the run whose id matches the pattern and that could have deviated (see couldDeviate). */
   readonly ran: number;
+  /** Results whose id matches the pattern but that could not show the deviation (absent: none). */
+  readonly seen?: number;
+  /** What the pattern matched that did not become a known deviation, and why (absent where it occurred or matched nothing). */
+  readonly why?: string;
 }
 
 export function expectationsPath(arch: string, dir = join('cases', 'expectations')): string {
@@ -235,6 +242,22 @@ function couldDeviate(e: Expectation, r: EntryResult): boolean {
   return r.ptxas !== undefined || r.case?.observed !== undefined;
 }
 
+const ENTRIES_NO_BITS = "catalog entr(y/ies): a mismatch is of a case's bits on hardware, and an entry is checked for compile acceptance only";
+const CASES_NO_PTXAS = "case(s): a compile-mismatch is ptxas's answer on a catalog entry, and no case is one";
+
+/** Why `r`, whose id `e`'s pattern matches, could not show `e`'s deviation (see couldDeviate): a kind of result, said once per kind. */
+function cannotShow(e: Expectation, r: EntryResult): string {
+  if (r.verdict === 'skipped') return 'skipped result(s): nothing ran';
+  if (r.kind !== 'case') return e.verdict === 'mismatch' ? ENTRIES_NO_BITS : 'catalog entr(y/ies) ptxas did not check';
+  if (e.verdict === 'compile-mismatch') return CASES_NO_PTXAS;
+  if (r.case?.observed === undefined) {
+    return r.case?.expect
+      ? "reference-model case(s) with an expect: (no hardware bits: a mismatch there is the vector file's expect: against the spec, a problem of the file, never a known deviation of hardware)"
+      : 'reference-model case(s) (no hardware bits to deviate)';
+  }
+  return 'case(s) without observed bits';
+}
+
 function explains(e: Expectation, r: EntryResult): boolean {
   if (e.verdict !== r.verdict || !couldDeviate(e, r)) return false;
   if (typeof e.explanation === 'string') return `${toolMessage(r)} ${r.reason}`.includes(e.explanation);
@@ -281,36 +304,65 @@ export function applyExpectations(
   const tests = expectations.map((e, k) => (applies[k] ? compileFilter(e.pattern) : () => false));
   const matched = expectations.map(() => 0);
   const ran = expectations.map(() => 0);
+  // what each pattern matched that could not deviate (kind -> count and an example), and what
+  // deviated otherwise (the same verdict, another explanation or message)
+  const unfit = expectations.map(() => new Map<string, { n: number; example: string }>());
+  const otherwise = expectations.map(() => ({ n: 0, example: '', got: '' }));
+  const note = (k: number, why: string, id: string) => {
+    const u = unfit[k]!.get(why) ?? { n: 0, example: id };
+    u.n++;
+    unfit[k]!.set(why, u);
+  };
   const out = results.map((r) => {
     const notes: string[] = [];
     for (let k = 0; k < expectations.length; k++) {
       if (!tests[k]!(r.id)) continue;
       const e = expectations[k]!;
       if (couldDeviate(e, r)) ran[k]!++;
+      else {
+        const why = cannotShow(e, r);
+        note(k, why, r.id);
+        if (r.verdict === e.verdict) notes.push(`expectation '${e.id}' covers this id but does not apply to it: ${why.replace(/\((?:y\/ies)\)|\(s\)/g, '')}`);
+        continue;
+      }
       if (explains(e, r)) {
         matched[k]!++;
         return { ...r, verdict: 'known-deviation' as const, expectation: e.id, reason: `known deviation '${e.id}' (${where(e)}): ${r.reason}` };
       }
       if (r.verdict === e.verdict) {
+        const o = otherwise[k]!;
+        if (!o.n++) [o.example, o.got] = [r.id, r.explanation?.ids.join(',') || toolMessage(r) || 'none'];
         const want = typeof e.explanation === 'string' ? `a message containing '${e.explanation}'` : e.explanation.join(',') || 'none';
         notes.push(`expectation '${e.id}' covers this id but expects ${want}; this one: ${r.explanation?.ids.join(',') || toolMessage(r) || 'none'}`);
       }
     }
     return notes.length ? { ...r, reason: `${r.reason} [${notes.join('; ')}]` } : r;
   });
-  for (const id of covered) tests.forEach((t, k) => expectations[k]!.verdict !== 'compile-mismatch' && t(id) && ran[k]!++);
-  for (const id of coveredEntries) tests.forEach((t, k) => expectations[k]!.verdict !== 'mismatch' && t(id) && ran[k]!++);
-  const outcomes = expectations.map((e, k): ExpectationOutcome => ({
-    id: e.id,
-    pattern: e.pattern,
-    verdict: e.verdict,
-    reason: e.reason,
-    link: e.link,
-    where: `${e.file}:${e.line}`,
-    status: !applies[k] ? 'other-edition' : matched[k]! > 0 ? 'occurred' : ran[k]! > 0 ? 'unexpected-pass' : 'not-run',
-    ...(e.editions ? { editions: rangeText(e.editions) } : {}),
-    matched: matched[k]!,
-    ran: ran[k]!,
-  }));
+  // checked but not kept (passes counted only): run where they could have deviated, else seen
+  for (const id of covered) tests.forEach((t, k) => t(id) && (expectations[k]!.verdict !== 'compile-mismatch' ? ran[k]!++ : note(k, CASES_NO_PTXAS, id)));
+  for (const id of coveredEntries) tests.forEach((t, k) => t(id) && (expectations[k]!.verdict !== 'mismatch' ? ran[k]!++ : note(k, ENTRIES_NO_BITS, id)));
+  const outcomes = expectations.map((e, k): ExpectationOutcome => {
+    const seen = [...unfit[k]!.values()].reduce((t, u) => t + u.n, 0);
+    const o = otherwise[k]!;
+    const want = typeof e.explanation === 'string' ? `a message containing '${e.explanation}'` : e.explanation.join(',') || 'none';
+    const why = [
+      ...(o.n ? [`${o.n} ${e.verdict === 'error' ? 'error(s)' : `${e.verdict}(es)`} with another ${typeof e.explanation === 'string' ? 'message' : 'explanation'} than it expects (${want}), e.g. ${o.example}: ${o.got}`] : []),
+      ...[...unfit[k]!].map(([what, u]) => `${u.n} ${what}, e.g. ${u.example}`),
+    ].join('; ');
+    return {
+      id: e.id,
+      pattern: e.pattern,
+      verdict: e.verdict,
+      reason: e.reason,
+      link: e.link,
+      where: `${e.file}:${e.line}`,
+      status: !applies[k] ? 'other-edition' : matched[k]! > 0 ? 'occurred' : ran[k]! > 0 ? 'unexpected-pass' : seen > 0 ? 'not-applicable' : 'not-run',
+      ...(e.editions ? { editions: rangeText(e.editions) } : {}),
+      matched: matched[k]!,
+      ran: ran[k]!,
+      ...(seen ? { seen } : {}),
+      ...(applies[k] && matched[k] === 0 && why ? { why } : {}),
+    };
+  });
   return { results: out, outcomes };
 }

@@ -382,7 +382,7 @@ function renderFindings() {
   const ex = D.expectations;
   if (ex && ex.outcomes.length) {
     box.append(el('h3', {}, 'expectations (' + (ex.file || 'none') + ')'), el('table', { id: 'expectations' }, el('tr', {}, ['id', 'status', 'matched', 'ran', 'pattern', 'reason', 'link', 'where'].map((h) => el('th', {}, h))),
-      ex.outcomes.map((o) => el('tr', {}, el('td', { class: 'mono' }, o.id), el('td', { class: o.status === 'unexpected-pass' ? 'v-mismatch' : o.status === 'occurred' ? 'v-known-deviation' : 'v-skipped' }, o.status), el('td', { class: 'num' }, String(o.matched)), el('td', { class: 'num' }, String(o.ran)), el('td', { class: 'mono' }, o.pattern), el('td', {}, o.reason), el('td', { class: 'mono' }, o.link), el('td', { class: 'mono' }, o.where)))));
+      ex.outcomes.map((o) => el('tr', {}, el('td', { class: 'mono' }, o.id), el('td', { class: o.status === 'unexpected-pass' ? 'v-mismatch' : o.status === 'occurred' ? 'v-known-deviation' : 'v-skipped', title: o.why }, o.status), el('td', { class: 'num' }, String(o.matched)), el('td', { class: 'num' }, String(o.ran)), el('td', { class: 'mono' }, o.pattern), el('td', {}, o.reason), el('td', { class: 'mono' }, o.link), el('td', { class: 'mono' }, o.where)))));
   }
 }
 

@@ -120,7 +120,10 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
   const outcomes = first.report.expectations.outcomes.map((o, k): ExpectationOutcome => {
     const matched = ordered.reduce((t, s) => t + s.report.expectations.outcomes[k]!.matched, 0);
     const ran = ordered.reduce((t, s) => t + s.report.expectations.outcomes[k]!.ran, 0);
-    return { ...o, matched, ran, status: o.status === 'other-edition' ? 'other-edition' : matched > 0 ? 'occurred' : ran > 0 ? 'unexpected-pass' : 'not-run' };
+    const seen = ordered.reduce((t, s) => t + (s.report.expectations.outcomes[k]!.seen ?? 0), 0);
+    const why = matched ? undefined : ordered.map((s) => s.report.expectations.outcomes[k]!.why).find(Boolean);
+    const { seen: _s, why: _w, ...rest } = o;
+    return { ...rest, matched, ran, ...(seen ? { seen } : {}), ...(why ? { why } : {}), status: o.status === 'other-edition' ? 'other-edition' : matched > 0 ? 'occurred' : ran > 0 ? 'unexpected-pass' : seen > 0 ? 'not-applicable' : 'not-run' };
   });
   const grouped = findingsOf(results);
   const partials = ordered.filter((s) => s.report.partial).map((s) => `shard ${s.report.shard!.index}/${n} (${s.file}): ${s.report.partialReason ?? 'partial'}`);

@@ -132,14 +132,21 @@ describe('applying expectations', () => {
     expect(judgeRun([fine], file('ftz-off', 'atom.*')).outcomes[0]).toMatchObject({ status: 'not-run', ran: 0 });
     expect(judgeRun([], file('ftz-off'), [bulk]).outcomes[0]).toMatchObject({ status: 'unexpected-pass', ran: 1 });
   });
-  it('reference cases say nothing about hardware: they neither count as run nor become known deviations', () => {
+  it('reference cases say nothing about hardware: they neither count as run nor become known deviations, and the outcome says what the pattern matched and why it did not apply (issue 23, item 5a; before: not-run)', () => {
     const ref: EntryResult = { ...fine, verdict: 'pass', case: { ...fine.case!, observed: undefined, expect: { memory: ['0x40000000'] } } as EntryResult['case'] };
-    expect(judgeRun([ref], file('ftz-off')).outcomes[0]!.status).toBe('not-run');
+    expect(judgeRun([ref], file('ftz-off')).outcomes[0]).toMatchObject({ status: 'not-applicable', matched: 0, ran: 0, seen: 1, why: expect.stringMatching(/^1 reference-model case\(s\) with an expect: .*e\.g\. /) });
     // a vector file whose expect: keeps the subnormal: a mismatch of the file, explained, not known
     const fileMismatch: EntryResult = { ...kept, case: { ...kept.case!, observed: undefined, expect: { memory: ['0x00000002'] } } as EntryResult['case'] };
     const j = judgeRun([fileMismatch], file('ftz-off'));
     expect(j.results[0]).toMatchObject({ verdict: 'mismatch', explanation: { ids: expect.arrayContaining(['ftz-off']) } });
-    expect(j.outcomes[0]!.status).toBe('not-run');
+    expect(j.results[0]!.reason).toMatch(/expectation 'keeps' covers this id but does not apply to it: reference-model case with an expect:/);
+    expect(j.outcomes[0]).toMatchObject({ status: 'not-applicable', seen: 1, why: expect.stringContaining(fileMismatch.id) });
+    // nothing matched at all: still not-run, with no why
+    expect(judgeRun([ref], file('ftz-off', 'atom.*')).outcomes[0]).not.toHaveProperty('why');
+  });
+  it('an unexpected pass says what deviated otherwise (another explanation), where something did', () => {
+    const o = judgeRun([kept], file('round-rz')).outcomes[0]!;
+    expect(o).toMatchObject({ status: 'unexpected-pass', ran: 1, why: expect.stringMatching(/^1 mismatch\(es\) with another explanation than it expects \(round-rz\), e\.g\. .*: ftz-off/) });
   });
 });
 
