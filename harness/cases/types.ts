@@ -47,3 +47,10 @@ export interface InputProblem {
 export function formatProblem(p: InputProblem): string {
   return `${p.file}:${p.line}:${p.col}: ${p.message}`;
 }
+
+/** Problems as printed: in file order, then by line and column (the order they were found in is the checker's, not the reader's). */
+export function problemLines(ps: readonly InputProblem[]): string[] {
+  const order = new Map<string, number>();
+  for (const p of ps) if (!order.has(p.file)) order.set(p.file, order.size);
+  return [...ps].sort((a, b) => order.get(a.file)! - order.get(b.file)! || a.line - b.line || a.col - b.col).map(formatProblem);
+}

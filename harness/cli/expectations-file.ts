@@ -3,14 +3,14 @@
  * has problems, every one printed as `file:line:col: what; what to do` and undefined (exit 2,
  * nothing run).
  */
-import { formatProblem } from '../cases/types.js';
+import { problemLines } from '../cases/types.js';
 import { type Expectation, loadExpectations } from '../compare/expectations.js';
 import type { Io } from './main.js';
 
 export async function readExpectations(file: string, explicit: boolean, io: Io): Promise<Expectation[] | undefined> {
   const ex = await loadExpectations(file, explicit);
   if (!ex.problems.length) return ex.expectations;
-  for (const p of ex.problems) io.err(formatProblem(p));
+  for (const l of problemLines(ex.problems)) io.err(l);
   io.err(`${ex.problems.length} problem(s) in the expectations file; nothing was run. Fix them and run again.`);
   return undefined;
 }

@@ -40,11 +40,11 @@ const defaultIo: Io = stdio;
  */
 async function listVectors(opts: ReturnType<typeof parseOptions>, io: Io): Promise<number> {
   const { streamVectors, validateVectors } = await import('../cases/vectors.js');
-  const { formatProblem } = await import('../cases/types.js');
+  const { problemLines } = await import('../cases/types.js');
   const { compileFilter } = await import('../util/filter.js');
   const v = await validateVectors(opts.vectors, process.cwd());
   if (v.problems.length) {
-    for (const p of v.problems) io.err(formatProblem(p));
+    for (const l of problemLines(v.problems)) io.err(l);
     io.err(`${v.problems.length} problem(s) in the vector files; fix them and list again`);
     return 2;
   }

@@ -12,7 +12,7 @@ import { jobKernel } from '../backends/multicast/executor.js';
 import { type DeviceSurvey, multicastGuard } from '../backends/multicast/guard.js';
 import { surveyDevices } from '../backends/multicast/survey.js';
 import { loadVectors } from '../cases/vectors.js';
-import { formatProblem } from '../cases/types.js';
+import { problemLines } from '../cases/types.js';
 import { compileFilter } from '../util/filter.js';
 import { MULTICAST_FAMILY_IDS } from '../families/multicast-index.js';
 import { probePtxas } from '../backends/ptxas/toolchain.js';
@@ -40,7 +40,7 @@ export async function runMulticastCommand(opts: Options, target: Target, io: Io,
   const files = opts.vectors.length ? [...opts.vectors] : libraryFiles(root);
   const { cases: all, problems } = await loadVectors(files, root);
   if (problems.length) {
-    for (const p of problems) io.err(formatProblem(p));
+    for (const l of problemLines(problems)) io.err(l);
     io.err(`${problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
     return 2;
   }

@@ -17,7 +17,7 @@ import { runVectorsOnReference } from '../backends/reference/vectors.js';
 import { GENERATED_PER_LEVEL, collectCases, findCase } from '../cases/sources.js';
 import { type CaseBatch, unpackAll } from '../cases/packed.js';
 import { streamVectors, validateVectors, vectorFilesByEdition } from '../cases/vectors.js';
-import { type Case, formatProblem } from '../cases/types.js';
+import { type Case, problemLines } from '../cases/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { filterGuess, selectEntries as selectCatalogEntries } from '../catalog/select.js';
 import { expectationsPath, undoJudgement } from '../compare/expectations.js';
@@ -76,7 +76,7 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
     if (opts.shard) throw new UsageError('--case replays one case; it is not split into shards: leave out --shard');
     const r = await findCase(opts.case, opts.vectors);
     if (r.problems.length || !r.case) {
-      for (const p of r.problems) io.err(formatProblem(p));
+      for (const l of problemLines(r.problems)) io.err(l);
       throw new UsageError(`--case ${opts.case}: ${r.why ?? 'the file has problems'}`);
     }
     const one = r.case;
@@ -92,7 +92,7 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
       io.err(`loading vector files: ${files} file(s), ${cases} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
     });
     if (v.problems.length) {
-      for (const p of v.problems) io.err(formatProblem(p));
+      for (const l of problemLines(v.problems)) io.err(l);
       io.err(`${v.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
       return 2;
     }
@@ -104,7 +104,7 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
   }
   const sel = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: true, keep });
   if (sel.problems.length) {
-    for (const p of sel.problems) io.err(formatProblem(p));
+    for (const l of problemLines(sel.problems)) io.err(l);
     io.err(`${sel.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
     return 2;
   }
@@ -169,7 +169,7 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
     },
   });
   if (r.problems.length) {
-    for (const p of r.problems) io.err(formatProblem(p));
+    for (const l of problemLines(r.problems)) io.err(l);
     io.err(`${r.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
     return 2;
   }
@@ -249,7 +249,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     } else {
       const lib = await collectCases({ seed: opts.seed, directed: true, generated: false, keep });
       if (lib.problems.length) {
-        for (const p of lib.problems) io.err(formatProblem(p));
+        for (const l of problemLines(lib.problems)) io.err(l);
         return 2;
       }
       given = [lib.cases];

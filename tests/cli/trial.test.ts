@@ -196,3 +196,19 @@ describe('(j) finding lines in a log', () => {
     expect(out.some((l) => l.endsWith('…'))).toBe(false);
   });
 });
+
+describe('problems of a vector file', () => {
+  it('are printed in the order of the file (line, then column), however the checker found them', async () => {
+    const bad = join(dir, 'bad-order.yaml');
+    writeFileSync(bad, 'instruction: atom.global.add.f32\ncases:\n  - name: x\n    memory: ["0x3f80000"]\n    operandz: {b: ["0x1"]}\n');
+    for (const args of [['--vectors', bad, '--backend', 'reference'], ['--list', '--vectors', bad]]) {
+      const r = await run(...args, '--report', join(dir, 'bad-order-report'));
+      expect(r.code).toBe(2);
+      const lines = r.err.split('\n').filter((l) => l.includes('bad-order.yaml:'));
+      expect(lines.length, r.err).toBe(3);
+      const at = lines.map((l) => /bad-order\.yaml:(\d+):(\d+):/.exec(l)!.slice(1).map(Number));
+      expect(at).toEqual([...at].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!));
+      expect(at.map((x) => x[0])).toEqual([3, 4, 5]);
+    }
+  });
+});
