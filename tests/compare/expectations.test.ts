@@ -3,7 +3,7 @@
  * that does not fit, unexpected passes and entries the run never reached.
  */
 import { judgedAgainst } from '../helpers/spec.js';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,9 @@ describe('malformed expectations are located (file:line:col) with what to do', (
     expect(p).toHaveLength(7);
   });
   it('the shipped files parse without a problem', async () => {
-    for (const arch of ['sm_90', 'sm_90a', 'sm_100a']) {
+    const arches = readdirSync('cases/expectations').filter((f) => /^sm_\w+\.yaml$/.test(f)).map((f) => f.replace(/\.yaml$/, ''));
+    expect(arches).toEqual(expect.arrayContaining(['sm_90', 'sm_90a', 'sm_100a', 'sm_100', 'sm_103a', 'sm_110a', 'sm_120a']));
+    for (const arch of arches) {
       const r = await loadExpectations(`cases/expectations/${arch}.yaml`, true);
       expect(r.problems.map(formatProblem)).toEqual([]);
       expect(r.expectations.length).toBeGreaterThan(0);
