@@ -120,6 +120,9 @@ export const USAGE = `usage: npm run conformance -- [options]
                                                   judge a report again, write its HTML and JUnit
   npm run conformance -- sweep [--filter F] [--cells N] [--self-test]
                                                   every 16-bit operand pair on the GPU (sweep --help)
+  npm run conformance -- repro REPORT.json (--finding KEY | --case ID) --out DIR
+                                                  a standalone reproducer (PTX, C++ host, nvcc build)
+                                                  of a contention finding (repro --help)
   npm run conformance -- contend [--filter F] [--reps R] [--self-test]
                                                   atom/red under contention on the GPU, judged
                                                   exactly (contend --help)`;

@@ -512,6 +512,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     if (argv[0] === 'render') return await renderCommand(argv.slice(1), io);
     if (argv[0] === 'sweep') return await (await import('./sweep.js')).sweepCommand(argv.slice(1), io);
     if (argv[0] === 'contend') return await (await import('./contend.js')).contendCommand(argv.slice(1), io);
+    if (argv[0] === 'repro') return await (await import('./repro.js')).reproCommand(argv.slice(1), io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`error: ${e.message}`);

@@ -63,7 +63,15 @@ function writeElements(buf: Buffer, at: number, xs: readonly bigint[], w: number
   });
 }
 
-const LAYOUT_CODE = { warp: 0, cta: 1, grid: 2, cluster: 3 } as const;
+export const LAYOUT_CODE = { warp: 0, cta: 1, grid: 2, cluster: 3 } as const;
+
+/** The launch of `reps` addresses of `n` participants in a layout (the reproducer launches the same). */
+export function launchShape(layout: keyof typeof LAYOUT_CODE, n: number, reps: number): { grid: number; block: number; cluster: number } {
+  // cluster: clusters of n CTAs of up to 256 threads (one shared slot per thread in the first CTA)
+  const cblock = Math.min(reps, 256);
+  const [grid, block] = layout === 'warp' ? [(reps * n) / 256, 256] : layout === 'cta' ? [reps / 32, 32 * n] : layout === 'cluster' ? [n * (reps / cblock), cblock] : [n, reps];
+  return { grid, block, cluster: layout === 'cluster' ? n : 1 };
+}
 
 export function groupId(g: ContentionGroup): string {
   return `${g.gv.entry.id}/contend-${g.layout}${g.mode === 1 ? '-shared' : ''}-${g.set.name.replace(/[^a-z0-9]+/gi, '-')}${g.selftest ? ':self-test' : ''}`;
@@ -84,14 +92,12 @@ function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, buf
     if (o.c) writeElements(opsBuf, i * 32 + 16, o.c, w);
   });
   l.copyToDevice(bufs.ops, opsBuf);
-  // cluster: clusters of n CTAs of up to 256 threads (one shared slot per thread in the first CTA)
-  const cblock = Math.min(reps, 256);
-  const [grid, block] = g.layout === 'warp' ? [(reps * n) / 256, 256] : g.layout === 'cta' ? [reps / 32, 32 * n] : g.layout === 'cluster' ? [n * (reps / cblock), cblock] : [n, reps];
+  const { grid, block, cluster } = launchShape(g.layout, n, reps);
   const launches: string[][] = [];
   const seen = new Map<string, { count: number; memory: bigint[]; returned?: bigint[][] }>();
   for (let launch = 0; launch < 2; launch++) {
     l.copyToDevice(bufs.mem, memBuf);
-    l.launch(fn, [grid, 1, 1], [block, 1, 1], 0, [g.layout === 'cluster' ? n : 1, 1, 1], [bufs.mem, bufs.ops, bufs.out, BigInt(n), BigInt(LAYOUT_CODE[g.layout]), BigInt(g.mode)]);
+    l.launch(fn, [grid, 1, 1], [block, 1, 1], 0, [cluster, 1, 1], [bufs.mem, bufs.ops, bufs.out, BigInt(n), BigInt(LAYOUT_CODE[g.layout]), BigInt(g.mode)]);
     l.synchronize();
     const m = Buffer.alloc(reps * 16);
     l.copyFromDevice(m, bufs.mem);

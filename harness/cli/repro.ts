@@ -1,0 +1,59 @@
+/**
+ * `npm run conformance -- repro REPORT (--finding KEY | --case ID) --out DIR`: a standalone folder
+ * that reproduces one finding without this harness (harness/repro/). Contention groups of a
+ * `contend` report so far; single-thread mismatches and sweep cells are refused with that reason.
+ */
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadReport } from '../report/load.js';
+import { UsageError } from './errors.js';
+import type { Io } from './main.js';
+
+export const REPRO_USAGE = `npm run conformance -- repro REPORT.json (--finding KEY | --case ID) --out DIR
+  a standalone folder reproducing one finding of a report without this harness: the kernel as PTX,
+  a C++ host program over the CUDA driver API, build.sh (nvcc only) and a README (what ran, the
+  sentence it contradicts, the bits observed and allowed, SASS, GPU and toolchain); built and run,
+  it prints REPRODUCED (exit 1) or NOT REPRODUCED (exit 0). Contention groups of a contend report
+  --finding KEY     the finding's first contention group (F3, as the report names it)
+  --case ID         a contention group by id (atom.shared::cluster.or.b64/contend-cluster-bits)
+  --out DIR         where the folder goes (made; an existing folder must be empty)`;
+
+export async function reproCommand(argv: readonly string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { finding: { type: 'string' }, case: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (e) {
+    throw new UsageError(`repro: ${e instanceof Error ? e.message : String(e)}\n\n${REPRO_USAGE}`);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    io.out(REPRO_USAGE);
+    return 0;
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (!file || extra.length) throw new UsageError(`repro takes one report (the report.json or .json.gz of a contend run)${extra.length ? `, not ${parsed.positionals.length}` : ''}\n\n${REPRO_USAGE}`);
+  if ((v.finding === undefined) === (v.case === undefined)) throw new UsageError('repro needs --finding KEY or --case ID (one of them): which finding to reproduce');
+  if (!v.out) throw new UsageError('repro needs --out DIR: the folder the reproducer is written to');
+  if (existsSync(v.out) && readdirSync(v.out).length) throw new UsageError(`repro --out ${v.out}: the folder is not empty; name a new or empty folder`);
+  const report = await loadReport(file);
+  let id = v.case;
+  if (v.finding !== undefined) {
+    const f = report.findings?.find((x) => x.key === v.finding);
+    if (!f) throw new UsageError(`repro --finding ${v.finding}: the report has no such finding (it has ${report.findings?.map((x) => x.key).slice(0, 12).join(', ') || 'none'}${(report.findings?.length ?? 0) > 12 ? ', ...' : ''})`);
+    id = [...f.examples, ...report.results.filter((r) => r.finding === f.key).map((r) => r.id)].find((x) => x.includes('/contend-'));
+    if (!id) throw new UsageError(`repro --finding ${v.finding}: none of its results is a contention group (e.g. ${f.examples[0] ?? '-'}); repro writes reproducers of contention findings so far, not of single-thread mismatches or sweep cells`);
+  }
+  if (!id!.includes('/contend-')) throw new UsageError(`repro --case ${id}: not a contention group; repro writes reproducers of contention findings (ids ending /contend-<layout>-<operands>) so far, not of single-thread mismatches or sweep cells`);
+  const { contentionRepro } = await import('../repro/contention.js');
+  const r = contentionRepro(report, id!);
+  mkdirSync(v.out, { recursive: true });
+  for (const [name, text] of Object.entries(r.files)) writeFileSync(join(v.out, name), text);
+  chmodSync(join(v.out, 'build.sh'), 0o755);
+  const rel = relative(process.cwd(), resolve(v.out));
+  const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(v.out);
+  io.out(`repro: ${id} -> ${shown}/ (${Object.keys(r.files).join(', ')})`);
+  io.out(`the recorded run: ${r.recordedBad} of ${r.recordedTotal} addresses held a final value no order of the operations gives`);
+  io.out(`build and run on a GPU host: sh ${shown}/build.sh && (cd ${shown} && ./repro)`);
+  return 0;
+}
