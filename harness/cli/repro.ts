@@ -1,28 +1,34 @@
 /**
  * `npm run conformance -- repro REPORT (--finding KEY | --case ID) --out DIR`: a standalone folder
- * that reproduces one finding without this harness (harness/repro/). Contention groups of a
- * `contend` report so far; single-thread mismatches and sweep cells are refused with that reason.
+ * that reproduces one finding without this harness (harness/repro/): a contention group of a
+ * `contend` report, or a single-thread case of a gpu run; sweep cells and launches in clusters,
+ * with tensor maps or multicast objects are refused with that reason.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadReport } from '../report/load.js';
+import { type Edition, parseEdition } from '../catalog/editions.js';
 import { UsageError } from './errors.js';
 import type { Io } from './main.js';
 
-export const REPRO_USAGE = `npm run conformance -- repro REPORT.json (--finding KEY | --case ID) --out DIR
+export const REPRO_USAGE = `npm run conformance -- repro REPORT.json (--finding KEY | --case ID) --out DIR [--spec-edition E]
   a standalone folder reproducing one finding of a report without this harness: the kernel as PTX,
   a C++ host program over the CUDA driver API, build.sh (nvcc only) and a README (what ran, the
   sentence it contradicts, the bits observed and allowed, SASS, GPU and toolchain); built and run,
-  it prints REPRODUCED (exit 1) or NOT REPRODUCED (exit 0). Contention groups of a contend report
-  --finding KEY     the finding's first contention group (F3, as the report names it)
-  --case ID         a contention group by id (atom.shared::cluster.or.b64/contend-cluster-bits)
-  --out DIR         where the folder goes (made; an existing folder must be empty)`;
+  it prints REPRODUCED (exit 1) or NOT REPRODUCED (exit 0). A contention group of a contend report,
+  or a single-thread case with observed bits of a gpu run (not yet: cluster, tensor-map, multimem
+  launches and sweep cells, refused with that reason)
+  --finding KEY     the finding's first contention group or case with observed bits (F3)
+  --case ID         a contention group (atom.shared::cluster.or.b64/contend-cluster-bits) or a case
+  --out DIR         where the folder goes (made; an existing folder must be empty)
+  --spec-edition E  a case: the PTX ISA edition whose text it is checked against (default the
+                    report's; 9.1 for reports written before editions)`;
 
 export async function reproCommand(argv: readonly string[], io: Io): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { finding: { type: 'string' }, case: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { finding: { type: 'string' }, case: { type: 'string' }, out: { type: 'string' }, 'spec-edition': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
     throw new UsageError(`repro: ${e instanceof Error ? e.message : String(e)}\n\n${REPRO_USAGE}`);
   }
@@ -41,19 +47,19 @@ export async function reproCommand(argv: readonly string[], io: Io): Promise<num
   if (v.finding !== undefined) {
     const f = report.findings?.find((x) => x.key === v.finding);
     if (!f) throw new UsageError(`repro --finding ${v.finding}: the report has no such finding (it has ${report.findings?.map((x) => x.key).slice(0, 12).join(', ') || 'none'}${(report.findings?.length ?? 0) > 12 ? ', ...' : ''})`);
-    id = [...f.examples, ...report.results.filter((r) => r.finding === f.key).map((r) => r.id)].find((x) => x.includes('/contend-'));
-    if (!id) throw new UsageError(`repro --finding ${v.finding}: none of its results is a contention group (e.g. ${f.examples[0] ?? '-'}); repro writes reproducers of contention findings so far, not of single-thread mismatches or sweep cells`);
+    const ids = [...f.examples, ...report.results.filter((r) => r.finding === f.key).map((r) => r.id)];
+    id = ids.find((x) => x.includes('/contend-')) ?? ids.find((x) => report.results.find((r) => r.id === x)?.case?.observed !== undefined);
+    if (!id) throw new UsageError(`repro --finding ${v.finding}: none of its results is a contention group or a case with observed bits (e.g. ${f.examples[0] ?? '-'}); repro reproduces what hardware did`);
   }
-  if (!id!.includes('/contend-')) throw new UsageError(`repro --case ${id}: not a contention group; repro writes reproducers of contention findings (ids ending /contend-<layout>-<operands>) so far, not of single-thread mismatches or sweep cells`);
-  const { contentionRepro } = await import('../repro/contention.js');
-  const r = contentionRepro(report, id!);
+  const edition = v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : ((report as { specEdition?: Edition }).specEdition ?? '9.1');
+  const r = id!.includes('/contend-') ? (await import('../repro/contention.js')).contentionRepro(report, id!) : (await import('../repro/case.js')).caseRepro(report, id!, edition);
   mkdirSync(v.out, { recursive: true });
   for (const [name, text] of Object.entries(r.files)) writeFileSync(join(v.out, name), text);
   chmodSync(join(v.out, 'build.sh'), 0o755);
   const rel = relative(process.cwd(), resolve(v.out));
   const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(v.out);
   io.out(`repro: ${id} -> ${shown}/ (${Object.keys(r.files).join(', ')})`);
-  io.out(`the recorded run: ${r.recordedBad} of ${r.recordedTotal} addresses held a final value no order of the operations gives`);
+  io.out(r.summary);
   io.out(`build and run on a GPU host: sh ${shown}/build.sh && (cd ${shown} && ./repro)`);
   return 0;
 }

@@ -10,19 +10,18 @@
  * order of the operations gives (the contention model's order sets, computed here); the values the
  * operations returned are not checked there (the harness's judgement of them is in the report).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../cli/errors.js';
 import { formatCitation } from '../catalog/cite.js';
 import { SLOT } from '../backends/gpu/family.js';
 import { gpuPlan } from '../backends/gpu/plan.js';
-import { elementFormat, type FloatFormat } from '../numerics/formats.js';
+import { elementFormat } from '../numerics/formats.js';
 import type { RunReport } from '../report/json.js';
 import { CaseError } from '../reference/model.js';
 import { type ContentionGroup, contentionPlan, setOps } from '../contention/cases.js';
 import { contendKernelName, contendModule } from '../contention/kernel.js';
 import { CONTENTION_RULES, MAX_ORDER_N, lanesOf, orderFree, orderSet } from '../contention/model.js';
 import { LAYOUT_CODE, groupId, launchShape } from '../contention/run.js';
+import { buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, putElements } from './common.js';
 
 /** What the contention run recorded of one group (report.contention[i]). */
 interface RecordedGroup {
@@ -41,8 +40,6 @@ interface RecordedGroup {
 const RUN_LAUNCHES = 2;
 const NAN = -1n;
 
-const hex = (x: bigint, bits: number) => `0x${x.toString(16).padStart(bits / 4, '0')}`;
-const bytesOf = (buf: Buffer) => [...buf].map((b) => `0x${b.toString(16).padStart(2, '0')}`).join(', ');
 
 /** The group a contention report names by id, rebuilt from the catalog (its kernel, operands and layout). */
 export function findGroup(report: RunReport, id: string): { group: ContentionGroup; recorded: RecordedGroup } {
@@ -60,6 +57,8 @@ export interface ReproFiles {
   /** Addresses x launches of the recorded run whose final memory no order gives. */
   readonly recordedBad: number;
   readonly recordedTotal: number;
+  /** One line: what the recorded run showed, as ./repro will judge it. */
+  readonly summary: string;
 }
 
 /** The folder's files for one contention group of a report. */
@@ -82,40 +81,16 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
     if (err instanceof CaseError) throw new UsageError(`repro: '${id}': ${err.message} (at most ${MAX_ORDER_N} operations are enumerated)`);
     throw err;
   }
-  const lf = fmt.lane.kind === 'float' ? (fmt.lane as FloatFormat) : undefined;
   const laneBits = fmt.lane.bits;
   const w = k.width;
-  const allowedFlat: bigint[] = [];
-  const laneRows = lanes.map((l, j) => {
-    const set = sets[j]!;
-    const vals = set.filter((x) => x !== NAN);
-    const first = allowedFlat.length;
-    allowedFlat.push(...vals);
-    const bitOffset = l.element * w + l.lane * laneBits;
-    const byte = Math.floor(bitOffset / 8);
-    const shift = bitOffset % 8;
-    const bytes = Math.ceil((shift + laneBits) / 8);
-    const expected = [...vals.map((x) => hex(x, laneBits)), ...(set.includes(NAN) ? ['any NaN'] : [])].join(' or ');
-    return `  {${byte}, ${bytes}, ${shift}, ${laneBits}, ${lf?.expBits ?? 0}, ${lf?.fracBits ?? 0}, ${first}, ${vals.length}, ${set.includes(NAN) ? 1 : 0}, "${expected.length > 200 ? `${vals.length} values` : expected}"}`;
-  });
+  const checks = lanes.map((l, j) => ({ element: l.element, lane: l.lane, values: sets[j]!.filter((x) => x !== NAN), anyNaN: sets[j]!.includes(NAN) }));
   // the memory of one address, and the operands (32 bytes a participant: b, then c), as the run wrote them
-  const put = (buf: Buffer, at: number, xs: readonly bigint[]) =>
-    xs.forEach((x, j) => {
-      const o = at + (j * w) / 8;
-      if (w === 16) buf.writeUInt16LE(Number(x), o);
-      else if (w === 32) buf.writeUInt32LE(Number(x), o);
-      else if (w === 64) buf.writeBigUInt64LE(x, o);
-      else {
-        buf.writeBigUInt64LE(x & ((1n << 64n) - 1n), o);
-        buf.writeBigUInt64LE(x >> 64n, o + 8);
-      }
-    });
   const mem = Buffer.alloc(SLOT);
-  put(mem, 0, memory);
+  putElements(mem, 0, memory, w);
   const opsBuf = Buffer.alloc(n * 32);
   ops.forEach((o, i) => {
-    put(opsBuf, i * 32, o.b);
-    if (o.c) put(opsBuf, i * 32 + 16, o.c);
+    putElements(opsBuf, i * 32, o.b, w);
+    if (o.c) putElements(opsBuf, i * 32 + 16, o.c, w);
   });
   const layout = g.layout;
   const shape = launchShape(layout, n, recorded.reps);
@@ -141,23 +116,11 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
     `static const char* KERNEL = "${kernel}";`,
     `static const char* LAYOUT_NAME = "${layout}";`,
     `static const char* RECORDED = "${recordedText}";`,
+    '#include "driver.h"',
     `enum { N = ${n}, REPS = ${recorded.reps}, LAYOUT = ${LAYOUT_CODE[layout]}, MODE = ${g.mode}, GRID_X = ${shape.grid}, BLOCK_X = ${shape.block}, CLUSTER_X = ${shape.cluster}, SLOT_BYTES = ${SLOT}, LAUNCHES = ${RUN_LAUNCHES}, NLANES = ${lanes.length} };`,
     `static const unsigned char MEMORY[SLOT_BYTES] = {${bytesOf(mem)}};`,
     `static const unsigned char OPS[${n * 32}] = {${bytesOf(opsBuf)}};`,
-    '// a lane: byte offset and bytes in the slot, bit shift, bits, float exponent/fraction bits (0: not a float), its allowed values ALLOWED[first..first+count), whether any NaN is allowed, the allowed values in words',
-    'struct Lane { int byte, bytes, shift, bits, expBits, fracBits, first, count, anyNaN; const char* expected; };',
-    `static const Lane LANES[NLANES] = {\n${laneRows.join(',\n')}\n};`,
-    `static const uint64_t ALLOWED[${Math.max(1, allowedFlat.length)}] = {${allowedFlat.length ? allowedFlat.map((x) => `0x${x.toString(16)}ull`).join(', ') : '0'}};`,
-    '',
-  ].join('\n');
-  const build = [
-    '#!/bin/sh',
-    '# Builds the reproducer with nvcc alone (no node): the kernel from its PTX, the host program over the CUDA driver API.',
-    'set -eu',
-    'cd "$(dirname "$0")"',
-    `nvcc -cubin -arch=${arch} -o kernel.cubin kernel.ptx`,
-    'nvcc -O2 -std=c++17 -o repro host.cpp -ldl',
-    'echo "built ./repro; run it on a GPU that runs ' + arch + ': ./repro [LAUNCHES]"',
+    laneTable('LANES', checks, fmt, w),
     '',
   ].join('\n');
   const r = report.results.find((x) => x.id === id);
@@ -179,7 +142,7 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
     '',
     `${rule.text}: ${formatCitation(rule.cite)}. Every participant's scope includes the others here, so the final memory must be what some order of the ${n} operations gives:`,
     '',
-    ...lanes.map((l, j) => `- lane ${j} (element ${l.element}${fmt.lanes > 1 ? `, lane ${l.lane}` : ''}): ${[...sets[j]!.filter((x) => x !== NAN).map((x) => hex(x, laneBits)), ...(sets[j]!.includes(NAN) ? ['any NaN'] : [])].join(', ')}`),
+    ...checks.map((l, j) => `- lane ${j} (element ${l.element}${fmt.lanes > 1 ? `, lane ${l.lane}` : ''}): ${expectedText(l.values, l.anyNaN, laneBits)}`),
     '',
     '## What the recorded run saw',
     '',
@@ -205,11 +168,12 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
     files: {
       'kernel.ptx': contendModule(arch, report.modulePtx ?? '9.0', [{ gv: g.gv }]),
       'params.h': params,
-      'host.cpp': readFileSync(join(import.meta.dirname, 'host.cpp'), 'utf8'),
-      'build.sh': build,
+      ...cppFiles('host-contention.cpp'),
+      'build.sh': buildScript(arch),
       'README.md': readme,
     },
     recordedBad,
     recordedTotal: total,
+    summary: `the recorded run: ${recordedBad} of ${total} addresses held a final value no order of the operations gives`,
   };
 }

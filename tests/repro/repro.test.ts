@@ -39,7 +39,7 @@ describe('repro of a contention group', () => {
     const params = readFileSync(join(out, 'params.h'), 'utf8');
     // memory 0x0f, participants 0x11, 0x22, 0x44, 0x88: every order ORs to 0xff
     const want = 0x0fn | 0x11n | 0x22n | 0x44n | 0x88n;
-    expect(params).toMatch(new RegExp(`ALLOWED\\[1\\] = \\{0x${want.toString(16)}ull\\}`));
+    expect(params).toMatch(new RegExp(`LANES_ALLOWED\\[1\\] = \\{0x${want.toString(16)}ull\\}`));
     expect(params).toMatch(/N = 4, REPS = 256, LAYOUT = 3, MODE = 0, GRID_X = 4, BLOCK_X = 256, CLUSTER_X = 4/);
     const { bad, total } = badAgainst(or64, want);
     expect(bad).toBeGreaterThan(0);
@@ -82,7 +82,7 @@ describe('repro of a contention group', () => {
       [['repro', REPORT, '--case', or64], /needs --out DIR/],
       [['repro', REPORT, '--case', or64, '--out', nonEmpty], /not empty/],
       [['repro', REPORT, '--finding', 'F999', '--out', join(dir, 'x2')], /no such finding/],
-      [['repro', REPORT, '--case', 'atom.global.add.f32/gen:1', '--out', join(dir, 'x3')], /not a contention group/],
+      [['repro', REPORT, '--case', 'atom.global.add.f32/gen:1', '--out', join(dir, 'x3')], /no result with this id/],
       [['repro', REPORT, '--case', 'atom.global.nope.b64/contend-cluster-bits', '--out', join(dir, 'x4')], /not a contention group of this report/],
       [['repro', join(dir, 'missing.json'), '--case', or64, '--out', join(dir, 'x5')], /cannot read it/],
     ];
@@ -92,5 +92,39 @@ describe('repro of a contention group', () => {
       expect([r.code, r.out], args.join(' ')).toEqual([2, expect.stringMatching(msg)]);
       expect(r.out).not.toMatch(/\n\s+at /); // no stack trace
     }
+  });
+});
+
+describe('repro of a single-thread case (the bulk .add.f32 subnormals of the recorded H200 run)', () => {
+  const GPU = 'reports/baselines/h200-sm_90-gpu-run/report.json.gz';
+  const id = 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32/probe:cp.reduce.async.bulk.global.shared__cta.bulk_group.add.f32-smallest-subnormal-doubled';
+  // memory 1, 0x7fffff, 0x800000, max; source 1, 1, -0x1, max: the 9.1 text flushes subnormal inputs and results
+  it('under 9.1: the flushed sums are what is allowed, and the recorded kept ones are outside; under 9.4 every lane is allowed', async () => {
+    const r91 = await runAtRoot(['repro', GPU, '--case', id, '--out', join(dir, 'bulk91')]);
+    expect(r91.code, r91.out).toBe(0);
+    const p = readFileSync(join(dir, 'bulk91', 'params.h'), 'utf8');
+    expect(p).toContain('static const char* EDITION = "9.1";');
+    // flushed: 0 + 0 = +0; 0 + 0 = +0; 0x800000 + (-0) = 0x800000; max + max = +inf
+    expect(p).toMatch(/MEM_LANES_ALLOWED\[4\] = \{0x0ull, 0x0ull, 0x800000ull, 0x7f800000ull\}/);
+    expect(r91.out).toContain('the recorded run: 3 lane(s) outside the allowed set under PTX ISA 9.1');
+    const readme = readFileSync(join(dir, 'bulk91', 'README.md'), 'utf8');
+    expect(readme).toContain('- memory after: 0x00000002, 0x00800000, 0x007fffff, 0x7f800000');
+    expect(readme).toMatch(/flushes subnormal inputs and results to sign-preserving zero/);
+    const r94 = await runAtRoot(['repro', GPU, '--case', id, '--out', join(dir, 'bulk94'), '--spec-edition', '9.4']);
+    expect(r94.out).toContain('the recorded run: every lane allowed under PTX ISA 9.4');
+  });
+  it.skipIf(!nvcc)('builds with nvcc alone', () => {
+    const b = spawnSync('sh', [join(dir, 'bulk91', 'build.sh')], { encoding: 'utf8', timeout: 120_000 });
+    expect(b.status, b.stderr).toBe(0);
+    expect(existsSync(join(dir, 'bulk91', 'repro'))).toBe(true);
+  }, 180_000);
+  it('refuses a case without observed bits and a launch it does not write yet, exit 2', async () => {
+    const ref = await runAtRoot(['repro', GPU, '--case', 'atom.global.nope/probe:x', '--out', join(dir, 'y1')]);
+    expect([ref.code, ref.out]).toEqual([2, expect.stringMatching(/no result with this id/)]);
+    const NEW = 'reports/baselines/h100-sm_90-new-families/default-gpu-run-report.json.gz';
+    const tensor = await runAtRoot(['repro', NEW, '--case', 'cp.reduce.async.bulk.tensor.5d.global.shared::cta.add.bulk_group(u64)/probe:cp.reduce.async.bulk.tensor.5d.global.shared__cta.add.bulk_group_u64_-wrap-around', '--out', join(dir, 'y2')]);
+    expect([tensor.code, tensor.out]).toEqual([2, expect.stringMatching(/needs a tensor map; the single-thread reproducer does not write that launch yet/)]);
+    const cluster = await runAtRoot(['repro', NEW, '--case', 'red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32/vectors/red-async-int.yaml:red.async.relaxed.cluster.shared__cluster.mbarrier__complete_tx__bytes.inc.u32-at-zero', '--out', join(dir, 'y3')]);
+    expect([cluster.code, cluster.out]).toEqual([2, expect.stringMatching(/needs a launch in clusters/)]);
   });
 });

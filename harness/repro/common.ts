@@ -1,0 +1,78 @@
+/**
+ * What every reproducer folder shares: the C++ files copied as they are (driver.h: the CUDA driver
+ * through dlopen and the lane check), the lane table of params.h (each lane's place in its 16-byte
+ * slot and the values the model allows there), element bytes, and the nvcc-only build script.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ElementFormat, FloatFormat } from '../numerics/formats.js';
+
+/** One lane to check: its element and lane, the bits some allowed outcome has, whether any NaN is allowed. */
+export interface LaneCheck {
+  readonly element: number;
+  readonly lane: number;
+  readonly values: readonly bigint[];
+  readonly anyNaN: boolean;
+}
+
+export const hex = (x: bigint, bits: number) => `0x${x.toString(16).padStart(bits / 4, '0')}`;
+export const bytesOf = (buf: Buffer) => [...buf].map((b) => `0x${b.toString(16).padStart(2, '0')}`).join(', ');
+
+/** Elements of `w` bits from byte `at` of `buf`, little endian (128-bit ones as two 64-bit halves). */
+export function putElements(buf: Buffer, at: number, xs: readonly bigint[], w: number): void {
+  xs.forEach((x, j) => {
+    const o = at + (j * w) / 8;
+    if (w === 8) buf.writeUInt8(Number(x), o);
+    else if (w === 16) buf.writeUInt16LE(Number(x), o);
+    else if (w === 32) buf.writeUInt32LE(Number(x), o);
+    else if (w === 64) buf.writeBigUInt64LE(x, o);
+    else {
+      buf.writeBigUInt64LE(x & ((1n << 64n) - 1n), o);
+      buf.writeBigUInt64LE(x >> 64n, o + 8);
+    }
+  });
+}
+
+/** What a lane allows, in words. */
+export function expectedText(values: readonly bigint[], anyNaN: boolean, bits: number): string {
+  const t = [...values.map((x) => hex(x, bits)), ...(anyNaN ? ['any NaN'] : [])].join(' or ');
+  return t.length > 200 ? `${values.length} values${anyNaN ? ' or any NaN' : ''}` : t || 'nothing';
+}
+
+/** The C++ table of `lanes` (named `name`) and its allowed values (`name`_ALLOWED), for params.h. */
+export function laneTable(name: string, lanes: readonly LaneCheck[], fmt: ElementFormat, width: number): string {
+  const lf = fmt.lane.kind === 'float' ? (fmt.lane as FloatFormat) : undefined;
+  const bits = fmt.lane.bits;
+  if (bits > 64) throw new Error(`lanes of ${bits} bits`);
+  const flat: bigint[] = [];
+  const rows = lanes.map((l) => {
+    const first = flat.length;
+    flat.push(...l.values);
+    const bitOffset = l.element * width + l.lane * bits;
+    const shift = bitOffset % 8;
+    return `  {${Math.floor(bitOffset / 8)}, ${Math.ceil((shift + bits) / 8)}, ${shift}, ${bits}, ${lf?.expBits ?? 0}, ${lf?.fracBits ?? 0}, ${first}, ${l.values.length}, ${l.anyNaN ? 1 : 0}, "${expectedText(l.values, l.anyNaN, bits)}"}`;
+  });
+  return [
+    `static const Lane ${name}[${Math.max(1, lanes.length)}] = {\n${rows.join(',\n') || '  {0, 0, 0, 0, 0, 0, 0, 0, 0, ""}'}\n};`,
+    `static const uint64_t ${name}_ALLOWED[${Math.max(1, flat.length)}] = {${flat.length ? flat.map((x) => `0x${x.toString(16)}ull`).join(', ') : '0'}};`,
+  ].join('\n');
+}
+
+/** build.sh: nvcc alone, the kernel from its PTX and the host program. */
+export function buildScript(arch: string): string {
+  return [
+    '#!/bin/sh',
+    '# Builds the reproducer with nvcc alone (no node): the kernel from its PTX, the host program over the CUDA driver API.',
+    'set -eu',
+    'cd "$(dirname "$0")"',
+    `nvcc -cubin -arch=${arch} -o kernel.cubin kernel.ptx`,
+    'nvcc -O2 -std=c++17 -o repro host.cpp -ldl',
+    `echo "built ./repro; run it on a GPU that runs ${arch}: ./repro [LAUNCHES]"`,
+    '',
+  ].join('\n');
+}
+
+/** The C++ files of a reproducer: driver.h, and the host program named (host-contention.cpp, host-case.cpp) as host.cpp. */
+export function cppFiles(host: 'host-contention.cpp' | 'host-case.cpp'): Record<string, string> {
+  return { 'driver.h': readFileSync(join(import.meta.dirname, 'driver.h'), 'utf8'), 'host.cpp': readFileSync(join(import.meta.dirname, host), 'utf8') };
+}
