@@ -54,7 +54,11 @@ export async function reproCommand(argv: readonly string[], io: Io): Promise<num
   const edition = v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : ((report as { specEdition?: Edition }).specEdition ?? '9.1');
   const r = id!.includes('/contend-') ? (await import('../repro/contention.js')).contentionRepro(report, id!) : (await import('../repro/case.js')).caseRepro(report, id!, edition);
   mkdirSync(v.out, { recursive: true });
-  for (const [name, text] of Object.entries(r.files)) writeFileSync(join(v.out, name), text);
+  // how to write the folder again (tests/repro compares the committed folders with it)
+  const reportRel = relative(process.cwd(), resolve(file));
+  const again = `npm run conformance -- repro ${reportRel.startsWith('..') ? resolve(file) : reportRel} --case '${id}'${id!.includes('/contend-') ? '' : ` --spec-edition ${edition}`} --out DIR`;
+  const files = { ...r.files, 'README.md': `${r.files['README.md']!.trimEnd()}\n\nWritten by: \`${again}\`\n` };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(v.out, name), text);
   chmodSync(join(v.out, 'build.sh'), 0o755);
   const rel = relative(process.cwd(), resolve(v.out));
   const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(v.out);

@@ -128,3 +128,23 @@ describe('repro of a single-thread case (the bulk .add.f32 subnormals of the rec
     expect([cluster.code, cluster.out]).toEqual([2, expect.stringMatching(/needs a launch in clusters/)]);
   });
 });
+
+describe('the committed reproducers (reports/findings/)', () => {
+  it('are what repro writes today from the command in their README, file by file', async () => {
+    const { readdirSync } = await import('node:fs');
+    const root = join(ROOT, 'reports/findings');
+    const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => readdirSync(join(root, d.name), { withFileTypes: true }).filter((x) => x.isDirectory()).map((x) => join(root, d.name, x.name)));
+    expect(folders.length).toBeGreaterThanOrEqual(30);
+    for (const f of folders) {
+      const readme = readFileSync(join(f, 'README.md'), 'utf8');
+      const m = /Written by: `npm run conformance -- repro (\S+) --case '([^']+)'(?: --spec-edition (\S+))? --out DIR`/.exec(readme);
+      expect(m, f).not.toBeNull();
+      const out = join(dir, 'again', f.slice(root.length + 1).replace(/\//g, '__'));
+      const r = await runAtRoot(['repro', m![1]!, '--case', m![2]!, ...(m![3] ? ['--spec-edition', m![3]] : []), '--out', out]);
+      expect(r.code, r.out).toBe(0);
+      for (const name of readdirSync(out)) expect(readFileSync(join(f, name), 'utf8'), `${f}/${name}`).toBe(readFileSync(join(out, name), 'utf8'));
+      const tracked = readdirSync(f).filter((x) => !['kernel.cubin', 'repro', 'build.log'].includes(x));
+      expect(tracked.sort(), f).toEqual(readdirSync(out).sort());
+    }
+  }, 300_000);
+});

@@ -7,75 +7,12 @@
 // holds a value no order gives, else NOT REPRODUCED (exit 0); 2 on a CUDA error.
 //
 //   ./repro [LAUNCHES]     LAUNCHES: how many times to launch (default params.h's, the run's own)
-#include <cuda.h>
-#include <dlfcn.h>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
+#include "driver.h"
 #include "params.h"
 
-// The driver is opened with dlopen, as the harness's own launcher does, so the program builds on a
-// machine without a driver (CI: compile only) and runs against whatever driver the GPU host has.
-#define DRIVER(X)                                                        \
-  X(cuInit, "cuInit") X(cuDeviceGet, "cuDeviceGet") X(cuDeviceGetName, "cuDeviceGetName") \
-  X(cuDriverGetVersion, "cuDriverGetVersion") X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain") \
-  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2") X(cuCtxSetCurrent, "cuCtxSetCurrent") \
-  X(cuCtxSynchronize, "cuCtxSynchronize") X(cuModuleLoad, "cuModuleLoad") X(cuModuleUnload, "cuModuleUnload") \
-  X(cuModuleGetFunction, "cuModuleGetFunction") X(cuMemAlloc, "cuMemAlloc_v2") X(cuMemFree, "cuMemFree_v2") \
-  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2") X(cuMemcpyDtoH, "cuMemcpyDtoH_v2") X(cuLaunchKernelEx, "cuLaunchKernelEx") \
-  X(cuGetErrorString, "cuGetErrorString")
-#define DECLARE(name, sym) static decltype(&::name) p_##name = nullptr;
-DRIVER(DECLARE)
-#undef DECLARE
-
-static void openDriver() {
-  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    std::fprintf(stderr, "no CUDA driver: dlopen(libcuda.so.1) failed: %s\n", dlerror());
-    std::exit(2);
-  }
-#define LOAD(name, sym)                                                      \
-  p_##name = reinterpret_cast<decltype(p_##name)>(dlsym(lib, sym));          \
-  if (!p_##name) {                                                           \
-    std::fprintf(stderr, "the CUDA driver lacks %s (too old?)\n", sym);    \
-    std::exit(2);                                                            \
-  }
-  DRIVER(LOAD)
-#undef LOAD
-}
-
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    CUresult r_ = (x);                                                            \
-    if (r_ != CUDA_SUCCESS) {                                                     \
-      const char* s_ = nullptr;                                                   \
-      p_cuGetErrorString(r_, &s_);                                                  \
-      std::fprintf(stderr, "CUDA error %d (%s) at %s\n", (int)r_, s_ ? s_ : "?", #x); \
-      std::exit(2);                                                               \
-    }                                                                             \
-  } while (0)
-
-static uint64_t laneBits(const unsigned char* slot, const Lane& l) {
-  uint64_t v = 0;
-  std::memcpy(&v, slot + l.byte, l.bytes);  // little endian, as the GPU writes it
-  v >>= l.shift;
-  return l.bits == 64 ? v : (v & ((uint64_t(1) << l.bits) - 1));
-}
-
-static bool isNaN(uint64_t x, const Lane& l) {
-  if (!l.expBits) return false;
-  uint64_t exp = (x >> l.fracBits) & ((uint64_t(1) << l.expBits) - 1);
-  uint64_t frac = x & ((uint64_t(1) << l.fracBits) - 1);
-  return exp == ((uint64_t(1) << l.expBits) - 1) && frac != 0;
-}
-
-static bool allowed(uint64_t x, const Lane& l) {
-  for (int k = 0; k < l.count; k++) if (ALLOWED[l.first + k] == x) return true;
-  return l.anyNaN && isNaN(x, l);
-}
+static bool allowed(uint64_t x, const Lane& l) { return allowedBits(x, l, LANES_ALLOWED); }
 
 int main(int argc, char** argv) {
   int launches = argc > 1 ? std::atoi(argv[1]) : LAUNCHES;
