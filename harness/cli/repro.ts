@@ -17,8 +17,9 @@ export const REPRO_USAGE = `npm run conformance -- repro REPORT.json (--finding 
   a C++ host program over the CUDA driver API, build.sh (nvcc only) and a README (what ran, the
   sentence it contradicts, the bits observed and allowed, SASS, GPU and toolchain); built and run,
   it prints REPRODUCED (exit 1) or NOT REPRODUCED (exit 0). A contention group of a contend report,
-  or a single-thread case with observed bits of a gpu run (not yet: cluster, tensor-map, multimem
-  launches and sweep cells, refused with that reason)
+  a single-thread case with observed bits of a gpu run (not yet: cluster, tensor-map, multimem
+  launches and sweep cells, refused with that reason), or a catalog entry ptxas answered otherwise
+  than the text says (entry.ptx and check.sh: ptxas alone)
   --finding KEY     the finding's first contention group or case with observed bits (F3)
   --case ID         a contention group (atom.shared::cluster.or.b64/contend-cluster-bits) or a case
   --out DIR         where the folder goes (made; an existing folder must be empty)
@@ -48,18 +49,23 @@ export async function reproCommand(argv: readonly string[], io: Io): Promise<num
     const f = report.findings?.find((x) => x.key === v.finding);
     if (!f) throw new UsageError(`repro --finding ${v.finding}: the report has no such finding (it has ${report.findings?.map((x) => x.key).slice(0, 12).join(', ') || 'none'}${(report.findings?.length ?? 0) > 12 ? ', ...' : ''})`);
     const ids = [...f.examples, ...report.results.filter((r) => r.finding === f.key).map((r) => r.id)];
-    id = ids.find((x) => x.includes('/contend-')) ?? ids.find((x) => report.results.find((r) => r.id === x)?.case?.observed !== undefined);
+    id = ids.find((x) => x.includes('/contend-')) ?? ids.find((x) => { const y = report.results.find((r) => r.id === x); return y?.case?.observed !== undefined || (y?.kind !== 'case' && y?.ptxas !== undefined); });
     if (!id) throw new UsageError(`repro --finding ${v.finding}: none of its results is a contention group or a case with observed bits (e.g. ${f.examples[0] ?? '-'}); repro reproduces what hardware did`);
   }
   const edition = v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : ((report as { specEdition?: Edition }).specEdition ?? '9.1');
-  const r = id!.includes('/contend-') ? (await import('../repro/contention.js')).contentionRepro(report, id!) : (await import('../repro/case.js')).caseRepro(report, id!, edition);
+  const res = report.results.find((x) => x.id === id);
+  const kind = id!.includes('/contend-') ? 'contention' : res && res.kind !== 'case' && res.ptxas ? 'ptxas' : 'case';
+  const r =
+    kind === 'contention' ? (await import('../repro/contention.js')).contentionRepro(report, id!)
+    : kind === 'ptxas' ? (await import('../repro/ptxas.js')).ptxasRepro(report, id!)
+    : (await import('../repro/case.js')).caseRepro(report, id!, edition);
   mkdirSync(v.out, { recursive: true });
   // how to write the folder again (tests/repro compares the committed folders with it)
   const reportRel = relative(process.cwd(), resolve(file));
-  const again = `npm run conformance -- repro ${reportRel.startsWith('..') ? resolve(file) : reportRel} --case '${id}'${id!.includes('/contend-') ? '' : ` --spec-edition ${edition}`} --out DIR`;
+  const again = `npm run conformance -- repro ${reportRel.startsWith('..') ? resolve(file) : reportRel} --case '${id}'${kind !== 'case' ? '' : ` --spec-edition ${edition}`} --out DIR`;
   const files = { ...r.files, 'README.md': `${r.files['README.md']!.trimEnd()}\n\nWritten by: \`${again}\`\n` };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(v.out, name), text);
-  chmodSync(join(v.out, 'build.sh'), 0o755);
+  for (const name of Object.keys(files)) if (name.endsWith('.sh')) chmodSync(join(v.out, name), 0o755);
   const rel = relative(process.cwd(), resolve(v.out));
   const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(v.out);
   io.out(`repro: ${id} -> ${shown}/ (${Object.keys(r.files).join(', ')})`);

@@ -148,3 +148,29 @@ describe('the committed reproducers (reports/findings/)', () => {
     }
   }, 300_000);
 });
+
+describe('repro of a toolchain finding (a catalog entry ptxas answered otherwise than the text)', () => {
+  const B = 'reports/baselines/ptxas-13.0-catalog/sm_100a-red-async-report.json.gz';
+  const id = 'red.async.release.gpu.global.min.u32';
+  const out = join(dir, 'ptxas-min');
+  const fake = (name: string, body: string) => {
+    const f = join(dir, name);
+    writeFileSync(f, `#!/bin/sh\n[ "$1" = --version ] && { echo "fake ptxas ${name}"; exit 0; }\n${body}\n`, { mode: 0o755 });
+    return f;
+  };
+  it('writes entry.ptx (the line as the ptxas backend checked it) and check.sh, which tells accept, reject and a crash apart', async () => {
+    const r = await runAtRoot(['repro', B, '--case', id, '--out', out]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('the recorded run: ptxas accepted where the text says reject');
+    expect(readFileSync(join(out, 'entry.ptx'), 'utf8')).toMatch(/\.target sm_100a[\s\S]*red\.async\.release\.gpu\.global\.min\.u32 \[/);
+    const check = (ptxas: string) => spawnSync('sh', [join(out, 'check.sh')], { encoding: 'utf8', env: { ...process.env, PTXAS: ptxas } });
+    const accepts = check(fake('accepts', 'exit 0'));
+    expect([accepts.status, accepts.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: ptxas answers accept \(exit 0\), where the PTX ISA text says reject/)]);
+    const rejects = check(fake('rejects', 'echo "error: Illegal"; exit 255'));
+    expect([rejects.status, rejects.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: ptxas answers reject \(exit 255\)/)]);
+    const crashes = check(fake('crashes', 'kill -SEGV $$'));
+    expect([crashes.status, crashes.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: ptxas answers crashed \(exit 139\)/)]);
+    const none = check(join(dir, 'no-such-ptxas'));
+    expect(none.status).toBe(2);
+  });
+});
