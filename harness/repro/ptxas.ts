@@ -21,7 +21,10 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
   const modulePtx = r.modulePtx !== '-' ? r.modulePtx : (report.modulePtx ?? '9.0');
   const entry = enumerateMatching({ target, ptx: modulePtx, kinds: [r.kind as 'variant'], keep: (x) => x === id }).find((e) => e.id === id);
   if (!entry) throw new UsageError(`repro --case ${id}: the catalog of this harness no longer has this ${r.kind} for ${report.arch}`);
+  // the module as the run checked it, and at the lowest PTX ISA the entry and the target need (an
+  // older ptxas checks what it can; a newer .version may change ptxas's answer)
   const module = buildModule([entry], report.arch, modulePtx);
+  const lowest = buildModule([entry], report.arch, entry.minPtx);
   const expect = entry.expect;
   const answer = r.ptxas.crashed ? `crashed (${r.ptxas.crashed})` : r.ptxas.accepted ? 'accepted' : 'rejected';
   const text = module.text;
@@ -30,23 +33,29 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
     '#!/bin/sh',
     `# Runs ptxas on entry.ptx (${id} on ${report.arch}) and says whether its answer still differs from the`,
     `# PTX ISA text's: the text expects ${expect}; the recorded run's ptxas ${answer}.`,
-    '# REPRODUCED (exit 1): it still differs; NOT REPRODUCED (exit 0); 2: no ptxas. PTXAS=path picks another ptxas.',
+    '# sh check.sh [FILE]: FILE entry.ptx (default) or entry-min.ptx. REPRODUCED (exit 1): it still differs; NOT REPRODUCED (exit 0); CANNOT CHECK (exit 2): no ptxas, or one without the target or PTX ISA version. PTXAS=path picks another ptxas.',
     'set -u',
     'cd "$(dirname "$0")"',
     'P=${PTXAS:-ptxas}',
     'command -v "$P" >/dev/null 2>&1 || { echo "no ptxas (set PTXAS=/path/to/ptxas)"; exit 2; }',
     '"$P" --version | tail -1',
-    `"$P" -arch=${report.arch} entry.ptx -o /dev/null >ptxas.log 2>&1`,
+    'F=${1:-entry.ptx}',
+    'V=$(sed -n "s/^\\.version //p" "$F")',
+    `"$P" -arch=${report.arch} "$F" -o /dev/null >ptxas.log 2>&1`,
     'rc=$?',
     'sed "s/^/  ptxas: /" ptxas.log',
+    '# a toolchain that does not know the target or the PTX ISA version cannot answer the question',
+    `if grep -qE "is not defined for option 'gpu-name'|Unsupported \\.version|does not support \\.target|not supported on \\.target" ptxas.log; then`,
+    `  echo "CANNOT CHECK: this ptxas does not know .target ${report.arch} or PTX ISA $V ($F)"; exit 2`,
+    'fi',
     '# killed by a signal: 128 + its number (139: SIGSEGV); ptxas itself exits 255 on an error',
     'if [ $rc -gt 128 ] && [ $rc -lt 255 ]; then got=crashed; elif [ $rc -eq 0 ]; then got=accept; else got=reject; fi',
     `want=${expect}`,
     '# a crash is no answer the text allows, whatever it expects',
     'if [ "$got" != crashed ] && { [ "$want" = either ] || [ "$got" = "$want" ]; }; then',
-    `  echo "NOT REPRODUCED: ptxas answers $got (exit $rc), as the PTX ISA text allows (${expect})"; exit 0`,
+    `  echo "NOT REPRODUCED: ptxas answers $got (exit $rc) at PTX ISA $V, as the PTX ISA text allows (${expect})"; exit 0`,
     'fi',
-    `echo "REPRODUCED: ptxas answers $got (exit $rc), where the PTX ISA text says ${expect} (the recorded run: ${answer})"`,
+    `echo "REPRODUCED: ptxas answers $got (exit $rc) at PTX ISA $V, where the PTX ISA text says ${expect} (the recorded run, at ${modulePtx}: ${answer})"`,
     'exit 1',
     '',
   ].join('\n');
@@ -57,7 +66,7 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
     '',
     `Written by \`npm run conformance -- repro\` from a run${report.startedAt ? ` of ${report.startedAt}` : ''}.`,
     '',
-    `The line, in a module of PTX ISA ${modulePtx} for \`.target ${report.arch}\` (entry.ptx, as the ptxas backend wrote it):`,
+    `The line, in a module for \`.target ${report.arch}\` as the ptxas backend writes it: entry.ptx at PTX ISA ${modulePtx}, as the run checked it, and entry-min.ptx at ${entry.minPtx}, the lowest the line and the target need:`,
     '',
     '```',
     line.trim(),
@@ -73,10 +82,11 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
     '## Run',
     '',
     '```sh',
-    'sh check.sh                       # REPRODUCED (exit 1) or NOT REPRODUCED (exit 0)',
+    'sh check.sh                       # REPRODUCED (exit 1), NOT REPRODUCED (exit 0), CANNOT CHECK (exit 2: no ptxas, or one that lacks the target or PTX ISA version)',
+    'sh check.sh entry-min.ptx         # the same at the lowest PTX ISA version',
     'PTXAS=/usr/lib/nvidia-cuda-toolkit/bin/ptxas sh check.sh   # another toolchain',
     '```',
     '',
   ].join('\n');
-  return { files: { 'entry.ptx': text, 'check.sh': script, 'README.md': readme }, recordedBad: 1, recordedTotal: 1, summary: `the recorded run: ptxas ${answer} where the text says ${expect}` };
+  return { files: { 'entry.ptx': text, 'entry-min.ptx': lowest.text, 'check.sh': script, 'README.md': readme }, recordedBad: 1, recordedTotal: 1, summary: `the recorded run: ptxas ${answer} where the text says ${expect}` };
 }

@@ -165,11 +165,14 @@ describe('repro of a toolchain finding (a catalog entry ptxas answered otherwise
     expect(readFileSync(join(out, 'entry.ptx'), 'utf8')).toMatch(/\.target sm_100a[\s\S]*red\.async\.release\.gpu\.global\.min\.u32 \[/);
     const check = (ptxas: string) => spawnSync('sh', [join(out, 'check.sh')], { encoding: 'utf8', env: { ...process.env, PTXAS: ptxas } });
     const accepts = check(fake('accepts', 'exit 0'));
-    expect([accepts.status, accepts.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: ptxas answers accept \(exit 0\), where the PTX ISA text says reject/)]);
+    expect([accepts.status, accepts.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: ptxas answers accept \(exit 0\) at PTX ISA 9\.0, where the PTX ISA text says reject/)]);
     const rejects = check(fake('rejects', 'echo "error: Illegal"; exit 255'));
-    expect([rejects.status, rejects.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: ptxas answers reject \(exit 255\)/)]);
+    expect([rejects.status, rejects.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: ptxas answers reject \(exit 255\) at PTX ISA 9\.0/)]);
     const crashes = check(fake('crashes', 'kill -SEGV $$'));
     expect([crashes.status, crashes.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: ptxas answers crashed \(exit 139\)/)]);
+    const unknown = check(fake('old', `echo "ptxas fatal   : Value 'sm_100a' is not defined for option 'gpu-name'"; exit 255`));
+    expect([unknown.status, unknown.stdout]).toEqual([2, expect.stringMatching(/CANNOT CHECK: this ptxas does not know \.target sm_100a or PTX ISA 9\.0/)]);
+    expect(readFileSync(join(out, 'entry-min.ptx'), 'utf8')).toMatch(/^\.version 8\.7$/m);
     const none = check(join(dir, 'no-such-ptxas'));
     expect(none.status).toBe(2);
   });
