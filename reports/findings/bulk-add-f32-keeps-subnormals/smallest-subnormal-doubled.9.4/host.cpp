@@ -49,21 +49,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s [LAUNCHES]  (LAUNCHES >= 1; default 1)\n", argv[0]);
     return 2;
   }
-  openDriver();
-  CHECK(p_cuInit(0));
-  CUdevice dev;
-  CHECK(p_cuDeviceGet(&dev, 0));
-  char name[256] = {0};
-  CHECK(p_cuDeviceGetName(name, sizeof name, dev));
-  int drv = 0;
-  CHECK(p_cuDriverGetVersion(&drv));
-  CUcontext ctx;
-  CHECK(p_cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(p_cuCtxSetCurrent(ctx));
-  CUmodule mod;
-  CHECK(p_cuModuleLoad(&mod, "kernel.cubin"));
-  CUfunction fn;
-  CHECK(p_cuModuleGetFunction(&fn, mod, KERNEL));
+  Session s = openSession(KERNEL);
+  CUfunction fn = s.fn;
+  const char* name = s.name;
+  int drv = s.drv;
   CUdeviceptr dmem, db, dc, dout;
   CHECK(p_cuMemAlloc(&dmem, 16));
   CHECK(p_cuMemAlloc(&db, 16));
@@ -101,8 +90,7 @@ int main(int argc, char** argv) {
   CHECK(p_cuMemFree(db));
   CHECK(p_cuMemFree(dc));
   CHECK(p_cuMemFree(dout));
-  CHECK(p_cuModuleUnload(mod));
-  CHECK(p_cuDevicePrimaryCtxRelease(dev));
+  closeSession(s);
   if (badLaunches) {
     std::printf("REPRODUCED: %d of %d launches gave bits the PTX ISA %s text does not allow (the recorded run: %s)\n", badLaunches, launches, EDITION, RECORDED);
     return 1;

@@ -20,21 +20,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s [LAUNCHES]  (LAUNCHES >= 1; default %d)\n", argv[0], LAUNCHES);
     return 2;
   }
-  openDriver();
-  CHECK(p_cuInit(0));
-  CUdevice dev;
-  CHECK(p_cuDeviceGet(&dev, 0));
-  char name[256] = {0};
-  CHECK(p_cuDeviceGetName(name, sizeof name, dev));
-  int drv = 0;
-  CHECK(p_cuDriverGetVersion(&drv));
-  CUcontext ctx;
-  CHECK(p_cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(p_cuCtxSetCurrent(ctx));
-  CUmodule mod;
-  CHECK(p_cuModuleLoad(&mod, "kernel.cubin"));
-  CUfunction fn;
-  CHECK(p_cuModuleGetFunction(&fn, mod, KERNEL));
+  Session s = openSession(KERNEL);
+  CUfunction fn = s.fn;
+  const char* name = s.name;
+  int drv = s.drv;
 
   const size_t memBytes = size_t(REPS) * SLOT_BYTES;
   CUdeviceptr dmem, dops, dout;
@@ -92,8 +81,7 @@ int main(int argc, char** argv) {
   CHECK(p_cuMemFree(dmem));
   CHECK(p_cuMemFree(dops));
   CHECK(p_cuMemFree(dout));
-  CHECK(p_cuModuleUnload(mod));
-  CHECK(p_cuDevicePrimaryCtxRelease(dev));
+  closeSession(s);
   if (bad) {
     std::printf("REPRODUCED: %ld of %ld addresses hold a final value that no order of the %d operations gives (the recorded run: %s)\n", bad, total, N, RECORDED);
     return 1;

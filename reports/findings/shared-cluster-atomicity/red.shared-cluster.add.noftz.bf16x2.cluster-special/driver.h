@@ -51,6 +51,36 @@ static void openDriver() {
     }                                                                             \
   } while (0)
 
+// The device, its primary context and the kernel: what every reproducer opens first.
+struct Session {
+  CUdevice dev;
+  CUmodule mod;
+  CUfunction fn;
+  char name[256];
+  int drv;
+};
+
+static Session openSession(const char* kernel) {
+  Session s;
+  std::memset(&s, 0, sizeof s);
+  openDriver();
+  CHECK(p_cuInit(0));
+  CHECK(p_cuDeviceGet(&s.dev, 0));
+  CHECK(p_cuDeviceGetName(s.name, sizeof s.name, s.dev));
+  CHECK(p_cuDriverGetVersion(&s.drv));
+  CUcontext ctx;
+  CHECK(p_cuDevicePrimaryCtxRetain(&ctx, s.dev));
+  CHECK(p_cuCtxSetCurrent(ctx));
+  CHECK(p_cuModuleLoad(&s.mod, "kernel.cubin"));
+  CHECK(p_cuModuleGetFunction(&s.fn, s.mod, kernel));
+  return s;
+}
+
+static void closeSession(Session& s) {
+  CHECK(p_cuModuleUnload(s.mod));
+  CHECK(p_cuDevicePrimaryCtxRelease(s.dev));
+}
+
 // a lane: byte offset and bytes in its 16-byte slot, bit shift, bits, float exponent/fraction bits
 // (0: not a float), its allowed values ALLOWED[first..first+count), whether any NaN is allowed, and the
 // allowed values in words
