@@ -91,6 +91,14 @@ describe('links', () => {
     expect(broken).toEqual([]);
   });
 
+  it('every relative link of the findings pages (reports/findings/README.md and the README of each finding) resolves', () => {
+    const fr = join(root, 'reports', 'findings');
+    const files = [join(fr, 'README.md'), ...readdirSync(fr, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(fr, d.name, 'README.md'))];
+    expect(files.length).toBeGreaterThan(5);
+    const broken = files.flatMap((f) => brokenLinks(f).map((b) => `${f.slice(root.length + 1)}: ${b}`));
+    expect(broken).toEqual([]);
+  });
+
   it('reports a link to a missing file and to a missing heading', () => {
     const f = join(docsDir, 'x.md');
     const md = '[a](usage.md) [b](nowhere.md) [c](usage.md#verdicts) [d](usage.md#no-such-heading) [e](https://example.com/x) `[f](in-code.md)`\n```\n[g](in-fence.md)\n```\n';
