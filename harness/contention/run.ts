@@ -50,7 +50,8 @@ function readElements(buf: Buffer, at: number, n: number, w: number): bigint[] {
   }
   return out;
 }
-function writeElements(buf: Buffer, at: number, xs: readonly bigint[], w: number): void {
+/** Elements of `w` bits at byte `at` of `buf`, little endian (128-bit ones as two 64-bit halves); the reproducers write theirs the same way. */
+export function writeElements(buf: Buffer, at: number, xs: readonly bigint[], w: number): void {
   xs.forEach((x, j) => {
     const o = at + (j * w) / 8;
     if (w === 16) buf.writeUInt16LE(Number(x), o);

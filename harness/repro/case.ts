@@ -9,10 +9,12 @@ import { formatCitation } from '../catalog/cite.js';
 import { type Edition, withEdition } from '../catalog/editions.js';
 import { SLOT } from '../backends/gpu/family.js';
 import { gpuPlan, kernelsText } from '../backends/gpu/plan.js';
-import { elementFormat } from '../numerics/formats.js';
+import { elementFormat, splitLanes } from '../numerics/formats.js';
 import type { RunReport } from '../report/json.js';
 import { CaseError, type ElementAllowed, type ReferenceCase, reference } from '../reference/model.js';
-import { type LaneCheck, buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, putElements } from './common.js';
+import { writeElements } from '../contention/run.js';
+import { allows } from '../numerics/ops.js';
+import { type LaneCheck, buildScript, bytesOf, cppFiles, expectedText, hex, laneTable } from './common.js';
 import type { ReproFiles } from './contention.js';
 
 const big = (xs: unknown): bigint[] | undefined => (Array.isArray(xs) ? xs.map((x) => BigInt(String(x))) : undefined);
@@ -51,28 +53,19 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
     throw e;
   }
   const mem = Buffer.alloc(SLOT);
-  putElements(mem, 0, memory, w);
+  writeElements(mem, 0, memory, w);
   const bBuf = Buffer.alloc(SLOT);
-  putElements(bBuf, 0, b, w);
+  writeElements(bBuf, 0, b, w);
   const cBuf = Buffer.alloc(SLOT);
-  if (c) putElements(cBuf, 0, c, w);
+  if (c) writeElements(cBuf, 0, c, w);
   const memChecks = checksOf(ref.memory ?? []);
   const retChecks = k.returns ? checksOf(ref.returned ?? []) : [];
   const laneBits = fmt.lane.bits;
   const obsMem = big(observed.memory) ?? [];
   const obsRet = big(observed.returned);
   // the recorded bits against the same checks (what ./repro will say of the recorded run)
-  const laneOf = (el: bigint, lane: number) => (el >> BigInt(lane * laneBits)) & ((1n << BigInt(laneBits)) - 1n);
-  const isNaN = (x: bigint) => {
-    if (fmt.lane.kind !== 'float') return false;
-    const f = fmt.lane as { expBits: number; fracBits: number };
-    const exp = (x >> BigInt(f.fracBits)) & ((1n << BigInt(f.expBits)) - 1n);
-    return exp === (1n << BigInt(f.expBits)) - 1n && (x & ((1n << BigInt(f.fracBits)) - 1n)) !== 0n;
-  };
-  const outside = (checks: readonly LaneCheck[], els: readonly bigint[]) => checks.filter((l) => {
-    const x = laneOf(els[l.element] ?? 0n, l.lane);
-    return !l.values.includes(x) && !(l.anyNaN && isNaN(x));
-  });
+  const outside = (checks: readonly LaneCheck[], els: readonly bigint[]) =>
+    checks.filter((l) => !allows(fmt.lane, { bits: l.values, anyNaN: l.anyNaN, unspecified: [] }, splitLanes(fmt, els[l.element] ?? 0n)[l.lane]!));
   const badLanes = [...outside(memChecks, obsMem), ...(obsRet ? outside(retChecks, obsRet) : [])];
   const recorded = `${badLanes.length ? `${badLanes.length} lane(s) outside the allowed set` : 'every lane allowed'} under PTX ISA ${edition} (verdict in the report: ${r.verdict})`;
   const kernel = gv.name;

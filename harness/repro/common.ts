@@ -18,21 +18,6 @@ export interface LaneCheck {
 export const hex = (x: bigint, bits: number) => `0x${x.toString(16).padStart(bits / 4, '0')}`;
 export const bytesOf = (buf: Buffer) => [...buf].map((b) => `0x${b.toString(16).padStart(2, '0')}`).join(', ');
 
-/** Elements of `w` bits from byte `at` of `buf`, little endian (128-bit ones as two 64-bit halves). */
-export function putElements(buf: Buffer, at: number, xs: readonly bigint[], w: number): void {
-  xs.forEach((x, j) => {
-    const o = at + (j * w) / 8;
-    if (w === 8) buf.writeUInt8(Number(x), o);
-    else if (w === 16) buf.writeUInt16LE(Number(x), o);
-    else if (w === 32) buf.writeUInt32LE(Number(x), o);
-    else if (w === 64) buf.writeBigUInt64LE(x, o);
-    else {
-      buf.writeBigUInt64LE(x & ((1n << 64n) - 1n), o);
-      buf.writeBigUInt64LE(x >> 64n, o + 8);
-    }
-  });
-}
-
 /** What a lane allows, in words. */
 export function expectedText(values: readonly bigint[], anyNaN: boolean, bits: number): string {
   const t = [...values.map((x) => hex(x, bits)), ...(anyNaN ? ['any NaN'] : [])].join(' or ');

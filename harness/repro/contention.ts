@@ -14,14 +14,14 @@ import { UsageError } from '../cli/errors.js';
 import { formatCitation } from '../catalog/cite.js';
 import { SLOT } from '../backends/gpu/family.js';
 import { gpuPlan } from '../backends/gpu/plan.js';
-import { elementFormat } from '../numerics/formats.js';
+import { elementFormat, splitLanes } from '../numerics/formats.js';
 import type { RunReport } from '../report/json.js';
 import { CaseError } from '../reference/model.js';
 import { type ContentionGroup, contentionPlan, setOps } from '../contention/cases.js';
 import { contendKernelName, contendModule } from '../contention/kernel.js';
-import { CONTENTION_RULES, MAX_ORDER_N, lanesOf, orderFree, orderSet } from '../contention/model.js';
-import { LAYOUT_CODE, groupId, launchShape } from '../contention/run.js';
-import { buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, putElements } from './common.js';
+import { CONTENTION_RULES, MAX_ORDER_N, inSet, lanesOf, orderFree, orderSet } from '../contention/model.js';
+import { LAYOUT_CODE, groupId, launchShape, writeElements } from '../contention/run.js';
+import { buildScript, bytesOf, cppFiles, expectedText, hex, laneTable } from './common.js';
 
 /** What the contention run recorded of one group (report.contention[i]). */
 interface RecordedGroup {
@@ -86,23 +86,17 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
   const checks = lanes.map((l, j) => ({ element: l.element, lane: l.lane, values: sets[j]!.filter((x) => x !== NAN), anyNaN: sets[j]!.includes(NAN) }));
   // the memory of one address, and the operands (32 bytes a participant: b, then c), as the run wrote them
   const mem = Buffer.alloc(SLOT);
-  putElements(mem, 0, memory, w);
+  writeElements(mem, 0, memory, w);
   const opsBuf = Buffer.alloc(n * 32);
   ops.forEach((o, i) => {
-    putElements(opsBuf, i * 32, o.b, w);
-    if (o.c) putElements(opsBuf, i * 32 + 16, o.c, w);
+    writeElements(opsBuf, i * 32, o.b, w);
+    if (o.c) writeElements(opsBuf, i * 32 + 16, o.c, w);
   });
   const layout = g.layout;
   const shape = launchShape(layout, n, recorded.reps);
   const total = recorded.outcomes.reduce((s, o) => s + o.count, 0);
   // an outcome's memory is the group's final elements; bad where some lane is outside its set
-  const outside = (m: readonly string[]) =>
-    lanes.some((l, j) => {
-      const el = BigInt(m[l.element]!);
-      const x = (el >> BigInt(l.lane * laneBits)) & ((1n << BigInt(laneBits)) - 1n);
-      const set = sets[j]!;
-      return !set.includes(x) && !(set.includes(NAN) && l.isNaN(x));
-    });
+  const outside = (m: readonly string[]) => lanes.some((l, j) => !inSet(l, sets[j]!, splitLanes(fmt, BigInt(m[l.element]!))[l.lane]!));
   const recordedBad = recorded.outcomes.filter((o) => outside(o.memory)).reduce((s, o) => s + o.count, 0);
   const recordedText = `${recordedBad} of ${total} addresses over ${RUN_LAUNCHES} launches`;
   const kernel = contendKernelName(g.gv);
