@@ -2,7 +2,7 @@
  * Command-line options of `npm run conformance`. Every problem is a UsageError that says what was
  * wrong and lists the valid values; the caller exits with code 2.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findTarget, targetNames } from '../arch/targets.js';
@@ -56,6 +56,8 @@ export interface Options {
   readonly filterRespelled?: readonly (readonly [string, string])[];
   /** --spec-edition: the PTX ISA edition results are judged against (default the newest). */
   readonly specEdition: Edition;
+  /** --ptxas PATH, repeatable: the ptxas to compile with; two or more run the plan under each (a toolchain matrix). */
+  readonly ptxas: readonly string[];
   /** The multicast backend: the user's explicit permission to create multicast objects on this machine. */
   readonly allowMulticast: boolean;
   /** The multicast backend: print what it would allocate, bind and launch; change nothing. */
@@ -74,6 +76,10 @@ export const USAGE = `usage: npm run conformance -- [options]
                      ${targetNames().join(' ')}
   --backend NAME     auto | reference | ptxas | gpu | multicast (default auto: the richest this
                      machine runs; never multicast, which runs only when named)
+  --ptxas PATH       the ptxas to compile with (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin);
+                     repeatable: a toolchain matrix, the same run under each ptxas, one report
+                     each in a folder named after it, and matrix.json/matrix.txt comparing their
+                     answers (docs/toolchains.md)
   --allow-multicast  multicast backend: allow it to create a multicast object bound to several GPUs
                      (an NVSwitch system you own; refused where NCCL_NVLS_ENABLE=0,
                      NVSHMEM_DISABLE_NVLS=1 or TORCH_SYMM_MEM_DISABLE_MULTICAST=1, or fewer than 2
@@ -145,6 +151,7 @@ const VALUE_OF: Readonly<Record<string, string>> = {
   '--shard': 'I/N, this run\'s part of N (from 0), e.g. --shard 0/4',
   '--spec-edition': `a PTX ISA edition, e.g. --spec-edition ${NEWEST_EDITION}; one of ${EDITIONS.join(', ')}`,
   '--launches': 'a number of launches (1 or more), e.g. --launches 8',
+  '--ptxas': 'the path of a ptxas binary, e.g. --ptxas /usr/local/cuda/bin/ptxas (repeatable)',
 };
 
 /**
@@ -189,6 +196,7 @@ export function parseOptions(argv: readonly string[]): Options {
         'allow-multicast': { type: 'boolean' },
         'plan-only': { type: 'boolean' },
         launches: { type: 'string' },
+        ptxas: { type: 'string', multiple: true },
       },
     });
   } catch (e) {
@@ -196,7 +204,7 @@ export function parseOptions(argv: readonly string[]): Options {
     const missing = missingValue(msg, argv);
     if (missing) throw missing;
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--allow-multicast', '--plan-only', '--launches', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--allow-multicast', '--plan-only', '--launches', '--ptxas', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -254,6 +262,7 @@ export function parseOptions(argv: readonly string[]): Options {
     cacheDir: resolveCacheDir(v['cache-dir']),
     ...(v.shard !== undefined ? { shard: parseShard(v.shard) } : {}),
     specEdition: v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : NEWEST_EDITION,
+    ptxas: checkPtxasPaths(v.ptxas ?? []),
     allowMulticast: v['allow-multicast'] ?? false,
     planOnly: v['plan-only'] ?? false,
     launches: ((): number => {
@@ -268,6 +277,24 @@ export function parseOptions(argv: readonly string[]): Options {
       return Number(v.generated);
     })(),
   };
+}
+
+/** --ptxas paths as given: each an existing file, none twice (else a UsageError naming it). */
+export function checkPtxasPaths(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new UsageError(`--ptxas ${p}: no such file; give the path of a ptxas binary, e.g. --ptxas /usr/local/cuda/bin/ptxas`);
+    }
+    if (!st.isFile()) throw new UsageError(`--ptxas ${p}: not a file; give the path of the ptxas binary itself, e.g. --ptxas ${join(p, 'ptxas')}`);
+    const real = realpathSync(p);
+    if (seen.has(real)) throw new UsageError(`--ptxas ${p}: given twice; a toolchain matrix runs each ptxas once`);
+    seen.add(real);
+  }
+  return [...paths];
 }
 
 const VECTOR_FILE = /\.(ya?ml|jsonl)$/i;

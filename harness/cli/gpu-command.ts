@@ -7,9 +7,10 @@
 import { parseArgs } from 'node:util';
 import { type Target, findTarget } from '../arch/targets.js';
 import { type Selected, selectBackend } from '../backends/select.js';
+import { choosePtxas } from '../backends/ptxas/toolchain.js';
 import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
 import { type Shard, parseShard } from '../util/shard.js';
-import { DEFAULT_ARCH, missingValue } from './args.js';
+import { DEFAULT_ARCH, checkPtxasPaths, missingValue } from './args.js';
 import { UsageError } from './errors.js';
 
 const COMMON = {
@@ -20,6 +21,7 @@ const COMMON = {
   backend: { type: 'string' },
   shard: { type: 'string' },
   'spec-edition': { type: 'string' },
+  ptxas: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -30,6 +32,7 @@ const OWN_VALUE_OF: Readonly<Record<string, string>> = {
   '--workers': 'a number of worker processes, e.g. --workers 2',
   '--expectations': 'an expectations file, e.g. --expectations cases/expectations/sm_90.yaml',
   '--reps': 'a multiple of 32 from 32 to 1024, e.g. --reps 256',
+  '--ptxas': 'the path of a ptxas binary, e.g. --ptxas /usr/local/cuda/bin/ptxas (repeatable)',
 };
 
 type Own = Record<string, { readonly type: 'string' | 'boolean' }>;
@@ -55,7 +58,8 @@ export function parseGpuCommand<O extends Own>(argv: readonly string[], own: O, 
     out(usage);
     return undefined;
   }
-  const c = v as Values<typeof COMMON>;
+  const c = v as Values<typeof COMMON> & { ptxas?: string[] };
+  checkPtxasPaths(c.ptxas ?? []);
   const shard: Shard | undefined = c.shard !== undefined ? parseShard(c.shard) : undefined;
   const edition: Edition = c['spec-edition'] !== undefined ? parseEdition(c['spec-edition']) : NEWEST_EDITION;
   setSpecEdition(edition);
@@ -63,6 +67,38 @@ export function parseGpuCommand<O extends Own>(argv: readonly string[], own: O, 
   const target = findTarget(arch);
   if (!target) throw new UsageError(`unknown --arch '${arch}'`);
   return { v, target, shard, edition };
+}
+
+/**
+ * --ptxas for a GPU-only command: none, the one found; one, that ptxas; two or more, the command once
+ * per ptxas and a comparison (a toolchain matrix, matrix.ts).
+ */
+export async function withPtxas(command: string, argv: readonly string[], io: { out: (s: string) => void; err: (s: string) => void; outGone?: () => boolean; isTTY: boolean }, run: (argv: readonly string[]) => Promise<number>): Promise<number> {
+  const paths: string[] = [];
+  let report: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--ptxas' || a === '--report') {
+      const val = argv[i + 1];
+      if (val === undefined || val.startsWith('--')) break; // parseGpuCommand says what is missing
+      if (a === '--ptxas') paths.push(val);
+      else report = val;
+      i++;
+    } else if (a.startsWith('--ptxas=')) paths.push(a.slice(8));
+    else if (a.startsWith('--report=')) report = a.slice(9);
+    else if (a === '--help' || a === '-h') return run(argv);
+  }
+  if (paths.length > 1) {
+    checkPtxasPaths(paths);
+    const { commandMatrix } = await import('./matrix.js');
+    return commandMatrix(command, argv, paths, report, io, (a) => withPtxas(command, a, io, run));
+  }
+  choosePtxas(paths[0]);
+  try {
+    return await run(argv);
+  } finally {
+    choosePtxas(undefined);
+  }
 }
 
 /** --backend for a GPU-only command: gpu or auto (the same), else a UsageError saying why. */

@@ -30,7 +30,9 @@ import { mergeReports } from '../report/merge.js';
 import { loadReport } from '../report/load.js';
 import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
 import { prepareReportDir, pruneRuns, removeEmptyReportDirs } from '../report/dir.js';
-import { ptxasFields, toolchainOf } from './gpu-command.js';
+import { ptxasFields, toolchainOf, withPtxas } from './gpu-command.js';
+import { choosePtxas } from '../backends/ptxas/toolchain.js';
+import type { RunHooks } from './matrix.js';
 import type { EntryResult } from '../report/types.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
@@ -199,7 +201,7 @@ function generatedIgnored(opts: Options, backend: string, wantsCases: boolean): 
 }
 
 /** Runs the backend the options choose into `rec` (the recorder is made once the run is sure to start). */
-async function runBackend(opts: Options, target: Target, io: Io, startRecorder: (keepPasses?: number) => RunRecorder): Promise<RunRecorder | number> {
+async function runBackend(opts: Options, target: Target, io: Io, startRecorder: (keepPasses?: number) => RunRecorder, hooks: RunHooks = {}): Promise<RunRecorder | number> {
   if (opts.backend === 'multicast') {
     const why = generatedIgnored(opts, 'multicast', opts.vectors.length > 0);
     if (why) io.err(why);
@@ -300,9 +302,12 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     // decided results are held for a partial report (an interrupt keeps them); added in entry order at the end
     const decided: EntryResult[] = [];
     rec.pending = () => decided;
-    const run = await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r));
+    // in a toolchain matrix, classified before any report was written (matrix.ts)
+    const pre = hooks.matrix?.precomputed;
+    const run = pre ?? (await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r)));
     rec.pending = undefined;
-    progress.done();
+    if (!pre) progress.done();
+    const alsoKeep = hooks.matrix?.alsoKeep;
     // every entry that is not a plain pass, and the first --keep passes; the others are counted and
     // covered (replay any by --filter with its id)
     let passes = 0;
@@ -311,7 +316,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     const droppedIds: string[] = [];
     for (const r of run.results) {
       entryTotals[`entries.${r.family}.${r.verdict}`] = (entryTotals[`entries.${r.family}.${r.verdict}`] ?? 0) + 1;
-      if (r.verdict !== 'pass' || passes++ < opts.keepPasses) kept.push(r);
+      if (r.verdict !== 'pass' || alsoKeep?.has(r.id) || passes++ < opts.keepPasses) kept.push(r);
       else {
         droppedIds.push(r.id);
         entryTotals[`dropped.${r.family}.entries`] = (entryTotals[`dropped.${r.family}.entries`] ?? 0) + 1;
@@ -504,15 +509,16 @@ async function exportCommand(args: readonly string[], io: Io): Promise<number> {
   return 0;
 }
 
-export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: readonly string[], io: Io = defaultIo, hooks: RunHooks = {}): Promise<number> {
   try {
     if (argv[0] === 'export') return await exportCommand(argv.slice(1), io);
     if (argv[0] === 'diff') return await diffCommand(argv.slice(1), io);
     if (argv[0] === 'merge') return await mergeCommand(argv.slice(1), io);
     if (argv[0] === 'render') return await renderCommand(argv.slice(1), io);
-    if (argv[0] === 'sweep') return await (await import('./sweep.js')).sweepCommand(argv.slice(1), io);
-    if (argv[0] === 'contend') return await (await import('./contend.js')).contendCommand(argv.slice(1), io);
+    if (argv[0] === 'sweep') return await withPtxas('sweep', argv.slice(1), io, async (a) => (await import('./sweep.js')).sweepCommand(a, io));
+    if (argv[0] === 'contend') return await withPtxas('contend', argv.slice(1), io, async (a) => (await import('./contend.js')).contendCommand(a, io));
     if (argv[0] === 'repro') return await (await import('./repro.js')).reproCommand(argv.slice(1), io);
+    if (argv[0] === 'lens') return await (await import('./lens.js')).lensCommand(argv.slice(1), io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`error: ${e.message}`);
@@ -538,6 +544,30 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     for (const v of VERDICTS) io.out(`  ${v.padEnd(17)} ${VERDICT_MEANING[v]}`);
     return 0;
   }
+  // --ptxas twice or more: the same run under each ptxas (matrix.ts), each a run of its own
+  if (opts.ptxas.length > 1 && !hooks.matrix && !opts.list) {
+    try {
+      return await (await import('./matrix.js')).matrixCommand(argv, opts, io, main);
+    } catch (e) {
+      if (e instanceof UsageError) {
+        io.err(`error: ${e.message}`);
+        return 2;
+      }
+      throw e;
+    } finally {
+      removeEmptyReportDirs();
+    }
+  }
+  choosePtxas(opts.ptxas[0]);
+  try {
+    return await runOne(argv, opts, io, hooks);
+  } finally {
+    choosePtxas(undefined);
+  }
+}
+
+/** One run (under the ptxas --ptxas chose, or the one found): the report and its exit code. */
+async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: RunHooks): Promise<number> {
   const target = findTarget(opts.arch)!;
   setSpecEdition(opts.specEdition);
   const started = new Date();
@@ -571,9 +601,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed, specEdition: opts.specEdition, ...shard }, expectations, expectations.length ? exFile : null);
       io.err(`streaming results to ${rec.jsonl}`);
       return rec;
-    });
+    }, hooks);
     if (typeof out === 'number') return out;
     const w = out.finish();
+    hooks.onReport?.(w.report);
     // --case: the case itself (inputs, bits, allowed results, verdict and why), not only its count
     if (opts.case !== undefined) for (const r of w.report.results) for (const l of caseLines(r, w.report.rules)) io.out(l);
     printSummary(io, w.report);

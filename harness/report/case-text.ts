@@ -41,7 +41,8 @@ export function caseLines(r: EntryResult, rules: RunReport['rules']): string[] {
   }
   out.push(`  verdict: ${r.verdict}: ${r.reason}`);
   if (r.explanation) out.push(`  explanation: ${r.explanation.text}${r.explanation.ids.length ? ` (${r.explanation.ids.join(', ')})` : ''}`);
-  if (r.sass) out.push(`  SASS: ${r.sass}`);
+  if (r.sass) out.push(`  SASS${r.toolchain ? ` (${r.toolchain})` : ''}: ${r.sass}`);
+  else if (r.toolchain) out.push(`  toolchain: ${r.toolchain}`);
   if (r.catalog.rules.length) {
     out.push('  rules:');
     for (const id of r.catalog.rules) {

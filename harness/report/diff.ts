@@ -68,6 +68,12 @@ export function regressions(d: ReportDiff): Change[] {
 export function formatDiff(d: ReportDiff, a: RunReport, b: RunReport, max = 50): string[] {
   const side = (r: RunReport) => `${r.arch} ${r.backend.name}, ${r.results.length} results, ${r.startedAt}${r.partial ? `, PARTIAL (${r.partialReason ?? 'the run stopped before it finished'})` : ''}`;
   const lines = [`old: ${side(a)}`, `new: ${side(b)}`, `${d.common} results in both; ${d.changes.length} change(s)`];
+  // two toolchains: say which, and what a result kept by one report only means
+  const tc = (r: RunReport) => (r.toolchain.ptxas ? `ptxas ${r.toolchain.ptxas.release} (${r.toolchain.ptxas.versionLine})` : undefined);
+  if (tc(a) && tc(b) && a.toolchain.ptxas!.versionLine !== b.toolchain.ptxas!.versionLine) {
+    lines.push(`toolchains: old ${tc(a)}, new ${tc(b)}`);
+    if (d.changes.some((c) => c.what === 'added' || c.what === 'removed')) lines.push('note: a report keeps plain passes whole only up to --keep, so a result only one report has may be a pass in the other; a toolchain matrix (--ptxas A --ptxas B) keeps every entry whose answers differ in both reports');
+  }
   // results only on one side of a partial report are not "removed" or "added": that run did not get to them
   const partial = [a.partial ? 'old' : '', b.partial ? 'new' : ''].filter(Boolean);
   if (partial.length) lines.push(`note: the ${partial.join(' and the ')} report ${partial.length > 1 ? 'are' : 'is'} partial: results missing from ${partial.length > 1 ? 'them' : 'it'} were not run, not removed`);

@@ -100,6 +100,7 @@ export function goldenLine(r: EntryResult): Record<string, unknown> {
     input: c.input,
     observed: c.observed,
     sass: r.sass ?? null,
+    ...(r.toolchain ? { toolchain: r.toolchain } : {}),
     verdict: r.verdict,
     ...(r.verdict !== 'pass' && Object.keys(c.allowed).length ? { allowed: c.allowed } : {}),
     ...(r.explanation ? { explanation: r.explanation.ids } : {}),
@@ -162,7 +163,7 @@ export function testfloatText(cases: readonly EntryResult[], prov: Provenance): 
     }
     if (!body.length) continue;
     const space = /\.shared::cluster\b/.test(ptx) ? 'shared::cluster' : /\.shared\b/.test(ptx) ? 'shared' : /\.global\b/.test(ptx) || ptx.startsWith('cp.') ? 'global' : 'generic (run in global and shared)';
-    out.push(`# function ${f.fn} (${f.fn.endsWith('_add') ? 'round to nearest even' : 'no rounding'}), variant ${variant}, space ${space}, SASS ${rs[0]!.sass ?? '-'}, ${body.length} lines; subnormals as the hardware did (see the golden jsonl's verdicts; TestFloat has no flush-to-zero mode)`);
+    out.push(`# function ${f.fn} (${f.fn.endsWith('_add') ? 'round to nearest even' : 'no rounding'}), variant ${variant}, space ${space}, SASS ${rs[0]!.sass ?? '-'}${rs[0]!.toolchain ? ` (${rs[0]!.toolchain})` : ''}, ${body.length} lines; subnormals as the hardware did (see the golden jsonl's verdicts; TestFloat has no flush-to-zero mode)`);
     out.push(...body);
     lines += body.length;
   }

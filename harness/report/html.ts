@@ -211,6 +211,7 @@ export function htmlData(report: RunReport) {
               expectation: r.expectation,
               ptxas: r.ptxas,
               sass: r.sass,
+              toolchain: r.toolchain,
               origin: r.case?.origin,
               unspecified: r.case?.unspecified,
               nan: r.case?.nan,
@@ -468,8 +469,8 @@ function showDetail(i) {
       detail.map((d) => el('tr', {}, el('td', { class: 'mono' }, d.rule), el('td', {}, d.text), el('td', {}, cite(d.cite)))),
       trail.filter(([id]) => !detail.some((d) => d.rule === id)).map(([id, info]) => el('tr', {}, el('td', { class: 'mono' }, id), el('td', {}, info ? info.text : ''), el('td', {}, info ? cite(info.cite) : '')))));
   }
-  if (x.ptxas) box.append(el('h4', {}, 'ptxas'), el('p', {}, x.ptxas.crashed ? 'crashed: ' + x.ptxas.crashed : x.ptxas.accepted ? 'accepted' : 'rejected'), el('pre', { class: 'mono', id: 'detail-ptxas' }, x.ptxas.line + '\n' + x.ptxas.messages.join('\n')));
-  if (x.sass) box.append(el('h4', {}, 'SASS'), el('p', { class: 'mono' }, x.sass));
+  if (x.ptxas) box.append(el('h4', {}, 'ptxas' + (x.toolchain ? ' (' + x.toolchain + ')' : '')), el('p', {}, x.ptxas.crashed ? 'crashed: ' + x.ptxas.crashed : x.ptxas.accepted ? 'accepted' : 'rejected'), el('pre', { class: 'mono', id: 'detail-ptxas' }, x.ptxas.line + '\n' + x.ptxas.messages.join('\n')));
+  if (x.sass) box.append(el('h4', {}, 'SASS' + (x.toolchain ? ' (' + x.toolchain + ')' : '')), el('p', { class: 'mono' }, x.sass));
 }
 
 renderMeta(); renderMatrix(); renderFindings(); renderFilters(); renderCases();

@@ -16,6 +16,7 @@ import { renderHtml } from './html.js';
 import { type ReportInput, type RunReport, buildReport, writeJsonReportSync } from './json.js';
 import { renderJunit } from './junit.js';
 import type { EntryResult } from './types.js';
+import { toolchainName } from '../util/toolchain-name.js';
 
 /**
  * Cases whose results a report keeps whole even when they pass: the first this many of a run. Past
@@ -72,9 +73,14 @@ export class RunRecorder {
     writeFileSync(this.jsonl, `${JSON.stringify({ schema: 'ptx-reduction-conformance/results-stream', version: 1, ...meta })}\n`);
   }
 
+  /** The name every compiled result is stamped with (set with the run's toolchain). */
+  private toolchainName: string | undefined;
+
   /** What the backend and toolchain are (known once the backend is chosen; kept for a partial report). */
   set(fields: Partial<RunFields>): void {
     this.fields = { ...this.fields, ...fields };
+    const p = fields.toolchain?.ptxas;
+    if (fields.toolchain) this.toolchainName = p ? toolchainName(p) : undefined;
   }
 
   /**
@@ -88,6 +94,10 @@ export class RunRecorder {
 
   add(rs: readonly EntryResult[]): void {
     if (!rs.length) return;
+    // a result of a compiled kernel (a gpu run) or with a ptxas answer names the toolchain; the
+    // reference model's cases compiled nothing
+    const tc = this.toolchainName;
+    if (tc) rs = rs.map((r) => (r.toolchain === undefined && (r.ptxas || this.fields.backend.name === 'gpu') ? { ...r, toolchain: tc } : r));
     this.results.push(...rs);
     appendFileSync(this.jsonl, `${rs.map((r) => JSON.stringify(r)).join('\n')}\n`);
   }

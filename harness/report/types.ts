@@ -64,6 +64,11 @@ export interface EntryResult {
   readonly finding?: string;
   /** gpu: the SASS instructions the variant's kernel became (cuobjdump). */
   readonly sass?: string;
+  /**
+   * The toolchain that compiled what this result shows (its ptxas answer, its kernel and SASS), e.g.
+   * "ptxas 13.0 (V13.0.88)"; absent where nothing was compiled (the reference model's cases).
+   */
+  readonly toolchain?: string;
   /** For kind 'case': where it came from, its bits, what the reference allows, what its file expects. */
   readonly case?: {
     /** Where the case came from (a vector file's case: file, line, name, and the file's `cite:`). */

@@ -33,8 +33,20 @@ export function ptxasCandidates(env: NodeJS.ProcessEnv = process.env): { path: s
 
 export class ToolchainError extends Error {}
 
+/** The ptxas `--ptxas PATH` chose for this run (undefined: found in PATH, $CUDA_HOME or /usr/local/cuda). */
+let chosen: string | undefined;
+
+/** Makes every later probe use this ptxas (`--ptxas PATH`); undefined goes back to searching. */
+export function choosePtxas(path: string | undefined): void {
+  chosen = path;
+}
+
 /** Where ptxas is, or why it is not: the error lists every place looked in. */
 export function locatePtxas(env: NodeJS.ProcessEnv = process.env): { path: string; via: string } {
+  if (chosen !== undefined) {
+    if (!existsSync(chosen)) throw new ToolchainError(`--ptxas ${chosen}: no such file; give the path of a ptxas binary, e.g. /usr/local/cuda/bin/ptxas`);
+    return { path: chosen, via: '--ptxas' };
+  }
   const cands = ptxasCandidates(env);
   const hit = cands.find((c) => existsSync(c.path));
   if (!hit) {
@@ -49,6 +61,8 @@ export function locatePtxas(env: NodeJS.ProcessEnv = process.env): { path: strin
 
 const cache = new Map<string, Promise<Ptxas>>();
 
+export { toolchainName } from '../../util/toolchain-name.js';
+
 /** Probes ptxas once per path: version, highest PTX ISA, known targets. */
 export function probePtxas(env: NodeJS.ProcessEnv = process.env): Promise<Ptxas> {
   const loc = locatePtxas(env);
@@ -61,8 +75,13 @@ export function probePtxas(env: NodeJS.ProcessEnv = process.env): Promise<Ptxas>
 }
 
 async function probe(path: string, via: string): Promise<Ptxas> {
-  const v = await execa(path, ['--version'], { reject: false });
+  const v = await execa(path, ['--version'], { reject: false }).catch((e: Error) => {
+    throw new ToolchainError(`${path}${via === '--ptxas' ? ' (--ptxas)' : ''} could not be run: ${e.message.split('\n')[0]}; give the path of a ptxas binary`);
+  });
   const line = v.stdout.split('\n').find((l) => /release \d+\.\d+/.test(l));
+  if (!line || !/ptxas|cuda compilation tools/i.test(v.stdout)) {
+    throw new ToolchainError(`${path}${via === '--ptxas' ? ' (--ptxas)' : ''} is not ptxas: \`${path} --version\` printed ${JSON.stringify((v.stdout || v.stderr).trim().slice(0, 120))}; give the path of a ptxas binary`);
+  }
   const release = line ? /release (\d+\.\d+)/.exec(line)![1]! : 'unknown';
   const help = await execa(path, ['--help'], { reject: false });
   const targets = parseGpuNames(help.stdout);
