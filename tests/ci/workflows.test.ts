@@ -6,7 +6,7 @@
  * job runs on a GPU-labelled self-hosted runner and fails only on `diff --fail-on regressions`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ describe('CI workflows', () => {
 
   it('pull requests: lockfile install, .ci/run (exactly npm test), sharded main job merged and uploaded', () => {
     // npm ci, then (the documented set-up step, issue 23) the browser for the HTML report's test, then exactly npm test
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\n(?:npm run setup:browser\n)?npm test\n$/m);
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\n(?:npm run setup:browser\n)?(?:npm run setup:toolchain\n)?npm test\n$/m);
     const pr = wf('pull-request.yml');
     expect(Object.keys(pr.on)).toEqual(expect.arrayContaining(['pull_request']));
     const steps = (job: string) => pr.jobs[job].steps.map((s: { run?: string; uses?: string }) => s.run ?? s.uses).join('\n');
@@ -72,7 +72,7 @@ describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
     expect(pkg.scripts['setup:browser']).toBe('node scripts/ensure-browser.mjs');
   });
   it('CI provides it: .ci/run runs the set-up step between npm ci and npm test; every workflow job that runs npm test gets it', () => {
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\nnpm run setup:browser\nnpm test\n$/m);
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\nnpm run setup:browser\n(?:npm run setup:toolchain\n)?npm test\n$/m);
     for (const name of ['pull-request.yml', 'nightly-gpu.yml']) {
       const w = wf(name);
       for (const [id, job] of Object.entries<{ env?: Record<string, string>; steps: { run?: string }[] }>(w.jobs)) {
@@ -92,6 +92,23 @@ describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
   });
   it("the HTML test's skip reason names the set-up step", () => {
     expect(readFileSync(join(root, 'tests', 'report', 'html.test.ts'), 'utf8')).toMatch(/\[skip\] HTML browser tests: [^\n]*npm run setup:browser/);
+  });
+});
+
+describe("the second toolchain of the CPU job, Debian's ptxas 11.8 (issue 24)", () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  it('comes from a documented set-up step that .ci/run runs before npm test, not from inside npm test', () => {
+    expect(pkg.scripts['setup:toolchain']).toBe('node scripts/ensure-toolchain.mjs');
+    expect(pkg.scripts.test).not.toMatch(/ensure-toolchain|apt-get/);
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm run setup:toolchain\nnpm test\n$/m);
+  });
+  it('the script finds the ptxas PTXAS_118 names, says so and installs nothing', () => {
+    const fake = join(mkdtempSync(join(tmpdir(), 'tc-')), 'ptxas');
+    writeFileSync(fake, '#!/bin/sh\necho "Cuda compilation tools, release 11.8, V11.8.89"\n');
+    chmodSync(fake, 0o755);
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'ensure-toolchain.mjs')], { encoding: 'utf8', env: { ...process.env, PTXAS_118: fake } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`ptxas 11.8 at ${fake} (release 11.8, V11.8.89)`);
   });
 });
 
