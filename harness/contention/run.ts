@@ -78,7 +78,8 @@ export function groupId(g: ContentionGroup): string {
   return `${g.gv.entry.id}/contend-${g.layout}${g.mode === 1 ? '-shared' : ''}-${g.set.name.replace(/[^a-z0-9]+/gi, '-')}${g.selftest ? ':self-test' : ''}`;
 }
 
-function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, bufs: { mem: bigint; ops: bigint; out: bigint }): ContentionOutcome {
+/** One group on the GPU: `reps` addresses, two launches of `fn` (a kernel of the contention contract, kernel.ts), every distinct outcome judged. The CUDA C++ lens (harness/lens/) launches its kernels through it too. */
+export function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, bufs: { mem: bigint; ops: bigint; out: bigint }): ContentionOutcome {
   const e = g.gv.entry;
   const k = g.gv.shape;
   const fmt = elementFormat(e.q.type ?? '');
