@@ -57,7 +57,7 @@ export function buildScript(arch: string): string {
   ].join('\n');
 }
 
-/** The C++ files of a reproducer: driver.h, and the host program named (host-contention.cpp, host-case.cpp) as host.cpp. */
-export function cppFiles(host: 'host-contention.cpp' | 'host-case.cpp'): Record<string, string> {
+/** The C++ files of a reproducer: driver.h, and the host program named (host-contention.cpp, host-case.cpp, host-launch.cpp, host-sweep.cpp) as host.cpp. */
+export function cppFiles(host: 'host-contention.cpp' | 'host-case.cpp' | 'host-launch.cpp' | 'host-sweep.cpp'): Record<string, string> {
   return { 'driver.h': readFileSync(join(import.meta.dirname, 'driver.h'), 'utf8'), 'host.cpp': readFileSync(join(import.meta.dirname, host), 'utf8') };
 }

@@ -54,6 +54,8 @@ export function findGroup(report: RunReport, id: string): { group: ContentionGro
 
 export interface ReproFiles {
   readonly files: Record<string, string>;
+  /** Files of `files` that are bytes (each char one byte, latin1), not text. */
+  readonly binary?: readonly string[];
   /** Addresses x launches of the recorded run whose final memory no order gives. */
   readonly recordedBad: number;
   readonly recordedTotal: number;

@@ -27,13 +27,24 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
   const lowest = buildModule([entry], report.arch, entry.minPtx);
   const expect = entry.expect;
   const answer = r.ptxas.crashed ? `crashed (${r.ptxas.crashed})` : r.ptxas.accepted ? 'accepted' : 'rejected';
+  // where the text says neither (a spelling entry: qualifiers in another order, or written twice),
+  // the finding is what ptxas answered, and check.sh asks whether it still answers so
+  const silent = expect === 'either' && !r.ptxas.crashed;
+  const recordedAnswer = r.ptxas.accepted ? 'accept' : 'reject';
   const text = module.text;
   const line = text.split('\n').find((l) => l.trim().startsWith(entry.ptx.split(/\s/)[0]!)) ?? '';
   const script = [
     '#!/bin/sh',
-    `# Runs ptxas on entry.ptx (${id} on ${report.arch}) and says whether its answer still differs from the`,
-    `# PTX ISA text's: the text expects ${expect}; the recorded run's ptxas ${answer}.`,
-    '# sh check.sh [FILE]: FILE entry.ptx (default) or entry-min.ptx. REPRODUCED (exit 1): it still differs; NOT REPRODUCED (exit 0); CANNOT CHECK (exit 2): no ptxas, or one without the target or PTX ISA version. PTXAS=path picks another ptxas.',
+    `# Runs ptxas on entry.ptx (${id} on ${report.arch}) and says whether its answer ${silent ? 'is still the recorded one, where the text is silent:' : 'still differs from the'}`,
+    ...(silent
+      ? [
+          `# the text does not say (expect either); the recorded run's ptxas ${answer}.`,
+          `# sh check.sh [FILE]: FILE entry.ptx (default) or entry-min.ptx. REPRODUCED (exit 1): ptxas still ${recordedAnswer}s it; NOT REPRODUCED (exit 0): it answers otherwise; CANNOT CHECK (exit 2): no ptxas, or one without the target or PTX ISA version. PTXAS=path picks another ptxas.`,
+        ]
+      : [
+          `# PTX ISA text's: the text expects ${expect}; the recorded run's ptxas ${answer}.`,
+          '# sh check.sh [FILE]: FILE entry.ptx (default) or entry-min.ptx. REPRODUCED (exit 1): it still differs; NOT REPRODUCED (exit 0); CANNOT CHECK (exit 2): no ptxas, or one without the target or PTX ISA version. PTXAS=path picks another ptxas.',
+        ]),
     'set -u',
     'cd "$(dirname "$0")"',
     'P=${PTXAS:-ptxas}',
@@ -50,14 +61,28 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
     'fi',
     '# killed by a signal: 128 + its number (139: SIGSEGV); ptxas itself exits 255 on an error',
     'if [ $rc -gt 128 ] && [ $rc -lt 255 ]; then got=crashed; elif [ $rc -eq 0 ]; then got=accept; else got=reject; fi',
-    `want=${expect}`,
-    '# a crash is no answer the text allows, whatever it expects',
-    'if [ "$got" != crashed ] && { [ "$want" = either ] || [ "$got" = "$want" ]; }; then',
-    `  echo "NOT REPRODUCED: ptxas answers $got (exit $rc) at PTX ISA $V, as the PTX ISA text allows (${expect})"; exit 0`,
-    'fi',
-    `echo "REPRODUCED: ptxas answers $got (exit $rc) at PTX ISA $V, where the PTX ISA text says ${expect} (the recorded run, at ${modulePtx}: ${answer})"`,
-    'exit 1',
-    '',
+    ...(silent
+      ? [
+          // the text says neither (expect either): the finding is the answer ptxas gave, so the
+          // question is whether ptxas still gives it
+          `want=${recordedAnswer}`,
+          'if [ "$got" = "$want" ]; then',
+          `  echo "REPRODUCED: ptxas answers $got (exit $rc) at PTX ISA $V, as the recorded run did (at ${modulePtx}: ${answer}); the PTX ISA text does not say (either)"; exit 1`,
+          'fi',
+          `echo "NOT REPRODUCED: ptxas answers $got (exit $rc) at PTX ISA $V, where the recorded run's ptxas ${answer} (the PTX ISA text does not say: either)"`,
+          'exit 0',
+          '',
+        ]
+      : [
+          `want=${expect}`,
+          '# a crash is no answer the text allows, whatever it expects',
+          'if [ "$got" != crashed ] && { [ "$want" = either ] || [ "$got" = "$want" ]; }; then',
+          `  echo "NOT REPRODUCED: ptxas answers $got (exit $rc) at PTX ISA $V, as the PTX ISA text allows (${expect})"; exit 0`,
+          'fi',
+          `echo "REPRODUCED: ptxas answers $got (exit $rc) at PTX ISA $V, where the PTX ISA text says ${expect} (the recorded run, at ${modulePtx}: ${answer})"`,
+          'exit 1',
+          '',
+        ]),
   ].join('\n');
   const detail = (r.catalog.detail ?? []).map((d) => `- ${d.rule}: ${d.text}${d.cite ? ` (${formatCitation(d.cite)})` : ''}`);
   const tc = report.toolchain?.ptxas;
@@ -72,7 +97,7 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
     line.trim(),
     '```',
     '',
-    `The PTX ISA text: expect **${expect}** (${r.catalog.reason}).`,
+    `The PTX ISA text: expect **${expect}** (${r.catalog.reason}).${silent ? ` The text does not decide it, so the finding is ptxas's answer: \`check.sh\` prints REPRODUCED while ptxas still ${recordedAnswer}s the line, NOT REPRODUCED when it answers otherwise.` : ''}`,
     ...(detail.length ? ['', ...detail] : []),
     '',
     `The recorded run: ptxas ${answer}${r.ptxas.messages.length ? `: ${r.ptxas.messages.join(' | ')}` : ''} (verdict ${r.verdict}${r.expectation ? `, known deviation '${r.expectation}'` : ''}).`,
@@ -88,5 +113,5 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
     '```',
     '',
   ].join('\n');
-  return { files: { 'entry.ptx': text, 'entry-min.ptx': lowest.text, 'check.sh': script, 'README.md': readme }, recordedBad: 1, recordedTotal: 1, summary: `the recorded run: ptxas ${answer} where the text says ${expect}` };
+  return { files: { 'entry.ptx': text, 'entry-min.ptx': lowest.text, 'check.sh': script, 'README.md': readme }, recordedBad: 1, recordedTotal: 1, summary: `the recorded run: ptxas ${answer} where the text says ${expect}${silent ? ' (the text does not decide it: check.sh asks whether ptxas still answers so)' : ''}` };
 }
