@@ -33,6 +33,9 @@ export const CONTEND_USAGE = `npm run conformance -- contend [options]
                     judged a mismatch as red, and allowed under a narrow scope's split semantics
   --report DIR      where the reports go (default reports/out/contend-<timestamp>/)
   --cache-dir DIR   cubins (default as elsewhere)
+  --ptxas PATH      the ptxas that compiles the kernels (default: the one found); repeatable: the
+                    command once per ptxas, each report in a folder named after it, compared in
+                    matrix.json/matrix.txt (docs/toolchains.md)
   --backend B       gpu or auto (contention needs the GPU)`;
 
 function summary(o: ContentionOutcome, modulePtx: string): EntryResult {
@@ -76,6 +79,7 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   const r = await runContention({ arch: target.name, ptx, ptxas: backend.ptxas!, cacheDir: resolveCacheDir(v['cache-dir']), ...(v.filter ? { filter: v.filter } : {}), ...(shard ? { shard } : {}), reps, selftest, onProgress: (m) => io.err(m) });
   if (!r.outcomes.length && !shard) throw new UsageError(`no variant to run under contention${v.filter ? ` matches --filter '${v.filter}'` : ''}: contention covers atom and red (not 128-bit types)`);
   const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'contend', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, specEdition: edition, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, [], null);
+  rec.set({ toolchain: toolchainOf(backend), backend: { name: 'gpu', reason: `contend: ${backend.reason}`, passedOver: [] } });
   rec.add(r.outcomes.map((o) => summary(o, ptx)));
   const contention: ContentionReport[] = r.outcomes.map((o) => ({
     id: o.id,

@@ -70,7 +70,7 @@ export function answerOf(r: EntryResult): Answer {
 }
 
 /** The gpu backend's answer of a kept result: its verdict and observed bits. */
-function gpuAnswerOf(r: EntryResult): Answer {
+export function gpuAnswerOf(r: EntryResult): Answer {
   const bits = r.case?.observed ? JSON.stringify(r.case.observed) : undefined;
   return { verdict: r.verdict, answer: bits ? `${r.verdict} ${bits}` : r.verdict, message: r.reason };
 }
@@ -83,6 +83,9 @@ export interface MatrixComparison {
   /** Entries some toolchain did not check (skipped there), by toolchain and reason. */
   readonly notChecked: { label: string; reason: string; count: number; example: string }[];
 }
+
+/** Why a toolchain has no result for an entry another one has. */
+export const NOT_IN_REPORT = 'not in its report: a plain pass the report did not keep whole, or a variant its plan left out (a PTX ISA newer than that ptxas writes)';
 
 /** Compares the toolchains' results entry by entry (results of one plan, any order). */
 export function compareAnswers(labels: readonly string[], runs: readonly (readonly EntryResult[])[], answer: (r: EntryResult) => Answer = answerOf): MatrixComparison {
@@ -106,9 +109,9 @@ export function compareAnswers(labels: readonly string[], runs: readonly (readon
         if (g) g.count++;
         else notChecked.set(k, { label, reason, count: 1, example: id });
       };
-      // skipped by every toolchain: one count, with the first one's reason
-      if (skipped.every(Boolean)) count('every toolchain', row.find(Boolean)?.reason.replace(/; ptxas \d+\.\d+ supports up to [\d.]+$/, '') ?? 'not in any run');
-      else row.forEach((r, t) => skipped[t] && count(labels[t]!, r ? r.reason : 'not in this run'));
+      // skipped by every toolchain, each with a result: one count, with the reason less the toolchain's name
+      if (row.every((r) => r && r.verdict === 'skipped')) count('every toolchain', row[0]!.reason.replace(/; ptxas \d+\.\d+ supports up to [\d.]+$/, '').replace(/, and this ptxas writes PTX ISA [\d.]+ at most$/, ''));
+      else row.forEach((r, t) => skipped[t] && count(labels[t]!, r ? r.reason : NOT_IN_REPORT));
       continue;
     }
     const as = row.map((r) => answer(r!));

@@ -45,6 +45,9 @@ export const SWEEP_USAGE = `npm run conformance -- sweep [options]
   --spec-edition E  the PTX ISA edition to judge against (9.1-9.4; default the newest, 9.4)
   --report DIR      where the reports go (default reports/out/sweep-<timestamp>/)
   --cache-dir DIR   cubins and the reference's cell records (default as elsewhere)
+  --ptxas PATH      the ptxas that compiles the kernels (default: the one found); repeatable: the
+                    command once per ptxas, each report in a folder named after it, compared in
+                    matrix.json/matrix.txt (docs/toolchains.md)
   --cells N         only the first N of the 65,536 cells of 65,536 pairs each (a partial sweep)
   --budget S        seconds the 32-bit sweeps may take (default ${DEFAULT_BUDGET}; 0: none). Their reference
                     records are cached, so a second run gets further in the same budget

@@ -92,12 +92,18 @@ export class RunRecorder {
     (kind === 'cases' ? this.covered : this.coveredEntries).push(...ids);
   }
 
+  /** Results with the toolchain's name where they show something it compiled (results added before the toolchain was set get it when the report is written). */
+  private stamp(rs: readonly EntryResult[]): readonly EntryResult[] {
+    const tc = this.toolchainName;
+    if (!tc) return rs;
+    return rs.map((r) => (r.toolchain === undefined && (r.ptxas || this.fields.backend.name === 'gpu') ? { ...r, toolchain: tc } : r));
+  }
+
   add(rs: readonly EntryResult[]): void {
     if (!rs.length) return;
     // a result of a compiled kernel (a gpu run) or with a ptxas answer names the toolchain; the
     // reference model's cases compiled nothing
-    const tc = this.toolchainName;
-    if (tc) rs = rs.map((r) => (r.toolchain === undefined && (r.ptxas || this.fields.backend.name === 'gpu') ? { ...r, toolchain: tc } : r));
+    rs = this.stamp(rs);
     this.results.push(...rs);
     appendFileSync(this.jsonl, `${rs.map((r) => JSON.stringify(r)).join('\n')}\n`);
   }
@@ -111,7 +117,7 @@ export class RunRecorder {
 
   private write(partialReason?: string): WrittenReport {
     this.finished = true;
-    const judged = judgeRun(this.results, this.expectations, this.covered, this.coveredEntries);
+    const judged = judgeRun(this.stamp(this.results), this.expectations, this.covered, this.coveredEntries);
     // a backend's totals over every case judged (gpu) move known deviations out of their verdict too
     const stats = { ...this.fields.stats };
     // and the counts of catalog entries (entries.*, where passes are not all kept) likewise

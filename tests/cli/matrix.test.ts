@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareAnswers, memberArgv } from '../../harness/cli/matrix.js';
+import { NOT_IN_REPORT, compareAnswers, memberArgv } from '../../harness/cli/matrix.js';
 import type { EntryResult } from '../../harness/report/types.js';
 import { runLines } from '../helpers/cli.js';
 import { ptxas118, ptxasOrReason } from '../helpers/ptxas.js';
@@ -30,7 +30,7 @@ const result = (id: string, verdict: EntryResult['verdict'], accepted?: boolean,
 describe('compareAnswers', () => {
   it('finds an entry answered differently, counts the alike, and keeps skips apart', () => {
     const a = [result('x', 'pass', true), result('y', 'pass', true), result('z', 'skipped', undefined, 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8'), result('w', 'skipped', undefined, 'needs PTX ISA 9.4; ptxas 11.8 supports up to 7.8')];
-    const b = [result('x', 'pass', true), result('y', 'compile-mismatch', false), result('z', 'pass', true), result('w', 'skipped', undefined, 'needs PTX ISA 9.4; ptxas 13.0 supports up to 9.0')];
+    const b = [result('x', 'pass', true), result('y', 'compile-mismatch', false), result('z', 'pass', true), result('w', 'skipped', undefined, 'needs PTX ISA 9.4; ptxas 13.0 supports up to 9.0'), result('v', 'skipped', undefined, 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8')];
     const c = compareAnswers(['A', 'B'], [a, b]);
     expect(c.same).toBe(1);
     expect(c.differences.map((d) => d.id)).toEqual(['y']);
@@ -38,13 +38,16 @@ describe('compareAnswers', () => {
     expect(c.notChecked).toEqual([
       { label: 'A', reason: 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8', count: 1, example: 'z' },
       { label: 'every toolchain', reason: 'needs PTX ISA 9.4', count: 1, example: 'w' },
+      // skipped by one, and not in the other's report: not "every toolchain"
+      { label: 'A', reason: NOT_IN_REPORT, count: 1, example: 'v' },
+      { label: 'B', reason: 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8', count: 1, example: 'v' },
     ]);
   });
 
   it('an entry one run does not have is not checked there, not a difference', () => {
     const c = compareAnswers(['A', 'B'], [[result('x', 'pass', true)], []]);
     expect(c.differences).toEqual([]);
-    expect(c.notChecked).toEqual([{ label: 'B', reason: 'not in this run', count: 1, example: 'x' }]);
+    expect(c.notChecked).toEqual([{ label: 'B', reason: NOT_IN_REPORT, count: 1, example: 'x' }]);
   });
 
   it('memberArgv replaces --ptxas and --report', () => {

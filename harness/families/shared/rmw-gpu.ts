@@ -102,7 +102,7 @@ export function rmwCaseUnfit(c: ReferenceCase, k: KernelShape): string | undefin
   return undefined;
 }
 
-export const PTXAS_BF16_BIT_BUCKET = 'ptxas 13.0 crashes (SIGSEGV) on atom with the bit bucket _ and a bf16 type; no cubin can hold it';
+export const PTXAS_BF16_BIT_BUCKET = 'ptxas 13.0 and 11.8 crash (SIGSEGV) on atom with the bit bucket _ and a bf16 type (reports/findings/ptxas-13.0-atom-bitbucket-bf16-segfault/); no cubin can hold it';
 
 /**
  * The instruction of a sweep kernel on the thread's slot: global (the results buffer itself),
