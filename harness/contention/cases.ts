@@ -78,6 +78,10 @@ export function operandSets(fmt: ElementFormat, op: string): OperandSet[] {
     const ones = new Array(32).fill(1n);
     if (op === 'add') return [{ name: 'exact', memory: 0n, b: ones }, { name: 'small', memory: 5n, b: [1n, 2n, 3n, 4n] }];
     if (op === 'inc' || op === 'dec') return [{ name: 'wrap', memory: 0n, b: [3n, 3n, 3n, 3n] }];
+    // min: 'bits' never lowers the value (every operand is above 0x0f), so a lost min is invisible
+    // there; 'falling' lowers it at every operation in thread order (found by the CUDA C++ lens:
+    // atomicMin(unsigned long long*) on another CTA's shared memory)
+    if (op === 'min') return [{ name: 'bits', memory: 0x0fn, b: [0x11n, 0x22n, 0x44n, 0x88n] }, { name: 'falling', memory: 0xffn, b: [0x88n, 0x44n, 0x22n, 0x11n] }];
     return [{ name: 'bits', memory: 0x0fn, b: [0x11n, 0x22n, 0x44n, 0x88n] }];
   }
   const f = lf as FloatFormat;

@@ -141,3 +141,19 @@ describe('cas, exch, packed and vector forms, large N', () => {
     expect(orderFree(elementFormat('u32'), 'add', [0xffffffffn, 5n])).toBe(true);
   });
 });
+
+describe("integer min under contention: the 'falling' operand set (issue 24: the CUDA C++ lens)", () => {
+  const minCase = (m0: bigint, xs: readonly bigint[]): ContentionCase => ({ variant: variant('red.shared::cluster.min.u64'), memory: [m0], ops: xs.map((x) => ({ b: [x] })) });
+  it("'bits' (every operand above the start) cannot show a lost min: every final is the start", () => {
+    const c = minCase(0x0fn, [0x11n, 0x22n, 0x44n, 0x88n]);
+    expect(judgeContention(c, { memory: [0x0fn] }, true).verdict).toBe('pass');
+  });
+  it("'falling' shows one: a final above the least operand is a mismatch when atomic, allowed as a split read/write", () => {
+    const c = minCase(0xffn, [0x88n, 0x44n, 0x22n, 0x11n]);
+    expect(judgeContention(c, { memory: [0x11n] }, true).verdict).toBe('pass');
+    // the 0x11 store overwritten by a stale 0x88: an update lost
+    const lost = judgeContention(c, { memory: [0x88n] }, true);
+    expect(lost.verdict).toBe('mismatch');
+    expect(lost.lostUpdate).toBe(true);
+  });
+});
