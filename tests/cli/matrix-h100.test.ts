@@ -25,18 +25,22 @@ describe('recorded toolchain matrix on an H100', () => {
   it.each(['contend-matrix', 'contend-cluster-1024-matrix', 'gpu-matrix'])('%s: the comparison computed again from the two reports is the recorded one', async (job) => {
     const [a, b] = await Promise.all(LABELS.map((l) => load(job, l)));
     expect([a!.toolchain.ptxas!.release, b!.toolchain.ptxas!.release]).toEqual(['13.0', '11.8']);
+    // every result of a compiled kernel names its toolchain
+    for (const r of [a!, b!]) expect(new Set(r.results.map((x) => x.toolchain))).toEqual(new Set([`ptxas ${r.toolchain.ptxas!.release} (V${r.toolchain.ptxas!.versionLine.split(', V')[1]})`]));
     const m = JSON.parse(readFileSync(join(D, `${job}.matrix.json`), 'utf8'));
     const c = compareAnswers(LABELS, [a!.results, b!.results], gpuAnswerOf);
     expect(c.same).toBe(m.same);
     expect(c.differences.map((d) => [d.id, d.answers['ptxas-13.0']!.verdict, d.answers['ptxas-11.8']!.verdict])).toEqual(m.differences.map((d: { id: string; answers: Record<string, { verdict: string }> }) => [d.id, d.answers['ptxas-13.0']!.verdict, d.answers['ptxas-11.8']!.verdict]));
   });
 
-  it('contention under 11.8: every .shared::cluster finding of 13.0 holds, and f32/f64 add there is not atomic either (13.0 makes it atomic)', async () => {
+  it('contention under 11.8: every .shared::cluster finding of 13.0 holds (64-bit min too, with the falling operands), and f32/f64 add there is not atomic either (13.0 makes it atomic)', async () => {
     const [a, b] = await Promise.all(LABELS.map(async (l) => (await load('contend-matrix', l)) as unknown as { contention: ContentionReport[] }));
     const bad = (r: { contention: ContentionReport[] }) => new Set(r.contention.filter((c) => c.verdict === 'mismatch').map((c) => c.variant));
     const b13 = bad(a!);
     const b118 = bad(b!);
-    expect(b13.size).toBe(20);
+    // 64-bit and/or/xor/max/min (min: the 'falling' operand set) and f16x2/bf16x2 add, atom and red, with and without _
+    expect(b13.size).toBe(26);
+    for (const v of ['atom.shared::cluster.min.u64', 'red.shared::cluster.min.s64', 'atom.shared::cluster.or.b64(_)', 'red.shared::cluster.add.noftz.bf16x2']) expect(b13.has(v), v).toBe(true);
     for (const v of b13) expect(b118.has(v), v).toBe(true);
     expect([...b118].filter((v) => !b13.has(v)).sort()).toEqual(['atom.shared::cluster.add.f32', 'atom.shared::cluster.add.f32(_)', 'atom.shared::cluster.add.f64', 'atom.shared::cluster.add.f64(_)', 'red.shared::cluster.add.f32', 'red.shared::cluster.add.f64']);
     // and nowhere else: every mismatch of either run is a cluster launch on .shared::cluster
