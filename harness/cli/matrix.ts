@@ -20,6 +20,7 @@ import { type PtxasRun, runPtxasBackend } from '../backends/ptxas/backend.js';
 import { type Ptxas, ToolchainError, choosePtxas, probePtxas } from '../backends/ptxas/toolchain.js';
 import { selectBackend } from '../backends/select.js';
 import { selectEntries } from '../catalog/select.js';
+import type { CatalogEntry } from '../catalog/enumerate.js';
 import { prepareReportDir } from '../report/dir.js';
 import type { RunReport } from '../report/json.js';
 import type { EntryResult } from '../report/types.js';
@@ -38,6 +39,8 @@ export interface MatrixMember {
   readonly precomputed?: PtxasRun;
   /** Entries kept whole whatever their verdict: those whose answers differ between toolchains. */
   readonly alsoKeep?: ReadonlySet<string>;
+  /** The catalog entries `precomputed` answers (enumerated once: 7 s for sm_90). */
+  readonly entries?: readonly CatalogEntry[];
 }
 
 export interface RunHooks {
@@ -296,12 +299,13 @@ export async function matrixCommand(argv: readonly string[], opts: Options, io: 
 
   // the ptxas backend: every toolchain classifies the same entries before any report is written
   const pre: PtxasRun[] = [];
+  let sets: CatalogEntry[][] = [];
   const seconds: number[] = [];
   let comparison: MatrixComparison | undefined;
   if (backendName === 'ptxas') {
     // the toolchains classify at once: one ptxas run leaves a core idle much of the time (a crash
     // is answered before the entries after it are scanned again), so two overlap well on 2 cores
-    const sets = toolchains.map((t) => {
+    sets = toolchains.map((t) => {
       const ptx = modulePtxFor(target, t.ptxas.maxPtx) ?? modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
       return shardSlice(selectEntries(opts, target, ptx), opts.shard);
     });
@@ -336,7 +340,7 @@ export async function matrixCommand(argv: readonly string[], opts: Options, io: 
     io.err(`\n== ${t.label}: ${toolchainName(t.ptxas)} (${t.path}) -> ${sub}`);
     let report: RunReport | undefined;
     const code = await runOne(memberArgv(argv, t.path, sub, extra), io, {
-      matrix: { index: i, label: t.label, ...(pre[i] ? { precomputed: pre[i] } : {}), ...(alsoKeep ? { alsoKeep } : {}) },
+      matrix: { index: i, label: t.label, ...(pre[i] ? { precomputed: pre[i], entries: sets[i] } : {}), ...(alsoKeep ? { alsoKeep } : {}) },
       onReport: (r) => (report = r),
     });
     codes.push(code);

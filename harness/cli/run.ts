@@ -289,8 +289,9 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
 
   // ptxas (with the case library on the reference model, unless --no-cases), or nothing but the catalog
   const ptx = (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ?? modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
-  const selected = selectEntries(opts, target, ptx);
-  const entries = shardSlice(selected, opts.shard);
+  // in a toolchain matrix, the entries its classification answered (enumerated once there)
+  const selected = hooks.matrix?.entries ?? selectEntries(opts, target, ptx);
+  const entries = hooks.matrix?.entries ? [...selected] : shardSlice(selected, opts.shard);
   const sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
   if (typeof sel === 'number') return sel;
   io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}${opts.shard ? ` (${shardText(opts.shard)}: ${entries.length} of ${selected.length})` : ''}, judged under PTX ISA ${ptx}`);
