@@ -15,7 +15,8 @@ import { CaseError, type ElementAllowed, type ReferenceCase, reference } from '.
 import { writeElements } from '../contention/run.js';
 import { addOnce, allows } from '../numerics/ops.js';
 import type { FloatFormat } from '../numerics/formats.js';
-import { type LaneCheck, buildScript, bytesOf, cppFiles, expectedText, hex, laneTable } from './common.js';
+import { type LaneCheck, buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, lowestPtx } from './common.js';
+import { findTarget } from '../arch/targets.js';
 import type { ReproFiles } from './contention.js';
 
 const big = (xs: unknown): bigint[] | undefined => (Array.isArray(xs) ? xs.map((x) => BigInt(String(x))) : undefined);
@@ -176,12 +177,13 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
     '',
     '```sh',
     'sh build.sh     # nvcc only: kernel.cubin and ./repro',
+    'PTXAS=/path/to/ptxas sh build.sh   # the kernel by another ptxas (kernel.ptx declares the lowest PTX ISA it needs)',
     './repro         # REPRODUCED (exit 1) or NOT REPRODUCED (exit 0); ./repro 100 runs it 100 times',
     '```',
     '',
   ].join('\n');
   return {
-    files: { 'kernel.ptx': kernelsText(plan, [gv]), 'params.h': params, ...cppFiles(launch ? 'host-launch.cpp' : 'host-case.cpp'), 'build.sh': buildScript(arch), 'README.md': readme },
+    files: { 'kernel.ptx': kernelsText(plan, [gv], lowestPtx(findTarget(arch)!, gv.entry)), 'params.h': params, ...cppFiles(launch ? 'host-launch.cpp' : 'host-case.cpp'), 'build.sh': buildScript(arch), 'README.md': readme },
     recordedBad: badLanes.length ? 1 : 0,
     recordedTotal: 1,
     summary: `the recorded run: ${recorded}${behaviour ? `; subnormals ${behaviour} on ${obsSub} of the ${subLanes.length} lanes that tell keeping from flushing` : ''}`,

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ElementFormat, FloatFormat } from '../numerics/formats.js';
+import { comparePtx } from '../arch/targets.js';
 
 /** One lane to check: its element and lane, the bits some allowed outcome has, whether any NaN is allowed. */
 export interface LaneCheck {
@@ -43,14 +44,24 @@ export function laneTable(name: string, lanes: readonly LaneCheck[], fmt: Elemen
   ].join('\n');
 }
 
-/** build.sh: nvcc alone, the kernel from its PTX and the host program. */
+/**
+ * The PTX ISA version a reproducer's kernel declares: the lowest the target and its instruction need
+ * (the entry's), so an older ptxas compiles it too (`PTXAS=/path/to/ptxas sh build.sh`).
+ */
+export function lowestPtx(target: { readonly minPtx: string }, entry: { readonly minPtx: string }): string {
+  return comparePtx(entry.minPtx, target.minPtx) > 0 ? entry.minPtx : target.minPtx;
+}
+
+/** build.sh: nvcc alone (or the kernel by the ptxas PTXAS names), the kernel from its PTX and the host program. */
 export function buildScript(arch: string): string {
   return [
     '#!/bin/sh',
     '# Builds the reproducer with nvcc alone (no node): the kernel from its PTX, the host program over the CUDA driver API.',
+    '# PTXAS=/path/to/ptxas sh build.sh: the kernel compiled by that ptxas instead (another toolchain; kernel.ptx declares',
+    '# the lowest PTX ISA version it needs), the host still by nvcc.',
     'set -eu',
     'cd "$(dirname "$0")"',
-    `nvcc -cubin -arch=${arch} -o kernel.cubin kernel.ptx`,
+    `if [ -n "\${PTXAS:-}" ]; then "$PTXAS" -arch=${arch} -o kernel.cubin kernel.ptx; "$PTXAS" --version | tail -1; else nvcc -cubin -arch=${arch} -o kernel.cubin kernel.ptx; fi`,
     'nvcc -O2 -std=c++17 -o repro host.cpp -ldl',
     `echo "built ./repro; run it on a GPU that runs ${arch}: ./repro [LAUNCHES]"`,
     '',

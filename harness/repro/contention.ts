@@ -21,7 +21,8 @@ import { type ContentionGroup, contentionPlan, setOps } from '../contention/case
 import { contendKernelName, contendModule } from '../contention/kernel.js';
 import { CONTENTION_RULES, MAX_ORDER_N, inSet, lanesOf, orderFree, orderSet } from '../contention/model.js';
 import { LAYOUT_CODE, groupId, launchShape, writeElements } from '../contention/run.js';
-import { buildScript, bytesOf, cppFiles, expectedText, hex, laneTable } from './common.js';
+import { buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, lowestPtx } from './common.js';
+import { findTarget } from '../arch/targets.js';
 
 /** What the contention run recorded of one group (report.contention[i]). */
 interface RecordedGroup {
@@ -154,6 +155,7 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
     '',
     '```sh',
     'sh build.sh     # nvcc only: kernel.cubin and ./repro',
+    'PTXAS=/path/to/ptxas sh build.sh   # the kernel by another ptxas (kernel.ptx declares the lowest PTX ISA it needs)',
     './repro         # REPRODUCED (exit 1) or NOT REPRODUCED (exit 0); ./repro 100 launches 100 times',
     '```',
     '',
@@ -162,7 +164,7 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
   ].join('\n');
   return {
     files: {
-      'kernel.ptx': contendModule(arch, report.modulePtx ?? '9.0', [{ gv: g.gv }]),
+      'kernel.ptx': contendModule(arch, lowestPtx(findTarget(arch)!, g.gv.entry), [{ gv: g.gv }]),
       'params.h': params,
       ...cppFiles('host-contention.cpp'),
       'build.sh': buildScript(arch),

@@ -20,7 +20,8 @@ import { familyPlugin } from '../families/index.js';
 import { sweepKernelName, sweepModule } from '../sweep/kernel.js';
 import { laneOpOf } from '../sweep/reference.js';
 import { CELL_PAIRS, type SweepVariant, domainA, domainB, domainText, laneBits, sweepName, sweepPlan, sweepSpace, sweepTag } from '../sweep/space.js';
-import { buildScript, cppFiles, hex } from './common.js';
+import { buildScript, cppFiles, hex, lowestPtx } from './common.js';
+import { findTarget } from '../arch/targets.js';
 import type { ReproFiles } from './contention.js';
 
 /** Pairs a folder holds by default, and at most (a whole cell). */
@@ -182,6 +183,7 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
     '',
     '```sh',
     'sh build.sh     # nvcc only: kernel.cubin and ./repro',
+    'PTXAS=/path/to/ptxas sh build.sh   # the kernel by another ptxas (kernel.ptx declares the lowest PTX ISA it needs)',
     './repro         # REPRODUCED (exit 1: some pair differs from the model) or NOT REPRODUCED (exit 0); ./repro 10 launches 10 times',
     'cuobjdump -sass kernel.cubin | grep -E "ATOM|RED"     # the SASS of the instruction',
     '```',
@@ -189,7 +191,7 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
   ].join('\n');
   return {
     id: cellId,
-    files: { 'kernel.ptx': sweepModule(arch, report.modulePtx ?? '9.0', [sv]), 'params.h': params, 'expected.bin': data.toString('latin1'), ...cppFiles('host-sweep.cpp'), 'build.sh': buildScript(arch), 'README.md': readme },
+    files: { 'kernel.ptx': sweepModule(arch, lowestPtx(findTarget(arch)!, sv.gv.entry), [sv]), 'params.h': params, 'expected.bin': data.toString('latin1'), ...cppFiles('host-sweep.cpp'), 'build.sh': buildScript(arch), 'README.md': readme },
     binary: ['expected.bin'],
     recordedBad: cellMism,
     recordedTotal: CELL_PAIRS,

@@ -74,6 +74,6 @@ export function moduleText(plan: GpuPlan, module: number): string {
 }
 
 /** A module of the given variants' kernels. */
-export function kernelsText(plan: GpuPlan, vs: readonly GpuVariant[]): string {
-  return [`.version ${plan.ptx}`, `.target ${plan.arch}`, '.address_size 64', '', ...vs.map((v) => v.gpu.kernel(v.name, v.entry, v.shape)), ''].join('\n');
+export function kernelsText(plan: GpuPlan, vs: readonly GpuVariant[], ptx = plan.ptx): string {
+  return [`.version ${ptx}`, `.target ${plan.arch}`, '.address_size 64', '', ...vs.map((v) => v.gpu.kernel(v.name, v.entry, v.shape)), ''].join('\n');
 }
