@@ -8,11 +8,15 @@ root=$1
 long=${2:-100}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
 nvcc --version | tail -2
+[ -n "${PTXAS:-}" ] && echo "kernels by PTXAS=$PTXAS: $("$PTXAS" --version | grep -o 'release [0-9.]*, V[0-9.]*')"
 for d in "$root"/*/; do
-  [ -f "$d/build.sh" ] || continue
+  [ -f "$d/build.sh" ] && [ -f "$d/host.cpp" ] || continue
   name=$(basename "$d")
   t0=$(date +%s.%N)
-  if ! sh "$d/build.sh" >"$d/build.log" 2>&1; then echo "== $name: BUILD FAILED"; cat "$d/build.log"; continue; fi
+  if ! sh "$d/build.sh" >"$d/build.log" 2>&1; then
+    if grep -q "Unsupported .version" "$d/build.log"; then echo "== $name: CANNOT BUILD under this ptxas: kernel.ptx declares PTX ISA $(sed -n 's/^\.version //p' "$d/kernel.ptx"), $(grep -o "current version is '[0-9.]*'" "$d/build.log")"; continue; fi
+    echo "== $name: BUILD FAILED"; cat "$d/build.log"; continue
+  fi
   t1=$(date +%s.%N)
   out=$(cd "$d" && ./repro 2>&1); rc=$?
   t2=$(date +%s.%N)
