@@ -1,0 +1,12 @@
+/**
+ * The PTX memory model (chapter 8 of the PTX ISA 9.4) as an executable judge. See
+ * docs/memory-model.md.
+ *
+ * - {@link parseDat3m}: Dat3M's PTX litmus syntax, read unchanged;
+ * - {@link judge}: enumerate a test's candidate executions and say, per final outcome, allowed or
+ *   forbidden and by which axiom (8.10.x).
+ */
+export * from './events.js';
+export { parseDat3m } from './dat3m.js';
+export { judge } from './judge.js';
+export type { JudgeOptions } from './judge.js';
