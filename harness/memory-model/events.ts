@@ -114,7 +114,7 @@ export type Instr =
     } & MemInstrBase)
   | { kind: 'fence'; sem: 'sc' | 'acq_rel' | 'acquire' | 'release'; scope: Scope; line?: number }
   | { kind: 'proxyFence'; proxy: Proxy | 'alias'; line?: number }
-  | { kind: 'barrier'; id: Expr; count?: Expr; line?: number }
+  | { kind: 'barrier'; id: Expr; count?: Expr; arrive?: boolean; line?: number }
   | AsyncInstr
   | { kind: 'bulkCommit'; line?: number }
   | { kind: 'bulkWait'; n: number; line?: number }
