@@ -1,0 +1,43 @@
+/**
+ * cp.reduce.async.bulk in the litmus language (docs/litmus.md, 9.7.10.28.4.2): an asynchronous
+ * operation (8.9.1.1) that reads the `.shared::cta` source through the async proxy and reduces into
+ * the destination, each element's reduction `.relaxed.gpu` in the async proxy. Completion:
+ * `.bulk_group` (a later `cp.async.bulk.wait_group` waits for it, then an implicit generic-async proxy
+ * fence) or `.mbarrier::complete_tx::bytes` (a complete-tx of `size` bytes with `.release` at
+ * `.cluster` scope, ordered only after this operation's own accesses). A litmus location holds one
+ * element, so `size` is the bytes of one element of `.type`.
+ */
+import type { LitmusFamily } from '../litmus-family.js';
+import { elementBytes, modelSpace, operands, ordering, qualifiers, rmwUpdate, spaceQual } from '../shared/litmus.js';
+
+export const bulkLitmus: LitmusFamily = {
+  family: 'cp.reduce.async.bulk',
+  mnemonic: ['cp', 'reduce', 'async', 'bulk'],
+  lower(ins, ctx) {
+    if (ins.parts[4] === 'tensor') ctx.fail('cp.reduce.async.bulk.tensor is not in the litmus language (a tensor map has no litmus location); use cp.reduce.async.bulk');
+    const q = qualifiers('cp.reduce.async.bulk', ins, 4, ctx);
+    if (!q.dst || !q.src || !q.completion || !q.op || !q.type) ctx.fail('cp.reduce.async.bulk needs .dst.src.completion_mechanism.op.type, e.g. cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 4');
+    const type = q.type!;
+    const mb = q.completion!.startsWith('mbarrier');
+    operands(ins, ctx, [mb ? 4 : 3], mb ? '[dstMem], [srcMem], size, [mbar]' : '[dstMem], [srcMem], size');
+    const dq = spaceQual(q.dst);
+    const dst = ctx.location(0, dq);
+    const src = ctx.location(1, 'shared::cta');
+    const bytes = elementBytes(type);
+    const size = ins.operands[2]!.text;
+    if (!/^\d+$/.test(size) || BigInt(size) !== bytes) ctx.fail(`size must be ${bytes}, the bytes of one .${type} element (a litmus location holds one element)`, 2);
+    const t = ctx.scratch('bulk');
+    const o = ordering(q, { sem: 'relaxed', scope: 'gpu' });
+    return [
+      {
+        kind: 'async',
+        accesses: [
+          { kind: 'read', dst: t, loc: src, sem: 'weak', scope: 'cta', proxy: 'async', space: 'shared::cta', line: ins.line },
+          { kind: 'rmw', args: [{ k: 'reg', r: t }], update: rmwUpdate('cp.reduce.async.bulk', q, modelSpace(dq, ctx.spaceOf(dst))), reduction: true, op: q.op, loc: dst, sem: o.sem, scope: o.scope, proxy: 'async', space: dq, line: ins.line },
+        ],
+        completion: mb ? { kind: 'mbarrier', mbar: ctx.location(3, 'shared::cluster'), bytes, sem: 'release', scope: 'cluster' } : { kind: 'bulk_group' },
+        line: ins.line,
+      },
+    ];
+  },
+};

@@ -1,0 +1,2 @@
+/** multimem.red in the litmus language: see ../shared/multimem-litmus.ts (docs/litmus.md). */
+export { multimemRedLitmus } from '../shared/multimem-litmus.js';
