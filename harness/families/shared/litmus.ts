@@ -65,8 +65,20 @@ export function rmwUpdate(family: string, q: Readonly<Record<string, string>>, s
     const b = (args[0] ?? 0n) & mask;
     const c = (args[1] ?? 0n) & mask;
     if (q.op === 'cas' && (old & mask) !== b) return undefined;
-    const out = reference(variant, { memory: [old & mask], b: [b], c: [c], space });
-    const lanes = out.memory![0]!;
+    // the case as the family's shape takes it: the location's value is memory (or one replica), b/c or the source the operands
+    const shape = familyPlugin(family).shape;
+    const inputs = shape.inputs(variant.q);
+    const kase = {
+      ...(inputs.includes('memory') ? { memory: [old & mask] } : {}),
+      ...(inputs.includes('replicas') ? { replicas: [[old & mask]] } : {}),
+      ...(inputs.includes('source') ? { source: [b] } : {}),
+      ...(inputs.includes('b') ? { b: [b] } : {}),
+      ...(inputs.includes('c') ? { c: [c] } : {}),
+      space,
+    };
+    const out = reference(variant, kase);
+    const lanes = (shape.results === 'replicas' ? out.replicas?.[0]?.[0] : out.memory?.[0]) ?? [];
+    if (!lanes.length) throw new Error(`rmwUpdate: the reference model of ${family} gave no result for ${JSON.stringify(variant.q)}`);
     const one = singleElement(fmt, lanes);
     if (one !== undefined) return one;
     // several allowed results (or any NaN): the first pattern of each lane, a quiet NaN where only "any NaN" is allowed
