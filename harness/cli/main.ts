@@ -63,7 +63,7 @@ async function listVectors(opts: ReturnType<typeof parseOptions>, io: Io): Promi
 
 /** `--list`: the entries the options select, one a line (id, kind, expectation and why); with --vectors, the files' cases. */
 function list(argv: readonly string[], io: Io): number | Promise<number> | undefined {
-  if (['diff', 'render', 'merge', 'sweep', 'contend', 'export', 'repro', 'lens'].includes(argv[0] ?? '') || !argv.includes('--list')) return undefined;
+  if (['diff', 'render', 'merge', 'sweep', 'contend', 'export', 'repro', 'lens', 'litmus'].includes(argv[0] ?? '') || !argv.includes('--list')) return undefined;
   let opts;
   try {
     opts = parseOptions(argv);

@@ -520,6 +520,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
     if (argv[0] === 'contend') return await withPtxas('contend', argv.slice(1), io, async (a) => (await import('./contend.js')).contendCommand(a, io));
     if (argv[0] === 'repro') return await (await import('./repro.js')).reproCommand(argv.slice(1), io);
     if (argv[0] === 'lens') return await (await import('./lens.js')).lensCommand(argv.slice(1), io);
+    if (argv[0] === 'litmus') return await (await import('./litmus.js')).litmusCommand(argv.slice(1), io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`error: ${e.message}`);
