@@ -1,0 +1,103 @@
+/** `conformance litmus` (harness/cli/litmus.ts) and the extended syntax's problems, in process. */
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseLitmus } from '../../harness/memory-model/extended.js';
+import { ROOT, runLines } from '../helpers/cli.js';
+
+const CORPUS = join(ROOT, 'cases', 'litmus');
+const tmp = () => mkdtempSync(join(tmpdir(), 'litmus-'));
+const MP = join(CORPUS, 'MP+red.relaxed+fence.acquire-8.11.1.litmus');
+
+describe('conformance litmus', () => {
+  it('judges a file: outcome table, summary line, reports', async () => {
+    const dir = tmp();
+    const r = await runLines(['litmus', MP, join(CORPUS, 'MP+atom.relaxed+fence.acquire-8.11.1.litmus'), '--report', join(dir, 'rep')]);
+    const out = r.out.join('\n');
+    expect(r.code).toBe(0);
+    expect(out).toMatch(/P1:r1\s+flag\s+verdict/);
+    expect(out).toMatch(/0\s+2\s+allowed\s+<- condition/);
+    expect(out).toMatch(/MP\+red\.relaxed\+fence\.acquire-8\.11\.1\.litmus\s+allowed\s+no axiom forbids it/);
+    expect(out).toMatch(/MP\+atom\.relaxed\+fence\.acquire-8\.11\.1\.litmus\s+forbidden\s+8\.10\.6 Causality/);
+    const rep = JSON.parse(readFileSync(join(dir, 'rep', 'report.json'), 'utf8'));
+    expect(rep.results).toHaveLength(2);
+    expect(rep.counts.passed).toBe(2);
+    expect(readFileSync(join(dir, 'rep', 'junit.xml'), 'utf8')).toContain('<testsuite name="litmus" tests="2" failures="0"');
+    expect(existsSync(join(dir, 'rep', 'report.html'))).toBe(true);
+  });
+
+  it('--list lists the tests with their intents; --filter selects', async () => {
+    const r = await runLines(['litmus', CORPUS, '--list', '--filter', '*8.11.1*']);
+    expect(r.code).toBe(0);
+    expect(r.out).toHaveLength(2);
+    expect(r.out.join('\n')).toMatch(/MP\+red\.relaxed\+fence\.acquire-8\.11\.1\.litmus\tMP\+red\.relaxed\+fence\.acquire-8\.11\.1\tallowed/);
+  });
+
+  it('a disagreeing intent exits 1 and is a junit failure', async () => {
+    const dir = tmp();
+    const f = join(dir, 'wrong.litmus');
+    writeFileSync(f, readFileSync(MP, 'utf8').replace('(* intent: allowed', '(* intent: forbidden'));
+    const r = await runLines(['litmus', f, '--report', join(dir, 'rep')]);
+    expect(r.code).toBe(1);
+    expect(r.out.join('\n')).toContain('INTENT DISAGREES');
+    expect(readFileSync(join(dir, 'rep', 'junit.xml'), 'utf8')).toContain('<failure message="intent forbidden, model allowed"');
+  });
+
+  it('a file that does not parse is file:line:col, the others still run, exit 2', async () => {
+    const dir = tmp();
+    copyFileSync(MP, join(dir, 'a.litmus'));
+    writeFileSync(join(dir, 'b.litmus'), readFileSync(MP, 'utf8').replace('red.sys.global.add.u32 flag, 1', 'red.sys.global.sub.u32 flag, 1'));
+    const r = await runLines(['litmus', dir, '--report', join(dir, 'rep')]);
+    const out = r.out.join('\n');
+    expect(r.code).toBe(2);
+    expect(out).toMatch(/b\.litmus:9:\d+: red\.sys\.global\.sub\.u32: \.sub is Dat3M's untyped form only/);
+    expect(out).toMatch(/a\.litmus\s+allowed\s+no axiom forbids it/);
+    expect(out).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('--backend other than reference is a usage error naming issue 26', async () => {
+    const r = await runLines(['litmus', '--backend', 'gpu']);
+    expect(r.code).toBe(2);
+    expect(r.out.join('\n')).toContain('the GPU litmus runner is issue 26');
+  });
+
+  it('a missing path is a usage error', async () => {
+    const r = await runLines(['litmus', 'no/such/dir']);
+    expect(r.code).toBe(2);
+    expect(r.out.join('\n')).toContain('no/such/dir: no such file or folder');
+  });
+});
+
+describe('the extended syntax reports wrong tests at file:line:col', () => {
+  const base = (cells: string, init = 's @ shared cta 1;', header = ' P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 1,gpu 0 ;') => `PTX t\n{\n${init}\n}\n${header}\n${cells}\nexists (s == 1)\n`;
+  const first = (text: string) => {
+    const p = parseLitmus(text, 't.litmus');
+    expect(p.test).toBeUndefined();
+    const x = p.problems[0]!;
+    return `${x.line}:${x.col}: ${x.message}`;
+  };
+  it('.shared::cta from another CTA', () => {
+    expect(first(base(' atom.relaxed.cta.shared::cta.add.u32 r0, s, 1 | ;'))).toMatch(/^6:43: .*\.shared::cta names the executing CTA's own shared memory/);
+  });
+  it('.shared::cluster from another cluster', () => {
+    expect(first(base(' red.relaxed.cluster.shared::cluster.add.u32 s, 1 | ;'))).toMatch(/^6:\d+: .*outside the cluster of P0/);
+  });
+  it('a multimem address named by a non-multimem instruction (8.2.3)', () => {
+    expect(first(base(' ld.weak r0, m | ;', 'm @ multimem c0, c1;'))).toMatch(/only multimem\.\* instructions may access it \(8\.2\.3\)/);
+  });
+  it('a float literal in an integer instruction', () => {
+    expect(first(base(' | red.relaxed.gpu.global.add.u32 x, 1.5 ;', 'x=0;'))).toMatch(/^6:\d+: .*floating-point literal/);
+  });
+  it('an unknown qualifier names what the family takes', () => {
+    expect(first(base(' atom.relaxed.gpu.global.frob.u32 r0, x, 1 | ;', 'x=0;'))).toMatch(/'\.frob' is not a qualifier of atom.*op \{\.and/);
+  });
+  it('a bulk size that is not one element', () => {
+    expect(first(base(' cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 16 | ;', 's @ shared cta 0; x=0;'))).toMatch(/size must be 4/);
+  });
+  it('values are the reference model\'s: red.add.f32 1.5 on 1.5 is 3.0', () => {
+    const p = parseLitmus(base(' red.relaxed.gpu.global.add.f32 x, 1.5 | ;', 'x=1.5:f32; s @ shared cta 1;'), 't');
+    const ins = p.test!.threads[0]!.code[0]!;
+    expect(ins.kind === 'rmw' && ins.update(0x3fc00000n, [0x3fc00000n])).toBe(0x40400000n);
+  });
+});
