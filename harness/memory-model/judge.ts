@@ -68,24 +68,37 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
   // 8.2.6 initial values, per physical location
   const initOf = new Map<string, bigint>();
   for (const l of Object.values(locs)) if (!l.aliasOf) initOf.set(l.name, l.init);
-  // value domains: a fixpoint of the values threads may write (8: each read returns the value of some write)
-  const dom = new Map<string, bigint[]>();
-  for (const [l, v] of initOf) dom.set(l, [v]);
+  // value domains: a fixpoint of the values threads may write (8: each read returns the value of
+  // some write). A value's depth is the length of the chain of writes that computed it; one
+  // execution holds at most as many writes to a location as its program has write instructions
+  // there, so deeper values of that location cannot be read and are not explored.
+  const staticWrites = new Map<string, number>();
+  for (const th of test.threads)
+    for (const ins of th.code) {
+      const ls = ins.kind === 'write' || ins.kind === 'rmw' ? [ins.loc] : ins.kind === 'mbarrier' ? [ins.mbar] : ins.kind === 'async' ? [...ins.accesses.filter((a) => a.kind !== 'read').map((a) => a.loc), ...(ins.completion.kind === 'mbarrier' ? [ins.completion.mbar] : [])] : [];
+      for (const l of ls) staticWrites.set(physLoc(locs, l), (staticWrites.get(physLoc(locs, l)) ?? 0) + 1);
+    }
+  const depth = new Map<string, Map<bigint, number>>();
+  for (const [l, v] of initOf) depth.set(l, new Map([[v, 0]]));
+  const domOf = (l: string): bigint[] => [...(depth.get(l) ?? depth.set(l, new Map([[0n, 0]])).get(l)!).keys()];
   let traces: Trace[][] = [];
-  for (let round = 0; round < 6; round++) {
-    traces = test.threads.map((_, t) => threadTraces(test, t, (l) => dom.get(l) ?? (dom.set(l, [0n]), [0n]), asyncGeneric));
+  for (let round = 0; round < 8; round++) {
+    traces = test.threads.map((_, t) => threadTraces(test, t, domOf, asyncGeneric));
     let grew = false;
     for (const ts of traces)
       for (const tr of ts)
-        for (const e of tr.events)
-          if (e.kind === 'W' && e.loc) {
-            const d = dom.get(e.loc) ?? [];
-            if (!d.includes(e.value!) && d.length < 24) {
-              d.push(e.value!);
-              dom.set(e.loc, d);
-              grew = true;
-            }
+        tr.events.forEach((e) => {
+          if (e.kind !== 'W' || !e.loc) return;
+          const srcs = [...(e.dataIdx ?? []), ...(e.partner !== undefined ? [e.partner] : [])].map((i) => tr.events[i]!).filter((r) => r.kind === 'R');
+          const dp = 1 + Math.max(0, ...srcs.map((r) => depth.get(r.loc!)?.get(r.value!) ?? 0));
+          const d = depth.get(e.loc) ?? depth.set(e.loc, new Map()).get(e.loc)!;
+          if (dp > (staticWrites.get(e.loc) ?? 0) || d.size >= 24) return;
+          const had = d.get(e.value!);
+          if (had === undefined || had > dp) {
+            d.set(e.value!, dp);
+            grew = true;
           }
+        });
     if (!grew) break;
   }
   const tks = terms(test.cond);
@@ -101,9 +114,16 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
   };
 
   const nT = test.threads.length;
+  // per trace: the (location, value) pairs its reads need from some write, and those its writes give
+  const needs = traces.map((ts) => ts.map((tr) => [...new Set(tr.events.filter((e) => e.kind === 'R' && e.value !== initOf.get(e.loc!)).map((e) => `${e.loc}=${e.value}`))]));
+  const gives = traces.map((ts) => ts.map((tr) => new Set(tr.events.filter((e) => e.kind === 'W').map((e) => `${e.loc}=${e.value}`))));
   const choice: number[] = new Array(nT).fill(0);
   const combine = (t: number) => {
-    if (t === nT) return execCombination(choice.map((c, i) => traces[i]![c]!));
+    if (t === nT) {
+      // value feasibility: every read's value is the initial value or written by some write
+      for (let i = 0; i < nT; i++) for (const nd of needs[i]![choice[i]!]!) if (!choice.some((c, j) => gives[j]![c]!.has(nd))) return;
+      return execCombination(choice.map((c, i) => traces[i]![c]!));
+    }
     for (let c = 0; c < traces[t]!.length; c++) {
       choice[t] = c;
       combine(t + 1);
@@ -111,10 +131,6 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
   };
 
   const execCombination = (trs: Trace[]) => {
-    // value feasibility: every read's value is the initial value or written by some write
-    const written = new Map<string, Set<bigint>>();
-    for (const tr of trs) for (const e of tr.events) if (e.kind === 'W') (written.get(e.loc!) ?? written.set(e.loc!, new Set()).get(e.loc!)!).add(e.value!);
-    for (const tr of trs) for (const e of tr.events) if (e.kind === 'R' && e.value !== initOf.get(e.loc!) && !written.get(e.loc!)?.has(e.value!)) return;
     // 8.9.4 (2) barriers: arrivals of one CTA at one barrier id form groups of the quorum
     // (default: all arrivals); leftover arrivals hang, and their threads stop there
     const arrivals = new Map<string, Array<{ t: number; i: number; q?: bigint }>>();
@@ -157,6 +173,18 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
     for (const g of groups) for (const h of g.hang) hangAt.set(h.t, Math.min(hangAt.get(h.t) ?? Infinity, h.i));
     const groupOf = new Map<string, number>();
     groups.forEach((g, k) => g.members.forEach((m) => groupOf.set(`${m.t}/${m.i}`, k)));
+    // a barrier group waits for every member's earlier groups: a cycle among groups is a deadlock,
+    // and a deadlocked program has no execution
+    const G = groups.length;
+    if (G > 1) {
+      const gEdge = new Uint8Array(G * G);
+      trs.forEach((tr, t) => {
+        const mine = tr.events.map((e, i) => ({ e, g: groupOf.get(`${t}/${i}`) })).filter((x) => x.g !== undefined);
+        for (let a = 0; a + 1 < mine.length; a++) if (!mine[a]!.e.barArrive) gEdge[mine[a]!.g! * G + mine[a + 1]!.g!] = 1; // bar.arrive does not wait
+      });
+      for (let k = 0; k < G; k++) for (let i = 0; i < G; i++) if (gEdge[i * G + k]) for (let j = 0; j < G; j++) if (gEdge[k * G + j]) gEdge[i * G + j] = 1;
+      for (let i = 0; i < G; i++) if (gEdge[i * G + i]) return;
+    }
     // number the events: initial writes first, then each thread's, then its agents'
     const ev: XEvent[] = [];
     const initId = new Map<string, number>();

@@ -13,6 +13,8 @@ export interface TEvent extends Omit<MemEvent, 'id' | 'thread' | 'rmwPartner' | 
   partner?: number;
   /** Trace indices of the reads this event depends on. */
   depIdx: number[];
+  /** The data dependencies alone (no control), for value depth. */
+  dataIdx?: number[];
   /** Agents: number of issuer events (its po) before the issuing instruction. */
   issuedAfter?: number;
   /** Wait events: agents whose accesses it waits for. */
@@ -60,7 +62,7 @@ const MAX_TRACES = 20000;
 export function threadTraces(test: LitmusTest, t: number, domain: (loc: string) => bigint[], asyncGeneric: boolean): Trace[] {
   const out: Trace[] = [];
   const choices: number[] = [];
-  const unroll = test.unroll ?? 2;
+  const unroll = test.unroll ?? 1;
   // depth-first over choice vectors
   const stack: number[][] = [[]];
   while (stack.length) {
@@ -99,7 +101,7 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
   const ev = (e: Partial<TEvent> & Pick<TEvent, 'kind'>): number => {
     const agent = e.agent ?? 0;
     const p = agent === 0 ? po++ : (agentPo[agent] = (agentPo[agent] ?? 0) + 1) - 1;
-    events.push({ sem: 'weak', scope: 'sys', ...e, agent, issuer: t, po: p, cta: th.cta, cluster, gpu: th.gpu, depIdx: [...(e.depIdx ?? []), ...(agent === 0 ? ctrl : [])] } as TEvent);
+    events.push({ sem: 'weak', scope: 'sys', ...e, agent, issuer: t, po: p, cta: th.cta, cluster, gpu: th.gpu, depIdx: [...(e.depIdx ?? []), ...(agent === 0 ? ctrl : [])], dataIdx: e.depIdx ?? [] } as TEvent);
     return events.length - 1;
   };
   const evalE = (x: Expr): { v: bigint; deps: number[] } => {
