@@ -1,0 +1,23 @@
+/**
+ * bench:litmus: seconds to parse and judge the whole Dat3M peer suite (and cases/litmus/ when it
+ * holds Dat3M-syntax files) on one core. Run pinned: `taskset -c 0 npm run bench:litmus`.
+ * Target (issue 25): <= 20 s.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { judge, parseDat3m } from '../harness/memory-model/index.js';
+import { listLitmus, PEER_ROOT } from './peer-litmus.js';
+
+const files = listLitmus(join(PEER_ROOT, 'litmus'));
+const corpus = join(import.meta.dirname, '../cases/litmus');
+const own = existsSync(corpus) ? listLitmus(corpus) : [];
+const t0 = performance.now();
+let judged = 0, skipped = 0;
+for (const f of [...files, ...own]) {
+  const { test } = parseDat3m(readFileSync(f, 'utf8'), f);
+  if (!test) { skipped++; continue; } // the project's extended syntax is read by its own reader
+  judge(test);
+  judged++;
+}
+const s = (performance.now() - t0) / 1000;
+console.log(`bench:litmus: ${judged} tests judged (${files.length} peer, ${own.length} in cases/litmus, ${skipped} not in Dat3M syntax) in ${s.toFixed(2)} s; target <= 20 s: ${s <= 20 ? 'met' : 'NOT met'}`);
