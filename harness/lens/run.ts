@@ -20,16 +20,12 @@ import { type LensKernel, MEMORY } from './manifest.js';
 export const LENS_PLAN_PTX = '9.0';
 
 /**
- * The operand sets of a lane format and op: the contention run's (cases.ts), and for integer min a
- * falling set (memory 0xff, operands 0x88, 0x44, 0x22, 0x11: every order ends at 0x11, and a lost
- * update leaves a larger value), since the contention run's 'bits' set for min changes nothing
- * (min(0x0f, 0x11..0x88) = 0x0f), so no lost update could show.
+ * The operand sets of a lane format and op: the contention run's (cases.ts), which for integer min
+ * include the 'falling' set this lens first needed (memory 0xff, operands 0x88, 0x44, 0x22, 0x11:
+ * every order ends at 0x11, and a lost update leaves a larger value; 'bits' changes nothing there).
  */
 export function lensSets(op: string, type: string): OperandSet[] {
-  const fmt = elementFormat(type);
-  const sets = operandSets(fmt, op);
-  if (op === 'min' && fmt.lane.kind === 'int') sets.push({ name: 'falling', memory: 0xffn, b: [0x88n, 0x44n, 0x22n, 0x11n] });
-  return sets;
+  return operandSets(elementFormat(type), op);
 }
 
 export interface LensGroup {
