@@ -24,7 +24,7 @@ export const LITMUS_USAGE = `npm run conformance -- litmus [PATH...] [options]
   final outcome allowed, or forbidden and by which axiom) and a summary line
   <path>  allowed|forbidden  <axiom or "no axiom forbids it">
   --filter F        only tests whose path or name matches (comma-separated, * and ?)
-  --backend B       reference (the model; the only one: the GPU litmus runner is issue 26)
+  --backend B       reference (the model) or gpu (run on the GPU: litmus --backend gpu --help)
   --list            list the tests (path, name, stated intent) without judging
   --report DIR      where report.json, report.html and junit.xml go (default reports/out/litmus-<timestamp>/)
   exit: 0 all parsed and every stated intent agrees; 1 an intent disagrees; 2 a file did not parse or bad usage`;
@@ -117,6 +117,8 @@ function outcomeTable(r: LitmusResult): string[] {
 }
 
 export async function litmusCommand(argv: readonly string[], io: Io): Promise<number> {
+  // --backend gpu: the GPU runner (issue 26, first slice) parses its own options
+  if (argv.some((a, i) => a === '--backend=gpu' || (a === '--backend' && argv[i + 1] === 'gpu'))) return (await import('../litmus-gpu/cli.js')).litmusGpuCommand(argv, io);
   let v;
   try {
     v = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { filter: { type: 'string' }, backend: { type: 'string' }, list: { type: 'boolean' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
@@ -128,7 +130,7 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
     io.out(LITMUS_USAGE);
     return 0;
   }
-  if (o.backend !== undefined && o.backend !== 'reference') throw new UsageError(`--backend ${o.backend}: litmus tests are judged by the reference model only (--backend reference); the GPU litmus runner is issue 26`);
+  if (o.backend !== undefined && o.backend !== 'reference') throw new UsageError(`--backend ${o.backend}: litmus tests run under the reference model (--backend reference) or on the GPU (--backend gpu; issue 26, first slice)`);
   const files = litmusFiles(v.positionals.length ? v.positionals : ['cases/litmus']);
   const keep = compileFilter(o.filter);
   const results: LitmusResult[] = [];

@@ -1,0 +1,45 @@
+/**
+ * The outcomes a litmus run counts on the device, and the verdict of an observed one. The table is
+ * every combination of the values the model's outcomes give each key (the condition's registers
+ * and locations; initial values included), capped; a row's verdict is the model's: allowed when an
+ * allowed outcome has exactly its values, else forbidden by the axiom of a forbidden outcome that
+ * matches it ('*' matches any value), else "no candidate execution has it".
+ */
+import type { Judgement } from '../memory-model/events.js';
+
+export const MAX_TABLE = 4096;
+
+export interface Verdict {
+  readonly allowed: boolean;
+  /** For a forbidden outcome: the axiom, or "no candidate execution has it". */
+  readonly why?: string;
+}
+
+/** The model's verdict on one observed outcome (values by key, as decimal strings of 32-bit words). */
+export function verdictOf(j: Pick<Judgement, 'outcomes'>, keys: readonly string[], values: readonly string[]): Verdict {
+  const norm = (v: string | undefined) => (v !== undefined && /^-?\d+$/.test(v) ? String(BigInt.asUintN(32, BigInt(v))) : v);
+  const eq = (o: Record<string, string>, wild: boolean) => keys.every((k, x) => norm(o[k]) === values[x] || (wild && o[k] === '*'));
+  if (j.outcomes.some((o) => o.allowed && eq(o.values, false))) return { allowed: true };
+  const f = j.outcomes.find((o) => !o.allowed && eq(o.values, true));
+  return { allowed: false, why: f?.axiom ?? 'no candidate execution has it' };
+}
+
+/** The table of outcomes to count on the device: rows of values (decimal strings), in key order. */
+export function outcomeTable(j: Pick<Judgement, 'outcomes'>, keys: readonly string[], initOf: (key: string) => string | undefined): string[][] {
+  const doms = keys.map((k) => {
+    const s = new Set<string>();
+    const i = initOf(k);
+    if (i !== undefined) s.add(i);
+    for (const o of j.outcomes) {
+      const v = o.values[k];
+      if (v !== undefined && v !== '*' && v !== '?') s.add(String(BigInt.asUintN(32, BigInt(v))));
+    }
+    return [...s];
+  });
+  let rows: string[][] = [[]];
+  for (const d of doms) {
+    rows = rows.flatMap((r) => d.map((v) => [...r, v]));
+    if (rows.length > MAX_TABLE) throw new Error(`more than ${MAX_TABLE} outcomes to count`);
+  }
+  return rows;
+}

@@ -1,0 +1,128 @@
+/**
+ * Runs one planned litmus test on a device (or the stand-in launcher): `iterations` launches of
+ * `lt_test` (each a fresh permutation of instances over thread slots), each followed by `lt_count`,
+ * queued on one stream and synchronised once; then the histogram comes back and every observed
+ * outcome is judged against the model (outcomes.ts).
+ */
+import type { Launcher } from '../backends/gpu/driver.js';
+import type { Judgement } from '../memory-model/events.js';
+import { type StressOptions, type TestPlan, SAMPLES, launchGeometry } from './kernel.js';
+import { outcomeTable, verdictOf } from './outcomes.js';
+
+export interface HistRow {
+  readonly values: readonly string[];
+  readonly count: number;
+  readonly allowed: boolean;
+  readonly why?: string;
+}
+
+export interface GpuLitmusRun {
+  readonly keys: readonly string[];
+  /** Every table row (counted or not), then the other outcomes found among the samples. */
+  readonly histogram: readonly HistRow[];
+  /** Outcomes outside the table: how many, and the samples kept (with their count among the samples). */
+  readonly other: { readonly count: number; readonly samples: number };
+  readonly instances: number;
+  readonly perLaunch: number;
+  readonly iterations: number;
+  readonly seconds: number;
+  readonly instancesPerSecond: number;
+  readonly forbiddenSeen: number;
+  readonly geometry: { grid: number; block: number; cluster: number };
+}
+
+/** A permutation of 0..n-1 per iteration (xorshift, seeded), as one Uint32Array. */
+export function permutations(n: number, iterations: number, seed: number): Uint32Array {
+  const out = new Uint32Array(n * iterations);
+  let x = seed >>> 0 || 0x9e3779b9;
+  const rnd = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x >>> 0);
+  for (let it = 0; it < iterations; it++) {
+    const p = out.subarray(it * n, (it + 1) * n);
+    for (let i = 0; i < n; i++) p[i] = i;
+    for (let i = n - 1; i > 0; i--) {
+      const j = rnd() % (i + 1);
+      const t = p[i]!;
+      p[i] = p[j]!;
+      p[j] = t;
+    }
+  }
+  return out;
+}
+
+export interface RunOptions {
+  /** Instances per launch (capped by one fill of the GPU). */
+  readonly instances: number;
+  readonly iterations: number;
+  readonly stress: StressOptions;
+  readonly smCount: number;
+  readonly seed: number;
+  /** Words between consecutive instances' copies of a location. */
+  readonly stride: number;
+}
+
+export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, plan: TestPlan, j: Judgement, opts: RunOptions): GpuLitmusRun {
+  const geo = launchGeometry(plan.placement, opts.smCount, opts.stress, opts.instances);
+  const ni = geo.instances;
+  const iterations = opts.iterations;
+  const keys = plan.keys;
+  const initOf = (k: string) => (plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n));
+  const table = outcomeTable(j, keys, initOf);
+  const K = table.length;
+  const V = keys.length;
+  const L = plan.locs.length;
+  const R = plan.regKeys.length;
+  const buf = (words: number) => Buffer.alloc(Math.max(4, words * 4));
+  const memBuf = buf(L * ni * opts.stride);
+  for (let jx = 0; jx < L; jx++) for (let i = 0; i < ni; i++) memBuf.writeUInt32LE(plan.init[jx]!, (jx * ni + i) * opts.stride * 4);
+  const tabBuf = buf(K * V);
+  table.forEach((r, k) => r.forEach((v, x) => tabBuf.writeUInt32LE(Number(v), (k * V + x) * 4)));
+  const initBuf = buf(L);
+  plan.init.forEach((v, x) => initBuf.writeUInt32LE(v, x * 4));
+  const histWords = K + 1 + SAMPLES * V;
+  const perm = permutations(ni, iterations, opts.seed);
+  const ptrs: bigint[] = [];
+  const alloc = (b: Buffer) => {
+    const p = l.memAlloc(b.length);
+    ptrs.push(p);
+    l.copyToDevice(p, b);
+    return p;
+  };
+  try {
+    const mem = alloc(memBuf);
+    const regs = alloc(buf(ni * Math.max(R, 1)));
+    const permP = alloc(Buffer.from(perm.buffer, perm.byteOffset, perm.byteLength));
+    const tab = alloc(tabBuf);
+    const hist = alloc(buf(histWords));
+    const init = alloc(initBuf);
+    const scratch = alloc(buf(opts.stress.lines * 32));
+    const cluster = plan.placement.clusterSize;
+    const t0 = performance.now();
+    for (let it = 0; it < iterations; it++) {
+      l.launch(fns.test, [geo.grid, 1, 1], [geo.block, 1, 1], 0, [cluster, 1, 1], [mem, regs, permP, BigInt(it), BigInt(ni), BigInt(opts.stride), scratch]);
+      l.launch(fns.count, [Math.ceil(ni / 256), 1, 1], [256, 1, 1], 0, [1, 1, 1], [mem, regs, tab, hist, init, BigInt(ni), BigInt(opts.stride), BigInt(K)]);
+    }
+    l.synchronize();
+    const seconds = (performance.now() - t0) / 1000;
+    const h = buf(histWords);
+    l.copyFromDevice(h, hist);
+    const rows: HistRow[] = table.map((values, k) => ({ values, count: h.readUInt32LE(k * 4), ...verdictOf(j, keys, values) }));
+    const otherCount = h.readUInt32LE(K * 4);
+    const kept = Math.min(otherCount, SAMPLES);
+    const extra = new Map<string, { values: string[]; count: number }>();
+    for (let n = 0; n < kept; n++) {
+      const values = Array.from({ length: V }, (_, x) => String(h.readUInt32LE((K + 1 + n * V + x) * 4)));
+      const e = extra.get(values.join(','));
+      if (e) e.count++;
+      else extra.set(values.join(','), { values, count: 1 });
+    }
+    for (const e of extra.values()) rows.push({ values: e.values, count: e.count, ...verdictOf(j, keys, e.values) });
+    const instances = ni * iterations;
+    const counted = rows.reduce((s, r) => s + r.count, 0) - Math.min(otherCount, SAMPLES) + otherCount;
+    if (counted !== instances) throw new Error(`the histogram counts ${counted} outcomes for ${instances} instances`);
+    // an other outcome beyond the samples is unknown: judged forbidden only when every sample was
+    const forbiddenSeen = rows.filter((r) => !r.allowed).reduce((s, r) => s + r.count, 0) + (otherCount > kept && [...extra.values()].every((e) => !verdictOf(j, keys, e.values).allowed) ? otherCount - kept : 0);
+    return { keys, histogram: rows, other: { count: otherCount, samples: kept }, instances, perLaunch: ni, iterations, seconds, instancesPerSecond: instances / seconds, forbiddenSeen, geometry: { grid: geo.grid, block: geo.block, cluster } };
+  } finally {
+    for (const p of ptrs) l.memFree(p);
+  }
+}
