@@ -56,10 +56,10 @@ describe('conformance litmus', () => {
     expect(out).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it('--backend other than reference is a usage error naming issue 26', async () => {
-    const r = await runLines(['litmus', '--backend', 'gpu']);
+  it('--backend other than reference or gpu is a usage error naming both (gpu: issue 26, tests/litmus-gpu/)', async () => {
+    const r = await runLines(['litmus', '--backend', 'cuda']);
     expect(r.code).toBe(2);
-    expect(r.out.join('\n')).toContain('the GPU litmus runner is issue 26');
+    expect(r.out.join('\n')).toContain('--backend cuda: litmus tests run under the reference model (--backend reference) or on the GPU (--backend gpu');
   });
 
   it('a missing path is a usage error', async () => {
