@@ -22,8 +22,13 @@ import { prepareReportDir } from '../report/dir.js';
 import { xmlText } from '../report/junit.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { compileFilter } from '../util/filter.js';
-import { DEFAULT_STRESS, type Plant, type StressOptions, launchGeometry, litmusModule, planTest } from './kernel.js';
+import type { Judgement } from '../memory-model/events.js';
+import { DEFAULT_STRESS, type Plant, type StressOptions, type TestPlan, launchGeometry, litmusModule, planTest } from './kernel.js';
 import { type GpuLitmusRun, runPlanned } from './run.js';
+import { type ClassScore, type MutantClass, MUTANT_CLASSES, mutantsOf, mutationScores, weakCount } from './mutants.js';
+import { type StressFile, type StressSetting, SEARCH_GRID, STRIDES, pickBest, readStressFile, sampleMutants, stressFor, testClass } from './stress.js';
+
+export const STRESS_FILE = 'cases/litmus/gpu-stress.json';
 
 export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PATH...] [options]
   runs each runnable litmus test on the GPU (issue 26, first slice: global memory; ld, st, atom, red
@@ -36,6 +41,13 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
   --stress-iters N  store/load pairs per stress thread (default ${DEFAULT_STRESS.iters})
   --stride N        words between instances' copies of a location (default 1)
   --seed N          seed of the per-iteration permutations (default 1)
+  --mutants         also run every test's mutants (mutants.ts: the model forbids the test's weak
+                    outcome, allows the mutant's) and report the mutation score per class
+  --search-stress   try stress settings (warps 0/2/8 x iters 16/64/256 at stride 1, then strides 4
+                    and 32) per test class on a sample of mutants; write the best by mutation score
+                    to --stress-file, then run with them
+  --stress-file F   per-class stress settings read by default (default ${STRESS_FILE}; given
+                    --stress-warps, --stress-iters or --stride, those apply to every test)
   --self-test       run a planted kernel (MP with the flag write hoisted above the data write) whose
                     forbidden outcome must be seen; exit 1 if it is not
   --filter F, --arch A, --cache-dir D, --report DIR
@@ -50,6 +62,10 @@ export interface GpuLitmusResult {
   status: 'passed' | 'failed' | 'skipped' | 'unparsed' | 'error';
   reason?: string;
   gpu?: GpuLitmusRun;
+  /** For a mutant: the test it mutates, its class and change, and how many instances showed its weak outcome. */
+  mutant?: { of: string; cls: MutantClass; name: string; change: string; weak: number };
+  /** The stress settings it ran with. */
+  stress?: { warps: number; iters: number; stride: number; from: string };
 }
 
 function files(paths: readonly string[]): string[] {
@@ -79,7 +95,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
     throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${LITMUS_GPU_USAGE}`);
@@ -92,11 +108,26 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const iterations = posInt('iterations', o.iterations, 1, 100000);
   const perLaunch = posInt('instances', o.instances, 32, 1 << 24);
   const total = posInt('total', o.total, 1, 1e10) ?? 1_000_000;
-  const stress: StressOptions = { warps: posInt('stress-warps', o['stress-warps'], 0, 16) ?? DEFAULT_STRESS.warps, iters: posInt('stress-iters', o['stress-iters'], 0, 1 << 20) ?? DEFAULT_STRESS.iters, lines: DEFAULT_STRESS.lines };
-  const stride = posInt('stride', o.stride, 1, 64) ?? 1;
+  const cliWarps = posInt('stress-warps', o['stress-warps'], 0, 16);
+  const cliIters = posInt('stress-iters', o['stress-iters'], 0, 1 << 20);
+  const cliStride = posInt('stride', o.stride, 1, 64);
+  const fixed = cliWarps !== undefined || cliIters !== undefined || cliStride !== undefined;
+  const stress: StressOptions = { warps: cliWarps ?? DEFAULT_STRESS.warps, iters: cliIters ?? DEFAULT_STRESS.iters, lines: DEFAULT_STRESS.lines };
+  const stride = cliStride ?? 1;
   const seed = posInt('seed', o.seed, 0, 2 ** 32 - 1) ?? 1;
   const selfTest = o['self-test'] ?? false;
+  const withMutants = (o.mutants ?? false) || (o['search-stress'] ?? false);
+  const search = o['search-stress'] ?? false;
   if (selfTest && v.positionals.length) throw new UsageError(`--self-test runs its own planted test (${SELF_TEST_FILE}); give no PATH with it`);
+  if (selfTest && withMutants) throw new UsageError('--self-test runs only its planted test; give --mutants or --search-stress without it');
+  if (search && fixed) throw new UsageError('--search-stress chooses --stress-warps, --stress-iters and --stride itself; give none of them with it');
+  const stressPath = o['stress-file'] ?? STRESS_FILE;
+  let stressFile: StressFile | undefined;
+  try {
+    stressFile = fixed || selfTest ? undefined : readStressFile(stressPath);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   const target = findTarget(o.arch ?? DEFAULT_ARCH);
   if (!target) throw new UsageError(`unknown --arch '${o.arch}'`);
   const paths = files(selfTest ? [SELF_TEST_FILE] : v.positionals.length ? v.positionals : ['cases/litmus']);
@@ -115,10 +146,9 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   let unparsed = 0;
   const t0 = performance.now();
   const plant: Plant = selfTest ? 'hoist' : 'none';
-  // parse, plan and build every module first, then compile them in parallel
-  const todo: { file: string; name: string; run: () => Promise<void> }[] = [];
-  const work: { r: GpuLitmusResult; text: string; module: string; plan: ReturnType<typeof planTest> & { ok: true }; j: ReturnType<typeof judge>; perLaunch: number; iterations: number }[] = [];
-  void todo;
+  // parse and plan every test (and its mutants); modules are built and compiled per stress setting
+  interface Item { file: string; name: string; plan: TestPlan; j: Judgement; mutant?: Omit<NonNullable<GpuLitmusResult['mutant']>, 'weak'> }
+  const items: Item[] = [];
   for (const file of paths) {
     const shown = relative(process.cwd(), file) || file;
     const text = readFileSync(file, 'utf8');
@@ -137,36 +167,81 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       results.push({ file: shown, name, status: 'skipped', reason: plan.reason });
       continue;
     }
-    const geo = launchGeometry(plan.plan.placement, smCount, stress, perLaunch);
-    const its = iterations ?? Math.max(1, Math.ceil(total / geo.instances));
-    const r: GpuLitmusResult = { file: shown, name, status: 'passed' };
-    results.push(r);
-    work.push({ r, text, module: litmusModule(plan.plan, target.name, ptx, stress, geo.warpGroups, plant), plan, j: judge(p.test), perLaunch: geo.instances, iterations: its });
+    const j = judge(p.test);
+    items.push({ file: shown, name, plan: plan.plan, j });
+    if (!withMutants) continue;
+    for (const m of mutantsOf(p.test, text, j, shown)) {
+      const mp = planTest(m.test, m.text);
+      if (!mp.ok) continue; // a mutant this slice cannot run (none in the corpus: mutants keep the test's instructions)
+      items.push({ file: `${shown}#${m.name}`, name: `${name}#${m.name}`, plan: mp.plan, j: m.judgement, mutant: { of: shown, cls: m.cls, name: m.name, change: m.change } });
+    }
   }
-  if (!results.length) throw new UsageError(`no litmus test selected${o.filter ? ` by --filter '${o.filter}'` : ''}`);
-  const compiled: (string | Error)[] = await Promise.all(
-    work.map((w) => compileModules([w.module], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then((c) => c.modules[0]!.cubin, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))),
+  if (!results.length && !items.length) throw new UsageError(`no litmus test selected${o.filter ? ` by --filter '${o.filter}'` : ''}`);
+  /** Builds, compiles (in parallel) and runs items under their settings; one result per item. */
+  const runItems = async (batch: readonly { item: Item; set: StressSetting; from: string; total: number }[]): Promise<GpuLitmusResult[]> => {
+    const built = batch.map(({ item, set, total: tot }) => {
+      const st: StressOptions = { warps: set.warps, iters: set.iters, lines: DEFAULT_STRESS.lines };
+      const geo = launchGeometry(item.plan.placement, smCount, st, perLaunch);
+      return { st, geo, its: iterations ?? Math.max(1, Math.ceil(tot / geo.instances)), module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plant) };
+    });
+    const compiled: (string | Error)[] = await Promise.all(built.map((b) => compileModules([b.module], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then((c) => c.modules[0]!.cubin, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+    return batch.map(({ item, set, from }, i) => {
+      const r: GpuLitmusResult = { file: item.file, name: item.name, status: 'passed', stress: { warps: set.warps, iters: set.iters, stride: set.stride, from } };
+      const c = compiled[i]!;
+      if (c instanceof Error) {
+        r.status = 'error';
+        r.reason = `ptxas rejected its kernel: ${c.message.split('\n').slice(0, 4).join(' ')}`;
+        return r;
+      }
+      let m: bigint | undefined;
+      try {
+        m = l.loadModule(readFileSync(c));
+        const run = runPlanned(l, { test: l.getFunction(m, 'lt_test'), count: l.getFunction(m, 'lt_count') }, item.plan, item.j, { instances: built[i]!.geo.instances, iterations: built[i]!.its, stress: built[i]!.st, smCount, seed, stride: set.stride });
+        r.gpu = run;
+        r.status = run.forbiddenSeen ? 'failed' : 'passed';
+        if (item.mutant) r.mutant = { ...item.mutant, weak: weakCount(item.plan.test, run.keys, run.histogram) };
+      } catch (e) {
+        r.status = 'error';
+        r.reason = (e as Error).message;
+      } finally {
+        if (m !== undefined) l.unloadModule(m);
+      }
+      return r;
+    });
+  };
+  if (search) {
+    const searchTotal = Math.max(1, Math.round(total / 5));
+    const byClass = new Map<string, Item[]>();
+    for (const it of items) if (it.mutant) byClass.set(testClass(it.mutant.of), [...(byClass.get(testClass(it.mutant.of)) ?? []), it]);
+    const classes: Record<string, StressFile['classes'][string]> = { ...(stressFile?.classes ?? {}) };
+    for (const [cls, ms] of [...byClass].sort()) {
+      const sample = sampleMutants(ms, 4);
+      const tryAll = async (sets: readonly StressSetting[]) => {
+        const rs = await runItems(sets.flatMap((set) => sample.map((item) => ({ item, set, from: 'search', total: searchTotal }))));
+        return sets.map((set, si) => {
+          const part = rs.slice(si * sample.length, (si + 1) * sample.length);
+          return { ...set, killed: part.filter((r) => (r.mutant?.weak ?? 0) > 0).length, mutants: sample.length, weakPerM: Math.round(part.reduce((s, r) => s + (r.gpu ? ((r.mutant?.weak ?? 0) / r.gpu.instances) * 1e6 : 0), 0)) };
+        });
+      };
+      const tried = await tryAll(SEARCH_GRID);
+      const b = pickBest(tried);
+      tried.push(...(await tryAll(STRIDES.map((stride) => ({ warps: b.warps, iters: b.iters, stride })))));
+      const best = pickBest(tried);
+      classes[cls] = { ...best, tried };
+      io.out(`stress search ${cls}: ${sample.length} mutant(s) x ${tried.length} settings x ${searchTotal} instances; best warps ${best.warps}, iters ${best.iters}, stride ${best.stride}: ${best.killed}/${best.mutants} killed, ${best.weakPerM} weak per M`);
+    }
+    stressFile = { schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, measuredOn: info.devices[0]?.name ?? '', measuredAt: new Date().toISOString(), instances: searchTotal, classes };
+    writeFileSync(stressPath, `${JSON.stringify(stressFile, null, 1)}\n`);
+    io.out(`stress settings written to ${stressPath}`);
+  }
+  results.push(
+    ...(await runItems(
+      items.map((item) => {
+        const s = fixed ? { warps: stress.warps, iters: stress.iters, stride, from: 'command line' } : stressFor(item.mutant?.of ?? item.file, stressFile);
+        return { item, set: s, from: s.from, total };
+      }),
+    )),
   );
-  work.forEach((w, i) => {
-    const c = compiled[i]!;
-    if (c instanceof Error) {
-      w.r.status = 'error';
-      w.r.reason = `ptxas rejected its kernel: ${c.message.split('\n').slice(0, 4).join(' ')}`;
-      return;
-    }
-    let m: bigint | undefined;
-    try {
-      m = l.loadModule(readFileSync(c));
-      const run = runPlanned(l, { test: l.getFunction(m, 'lt_test'), count: l.getFunction(m, 'lt_count') }, w.plan.plan, w.j, { instances: w.perLaunch, iterations: w.iterations, stress, smCount, seed, stride });
-      w.r.gpu = run;
-      w.r.status = run.forbiddenSeen ? 'failed' : 'passed';
-    } catch (e) {
-      w.r.status = 'error';
-      w.r.reason = (e as Error).message;
-    } finally {
-      if (m !== undefined) l.unloadModule(m);
-    }
-  });
   const seconds = (performance.now() - t0) / 1000;
   // print
   for (const r of results) {
@@ -175,6 +250,10 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       continue;
     }
     const g = r.gpu;
+    if (r.mutant && r.status !== 'failed') {
+      io.out(`${r.file}  mutant (${r.mutant.cls}: ${r.mutant.change})  weak outcome ${r.mutant.weak ? `seen ${r.mutant.weak} times` : 'NOT seen'} in ${g.instances} instances`);
+      continue;
+    }
     io.out(`${r.file}  ${r.status === 'failed' ? `FORBIDDEN OUTCOME SEEN (${g.forbiddenSeen} of ${g.instances})` : 'no forbidden outcome seen'}  ${g.instances} instances (${g.iterations} x ${g.perLaunch}), ${(g.instancesPerSecond / 1e6).toFixed(1)} M/s`);
     io.out(`    ${[...g.keys, 'count', 'verdict'].join('  ')}`);
     for (const h of g.histogram) io.out(`    ${[...h.values, String(h.count), h.allowed ? (h.count ? 'allowed' : `allowed, NEVER SEEN in ${g.instances} instances`) : `forbidden (${h.why})${h.count ? '  <- SEEN' : ''}`].join('  ')}`);
@@ -186,8 +265,10 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const skipped = results.filter((r) => r.status === 'skipped').length;
   const inst = ran.reduce((s, r) => s + r.gpu!.instances, 0);
   io.out(`${results.length} test(s): ${ran.length} ran on ${info.devices[0]?.name ?? 'the GPU'} (${inst} instances), ${skipped} skipped, ${unparsed} unparsed, ${errors} errors; ${forbidden} with a forbidden outcome seen; ${seconds.toFixed(1)} s`);
+  const mutation = withMutants ? scoreOf(results) : undefined;
+  if (mutation) for (const line of mutationLines(mutation)) io.out(line);
   const dir = prepareReportDir(o.report, 'litmus-gpu-', started, (s) => io.err(s));
-  writeGpuReports(dir, results, started, argv, { device: info.devices[0]?.name ?? '', seconds, stress, seed, stride, selfTest });
+  writeGpuReports(dir, results, started, argv, { device: info.devices[0]?.name ?? '', seconds, stress, seed, stride, selfTest, stressFile: fixed ? 'command line' : stressFile ? stressPath : 'defaults', ...(mutation ? { mutation } : {}) });
   io.out(`report: ${join(dir, 'report.json')} (also report.html, junit.xml)`);
   if (unparsed) return 2;
   if (selfTest) {
@@ -198,7 +279,34 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   return forbidden || errors ? 1 : 0;
 }
 
-export function writeGpuReports(dir: string, results: readonly GpuLitmusResult[], started: Date, argv: readonly string[], run: { device: string; seconds: number; stress: StressOptions; seed: number; stride: number; selfTest: boolean }): void {
+export interface MutationReport {
+  perClass: ClassScore[];
+  all: ClassScore;
+  /** Per class below 50 %: the mutants not killed (file#name: change). */
+  notKilled: Partial<Record<MutantClass, string[]>>;
+}
+
+/** The mutation score of a run's mutant results (errors are not counted as mutants run). */
+export function scoreOf(results: readonly GpuLitmusResult[]): MutationReport {
+  const ms = results.filter((r) => r.mutant && r.gpu);
+  const { perClass, all } = mutationScores(ms.map((r) => ({ cls: r.mutant!.cls, instances: r.gpu!.instances, weak: r.mutant!.weak })));
+  const notKilled: MutationReport['notKilled'] = {};
+  for (const c of MUTANT_CLASSES) notKilled[c] = ms.filter((r) => r.mutant!.cls === c && !r.mutant!.weak).map((r) => `${r.file}: ${r.mutant!.change}`);
+  return { perClass, all, notKilled };
+}
+
+export function mutationLines(m: MutationReport): string[] {
+  const pct = (c: ClassScore) => (c.mutants ? `${((100 * c.killed) / c.mutants).toFixed(1)} %` : 'no mutants');
+  const out = [`mutation score (mutants whose weak outcome was seen / mutants run): ${m.perClass.map((c) => `${c.cls} ${c.killed}/${c.mutants} (${pct(c)})`).join(', ')}; all ${m.all.killed}/${m.all.mutants} (${pct(m.all)}), target >= 85 %: ${m.all.mutants && m.all.score >= 0.85 ? 'met' : 'NOT met'}`];
+  for (const c of m.perClass) {
+    if (!c.mutants || c.score >= 0.5) continue;
+    const nk = m.notKilled[c.cls] ?? [];
+    out.push(`  class ${c.cls} below 50 %: ${nk.length} mutant(s) never showed the weak outcome, e.g. ${nk.slice(0, 5).join('; ')}`);
+  }
+  return out;
+}
+
+export function writeGpuReports(dir: string, results: readonly GpuLitmusResult[], started: Date, argv: readonly string[], run: { device: string; seconds: number; stress: StressOptions; seed: number; stride: number; selfTest: boolean; stressFile?: string; mutation?: MutationReport }): void {
   const counts = { tests: results.length, passed: 0, failed: 0, skipped: 0, unparsed: 0, error: 0 };
   for (const r of results) counts[r.status]++;
   writeFileSync(join(dir, 'report.json'), `${JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-report', version: 1, startedAt: started.toISOString(), command: ['litmus', ...argv], backend: 'gpu', run, counts, results })}\n`);
@@ -212,7 +320,7 @@ export function writeGpuReports(dir: string, results: readonly GpuLitmusResult[]
       return `<tr class="${r.status}"><td>${esc(r.file)}</td><td>${r.status}</td><td>${hist}</td></tr>`;
     })
     .join('\n');
-  writeFileSync(join(dir, 'report.html'), `<!doctype html><meta charset="utf-8"><title>litmus on the GPU</title><style>body{font-family:sans-serif}td{padding:2px 6px;border-bottom:1px solid #ddd;vertical-align:top}.failed,.error{background:#fdd}.skipped{color:#888}</style><h1>Litmus tests on ${esc(run.device)}</h1><p>${counts.tests} tests: ${counts.passed} no forbidden outcome seen, ${counts.failed} forbidden outcome seen, ${counts.skipped} skipped, ${counts.error} errors, ${counts.unparsed} unparsed; ${run.seconds.toFixed(1)} s.</p><table>\n${body}\n</table>\n`);
+  writeFileSync(join(dir, 'report.html'), `<!doctype html><meta charset="utf-8"><title>litmus on the GPU</title><style>body{font-family:sans-serif}td{padding:2px 6px;border-bottom:1px solid #ddd;vertical-align:top}.failed,.error{background:#fdd}.skipped{color:#888}</style><h1>Litmus tests on ${esc(run.device)}</h1>${run.mutation ? `<h2>Mutation score</h2><table><tr><th>class</th><th>mutants</th><th>killed</th><th>score</th></tr>${[...run.mutation.perClass, run.mutation.all].map((c) => `<tr><td>${c.cls}</td><td>${c.mutants}</td><td>${c.killed}</td><td>${c.mutants ? ((100 * c.killed) / c.mutants).toFixed(1) : '-'} %</td></tr>`).join('')}</table>` : ''}<p>${counts.tests} tests: ${counts.passed} no forbidden outcome seen, ${counts.failed} forbidden outcome seen, ${counts.skipped} skipped, ${counts.error} errors, ${counts.unparsed} unparsed; ${run.seconds.toFixed(1)} s.</p><table>\n${body}\n</table>\n`);
   const cases = results
     .map((r) => `  <testcase classname="litmus-gpu" name="${xmlText(r.file)}" time="${(r.gpu?.seconds ?? 0).toFixed(3)}">${r.status === 'failed' ? `<failure message="${xmlText(`forbidden outcome seen ${r.gpu!.forbiddenSeen} times`)}"/>` : r.status === 'skipped' ? `<skipped message="${xmlText(r.reason ?? '')}"/>` : r.status === 'error' || r.status === 'unparsed' ? `<error message="${xmlText(r.reason ?? r.status)}"/>` : ''}</testcase>`)
     .join('\n');

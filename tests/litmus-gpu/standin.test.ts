@@ -15,9 +15,9 @@ beforeAll(async () => {
   const p = await ptxasOrReason();
   noPtxas = typeof p === 'string' ? p : undefined;
 });
-const run = (args: string[], rows: string) => {
+const run = (args: string[], rows: string, env: Record<string, string> = {}) => {
   const report = mkdtempSync(join(tmpdir(), 'litmus-gpu-'));
-  return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTX_CONFORMANCE_ADDON: FIXTURE, PTXCONF_LITMUS_ROWS: rows }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
+  return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTX_CONFORMANCE_ADDON: FIXTURE, PTXCONF_LITMUS_ROWS: rows, ...env }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
 };
 
 describe('litmus --backend gpu with the stand-in launcher', () => {
@@ -57,5 +57,43 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     const bad = await runWithStandin(['litmus', '--backend', 'gpu', '--iterations', 'x'], { PTX_CONFORMANCE_ADDON: FIXTURE });
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/--iterations takes a whole number/);
+  }, 60_000);
+  it('--mutants: each mutant run; one whose weak outcome (1,0) was seen is killed, one where it was not is not; the score per class', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    // module 0 is the test (no weak outcome), then mutant k (module k) shows (1,0) when k mod 3 == 1
+    const r = await run([MP, '--mutants', '--iterations', '1', '--instances', '1024', '--stress-warps', '2'], '', { PTXCONF_LITMUS_ROWS_BY_MODULE: '0,0;1,1|0,0;1,0|1,1' });
+    expect(r.code, r.out).toBe(0);
+    const res = r.report.results as { file: string; status: string; mutant?: { cls: string; weak: number } }[];
+    expect(res[0]!.mutant).toBeUndefined();
+    const ms = res.filter((x) => x.mutant);
+    expect(ms.length).toBe(6);
+    ms.forEach((m, i) => expect(m.mutant!.weak, m.file).toBe((i + 1) % 3 === 1 ? 512 : 0));
+    const killed = (cls: string) => ms.filter((m, i) => m.mutant!.cls === cls && (i + 1) % 3 === 1).length;
+    const total = (cls: string) => ms.filter((m) => m.mutant!.cls === cls).length;
+    const per = r.report.run.mutation.perClass as { cls: string; killed: number; mutants: number }[];
+    for (const c of per) expect([c.cls, c.killed, c.mutants]).toEqual([c.cls, killed(c.cls), total(c.cls)]);
+    expect(r.report.run.mutation.all).toMatchObject({ killed: 2, mutants: 6 });
+    expect(r.out).toMatch(/mutation score .*all 2\/6 \(33\.3 %\), target >= 85 %: NOT met/);
+    expect(r.out).toMatch(/mutant \(sem: P0 line 9: 'atom\.release\.gpu\.global\.exch\.b32' weakened to 'atom\.relaxed\.gpu\.global\.exch\.b32'\)  weak outcome seen 512 times/);
+    // a class with no kill is named below 50 %
+    const none = await run([MP, '--mutants', '--iterations', '1', '--instances', '1024', '--stress-warps', '2'], '0,0;1,1');
+    expect(none.report.run.mutation.all).toMatchObject({ killed: 0, mutants: 6 });
+    expect(none.out).toMatch(/class sem below 50 %: 2 mutant\(s\) never showed the weak outcome/);
+  }, 60_000);
+  it('--search-stress writes the best settings per class (cheapest on a tie) and the run reads them; bad combinations exit 2', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const f = join(mkdtempSync(join(tmpdir(), 'stress-')), 'gpu-stress.json');
+    const r = await run([MP, '--search-stress', '--stress-file', f, '--iterations', '1', '--instances', '1024'], '0,0;1,0');
+    expect(r.code, r.out).toBe(1); // the test itself shows the planted (1,0)
+    const s = JSON.parse(readFileSync(f, 'utf8'));
+    expect(Object.keys(s.classes)).toEqual(['MP']);
+    expect(s.classes.MP, JSON.stringify(s.classes.MP.tried)).toMatchObject({ warps: 0, iters: 16, stride: 1, killed: 4, mutants: 4 });
+    expect(s.classes.MP.tried).toHaveLength(11);
+    expect(r.report.results.find((x: { mutant?: unknown }) => x.mutant).stress).toMatchObject({ warps: 0, iters: 16, stride: 1, from: 'stress file, class MP' });
+    const again = await run([MP, '--stress-file', f, '--iterations', '1', '--instances', '1024'], '0,0');
+    expect(again.report.results[0].stress).toMatchObject({ warps: 0, iters: 16, from: 'stress file, class MP' });
+    const bad = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--search-stress', '--stress-warps', '2'], { PTX_CONFORMANCE_ADDON: FIXTURE });
+    expect(bad.code).toBe(2);
+    expect(bad.out).toMatch(/--search-stress chooses/);
   }, 60_000);
 });

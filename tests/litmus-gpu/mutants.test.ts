@@ -1,0 +1,96 @@
+/** Mutants of litmus tests (harness/litmus-gpu/mutants.ts) and the stress file (stress.ts), on CPU. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { candidates, condHolds, mutantsOf, mutationScores, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
+import { pickBest, readStressFile, SEARCH_GRID, stressFor, testClass } from '../../harness/litmus-gpu/stress.js';
+import { parseLitmus } from '../../harness/memory-model/extended.js';
+import { judge } from '../../harness/memory-model/index.js';
+
+const load = (f: string) => {
+  const text = readFileSync(f, 'utf8');
+  return { text, test: parseLitmus(text, f).test! };
+};
+
+describe('mutants', () => {
+  it('MP release/acquire: sem, scope and placement mutants, every one re-judged to allow (1,0); the original forbids it', () => {
+    const { text, test } = load('cases/litmus/MP+atom.release+atom.acquire.gpu.litmus');
+    expect(weakAllowed(test, judge(test))).toBe(false);
+    const ms = mutantsOf(test, text);
+    expect(new Set(ms.map((m) => m.cls))).toEqual(new Set(['sem', 'scope']));
+    expect(ms.map((m) => m.name)).toContain('sem:P0:L9');
+    expect(ms.find((m) => m.name === 'sem:P0:L9')!.text).toMatch(/atom\.relaxed\.gpu\.global\.exch\.b32 r9, flag, 1/);
+    for (const m of ms) {
+      const again = parseLitmus(m.text, m.name).test!;
+      expect(weakAllowed(again, judge(again)), m.name).toBe(true);
+    }
+  });
+  it('a candidate the model still forbids is not a mutant (SB + fence.sc: narrowing a relaxed red does not allow (0,0))', () => {
+    const { text, test } = load('cases/litmus/SB+red+fence.sc.gpu.litmus');
+    const cs = candidates(test, text);
+    const forb = cs.filter((c) => !c.allowed);
+    expect(forb.map((c) => c.name)).toContain('scope:P0:L8:cta');
+    const names = mutantsOf(test, text).map((m) => m.name);
+    for (const c of forb) expect(names).not.toContain(c.name);
+    expect(names).toEqual(expect.arrayContaining(['fence:P0:L9', 'fence:P1:L9', 'scope:P0:L9:cta']));
+    expect(mutantsOf(test, text).find((m) => m.name === 'fence:P0:L9')!.text).not.toMatch(/^\s*fence\.sc\.gpu\s*\|/m);
+  });
+  it('placement: threads of one CTA moved to another CTA or cluster', () => {
+    const { text, test } = load('cases/litmus/MP+atom.acq_rel.cta-same-cta.litmus');
+    const ms = mutantsOf(test, text);
+    const p = ms.filter((m) => m.cls === 'placement');
+    expect(p.map((m) => m.name).sort()).toEqual(['placement:P0:own-cluster', 'placement:P0:own-cta', 'placement:P1:own-cluster', 'placement:P1:own-cta']);
+    const own = p.find((m) => m.name === 'placement:P0:own-cta')!.test;
+    expect(own.threads[0]!.cta).not.toBe(own.threads[1]!.cta);
+    expect(own.threads[0]!.cluster).toBe(own.threads[1]!.cluster);
+  });
+  it('a test whose weak outcome the model allows has no mutants', () => {
+    const { text, test } = load('cases/litmus/MP+atom.relaxed.litmus');
+    expect(weakAllowed(test, judge(test))).toBe(true);
+    expect(mutantsOf(test, text)).toEqual([]);
+  });
+  it('the weak outcome of a histogram: rows where the condition holds, counted; a wrong row is not', () => {
+    const { test } = load('cases/litmus/MP+atom.release+atom.acquire.gpu.litmus');
+    const keys = ['P1:r0', 'P1:r1'];
+    expect(weakCount(test, keys, [{ values: ['1', '0'], count: 7 }, { values: ['1', '1'], count: 90 }, { values: ['0', '0'], count: 3 }])).toBe(7);
+    expect(weakCount(test, keys, [{ values: ['0', '1'], count: 7 }])).toBe(0);
+    expect(condHolds(test.cond, { 'P1:r0': '1' })).toBeUndefined();
+  });
+  it('the mutation score per class: a mutant whose weak outcome was seen counts, one not seen does not', () => {
+    const s = mutationScores([
+      { cls: 'sem', instances: 100, weak: 3 },
+      { cls: 'sem', instances: 100, weak: 0 },
+      { cls: 'fence', instances: 100, weak: 1 },
+      { cls: 'scope', instances: 100, weak: 0 },
+    ]);
+    expect(s.perClass.map((c) => [c.cls, c.killed, c.mutants])).toEqual([['sem', 1, 2], ['fence', 1, 1], ['scope', 0, 1], ['placement', 0, 0]]);
+    expect(s.perClass[0]!.score).toBe(0.5);
+    expect(Number.isNaN(s.perClass[3]!.score)).toBe(true);
+    expect(s.all).toMatchObject({ killed: 2, mutants: 4, score: 0.5 });
+  });
+});
+
+describe('stress settings', () => {
+  it('test class from the file name; the grid; the best is most killed, then most weak, then cheapest', () => {
+    expect(testClass('cases/litmus/2+2W+fence.sc.gpu.litmus')).toBe('2+2W');
+    expect(testClass('cases/litmus/matrix/MP+atom.x.litmus#sem:P0:L8')).toBe('MP');
+    expect(SEARCH_GRID).toHaveLength(9);
+    const c = (warps: number, killed: number, weakPerM: number) => ({ warps, iters: 16, stride: 1, killed, mutants: 4, weakPerM });
+    expect(pickBest([c(0, 2, 9), c(8, 3, 1), c(2, 3, 1)]).warps).toBe(2);
+    expect(pickBest([c(0, 3, 9), c(2, 3, 10)]).warps).toBe(2);
+  });
+  it('reads the file by class, defaults otherwise; a malformed file is rejected', () => {
+    const d = mkdtempSync(join(tmpdir(), 'stress-'));
+    const f = join(d, 's.json');
+    expect(readStressFile(f)).toBeUndefined();
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 4 } } }));
+    const s = readStressFile(f);
+    expect(stressFor('cases/litmus/SB+x.litmus', s)).toMatchObject({ warps: 8, iters: 256, stride: 4 });
+    expect(stressFor('cases/litmus/MP+x.litmus', s)).toMatchObject({ warps: 2, iters: 64, stride: 1, from: 'defaults' });
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 0 } } }));
+    expect(() => readStressFile(f)).toThrow(/bad setting/);
+    writeFileSync(f, '{"schema":"other"}');
+    expect(() => readStressFile(f)).toThrow(/not a litmus-gpu stress file/);
+  });
+});
