@@ -40,11 +40,12 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
   --stress-warps N  extra warps per CTA hammering scratch lines (default ${DEFAULT_STRESS.warps}; 0: none)
   --stress-iters N  store/load pairs per stress thread (default ${DEFAULT_STRESS.iters})
   --stride N        words between instances' copies of a location (default 1)
+  --align           the threads of an instance meet on a barrier word before their code (default off)
   --seed N          seed of the per-iteration permutations (default 1)
   --mutants         also run every test's mutants (mutants.ts: the model forbids the test's weak
                     outcome, allows the mutant's) and report the mutation score per class
-  --search-stress   try stress settings (warps 0/2/8 x iters 16/64/256 at stride 1, then strides 4
-                    and 32) per test class on a sample of mutants; write the best by mutation score
+  --search-stress   try stress settings (align off/on x warps 0/2/8 x iters 16/64/256 at stride 1,
+                    then strides 4 and 32 at the best) per test class on a sample of mutants; write the best by mutation score
                     to --stress-file, then run with them
   --stress-file F   per-class stress settings read by default (default ${STRESS_FILE}; given
                     --stress-warps, --stress-iters or --stride, those apply to every test)
@@ -65,7 +66,7 @@ export interface GpuLitmusResult {
   /** For a mutant: the test it mutates, its class and change, and how many instances showed its weak outcome. */
   mutant?: { of: string; cls: MutantClass; name: string; change: string; weak: number };
   /** The stress settings it ran with. */
-  stress?: { warps: number; iters: number; stride: number; from: string };
+  stress?: { warps: number; iters: number; stride: number; align: boolean; from: string };
 }
 
 function files(paths: readonly string[]): string[] {
@@ -95,7 +96,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, align: { type: 'boolean' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
     throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${LITMUS_GPU_USAGE}`);
@@ -111,8 +112,8 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const cliWarps = posInt('stress-warps', o['stress-warps'], 0, 16);
   const cliIters = posInt('stress-iters', o['stress-iters'], 0, 1 << 20);
   const cliStride = posInt('stride', o.stride, 1, 64);
-  const fixed = cliWarps !== undefined || cliIters !== undefined || cliStride !== undefined;
-  const stress: StressOptions = { warps: cliWarps ?? DEFAULT_STRESS.warps, iters: cliIters ?? DEFAULT_STRESS.iters, lines: DEFAULT_STRESS.lines };
+  const fixed = cliWarps !== undefined || cliIters !== undefined || cliStride !== undefined || o.align !== undefined;
+  const stress: StressOptions = { warps: cliWarps ?? DEFAULT_STRESS.warps, iters: cliIters ?? DEFAULT_STRESS.iters, lines: DEFAULT_STRESS.lines, align: o.align ?? false };
   const stride = cliStride ?? 1;
   const seed = posInt('seed', o.seed, 0, 2 ** 32 - 1) ?? 1;
   const selfTest = o['self-test'] ?? false;
@@ -120,7 +121,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const search = o['search-stress'] ?? false;
   if (selfTest && v.positionals.length) throw new UsageError(`--self-test runs its own planted test (${SELF_TEST_FILE}); give no PATH with it`);
   if (selfTest && withMutants) throw new UsageError('--self-test runs only its planted test; give --mutants or --search-stress without it');
-  if (search && fixed) throw new UsageError('--search-stress chooses --stress-warps, --stress-iters and --stride itself; give none of them with it');
+  if (search && fixed) throw new UsageError('--search-stress chooses --stress-warps, --stress-iters, --stride and --align itself; give none of them with it');
   const stressPath = o['stress-file'] ?? STRESS_FILE;
   let stressFile: StressFile | undefined;
   try {
@@ -180,13 +181,16 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   /** Builds, compiles (in parallel) and runs items under their settings; one result per item. */
   const runItems = async (batch: readonly { item: Item; set: StressSetting; from: string; total: number }[]): Promise<GpuLitmusResult[]> => {
     const built = batch.map(({ item, set, total: tot }) => {
-      const st: StressOptions = { warps: set.warps, iters: set.iters, lines: DEFAULT_STRESS.lines };
+      const st: StressOptions = { warps: set.warps, iters: set.iters, lines: DEFAULT_STRESS.lines, align: set.align };
       const geo = launchGeometry(item.plan.placement, smCount, st, perLaunch);
       return { st, geo, its: iterations ?? Math.max(1, Math.ceil(tot / geo.instances)), module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plant) };
     });
-    const compiled: (string | Error)[] = await Promise.all(built.map((b) => compileModules([b.module], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then((c) => c.modules[0]!.cubin, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+    // one compile per distinct module (identical modules compiled at once race on the cache file)
+    const once = new Map<string, Promise<string | Error>>();
+    for (const b of built) if (!once.has(b.module)) once.set(b.module, compileModules([b.module], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then((c) => c.modules[0]!.cubin, (e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
+    const compiled: (string | Error)[] = await Promise.all(built.map((b) => once.get(b.module)!));
     return batch.map(({ item, set, from }, i) => {
-      const r: GpuLitmusResult = { file: item.file, name: item.name, status: 'passed', stress: { warps: set.warps, iters: set.iters, stride: set.stride, from } };
+      const r: GpuLitmusResult = { file: item.file, name: item.name, status: 'passed', stress: { warps: set.warps, iters: set.iters, stride: set.stride, align: set.align, from } };
       const c = compiled[i]!;
       if (c instanceof Error) {
         r.status = 'error';
@@ -225,10 +229,10 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       };
       const tried = await tryAll(SEARCH_GRID);
       const b = pickBest(tried);
-      tried.push(...(await tryAll(STRIDES.map((stride) => ({ warps: b.warps, iters: b.iters, stride })))));
+      tried.push(...(await tryAll(STRIDES.map((stride) => ({ warps: b.warps, iters: b.iters, stride, align: b.align })))));
       const best = pickBest(tried);
       classes[cls] = { ...best, tried };
-      io.out(`stress search ${cls}: ${sample.length} mutant(s) x ${tried.length} settings x ${searchTotal} instances; best warps ${best.warps}, iters ${best.iters}, stride ${best.stride}: ${best.killed}/${best.mutants} killed, ${best.weakPerM} weak per M`);
+      io.out(`stress search ${cls}: ${sample.length} mutant(s) x ${tried.length} settings x ${searchTotal} instances; best align ${best.align ? 'on' : 'off'}, warps ${best.warps}, iters ${best.iters}, stride ${best.stride}: ${best.killed}/${best.mutants} killed, ${best.weakPerM} weak per M`);
     }
     stressFile = { schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, measuredOn: info.devices[0]?.name ?? '', measuredAt: new Date().toISOString(), instances: searchTotal, classes };
     writeFileSync(stressPath, `${JSON.stringify(stressFile, null, 1)}\n`);
@@ -237,7 +241,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   results.push(
     ...(await runItems(
       items.map((item) => {
-        const s = fixed ? { warps: stress.warps, iters: stress.iters, stride, from: 'command line' } : stressFor(item.mutant?.of ?? item.file, stressFile);
+        const s = fixed ? { warps: stress.warps, iters: stress.iters, stride, align: stress.align ?? false, from: 'command line' } : stressFor(item.mutant?.of ?? item.file, stressFile);
         return { item, set: s, from: s.from, total };
       }),
     )),

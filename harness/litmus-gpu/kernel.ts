@@ -30,6 +30,11 @@ export interface StressOptions {
   readonly iters: number;
   /** Scratch lines (128 bytes each) the stress warps spread over. */
   readonly lines: number;
+  /**
+   * Align the threads of an instance before its code: each arrives on the instance's barrier word
+   * (one word past its locations) and spins, at most 4096 polls, until all have arrived.
+   */
+  readonly align?: boolean;
 }
 export const DEFAULT_STRESS: StressOptions = { warps: 2, iters: 64, lines: 64 };
 
@@ -222,6 +227,10 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   const textLines = plan.text.split('\n');
   test.threads.forEach((th, t) => {
     L.push(`TH${t}:`);
+    if (stress.align) {
+      // the instance's barrier word (location index L, reset by lt_count): arrive, then poll (at most 4096 times) until every test thread has
+      L.push(`  mad.lo.u32 %u, %ni, ${locs.length}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %mem, %a;', '  atom.relaxed.gpu.global.add.u32 %u, [%a], 1;', '  mov.u32 %v, 0;', `ALIGN${t}:`, '  ld.relaxed.gpu.global.u32 %u, [%a];', `  setp.ge.u32 %p, %u, ${test.threads.length};`, `  @%p bra ALIGNED${t};`, '  add.u32 %v, %v, 1;', '  setp.lt.u32 %p, %v, 4096;', `  @%p bra ALIGN${t};`, `ALIGNED${t}:`);
+    }
     for (const r of regsOf(t)) L.push(`  mov.b32 ${reg(r)}, ${String(test.regInit[t]?.[r] ?? 0n)};`);
     let code = th.code.map((ins) => emit(ins, t, textLines, locs, reg));
     if (plant === 'hoist' && t === 0) code = code.reverse().flatMap((c, i) => (i === 0 ? [c] : [['  nanosleep.u32 2000;', ...c]]));
@@ -249,6 +258,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   });
   // reset memory for the next iteration
   locs.forEach((_, j) => L.push(`  mad.lo.u32 %u, %ni, ${j}, %i;`, '  mul.lo.u32 %u, %u, %stride;', '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %mem, %a;', `  ld.global.u32 %w, [%init+${j * 4}];`, '  st.global.u32 [%a], %w;'));
+  if (stress.align) L.push(`  mad.lo.u32 %u, %ni, ${locs.length}, %i;`, '  mul.lo.u32 %u, %u, %stride;', '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %mem, %a;', '  st.global.u32 [%a], 0;');
   // table search
   L.push('  mov.u32 %n, 0;', 'SEARCH:', '  setp.ge.u32 %p, %n, %K;', '  @%p bra OTHER;', `  mul.lo.u32 %u, %n, ${V * 4};`, '  cvt.u64.u32 %a, %u;', '  add.u64 %a, %tab, %a;', '  setp.eq.u32 %q, %n, %n;');
   for (let x = 0; x < V; x++) L.push(`  ld.global.u32 %w, [%a+${x * 4}];`, `  setp.eq.and.u32 %q, %w, %V${x}, %q;`);

@@ -72,7 +72,7 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
   const L = plan.locs.length;
   const R = plan.regKeys.length;
   const buf = (words: number) => Buffer.alloc(Math.max(4, words * 4));
-  const memBuf = buf(L * ni * opts.stride);
+  const memBuf = buf((L + 1) * ni * opts.stride); // one more location: the instance's barrier word (stress.align)
   for (let jx = 0; jx < L; jx++) for (let i = 0; i < ni; i++) memBuf.writeUInt32LE(plan.init[jx]!, (jx * ni + i) * opts.stride * 4);
   const tabBuf = buf(K * V);
   table.forEach((r, k) => r.forEach((v, x) => tabBuf.writeUInt32LE(Number(v), (k * V + x) * 4)));

@@ -11,6 +11,8 @@ export interface StressSetting {
   readonly warps: number;
   readonly iters: number;
   readonly stride: number;
+  /** Threads of an instance meet on a barrier word before their code (kernel.ts `align`). */
+  readonly align: boolean;
 }
 
 export interface StressChoice extends StressSetting {
@@ -31,8 +33,8 @@ export interface StressFile {
   readonly classes: Readonly<Record<string, StressChoice & { readonly tried: readonly StressChoice[] }>>;
 }
 
-/** Stress warps x stress iterations, at stride 1; then these strides at the best pair. */
-export const SEARCH_GRID: readonly StressSetting[] = [0, 2, 8].flatMap((warps) => [16, 64, 256].map((iters) => ({ warps, iters, stride: 1 })));
+/** Alignment off/on x stress warps x stress iterations, at stride 1; then these strides at the best. */
+export const SEARCH_GRID: readonly StressSetting[] = [false, true].flatMap((align) => [0, 2, 8].flatMap((warps) => [16, 64, 256].map((iters) => ({ warps, iters, stride: 1, align }))));
 export const STRIDES: readonly number[] = [4, 32];
 
 /** The test class: the shape before the first '+' of the file's base name ('2+2W' kept whole). */
@@ -47,7 +49,7 @@ export function readStressFile(path: string): StressFile | undefined {
   const f = JSON.parse(readFileSync(path, 'utf8')) as StressFile;
   if (f.schema !== 'ptx-reduction-conformance/litmus-gpu-stress' || typeof f.classes !== 'object') throw new Error(`${path}: not a litmus-gpu stress file`);
   for (const [k, c] of Object.entries(f.classes)) {
-    if (![c.warps, c.iters, c.stride].every((n) => Number.isInteger(n) && n >= 0) || c.stride < 1 || c.warps > 16) throw new Error(`${path}: class ${k} has a bad setting ${JSON.stringify({ warps: c.warps, iters: c.iters, stride: c.stride })}`);
+    if (![c.warps, c.iters, c.stride].every((n) => Number.isInteger(n) && n >= 0) || c.stride < 1 || c.stride > 64 || c.warps > 16 || typeof c.align !== 'boolean') throw new Error(`${path}: class ${k} has a bad setting ${JSON.stringify({ warps: c.warps, iters: c.iters, stride: c.stride, align: c.align })}`);
   }
   return f;
 }
@@ -55,7 +57,7 @@ export function readStressFile(path: string): StressFile | undefined {
 /** The setting a test runs with: the file's for its class, else the defaults. */
 export function stressFor(file: string, f: StressFile | undefined): StressSetting & { from: string } {
   const c = f?.classes[testClass(file)];
-  return c ? { warps: c.warps, iters: c.iters, stride: c.stride, from: `stress file, class ${testClass(file)}` } : { warps: DEFAULT_STRESS.warps, iters: DEFAULT_STRESS.iters, stride: 1, from: 'defaults' };
+  return c ? { warps: c.warps, iters: c.iters, stride: c.stride, align: c.align, from: `stress file, class ${testClass(file)}` } : { warps: DEFAULT_STRESS.warps, iters: DEFAULT_STRESS.iters, stride: 1, align: false, from: 'defaults' };
 }
 
 /** Up to n items spread evenly over xs (deterministic). */
@@ -64,7 +66,7 @@ export function sampleMutants<T>(xs: readonly T[], n: number): T[] {
   return Array.from({ length: n }, (_, i) => xs[Math.floor((i * xs.length) / n)]!);
 }
 
-/** The best choice: most killed, then most weak outcomes per million, then the cheapest (fewest warps, iterations, stride). */
+/** The best choice: most killed, then most weak outcomes per million, then the cheapest (no alignment, fewest warps, iterations, stride). */
 export function pickBest(tried: readonly StressChoice[]): StressChoice {
-  return tried.slice().sort((a, b) => b.killed / (b.mutants || 1) - a.killed / (a.mutants || 1) || b.weakPerM - a.weakPerM || a.warps - b.warps || a.iters - b.iters || a.stride - b.stride)[0]!;
+  return tried.slice().sort((a, b) => b.killed / (b.mutants || 1) - a.killed / (a.mutants || 1) || b.weakPerM - a.weakPerM || Number(a.align) - Number(b.align) || a.warps - b.warps || a.iters - b.iters || a.stride - b.stride)[0]!;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidates, condHolds, mutantsOf, mutationScores, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
+import { DEFAULT_STRESS, litmusModule, planTest } from '../../harness/litmus-gpu/kernel.js';
 import { pickBest, readStressFile, SEARCH_GRID, stressFor, testClass } from '../../harness/litmus-gpu/stress.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
@@ -72,23 +73,41 @@ describe('mutants', () => {
 });
 
 describe('stress settings', () => {
+  it('align: each test thread arrives on its instance\'s barrier word and polls it (bounded); lt_count resets it; off by default', () => {
+    const f = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
+    const { text, test } = load(f);
+    const plan = planTest(test, text);
+    if (!plan.ok) throw new Error(plan.reason);
+    const on = litmusModule(plan.plan, 'sm_90', '8.0', { ...DEFAULT_STRESS, align: true }, 4);
+    const off = litmusModule(plan.plan, 'sm_90', '8.0', DEFAULT_STRESS, 4);
+    expect(off).not.toMatch(/ALIGN/);
+    expect(on.match(/atom\.relaxed\.gpu\.global\.add\.u32 %u, \[%a\], 1;/g)).toHaveLength(2);
+    expect(on).toMatch(/ALIGN0:\n  ld\.relaxed\.gpu\.global\.u32 %u, \[%a\];\n  setp\.ge\.u32 %p, %u, 2;/);
+    expect(on).toMatch(/setp\.lt\.u32 %p, %v, 4096;/);
+    // the barrier word is location index 2 (after x and flag), in lt_test and in lt_count's reset
+    expect(on.match(/mad\.lo\.u32 %u, %ni, 2, %(inst|i);/g)).toHaveLength(3);
+  });
   it('test class from the file name; the grid; the best is most killed, then most weak, then cheapest', () => {
     expect(testClass('cases/litmus/2+2W+fence.sc.gpu.litmus')).toBe('2+2W');
     expect(testClass('cases/litmus/matrix/MP+atom.x.litmus#sem:P0:L8')).toBe('MP');
-    expect(SEARCH_GRID).toHaveLength(9);
-    const c = (warps: number, killed: number, weakPerM: number) => ({ warps, iters: 16, stride: 1, killed, mutants: 4, weakPerM });
+    expect(SEARCH_GRID).toHaveLength(18);
+    const c = (warps: number, killed: number, weakPerM: number, align = false) => ({ warps, iters: 16, stride: 1, align, killed, mutants: 4, weakPerM });
     expect(pickBest([c(0, 2, 9), c(8, 3, 1), c(2, 3, 1)]).warps).toBe(2);
     expect(pickBest([c(0, 3, 9), c(2, 3, 10)]).warps).toBe(2);
+    expect(pickBest([c(0, 3, 9, true), c(8, 3, 9)])).toMatchObject({ warps: 8, align: false });
+    expect(pickBest([c(0, 3, 9), c(8, 4, 1, true)])).toMatchObject({ warps: 8, align: true });
   });
   it('reads the file by class, defaults otherwise; a malformed file is rejected', () => {
     const d = mkdtempSync(join(tmpdir(), 'stress-'));
     const f = join(d, 's.json');
     expect(readStressFile(f)).toBeUndefined();
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 4 } } }));
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 4, align: true } } }));
     const s = readStressFile(f);
-    expect(stressFor('cases/litmus/SB+x.litmus', s)).toMatchObject({ warps: 8, iters: 256, stride: 4 });
-    expect(stressFor('cases/litmus/MP+x.litmus', s)).toMatchObject({ warps: 2, iters: 64, stride: 1, from: 'defaults' });
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 0 } } }));
+    expect(stressFor('cases/litmus/SB+x.litmus', s)).toMatchObject({ warps: 8, iters: 256, stride: 4, align: true });
+    expect(stressFor('cases/litmus/MP+x.litmus', s)).toMatchObject({ warps: 2, iters: 64, stride: 1, align: false, from: 'defaults' });
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 0, align: true } } }));
+    expect(() => readStressFile(f)).toThrow(/bad setting/);
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 1 } } }));
     expect(() => readStressFile(f)).toThrow(/bad setting/);
     writeFileSync(f, '{"schema":"other"}');
     expect(() => readStressFile(f)).toThrow(/not a litmus-gpu stress file/);

@@ -87,9 +87,11 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     expect(r.code, r.out).toBe(1); // the test itself shows the planted (1,0)
     const s = JSON.parse(readFileSync(f, 'utf8'));
     expect(Object.keys(s.classes)).toEqual(['MP']);
-    expect(s.classes.MP, JSON.stringify(s.classes.MP.tried)).toMatchObject({ warps: 0, iters: 16, stride: 1, killed: 4, mutants: 4 });
-    expect(s.classes.MP.tried).toHaveLength(11);
-    expect(r.report.results.find((x: { mutant?: unknown }) => x.mutant).stress).toMatchObject({ warps: 0, iters: 16, stride: 1, from: 'stress file, class MP' });
+    expect(s.classes.MP, JSON.stringify(s.classes.MP.tried)).toMatchObject({ warps: 0, iters: 16, stride: 1, align: false, killed: 4, mutants: 4 });
+    expect(s.classes.MP.tried).toHaveLength(20);
+    // every setting (aligned modules too) compiled with ptxas and ran: each killed all 4
+    for (const t of s.classes.MP.tried) expect(t.killed, JSON.stringify(t)).toBe(4);
+    expect(r.report.results.find((x: { mutant?: unknown }) => x.mutant).stress).toMatchObject({ warps: 0, iters: 16, stride: 1, align: false, from: 'stress file, class MP' });
     const again = await run([MP, '--stress-file', f, '--iterations', '1', '--instances', '1024'], '0,0');
     expect(again.report.results[0].stress).toMatchObject({ warps: 0, iters: 16, from: 'stress file, class MP' });
     const bad = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--search-stress', '--stress-warps', '2'], { PTX_CONFORMANCE_ADDON: FIXTURE });
