@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
 import { verdictOf } from '../../harness/litmus-gpu/outcomes.js';
+import { type MutantClass, mutantsOf, mutationScores, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
 
 interface Base { tests: { file: string; keys: string[]; instances: number; rows: [string, number, string][] }[]; skipped: [string, string][] }
 const base = JSON.parse(gunzipSync(readFileSync('reports/baselines/h100-sm_90-litmus/histograms.json.gz')).toString()) as Base;
@@ -40,3 +41,63 @@ describe('the recorded H100 litmus run', () => {
     expect(verdictOf(j, ['P1:r0', 'P1:r1'], ['7', '7'])).toEqual({ allowed: false, why: 'no candidate execution has it' });
   });
 });
+
+interface MutantRec { of: string; name: string; cls: MutantClass; change: string; weak: number; status: string; keys: string[]; instances: number; rows: [string, number][] }
+interface MutBase { device: string; mutation: { perClass: { cls: string; killed: number; mutants: number }[]; all: { killed: number; mutants: number } }; mutants: MutantRec[] }
+const mut = JSON.parse(gunzipSync(readFileSync('reports/baselines/h100-sm_90-litmus/mutants.json.gz')).toString()) as MutBase;
+
+describe('the recorded H100 mutant run', () => {
+  const regen = new Map<string, ReturnType<typeof mutantsOf>>();
+  const mutantOf = (r: MutantRec) => {
+    if (!regen.has(r.of)) {
+      const text = readFileSync(r.of, 'utf8');
+      const t = parseLitmus(text, r.of).test!;
+      regen.set(r.of, mutantsOf(t, text, judge(t), r.of));
+    }
+    return regen.get(r.of)!.find((m) => m.name === r.name);
+  };
+  /** Recomputes a recorded mutant's weak count from its histogram through the model; checks every row. */
+  const replay = (r: MutantRec) => {
+    const m = mutantOf(r);
+    expect(m, `${r.of}#${r.name} is not a mutant the generator makes today`).toBeDefined();
+    expect(m!.change).toBe(r.change);
+    expect(weakAllowed(m!.test, m!.judgement), `${r.of}#${r.name}: the model must allow its weak outcome`).toBe(true);
+    let sum = 0;
+    for (const [vals, count] of r.rows) {
+      const v = verdictOf(m!.judgement, r.keys, vals.split(','));
+      if (!v.allowed) expect(count, `${r.of}#${r.name} ${vals} is forbidden (${v.why})`).toBe(0);
+      sum += count;
+    }
+    expect(sum, `${r.of}#${r.name}: counts add up to the instances`).toBe(r.instances);
+    return weakCount(m!.test, r.keys, r.rows.map(([v, count]) => ({ values: v.split(','), count })));
+  };
+  it('474 mutants of the corpus ran with >= 1 M instances each, none with an error or a forbidden outcome seen', () => {
+    expect(mut.mutants.length).toBe(474);
+    for (const r of mut.mutants) {
+      expect(r.status, r.name).toBe('passed');
+      expect(r.instances).toBeGreaterThanOrEqual(1_000_000);
+    }
+  });
+  it('every recorded mutant: regenerated from its test, allowed by the model, its weak count and the score per class recomputed from the histogram', () => {
+    const rs = mut.mutants.map((r) => {
+      const weak = replay(r);
+      expect(weak, `${r.of}#${r.name}`).toBe(r.weak);
+      return { cls: r.cls, instances: r.instances, weak };
+    });
+    const s = mutationScores(rs);
+    expect(s.perClass.map((c) => ({ cls: c.cls, killed: c.killed, mutants: c.mutants }))).toEqual(mut.mutation.perClass.map((c) => ({ cls: c.cls, killed: c.killed, mutants: c.mutants })));
+    expect({ killed: s.all.killed, mutants: s.all.mutants }).toEqual({ killed: mut.mutation.all.killed, mutants: mut.mutation.all.mutants });
+  }, 120_000);
+  it('the replay catches a tampered record: a killed mutant with its weak rows moved to an allowed non-weak row', () => {
+    const r = mut.mutants.find((x) => x.weak > 0 && x.of === 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus')!;
+    expect(r).toBeDefined();
+    const m = mutantOf(r)!;
+    const weakRows = r.rows.filter(([v]) => weakCount(m.test, r.keys, [{ values: v.split(','), count: 1 }]));
+    expect(weakRows.length).toBeGreaterThan(0);
+    const moved = r.rows.map(([v, c]): [string, number] => (weakRows.some(([w]) => w === v) ? [v, 0] : [v, c]));
+    moved[moved.findIndex(([v]) => !weakRows.some(([w]) => w === v))]![1] += r.weak;
+    expect(replay({ ...r, rows: moved })).toBe(0);
+    expect(() => replay({ ...r, name: 'sem:P9:L99' })).toThrow(/not a mutant the generator makes today/);
+  });
+});
+
