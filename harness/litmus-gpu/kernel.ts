@@ -80,6 +80,18 @@ function sourceOf(lines: readonly string[], ins: { line?: number }, thread: numb
   return col?.replace(/;\s*$/, '').trim();
 }
 
+/**
+ * An untyped `atom`/`red` (Dat3M's peer tests write `atom.relaxed.gpu.add`) with the 32-bit type its
+ * operation takes: `.u32` for add/inc/dec/min/max, `.b32` for exch/cas/and/or/xor; undefined for others.
+ */
+export function typedRmw(op: string): string | undefined {
+  if (TYPE_RE.test(op)) return op;
+  const last = op.split('.').pop() ?? '';
+  if (['add', 'inc', 'dec', 'min', 'max'].includes(last)) return `${op}.u32`;
+  if (['exch', 'cas', 'and', 'or', 'xor'].includes(last)) return `${op}.b32`;
+  return undefined;
+}
+
 /** Whether the test runs in this slice, and its placement; else why not. */
 export function planTest(test: LitmusTest, text: string): Plan {
   const no = (reason: string): Plan => ({ ok: false, reason });
@@ -101,7 +113,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
         const ty = TYPE_RE.exec(op);
         if (ty && ty[2] !== '32') return no(`P${th.id} line ${ins.line}: ${op} is not a 32-bit access (only 32-bit values run in this slice)`);
         if (ins.kind === 'rmw' && !/^(atom|red)\./.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' (only atom and red run as read-modify-writes)`);
-        if (ins.kind === 'rmw' && !ty) return no(`P${th.id} line ${ins.line}: '${op}' has no type`);
+        if (/^red\./.test(op) && /\.(acq_rel|acquire)(\.|$)/.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' is not PTX (red takes .relaxed or .release only)`);
+        if (ins.kind === 'rmw' && !ty && !typedRmw(op)) return no(`P${th.id} line ${ins.line}: '${op}' has no type and no 32-bit type follows from its operation`);
         const exprs: Expr[] = ins.kind === 'write' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
         for (const e of exprs) if (e.k === 'bin') return no(`P${th.id} line ${ins.line}: a computed operand (register arithmetic is not run in this slice)`);
       } else if (ins.kind === 'fence') {
@@ -293,8 +306,9 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
     out.push(`  st${q(ins)}${sp(ins)}.${ty} ${A(ins.loc)}, ${v};`);
   } else if (ins.kind === 'rmw') {
     const args = ins.args.map(operand);
-    if (op.startsWith('red.')) out.push(`  ${op} ${A(ins.loc)}, ${args.join(', ')};`);
-    else out.push(`  ${op} ${ins.dst ? reg(ins.dst) : '%SINK'}, ${A(ins.loc)}, ${args.join(', ')};`);
+    const top = typedRmw(op) ?? op;
+    if (op.startsWith('red.')) out.push(`  ${top} ${A(ins.loc)}, ${args.join(', ')};`);
+    else out.push(`  ${top} ${ins.dst ? reg(ins.dst) : '%SINK'}, ${A(ins.loc)}, ${args.join(', ')};`);
   } else if (ins.kind === 'fence') out.push(`  ${op};`);
   else throw new Error(`${ins.kind} is not run in this slice`);
   return out;
