@@ -180,21 +180,7 @@ export function memberArgv(argv: readonly string[], ptxas: string, report: strin
  */
 export async function commandMatrix(command: string, argv: readonly string[], paths: readonly string[], report: string | undefined, io: Io, runOne: (argv: readonly string[], io: Io) => Promise<number>): Promise<number> {
   const started = new Date();
-  const toolchains: { path: string; ptxas: Ptxas; label: string }[] = [];
-  try {
-    for (const path of paths) {
-      choosePtxas(path);
-      const p = await probePtxas();
-      let label = toolchainFolder(p);
-      for (let k = 2; toolchains.some((t) => t.label === label); k++) label = `${toolchainFolder(p)}-${k}`;
-      toolchains.push({ path, ptxas: p, label });
-    }
-  } catch (e) {
-    if (e instanceof ToolchainError) throw new UsageError(e.message);
-    throw e;
-  } finally {
-    choosePtxas(undefined);
-  }
+  const toolchains = await probeToolchains(paths);
   const dir = prepareReportDir(report, `${command}-matrix-`, started, (l) => io.err(l));
   const labels = toolchains.map((t) => t.label);
   const codes: number[] = [];
@@ -259,21 +245,11 @@ function writeMatrix(dir: string, m: { command: string[]; arch: string | null; b
   if (reps.length >= 2) say(`diff:   npm run conformance -- diff ${join(dir, reps[0]!.report!)} ${join(dir, reps[1]!.report!)}`);
 }
 
-const worst = (codes: readonly number[]): number => [3, 143, 130, 2, 1].find((c) => codes.includes(c)) ?? (codes.find((c) => c !== 0) ?? 0);
-
-export async function matrixCommand(argv: readonly string[], opts: Options, io: Io, runOne: (argv: readonly string[], io: Io, hooks: RunHooks) => Promise<number>): Promise<number> {
-  if (opts.backend === 'reference' || opts.backend === 'multicast') {
-    throw new UsageError(`--ptxas given ${opts.ptxas.length} times: a toolchain matrix compares what each ptxas does, which the ${opts.backend} backend does not use; use --backend ptxas (the catalog) or --backend gpu (auto picks the richest)`);
-  }
-  if (opts.vectors.length || opts.case !== undefined) {
-    throw new UsageError('--ptxas given several times with --vectors/--case: a toolchain matrix runs the catalog (ptxas backend) or the gpu backend\'s plan; run the cases under each ptxas with one --ptxas each');
-  }
-  const target = findTarget(opts.arch)!;
-  const started = new Date();
-  // each toolchain, probed: it must be a ptxas this harness can read
+/** Each --ptxas probed (a usage error where one is not a ptxas), with its folder name (`-2` for a second of one release). */
+async function probeToolchains(paths: readonly string[]): Promise<{ path: string; ptxas: Ptxas; label: string }[]> {
   const toolchains: { path: string; ptxas: Ptxas; label: string }[] = [];
   try {
-    for (const path of opts.ptxas) {
+    for (const path of paths) {
       choosePtxas(path);
       const p = await probePtxas();
       let label = toolchainFolder(p);
@@ -286,6 +262,22 @@ export async function matrixCommand(argv: readonly string[], opts: Options, io: 
   } finally {
     choosePtxas(undefined);
   }
+  return toolchains;
+}
+
+const worst = (codes: readonly number[]): number => [3, 143, 130, 2, 1].find((c) => codes.includes(c)) ?? (codes.find((c) => c !== 0) ?? 0);
+
+export async function matrixCommand(argv: readonly string[], opts: Options, io: Io, runOne: (argv: readonly string[], io: Io, hooks: RunHooks) => Promise<number>): Promise<number> {
+  if (opts.backend === 'reference' || opts.backend === 'multicast') {
+    throw new UsageError(`--ptxas given ${opts.ptxas.length} times: a toolchain matrix compares what each ptxas does, which the ${opts.backend} backend does not use; use --backend ptxas (the catalog) or --backend gpu (auto picks the richest)`);
+  }
+  if (opts.vectors.length || opts.case !== undefined) {
+    throw new UsageError('--ptxas given several times with --vectors/--case: a toolchain matrix runs the catalog (ptxas backend) or the gpu backend\'s plan; run the cases under each ptxas with one --ptxas each');
+  }
+  const target = findTarget(opts.arch)!;
+  const started = new Date();
+  // each toolchain, probed: it must be a ptxas this harness can read
+  const toolchains = await probeToolchains(opts.ptxas);
   const labels = toolchains.map((t) => t.label);
   io.err(`toolchain matrix: ${toolchains.map((t) => `${t.label} (${toolchainName(t.ptxas)}, PTX ISA up to ${t.ptxas.maxPtx}, ${t.path})`).join('; ')}`);
   choosePtxas(toolchains[0]!.path);
