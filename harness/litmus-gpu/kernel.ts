@@ -113,7 +113,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
         const ty = TYPE_RE.exec(op);
         if (ty && ty[2] !== '32') return no(`P${th.id} line ${ins.line}: ${op} is not a 32-bit access (only 32-bit values run in this slice)`);
         if (ins.kind === 'rmw' && !/^(atom|red)\./.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' (only atom and red run as read-modify-writes)`);
-        if (/^red\./.test(op) && /\.(acq_rel|acquire)(\.|$)/.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' is not PTX (red takes .relaxed or .release only)`);
+        if (/^red\./.test(op) && /\.(acq_rel|acquire)(\.|$)/.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' is not PTX (red takes .relaxed or .release only: 9.7.13.6 red, Syntax, ".sem = { .relaxed, .release }")`);
         if (ins.kind === 'rmw' && !ty && !typedRmw(op)) return no(`P${th.id} line ${ins.line}: '${op}' has no type and no 32-bit type follows from its operation`);
         const exprs: Expr[] = ins.kind === 'write' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
         for (const e of exprs) if (e.k === 'bin') return no(`P${th.id} line ${ins.line}: a computed operand (register arithmetic is not run in this slice)`);
