@@ -54,10 +54,18 @@ export function readStressFile(path: string): StressFile | undefined {
   return f;
 }
 
-/** The setting a test runs with: the file's for its class, else the defaults. */
+/**
+ * The setting a test runs with: the file's for its class, else the defaults. A class where the
+ * search caught no mutant and saw no weak outcome under any setting chose nothing (its "best" is only
+ * the cheapest): it runs with the defaults, and says so.
+ */
 export function stressFor(file: string, f: StressFile | undefined): StressSetting & { from: string } {
-  const c = f?.classes[testClass(file)];
-  return c ? { warps: c.warps, iters: c.iters, stride: c.stride, align: c.align, from: `stress file, class ${testClass(file)}` } : { warps: DEFAULT_STRESS.warps, iters: DEFAULT_STRESS.iters, stride: 1, align: false, from: 'defaults' };
+  const cls = testClass(file);
+  const c = f?.classes[cls];
+  const defaults = { warps: DEFAULT_STRESS.warps, iters: DEFAULT_STRESS.iters, stride: 1, align: false };
+  if (!c) return { ...defaults, from: 'defaults' };
+  if (c.killed === 0 && c.weakPerM === 0) return { ...defaults, from: `defaults (the stress search caught nothing for class ${cls})` };
+  return { warps: c.warps, iters: c.iters, stride: c.stride, align: c.align, from: `stress file, class ${cls}` };
 }
 
 /** Up to n items spread evenly over xs (deterministic). */

@@ -105,6 +105,9 @@ describe('stress settings', () => {
     const s = readStressFile(f);
     expect(stressFor('cases/litmus/SB+x.litmus', s)).toMatchObject({ warps: 8, iters: 256, stride: 4, align: true });
     expect(stressFor('cases/litmus/MP+x.litmus', s)).toMatchObject({ warps: 2, iters: 64, stride: 1, align: false, from: 'defaults' });
+    // a class where the search caught nothing chose nothing: the defaults, said so
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { MP: { warps: 0, iters: 16, stride: 1, align: false, killed: 0, mutants: 4, weakPerM: 0 } } }));
+    expect(stressFor('cases/litmus/MP+x.litmus', readStressFile(f))).toMatchObject({ warps: 2, iters: 64, stride: 1, align: false, from: 'defaults (the stress search caught nothing for class MP)' });
     writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 0, align: true } } }));
     expect(() => readStressFile(f)).toThrow(/bad setting/);
     writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 1 } } }));
