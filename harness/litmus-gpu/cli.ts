@@ -24,9 +24,12 @@ import { resolveCacheDir } from '../util/cache-dir.js';
 import { compileFilter } from '../util/filter.js';
 import type { Judgement } from '../memory-model/events.js';
 import { DEFAULT_STRESS, type Plant, type StressOptions, type TestPlan, launchGeometry, litmusModule, planTest } from './kernel.js';
-import { type GpuLitmusRun, runPlanned } from './run.js';
+import { type GpuLitmusRun, mergeRuns, runPlanned } from './run.js';
 import { type ClassScore, type MutantClass, MUTANT_CLASSES, mutantsOf, mutationScores, weakCount } from './mutants.js';
-import { type StressFile, type StressSetting, SEARCH_GRID, STRIDES, pickBest, readStressFile, sampleMutants, stressFor, testClass } from './stress.js';
+import { renderGpuHtml } from './html.js';
+import { type LoadedReplay, type ReplayRecord, type RunRecord, REPLAY_FIXES, checkSources, loadReplay, sha256 } from './replay.js';
+import { litmusRepro, reproName, writeLitmusRepro } from './repro.js';
+import { type StressFile, type StressSetting, SEARCH_GRID, SEARCH_SAMPLE, STRIDES, pickAlternates, pickBest, readStressFile, sampleMutants, stressesFor, testClass } from './stress.js';
 
 export const STRESS_FILE = 'cases/litmus/gpu-stress.json';
 
@@ -41,6 +44,9 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
   --stress-iters N  store/load pairs per stress thread (default ${DEFAULT_STRESS.iters})
   --stride N        words between instances' copies of a location (default 1)
   --align           the threads of an instance meet on a barrier word before their code (default off)
+  --preload         each thread first loads (weak, into L1) the locations it reads after its first read
+  --stress-target T scratch (default): stress warps hammer their own lines; test: the words between
+                    instances' copies of the test's locations (needs --stride 2 or more)
   --seed N          seed of the per-iteration permutations (default 1)
   --mutants         also run every test's mutants (mutants.ts: the model forbids the test's weak
                     outcome, allows the mutant's) and report the mutation score per class
@@ -51,6 +57,12 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
                     --stress-warps, --stress-iters or --stride, those apply to every test)
   --self-test       run a planted kernel (MP with the flag write hoisted above the data write) whose
                     forbidden outcome must be seen; exit 1 if it is not
+  --replay R        rerun exactly the launches of the run that wrote report R (its files, seed, stress,
+                    iterations, instances, geometry); refused (exit 2) if a test's source changed
+  --only TEST       with --replay: only this result (its file as the report names it; repeatable)
+  --repro TEST      also write a standalone reproducer of TEST (file as given, or file#mutant) as this
+                    run ran it (one is written for every forbidden outcome seen anyway; repeatable)
+  --out DIR         the folder of --repro's reproducer (default: REPORT/repro/<test>)
   --filter F, --arch A, --cache-dir D, --report DIR
   exit: 0 no forbidden outcome seen; 1 a forbidden outcome seen (or a test failed to run); 2 bad usage
   or a file that does not parse`;
@@ -65,8 +77,11 @@ export interface GpuLitmusResult {
   gpu?: GpuLitmusRun;
   /** For a mutant: the test it mutates, its class and change, and how many instances showed its weak outcome. */
   mutant?: { of: string; cls: MutantClass; name: string; change: string; weak: number };
-  /** The stress settings it ran with. */
-  stress?: { warps: number; iters: number; stride: number; align: boolean; from: string };
+  /** The stress settings it ran with (the first, when it ran under several; the others in stressAlso, its histogram the sum). */
+  stress?: { warps: number; iters: number; stride: number; align: boolean; preload?: boolean; target?: 'test'; from: string };
+  stressAlso?: NonNullable<GpuLitmusResult['stress']>[];
+  /** Every setting it ran under, with its launches (what --replay reruns). */
+  runs?: RunRecord[];
 }
 
 function files(paths: readonly string[]): string[] {
@@ -96,7 +111,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, align: { type: 'boolean' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { replay: { type: 'string' }, only: { type: 'string', multiple: true }, repro: { type: 'string', multiple: true }, out: { type: 'string' }, preload: { type: 'boolean' }, 'stress-target': { type: 'string' }, backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, align: { type: 'boolean' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
     throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${LITMUS_GPU_USAGE}`);
@@ -106,14 +121,27 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     io.out(LITMUS_GPU_USAGE);
     return 0;
   }
+  // --replay: the recorded run's parameters stand in for the options it fixes
+  let replay: LoadedReplay | undefined;
+  if (o.replay !== undefined) {
+    const given = REPLAY_FIXES.filter((k) => o[k] !== undefined);
+    if (given.length || v.positionals.length) throw new UsageError(`--replay reruns the recorded run's files and parameters; give ${[...given.map((k) => `--${k}`), ...(v.positionals.length ? ['PATH'] : [])].join(', ')} without it (--only TEST picks results)`);
+    replay = loadReplay(o.replay, o.only ?? []);
+    checkSources(replay);
+    const rec = replay.record;
+    Object.assign(o, { seed: String(rec.seed), arch: rec.arch, ...(rec.selfTest ? { 'self-test': true } : {}), ...(rec.mutants ? { mutants: true } : {}) });
+    if (!rec.selfTest) v.positionals.push(...new Set([...replay.runs.keys()].map((f) => f.replace(/#.*$/, ''))));
+  } else if (o.only) throw new UsageError('--only picks results of a --replay; give --replay REPORT.json with it (or give the test files as PATHs)');
   const iterations = posInt('iterations', o.iterations, 1, 100000);
   const perLaunch = posInt('instances', o.instances, 32, 1 << 24);
   const total = posInt('total', o.total, 1, 1e10) ?? 1_000_000;
   const cliWarps = posInt('stress-warps', o['stress-warps'], 0, 16);
   const cliIters = posInt('stress-iters', o['stress-iters'], 0, 1 << 20);
   const cliStride = posInt('stride', o.stride, 1, 64);
-  const fixed = cliWarps !== undefined || cliIters !== undefined || cliStride !== undefined || o.align !== undefined;
-  const stress: StressOptions = { warps: cliWarps ?? DEFAULT_STRESS.warps, iters: cliIters ?? DEFAULT_STRESS.iters, lines: DEFAULT_STRESS.lines, align: o.align ?? false };
+  if (o['stress-target'] !== undefined && o['stress-target'] !== 'scratch' && o['stress-target'] !== 'test') throw new UsageError(`--stress-target takes 'scratch' or 'test', got '${o['stress-target']}'`);
+  const fixed = cliWarps !== undefined || cliIters !== undefined || cliStride !== undefined || o.align !== undefined || o.preload !== undefined || o['stress-target'] !== undefined;
+  const stress: StressOptions = { warps: cliWarps ?? DEFAULT_STRESS.warps, iters: cliIters ?? DEFAULT_STRESS.iters, lines: DEFAULT_STRESS.lines, align: o.align ?? false, preload: o.preload ?? false, target: (o['stress-target'] as 'scratch' | 'test' | undefined) ?? 'scratch' };
+  if (stress.target === 'test' && (cliStride ?? 1) < 2) throw new UsageError('--stress-target test hammers the words between instances\' copies of a location; give --stride 2 or more');
   const stride = cliStride ?? 1;
   const seed = posInt('seed', o.seed, 0, 2 ** 32 - 1) ?? 1;
   const selfTest = o['self-test'] ?? false;
@@ -121,7 +149,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const search = o['search-stress'] ?? false;
   if (selfTest && v.positionals.length) throw new UsageError(`--self-test runs its own planted test (${SELF_TEST_FILE}); give no PATH with it`);
   if (selfTest && withMutants) throw new UsageError('--self-test runs only its planted test; give --mutants or --search-stress without it');
-  if (search && fixed) throw new UsageError('--search-stress chooses --stress-warps, --stress-iters, --stride and --align itself; give none of them with it');
+  if (search && fixed) throw new UsageError('--search-stress chooses --stress-warps, --stress-iters, --stride, --align, --preload and --stress-target itself; give none of them with it');
   const stressPath = o['stress-file'] ?? STRESS_FILE;
   let stressFile: StressFile | undefined;
   try {
@@ -140,7 +168,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const l = loaded.launcher;
   const info = probeDevices(l);
   l.useDevice(0);
-  const smCount = info.devices[0]?.smCount || 132;
+  const smCount = replay?.record.smCount ?? (info.devices[0]?.smCount || 132);
   const cacheDir = resolveCacheDir(o['cache-dir']);
   const started = new Date();
   const results: GpuLitmusResult[] = [];
@@ -177,20 +205,23 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       items.push({ file: `${shown}#${m.name}`, name: `${name}#${m.name}`, plan: mp.plan, j: m.judgement, mutant: { of: shown, cls: m.cls, name: m.name, change: m.change } });
     }
   }
+  if (replay) items.splice(0, items.length, ...items.filter((it) => replay.runs.has(it.file)));
   if (!results.length && !items.length) throw new UsageError(`no litmus test selected${o.filter ? ` by --filter '${o.filter}'` : ''}`);
+  const reproWanted = o.repro ?? [];
+  for (const t of reproWanted) if (!items.some((it) => it.file === t || it.name === t)) throw new UsageError(`--repro ${t}: not a test this run runs; name a test file (or file#mutant) given or selected, e.g. ${items.slice(0, 2).map((it) => it.file).join(', ') || SELF_TEST_FILE}`);
   /** Builds, compiles (in parallel) and runs items under their settings; one result per item. */
-  const runItems = async (batch: readonly { item: Item; set: StressSetting; from: string; total: number }[]): Promise<GpuLitmusResult[]> => {
-    const built = batch.map(({ item, set, total: tot }) => {
-      const st: StressOptions = { warps: set.warps, iters: set.iters, lines: DEFAULT_STRESS.lines, align: set.align };
-      const geo = launchGeometry(item.plan.placement, smCount, st, perLaunch);
-      return { st, geo, its: iterations ?? Math.max(1, Math.ceil(tot / geo.instances)), module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plant) };
+  const runItems = async (batch: readonly { item: Item; set: StressSetting; from: string; total: number; its?: number; per?: number }[]): Promise<GpuLitmusResult[]> => {
+    const built = batch.map(({ item, set, total: tot, its: fixedIts, per }) => {
+      const st: StressOptions = { warps: set.warps, iters: set.iters, lines: DEFAULT_STRESS.lines, align: set.align, preload: set.preload ?? false, target: set.target ?? 'scratch' };
+      const geo = launchGeometry(item.plan.placement, smCount, st, per ?? perLaunch);
+      return { st, geo, asked: per ?? perLaunch, its: fixedIts ?? iterations ?? Math.max(1, Math.ceil(tot / geo.instances)), module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plant) };
     });
     // one compile per distinct module (identical modules compiled at once race on the cache file)
     const once = new Map<string, Promise<string | Error>>();
     for (const b of built) if (!once.has(b.module)) once.set(b.module, compileModules([b.module], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then((c) => c.modules[0]!.cubin, (e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
     const compiled: (string | Error)[] = await Promise.all(built.map((b) => once.get(b.module)!));
     return batch.map(({ item, set, from }, i) => {
-      const r: GpuLitmusResult = { file: item.file, name: item.name, status: 'passed', stress: { warps: set.warps, iters: set.iters, stride: set.stride, align: set.align, from } };
+      const r: GpuLitmusResult = { file: item.file, name: item.name, status: 'passed', stress: { warps: set.warps, iters: set.iters, stride: set.stride, align: set.align, ...(set.preload ? { preload: true } : {}), ...(set.target === 'test' ? { target: 'test' as const } : {}), from } };
       const c = compiled[i]!;
       if (c instanceof Error) {
         r.status = 'error';
@@ -203,6 +234,8 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
         const run = runPlanned(l, { test: l.getFunction(m, 'lt_test'), count: l.getFunction(m, 'lt_count') }, item.plan, item.j, { instances: built[i]!.geo.instances, iterations: built[i]!.its, stress: built[i]!.st, smCount, seed, stride: set.stride });
         r.gpu = run;
         r.status = run.forbiddenSeen ? 'failed' : 'passed';
+        const b = built[i]!;
+        r.runs = [{ ...r.stress!, iterations: b.its, ...(b.asked !== undefined ? { asked: b.asked } : {}), perLaunch: run.perLaunch, grid: run.geometry.grid, block: run.geometry.block, cluster: run.geometry.cluster, module: sha256(b.module), instances: run.instances, forbiddenSeen: run.forbiddenSeen }];
         if (item.mutant) r.mutant = { ...item.mutant, weak: weakCount(item.plan.test, run.keys, run.histogram) };
       } catch (e) {
         r.status = 'error';
@@ -219,33 +252,41 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     for (const it of items) if (it.mutant) byClass.set(testClass(it.mutant.of), [...(byClass.get(testClass(it.mutant.of)) ?? []), it]);
     const classes: Record<string, StressFile['classes'][string]> = { ...(stressFile?.classes ?? {}) };
     for (const [cls, ms] of [...byClass].sort()) {
-      const sample = sampleMutants(ms, 4);
+      const sample = sampleMutants(ms, SEARCH_SAMPLE);
       const tryAll = async (sets: readonly StressSetting[]) => {
         const rs = await runItems(sets.flatMap((set) => sample.map((item) => ({ item, set, from: 'search', total: searchTotal }))));
         return sets.map((set, si) => {
           const part = rs.slice(si * sample.length, (si + 1) * sample.length);
+          killedBy.push(part.flatMap((r, mi) => ((r.mutant?.weak ?? 0) > 0 ? [mi] : [])));
           return { ...set, killed: part.filter((r) => (r.mutant?.weak ?? 0) > 0).length, mutants: sample.length, weakPerM: Math.round(part.reduce((s, r) => s + (r.gpu ? ((r.mutant?.weak ?? 0) / r.gpu.instances) * 1e6 : 0), 0)) };
         });
       };
+      const killedBy: number[][] = [];
       const tried = await tryAll(SEARCH_GRID);
       const b = pickBest(tried);
-      tried.push(...(await tryAll(STRIDES.map((stride) => ({ warps: b.warps, iters: b.iters, stride, align: b.align })))));
+      tried.push(...(await tryAll(STRIDES.map((stride) => ({ warps: b.warps, iters: b.iters, stride, align: b.align, ...(b.preload ? { preload: true } : {}), ...(b.target === 'test' ? { target: 'test' as const } : {}) })))));
       const best = pickBest(tried);
-      classes[cls] = { ...best, tried };
+      const alternates = pickAlternates(tried, killedBy, tried.indexOf(best), 2).map((i) => tried[i]!);
+      classes[cls] = { ...best, tried, ...(alternates.length ? { alternates } : {}) };
       io.out(`stress search ${cls}: ${sample.length} mutant(s) x ${tried.length} settings x ${searchTotal} instances; best align ${best.align ? 'on' : 'off'}, warps ${best.warps}, iters ${best.iters}, stride ${best.stride}: ${best.killed}/${best.mutants} killed, ${best.weakPerM} weak per M`);
     }
     stressFile = { schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, measuredOn: info.devices[0]?.name ?? '', measuredAt: new Date().toISOString(), instances: searchTotal, classes };
     writeFileSync(stressPath, `${JSON.stringify(stressFile, null, 1)}\n`);
     io.out(`stress settings written to ${stressPath}`);
   }
-  results.push(
-    ...(await runItems(
-      items.map((item) => {
-        const s = fixed ? { warps: stress.warps, iters: stress.iters, stride, align: stress.align ?? false, from: 'command line' } : stressFor(item.mutant?.of ?? item.file, stressFile);
-        return { item, set: s, from: s.from, total };
-      }),
-    )),
-  );
+  {
+    // every item under each of its settings (the class's best, then its alternates); histograms added up
+    const batch = items.flatMap((item): { item: Item; set: StressSetting; from: string; total: number; its?: number; per?: number }[] => {
+      const recorded = replay?.runs.get(item.file);
+      if (recorded) return recorded.map((rr) => ({ item, set: { warps: rr.warps, iters: rr.iters, stride: rr.stride, align: rr.align, ...(rr.preload ? { preload: true } : {}), ...(rr.target === 'test' ? { target: 'test' as const } : {}) }, from: rr.from, total, its: rr.iterations, ...(rr.asked !== undefined ? { per: rr.asked } : {}) }));
+      const sets = fixed ? [{ warps: stress.warps, iters: stress.iters, stride, align: stress.align ?? false, ...(stress.preload ? { preload: true } : {}), ...(stress.target === 'test' ? { target: 'test' as const } : {}), from: 'command line' }] : stressesFor(item.mutant?.of ?? item.file, stressFile);
+      return sets.map((s) => ({ item, set: s, from: s.from, total }));
+    });
+    const rs = await runItems(batch);
+    const byItem = new Map<Item, GpuLitmusResult>();
+    batch.forEach((b, i) => byItem.set(b.item, byItem.has(b.item) ? mergeResults(byItem.get(b.item)!, rs[i]!) : rs[i]!));
+    results.push(...items.map((it) => byItem.get(it)!));
+  }
   const seconds = (performance.now() - t0) / 1000;
   // print
   for (const r of results) {
@@ -272,7 +313,25 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const mutation = withMutants ? scoreOf(results) : undefined;
   if (mutation) for (const line of mutationLines(mutation)) io.out(line);
   const dir = prepareReportDir(o.report, 'litmus-gpu-', started, (s) => io.err(s));
-  writeGpuReports(dir, results, started, argv, { device: info.devices[0]?.name ?? '', seconds, stress, seed, stride, selfTest, stressFile: fixed ? 'command line' : stressFile ? stressPath : 'defaults', ...(mutation ? { mutation } : {}) });
+  // reproducers: every result with a forbidden outcome seen, and each --repro
+  const repros: Record<string, string> = {};
+  for (const r of results) {
+    const want = reproWanted.find((t) => t === r.file || t === r.name);
+    if (!r.gpu || !r.runs?.length || (r.status !== 'failed' && !want)) continue;
+    const item = items.find((it) => it.file === r.file)!;
+    const rr = r.runs.slice().sort((a, b) => b.forbiddenSeen - a.forbiddenSeen)[0]!; // the setting that saw the most
+    const folder = want && o.out ? (reproWanted.length > 1 ? join(o.out, reproName(r.file)) : o.out) : join(dir, 'repro', reproName(r.file));
+    const files = litmusRepro({ file: r.file, name: r.name, plan: item.plan, judgement: item.j, arch: target.name, ptx: target.minPtx, stress: { warps: rr.warps, iters: rr.iters, lines: DEFAULT_STRESS.lines, align: rr.align, preload: rr.preload ?? false, target: rr.target ?? 'scratch', stride: rr.stride }, smCount, ...(rr.asked !== undefined ? { perLaunch: rr.asked } : {}), iterations: rr.iterations, seed, plant, run: r.gpu, command: `npm run conformance -- litmus --backend gpu --replay ${join(dir, 'report.json')} --only ${r.file}`, device: info.devices[0]?.name ?? '', toolchain: backend.ptxas!.versionLine });
+    try {
+      writeLitmusRepro(folder, files);
+    } catch (e) {
+      throw new UsageError(`${o.out && want ? `--out ${o.out}` : folder}: the reproducer could not be written (${(e as Error).message}); name a folder you can write to`);
+    }
+    repros[r.file] = relative(dir, folder) || '.';
+    io.out(`reproducer of ${r.file}: ${folder} (sh build.sh && ./repro)`);
+  }
+  const replayRecord: ReplayRecord = { version: 1, seed, arch: target.name, smCount, modulePtx: ptx, toolchain: backend.ptxas!.versionLine, selfTest, mutants: withMutants, files: [...new Set(items.map((it) => it.mutant?.of ?? it.file))].map((file) => ({ file, sha256: sha256(readFileSync(file)) })) };
+  writeGpuReports(dir, results, started, argv, { device: info.devices[0]?.name ?? '', seconds, stress, seed, stride, selfTest, stressFile: replay ? `the replayed report ${replay.path}` : fixed ? 'command line' : stressFile ? stressPath : 'defaults', ...(mutation ? { mutation } : {}), replay: replayRecord, ...(replay ? { replayOf: replay.path } : {}), ...(Object.keys(repros).length ? { repros } : {}) });
   io.out(`report: ${join(dir, 'report.json')} (also report.html, junit.xml)`);
   if (unparsed) return 2;
   if (selfTest) {
@@ -291,6 +350,19 @@ export interface MutationReport {
 }
 
 /** The mutation score of a run's mutant results (errors are not counted as mutants run). */
+/** One item's results under two stress settings as one: histograms added up, the first setting kept as `stress`, the others in `stressAlso`. */
+export function mergeResults(a: GpuLitmusResult, b: GpuLitmusResult): GpuLitmusResult {
+  const r: GpuLitmusResult = { ...a, stressAlso: [...(a.stressAlso ?? []), ...(b.stress ? [b.stress] : [])], ...(a.runs || b.runs ? { runs: [...(a.runs ?? []), ...(b.runs ?? [])] } : {}) };
+  if (a.gpu && b.gpu) r.gpu = mergeRuns(a.gpu, b.gpu);
+  else r.gpu = a.gpu ?? b.gpu;
+  if (a.status === 'error' || b.status === 'error') {
+    r.status = 'error';
+    r.reason = [a.reason, b.reason].filter(Boolean).join('; ');
+  } else r.status = r.gpu?.forbiddenSeen ? 'failed' : a.status === 'skipped' ? 'skipped' : 'passed';
+  if (a.mutant || b.mutant) r.mutant = { ...(a.mutant ?? b.mutant)!, weak: (a.mutant?.weak ?? 0) + (b.mutant?.weak ?? 0) };
+  return r;
+}
+
 export function scoreOf(results: readonly GpuLitmusResult[]): MutationReport {
   const ms = results.filter((r) => r.mutant && r.gpu);
   const { perClass, all } = mutationScores(ms.map((r) => ({ cls: r.mutant!.cls, instances: r.gpu!.instances, weak: r.mutant!.weak })));
@@ -310,21 +382,11 @@ export function mutationLines(m: MutationReport): string[] {
   return out;
 }
 
-export function writeGpuReports(dir: string, results: readonly GpuLitmusResult[], started: Date, argv: readonly string[], run: { device: string; seconds: number; stress: StressOptions; seed: number; stride: number; selfTest: boolean; stressFile?: string; mutation?: MutationReport }): void {
+export function writeGpuReports(dir: string, results: readonly GpuLitmusResult[], started: Date, argv: readonly string[], run: { device: string; seconds: number; stress: StressOptions; seed: number; stride: number; selfTest: boolean; stressFile?: string; mutation?: MutationReport; replay?: ReplayRecord; replayOf?: string; repros?: Record<string, string> }): void {
   const counts = { tests: results.length, passed: 0, failed: 0, skipped: 0, unparsed: 0, error: 0 };
   for (const r of results) counts[r.status]++;
   writeFileSync(join(dir, 'report.json'), `${JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-report', version: 1, startedAt: started.toISOString(), command: ['litmus', ...argv], backend: 'gpu', run, counts, results })}\n`);
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const body = results
-    .map((r) => {
-      const g = r.gpu;
-      const hist = g
-        ? `<table><tr>${g.keys.map((k) => `<th>${esc(k)}</th>`).join('')}<th>count</th><th>verdict</th></tr>${g.histogram.map((h) => `<tr class="${h.allowed ? '' : h.count ? 'failed' : 'forb'}">${h.values.map((x) => `<td>${x}</td>`).join('')}<td>${h.count}</td><td>${h.allowed ? 'allowed' : `forbidden (${esc(h.why ?? '')})`}</td></tr>`).join('')}</table><p>${g.instances} instances, ${(g.instancesPerSecond / 1e6).toFixed(1)} M/s</p>`
-        : esc(r.reason ?? '');
-      return `<tr class="${r.status}"><td>${esc(r.file)}</td><td>${r.status}</td><td>${hist}</td></tr>`;
-    })
-    .join('\n');
-  writeFileSync(join(dir, 'report.html'), `<!doctype html><meta charset="utf-8"><title>litmus on the GPU</title><style>body{font-family:sans-serif}td{padding:2px 6px;border-bottom:1px solid #ddd;vertical-align:top}.failed,.error{background:#fdd}.skipped{color:#888}</style><h1>Litmus tests on ${esc(run.device)}</h1>${run.mutation ? `<h2>Mutation score</h2><table><tr><th>class</th><th>mutants</th><th>killed</th><th>score</th></tr>${[...run.mutation.perClass, run.mutation.all].map((c) => `<tr><td>${c.cls}</td><td>${c.mutants}</td><td>${c.killed}</td><td>${c.mutants ? ((100 * c.killed) / c.mutants).toFixed(1) : '-'} %</td></tr>`).join('')}</table>` : ''}<p>${counts.tests} tests: ${counts.passed} no forbidden outcome seen, ${counts.failed} forbidden outcome seen, ${counts.skipped} skipped, ${counts.error} errors, ${counts.unparsed} unparsed; ${run.seconds.toFixed(1)} s.</p><table>\n${body}\n</table>\n`);
+  writeFileSync(join(dir, 'report.html'), renderGpuHtml(results, { ...run, arch: run.replay?.arch }));
   const cases = results
     .map((r) => `  <testcase classname="litmus-gpu" name="${xmlText(r.file)}" time="${(r.gpu?.seconds ?? 0).toFixed(3)}">${r.status === 'failed' ? `<failure message="${xmlText(`forbidden outcome seen ${r.gpu!.forbiddenSeen} times`)}"/>` : r.status === 'skipped' ? `<skipped message="${xmlText(r.reason ?? '')}"/>` : r.status === 'error' || r.status === 'unparsed' ? `<error message="${xmlText(r.reason ?? r.status)}"/>` : ''}</testcase>`)
     .join('\n');

@@ -35,6 +35,19 @@ export interface StressOptions {
    * (one word past its locations) and spins, at most 4096 polls, until all have arrived.
    */
   readonly align?: boolean;
+  /**
+   * Before its code (and before the alignment), each test thread loads, with a weak L1-cacheable
+   * `ld.global.ca`, every global location it reads after its first read: a stale copy in the SM's L1
+   * that a load whose scope or order no longer requires a fresh value may return (a reader narrowed
+   * to `.cta` or weakened to `.relaxed`). An extra read adds no order to the test's own events.
+   */
+  readonly preload?: boolean;
+  /**
+   * Where the stress warps hammer: their scratch lines (default), or the test's own memory, on the
+   * words between instances' copies of a location (word offset 1; the stress does nothing at stride 1,
+   * where there is no such word), so the lines the test's accesses use are the contended ones.
+   */
+  readonly target?: 'scratch' | 'test';
 }
 export const DEFAULT_STRESS: StressOptions = { warps: 2, iters: 64, lines: 64 };
 
@@ -60,11 +73,30 @@ export interface TestPlan {
   readonly init: readonly number[];
   /** The test's source text (instructions are emitted from their own column). */
   readonly text: string;
+  /** Bits of each location's value (32 or 64), in `locs` order. */
+  readonly locBits: readonly number[];
+  /** Bits of each key's value (32 or 64), in `keys` order: a 64-bit key is two words (low, high) on the device. */
+  readonly keyBits: readonly number[];
+  /** Bits of each register (`<thread>:<reg>`) the test's accesses use (absent: 32). */
+  readonly regBits: Readonly<Record<string, number>>;
+  /** Bytes of one copy of a location in `mem` (8 when any location is 64-bit, else 4); `--stride` counts these. */
+  readonly slotBytes: 4 | 8;
+  /**
+   * Per location (`locs` order), for shared memory: the test thread that initialises it before the
+   * instance's code and copies its final value to the location's copy in `mem` after (the first thread
+   * of its owner CTA), and the index of its array in the CTA's shared memory; undefined for global memory.
+   */
+  readonly shared: readonly ({ readonly owner: number; readonly index: number } | undefined)[];
 }
 
 export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
 
-const TYPE_RE = /\.(b|u|s|f)(8|16|32|64|128)$/;
+const TYPE_RE = /\.((?:b|u|s|f)(?:8|16|32|64|128)|f16x2|bf16x2)$/;
+
+/** Bits of a value of `.type` (the packed `.f16x2`/`.bf16x2` are one 32-bit word). */
+export function typeBits(type: string): number {
+  return type === 'f16x2' || type === 'bf16x2' ? 32 : Number(/\d+$/.exec(type)?.[0] ?? 32);
+}
 
 function terms(c: Cond, acc: Term[] = []): Term[] {
   if (c.k === 'cmp') acc.push(c.a, c.b);
@@ -97,26 +129,50 @@ export function planTest(test: LitmusTest, text: string): Plan {
   const no = (reason: string): Plan => ({ ok: false, reason });
   if (test.threads.length > 8) return no(`${test.threads.length} threads (at most 8 run)`);
   for (const l of Object.values(test.locations)) {
-    if (l.space !== 'global') return no(`location ${l.name} is in ${l.space} memory (only global memory runs in this slice)`);
+    if (l.space !== 'global' && l.space !== 'shared') return no(`location ${l.name} is in ${l.space} memory (global and shared memory run)`);
+    if (l.space === 'shared' && (l.ownerGpu ?? 0) !== 0) return no(`location ${l.name} is shared memory of a CTA on gpu ${l.ownerGpu} (one GPU only)`);
+    if (l.space === 'shared' && !test.threads.some((t) => t.cta === l.ownerCta && t.gpu === 0)) return no(`location ${l.name} is shared memory of CTA ${l.ownerCta}, where no thread of the test runs (its CTA would exit while others use its shared memory)`);
     if (l.aliasOf || (l.proxy && l.proxy !== 'generic')) return no(`location ${l.name} is an alias or uses the ${l.proxy} proxy (not run in this slice)`);
-    if (l.init < 0n || l.init > 0xffffffffn) return no(`location ${l.name} starts at ${l.init}, not a 32-bit value`);
+    if (l.init < 0n || l.init > 0xffffffffn) return no(`location ${l.name} starts at ${l.init}, not a 32-bit value (initial values above 32 bits are not run)`);
   }
   const lines = text.split('\n');
+  // value bits per location and per register: from the typed accesses (32 or 64); an untyped ld/st takes its location's
+  const locBits = new Map<string, number>();
+  const regBits = new Map<string, number>();
+  const widthOf = (op: string, kind: string): number | undefined => {
+    const ty = TYPE_RE.exec(op)?.[1] ?? (kind === 'rmw' ? TYPE_RE.exec(typedRmw(op) ?? '')?.[1] : undefined);
+    return ty ? typeBits(ty) : undefined;
+  };
+  for (const th of test.threads)
+    for (const ins of th.code) {
+      if (ins.kind !== 'read' && ins.kind !== 'write' && ins.kind !== 'rmw') continue;
+      const bits = widthOf(sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '', ins.kind);
+      if (bits === undefined || (bits !== 32 && bits !== 64)) continue; // refused below
+      const had = locBits.get(ins.loc);
+      if (had !== undefined && had !== bits) return no(`location ${ins.loc} is accessed as ${had}-bit and as ${bits}-bit values (mixed-size accesses are not run: 8.7.2)`);
+      locBits.set(ins.loc, bits);
+    }
   for (const th of test.threads) {
     if (th.gpu !== 0) return no(`P${th.id} runs on gpu ${th.gpu} (one GPU only)`);
     for (const ins of th.code) {
       if (ins.kind === 'read' || ins.kind === 'write' || ins.kind === 'rmw') {
         if (ins.proxy !== 'generic') return no(`P${th.id} line ${ins.line}: a ${ins.proxy}-proxy access (not run in this slice)`);
-        if (ins.space && ins.space !== 'global' && ins.space !== 'generic') return no(`P${th.id} line ${ins.line}: .${ins.space} (only global memory runs in this slice)`);
         const src = sourceOf(lines, ins, th.id);
         const op = src?.split(/\s+/)[0] ?? '';
         const ty = TYPE_RE.exec(op);
-        if (ty && ty[2] !== '32') return no(`P${th.id} line ${ins.line}: ${op} is not a 32-bit access (only 32-bit values run in this slice)`);
+        if (ty && typeBits(ty[1]!) !== 32 && typeBits(ty[1]!) !== 64) return no(`P${th.id} line ${ins.line}: ${op} is a ${typeBits(ty[1]!)}-bit access (32- and 64-bit values run)`);
+        if (ins.space === 'shared::cta' || ins.space === 'shared::cluster' ? test.locations[ins.loc]?.space !== 'shared' : ins.space !== undefined && ins.space !== 'generic' && ins.space !== 'global') return no(`P${th.id} line ${ins.line}: .${ins.space} on ${ins.loc} is not run`);
         if (ins.kind === 'rmw' && !/^(atom|red)\./.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' (only atom and red run as read-modify-writes)`);
         if (/^red\./.test(op) && /\.(acq_rel|acquire)(\.|$)/.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' is not PTX (red takes .relaxed or .release only: 9.7.13.6 red, Syntax, ".sem = { .relaxed, .release }")`);
         if (ins.kind === 'rmw' && !ty && !typedRmw(op)) return no(`P${th.id} line ${ins.line}: '${op}' has no type and no 32-bit type follows from its operation`);
         const exprs: Expr[] = ins.kind === 'write' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
         for (const e of exprs) if (e.k === 'bin') return no(`P${th.id} line ${ins.line}: a computed operand (register arithmetic is not run in this slice)`);
+        const bits = locBits.get(ins.loc) ?? 32;
+        for (const r of [...('dst' in ins && ins.dst ? [ins.dst] : []), ...exprs.flatMap((e) => (e.k === 'reg' ? [e.r] : []))]) {
+          const k = `${th.id}:${r}`;
+          if ((regBits.get(k) ?? bits) !== bits) return no(`P${th.id} register ${r} holds ${regBits.get(k)}-bit and ${bits}-bit values (not run)`);
+          regBits.set(k, bits);
+        }
       } else if (ins.kind === 'fence') {
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
         if (!/^(fence\.(sc|acq_rel|acquire|release)\.(cta|cluster|gpu|sys)|membar\.(cta|gl|sys))$/.test(op)) return no(`P${th.id} line ${ins.line}: fence '${op}' not run in this slice`);
@@ -158,9 +214,16 @@ export function planTest(test: LitmusTest, text: string): Plan {
   for (const r of regKeys) if (!test.threads[r.thread]) return no(`the condition names P${r.thread}, which is not a thread`);
   for (const m of memKeys) if (!test.locations[m]) return no(`the condition names ${m}, not a location of the test`);
   const locs = Object.keys(test.locations);
+  const lb = locs.map((l) => locBits.get(l) ?? 32);
+  let nShared = 0;
+  const shared = locs.map((l) => {
+    const loc = test.locations[l]!;
+    return loc.space === 'shared' ? { owner: test.threads.findIndex((t) => t.cta === loc.ownerCta && t.gpu === 0), index: nShared++ } : undefined;
+  });
+  const keyBits = [...regKeys.map((r) => regBits.get(`${r.thread}:${r.reg}`) ?? 32), ...memKeys.map((m) => lb[locs.indexOf(m)]!)];
   return {
     ok: true,
-    plan: { test, placement: { clusters: clusters.length, clusterSize, threadsPerCta, at }, locs, keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys], regKeys, memKeys, init: locs.map((l) => Number(test.locations[l]!.init)), text },
+    plan: { test, placement: { clusters: clusters.length, clusterSize, threadsPerCta, at }, locs, keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys], regKeys, memKeys, init: locs.map((l) => Number(test.locations[l]!.init)), text, locBits: lb, keyBits, regBits: Object.fromEntries(regBits), slotBytes: lb.includes(64) ? 8 : 4, shared },
   };
 }
 
@@ -192,15 +255,26 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     for (const r of Object.keys(test.regInit[th] ?? {})) s.add(r);
     return [...s];
   };
-  const reg = (r: string) => `%R_${r.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const bitsOfReg = (t: number, r: string) => plan.regBits?.[`${t}:${r}`] ?? 32;
+  const regOf = (t: number) => (r: string) => `%R${bitsOfReg(t, r) === 64 ? 'D' : ''}_${r.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const sb = plan.slotBytes ?? 4;
+  const sharedLocs = locs.flatMap((_, j) => (plan.shared?.[j] ? [j] : []));
+  const slotsPerCta = warpGroups * 32;
   const L: string[] = [`.version ${ptx}`, `.target ${arch}`, '.address_size 64', ''];
+  // shared locations: one array per location in every CTA, one copy per instance slot of the CTA (warp group * 32 + lane)
+  if (sharedLocs.length) L.push(`.shared .align 8 .b8 lt_sh[${sharedLocs.length * slotsPerCta * sb}];`, '');
   // ---- lt_test(mem, regs, perm, iter, ni, stride, scratch)
   L.push('.visible .entry lt_test(.param .u64 pmem, .param .u64 pregs, .param .u64 pperm, .param .u32 piter, .param .u32 pni, .param .u32 pstride, .param .u64 pscratch)', '{');
   L.push('  .reg .b64 %mem, %regs, %perm, %a, %o, %sc;', '  .reg .b32 %iter, %ni, %stride, %th, %warp, %lane, %cta, %cl, %rank, %wg, %role, %g, %slot, %inst, %u, %v, %k;', '  .reg .pred %p;');
   const allRegs = new Set<string>();
-  test.threads.forEach((_, t) => regsOf(t).forEach((r) => allRegs.add(r)));
-  if (allRegs.size) L.push(`  .reg .b32 ${[...allRegs].map(reg).join(', ')};`);
+  test.threads.forEach((_, t) => regsOf(t).forEach((r) => allRegs.add(regOf(t)(r))));
+  const r32 = [...allRegs].filter((r) => !r.startsWith('%RD_'));
+  const r64 = [...allRegs].filter((r) => r.startsWith('%RD_'));
+  if (r32.length) L.push(`  .reg .b32 ${r32.join(', ')};`);
+  if (r64.length) L.push(`  .reg .b64 ${r64.join(', ')};`);
   L.push('  .reg .b32 %T<8>, %SINK;', `  .reg .b64 ${locs.map((_, j) => `%A${j}`).join(', ')};`);
+  if (r64.length || sharedLocs.length) L.push('  .reg .b64 %TD<8>, %XD;', '  .reg .b32 %X, %W0, %W1, %shl;');
+  if (sharedLocs.length) L.push(`  .reg .b32 ${sharedLocs.map((j) => `%S${j}, %C${j}`).join(', ')};`, `  .reg .b64 ${sharedLocs.map((j) => `%G${j}`).join(', ')};`);
   L.push(
     '  ld.param.u64 %mem, [pmem];',
     '  ld.param.u64 %regs, [pregs];',
@@ -215,7 +289,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     pl.clusterSize > 1 ? '  mov.u32 %cl, %clusterid.x;' : '  mov.u32 %cl, %ctaid.x;',
     pl.clusterSize > 1 ? '  mov.u32 %rank, %cluster_ctarank;' : '  mov.u32 %rank, 0;',
     `  setp.ge.u32 %p, %warp, ${warpGroups * pl.threadsPerCta};`,
-    '  @%p bra STRESS;',
+    sharedLocs.length ? '  @%p bra SBAR;' : '  @%p bra STRESS;',
     // physical cluster = k * NG + g: NG = nclusters / KC
     pl.clusterSize > 1 ? '  mov.u32 %u, %nclusterid.x;' : '  mov.u32 %u, %nctaid.x;',
     `  div.u32 %u, %u, ${pl.clusters};`, // NG
@@ -230,7 +304,14 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     '  add.u64 %a, %perm, %a;',
     '  ld.global.u32 %inst, [%a];',
   );
-  locs.forEach((_, j) => L.push(`  mad.lo.u32 %u, %ni, ${j}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', '  mul.wide.u32 %a, %u, 4;', `  add.u64 %A${j}, %mem, %a;`));
+  locs.forEach((_, j) => L.push(`  mad.lo.u32 %u, %ni, ${j}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, `  add.u64 %A${j}, %mem, %a;`));
+  // shared location j: its copy for this slot in the CTA's array (%S, .shared::cta), the owner CTA's copy (%C, .shared::cluster, by mapa), and that as a generic address (%G)
+  if (sharedLocs.length) L.push(`  mad.lo.u32 %shl, %wg, 32, %lane;`);
+  for (const j of sharedLocs) {
+    const own = pl.at[plan.shared[j]!.owner]!;
+    L.push('  mov.u32 %u, lt_sh;', `  mad.lo.u32 %S${j}, %shl, ${sb}, %u;`, `  add.u32 %S${j}, %S${j}, ${plan.shared[j]!.index * slotsPerCta * sb};`);
+    L.push(`  mapa.shared::cluster.u32 %C${j}, %S${j}, ${own.rank};`, `  cvt.u64.u32 %XD, %C${j};`, `  cvta.shared::cluster.u64 %G${j}, %XD;`);
+  }
   // dispatch to the test thread by (test cluster, rank, role)
   test.threads.forEach((_, t) => {
     const a = pl.at[t]!;
@@ -239,39 +320,64 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   L.push('  ret;');
   const textLines = plan.text.split('\n');
   test.threads.forEach((th, t) => {
+    const reg = regOf(t);
     L.push(`TH${t}:`);
+    // shared locations: the owner CTA's first thread writes the initial value; the cluster's test threads meet (barrier.cluster, 8.9.4 item 3) before their code
+    const owned = sharedLocs.filter((j) => plan.shared[j]!.owner === t);
+    for (const j of owned) L.push(`  st.shared::cta.u32 [%S${j}], ${plan.init[j]};`, ...(plan.locBits[j] === 64 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []));
+    if (sharedLocs.length) L.push('  barrier.cluster.arrive;', '  barrier.cluster.wait;');
+    if (stress.preload) L.push(...preloads(th.code, locs, (l) => test.locations[l]?.space === 'global'));
     if (stress.align) {
       // the instance's barrier word (location index L, reset by lt_count): arrive, then poll (at most 4096 times) until every test thread has
-      L.push(`  mad.lo.u32 %u, %ni, ${locs.length}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %mem, %a;', '  atom.relaxed.gpu.global.add.u32 %u, [%a], 1;', '  mov.u32 %v, 0;', `ALIGN${t}:`, '  ld.relaxed.gpu.global.u32 %u, [%a];', `  setp.ge.u32 %p, %u, ${test.threads.length};`, `  @%p bra ALIGNED${t};`, '  add.u32 %v, %v, 1;', '  setp.lt.u32 %p, %v, 4096;', `  @%p bra ALIGN${t};`, `ALIGNED${t}:`);
+      L.push(`  mad.lo.u32 %u, %ni, ${locs.length}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', '  atom.relaxed.gpu.global.add.u32 %u, [%a], 1;', '  mov.u32 %v, 0;', `ALIGN${t}:`, '  ld.relaxed.gpu.global.u32 %u, [%a];', `  setp.ge.u32 %p, %u, ${test.threads.length};`, `  @%p bra ALIGNED${t};`, '  add.u32 %v, %v, 1;', '  setp.lt.u32 %p, %v, 4096;', `  @%p bra ALIGN${t};`, `ALIGNED${t}:`);
     }
-    for (const r of regsOf(t)) L.push(`  mov.b32 ${reg(r)}, ${String(test.regInit[t]?.[r] ?? 0n)};`);
-    let code = th.code.map((ins) => emit(ins, t, textLines, locs, reg));
+    for (const r of regsOf(t)) L.push(`  mov.b${bitsOfReg(t, r)} ${reg(r)}, ${String(BigInt.asUintN(bitsOfReg(t, r), test.regInit[t]?.[r] ?? 0n))};`);
+    let code = th.code.map((ins) => emit(ins, t, textLines, locs, reg, plan));
     if (plant === 'hoist' && t === 0) code = code.reverse().flatMap((c, i) => (i === 0 ? [c] : [['  nanosleep.u32 2000;', ...c]]));
     for (const c of code) L.push(...c);
     // store the condition's registers
+    const RW = regWords(plan);
+    let w = 0;
     plan.regKeys.forEach((r, k) => {
+      const wide = (plan.keyBits?.[k] ?? 32) === 64;
+      w += wide ? 2 : 1;
       if (r.thread !== t) return;
-      L.push(`  mad.lo.u32 %u, %inst, ${plan.regKeys.length}, ${k};`, '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %regs, %a;', `  st.global.u32 [%a], ${reg(r.reg)};`);
+      L.push(`  mad.lo.u32 %u, %inst, ${RW}, ${w - (wide ? 2 : 1)};`, '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %regs, %a;');
+      if (wide) L.push(`  mov.b64 {%W0, %W1}, ${reg(r.reg)};`, '  st.global.u32 [%a], %W0;', '  st.global.u32 [%a+4], %W1;');
+      else L.push(`  st.global.u32 [%a], ${reg(r.reg)};`);
     });
+    // shared locations: after every test thread of the cluster is done, the owner's first thread copies the final value to the location's copy in mem (lt_count reads it there)
+    if (sharedLocs.length) L.push('  barrier.cluster.arrive;', '  barrier.cluster.wait;');
+    for (const j of owned) L.push(`  ld.shared::cta.u32 %X, [%S${j}];`, `  st.global.u32 [%A${j}], %X;`, ...(plan.locBits[j] === 64 ? [`  ld.shared::cta.u32 %X, [%S${j}+4];`, `  st.global.u32 [%A${j}+4], %X;`] : []));
     L.push('  ret;');
   });
+  // stress warps of a test with shared locations take part in the cluster's first barrier (so it does not wait for them to exit), then stress
+  if (sharedLocs.length) L.push('SBAR:', '  barrier.cluster.arrive;', '  barrier.cluster.wait;', '  bra STRESS;');
   // stress: warps past the test's hammer scratch lines
+  if (stress.target === 'test') {
+    // the words between instances' copies (offset 1 of location j of a pseudo-random instance r, r
+    // stepping by 977 each iteration); at stride 1 there are none, and the stress does nothing
+    L.push('STRESS:', '  setp.lt.u32 %p, %stride, 2;', '  @%p ret;', '  mov.u32 %u, %ctaid.x;', '  mul.lo.u32 %u, %u, 8191;', '  mad.lo.u32 %u, %warp, 131, %u;', '  mad.lo.u32 %u, %lane, 33, %u;', '  rem.u32 %slot, %u, %ni;', '  mov.u32 %v, 0;', 'SLOOP:', `  setp.ge.u32 %p, %v, ${stress.iters};`, '  @%p bra SDONE;', `  rem.u32 %k, %v, ${Math.max(1, locs.length)};`, '  mad.lo.u32 %u, %k, %ni, %slot;', '  mad.lo.u32 %u, %u, %stride, 1;', '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %mem, %a;', '  st.relaxed.gpu.global.u32 [%a], %v;', '  ld.relaxed.gpu.global.u32 %u, [%a];', '  add.u32 %slot, %slot, 977;', '  rem.u32 %slot, %slot, %ni;', '  add.u32 %v, %v, 1;', '  bra SLOOP;', 'SDONE:', '  ret;', '}', '');
+  } else
   L.push('STRESS:', `  mov.u32 %u, %ctaid.x;`, '  add.u32 %u, %u, %warp;', `  rem.u32 %u, %u, ${stress.lines};`, '  mul.wide.u32 %a, %u, 128;', '  add.u64 %a, %sc, %a;', '  mul.wide.u32 %o, %lane, 4;', '  add.u64 %a, %a, %o;', '  mov.u32 %v, 0;', 'SLOOP:', `  setp.ge.u32 %p, %v, ${stress.iters};`, '  @%p bra SDONE;', '  st.relaxed.gpu.global.u32 [%a], %v;', '  ld.relaxed.gpu.global.u32 %u, [%a];', '  add.u32 %v, %v, 1;', '  bra SLOOP;', 'SDONE:', '  ret;', '}', '');
   // ---- lt_count(mem, regs, table, hist, init, ni, stride, k)
-  const R = plan.regKeys.length;
-  const V = plan.keys.length;
+  const R = regWords(plan);
+  const V = keyWords(plan);
   L.push('.visible .entry lt_count(.param .u64 pmem, .param .u64 pregs, .param .u64 ptab, .param .u64 phist, .param .u64 pinit, .param .u32 pni, .param .u32 pstride, .param .u32 pk)', '{');
   L.push('  .reg .b64 %mem, %regs, %tab, %hist, %init, %a, %t;', `  .reg .b32 %ni, %stride, %K, %i, %u, %j, %w, %n, %V<${Math.max(V, 1)}>;`, '  .reg .pred %p, %q;');
   L.push('  ld.param.u64 %mem, [pmem];', '  ld.param.u64 %regs, [pregs];', '  ld.param.u64 %tab, [ptab];', '  ld.param.u64 %hist, [phist];', '  ld.param.u64 %init, [pinit];', '  ld.param.u32 %ni, [pni];', '  ld.param.u32 %stride, [pstride];', '  ld.param.u32 %K, [pk];');
   L.push('  mov.u32 %u, %ctaid.x;', '  mov.u32 %j, %ntid.x;', '  mov.u32 %i, %tid.x;', '  mad.lo.u32 %i, %u, %j, %i;', '  setp.ge.u32 %p, %i, %ni;', '  @%p ret;');
+  // the outcome as words: each register key's words (low word first for 64-bit ones), then each location key's
   for (let k = 0; k < R; k++) L.push(`  mad.lo.u32 %u, %i, ${R}, ${k};`, '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %regs, %a;', `  ld.global.u32 %V${k}, [%a];`, '  st.global.u32 [%a], 0;');
-  plan.memKeys.forEach((m, x) => {
+  let mw = R;
+  plan.memKeys.forEach((m) => {
     const j = locs.indexOf(m);
-    L.push(`  mad.lo.u32 %u, %ni, ${j}, %i;`, '  mul.lo.u32 %u, %u, %stride;', '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %mem, %a;', `  ld.global.u32 %V${R + x}, [%a];`);
+    L.push(`  mad.lo.u32 %u, %ni, ${j}, %i;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', `  ld.global.u32 %V${mw++}, [%a];`);
+    if (plan.locBits?.[j] === 64) L.push(`  ld.global.u32 %V${mw++}, [%a+4];`);
   });
   // reset memory for the next iteration
-  locs.forEach((_, j) => L.push(`  mad.lo.u32 %u, %ni, ${j}, %i;`, '  mul.lo.u32 %u, %u, %stride;', '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %mem, %a;', `  ld.global.u32 %w, [%init+${j * 4}];`, '  st.global.u32 [%a], %w;'));
-  if (stress.align) L.push(`  mad.lo.u32 %u, %ni, ${locs.length}, %i;`, '  mul.lo.u32 %u, %u, %stride;', '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %mem, %a;', '  st.global.u32 [%a], 0;');
+  locs.forEach((_, j) => L.push(`  mad.lo.u32 %u, %ni, ${j}, %i;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', `  ld.global.u32 %w, [%init+${j * 4}];`, '  st.global.u32 [%a], %w;', ...(plan.locBits?.[j] === 64 ? ['  st.global.u32 [%a+4], 0;'] : [])));
+  if (stress.align) L.push(`  mad.lo.u32 %u, %ni, ${locs.length}, %i;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', '  st.global.u32 [%a], 0;');
   // table search
   L.push('  mov.u32 %n, 0;', 'SEARCH:', '  setp.ge.u32 %p, %n, %K;', '  @%p bra OTHER;', `  mul.lo.u32 %u, %n, ${V * 4};`, '  cvt.u64.u32 %a, %u;', '  add.u64 %a, %tab, %a;', '  setp.eq.u32 %q, %n, %n;');
   for (let x = 0; x < V; x++) L.push(`  ld.global.u32 %w, [%a+${x * 4}];`, `  setp.eq.and.u32 %q, %w, %V${x}, %q;`);
@@ -282,33 +388,71 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   return L.join('\n');
 }
 
-function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly string[], reg: (r: string) => string): string[] {
+/**
+ * The preload (StressOptions.preload) of a thread: a weak, L1-cacheable load of every location (of
+ * those `keep` accepts) the thread reads with a plain load after its first read, summed into %SINK, which is stored to
+ * the scratch buffer only if it equals a value it cannot reach in practice (so ptxas keeps the loads).
+ */
+export function preloads(code: readonly Instr[], locs: readonly string[], keep: (loc: string) => boolean): string[] {
+  // locations in the order the thread first reads them (a read-modify-write reads too); the first is
+  // not preloaded (it is the one whose fresh value the test waits on), a location only an atom reads
+  // is not either (atomics are performed at L2, not in L1)
+  const read: string[] = [];
+  for (const ins of code) if ((ins.kind === 'read' || ins.kind === 'rmw') && !read.includes(ins.loc)) read.push(ins.loc);
+  const plain = new Set(code.flatMap((ins) => (ins.kind === 'read' ? [ins.loc] : [])));
   const out: string[] = [];
-  const A = (loc: string) => `[%A${locs.indexOf(loc)}]`;
+  for (const loc of read.slice(1)) {
+    if (!keep(loc) || !plain.has(loc)) continue;
+    out.push(`  ld.global.ca.u32 %u, [%A${locs.indexOf(loc)}];`, '  add.u32 %SINK, %SINK, %u;');
+  }
+  if (out.length) out.unshift('  mov.u32 %SINK, 0;');
+  if (out.length) out.push('  setp.eq.u32 %p, %SINK, 0x7fffff5a;', '  @%p st.global.u32 [%sc], %SINK;');
+  return out;
+}
+
+/** Words of the condition's registers per instance in `regs` (a 64-bit register is two). */
+export function regWords(plan: TestPlan): number {
+  return plan.regKeys.reduce((s, _, k) => s + ((plan.keyBits?.[k] ?? 32) === 64 ? 2 : 1), 0);
+}
+
+/** Words of one outcome (every key; a 64-bit key is two, low word first). */
+export function keyWords(plan: Pick<TestPlan, 'keys' | 'keyBits'>): number {
+  return plan.keys.reduce((s, _, k) => s + ((plan.keyBits?.[k] ?? 32) === 64 ? 2 : 1), 0);
+}
+
+function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly string[], reg: (r: string) => string, plan?: TestPlan): string[] {
+  const out: string[] = [];
+  // the address of a location as the access names it: global copy, or for shared memory the .shared::cta, .shared::cluster or generic address
+  const A = (loc: string, space?: string) => {
+    const j = locs.indexOf(loc);
+    if (!plan?.shared?.[j]) return `[%A${j}]`;
+    return space === 'shared::cta' ? `[%S${j}]` : space === 'shared::cluster' ? `[%C${j}]` : `[%G${j}]`;
+  };
   const src = sourceOf(lines, ins, t) ?? '';
   const op = src.split(/\s+/)[0] ?? '';
-  const ty = TYPE_RE.exec(op)?.[0].slice(1) ?? 'b32';
+  const bits = 'loc' in ins ? (plan?.locBits?.[locs.indexOf(ins.loc)] ?? 32) : 32;
+  const ty = TYPE_RE.exec(op)?.[0].slice(1) ?? `b${bits}`;
   let tmp = 0;
   const operand = (e: Expr): string => {
     if (e.k === 'reg') return reg(e.r);
     if (e.k === 'const') {
-      const r = `%T${tmp++}`;
-      out.push(`  mov.b32 ${r}, ${BigInt.asUintN(32, e.v)};`);
+      const r = bits === 64 ? `%TD${tmp++}` : `%T${tmp++}`;
+      out.push(`  mov.b${bits} ${r}, ${BigInt.asUintN(bits, e.v)};`);
       return r;
     }
     throw new Error('a computed operand');
   };
   const q = (i: { sem: string; scope: string; volatile?: boolean }) => (i.volatile ? '.volatile' : i.sem === 'weak' ? '.weak' : `.${i.sem}.${i.scope}`);
-  const sp = (i: { space?: string }) => (i.space === 'global' ? '.global' : '');
-  if (ins.kind === 'read') out.push(`  ld${q(ins)}${sp(ins)}.${ty} ${reg(ins.dst)}, ${A(ins.loc)};`);
+  const sp = (i: { space?: string }) => (i.space === 'global' ? '.global' : i.space === 'shared::cta' || i.space === 'shared::cluster' ? `.${i.space}` : '');
+  if (ins.kind === 'read') out.push(`  ld${q(ins)}${sp(ins)}.${ty} ${reg(ins.dst)}, ${A(ins.loc, ins.space)};`);
   else if (ins.kind === 'write') {
     const v = operand(ins.value);
-    out.push(`  st${q(ins)}${sp(ins)}.${ty} ${A(ins.loc)}, ${v};`);
+    out.push(`  st${q(ins)}${sp(ins)}.${ty} ${A(ins.loc, ins.space)}, ${v};`);
   } else if (ins.kind === 'rmw') {
     const args = ins.args.map(operand);
     const top = typedRmw(op) ?? op;
-    if (op.startsWith('red.')) out.push(`  ${top} ${A(ins.loc)}, ${args.join(', ')};`);
-    else out.push(`  ${top} ${ins.dst ? reg(ins.dst) : '%SINK'}, ${A(ins.loc)}, ${args.join(', ')};`);
+    if (op.startsWith('red.')) out.push(`  ${top} ${A(ins.loc, ins.space)}, ${args.join(', ')};`);
+    else out.push(`  ${top} ${ins.dst ? reg(ins.dst) : bits === 64 ? '%XD' : '%SINK'}, ${A(ins.loc, ins.space)}, ${args.join(', ')};`);
   } else if (ins.kind === 'fence') out.push(`  ${op};`);
   else throw new Error(`${ins.kind} is not run in this slice`);
   return out;

@@ -126,3 +126,20 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     for (const p of ptrs) l.memFree(p);
   }
 }
+
+/**
+ * Two runs of one plan (under different stress settings) as one: counts of the same outcome added,
+ * instances, iterations and seconds added, the first run's geometry and launch size kept.
+ */
+export function mergeRuns(a: GpuLitmusRun, b: GpuLitmusRun): GpuLitmusRun {
+  if (a.keys.join() !== b.keys.join()) throw new Error(`runs of different keys cannot be added: ${a.keys.join()} / ${b.keys.join()}`);
+  const rows = new Map<string, HistRow>();
+  for (const r of [...a.histogram, ...b.histogram]) {
+    const k = r.values.join(',');
+    const e = rows.get(k);
+    rows.set(k, e ? { ...e, count: e.count + r.count } : r);
+  }
+  const instances = a.instances + b.instances;
+  const seconds = a.seconds + b.seconds;
+  return { keys: a.keys, histogram: [...rows.values()], other: { count: a.other.count + b.other.count, samples: a.other.samples + b.other.samples }, instances, perLaunch: a.perLaunch, iterations: a.iterations + b.iterations, seconds, instancesPerSecond: instances / seconds, forbiddenSeen: a.forbiddenSeen + b.forbiddenSeen, geometry: a.geometry };
+}

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidates, condHolds, mutantsOf, mutationScores, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
-import { DEFAULT_STRESS, litmusModule, planTest } from '../../harness/litmus-gpu/kernel.js';
-import { pickBest, readStressFile, SEARCH_GRID, stressFor, testClass } from '../../harness/litmus-gpu/stress.js';
+import { DEFAULT_STRESS, litmusModule, planTest, preloads } from '../../harness/litmus-gpu/kernel.js';
+import { mergeRuns } from '../../harness/litmus-gpu/run.js';
+import { pickAlternates, pickBest, readStressFile, SEARCH_GRID, stressFor, testClass } from '../../harness/litmus-gpu/stress.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
 
@@ -87,10 +88,50 @@ describe('stress settings', () => {
     // the barrier word is location index 2 (after x and flag), in lt_test and in lt_count's reset
     expect(on.match(/mad\.lo\.u32 %u, %ni, 2, %(inst|i);/g)).toHaveLength(3);
   });
+  it('preload: the reader loads, into L1, the locations it reads after its first read, before the alignment; off by default', () => {
+    const { text, test } = load('cases/litmus/MP+atom.release+atom.acquire.gpu.litmus');
+    const plan = planTest(test, text);
+    if (!plan.ok) throw new Error(plan.reason);
+    const on = litmusModule(plan.plan, 'sm_90', '8.0', { ...DEFAULT_STRESS, align: true, preload: true }, 4);
+    expect(litmusModule(plan.plan, 'sm_90', '8.0', DEFAULT_STRESS, 4)).not.toMatch(/ld\.global\.ca/);
+    // P1 reads flag (location 1) then x (location 0): only x is preloaded; P0 reads nothing
+    expect(on.match(/ld\.global\.ca\.u32 %u, \[%A(\d)\];/g)).toEqual(['ld.global.ca.u32 %u, [%A0];']);
+    const th1 = on.slice(on.indexOf('TH1:'));
+    expect(th1.indexOf('ld.global.ca')).toBeLessThan(th1.indexOf('ALIGN1:'));
+    // the sum is stored on a condition, so ptxas keeps the load
+    expect(th1).toMatch(/setp\.eq\.u32 %p, %SINK, 0x7fffff5a;\n  @%p st\.global\.u32 \[%sc\], %SINK;/);
+    expect(preloads(test.threads[1]!.code, plan.plan.locs, () => false)).toEqual([]);
+  });
+  it('stress on the test\'s lines: the words at offset 1 between instances\' copies, nothing at stride 1', () => {
+    const { text, test } = load('cases/litmus/MP+atom.release+atom.acquire.gpu.litmus');
+    const plan = planTest(test, text);
+    if (!plan.ok) throw new Error(plan.reason);
+    const on = litmusModule(plan.plan, 'sm_90', '8.0', { ...DEFAULT_STRESS, target: 'test' }, 4);
+    const stress = on.slice(on.indexOf('STRESS:'), on.indexOf('SDONE:'));
+    expect(stress).toMatch(/setp\.lt\.u32 %p, %stride, 2;\n  @%p ret;/);
+    expect(stress).toMatch(/mad\.lo\.u32 %u, %u, %stride, 1;/);
+    expect(stress).toMatch(/add\.u64 %a, %mem, %a;/);
+    expect(litmusModule(plan.plan, 'sm_90', '8.0', DEFAULT_STRESS, 4).slice(on.indexOf('STRESS:'))).not.toMatch(/%stride, 1;/);
+  });
+  it('alternates: greedily the settings that kill sample mutants the best did not', () => {
+    const c = (warps: number) => ({ warps, iters: 16, stride: 1, align: false, killed: 0, mutants: 6, weakPerM: 0 });
+    const tried = [c(0), c(1), c(2), c(3)];
+    expect(pickAlternates(tried, [[0, 1, 2], [0, 1], [3, 4], [3, 5]], 0, 2)).toEqual([2, 3]);
+    expect(pickAlternates(tried, [[0, 1, 2], [0, 1], [3, 4], [3, 5]], 0, 1)).toEqual([2]);
+    expect(pickAlternates(tried, [[0, 1], [0], [1], []], 0, 2)).toEqual([]);
+  });
+  it('mergeRuns adds counts of the same outcome and the instances; different keys are refused', () => {
+    const run = (rows: [string, number][], inst: number) => ({ keys: ['P1:r0', 'P1:r1'], histogram: rows.map(([v, count]) => ({ values: v.split(','), count, allowed: v !== '1,0' })), other: { count: 0, samples: 0 }, instances: inst, perLaunch: inst, iterations: 1, seconds: 1, instancesPerSecond: inst, forbiddenSeen: rows.filter(([v]) => v === '1,0').reduce((s, [, n]) => s + n, 0), geometry: { grid: 1, block: 32, cluster: 1 } });
+    const m = mergeRuns(run([['0,0', 3], ['1,1', 1]], 4), run([['0,0', 1], ['1,0', 2], ['1,1', 1]], 4));
+    expect(m.histogram.map((h) => [h.values.join(','), h.count])).toEqual([['0,0', 4], ['1,1', 2], ['1,0', 2]]);
+    expect(m).toMatchObject({ instances: 8, seconds: 2, forbiddenSeen: 2, iterations: 2 });
+    expect(() => mergeRuns(run([], 1), { ...run([], 1), keys: ['x'] })).toThrow(/different keys/);
+  });
   it('test class from the file name; the grid; the best is most killed, then most weak, then cheapest', () => {
     expect(testClass('cases/litmus/2+2W+fence.sc.gpu.litmus')).toBe('2+2W');
     expect(testClass('cases/litmus/matrix/MP+atom.x.litmus#sem:P0:L8')).toBe('MP');
-    expect(SEARCH_GRID).toHaveLength(18);
+    expect(SEARCH_GRID).toHaveLength(40);
+    expect(SEARCH_GRID.filter((g) => g.target === 'test').every((g) => g.stride >= 2)).toBe(true);
     const c = (warps: number, killed: number, weakPerM: number, align = false) => ({ warps, iters: 16, stride: 1, align, killed, mutants: 4, weakPerM });
     expect(pickBest([c(0, 2, 9), c(8, 3, 1), c(2, 3, 1)]).warps).toBe(2);
     expect(pickBest([c(0, 3, 9), c(2, 3, 10)]).warps).toBe(2);
@@ -111,6 +152,10 @@ describe('stress settings', () => {
     writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 0, align: true } } }));
     expect(() => readStressFile(f)).toThrow(/bad setting/);
     writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 1 } } }));
+    expect(() => readStressFile(f)).toThrow(/bad setting/);
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 1, align: true, target: 'test' } } }));
+    expect(() => readStressFile(f)).toThrow(/needs stride >= 2/);
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 4, align: true, killed: 1, mutants: 4, weakPerM: 1, alternates: [{ warps: 2, iters: 64, stride: 1, align: 'yes' }] } } }));
     expect(() => readStressFile(f)).toThrow(/bad setting/);
     writeFileSync(f, '{"schema":"other"}');
     expect(() => readStressFile(f)).toThrow(/not a litmus-gpu stress file/);

@@ -1,5 +1,5 @@
 /** `litmus --backend gpu` end to end on CPU with a stand-in launcher: a planted forbidden outcome is flagged with its count, a correct run is not. */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { register } from 'tsx/cjs/api';
@@ -87,15 +87,33 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     expect(r.code, r.out).toBe(1); // the test itself shows the planted (1,0)
     const s = JSON.parse(readFileSync(f, 'utf8'));
     expect(Object.keys(s.classes)).toEqual(['MP']);
-    expect(s.classes.MP, JSON.stringify(s.classes.MP.tried)).toMatchObject({ warps: 0, iters: 16, stride: 1, align: false, killed: 4, mutants: 4 });
-    expect(s.classes.MP.tried).toHaveLength(20);
-    // every setting (aligned modules too) compiled with ptxas and ran: each killed all 4
-    for (const t of s.classes.MP.tried) expect(t.killed, JSON.stringify(t)).toBe(4);
+    expect(s.classes.MP, JSON.stringify(s.classes.MP.tried)).toMatchObject({ warps: 0, iters: 16, stride: 1, align: false, killed: 6, mutants: 6 });
+    expect(s.classes.MP.tried).toHaveLength(42);
+    // every setting (aligned, preloading and test-line modules too) compiled with ptxas and ran: each killed all 6
+    for (const t of s.classes.MP.tried) expect(t.killed, JSON.stringify(t)).toBe(6);
+    // the best killed every sampled mutant: no alternate adds one
+    expect(s.classes.MP.alternates).toBeUndefined();
     expect(r.report.results.find((x: { mutant?: unknown }) => x.mutant).stress).toMatchObject({ warps: 0, iters: 16, stride: 1, align: false, from: 'stress file, class MP' });
     const again = await run([MP, '--stress-file', f, '--iterations', '1', '--instances', '1024'], '0,0');
     expect(again.report.results[0].stress).toMatchObject({ warps: 0, iters: 16, from: 'stress file, class MP' });
     const bad = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--search-stress', '--stress-warps', '2'], { PTX_CONFORMANCE_ADDON: FIXTURE });
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/--search-stress chooses/);
+    const badTarget = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--stress-target', 'test'], { PTX_CONFORMANCE_ADDON: FIXTURE });
+    expect(badTarget.code).toBe(2);
+    expect(badTarget.out).toMatch(/needs|--stride 2 or more/);
+  }, 120_000);
+  it('a class with alternates runs each test under every setting and adds the histograms up', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const f = join(mkdtempSync(join(tmpdir(), 'stress-')), 'gpu-stress.json');
+    const one = { warps: 0, iters: 16, stride: 1, align: false, killed: 1, mutants: 6, weakPerM: 5 };
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { MP: { ...one, tried: [], alternates: [{ ...one, warps: 2, preload: true }, { ...one, stride: 4, target: 'test' }] } } }));
+    const r = await run([MP, '--stress-file', f, '--iterations', '1', '--instances', '1024'], '0,0;1,1');
+    expect(r.code, r.out).toBe(0);
+    const t = r.report.results[0];
+    expect(t.stress).toMatchObject({ warps: 0, from: 'stress file, class MP' });
+    expect(t.stressAlso).toEqual([expect.objectContaining({ warps: 2, preload: true, from: 'stress file, class MP, alternate 1' }), expect.objectContaining({ stride: 4, target: 'test', from: 'stress file, class MP, alternate 2' })]);
+    expect(t.gpu.instances).toBe(3 * 1024);
+    expect(t.gpu.histogram.find((h: { values: string[] }) => h.values.join(',') === '0,0').count).toBe(3 * 512);
   }, 60_000);
 });
