@@ -4,6 +4,7 @@
  * (harness/contention/), every outcome judged exactly by the contention model. Exit codes as a run.
  */
 import { modulePtxFor } from '../arch/targets.js';
+import { expectationsPath } from '../compare/expectations.js';
 import type { ContentionReport } from '../report/json.js';
 import { RunRecorder } from '../report/recorder.js';
 import { prepareReportDir } from '../report/dir.js';
@@ -12,6 +13,7 @@ import { type ContentionOutcome, runContention } from '../contention/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
+import { readExpectations } from './expectations-file.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './main.js';
 import { exitCode, printSummary } from './summary.js';
@@ -31,6 +33,9 @@ export const CONTEND_USAGE = `npm run conformance -- contend [options]
                     at most 1024); every group is launched twice to compare the bits (determinism)
   --self-test       run red.global.add.f32 as a plain load, add and store (not atomic): it must be
                     judged a mismatch as red, and allowed under a narrow scope's split semantics
+  --expectations F  known deviations (default cases/expectations/<arch>.yaml, as the main run): a
+                    group they cover is a known deviation; one that no longer deviates, an
+                    unexpected pass (exit 1); a broken file stops the command before it runs (exit 2)
   --report DIR      where the reports go (default reports/out/contend-<timestamp>/)
   --cache-dir DIR   cubins (default as elsewhere)
   --ptxas PATH      the ptxas that compiles the kernels (default: the one found); repeatable: the
@@ -63,22 +68,27 @@ function summary(o: ContentionOutcome, modulePtx: string): EntryResult {
 }
 
 export async function contendCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseGpuCommand(argv, { reps: { type: 'string' }, 'self-test': { type: 'boolean' } }, CONTEND_USAGE, io.out);
+  const parsed = parseGpuCommand(argv, { reps: { type: 'string' }, 'self-test': { type: 'boolean' }, expectations: { type: 'string' } }, CONTEND_USAGE, io.out);
   if (!parsed) return 0;
   const { v, target, shard, edition } = parsed;
   const reps = v.reps === undefined ? 256 : Number(v.reps);
   if (!Number.isInteger(reps) || reps < 32 || reps > 1024 || reps % 32) throw new UsageError(`--reps takes a multiple of 32 from 32 to 1024, got '${v.reps}'`);
   checkGpuOnly(v.backend, 'contention', 'it runs atomics on the hardware');
+  // the expectations as the main run reads them, before anything runs (a broken file: exit 2)
+  const exFile = v.expectations ?? expectationsPath(target.name);
+  const expectations = await readExpectations(exFile, v.expectations !== undefined, io);
+  if (!expectations) return 2;
   const backend = await gpuFor(target, 'contention runs', `The contention model's judgement is tested on CPU (tests/contention/); reports recorded elsewhere open here with \`render\``);
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const started = new Date();
   const dir = prepareReportDir(v.report, 'contend-', started, (l) => io.err(l));
   io.err(`contend on ${backend.device!.name}: ${reps} addresses per launch, 2 launches per group${selftest ? ', SELF-TEST (plain load/add/store)' : ''}`);
+  if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
   const t0 = performance.now();
   const r = await runContention({ arch: target.name, ptx, ptxas: backend.ptxas!, cacheDir: resolveCacheDir(v['cache-dir']), ...(v.filter ? { filter: v.filter } : {}), ...(shard ? { shard } : {}), reps, selftest, onProgress: (m) => io.err(m) });
   if (!r.outcomes.length && !shard) throw new UsageError(`no variant to run under contention${v.filter ? ` matches --filter '${v.filter}'` : ''}: contention covers atom and red (not 128-bit types)`);
-  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'contend', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, specEdition: edition, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, [], null);
+  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'contend', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, specEdition: edition, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, expectations, expectations.length ? exFile : null);
   rec.set({ toolchain: toolchainOf(backend), backend: { name: 'gpu', reason: `contend: ${backend.reason}`, passedOver: [] } });
   rec.add(r.outcomes.map((o) => summary(o, ptx)));
   const contention: ContentionReport[] = r.outcomes.map((o) => ({

@@ -20,7 +20,7 @@ import { streamVectors, validateVectors, vectorFilesByEdition } from '../cases/v
 import { type Case, problemLines } from '../cases/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { filterGuess, selectEntries as selectCatalogEntries } from '../catalog/select.js';
-import { expectationsPath, undoJudgement } from '../compare/expectations.js';
+import { expectationsPath, undoJudgementOf } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import { editionCheck, findingsWithEditions, verdictUnder } from '../compare/editions.js';
 import { diffReports, formatDiff, regressions } from '../report/diff.js';
@@ -409,8 +409,10 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
   // back to the backend's verdicts; hardware cases judged again from their bits under the edition
   let rejudged = 0;
   let changed = 0;
+  // a contend report keeps each group's outcomes in `contention`: its known deviations were mismatches
+  const contended = new Set((old.contention ?? []).map((c) => c.id));
   const raw = old.results.map((r) => {
-    const u = undoJudgement(r);
+    const u = undoJudgementOf(r, contended.has(r.id));
     if (edition === was || r.kind !== 'case' || !u.case?.observed) return u;
     rejudged++;
     const v = verdictUnder(u, edition);
@@ -419,7 +421,7 @@ async function renderCommand(args: readonly string[], io: Io): Promise<number> {
     return { ...u, verdict: v.verdict, reason: v.reason, case: { ...u.case, unspecified: v.unspecified, allowed: {} } };
   });
   if (edition !== was) io.err(`render: judged against PTX ISA ${edition} (the report was judged against ${was}): ${rejudged} kept cases with observed bits judged again from their bits, ${changed} changed verdict; the passes the run only counted are not re-judged`);
-  const judged = judgeRun(raw, expectations);
+  const judged = judgeRun(raw, expectations, [], [], contended);
   // the run's counts over every case move with the kept results whose verdict changed
   const stats = { ...old.stats };
   judged.results.forEach((r, i) => {

@@ -235,19 +235,29 @@ export function parseExpectations(file: string, text: string): { expectations: E
  * evaluates says nothing about hardware: it passes, or its vector file's `expect:` disagrees with
  * the spec, which is a problem of the file, never a known deviation.
  */
-function couldDeviate(e: Expectation, r: EntryResult): boolean {
+function couldDeviate(e: Expectation, r: EntryResult, elsewhere: ReadonlySet<string>): boolean {
   if (r.verdict === 'skipped') return false;
   if (e.verdict === 'compile-mismatch') return r.ptxas !== undefined;
-  if (e.verdict === 'mismatch') return r.case?.observed !== undefined;
-  return r.ptxas !== undefined || r.case?.observed !== undefined;
+  const bits = r.case?.observed !== undefined || (elsewhere.has(r.id) && !namesAlternatives(e));
+  if (e.verdict === 'mismatch') return bits;
+  return r.ptxas !== undefined || bits;
 }
+
+/**
+ * A mismatch expectation that names alternative rules (ftz-off, ...): a behaviour of single cases'
+ * bits. A contention group is judged by the contention model, which explains no mismatch by an
+ * alternative, so only `explanation: none` can cover one.
+ */
+const namesAlternatives = (e: Expectation) => e.verdict === 'mismatch' && typeof e.explanation !== 'string' && e.explanation.length > 0;
+const CONTENTION_NO_ALTERNATIVES = "contention group(s): judged by the contention model, which names no alternative rule (an expectation over them says 'explanation: none')";
 
 const ENTRIES_NO_BITS = "catalog entr(y/ies): a mismatch is of a case's bits on hardware, and an entry is checked for compile acceptance only";
 const CASES_NO_PTXAS = "case(s): a compile-mismatch is ptxas's answer on a catalog entry, and no case is one";
 
 /** Why `r`, whose id `e`'s pattern matches, could not show `e`'s deviation (see couldDeviate): a kind of result, said once per kind. */
-function cannotShow(e: Expectation, r: EntryResult): string {
+function cannotShow(e: Expectation, r: EntryResult, elsewhere: ReadonlySet<string>): string {
   if (r.verdict === 'skipped') return 'skipped result(s): nothing ran';
+  if (elsewhere.has(r.id) && namesAlternatives(e)) return CONTENTION_NO_ALTERNATIVES;
   if (r.kind !== 'case') return e.verdict === 'mismatch' ? ENTRIES_NO_BITS : 'catalog entr(y/ies) ptxas did not check';
   if (e.verdict === 'compile-mismatch') return CASES_NO_PTXAS;
   if (r.case?.observed === undefined) {
@@ -258,8 +268,8 @@ function cannotShow(e: Expectation, r: EntryResult): string {
   return 'case(s) without observed bits';
 }
 
-function explains(e: Expectation, r: EntryResult): boolean {
-  if (e.verdict !== r.verdict || !couldDeviate(e, r)) return false;
+function explains(e: Expectation, r: EntryResult, elsewhere: ReadonlySet<string>): boolean {
+  if (e.verdict !== r.verdict || !couldDeviate(e, r, elsewhere)) return false;
   if (typeof e.explanation === 'string') return `${toolMessage(r)} ${r.reason}`.includes(e.explanation);
   const have = r.explanation?.ids ?? [];
   return e.explanation.length === 0 ? have.length === 0 : e.explanation.every((x) => have.includes(x));
@@ -281,8 +291,16 @@ const KNOWN_PREFIX = /^known deviation '[^']+' \((?:.*?; \S+|[^()]*?:\d+)\): /;
  * enrichment filled in. For judging a recorded report again (render, replays).
  */
 export function undoJudgement(r: EntryResult): EntryResult {
+  return undoJudgementOf(r, false);
+}
+
+/**
+ * undoJudgement, where `observedElsewhere` says the result's hardware observation is kept outside it
+ * (a contention group's, in the report's `contention`), so that a known deviation of it was a mismatch.
+ */
+export function undoJudgementOf(r: EntryResult, observedElsewhere: boolean): EntryResult {
   const { explanation: _e, expectation: _x, finding: _f, ...rest } = r;
-  const verdict = r.verdict !== 'known-deviation' ? r.verdict : r.case?.observed ? 'mismatch' : r.ptxas?.crashed ? 'error' : r.ptxas ? 'compile-mismatch' : 'error';
+  const verdict = r.verdict !== 'known-deviation' ? r.verdict : r.case?.observed || observedElsewhere ? 'mismatch' : r.ptxas?.crashed ? 'error' : r.ptxas ? 'compile-mismatch' : 'error';
   const reason = r.verdict === 'known-deviation' ? r.reason.replace(KNOWN_PREFIX, '') : r.reason;
   return { ...rest, verdict, reason, ...(r.case ? { case: { ...r.case, allowed: r.case.observed ? {} : r.case.allowed, nan: undefined } } : {}) };
 }
@@ -298,6 +316,11 @@ export function applyExpectations(
   covered: readonly string[] = [],
   /** Catalog entries ptxas checked, not kept: only a compile-mismatch or error expectation could have shown on them. */
   coveredEntries: readonly string[] = [],
+  /**
+   * Results whose hardware observation the report keeps outside `case.observed` (contention groups:
+   * the report's `contention`): they could show a mismatch as a case with observed bits could.
+   */
+  observedElsewhere: ReadonlySet<string> = new Set(),
 ): { results: EntryResult[]; outcomes: ExpectationOutcome[] } {
   const edition = specEdition();
   const applies = expectations.map((e) => inEdition(e.editions, edition));
@@ -318,14 +341,14 @@ export function applyExpectations(
     for (let k = 0; k < expectations.length; k++) {
       if (!tests[k]!(r.id)) continue;
       const e = expectations[k]!;
-      if (couldDeviate(e, r)) ran[k]!++;
+      if (couldDeviate(e, r, observedElsewhere)) ran[k]!++;
       else {
-        const why = cannotShow(e, r);
+        const why = cannotShow(e, r, observedElsewhere);
         note(k, why, r.id);
         if (r.verdict === e.verdict) notes.push(`expectation '${e.id}' covers this id but does not apply to it: ${why.replace(/\((?:y\/ies)\)|\(s\)/g, '')}`);
         continue;
       }
-      if (explains(e, r)) {
+      if (explains(e, r, observedElsewhere)) {
         matched[k]!++;
         return { ...r, verdict: 'known-deviation' as const, expectation: e.id, reason: `known deviation '${e.id}' (${where(e)}): ${r.reason}` };
       }

@@ -117,7 +117,9 @@ export class RunRecorder {
 
   private write(partialReason?: string): WrittenReport {
     this.finished = true;
-    const judged = judgeRun(this.stamp(this.results), this.expectations, this.covered, this.coveredEntries);
+    // contention groups keep what the hardware did in the report's `contention`, not in case.observed
+    const contended = new Set((this.fields.contention ?? []).map((c) => c.id));
+    const judged = judgeRun(this.stamp(this.results), this.expectations, this.covered, this.coveredEntries, contended);
     // a backend's totals over every case judged (gpu) move known deviations out of their verdict too
     const stats = { ...this.fields.stats };
     // and the counts of catalog entries (entries.*, where passes are not all kept) likewise
