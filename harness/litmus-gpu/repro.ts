@@ -1,0 +1,140 @@
+/**
+ * Issue 26, deliverable 2: a standalone reproducer of one litmus test as the GPU runner ran it. The
+ * folder holds the runner's module (kernel.ptx: the same text, written in the lowest PTX ISA version
+ * the target needs), params.h (the launch: grid, block, cluster, instances per launch, iterations,
+ * stride, seed of the permutations, the locations' initial values, the outcome table with the
+ * model's verdict of each row), host.cpp (host-litmus.cpp: the CUDA driver API through dlopen, as
+ * the project's other reproducers), driver.h, build.sh (nvcc only, PTXAS= override) and README.md
+ * (the test's source, the outcome, the model's reason, the command).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Judgement } from '../memory-model/events.js';
+import { buildScript } from '../repro/common.js';
+import { SAMPLES, type Plant, type StressOptions, type TestPlan, launchGeometry, litmusModule } from './kernel.js';
+import { outcomeTable, verdictOf } from './outcomes.js';
+import type { GpuLitmusRun } from './run.js';
+
+/** A folder of this package, in the source tree or beside the bundle (the bundle runs from the repository root). */
+const here = (name: string, dir: string) => [join(import.meta.dirname, '..', dir), resolve('harness', dir)].find((d) => existsSync(join(d, name))) ?? resolve('harness', dir);
+
+export interface LitmusReproInput {
+  /** The test's file (a mutant: file#name) and name. */
+  readonly file: string;
+  readonly name: string;
+  readonly plan: TestPlan;
+  readonly judgement: Pick<Judgement, 'outcomes'>;
+  readonly arch: string;
+  /** The lowest PTX ISA version the module needs (the target's). */
+  readonly ptx: string;
+  readonly stress: StressOptions & { readonly stride: number };
+  readonly smCount: number;
+  /** Instances per launch asked for (undefined: one fill of the GPU), launches, seed. */
+  readonly perLaunch?: number;
+  readonly iterations: number;
+  readonly seed: number;
+  readonly plant: Plant;
+  /** What the run saw (undefined: the folder was asked for before or without a run). */
+  readonly run?: GpuLitmusRun;
+  /** The command that reruns the test as the run did, and how the folder was asked for. */
+  readonly command: string;
+  readonly device?: string;
+  readonly toolchain?: string;
+}
+
+const cstr = (s: string) => JSON.stringify(s); // a C string literal (JSON escapes are C escapes for this text)
+
+/** The files of the reproducer folder. */
+export function litmusRepro(x: LitmusReproInput): Record<string, string> {
+  const { plan } = x;
+  const geo = launchGeometry(plan.placement, x.smCount, x.stress, x.perLaunch);
+  const keys = plan.keys;
+  const initOf = (k: string) => (plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n));
+  const table = outcomeTable(x.judgement, keys, initOf);
+  const verdicts = table.map((v) => verdictOf(x.judgement, keys, v));
+  const forbiddenRows = table.filter((_, k) => !verdicts[k]!.allowed);
+  const seen = x.run?.histogram.filter((h) => !h.allowed && h.count) ?? [];
+  const outcome = (rows: readonly { values: readonly string[]; why?: string }[]) => rows.map((r) => `${keys.map((k, i) => `${k}=${r.values[i]}`).join(' ')} (${r.why})`).join('; ');
+  const outcomeText = seen.length ? outcome(seen) : forbiddenRows.length ? outcome(forbiddenRows.map((values, i) => ({ values, why: verdicts[table.indexOf(values)]!.why ?? '' })).slice(0, 4)) + (forbiddenRows.length > 4 ? `; and ${forbiddenRows.length - 4} more` : '') : 'none: the model forbids no outcome in the table';
+  const recorded = x.run ? `${x.run.forbiddenSeen} of ${x.run.instances} instances showed a forbidden outcome${x.device ? ` on ${x.device}` : ''}` : 'not run';
+  const stressText = `stress: ${x.stress.warps} warp(s) x ${x.stress.iters} iteration(s) on ${x.stress.lines} lines, alignment ${x.stress.align ? 'on' : 'off'}${x.plant === 'hoist' ? "; the self-test's planted fault (thread 0's instructions reversed, 2 us apart)" : ''}`;
+  const words = (xs: readonly (number | string)[]) => (xs.length ? xs.map((v) => `${BigInt.asUintN(32, BigInt(v))}u`).join(', ') : '0u');
+  const module = litmusModule(plan, x.arch, x.ptx, x.stress, geo.warpGroups, x.plant);
+  const params = [
+    '// Written by `litmus --backend gpu` (ptx-reduction-conformance): the launches the GPU runner made for one litmus test.',
+    '#pragma once',
+    `static const char* TEST_NAME = ${cstr(x.name)};`,
+    `static const char* TEST_FILE = ${cstr(x.file)};`,
+    `static const char* OUTCOME = ${cstr(outcomeText)};`,
+    `static const char* RECORDED = ${cstr(recorded)};`,
+    `static const char* STRESS_TEXT = ${cstr(stressText)};`,
+    `static const char* KEYS_TEXT = ${cstr(keys.join('  '))};`,
+    `#define CLUSTER_TEXT "${plan.placement.clusterSize}"`,
+    `static const unsigned SEED = ${x.seed >>> 0}u;`,
+    `enum { GRID = ${geo.grid}, BLOCK = ${geo.block}, CLUSTER = ${plan.placement.clusterSize}, NI = ${geo.instances}, ITERATIONS = ${x.iterations}, STRIDE = ${x.stress.stride}, SAMPLES = ${SAMPLES},`,
+    `       N_LOCS = ${plan.locs.length}, N_REGS = ${plan.regKeys.length}, N_KEYS = ${keys.length}, N_ROWS = ${table.length}, SCRATCH_WORDS = ${x.stress.lines * 32} };`,
+    `// the locations' initial values, in the order of the module's memory (${plan.locs.join(', ')})`,
+    `static const uint32_t INIT[${Math.max(1, plan.locs.length)}] = {${words(plan.init)}};`,
+    `// the outcome table lt_count looks each instance up in (keys: ${keys.join(', ')}), the model's verdict of each row`,
+    `static const uint32_t TABLE[${Math.max(1, table.length * keys.length)}] = {${words(table.flat())}};`,
+    `static const unsigned char FORBIDDEN[${Math.max(1, table.length)}] = {${verdicts.map((v) => (v.allowed ? 0 : 1)).join(', ') || '0'}};`,
+    `static const char* WHY[${Math.max(1, table.length)}] = {${verdicts.map((v) => cstr(v.why ?? '')).join(', ') || '""'}};`,
+    '',
+  ].join('\n');
+  const hostDir = here('host-litmus.cpp', 'litmus-gpu');
+  const driverDir = here('driver.h', 'repro');
+  const hist = x.run
+    ? ['', '## What the run saw', '', `${recorded}; ${x.run.iterations} launches of ${x.run.perLaunch} instances (grid ${x.run.geometry.grid} x block ${x.run.geometry.block}, clusters of ${x.run.geometry.cluster}).`, '', `| ${keys.join(' | ')} | count | verdict |`, `|${keys.map(() => '---').join('|')}|---|---|`, ...x.run.histogram.map((h) => `| ${h.values.join(' | ')} | ${h.count} | ${h.allowed ? 'allowed' : `forbidden: ${h.why}`} |`), ...(x.run.other.count ? ['', `${x.run.other.count} outcome(s) outside the table (${x.run.other.samples} sampled above).`] : [])]
+    : [];
+  const readme = [
+    `# Reproducer: ${x.name}`,
+    '',
+    `Written by \`litmus --backend gpu\` (harness/litmus-gpu/repro.ts) from \`${x.file}\`. It makes the launches the GPU runner made for this test and counts the outcomes the model forbids.`,
+    '',
+    '## The test',
+    '',
+    '```',
+    plan.text.trimEnd(),
+    '```',
+    '',
+    '## The outcome, and why the model forbids it',
+    '',
+    `${seen.length ? 'Seen in the run' : 'The outcomes the model forbids'}: ${outcomeText}. The reason is the axiom of the PTX memory model (PTX ISA section 8.10) the forbidden candidate executions violate, as the harness's model (harness/memory-model/) reports it.`,
+    ...hist,
+    '',
+    '## What runs',
+    '',
+    `kernel.ptx is the runner's module (\`lt_test\`, \`lt_count\`; harness/litmus-gpu/kernel.ts), identical but for its \`.version ${x.ptx}\` line (the lowest PTX ISA version target ${x.arch} takes). ${x.iterations} launch(es) of \`lt_test\`, grid ${geo.grid} x block ${geo.block}${plan.placement.clusterSize > 1 ? ` in clusters of ${plan.placement.clusterSize} CTAs` : ''}, ${geo.instances} instances per launch (${geo.warpGroups} warp group(s) of ${plan.placement.threadsPerCta} test warp(s) per CTA, ${x.stress.warps} stress warp(s)), each followed by \`lt_count\` (grid ${Math.ceil(geo.instances / 256)} x block 256), on one stream, synchronised once. Each launch's instance-to-slot permutation is the runner's (xorshift32 seeded with ${x.seed}, one Fisher-Yates shuffle per launch); locations are ${x.stress.stride} word(s) apart between instances; ${stressText}.`,
+    '',
+    `Run's device: ${x.device ?? 'not recorded'}; toolchain: ${x.toolchain ?? 'not recorded'}.`,
+    '',
+    '## Build and run',
+    '',
+    '```sh',
+    'sh build.sh     # nvcc only: kernel.cubin and ./repro',
+    'PTXAS=/path/to/ptxas sh build.sh   # the kernel by another ptxas',
+    `./repro         # REPRODUCED n of N instances (exit 1) or NOT REPRODUCED in N instances (exit 0); ./repro 100 makes 100 launches`,
+    '```',
+    '',
+    `The same test through the harness: \`${x.command}\``,
+    '',
+  ].join('\n');
+  return {
+    'kernel.ptx': module,
+    'params.h': params,
+    'host.cpp': readFileSync(join(hostDir, 'host-litmus.cpp'), 'utf8'),
+    'driver.h': readFileSync(join(driverDir, 'driver.h'), 'utf8'),
+    'build.sh': buildScript(x.arch),
+    'README.md': readme,
+  };
+}
+
+/** Writes the folder; returns its path. */
+export function writeLitmusRepro(dir: string, files: Record<string, string>): string {
+  mkdirSync(dir, { recursive: true });
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text, f.endsWith('.sh') ? { mode: 0o755 } : {});
+  return dir;
+}
+
+/** A folder name for a test (its file's base name, mutant included). */
+export const reproName = (file: string) => file.split('/').pop()!.replace(/\.litmus/, '').replace(/[^A-Za-z0-9._+-]/g, '_');
