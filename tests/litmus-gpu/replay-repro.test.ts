@@ -1,0 +1,190 @@
+/**
+ * `litmus --backend gpu --replay` and `--repro` on CPU, with the stand-in launcher (which logs every
+ * launch: geometry, scalars, and each buffer's size and hash at launch, the permutation table
+ * included): a replay makes the launches the run made; a test replayed alone (--only) gets the
+ * launches it had in the full run; a changed source, a report of another kind and options the
+ * replay fixes are refused (exit 2). A reproducer folder builds with nvcc here, and its host program,
+ * run against a stand-in libcuda.so.1 (fixtures/fake-libcuda-litmus.c: device memory is host memory,
+ * the two kernels simulated as the stand-in launcher simulates them, launches logged in the same
+ * format), makes the runner's launches and says REPRODUCED for a planted forbidden outcome, NOT
+ * REPRODUCED for a clean run. What the stand-in cannot show: that the PTX itself behaves on a GPU as
+ * simulated (the H100 run in docs/litmus.md does that).
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { register } from 'tsx/cjs/api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { permutations } from '../../harness/litmus-gpu/run.js';
+import { sha256 } from '../../harness/litmus-gpu/replay.js';
+import { ptxasOrReason } from '../helpers/ptxas.js';
+import { runWithStandin } from '../helpers/standin.js';
+
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'litmus-gpu-standin.cts');
+const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
+const SB = 'cases/litmus/SB+fence.sc.cluster-other-cluster.litmus';
+const dir = mkdtempSync(join(tmpdir(), 'litmus-replay-'));
+let noPtxas: string | undefined;
+const nvcc = spawnSync('sh', ['-c', 'command -v nvcc'], { encoding: 'utf8' }).status === 0;
+const cc = spawnSync('sh', ['-c', 'command -v cc'], { encoding: 'utf8' }).status === 0;
+let fakeLib = '';
+beforeAll(async () => {
+  register();
+  const p = await ptxasOrReason();
+  noPtxas = typeof p === 'string' ? p : undefined;
+  if (cc) {
+    fakeLib = join(dir, 'fakecuda');
+    mkdirSync(fakeLib, { recursive: true });
+    const b = spawnSync('cc', ['-shared', '-fPIC', '-O1', '-o', join(fakeLib, 'libcuda.so.1'), join(import.meta.dirname, 'fixtures', 'fake-libcuda-litmus.c')], { encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(b.stderr);
+  }
+});
+
+let n = 0;
+/** Runs the CLI with the stand-in; returns exit code, output, the report and the launch log. */
+async function run(args: string[], rows: string) {
+  const report = join(dir, `report-${++n}`);
+  const log = join(dir, `log-${n}`);
+  const r = await runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTX_CONFORMANCE_ADDON: FIXTURE, PTXCONF_LITMUS_ROWS: rows, PTXCONF_LITMUS_LOG: log });
+  const rep = existsSync(join(report, 'report.json')) ? JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) : undefined;
+  return { ...r, report, rep, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
+}
+
+describe('litmus --backend gpu --replay', () => {
+  it('the permutation tables are a function of (seed, instances, iterations) alone; a launch prefix does not depend on how many follow', () => {
+    const a = permutations(1024, 3, 7);
+    expect(Buffer.from(a.buffer).equals(Buffer.from(permutations(1024, 3, 7).buffer))).toBe(true);
+    expect(Buffer.from(a.buffer).equals(Buffer.from(permutations(1024, 3, 8).buffer))).toBe(false);
+    expect(Buffer.from(permutations(1024, 2, 7).buffer).equals(Buffer.from(a.subarray(0, 2048).slice().buffer))).toBe(true);
+    for (let it = 0; it < 3; it++) expect([...a.subarray(it * 1024, (it + 1) * 1024)].sort((x, y) => x - y)).toEqual([...Array(1024).keys()]);
+  });
+  it('records every parameter, and a replay makes the same launches (geometry, scalars, buffers, permutation tables); --only makes that test\'s launches alone', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    // a stress file that runs class MP under two settings (the second an alternate, with the preload and the stress on the test's lines): each is recorded and replayed
+    const stress = join(dir, 'stress.json');
+    const set = (o: object) => ({ warps: 2, iters: 64, stride: 1, align: false, killed: 1, mutants: 4, weakPerM: 3, ...o });
+    writeFileSync(stress, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, measuredOn: 'test', measuredAt: '', instances: 1, classes: { MP: { ...set({ align: true }), tried: [], alternates: [set({ warps: 8, stride: 4, preload: true, target: 'test' })] }, SB: { ...set({ iters: 16 }), tried: [] } } }));
+    const a = await run([MP, SB, '--iterations', '2', '--instances', '2048', '--seed', '5', '--stress-file', stress], '0,0;1,1;0,1');
+    expect(a.code, a.out).toBe(0);
+    const rec = a.rep.run.replay;
+    expect(rec).toMatchObject({ version: 1, seed: 5, arch: 'sm_90', smCount: 132, selfTest: false, mutants: false });
+    expect(rec.files).toEqual([MP, SB].map((file) => ({ file, sha256: sha256(readFileSync(file)) })));
+    for (const r of a.rep.results) {
+      expect(r.runs.length).toBeGreaterThanOrEqual(1);
+      for (const x of r.runs) expect(x).toMatchObject({ iterations: 2, asked: 2048, perLaunch: 2048, instances: 4096 });
+    }
+    expect(a.rep.results[0].runs.map((x: { align: boolean; preload?: boolean; target?: string; stride: number }) => [x.align, x.preload ?? false, x.target ?? 'scratch', x.stride])).toEqual([[true, false, 'scratch', 1], [false, true, 'test', 4]]);
+    const launches = a.rep.results.reduce((s: number, r: { runs: unknown[] }) => s + r.runs.length, 0) * 2 * 2;
+    expect(a.log.trim().split('\n').length).toBe(launches);
+    const b = await run(['--replay', join(a.report, 'report.json')], '0,0;1,1;0,1');
+    expect(b.code, b.out).toBe(0);
+    expect(b.log).toBe(a.log);
+    expect(b.rep.run.replayOf).toBe(join(a.report, 'report.json'));
+    expect(b.rep.results.map((r: { gpu: { histogram: unknown } }) => r.gpu.histogram)).toEqual(a.rep.results.map((r: { gpu: { histogram: unknown } }) => r.gpu.histogram));
+    expect(b.rep.results.map((r: { runs: { module: string }[] }) => r.runs.map((x) => x.module))).toEqual(a.rep.results.map((r: { runs: { module: string }[] }) => r.runs.map((x) => x.module)));
+    // SB alone: the same launches it had in the full run (its permutation tables included)
+    const c = await run(['--replay', join(a.report, 'report.json'), '--only', SB], '0,0;1,1;0,1');
+    expect(c.code, c.out).toBe(0);
+    expect(c.rep.results.map((r: { file: string }) => r.file)).toEqual([SB]);
+    expect(c.log.length).toBeGreaterThan(0);
+    expect(c.log.length).toBeLessThan(a.log.length);
+    expect(a.log.endsWith(c.log)).toBe(true);
+    // and a run with another seed makes other launches (the log tells them apart)
+    const d = await run([MP, SB, '--iterations', '2', '--instances', '2048', '--seed', '6', '--stress-file', stress], '0,0;1,1;0,1');
+    expect(d.log).not.toBe(a.log);
+  }, 120_000);
+  it('refuses (exit 2, naming the file) a changed source, a report of another kind, an old report and the options a replay fixes', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const src = join(dir, 'MP-copy.litmus');
+    copyFileSync(MP, src);
+    const a = await run([src, '--iterations', '1', '--instances', '1024'], '0,0');
+    expect(a.code, a.out).toBe(0);
+    const path = join(a.report, 'report.json');
+    const ok = await run(['--replay', path], '0,0');
+    expect(ok.code, ok.out).toBe(0);
+    writeFileSync(src, `${readFileSync(src, 'utf8')}\n(* edited *)\n`);
+    const changed = await run(['--replay', path], '0,0');
+    expect(changed.code).toBe(2);
+    expect(changed.out).toContain(`--replay ${path}: ${relative(process.cwd(), src)} changed since the run`);
+    expect(changed.out).toMatch(/changed since the run \(sha256 [0-9a-f]{12}\.\.\., the report has [0-9a-f]{12}\.\.\.\)/);
+    expect(changed.log).toBe('');
+    const other = join(dir, 'other.json');
+    writeFileSync(other, JSON.stringify({ schema: 'ptx-reduction-conformance/report', backend: 'gpu', results: [] }));
+    const o = await run(['--replay', other], '0,0');
+    expect(o.code).toBe(2);
+    expect(o.out).toMatch(/not a litmus-gpu report/);
+    const old = join(dir, 'old.json');
+    writeFileSync(old, JSON.stringify({ ...a.rep, run: { ...a.rep.run, replay: undefined } }));
+    expect((await run(['--replay', old], '0,0')).out).toMatch(/records no replay parameters/);
+    writeFileSync(join(dir, 'bad.json'), '{');
+    expect((await run(['--replay', join(dir, 'bad.json')], '0,0')).out).toMatch(/not a JSON report/);
+    const seed = await run(['--replay', path, '--seed', '3'], '0,0');
+    expect(seed.code).toBe(2);
+    expect(seed.out).toMatch(/--replay reruns the recorded run's files and parameters; give --seed without it/);
+    const only = await run(['--replay', path, '--only', 'cases/litmus/nothing.litmus'], '0,0');
+    expect(only.code).toBe(2);
+    expect(only.out).toMatch(/--only cases\/litmus\/nothing\.litmus: no result of that file ran in the report/);
+    expect((await run([MP, '--only', MP], '0,0')).code).toBe(2);
+  }, 120_000);
+});
+
+describe('litmus --backend gpu reproducers', () => {
+  /** Builds a reproducer folder with its build.sh (nvcc) and runs ./repro against the stand-in driver. */
+  const buildAndRun = (folder: string, rows: string) => {
+    const b = spawnSync('sh', [join(folder, 'build.sh')], { encoding: 'utf8', timeout: 120_000 });
+    expect(b.status, b.stderr).toBe(0);
+    const log = join(folder, `fake-${rows.replace(/[^0-9]/g, '')}.log`);
+    const r = spawnSync('./repro', [], { cwd: folder, encoding: 'utf8', env: { ...process.env, LD_LIBRARY_PATH: fakeLib, FAKE_LITMUS_ROWS: rows, FAKE_LITMUS_LOG: log } });
+    return { code: r.status, out: r.stdout + r.stderr, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
+  };
+  it('a forbidden outcome seen writes a reproducer, linked from the HTML; its kernel is the runner\'s module; built with nvcc, it makes the runner\'s launches and says REPRODUCED with the count, and NOT REPRODUCED for a clean run', async (ctx) => {
+    if (noPtxas || !nvcc || !cc) ctx.skip();
+    const a = await run([MP, '--iterations', '2', '--instances', '3072', '--stress-warps', '2'], '0,0;1,1;1,0');
+    expect(a.code, a.out).toBe(1);
+    const g = a.rep.results[0].gpu;
+    const folder = join(a.report, 'repro', 'MP+atom.release+atom.acquire.gpu');
+    expect(a.out).toContain(`reproducer of ${MP}: ${folder}`);
+    for (const f of ['kernel.ptx', 'params.h', 'host.cpp', 'driver.h', 'build.sh', 'README.md']) expect(existsSync(join(folder, f)), f).toBe(true);
+    expect(readFileSync(join(a.report, 'report.html'), 'utf8')).toContain('href="repro/MP+atom.release+atom.acquire.gpu/README.md"');
+    expect(a.rep.run.repros).toEqual({ [MP]: 'repro/MP+atom.release+atom.acquire.gpu' });
+    // the runner's module but for the .version line (the target's lowest PTX ISA)
+    const ptx = readFileSync(join(folder, 'kernel.ptx'), 'utf8');
+    expect(ptx).toMatch(/^\.version 7\.8\n\.target sm_90\n/);
+    expect(sha256(ptx.replace(/^\.version 7\.8\n/, `.version ${a.rep.run.replay.modulePtx}\n`))).toBe(a.rep.results[0].runs[0].module);
+    const readme = readFileSync(join(folder, 'README.md'), 'utf8');
+    expect(readme).toContain(readFileSync(MP, 'utf8').trimEnd());
+    expect(readme).toContain('P1:r0=1 P1:r1=0 (8.10.6 Causality)');
+    expect(readme).toContain(`--replay ${join(a.report, 'report.json')} --only ${MP}`);
+    const planted = buildAndRun(folder, '0,0;1,1;1,0');
+    expect(planted.code, planted.out).toBe(1);
+    expect(planted.out).toContain(`REPRODUCED ${g.forbiddenSeen} of ${g.instances} instances`);
+    expect(planted.log).toBe(a.log);
+    const clean = buildAndRun(folder, '0,0;1,1;0,1');
+    expect(clean.code, clean.out).toBe(0);
+    expect(clean.out).toContain(`NOT REPRODUCED in ${g.instances} instances`);
+    // an outcome outside the table (no candidate execution has it) counts as forbidden too
+    const other = buildAndRun(folder, '0,0;7,7');
+    expect(other.code, other.out).toBe(1);
+    expect(other.out).toContain(`REPRODUCED ${g.instances / 2} of ${g.instances} instances`);
+  }, 180_000);
+  it('--repro TEST --out DIR writes one for a clean run too (clusters: the launch carries the cluster dimension); an unknown TEST exits 2 before anything runs', async (ctx) => {
+    if (noPtxas || !nvcc || !cc) ctx.skip();
+    const T = 'cases/litmus/MP+red.release.cluster+atom.acquire.cluster-same-cluster.litmus';
+    const out = join(dir, 'asked');
+    const a = await run([T, '--iterations', '1', '--instances', '1024', '--stress-warps', '0', '--repro', T, '--out', out], '0,0;1,1');
+    expect(a.code, a.out).toBe(0);
+    const g = a.rep.results[0].gpu;
+    expect(g.geometry.cluster).toBeGreaterThan(1);
+    expect(readFileSync(join(out, 'params.h'), 'utf8')).toContain(`CLUSTER = ${g.geometry.cluster}`);
+    const r = buildAndRun(out, '0,0;1,1');
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain(`NOT REPRODUCED in ${g.instances} instances`);
+    expect(r.log).toBe(a.log);
+    expect(r.log).toContain(`cluster=${g.geometry.cluster}x1x1`);
+    const bad = await run([MP, '--repro', 'cases/litmus/nothing.litmus', '--iterations', '1', '--instances', '1024'], '0,0');
+    expect(bad.code).toBe(2);
+    expect(bad.out).toMatch(/--repro cases\/litmus\/nothing\.litmus: not a test this run runs/);
+    expect(bad.log).toBe('');
+  }, 180_000);
+});
