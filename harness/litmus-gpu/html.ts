@@ -50,13 +50,14 @@ function histogram(r: GpuLitmusResult): string {
 
 function settings(r: GpuLitmusResult): string {
   const g = r.gpu!;
-  const s = r.stress;
-  const st = s ? `stress ${s.warps} warp(s) x ${s.iters} iter(s), stride ${s.stride}, align ${s.align ? 'on' : 'off'} (${esc(s.from)})` : 'stress not recorded';
+  const one = (s: NonNullable<GpuLitmusResult['stress']>) => `stress ${s.warps} warp(s) x ${s.iters} iter(s), stride ${s.stride}, align ${s.align ? 'on' : 'off'}${s.preload ? ', preload' : ''}${s.target === 'test' ? ", on the test's lines" : ''} (${esc(s.from)})`;
+  const all = r.stress ? [r.stress, ...(r.stressAlso ?? [])] : [];
+  const st = all.length > 1 ? `under ${all.length} settings, histograms added: ${all.map(one).join('; ')}` : all.length ? one(all[0]!) : 'stress not recorded';
   return `${g.instances} instances (${g.iterations} x ${g.perLaunch}; grid ${g.geometry.grid} x block ${g.geometry.block}${g.geometry.cluster > 1 ? `, clusters of ${g.geometry.cluster}` : ''}), ${(g.instancesPerSecond / 1e6).toFixed(1)} M instances/s; ${st}`;
 }
 
 export function renderGpuHtml(results: readonly GpuLitmusResult[], run: HtmlRun): string {
-  const counts = { tests: 0, passed: 0, failed: 0, skipped: 0, unparsed: 0, error: 0, mutants: 0 };
+  const counts = { tests: 0, passed: 0, failed: 0, 'known-deviation': 0, skipped: 0, unparsed: 0, error: 0, mutants: 0 };
   for (const r of results) {
     if (r.mutant) counts.mutants++;
     else counts.tests++;
@@ -69,7 +70,7 @@ export function renderGpuHtml(results: readonly GpuLitmusResult[], run: HtmlRun)
   const failed = results.filter((r) => r.status === 'failed');
   const never = ran.reduce((s, r) => s + r.gpu!.histogram.filter((h) => h.allowed && !h.count).length, 0);
   const summary = [
-    `<p>${counts.tests} test(s)${counts.mutants ? ` and ${counts.mutants} mutant(s)` : ''}: ${counts.passed} no forbidden outcome seen, <b>${counts.failed} forbidden outcome seen</b>, ${counts.skipped} skipped, ${counts.error} errors, ${counts.unparsed} unparsed; ${inst} instances in ${run.seconds.toFixed(1)} s${run.seed !== undefined ? `; seed ${run.seed}` : ''}${run.arch ? `, ${esc(run.arch)}` : ''}${run.stressFile ? `; stress settings from ${esc(run.stressFile)}` : ''}${run.replayOf ? `; a replay of ${esc(run.replayOf)}` : ''}. ${never} allowed outcome(s) never seen over the tests.</p>`,
+    `<p>${counts.tests} test(s)${counts.mutants ? ` and ${counts.mutants} mutant(s)` : ''}: ${counts.passed} no forbidden outcome seen, <b>${counts.failed} forbidden outcome seen</b>, ${counts['known-deviation']} known deviation(s) (explained findings), ${counts.skipped} skipped, ${counts.error} errors, ${counts.unparsed} unparsed; ${inst} instances in ${run.seconds.toFixed(1)} s${run.seed !== undefined ? `; seed ${run.seed}` : ''}${run.arch ? `, ${esc(run.arch)}` : ''}${run.stressFile ? `; stress settings from ${esc(run.stressFile)}` : ''}${run.replayOf ? `; a replay of ${esc(run.replayOf)}` : ''}. ${never} allowed outcome(s) never seen over the tests.</p>`,
     failed.length ? `<p class="f-seen">Forbidden outcome seen in: ${failed.map((r) => `<a href="#${esc(anchor(r.file))}">${esc(r.file)}</a> (${r.gpu!.forbiddenSeen} of ${r.gpu!.instances})${repro(r)}`).join(', ')}</p>` : '',
     '<p>Row colours: <span class="a-seen">allowed, seen</span> <span class="a-never">allowed, never seen</span> <span class="f-seen">forbidden, SEEN</span> <span class="f-zero">forbidden, not seen</span>. Bars: log scale, full width = every instance.</p>',
   ].join('');
