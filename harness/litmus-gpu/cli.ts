@@ -25,6 +25,7 @@ import { compileFilter } from '../util/filter.js';
 import type { Judgement } from '../memory-model/events.js';
 import { DEFAULT_STRESS, type Plant, type StressOptions, type TestPlan, launchGeometry, litmusModule, planTest } from './kernel.js';
 import { type GpuLitmusRun, mergeRuns, runPlanned } from './run.js';
+import { type FindingsFile, FINDINGS_FILE, explain, findingName, readFindingsFile } from './findings.js';
 import { type ClassScore, type MutantClass, MUTANT_CLASSES, mutantsOf, mutationScores, weakCount } from './mutants.js';
 import { renderGpuHtml } from './html.js';
 import { type LoadedReplay, type ReplayRecord, type RunRecord, REPLAY_FIXES, checkSources, loadReplay, sha256 } from './replay.js';
@@ -32,6 +33,7 @@ import { litmusRepro, reproName, writeLitmusRepro } from './repro.js';
 import { type StressFile, type StressSetting, SEARCH_GRID, SEARCH_SAMPLE, STRIDES, pickAlternates, pickBest, readStressFile, sampleMutants, stressesFor, testClass } from './stress.js';
 
 export const STRESS_FILE = 'cases/litmus/gpu-stress.json';
+export { FINDINGS_FILE };
 
 export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PATH...] [options]
   runs each runnable litmus test on the GPU (issue 26, first slice: global memory; ld, st, atom, red
@@ -64,7 +66,9 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
                     run ran it (one is written for every forbidden outcome seen anyway; repeatable)
   --out DIR         the folder of --repro's reproducer (default: REPORT/repro/<test>)
   --filter F, --arch A, --cache-dir D, --report DIR
-  exit: 0 no forbidden outcome seen; 1 a forbidden outcome seen (or a test failed to run); 2 bad usage
+  --findings F      explained findings (default ${FINDINGS_FILE}): a forbidden outcome seen that
+                    the file names for its test is a known deviation (finding, count; exit 0)
+  exit: 0 no forbidden outcome seen (or only known deviations); 1 a forbidden outcome seen (or a test failed to run); 2 bad usage
   or a file that does not parse`;
 
 export const SELF_TEST_FILE = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
@@ -72,7 +76,9 @@ export const SELF_TEST_FILE = 'cases/litmus/MP+atom.release+atom.acquire.gpu.lit
 export interface GpuLitmusResult {
   file: string;
   name: string;
-  status: 'passed' | 'failed' | 'skipped' | 'unparsed' | 'error';
+  status: 'passed' | 'failed' | 'known-deviation' | 'skipped' | 'unparsed' | 'error';
+  /** For a known deviation: the forbidden instances seen, per finding folder (findings.ts) that explains them. */
+  known?: { finding: string; count: number }[];
   reason?: string;
   gpu?: GpuLitmusRun;
   /** For a mutant: the test it mutates, its class and change, and how many instances showed its weak outcome. */
@@ -111,7 +117,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { replay: { type: 'string' }, only: { type: 'string', multiple: true }, repro: { type: 'string', multiple: true }, out: { type: 'string' }, preload: { type: 'boolean' }, 'stress-target': { type: 'string' }, backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, align: { type: 'boolean' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { replay: { type: 'string' }, only: { type: 'string', multiple: true }, repro: { type: 'string', multiple: true }, out: { type: 'string' }, preload: { type: 'boolean' }, 'stress-target': { type: 'string' }, backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, align: { type: 'boolean' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, findings: { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
     throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${LITMUS_GPU_USAGE}`);
@@ -157,6 +163,13 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  let findings: FindingsFile | undefined;
+  try {
+    findings = selfTest ? undefined : readFindingsFile(o.findings ?? FINDINGS_FILE);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (o.findings && !selfTest && !findings) throw new UsageError(`--findings ${o.findings}: no such file`);
   const target = findTarget(o.arch ?? DEFAULT_ARCH);
   if (!target) throw new UsageError(`unknown --arch '${o.arch}'`);
   const paths = files(selfTest ? [SELF_TEST_FILE] : v.positionals.length ? v.positionals : ['cases/litmus']);
@@ -288,6 +301,15 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     results.push(...items.map((it) => byItem.get(it)!));
   }
   const seconds = (performance.now() - t0) / 1000;
+  // explained findings: a test whose every forbidden outcome seen is named by the findings file is a known deviation
+  for (const r of results) {
+    if (r.status !== 'failed' || !r.gpu || r.mutant) continue;
+    const x = explain(findings, r.file, r.gpu);
+    if (x.known.length && !x.unexplained) {
+      r.status = 'known-deviation';
+      r.known = x.known;
+    }
+  }
   // print
   for (const r of results) {
     if (!r.gpu) {
@@ -299,7 +321,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       io.out(`${r.file}  mutant (${r.mutant.cls}: ${r.mutant.change})  weak outcome ${r.mutant.weak ? `seen ${r.mutant.weak} times` : 'NOT seen'} in ${g.instances} instances`);
       continue;
     }
-    io.out(`${r.file}  ${r.status === 'failed' ? `FORBIDDEN OUTCOME SEEN (${g.forbiddenSeen} of ${g.instances})` : 'no forbidden outcome seen'}  ${g.instances} instances (${g.iterations} x ${g.perLaunch}), ${(g.instancesPerSecond / 1e6).toFixed(1)} M/s`);
+    io.out(`${r.file}  ${r.status === 'failed' ? `FORBIDDEN OUTCOME SEEN (${g.forbiddenSeen} of ${g.instances})` : r.status === 'known-deviation' ? r.known!.map((k) => `known deviation (finding ${findingName(k.finding)}): ${k.count} of ${g.instances}`).join('; ') : 'no forbidden outcome seen'}  ${g.instances} instances (${g.iterations} x ${g.perLaunch}), ${(g.instancesPerSecond / 1e6).toFixed(1)} M/s`);
     io.out(`    ${[...g.keys, 'count', 'verdict'].join('  ')}`);
     for (const h of g.histogram) io.out(`    ${[...h.values, String(h.count), h.allowed ? (h.count ? 'allowed' : `allowed, NEVER SEEN in ${g.instances} instances`) : `forbidden (${h.why})${h.count ? '  <- SEEN' : ''}`].join('  ')}`);
     if (g.other.count) io.out(`    ${g.other.count} outcome(s) outside the table; ${g.other.samples} sampled above`);
@@ -308,8 +330,9 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const forbidden = results.filter((r) => r.status === 'failed').length;
   const errors = results.filter((r) => r.status === 'error').length;
   const skipped = results.filter((r) => r.status === 'skipped').length;
+  const knownDeviations = results.filter((r) => r.status === 'known-deviation').length;
   const inst = ran.reduce((s, r) => s + r.gpu!.instances, 0);
-  io.out(`${results.length} test(s): ${ran.length} ran on ${info.devices[0]?.name ?? 'the GPU'} (${inst} instances), ${skipped} skipped, ${unparsed} unparsed, ${errors} errors; ${forbidden} with a forbidden outcome seen; ${seconds.toFixed(1)} s`);
+  io.out(`${results.length} test(s): ${ran.length} ran on ${info.devices[0]?.name ?? 'the GPU'} (${inst} instances), ${skipped} skipped, ${unparsed} unparsed, ${errors} errors; ${forbidden} with a forbidden outcome seen${knownDeviations ? `, ${knownDeviations} with only known deviations (explained findings)` : ''}; ${seconds.toFixed(1)} s`);
   const mutation = withMutants ? scoreOf(results) : undefined;
   if (mutation) for (const line of mutationLines(mutation)) io.out(line);
   const dir = prepareReportDir(o.report, 'litmus-gpu-', started, (s) => io.err(s));
@@ -383,7 +406,7 @@ export function mutationLines(m: MutationReport): string[] {
 }
 
 export function writeGpuReports(dir: string, results: readonly GpuLitmusResult[], started: Date, argv: readonly string[], run: { device: string; seconds: number; stress: StressOptions; seed: number; stride: number; selfTest: boolean; stressFile?: string; mutation?: MutationReport; replay?: ReplayRecord; replayOf?: string; repros?: Record<string, string> }): void {
-  const counts = { tests: results.length, passed: 0, failed: 0, skipped: 0, unparsed: 0, error: 0 };
+  const counts = { tests: results.length, passed: 0, failed: 0, 'known-deviation': 0, skipped: 0, unparsed: 0, error: 0 };
   for (const r of results) counts[r.status]++;
   writeFileSync(join(dir, 'report.json'), `${JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-report', version: 1, startedAt: started.toISOString(), command: ['litmus', ...argv], backend: 'gpu', run, counts, results })}\n`);
   writeFileSync(join(dir, 'report.html'), renderGpuHtml(results, { ...run, arch: run.replay?.arch }));

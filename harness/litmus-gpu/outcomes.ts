@@ -15,24 +15,27 @@ export interface Verdict {
   readonly why?: string;
 }
 
-/** The model's verdict on one observed outcome (values by key, as decimal strings of 32-bit words). */
-export function verdictOf(j: Pick<Judgement, 'outcomes'>, keys: readonly string[], values: readonly string[]): Verdict {
-  const norm = (v: string | undefined) => (v !== undefined && /^-?\d+$/.test(v) ? String(BigInt.asUintN(32, BigInt(v))) : v);
-  const eq = (o: Record<string, string>, wild: boolean) => keys.every((k, x) => norm(o[k]) === values[x] || (wild && o[k] === '*'));
+/**
+ * The model's verdict on one observed outcome (values by key, as unsigned decimal strings of the key's
+ * value; `bits` per key, 32 or 64, default 32: the model's values are compared modulo 2^bits).
+ */
+export function verdictOf(j: Pick<Judgement, 'outcomes'>, keys: readonly string[], values: readonly string[], bits?: readonly number[]): Verdict {
+  const norm = (v: string | undefined, x: number) => (v !== undefined && /^-?\d+$/.test(v) ? String(BigInt.asUintN(bits?.[x] ?? 32, BigInt(v))) : v);
+  const eq = (o: Record<string, string>, wild: boolean) => keys.every((k, x) => norm(o[k], x) === values[x] || (wild && o[k] === '*'));
   if (j.outcomes.some((o) => o.allowed && eq(o.values, false))) return { allowed: true };
   const f = j.outcomes.find((o) => !o.allowed && eq(o.values, true));
   return { allowed: false, why: f?.axiom ?? 'no candidate execution has it' };
 }
 
 /** The table of outcomes to count on the device: rows of values (decimal strings), in key order. */
-export function outcomeTable(j: Pick<Judgement, 'outcomes'>, keys: readonly string[], initOf: (key: string) => string | undefined): string[][] {
-  const doms = keys.map((k) => {
+export function outcomeTable(j: Pick<Judgement, 'outcomes'>, keys: readonly string[], initOf: (key: string) => string | undefined, bits?: readonly number[]): string[][] {
+  const doms = keys.map((k, x) => {
     const s = new Set<string>();
     const i = initOf(k);
     if (i !== undefined) s.add(i);
     for (const o of j.outcomes) {
       const v = o.values[k];
-      if (v !== undefined && v !== '*' && v !== '?') s.add(String(BigInt.asUintN(32, BigInt(v))));
+      if (v !== undefined && v !== '*' && v !== '?') s.add(String(BigInt.asUintN(bits?.[x] ?? 32, BigInt(v))));
     }
     return [...s];
   });

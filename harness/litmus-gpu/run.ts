@@ -6,7 +6,7 @@
  */
 import type { Launcher } from '../backends/gpu/driver.js';
 import type { Judgement } from '../memory-model/events.js';
-import { type StressOptions, type TestPlan, SAMPLES, launchGeometry } from './kernel.js';
+import { type StressOptions, type TestPlan, SAMPLES, keyWords, launchGeometry, regWords } from './kernel.js';
 import { outcomeTable, verdictOf } from './outcomes.js';
 
 export interface HistRow {
@@ -18,6 +18,8 @@ export interface HistRow {
 
 export interface GpuLitmusRun {
   readonly keys: readonly string[];
+  /** Bits of each key's value (32 or 64); absent in runs recorded before 64-bit values ran: all 32. */
+  readonly keyBits?: readonly number[];
   /** Every table row (counted or not), then the other outcomes found among the samples. */
   readonly histogram: readonly HistRow[];
   /** Outcomes outside the table: how many, and the samples kept (with their count among the samples). */
@@ -66,16 +68,23 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
   const iterations = opts.iterations;
   const keys = plan.keys;
   const initOf = (k: string) => (plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n));
-  const table = outcomeTable(j, keys, initOf);
+  const bits = plan.keyBits ?? keys.map(() => 32);
+  const table = outcomeTable(j, keys, initOf, bits);
   const K = table.length;
-  const V = keys.length;
+  const V = keyWords(plan); // words of one outcome: a 64-bit key is two (low, high)
   const L = plan.locs.length;
-  const R = plan.regKeys.length;
+  const R = regWords(plan);
+  const sb = plan.slotBytes ?? 4;
+  const toWords = (values: readonly string[]) => values.flatMap((v, x) => (bits[x] === 64 ? [Number(BigInt(v) & 0xffffffffn), Number(BigInt(v) >> 32n)] : [Number(v)]));
+  const fromWords = (w: readonly number[]) => {
+    let at = 0;
+    return keys.map((_, x) => (bits[x] === 64 ? String(BigInt(w[at++]!) | (BigInt(w[at++]!) << 32n)) : String(w[at++]!)));
+  };
   const buf = (words: number) => Buffer.alloc(Math.max(4, words * 4));
-  const memBuf = buf((L + 1) * ni * opts.stride); // one more location: the instance's barrier word (stress.align)
-  for (let jx = 0; jx < L; jx++) for (let i = 0; i < ni; i++) memBuf.writeUInt32LE(plan.init[jx]!, (jx * ni + i) * opts.stride * 4);
+  const memBuf = buf(((L + 1) * ni * opts.stride * sb) / 4); // one more location: the instance's barrier word (stress.align)
+  for (let jx = 0; jx < L; jx++) for (let i = 0; i < ni; i++) memBuf.writeUInt32LE(plan.init[jx]!, (jx * ni + i) * opts.stride * sb);
   const tabBuf = buf(K * V);
-  table.forEach((r, k) => r.forEach((v, x) => tabBuf.writeUInt32LE(Number(v), (k * V + x) * 4)));
+  table.forEach((r, k) => toWords(r).forEach((v, x) => tabBuf.writeUInt32LE(v, (k * V + x) * 4)));
   const initBuf = buf(L);
   plan.init.forEach((v, x) => initBuf.writeUInt32LE(v, x * 4));
   const histWords = K + 1 + SAMPLES * V;
@@ -105,23 +114,23 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     const seconds = (performance.now() - t0) / 1000;
     const h = buf(histWords);
     l.copyFromDevice(h, hist);
-    const rows: HistRow[] = table.map((values, k) => ({ values, count: h.readUInt32LE(k * 4), ...verdictOf(j, keys, values) }));
+    const rows: HistRow[] = table.map((values, k) => ({ values, count: h.readUInt32LE(k * 4), ...verdictOf(j, keys, values, bits) }));
     const otherCount = h.readUInt32LE(K * 4);
     const kept = Math.min(otherCount, SAMPLES);
     const extra = new Map<string, { values: string[]; count: number }>();
     for (let n = 0; n < kept; n++) {
-      const values = Array.from({ length: V }, (_, x) => String(h.readUInt32LE((K + 1 + n * V + x) * 4)));
+      const values = fromWords(Array.from({ length: V }, (_, x) => h.readUInt32LE((K + 1 + n * V + x) * 4)));
       const e = extra.get(values.join(','));
       if (e) e.count++;
       else extra.set(values.join(','), { values, count: 1 });
     }
-    for (const e of extra.values()) rows.push({ values: e.values, count: e.count, ...verdictOf(j, keys, e.values) });
+    for (const e of extra.values()) rows.push({ values: e.values, count: e.count, ...verdictOf(j, keys, e.values, bits) });
     const instances = ni * iterations;
     const counted = rows.reduce((s, r) => s + r.count, 0) - Math.min(otherCount, SAMPLES) + otherCount;
     if (counted !== instances) throw new Error(`the histogram counts ${counted} outcomes for ${instances} instances`);
     // an other outcome beyond the samples is unknown: judged forbidden only when every sample was
-    const forbiddenSeen = rows.filter((r) => !r.allowed).reduce((s, r) => s + r.count, 0) + (otherCount > kept && [...extra.values()].every((e) => !verdictOf(j, keys, e.values).allowed) ? otherCount - kept : 0);
-    return { keys, histogram: rows, other: { count: otherCount, samples: kept }, instances, perLaunch: ni, iterations, seconds, instancesPerSecond: instances / seconds, forbiddenSeen, geometry: { grid: geo.grid, block: geo.block, cluster } };
+    const forbiddenSeen = rows.filter((r) => !r.allowed).reduce((s, r) => s + r.count, 0) + (otherCount > kept && [...extra.values()].every((e) => !verdictOf(j, keys, e.values, bits).allowed) ? otherCount - kept : 0);
+    return { keys, ...(bits.includes(64) ? { keyBits: bits } : {}), histogram: rows, other: { count: otherCount, samples: kept }, instances, perLaunch: ni, iterations, seconds, instancesPerSecond: instances / seconds, forbiddenSeen, geometry: { grid: geo.grid, block: geo.block, cluster } };
   } finally {
     for (const p of ptrs) l.memFree(p);
   }
@@ -141,5 +150,5 @@ export function mergeRuns(a: GpuLitmusRun, b: GpuLitmusRun): GpuLitmusRun {
   }
   const instances = a.instances + b.instances;
   const seconds = a.seconds + b.seconds;
-  return { keys: a.keys, histogram: [...rows.values()], other: { count: a.other.count + b.other.count, samples: a.other.samples + b.other.samples }, instances, perLaunch: a.perLaunch, iterations: a.iterations + b.iterations, seconds, instancesPerSecond: instances / seconds, forbiddenSeen: a.forbiddenSeen + b.forbiddenSeen, geometry: a.geometry };
+  return { keys: a.keys, ...(a.keyBits ? { keyBits: a.keyBits } : {}), histogram: [...rows.values()], other: { count: a.other.count + b.other.count, samples: a.other.samples + b.other.samples }, instances, perLaunch: a.perLaunch, iterations: a.iterations + b.iterations, seconds, instancesPerSecond: instances / seconds, forbiddenSeen: a.forbiddenSeen + b.forbiddenSeen, geometry: a.geometry };
 }
