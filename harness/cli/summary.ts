@@ -4,6 +4,7 @@
  */
 import type { RunReport } from '../report/json.js';
 import { VERDICTS, allResultTotals, passesNotKept } from '../report/types.js';
+import { skipAccount } from '../report/skips.js';
 import { editionsText } from '../catalog/editions.js';
 import type { Io } from './main.js';
 
@@ -72,6 +73,7 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   const judged = Object.entries(report.stats).filter(([k]) => k.startsWith('total.'));
   if (droppedAll) io.out(fitTo(`\n${droppedAll} passes are counted above but not kept whole in the report (--keep all keeps them); replay any by its id`, columns + 1));
   if (judged.length) io.out(fitTo(`\nevery case judged (the report keeps a sample of the passes): ${judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`, columns + 1));
+  printSkips(io, report, fitTo, columns);
 
   if (report.findings.length) {
     io.out(`\nfindings (${report.findings.length}; key, verdict, count, subject: explanation; then an example id):`);
@@ -93,6 +95,19 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
       const what = o.status === 'occurred' ? `occurred: ${o.matched} known deviation(s)` : o.status === 'unexpected-pass' ? (report.shard ? `did not occur in this shard (${o.ran} matching result(s) ran); merge judges it over the whole run` : `UNEXPECTED PASS: ${o.ran} matching result(s) ran and none deviated; remove or narrow it (${o.where})${o.why ? `; ${o.why}` : ''}`) : o.status === 'other-edition' ? `not applied: it is for PTX ISA ${o.editions}, this run is judged against ${report.specEdition ?? '9.1'}` : o.status === 'not-applicable' ? `not applied: its pattern matched ${o.seen} result(s), none of which could show a ${o.verdict}: ${o.why}` : 'not run: nothing this run checked matches its pattern';
       io.out(`  ${o.id}: ${what}`);
     }
+  }
+}
+
+/** The skip account (report.skips; computed from the results for a report before it): each group's count and its most frequent reasons. */
+function printSkips(io: Io, report: RunReport, fitTo: (line: string, width: number) => string, columns: number): void {
+  const a = report.skips ?? skipAccount(report.results);
+  if (!a.total) return;
+  io.out(`\nskipped ${a.total}, by what running them needs (report.json: skips):`);
+  const w = Math.max(...a.groups.map((g) => g.label.length));
+  for (const g of a.groups) {
+    io.out(fitTo(`  ${g.label.padEnd(w)} ${String(g.count).padStart(7)}`, columns));
+    for (const r of g.reasons.slice(0, 3)) io.out(fitTo(`    ${String(r.count).padStart(7)}  ${r.reason} (e.g. ${r.example})`, columns));
+    if (g.reasons.length > 3) io.out(`    ... ${g.reasons.length - 3} more reason(s) in the report`);
   }
 }
 

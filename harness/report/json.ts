@@ -13,6 +13,7 @@ import { ruleIndex, type RuleInfo } from '../catalog/rules.js';
 import type { Edition } from '../catalog/editions.js';
 import type { EditionCheck } from '../compare/editions.js';
 import { type EntryResult, type RuleDetail, countResults } from './types.js';
+import { type SkipAccount, skipAccount } from './skips.js';
 
 export const REPORT_SCHEMA_ID = 'ptx-reduction-conformance/run-report';
 /**
@@ -51,6 +52,8 @@ export interface RunReport {
   /** A merged report: the shard reports it was put together from. */
   readonly mergedFrom?: readonly { readonly file: string; readonly index: number; readonly startedAt: string; readonly hostname: string; readonly partial: boolean }[];
   readonly counts: ReturnType<typeof countResults>;
+  /** The skipped results counted by what running them needs (harness/report/skips.ts); absent in reports before it. */
+  readonly skips?: SkipAccount;
   readonly stats: Record<string, number>;
   readonly rules: Record<string, Omit<RuleInfo, 'id'>>;
   readonly findings: readonly ReportFinding[];
@@ -177,6 +180,7 @@ export function buildReport(input: ReportInput): RunReport {
     machine: machineInfo(),
     catalog: { ptxIsa: CATALOG_PTX_ISA, entries: catalogEntries },
     counts: countResults(input.results),
+    skips: skipAccount(input.results),
     rules: citedRules(input.results),
   };
 }

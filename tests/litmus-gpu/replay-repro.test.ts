@@ -168,6 +168,21 @@ describe('litmus --backend gpu reproducers', () => {
     expect(other.code, other.out).toBe(1);
     expect(other.out).toContain(`REPRODUCED ${g.instances / 2} of ${g.instances} instances`);
   }, 180_000);
+  it('the recorded H100 self-test (reports/baselines/h100-sm_90-litmus/selftest-repro/): its reproducer\'s kernel is the module the H100 ran, and a replay of its report writes the same reproducer (same launch parameters)', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const D = 'reports/baselines/h100-sm_90-litmus/selftest-repro';
+    const rep = JSON.parse(readFileSync(join(D, 'report.json'), 'utf8'));
+    const ptx = readFileSync(join(D, 'repro-asked', 'kernel.ptx'), 'utf8');
+    expect(sha256(ptx.replace(/^\.version 7\.8\n/, `.version ${rep.run.replay.modulePtx}\n`))).toBe(rep.results[0].runs[0].module);
+    expect(readFileSync(join(D, 'h100-run.txt'), 'utf8')).toContain(`FORBIDDEN OUTCOME SEEN (${rep.results[0].gpu.forbiddenSeen} of ${rep.results[0].gpu.instances})`);
+    const out = join(dir, 'h100-again');
+    const r = await run(['--replay', join(D, 'report.json'), '--repro', MP, '--out', out], '0,0;1,0');
+    expect(r.code, r.out).toBe(0); // the self-test flagged the planted outcome (the stand-in's rows)
+    expect(readFileSync(join(out, 'kernel.ptx'), 'utf8')).toBe(ptx);
+    const launchLines = (f: string) => readFileSync(f, 'utf8').split('\n').filter((l) => !/^static const char\* RECORDED/.test(l));
+    expect(launchLines(join(out, 'params.h'))).toEqual(launchLines(join(D, 'repro-asked', 'params.h')));
+    expect(readFileSync(join(out, 'params.h'), 'utf8')).toMatch(/GRID = 264, BLOCK = 576, CLUSTER = 1, NI = 67584, ITERATIONS = 15, STRIDE = 1/);
+  }, 120_000);
   it('--repro TEST --out DIR writes one for a clean run too (clusters: the launch carries the cluster dimension); an unknown TEST exits 2 before anything runs', async (ctx) => {
     if (noPtxas || !nvcc || !cc) ctx.skip();
     const T = 'cases/litmus/MP+red.release.cluster+atom.acquire.cluster-same-cluster.litmus';
