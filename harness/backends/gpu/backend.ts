@@ -14,10 +14,10 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCases } from '../../../cases/generators/cases.js';
-import type { Target } from '../../arch/targets.js';
+import { type Target, findTarget } from '../../arch/targets.js';
 import { type CaseBatch, PackedCases, SPACE_GLOBAL, SPACE_SHARED, isPacked, unpack, unpackAll } from '../../cases/packed.js';
 import type { Case } from '../../cases/types.js';
-import { enumerateCatalog } from '../../catalog/enumerate.js';
+import { enumerateCatalog, enumerateMatching } from '../../catalog/enumerate.js';
 import { FAMILIES } from '../../families/index.js';
 import { gpuFamily } from '../../families/gpu-index.js';
 import { KEEP_WHOLE } from '../../report/recorder.js';
@@ -80,13 +80,27 @@ function skippedCase(c: Case, reason: string): EntryResult {
   return { id: c.id, family: c.variant.family, kind: 'case', ptx: c.variant.ptx, modulePtx: '-', catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] }, verdict: 'skipped', reason };
 }
 
+const catalogWhys = new Map<string, string>();
+/** The catalog's reason for a case's variant on the plan's target (e.g. "not supported on sm_90: ... needs sm_100 or higher"), once per variant. */
+function catalogWhy(plan: GpuPlan, c: Case): string {
+  const key = `${plan.arch}@${plan.ptx}/${c.variant.id}`;
+  let why = catalogWhys.get(key);
+  if (why === undefined) {
+    const target = findTarget(plan.arch);
+    const e = target && enumerateMatching({ target, ptx: plan.ptx, neighbours: false, isaNeighbours: false, spellings: false, kinds: ['variant'], keep: (id) => id === c.variant.id, families: FAMILIES.filter((f) => f.id === c.variant.family) })[0];
+    why = e ? e.reason : 'the catalog has no such variant; --list shows the ones it has';
+    catalogWhys.set(key, why);
+  }
+  return why;
+}
+
 /** Why the gpu executor does not run this case, or its variant and launch mode. */
 function placeCase(plan: GpuPlan, c: Case, multicastWhy: string): { why: string } | { gv: GpuVariant; mode: 0 | 1 } {
   const gv = plan.byId.get(c.variant.id);
   if (!gv) {
     if (!gpuFamily(c.variant.family)) return { why: multicastWhy };
     const s = plan.skipped.find((x) => x.entry.id === c.variant.id);
-    return { why: s ? s.reason : `${c.variant.id} is not a variant the catalog expects ptxas to accept for ${plan.arch} (PTX ISA ${plan.ptx}); --list shows why` };
+    return { why: s ? s.reason : `${c.variant.id} is not a variant the catalog expects ptxas to accept for ${plan.arch} (PTX ISA ${plan.ptx}): ${catalogWhy(plan, c)}` };
   }
   const unfit = gv.gpu.caseUnfit(c.input, gv.shape);
   if (unfit) return { why: `${unfit}; the reference backend runs it` };
