@@ -3,7 +3,8 @@
     {
       "target_name": "cuda_launcher",
       "sources": [
-        "src/cuda_launcher.cc"
+        "src/cuda_launcher.cc",
+        "src/hostmem.cc"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",

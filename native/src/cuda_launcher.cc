@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+// native/src/hostmem.cc: host memory against the CPU (the `hostmem` command).
+void RegisterHostMem(Napi::Env env, Napi::Object exports);
+
 namespace {
 
 void* lib = nullptr;
@@ -311,6 +314,7 @@ Napi::Object Module(Napi::Env env, Napi::Object exports) {
   exports.Set("copyFromDevice", Napi::Function::New(env, CopyFromDevice));
   exports.Set("launch", Napi::Function::New(env, Launch));
   exports.Set("synchronize", Napi::Function::New(env, Synchronize));
+  RegisterHostMem(env, exports);
   return exports;
 }
 
