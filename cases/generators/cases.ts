@@ -45,8 +45,14 @@ export function inputArbitrary(v: CaseVariant, level: Level): fc.Arbitrary<Refer
   return familyPlugin(v.family).shape.arbitrary(v.q, list);
 }
 
-/** Cases `from`..`from+count-1` of (variant, seed, level). */
-export function generateCases(v: CaseVariant, seed: number, level: Level, count: number, from = 0): Case[] {
+/**
+ * Cases `from`..`from+count-1` of (variant, seed, level). `bytes` (a bulk family, level 3 only): cases
+ * of that many bytes instead of 16, id `<variant>/gen:seed=S:level=3:bytes=B:i=K`; case K is the
+ * 16-byte level-3 cases K*B/16 .. (K+1)*B/16-1 of the same seed laid end to end (memory after
+ * memory, source after source), so its bits are counter-based like theirs.
+ */
+export function generateCases(v: CaseVariant, seed: number, level: Level, count: number, from = 0, bytes?: number): Case[] {
+  if (bytes !== undefined) return generateBulkCases(v, seed, level, count, from, bytes);
   const inputs = level === 3 ? randomInputs(v, seed, count, from) : fc.sample(inputArbitrary(v, level), { seed, numRuns: from + count }).slice(from);
   return inputs.map((input, k) => ({
     id: `${v.id}/gen:seed=${seed}:level=${level}:i=${from + k}`,
@@ -54,6 +60,21 @@ export function generateCases(v: CaseVariant, seed: number, level: Level, count:
     input,
     origin: { kind: 'gen', seed, level, index: from + k },
   }));
+}
+
+function generateBulkCases(v: CaseVariant, seed: number, level: Level, count: number, from: number, bytes: number): Case[] {
+  const len = familyPlugin(v.family).shape.length(v.q);
+  if (len.kind !== 'bulk') throw new Error(`${v.id} is not a bulk reduction: its generated cases have no size in bytes`);
+  if (level !== 3) throw new Error(`generated bulk cases of ${bytes} bytes are level 3 only`);
+  if (!Number.isInteger(bytes) || bytes <= 0 || bytes % len.bytes !== 0) throw new Error(`a generated bulk case of ${bytes} bytes: the size must be a positive multiple of ${len.bytes} bytes`);
+  const per = bytes / len.bytes;
+  return Array.from({ length: count }, (_, k) => {
+    const i = from + k;
+    const parts = randomInputs(v, seed, per, i * per);
+    const input: Record<string, bigint[]> = {};
+    for (const key of Object.keys(parts[0]!) as (keyof ReferenceCase)[]) input[key] = parts.flatMap((p) => p[key] as bigint[]);
+    return { id: `${v.id}/gen:seed=${seed}:level=${level}:bytes=${bytes}:i=${i}`, variant: v, input: input as ReferenceCase, origin: { kind: 'gen', seed, level, index: i } } as Case;
+  });
 }
 
 /**
@@ -84,10 +105,10 @@ export function randomInputs(v: CaseVariant, seed: number, count: number, from =
   return out;
 }
 
-/** Parses a generated case id back into (variant id, seed, level, index). */
-export function parseGenId(id: string): { variant: string; seed: number; level: Level; index: number } | undefined {
-  const m = /^(.*)\/gen:seed=(\d+):level=([123]):i=(\d+)$/.exec(id);
-  return m ? { variant: m[1]!, seed: Number(m[2]), level: Number(m[3]) as Level, index: Number(m[4]) } : undefined;
+/** Parses a generated case id back into (variant id, seed, level, index, and bytes for a bulk case of another size). */
+export function parseGenId(id: string): { variant: string; seed: number; level: Level; index: number; bytes?: number } | undefined {
+  const m = /^(.*)\/gen:seed=(\d+):level=([123])(?::bytes=(\d+))?:i=(\d+)$/.exec(id);
+  return m ? { variant: m[1]!, seed: Number(m[2]), level: Number(m[3]) as Level, index: Number(m[5]), ...(m[4] !== undefined ? { bytes: Number(m[4]) } : {}) } : undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_SEED, generateCases, parseGenId, representativeVariants } from '../../cases/generators/cases.js';
 import type { Level } from '../../cases/generators/values.js';
 import { parseInstruction } from '../catalog/parse.js';
-import { FAMILIES } from '../families/index.js';
+import { FAMILIES, familyPlugin } from '../families/index.js';
 import type { Case, CaseVariant, InputProblem } from './types.js';
 import { findInFile, loadVectors } from './vectors.js';
 
@@ -27,7 +27,7 @@ export interface CaseSelection {
   readonly counts: { directed: number; vectors: number; generated: Record<Level, number> };
 }
 
-function variantFromId(id: string): CaseVariant | undefined {
+export function variantFromId(id: string): CaseVariant | undefined {
   try {
     const text = id.endsWith('(_)') ? `${id.slice(0, -3)} _, [a], b;` : id;
     const p = parseInstruction(text);
@@ -85,7 +85,8 @@ export async function findCase(id: string, extraVectors: readonly string[] = [])
   if (gen) {
     const v = variantFromId(gen.variant);
     if (!v) return { problems: [], why: `'${gen.variant}' is not a valid variant of the catalog` };
-    return { case: generateCases(v, gen.seed, gen.level, 1, gen.index)[0]!, problems: [] };
+    if (gen.bytes !== undefined && (gen.level !== 3 || familyPlugin(v.family).shape.length(v.q).kind !== 'bulk' || gen.bytes <= 0 || gen.bytes % 16 !== 0)) return { problems: [], why: `'${id}': a generated case with bytes= is a level-3 bulk reduction case of a positive multiple of 16 bytes` };
+    return { case: generateCases(v, gen.seed, gen.level, 1, gen.index, gen.bytes)[0]!, problems: [] };
   }
   const m = /^([^/]+(?:\(_\))?)\/(.+):([A-Za-z0-9_.-]+)$/.exec(id);
   if (!m) return { problems: [], why: `'${id}' is not a case id; ids look like atom.global.add.f32/vectors/atom-f32.yaml:NAME or atom.global.add.f32/gen:seed=${DEFAULT_SEED}:level=1:i=0` };

@@ -5,6 +5,7 @@
  * form supplies, turns it into a line and column only when a problem is reported, so the pass path
  * never computes positions.
  */
+import { type Citation, formatCitation } from '../catalog/cite.js';
 import { EDITIONS, parseRange } from '../catalog/editions.js';
 import { familyPlugin } from '../families/index.js';
 import { familyVariants } from '../catalog/enumerate.js';
@@ -336,9 +337,15 @@ function list(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: st
   return ok ? out : undefined;
 }
 
-/** A bulk range of `len` elements is 16 bytes or a multiple (cp.reduce.async.bulk's size operand). */
-function bulkSize(ctx: FileCtx, path: Path, len: number, fmt: ElementFormat, per: string): void {
-  if ((len * fmt.bits) % 128 !== 0) at(ctx, path, `bulk size must be a multiple of 16 bytes: ${len} x ${fmt.bits / 8} bytes is not; use ${128 / fmt.bits} elements${per} or a multiple`);
+/** A bulk range of `len` elements is 16 bytes or a multiple (cp.reduce.async.bulk's size operand); the family's sentence says why. */
+function bulkSize(ctx: FileCtx, path: Path, len: number, fmt: ElementFormat, per: string, rule?: Citation): void {
+  if ((len * fmt.bits) % 128 !== 0) at(ctx, path, `bulk size must be a multiple of 16 bytes: ${len} x ${fmt.bits / 8} bytes is not${rule ? ` (${formatCitation(rule)})` : ''}; use ${128 / fmt.bits} elements${per} or a multiple`);
+}
+
+/** The sentence that sets a bulk family's size (its shape's length rule), if it names one. */
+function bulkRule(v: CaseVariant): Citation | undefined {
+  const len = familyPlugin(v.family).shape.length(v.q);
+  return len.kind === 'bulk' ? len.rule : undefined;
 }
 
 /** Replica lists of `length` elements each, or (`length` undefined: a bulk range) of any one length. */
@@ -511,7 +518,7 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
       const len = r[0]!.length;
       const odd = r.findIndex((x) => x.length !== len);
       if (odd > 0) at(ctx, [...P_REPLICAS, odd], `replicas[${odd}] has ${r[odd]!.length} elements and replicas[0] ${len}; every replica holds the same destination range`);
-      else bulkSize(ctx, P_REPLICAS, len, fmt, ' per replica');
+      else bulkSize(ctx, P_REPLICAS, len, fmt, ' per replica', bulkRule(variant));
     }
     if (bulk) {
       const s = list(ctx, item.source, P_SOURCE, fmt, 'source (shared-memory elements)', input.replicas?.[0]?.length, 'as many as the destination range');
@@ -524,7 +531,7 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
   } else if (takes.includes('source')) {
     const m = list(ctx, item.memory, P_MEMORY, fmt, 'memory (destination elements)');
     const s = list(ctx, item.source, P_SOURCE, fmt, 'source (shared-memory elements)', m?.length, 'as many as the destination range');
-    if (m) bulkSize(ctx, P_MEMORY, m.length, fmt, '');
+    if (m) bulkSize(ctx, P_MEMORY, m.length, fmt, '', bulkRule(variant));
     if (m) input.memory = m;
     if (s) input.source = s;
   } else {

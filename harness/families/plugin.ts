@@ -24,8 +24,11 @@ export type CaseInput = 'memory' | 'replicas' | 'b' | 'c' | 'source';
 export type CaseLength =
   /** One element per vector lane (1 for a scalar). */
   | { readonly kind: 'vector'; readonly elements: number }
-  /** A bulk copy: any multiple of `bytes` bytes (generated and directed cases use exactly `bytes`). */
-  | { readonly kind: 'bulk'; readonly bytes: number };
+  /**
+   * A bulk copy: any multiple of `bytes` bytes (generated and directed cases use exactly `bytes`);
+   * `rule`, the sentence of the family's section that sets the size (quoted when a case breaks it).
+   */
+  | { readonly kind: 'bulk'; readonly bytes: number; readonly rule?: Citation };
 
 /** Where the outcome of the operation is observed (what an explanation compares). */
 export type ResultsIn = 'memory' | 'replicas' | 'returned';

@@ -43,6 +43,9 @@ CUDA_FUNCS(FN)
 
 // Optional: a driver without it still runs every other family (the tensor family then says why not).
 decltype(&::cuTensorMapEncodeTiled) p_cuTensorMapEncodeTiled = nullptr;
+decltype(&::cuTensorMapEncodeIm2col) p_cuTensorMapEncodeIm2col = nullptr;
+// Optional: raises a kernel's dynamic shared-memory limit past 48 KiB (bulk reductions of up to 227 KiB).
+decltype(&::cuFuncSetAttribute) p_cuFuncSetAttribute = nullptr;
 
 bool Open() {
   if (lib) return true;
@@ -64,6 +67,8 @@ bool Open() {
   CUDA_FUNCS(LOAD)
 #undef LOAD
   p_cuTensorMapEncodeTiled = reinterpret_cast<decltype(p_cuTensorMapEncodeTiled)>(dlsym(lib, "cuTensorMapEncodeTiled"));
+  p_cuTensorMapEncodeIm2col = reinterpret_cast<decltype(p_cuTensorMapEncodeIm2col)>(dlsym(lib, "cuTensorMapEncodeIm2col"));
+  p_cuFuncSetAttribute = reinterpret_cast<decltype(p_cuFuncSetAttribute)>(dlsym(lib, "cuFuncSetAttribute"));
   return true;
 }
 
@@ -299,8 +304,64 @@ Napi::Value TensorMapEncodeTiled(const Napi::CallbackInfo& info) {
   return Napi::Buffer<uint8_t>::Copy(env, reinterpret_cast<uint8_t*>(&map), sizeof(map));
 }
 
+// tensorMapEncodeIm2col(dataType, globalAddress, globalDim[], globalStrides[] (bytes, rank-1),
+// lowerCorner[] (rank-2), upperCorner[] (rank-2), channelsPerPixel, pixelsPerColumn, elementStrides[])
+// -> Buffer of the 128-byte CUtensorMap: no interleave, no swizzle, no L2 promotion, out-of-bound
+// elements zero-filled. Rank 3-5 (NWC, NHWC, NDHWC).
+Napi::Value TensorMapEncodeIm2col(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  if (!p_cuTensorMapEncodeIm2col) {
+    Napi::Error e = Napi::Error::New(env, "this CUDA driver has no cuTensorMapEncodeIm2col (CUDA 12.0 or newer has it)");
+    e.Set("cuResult", Napi::String::New(env, "NO_TENSOR_MAP"));
+    e.ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  auto arr = [&](int i) { return info[i].As<Napi::Array>(); };
+  auto dt = static_cast<CUtensorMapDataType>(info[0].As<Napi::Number>().Uint32Value());
+  void* addr = reinterpret_cast<void*>(U64(info[1]));
+  Napi::Array dims = arr(2), strides = arr(3), lower = arr(4), upper = arr(5), estr = arr(8);
+  uint32_t rank = dims.Length();
+  if (rank < 3 || rank > 5 || strides.Length() + 1 != rank || lower.Length() + 2 != rank || upper.Length() + 2 != rank || estr.Length() != rank) {
+    Napi::Error e = Napi::Error::New(env, "tensorMapEncodeIm2col: rank 3-5, one stride fewer than dims, rank-2 corners, an element stride per dim");
+    e.Set("cuResult", Napi::String::New(env, "CUDA_ERROR_INVALID_VALUE"));
+    e.ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  cuuint64_t d5[5] = {0}, s5[5] = {0};
+  cuuint32_t e5[5] = {0};
+  int lo[3] = {0}, up[3] = {0};
+  for (uint32_t k = 0; k < rank; k++) { d5[k] = static_cast<cuuint64_t>(U64(dims.Get(k))); e5[k] = estr.Get(k).As<Napi::Number>().Uint32Value(); }
+  for (uint32_t k = 0; k + 1 < rank; k++) s5[k] = static_cast<cuuint64_t>(U64(strides.Get(k)));
+  for (uint32_t k = 0; k + 2 < rank; k++) { lo[k] = lower.Get(k).As<Napi::Number>().Int32Value(); up[k] = upper.Get(k).As<Napi::Number>().Int32Value(); }
+  alignas(64) CUtensorMap map;
+  CHECK(env,
+        p_cuTensorMapEncodeIm2col(&map, dt, rank, addr, d5, s5, lo, up, info[6].As<Napi::Number>().Uint32Value(), info[7].As<Napi::Number>().Uint32Value(), e5,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        "cuTensorMapEncodeIm2col");
+  return Napi::Buffer<uint8_t>::Copy(env, reinterpret_cast<uint8_t*>(&map), sizeof(map));
+}
+
+// funcMaxDynamicShared(fn, bytes): cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+// which a launch with more than 48 KiB of dynamic shared memory needs first.
+Napi::Value FuncMaxDynamicShared(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!Need(env)) return env.Undefined();
+  if (!p_cuFuncSetAttribute) {
+    Napi::Error e = Napi::Error::New(env, "this CUDA driver has no cuFuncSetAttribute");
+    e.Set("cuResult", Napi::String::New(env, "CUDA_ERROR_NOT_SUPPORTED"));
+    e.ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  CHECK(env, p_cuFuncSetAttribute(reinterpret_cast<CUfunction>(U64(info[0])), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(info[1].As<Napi::Number>().Int32Value())), "cuFuncSetAttribute");
+  return env.Undefined();
+}
+
 Napi::Object Module(Napi::Env env, Napi::Object exports) {
   exports.Set("tensorMapEncodeTiled", Napi::Function::New(env, TensorMapEncodeTiled));
+  exports.Set("tensorMapEncodeIm2col", Napi::Function::New(env, TensorMapEncodeIm2col));
+  exports.Set("funcMaxDynamicShared", Napi::Function::New(env, FuncMaxDynamicShared));
   exports.Set("status", Napi::Function::New(env, Status));
   exports.Set("init", Napi::Function::New(env, Init));
   exports.Set("device", Napi::Function::New(env, Device));

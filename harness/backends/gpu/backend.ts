@@ -32,6 +32,7 @@ import { judge } from './observations.js';
 import { type GpuPlan, type GpuVariant, gpuPlan, moduleText } from './plan.js';
 import { WorkerPool } from './pool.js';
 import { caseResult, keepCase } from './results.js';
+import { type KernelShape, slotsPerCase, wideKernelName } from './family.js';
 import { type GpuJob, libraryCases } from './worker.js';
 
 /** How to start a child: the bundled .mjs beside this code, or the TS source through tsx. */
@@ -80,6 +81,22 @@ function skippedCase(c: Case, reason: string): EntryResult {
   return { id: c.id, family: c.variant.family, kind: 'case', ptx: c.variant.ptx, modulePtx: '-', catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] }, verdict: 'skipped', reason };
 }
 
+/** Bulk sizes of a library run's wide jobs: every bulk variant runs generated cases of each (and of 16 bytes in its own job). */
+export const WIDE_LIBRARY_BYTES = [32, 48, 4096, 65536] as const;
+
+/**
+ * The launch shape and kernel of a case of `bytes` bytes of a variant whose family runs wide cases,
+ * or why this device cannot give it the shared memory it needs.
+ */
+export function wideShape(gv: GpuVariant, bytes: number, device?: DeviceInfo): { shape: KernelShape; kernel: string } | { why: string } {
+  const shape = gv.gpu.wide!.shape(gv.entry, gv.shape, bytes);
+  const need = shape.perCta?.sharedBytes ?? 0;
+  if (device?.sharedPerBlockOptin !== undefined && need > device.sharedPerBlockOptin) {
+    return { why: `a case of ${bytes} bytes needs ${need} bytes of shared memory in one CTA and ${device.name} allows ${device.sharedPerBlockOptin} (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN); split it into cases of fewer bytes` };
+  }
+  return { shape, kernel: wideKernelName(gv.name) };
+}
+
 const catalogWhys = new Map<string, string>();
 /** The catalog's reason for a case's variant on the plan's target (e.g. "not supported on sm_90: ... needs sm_100 or higher"), once per variant. */
 function catalogWhy(plan: GpuPlan, c: Case): string {
@@ -94,8 +111,8 @@ function catalogWhy(plan: GpuPlan, c: Case): string {
   return why;
 }
 
-/** Why the gpu executor does not run this case, or its variant and launch mode. */
-function placeCase(plan: GpuPlan, c: Case, multicastWhy: string): { why: string } | { gv: GpuVariant; mode: 0 | 1 } {
+/** Why the gpu executor does not run this case, or its variant, launch mode and (a wide case) shape and kernel. */
+function placeCase(plan: GpuPlan, c: Case, multicastWhy: string, device?: DeviceInfo): { why: string } | { gv: GpuVariant; mode: 0 | 1; wide?: { shape: KernelShape; kernel: string } } {
   const gv = plan.byId.get(c.variant.id);
   if (!gv) {
     if (!gpuFamily(c.variant.family)) return { why: multicastWhy };
@@ -104,7 +121,11 @@ function placeCase(plan: GpuPlan, c: Case, multicastWhy: string): { why: string 
   }
   const unfit = gv.gpu.caseUnfit(c.input, gv.shape);
   if (unfit) return { why: `${unfit}; the reference backend runs it` };
-  return { gv, mode: c.input.space === 'shared' && gv.shape.generic ? 1 : 0 };
+  const mode = c.input.space === 'shared' && gv.shape.generic ? 1 : 0;
+  const bytes = gv.gpu.wide?.bytes(c.input, gv.shape);
+  if (bytes === undefined) return { gv, mode };
+  const wide = wideShape(gv, bytes, device);
+  return 'why' in wide ? { why: `${wide.why}; the reference backend runs it` } : { gv, mode, wide };
 }
 
 /** A shard's part of the directed library's cases: those of its own variants, and by ordinal those of variants no shard runs. */
@@ -148,6 +169,15 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       for (let from = 0, first = true; first || from < opts.generated; from += GEN_JOB, first = false) {
         jobs.push({ kernel: gv.name, variant: variantOf(gv), shape: gv.shape, modulePtx: opts.ptx, mode: 0, cases: [], library: first, generated: Math.min(GEN_JOB, Math.max(0, opts.generated - from)), generatedFrom: from, seed: opts.seed });
         jobVariant.push(gv);
+      }
+      // a family with wide cases: generated cases of each WIDE_LIBRARY_BYTES size, one job per size
+      if (gv.gpu.wide) {
+        for (const bytes of WIDE_LIBRARY_BYTES) {
+          const w = wideShape(gv, bytes, opts.device);
+          if ('why' in w) continue;
+          jobs.push({ kernel: w.kernel, variant: variantOf(gv), shape: w.shape, modulePtx: opts.ptx, mode: 0, cases: [], library: true, generated: 0, generatedFrom: 0, seed: opts.seed });
+          jobVariant.push(gv);
+        }
       }
     }
   }
@@ -259,7 +289,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     let buffered = 0;
     const flush = async (g: Group) => {
       const k = g.cases.length + (g.packed?.n ?? 0);
-      const job = { kernel: g.gv.name, variant: variantOf(g.gv), shape: g.gv.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, ...(g.packed ? { packed: g.packed.data() } : {}), library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_WHOLE };
+      const job = { kernel: g.kernel, variant: variantOf(g.gv), shape: g.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, ...(g.packed ? { packed: g.packed.data() } : {}), library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_WHOLE };
       flushed += k;
       buffered -= k;
       g.cases = [];
@@ -281,7 +311,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
           given++;
           const key = batch.vidx[i]! * 16 + (batch.bits[i]! & (SPACE_GLOBAL | SPACE_SHARED));
           let p = placed.get(key);
-          if (!p) placed.set(key, (p = placeCase(plan, unpack(batch, i), multicastWhy)));
+          if (!p) placed.set(key, (p = placeCase(plan, unpack(batch, i), multicastWhy, opts.device)));
           if ('why' in p) {
             skipped.push(skippedCase(unpack(batch, i), p.why));
             continue;
@@ -289,7 +319,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
           ran.add(p.gv.entry.id);
           const k = `${p.gv.index}:${p.mode}:${batch.idFile}`;
           let g = groups.get(k);
-          if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, cases: [] }));
+          if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, kernel: p.gv.name, shape: p.gv.shape, cases: [] }));
           (g.packed ??= new PackedCases(batch.idFile, batch.cite, FILE_JOB)).append(batch, i);
           buffered++;
           if (g.packed.n >= FILE_JOB) await flush(g);
@@ -297,15 +327,16 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       }
       for (const c of isPacked(batch) ? [] : batch) {
         given++;
-        const p = placeCase(plan, c, multicastWhy);
+        const p = placeCase(plan, c, multicastWhy, opts.device);
         if ('why' in p) {
           skipped.push(skippedCase(c, p.why));
           continue;
         }
         ran.add(p.gv.entry.id);
-        const k = `${p.gv.index}:${p.mode}`;
+        // wide cases group by size too: a launch's cases all have its shape
+        const k = `${p.gv.index}:${p.mode}${p.wide ? `:${p.wide.shape.caseBytes}` : ''}`;
         let g = groups.get(k);
-        if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, cases: [] }));
+        if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, kernel: p.wide?.kernel ?? p.gv.name, shape: p.wide?.shape ?? p.gv.shape, cases: [] }));
         g.cases.push(c);
         buffered++;
         if (g.cases.length >= FILE_JOB) await flush(g);
@@ -336,7 +367,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     }
     // batches of the remaining jobs in plan order (neighbouring variants share a module)
     const order = jobs.map((_, id) => id).sort((x, y) => jobVariant[x]!.index - jobVariant[y]!.index);
-    const size = (id: number) => jobs[id]!.cases.length + (jobs[id]!.packed?.n ?? 0) + jobs[id]!.generated + (jobs[id]!.library ? 64 : 0);
+    const size = (id: number) => (jobs[id]!.cases.length + (jobs[id]!.packed?.n ?? 0) + jobs[id]!.generated + (jobs[id]!.library ? 64 : 0)) * slotsPerCase(jobs[id]!.shape);
     const batches: number[][] = [];
     let cur: number[] = [];
     let curSize = 0;
@@ -393,6 +424,9 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
 interface Group {
   readonly gv: GpuVariant;
   readonly mode: 0 | 1;
+  /** The kernel and launch shape of the group's cases (the variant's, or its wide kernel's for one size). */
+  readonly kernel: string;
+  readonly shape: KernelShape;
   cases: Case[];
   packed?: PackedCases | undefined;
 }
@@ -406,7 +440,7 @@ function variantOf(gv: GpuVariant) {
 async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promise<{ totals: Record<string, number>; results: EntryResult[]; cases: number }> {
   const v = job.variant;
   const given = [...job.cases, ...(job.packed ? unpackAll(PackedCases.fromData(job.packed)) : [])];
-  const all: Case[] = [...given, ...(job.library ? libraryCases(v, job.seed) : []), ...(job.generated ? generateCases(v, job.seed, 3, job.generated, job.generatedFrom) : [])];
+  const all: Case[] = [...given, ...(job.library ? libraryCases(v, job.seed, job.shape.caseBytes) : []), ...(job.generated ? generateCases(v, job.seed, 3, job.generated, job.generatedFrom) : [])];
   const w = job.shape.width;
   const launch: LaunchJob = {
     kernel: job.kernel,
@@ -414,6 +448,7 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
     lanes: job.shape.elements,
     clustered: job.shape.clustered,
     ...(job.shape.tensorMap ? { tensorMap: job.shape.tensorMap } : {}),
+    ...(job.shape.perCta ? { caseBytes: job.shape.caseBytes!, perCta: job.shape.perCta } : {}),
     mode: job.mode,
     cases: all.map((c) => ({ memory: c.input.memory!.map((x) => hex(w, x)), b: (c.input.b ?? c.input.source)!.map((x) => hex(w, x)), ...(c.input.c ? { c: c.input.c.map((x) => hex(w, x)) } : {}) })),
   };

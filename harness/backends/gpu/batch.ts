@@ -7,7 +7,7 @@
  */
 import { type InputShape, type LaneTable, caseKey, laneHash, mix32, saltHash, saltOf, seedKey } from '../../../cases/generators/random.js';
 import type { ReferenceCase } from '../../reference/model.js';
-import { SLOT } from './family.js';
+import { BLOCK, type KernelShape, SLOT } from './family.js';
 
 export const WORDS = SLOT / 4;
 
@@ -104,4 +104,20 @@ function fillWide(w: Uint32Array, first: number, count: number, sk: number, inde
       } else for (let q = 0; q < tw; q++) w[o + q] = mix32(h0 ^ (0x5bd1e995 + q));
     }
   }
+}
+
+/** Dynamic shared memory a kernel may use without cuFuncSetAttribute (48 KiB). */
+export const DEFAULT_DYNAMIC_SHARED = 48 * 1024;
+
+/**
+ * Grid, block and dynamic shared memory of a launch of n cases: one thread per case in CTAs of
+ * BLOCK, or (a wide kernel, shape.perCta) one CTA per case; clustered kernels get an even grid.
+ */
+export function launchShape(shape: KernelShape, n: number): { grid: [number, number, number]; block: [number, number, number]; shared: number } {
+  const blocks = shape.perCta ? n : Math.ceil(n / BLOCK);
+  return {
+    grid: [shape.clustered ? blocks + (blocks % 2) : blocks, 1, 1],
+    block: [shape.perCta ? shape.perCta.threads : Math.min(n, BLOCK), 1, 1],
+    shared: shape.perCta?.sharedBytes ?? 0,
+  };
 }

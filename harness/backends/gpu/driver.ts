@@ -28,13 +28,21 @@ export interface Launcher {
    * the 128-byte tensor map, to copy where a kernel reads it. Strides in bytes, one fewer than dims.
    */
   tensorMapEncodeTiled(dataType: number, globalAddress: bigint, globalDim: bigint[], globalStrides: bigint[], boxDim: number[], elementStrides: number[]): Buffer;
+  /**
+   * cuTensorMapEncodeIm2col (rank 3-5; no interleave, swizzle or L2 promotion; out-of-bound elements
+   * zero): corners are the rank-2 {D, H, W} offsets of the bounding box from the tensor's first and
+   * last pixel (both 0: the whole DHW extent).
+   */
+  tensorMapEncodeIm2col(dataType: number, globalAddress: bigint, globalDim: bigint[], globalStrides: bigint[], lowerCorner: number[], upperCorner: number[], channelsPerPixel: number, pixelsPerColumn: number, elementStrides: number[]): Buffer;
+  /** cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES): needed before a launch with more than 48 KiB of dynamic shared memory. */
+  funcMaxDynamicShared(fn: bigint, bytes: number): void;
 }
 
 /** CU_TENSOR_MAP_DATA_TYPE_* values from cuda.h (CUDA 13.0). */
 export const TENSOR_MAP_TYPE = { UINT8: 0, UINT16: 1, UINT32: 2, INT32: 3, UINT64: 4, INT64: 5, FLOAT16: 6, FLOAT32: 7, FLOAT64: 8, BFLOAT16: 9, FLOAT32_FTZ: 10 } as const;
 
 /** CU_DEVICE_ATTRIBUTE_* values from cuda.h (CUDA 13.0). */
-export const ATTR = { MULTIPROCESSOR_COUNT: 16, COMPUTE_CAPABILITY_MAJOR: 75, COMPUTE_CAPABILITY_MINOR: 76, MULTICAST_SUPPORTED: 132 } as const;
+export const ATTR = { MULTIPROCESSOR_COUNT: 16, COMPUTE_CAPABILITY_MAJOR: 75, COMPUTE_CAPABILITY_MINOR: 76, MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: 97, MULTICAST_SUPPORTED: 132 } as const;
 
 export type LoadResult = { launcher: Launcher; path: string } | { reason: string; fixes: string[]; tried: string[] };
 
@@ -91,6 +99,8 @@ export interface DeviceInfo {
   readonly sm: number;
   readonly smCount: number;
   readonly multicastSupported: boolean;
+  /** Shared memory one CTA may have once a kernel asks (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN), bytes; absent: not asked. */
+  readonly sharedPerBlockOptin?: number;
 }
 
 /** Driver version and every device's properties; throws with the CUresult name on driver errors. */
@@ -98,9 +108,9 @@ export function probeDevices(l: Launcher): { driverVersion: number; devices: Dev
   const { driverVersion, deviceCount } = l.init();
   const devices: DeviceInfo[] = [];
   for (let i = 0; i < deviceCount; i++) {
-    const d = l.device(i, [ATTR.COMPUTE_CAPABILITY_MAJOR, ATTR.COMPUTE_CAPABILITY_MINOR, ATTR.MULTIPROCESSOR_COUNT, ATTR.MULTICAST_SUPPORTED]);
-    const [maj, min, sms, mc] = d.values;
-    devices.push({ ordinal: i, name: d.name, cc: `${maj}.${min}`, sm: (maj ?? 0) * 10 + (min ?? 0), smCount: sms ?? 0, multicastSupported: mc === 1 });
+    const d = l.device(i, [ATTR.COMPUTE_CAPABILITY_MAJOR, ATTR.COMPUTE_CAPABILITY_MINOR, ATTR.MULTIPROCESSOR_COUNT, ATTR.MULTICAST_SUPPORTED, ATTR.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN]);
+    const [maj, min, sms, mc, shm] = d.values;
+    devices.push({ ordinal: i, name: d.name, cc: `${maj}.${min}`, sm: (maj ?? 0) * 10 + (min ?? 0), smCount: sms ?? 0, multicastSupported: mc === 1, ...(shm ? { sharedPerBlockOptin: shm } : {}) });
   }
   return { driverVersion, devices };
 }

@@ -6,8 +6,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openModule } from './driver.js';
-import { BLOCK, SLOT, encodeTensorMap } from './family.js';
-import { readSlot, writeSlot } from './batch.js';
+import { SLOT, encodeTensorMap } from './family.js';
+import { DEFAULT_DYNAMIC_SHARED, launchShape, readSlot, writeSlot } from './batch.js';
 
 export interface LaunchJob {
   readonly kernel: string;
@@ -16,7 +16,10 @@ export interface LaunchJob {
   readonly lanes: number;
   readonly clustered: boolean;
   /** The kernel reads a tensor map over the launch's memory slots (family.ts KernelShape.tensorMap). */
-  readonly tensorMap?: { readonly dataType: number; readonly rank: number };
+  readonly tensorMap?: { readonly dataType: number; readonly rank: number; readonly im2col?: boolean };
+  /** A wide kernel's cases (family.ts KernelShape): bytes per case and the per-CTA launch. */
+  readonly caseBytes?: number;
+  readonly perCta?: { readonly threads: number; readonly sharedBytes: number };
   /** 1: a generic-addressing kernel lands in shared memory. */
   readonly mode?: 0 | 1;
   /** Per case: memory, b, c lanes as hex strings (c may be empty). */
@@ -41,16 +44,16 @@ export function executeJob(job: JobFile): LaunchResult[] {
   const out: LaunchResult[] = [];
   for (const j of job.launches) {
     const n = j.cases.length;
-    const bufs = [Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT), Buffer.alloc(n * SLOT, 0xa5)];
+    const spc = (j.caseBytes ?? SLOT) / SLOT;
+    const bufs = [Buffer.alloc(n * spc * SLOT), Buffer.alloc(n * spc * SLOT), Buffer.alloc(n * spc * SLOT), Buffer.alloc(n * spc * SLOT, 0xa5)];
     j.cases.forEach((c, i) => {
-      put(bufs[0]!, i, j.width, c.memory);
-      put(bufs[1]!, i, j.width, c.b);
-      if (c.c) put(bufs[2]!, i, j.width, c.c);
+      put(bufs[0]!, i * spc, j.width, c.memory);
+      put(bufs[1]!, i * spc, j.width, c.b);
+      if (c.c) put(bufs[2]!, i * spc, j.width, c.c);
     });
     try {
       const ptrs = bufs.map((b) => l.memAlloc(b.length));
       ptrs.forEach((p, k) => l.copyToDevice(p, bufs[k]!));
-      const blocks = Math.ceil(n / BLOCK);
       const params = [...ptrs];
       if (j.tensorMap) {
         // the map over this launch's memory slots, in its own allocation, as the kernel's pc
@@ -59,7 +62,13 @@ export function executeJob(job: JobFile): LaunchResult[] {
         l.copyToDevice(params[2], map);
         ptrs.push(params[2]);
       }
-      l.launch(l.getFunction(mod, j.kernel), [j.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(n, BLOCK), 1, 1], 0, j.clustered ? [2, 1, 1] : [1, 1, 1], [...params, BigInt(n), BigInt(j.mode ?? 0)]);
+      const f = l.getFunction(mod, j.kernel);
+      const { grid, block, shared } = launchShape({ clustered: j.clustered, ...(j.perCta ? { perCta: j.perCta } : {}) } as Parameters<typeof launchShape>[0], n);
+      if (j.perCta) {
+        params[2] = BigInt(j.caseBytes!);
+        if (shared > DEFAULT_DYNAMIC_SHARED) l.funcMaxDynamicShared(f, shared);
+      }
+      l.launch(f, grid, block, shared, j.clustered ? [2, 1, 1] : [1, 1, 1], [...params, BigInt(n), BigInt(j.mode ?? 0)]);
       l.synchronize();
       l.copyFromDevice(bufs[0]!, ptrs[0]!);
       l.copyFromDevice(bufs[3]!, ptrs[3]!);
@@ -70,8 +79,8 @@ export function executeJob(job: JobFile): LaunchResult[] {
       process.exit(3);
     }
     out.push({
-      memory: j.cases.map((_, i) => get(bufs[0]!, i, j.width, j.lanes)),
-      returned: j.cases.map((_, i) => get(bufs[3]!, i, j.width, j.lanes)),
+      memory: j.cases.map((_, i) => get(bufs[0]!, i * spc, j.width, j.lanes)),
+      returned: j.cases.map((_, i) => get(bufs[3]!, i * spc, j.width, j.lanes)),
     });
   }
   return out;

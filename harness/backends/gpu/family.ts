@@ -47,8 +47,23 @@ export interface KernelShape {
    * launch over the launch's memory slots (tensorMapGeometry), copies it to device memory and passes
    * its address as the kernel's `pc` parameter (such a kernel takes no operand c).
    */
-  readonly tensorMap?: { readonly dataType: number; readonly rank: number };
+  readonly tensorMap?: { readonly dataType: number; readonly rank: number; readonly im2col?: boolean };
+  /**
+   * A case longer than one slot (a bulk reduction of more than 16 bytes): the case's bytes, a multiple
+   * of SLOT. Case i of a launch then owns the `caseBytes / SLOT` slots from slot i * caseBytes / SLOT
+   * of each buffer (its elements one after another, as in a one-slot case), `elements` counts all
+   * of them, and the kernel (GpuFamily.wide) runs one CTA of `perCta.threads` per case, with
+   * `perCta.sharedBytes` of dynamic shared memory and the case's bytes as its `pc` parameter.
+   */
+  readonly caseBytes?: number;
+  readonly perCta?: { readonly threads: number; readonly sharedBytes: number };
 }
+
+/** The kernel name of a variant's kernel for cases longer than one slot (GpuFamily.wide). */
+export const wideKernelName = (name: string): string => `${name}w`;
+
+/** Slots a case of `shape` spans (1 unless caseBytes says more). */
+export const slotsPerCase = (shape: KernelShape): number => (shape.caseBytes ?? SLOT) / SLOT;
 
 /**
  * The tiled tensor map over n case slots of 16 bytes (E elements each) for a kernel whose case i
@@ -70,8 +85,22 @@ export interface GpuFamily {
   shape(e: CatalogEntry): KernelShape;
   /** The kernel's PTX text, named `name`, with KERNEL_PARAMS and CASE_INDEX. */
   kernel(name: string, e: CatalogEntry, shape: KernelShape): string;
-  /** Why a case cannot run in a slot (e.g. a bulk case of more than 16 bytes), or undefined. */
+  /**
+   * Why a case cannot run in a slot, or undefined. A family with `wide` answers undefined for a
+   * case that `wide.bytes` places in a wide launch.
+   */
   caseUnfit(c: ReferenceCase, shape: KernelShape): string | undefined;
+  /**
+   * Cases longer than one slot (bulk reductions of 32 bytes and more): `bytes` says how many bytes a
+   * case spans (undefined: it fits the one-slot kernel), `shape` gives the launch shape of cases of
+   * that many bytes (caseBytes, perCta) and `kernel` the one kernel (named wideKernelName(name)) that
+   * runs every such size, reading it from `pc`.
+   */
+  readonly wide?: {
+    bytes(c: ReferenceCase, shape: KernelShape): number | undefined;
+    shape(e: CatalogEntry, base: KernelShape, bytes: number): KernelShape;
+    kernel(name: string, e: CatalogEntry, shape: KernelShape): string;
+  };
   /** How its variants run in exhaustive sweeps; absent: not swept. */
   readonly sweep?: SweepHooks;
   /**
@@ -115,7 +144,25 @@ export interface SweepHooks {
 }
 
 /** The 128-byte tensor map of a launch of n cases whose memory slots start at `base`. */
-export function encodeTensorMap(l: Launcher, tm: { readonly dataType: number; readonly rank: number }, base: bigint, elements: number, n: number): Buffer {
+export function encodeTensorMap(l: Launcher, tm: { readonly dataType: number; readonly rank: number; readonly im2col?: boolean }, base: bigint, elements: number, n: number): Buffer {
   const g = tensorMapGeometry(tm.rank, elements, n);
+  if (tm.im2col) {
+    // the same dims and strides read as C (the E elements of a slot), W, H, D (2 each), N; one pixel
+    // of E channels per column; the bounding box the whole DHW extent (both corner offsets 0)
+    const i = im2colGeometry(tm.rank);
+    return l.tensorMapEncodeIm2col(tm.dataType, base, g.dims, g.strides, i.lower, i.upper, elements, i.pixelsPerColumn, g.elementStrides);
+  }
   return l.tensorMapEncodeTiled(tm.dataType, base, g.dims, g.strides, g.box, g.elementStrides);
+}
+
+/**
+ * The im2col parameters of a rank-3..5 map over the slots laid out as tensorMapGeometry lays them
+ * (dims C = E, then W, H, D of 2 each, then N): Pixels-per-Column 1, both bounding-box corner
+ * offsets 0 in each of the rank-2 DHW dimensions (cuTensorMapEncodeIm2col: the lower corner's offsets
+ * are "from top/left/front corner", the upper's "from bottom/right/back corner", so the box is the
+ * whole DHW extent and every filter base coordinate lies in it).
+ */
+export function im2colGeometry(rank: number): { lower: number[]; upper: number[]; pixelsPerColumn: number } {
+  if (rank < 3 || rank > 5) throw new Error(`an im2col tensor map has rank 3-5, not ${rank}`);
+  return { lower: Array.from({ length: rank - 2 }, () => 0), upper: Array.from({ length: rank - 2 }, () => 0), pixelsPerColumn: 1 };
 }

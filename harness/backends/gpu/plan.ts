@@ -11,7 +11,7 @@ import { type CatalogEntry, enumerateCatalog, enumerateMatching } from '../../ca
 import { compileFilter, compileFilterPrefix } from '../../util/filter.js';
 import { FAMILIES } from '../../families/index.js';
 import { GPU_FAMILY_IDS, gpuFamily } from '../../families/gpu-index.js';
-import { type GpuFamily, type KernelShape } from './family.js';
+import { type GpuFamily, type KernelShape, wideKernelName } from './family.js';
 
 export const MODULE_SIZE = 256;
 
@@ -68,12 +68,14 @@ export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
   return plan;
 }
 
-/** A module's PTX text: one kernel per variant. */
+/** A module's PTX text: one kernel per variant (two where the family runs wide cases). */
 export function moduleText(plan: GpuPlan, module: number): string {
   return kernelsText(plan, plan.modules[module]!);
 }
 
 /** A module of the given variants' kernels. */
 export function kernelsText(plan: GpuPlan, vs: readonly GpuVariant[], ptx = plan.ptx): string {
-  return [`.version ${ptx}`, `.target ${plan.arch}`, '.address_size 64', '', ...vs.map((v) => v.gpu.kernel(v.name, v.entry, v.shape)), ''].join('\n');
+  // a family with cases longer than one slot (GpuFamily.wide) adds that kernel beside the variant's
+  const kernels = vs.flatMap((v) => [v.gpu.kernel(v.name, v.entry, v.shape), ...(v.gpu.wide ? [v.gpu.wide.kernel(wideKernelName(v.name), v.entry, v.shape)] : [])]);
+  return [`.version ${ptx}`, `.target ${plan.arch}`, '.address_size 64', '', ...kernels, ''].join('\n');
 }

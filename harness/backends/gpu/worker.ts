@@ -19,8 +19,8 @@ import { fastChecker } from '../../reference/fast.js';
 import type { ReferenceCase } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
 import { type Launcher, loadLauncher } from './driver.js';
-import { BLOCK, type KernelShape, SLOT, encodeTensorMap } from './family.js';
-import { WORDS, decodeCase, encodeCase, fillGenerated, readSlot } from './batch.js';
+import { BLOCK, type KernelShape, SLOT, encodeTensorMap, slotsPerCase } from './family.js';
+import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, launchShape, readSlot } from './batch.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from './observations.js';
 import { type SweepRefRequest, referenceCells } from '../../sweep/reference.js';
@@ -67,8 +67,15 @@ export interface WorkerOut {
 /** Cases per job at most (the parent splits larger ones); a batch's buffers hold its jobs one after another. */
 export const CHUNK = 1 << 20;
 
-/** The variant's library cases: directed probes, 8 level-1 and 8 level-2 generated cases. */
-export function libraryCases(v: CaseVariant, seed: number): Case[] {
+/** Generated cases of each size in a library run's wide jobs (bulk cases of more than 16 bytes). */
+export const WIDE_LIBRARY_CASES = 2;
+
+/**
+ * The variant's library cases: directed probes, 8 level-1 and 8 level-2 generated cases; for a wide
+ * job (cases of `caseBytes` bytes), WIDE_LIBRARY_CASES generated cases of that size.
+ */
+export function libraryCases(v: CaseVariant, seed: number, caseBytes?: number): Case[] {
+  if (caseBytes !== undefined) return generateCases(v, seed, 3, WIDE_LIBRARY_CASES, 0, caseBytes);
   const big = (xs: unknown) => (xs as string[]).map((x) => BigInt(x));
   const probes: Case[] = directedCases(v).map((c) => {
     const ops = c.fields.operands as { b?: string[]; c?: string[] } | undefined;
@@ -129,6 +136,8 @@ class Gpu {
     return p;
   }
 
+  /** Dynamic shared memory each wide kernel has been allowed (cuFuncSetAttribute). */
+  private readonly sharedAllowed = new Map<bigint, number>();
   private mapBuf = 0n;
   private mapCapacity = 0;
 
@@ -174,11 +183,19 @@ class Gpu {
     }
     const maps = this.tensorMaps(launches);
     launches.forEach((x, j) => {
-      const blocks = Math.ceil(x.n / BLOCK);
       const off = BigInt(x.first * SLOT);
       const params = this.ptrs.map((p) => p + off);
       if (maps[j] !== undefined) params[2] = maps[j]!;
-      this.l.launch(x.f, [x.shape.clustered ? blocks + (blocks % 2) : blocks, 1, 1], [Math.min(x.n, BLOCK), 1, 1], 0, x.shape.clustered ? [2, 1, 1] : [1, 1, 1], [...params, BigInt(x.n), BigInt(x.mode)]);
+      const { grid, block, shared } = launchShape(x.shape, x.n);
+      if (x.shape.perCta) {
+        // a wide kernel: one CTA per case, the case's bytes as pc, its dynamic shared memory allowed past 48 KiB
+        params[2] = BigInt(x.shape.caseBytes!);
+        if (shared > (this.sharedAllowed.get(x.f) ?? DEFAULT_DYNAMIC_SHARED)) {
+          this.l.funcMaxDynamicShared(x.f, shared);
+          this.sharedAllowed.set(x.f, shared);
+        }
+      }
+      this.l.launch(x.f, grid, block, shared, x.shape.clustered ? [2, 1, 1] : [1, 1, 1], [...params, BigInt(x.n), BigInt(x.mode)]);
     });
     this.l.synchronize();
     this.l.copyFromDevice(bufs[0]!, this.ptrs[0]!);
@@ -218,6 +235,8 @@ interface Prepared {
   readonly explicit: number;
   readonly n: number;
   readonly first: number;
+  /** Slots per case (more than 1 in a wide job). */
+  readonly spc: number;
   readonly genShape?: ReturnType<typeof randomShape>;
 }
 
@@ -228,11 +247,13 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   const prepared: Prepared[] = [];
   let total = 0;
   for (const job of jobs) {
-    const objects = [...job.cases, ...(job.library ? libraryCases(job.variant, job.seed) : [])];
+    const objects = [...job.cases, ...(job.library ? libraryCases(job.variant, job.seed, job.shape.caseBytes) : [])];
     const packed = job.packed ? PackedCases.fromData(job.packed) : undefined;
     const n = objects.length + (packed?.n ?? 0) + job.generated;
-    prepared.push({ job, objects, ...(packed ? { packed } : {}), explicit: job.cases.length, n, first: total, ...(job.generated ? { genShape: randomShape(job.variant) } : {}) });
-    total += n;
+    const spc = slotsPerCase(job.shape);
+    if (spc > 1 && (packed || job.generated)) throw new Error(`a wide job (${job.kernel}) takes case objects only`);
+    prepared.push({ job, objects, ...(packed ? { packed } : {}), explicit: job.cases.length, n, first: total, spc, ...(job.generated ? { genShape: randomShape(job.variant) } : {}) });
+    total += n * spc;
   }
   const inputs = [0, 1, 2].map(() => Buffer.alloc(total * SLOT));
   const returns = jobs.some((j) => j.shape.returns);
@@ -242,7 +263,7 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   for (const p of prepared) {
     const { job, objects } = p;
     const fmt = elementFormat(job.variant.q.type ?? '');
-    for (let i = 0; i < objects.length; i++) encodeCase(inputs, p.first + i, job.shape.width, objects[i]!.input);
+    for (let i = 0; i < objects.length; i++) encodeCase(inputs, p.first + i * p.spc, job.shape.width, objects[i]!.input);
     if (p.packed) {
       // the slots as the readers made them (the same layout: element k at byte k * width / 8)
       const at = (p.first + objects.length) * SLOT_WORDS;
@@ -288,7 +309,7 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
       }
     }
   }
-  const share = (x: number, p: Prepared) => (x * p.n) / Math.max(total, 1);
+  const share = (x: number, p: Prepared) => (x * p.n * p.spc) / Math.max(total, 1);
   return prepared.map((p) => {
     const tj = performance.now();
     const r = judgeJob(p, inputs, bufs, words.map((w) => w), u32(bufs[0]!), u32(bufs[3]!));
@@ -299,15 +320,19 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
 
 /** The fast judge over a job's slots, the full judge for what it flags, the results worth keeping. */
 function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[], inWords: readonly Uint32Array[], memOut: Uint32Array, ret: Uint32Array): Omit<WorkerOut, 'ms'> {
-  const { job, objects, n, first } = p;
+  const { job, objects, n, first, spc } = p;
   const v = job.variant;
   const shape = job.shape;
   const space = job.mode === 1 ? 'shared' : (v.q.space ?? v.q.dst ?? '').startsWith('shared') ? 'shared' : 'global';
-  const checker = fastChecker(v, shape.elements, space, shape.returns);
-  const flags = new Uint8Array(n);
-  const sub = (w: Uint32Array) => w.subarray(first * WORDS, (first + n) * WORDS);
-  if (checker) checker({ mem: sub(inWords[0]!), b: sub(inWords[1]!), c: sub(inWords[2]!), memOut: sub(memOut), ...(shape.returns ? { ret: sub(ret) } : {}), n }, flags);
-  else flags.fill(1);
+  // a wide case (spc slots) is judged slot by slot: its family's operation is element by element
+  // (GpuFamily.wide), so each slot is a one-slot case of the same variant; the case is flagged as
+  // its worst slot (1 over 2 over 0)
+  const checker = fastChecker(v, shape.elements / spc, space, shape.returns);
+  const slotFlags = new Uint8Array(n * spc);
+  const sub = (w: Uint32Array) => w.subarray(first * WORDS, (first + n * spc) * WORDS);
+  if (checker) checker({ mem: sub(inWords[0]!), b: sub(inWords[1]!), c: sub(inWords[2]!), memOut: sub(memOut), ...(shape.returns ? { ret: sub(ret) } : {}), n: n * spc }, slotFlags);
+  else slotFlags.fill(1);
+  const flags = spc === 1 ? slotFlags : caseFlags(slotFlags, spc);
   const totals: Record<string, number> = {};
   const count = (verdict: string, k = 1) => (totals[`${v.family}.${verdict}`] = (totals[`${v.family}.${verdict}`] ?? 0) + k);
   const results: EntryResult[] = [];
@@ -327,7 +352,7 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
       else passes++;
       return;
     }
-    const slot = first + i;
+    const slot = first + i * spc;
     const genIndex = job.generatedFrom + i - pe;
     const input: ReferenceCase = obj ? obj.input : { ...decodeCase(inputs, slot, shape.width, p.genShape!), ...(job.mode === 1 ? { space: 'shared' as const } : {}) };
     const observed = { memory: readSlot(bufs[0]!, slot, shape.width, shape.elements), ...(shape.returns ? { returned: readSlot(bufs[3]!, slot, shape.width, shape.elements) } : {}) };
@@ -351,6 +376,20 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   if (passes) count('pass', passes);
   if (opens) count('observed', opens);
   return { id: job.id, totals, results, cases: n, fast: passes + opens };
+}
+
+/** Per case of `spc` slots, its worst slot flag: 1 (full judge) over 2 (observed NaN) over 0 (pass). */
+export function caseFlags(slotFlags: Uint8Array, spc: number): Uint8Array {
+  const out = new Uint8Array(slotFlags.length / spc);
+  for (let i = 0; i < out.length; i++) {
+    let f = 0;
+    for (let k = i * spc; k < (i + 1) * spc && f !== 1; k++) {
+      if (slotFlags[k] === 1) f = 1;
+      else if (slotFlags[k] === 2) f = 2;
+    }
+    out[i] = f;
+  }
+  return out;
 }
 
 /** What the parent sends a worker: a batch of jobs, a sweep's reference cells to compute, or exit. */

@@ -1,11 +1,25 @@
 /**
- * cp.reduce.async.bulk.tensor on one GPU, tile mode: one tiled tensor map per launch over the
- * launch's destination slots (encoded by the executor with cuTensorMapEncodeTiled, element type from
- * the variant's descriptor slot; see tensorMapGeometry in backends/gpu/family.ts), read by the
- * kernel from global memory through the `pc` parameter. Thread i stages its case's 16-byte source in
- * its own 128-byte-aligned shared slot, fences the async proxy, reduces it into the box at
- * tensorCoords(i) and waits for its bulk async-group. The im2col load modes need an im2col tensor map,
- * which this executor does not build.
+ * cp.reduce.async.bulk.tensor on one GPU: one tensor map per launch over the launch's destination
+ * slots (encoded by the executor, element type from the variant's descriptor slot; see
+ * tensorMapGeometry and encodeTensorMap in backends/gpu/family.ts), read by the kernel from global
+ * memory through the `pc` parameter. Thread i stages its case's 16-byte source in its own
+ * 128-byte-aligned shared slot, fences the async proxy, reduces it into the box at tensorCoords(i)
+ * and waits for its bulk async-group.
+ *
+ * Tile mode (omitted or .tile): a tiled map (cuTensorMapEncodeTiled), box {E, 1, ...}.
+ *
+ * .im2col_no_offs (3d-5d): an im2col map (cuTensorMapEncodeIm2col) over the same memory read as an
+ * NWC / NHWC / NDHWC tensor (5.5.4 im2col mode: "3D | NWC", "4D | NHWC", "5D | NDHWC"): C = the E
+ * elements of a slot, W, H, D of 2 each, N the rest; Channels-per-Pixel E, Pixels-per-Column 1, the
+ * bounding box the whole DHW extent. The coordinates are the tile form's, (0, w, h, d, n): "Across N
+ * and C dimensions: specify the starting offsets along the dimension, similar to the tiled mode.
+ * Across DHW dimensions: specify the location of the convolution filter base in the tensor space"
+ * (5.5.4.1 Bounding Box), and .im2col_no_offs adds no im2col offsets ("im2colInfo is not
+ * applicable", 9.7.10.28.5.3). So the box of case i is the one pixel (w, h, d, n) of slot i, its
+ * channels 0..E-1 ("Pixels-per-Column specifies the number of elements to be accessed in the NDHW
+ * space. Channels-per-Pixel specifies the number of elements to access across the C dimension."):
+ * im2col.ts computes which elements an im2col box covers, and tests hold that to slot i.
+ * .im2col_no_offs::w (sm_107f) needs cuTensorMapEncodeIm2colWide, which this executor does not build.
  */
 import { BLOCK, CASE_INDEX, type GpuFamily, KERNEL_PARAMS, type KernelShape, SLOT } from '../../backends/gpu/family.js';
 import { TENSOR_MAP_TYPE } from '../../backends/gpu/driver.js';
@@ -80,14 +94,16 @@ function kernel(name: string, e: CatalogEntry, k: KernelShape): string {
 export const tensorGpu: GpuFamily = {
   unsupported: (e) => {
     const mode = e.q.load_mode ?? '';
-    if (mode !== '' && mode !== 'tile') return `the gpu executor builds tiled tensor maps (cuTensorMapEncodeTiled) only; .${mode} needs an im2col tensor map`;
+    if (mode !== '' && mode !== 'tile' && mode !== 'im2col_no_offs') return `the gpu executor builds tiled (cuTensorMapEncodeTiled) and im2col (cuTensorMapEncodeIm2col) tensor maps; .${mode} needs cuTensorMapEncodeIm2colWide`;
+    if (mode === 'im2col_no_offs' && (rankOf(e) < 3 || rankOf(e) > 5)) return `an im2col tensor map is 3D-5D (5.5.4 im2col mode: "Im2col mode supports the following tensor dimensions : 3D, 4D and 5D"), not .${e.q.dim}`;
     if ((e.q.override_addr ?? '') !== '' || (e.q.override_attr ?? '') !== '') return 'the gpu executor does not pass override operands';
     if (TENSOR_MAP_DATA_TYPE[e.q.type ?? ''] === undefined) return `no tensor map element type for .${e.q.type}`;
     return undefined;
   },
   shape: (e): KernelShape => {
     const width = elementType(e.q.type ?? '').bits;
-    return { width, elements: (SLOT * 8) / width, returns: false, clustered: false, generic: false, tensorMap: { dataType: TENSOR_MAP_DATA_TYPE[e.q.type ?? '']!, rank: rankOf(e) } };
+    const im2col = e.q.load_mode === 'im2col_no_offs';
+    return { width, elements: (SLOT * 8) / width, returns: false, clustered: false, generic: false, tensorMap: { dataType: TENSOR_MAP_DATA_TYPE[e.q.type ?? '']!, rank: rankOf(e), ...(im2col ? { im2col } : {}) } };
   },
   kernel: (name, e, k) => kernel(name, e, k),
   caseUnfit: (c, k) => {

@@ -5,7 +5,7 @@
  * destination is always .global.
  */
 import type { FamilyPlugin } from '../plugin.js';
-import { bulkModel, bulkShape } from '../shared/bulk.js';
+import { BULK_BYTES, bulkModel, bulkShape } from '../shared/bulk.js';
 import { cpReduceAsyncBulkTensor } from './catalog.js';
 import { tensorRules } from './rules.js';
 
@@ -15,6 +15,8 @@ export const cpReduceAsyncBulkTensorPlugin: FamilyPlugin = {
   rules: tensorRules,
   shape: {
     ...bulkShape,
+    // the box's size comes from the tensor map, not from a size operand (no sentence of this section sets it)
+    length: () => ({ kind: 'bulk', bytes: BULK_BYTES }),
     space: () => 'global',
     // the default tile mode spelled out, each dimension, no cache hint
     representative: (q) => q.load_mode === 'tile' && q.hint === '' && q.override_addr === '' && q.override_attr === '',

@@ -4,10 +4,16 @@
  * (any multiple of 16 bytes), reduced element by element into the destination.
  */
 import fc from 'fast-check';
+import { cite } from '../../catalog/cite.js';
 import { type CaseShape, type FamilyModel, resolveSpace } from '../plugin.js';
 
 /** Bulk sizes are multiples of 16 bytes. */
 export const BULK_BYTES = 16;
+
+/** cp.reduce.async.bulk's size rule (9.1 excerpt; the 9.4 text, 9.7.10.28.4.2: "`size` must be a multiple of 16. If the value is not a multiple of 16, then the behavior is undefined."). */
+export const BULK_SIZE_RULE = cite('cp-reduce-async-bulk.md', 'Description', 'size must be a multiple of 16; dstMem and srcMem must be 16-byte aligned.');
+/** multimem.cp.reduce.async.bulk's (PTX ISA 9.7.9.27, Description). */
+export const MULTIMEM_BULK_SIZE_RULE = cite('multimem-cp-reduce-async-bulk.md', 'Description', 'Operand size must be a multiple of 16.');
 
 export const bulkModel: FamilyModel = (_v, c, ctx) => {
   const mem = ctx.need(c.memory, 'memory (the destination array)');
@@ -18,7 +24,7 @@ export const bulkModel: FamilyModel = (_v, c, ctx) => {
 
 export const bulkShape: CaseShape = {
   inputs: () => ['memory', 'source'],
-  length: () => ({ kind: 'bulk', bytes: BULK_BYTES }),
+  length: () => ({ kind: 'bulk', bytes: BULK_BYTES, rule: BULK_SIZE_RULE }),
   returns: () => false,
   results: 'memory',
   space: (q, c) => resolveSpace(q.dst, c),
@@ -45,7 +51,7 @@ export const multimemBulkModel: FamilyModel = (_v, c, ctx) => {
 
 export const multimemBulkShape: CaseShape = {
   inputs: () => ['replicas', 'source'],
-  length: () => ({ kind: 'bulk', bytes: BULK_BYTES }),
+  length: () => ({ kind: 'bulk', bytes: BULK_BYTES, rule: MULTIMEM_BULK_SIZE_RULE }),
   returns: () => false,
   results: 'replicas',
   space: () => 'global',
