@@ -340,7 +340,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const repros: Record<string, string> = {};
   for (const r of results) {
     const want = reproWanted.find((t) => t === r.file || t === r.name);
-    if (!r.gpu || !r.runs?.length || (r.status !== 'failed' && !want)) continue;
+    if (!r.gpu || !r.runs?.length || (!r.gpu.forbiddenSeen && !want)) continue; // a known deviation (explained finding) gets one too
     const item = items.find((it) => it.file === r.file)!;
     const rr = r.runs.slice().sort((a, b) => b.forbiddenSeen - a.forbiddenSeen)[0]!; // the setting that saw the most
     const folder = want && o.out ? (reproWanted.length > 1 ? join(o.out, reproName(r.file)) : o.out) : join(dir, 'repro', reproName(r.file));

@@ -82,17 +82,17 @@ int main(int argc, char** argv) {
   std::printf("%s\n%s on %s (driver %d.%d): %ld launch(es) of %d instances (grid %d x block %d%s), stride %d, seed %u; %s\n", TEST_NAME, TEST_FILE, s.name, s.drv / 1000, (s.drv % 1000) / 10, its, NI, GRID,
               BLOCK, CLUSTER > 1 ? ", clusters of " CLUSTER_TEXT " CTAs" : "", STRIDE, (unsigned)SEED, STRESS_TEXT);
   std::vector<CUdeviceptr> all;
-  // instance i's copy of location j is word (j * NI + i) * STRIDE; one more location: the barrier word (align)
-  std::vector<uint32_t> mem((size_t)(N_LOCS + 1) * NI * STRIDE, 0);
+  // instance i's copy of location j is at byte (j * NI + i) * STRIDE * SLOT_BYTES; one more location: the barrier word (align)
+  std::vector<uint32_t> mem((size_t)(N_LOCS + 1) * NI * STRIDE * SLOT_BYTES / 4, 0);
   for (int j = 0; j < N_LOCS; j++)
-    for (int i = 0; i < NI; i++) mem[((size_t)j * NI + i) * STRIDE] = INIT[j];
+    for (int i = 0; i < NI; i++) mem[((size_t)j * NI + i) * STRIDE * SLOT_BYTES / 4] = INIT[j];
   std::vector<uint32_t> perm;
   permutations(perm, NI, (uint32_t)its, SEED);
   CUdeviceptr dmem = upload(all, mem.size(), mem.data());
-  CUdeviceptr dregs = upload(all, (size_t)NI * (N_REGS > 0 ? N_REGS : 1), nullptr);
+  CUdeviceptr dregs = upload(all, (size_t)NI * (N_REG_WORDS > 0 ? N_REG_WORDS : 1), nullptr);
   CUdeviceptr dperm = upload(all, perm.size(), perm.data());
-  CUdeviceptr dtab = upload(all, (size_t)N_ROWS * N_KEYS, TABLE);
-  const size_t histWords = N_ROWS + 1 + SAMPLES * N_KEYS;
+  CUdeviceptr dtab = upload(all, (size_t)N_ROWS * N_WORDS, TABLE);
+  const size_t histWords = N_ROWS + 1 + SAMPLES * N_WORDS;
   CUdeviceptr dhist = upload(all, histWords, nullptr);
   CUdeviceptr dinit = upload(all, N_LOCS, INIT);
   CUdeviceptr dscratch = upload(all, SCRATCH_WORDS, nullptr);
@@ -112,19 +112,17 @@ int main(int argc, char** argv) {
   for (int k = 0; k < N_ROWS; k++) {
     counted += hist[k];
     if (FORBIDDEN[k] && !hist[k]) continue;  // a forbidden row never seen: left out
-    std::printf("  ");
-    for (int x = 0; x < N_KEYS; x++) std::printf("%u  ", TABLE[k * N_KEYS + x]);
-    std::printf("%u  %s%s\n", hist[k], FORBIDDEN[k] ? "forbidden: " : "allowed", FORBIDDEN[k] ? WHY[k] : "");
+    std::printf("  %s  %u  %s%s\n", ROW_TEXT[k], hist[k], FORBIDDEN[k] ? "forbidden: " : "allowed", FORBIDDEN[k] ? WHY[k] : "");
     if (FORBIDDEN[k]) forbidden += hist[k];
   }
   const uint32_t other = hist[N_ROWS];
   counted += other;
   if (other) {
     // outside the table: no candidate execution of the model has it (the table holds every allowed outcome)
-    std::printf("  %u outcome(s) outside the table (no candidate execution has them), the first %u:\n", other, other < SAMPLES ? other : SAMPLES);
+    std::printf("  %u outcome(s) outside the table (no candidate execution has them), the first %u as 32-bit words (a 64-bit key: low, high):\n", other, other < SAMPLES ? other : SAMPLES);
     for (uint32_t n = 0; n < other && n < SAMPLES; n++) {
       std::printf("   ");
-      for (int x = 0; x < N_KEYS; x++) std::printf(" %u", hist[N_ROWS + 1 + n * N_KEYS + x]);
+      for (int x = 0; x < N_WORDS; x++) std::printf(" %u", hist[N_ROWS + 1 + n * N_WORDS + x]);
       std::printf("\n");
     }
     forbidden += other;

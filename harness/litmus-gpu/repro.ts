@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Judgement } from '../memory-model/events.js';
 import { buildScript } from '../repro/common.js';
-import { SAMPLES, type Plant, type StressOptions, type TestPlan, launchGeometry, litmusModule } from './kernel.js';
+import { SAMPLES, type Plant, type StressOptions, type TestPlan, keyWords, launchGeometry, litmusModule, regWords } from './kernel.js';
 import { outcomeTable, verdictOf } from './outcomes.js';
 import type { GpuLitmusRun } from './run.js';
 
@@ -50,15 +50,19 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
   const geo = launchGeometry(plan.placement, x.smCount, x.stress, x.perLaunch);
   const keys = plan.keys;
   const initOf = (k: string) => (plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n));
-  const table = outcomeTable(x.judgement, keys, initOf);
-  const verdicts = table.map((v) => verdictOf(x.judgement, keys, v));
+  const bits = plan.keyBits ?? keys.map(() => 32);
+  const table = outcomeTable(x.judgement, keys, initOf, bits);
+  const verdicts = table.map((v) => verdictOf(x.judgement, keys, v, bits));
+  // a row as the device's words (a 64-bit key: low word, then high), as run.ts writes the table
+  const toWords = (values: readonly string[]) => values.flatMap((v, i) => (bits[i] === 64 ? [BigInt(v) & 0xffffffffn, BigInt(v) >> 32n] : [BigInt(v)]));
   const forbiddenRows = table.filter((_, k) => !verdicts[k]!.allowed);
   const seen = x.run?.histogram.filter((h) => !h.allowed && h.count) ?? [];
   const outcome = (rows: readonly { values: readonly string[]; why?: string }[]) => rows.map((r) => `${keys.map((k, i) => `${k}=${r.values[i]}`).join(' ')} (${r.why})`).join('; ');
   const outcomeText = seen.length ? outcome(seen) : forbiddenRows.length ? outcome(forbiddenRows.map((values, i) => ({ values, why: verdicts[table.indexOf(values)]!.why ?? '' })).slice(0, 4)) + (forbiddenRows.length > 4 ? `; and ${forbiddenRows.length - 4} more` : '') : 'none: the model forbids no outcome in the table';
   const recorded = x.run ? `${x.run.forbiddenSeen} of ${x.run.instances} instances showed a forbidden outcome${x.device ? ` on ${x.device}` : ''}` : 'not run';
   const stressText = `stress: ${x.stress.warps} warp(s) x ${x.stress.iters} iteration(s) on ${x.stress.lines} lines, alignment ${x.stress.align ? 'on' : 'off'}${x.plant === 'hoist' ? "; the self-test's planted fault (thread 0's instructions reversed, 2 us apart)" : ''}`;
-  const words = (xs: readonly (number | string)[]) => (xs.length ? xs.map((v) => `${BigInt.asUintN(32, BigInt(v))}u`).join(', ') : '0u');
+  const words = (xs: readonly (number | string | bigint)[]) => (xs.length ? xs.map((v) => `${BigInt.asUintN(32, BigInt(v))}u`).join(', ') : '0u');
+  const V = keyWords(plan);
   const module = litmusModule(plan, x.arch, x.ptx, x.stress, geo.warpGroups, x.plant);
   const params = [
     '// Written by `litmus --backend gpu` (ptx-reduction-conformance): the launches the GPU runner made for one litmus test.',
@@ -72,11 +76,12 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
     `#define CLUSTER_TEXT "${plan.placement.clusterSize}"`,
     `static const unsigned SEED = ${x.seed >>> 0}u;`,
     `enum { GRID = ${geo.grid}, BLOCK = ${geo.block}, CLUSTER = ${plan.placement.clusterSize}, NI = ${geo.instances}, ITERATIONS = ${x.iterations}, STRIDE = ${x.stress.stride}, SAMPLES = ${SAMPLES},`,
-    `       N_LOCS = ${plan.locs.length}, N_REGS = ${plan.regKeys.length}, N_KEYS = ${keys.length}, N_ROWS = ${table.length}, SCRATCH_WORDS = ${x.stress.lines * 32} };`,
+    `       N_LOCS = ${plan.locs.length}, SLOT_BYTES = ${plan.slotBytes ?? 4}, N_REG_WORDS = ${regWords(plan)}, N_WORDS = ${V}, N_ROWS = ${table.length}, SCRATCH_WORDS = ${x.stress.lines * 32} };`,
     `// the locations' initial values, in the order of the module's memory (${plan.locs.join(', ')})`,
     `static const uint32_t INIT[${Math.max(1, plan.locs.length)}] = {${words(plan.init)}};`,
-    `// the outcome table lt_count looks each instance up in (keys: ${keys.join(', ')}), the model's verdict of each row`,
-    `static const uint32_t TABLE[${Math.max(1, table.length * keys.length)}] = {${words(table.flat())}};`,
+    `// the outcome table lt_count looks each instance up in (keys: ${keys.join(', ')}; ${V} word(s) a row, a 64-bit key low word first), each row as text, the model's verdict of each row`,
+    `static const uint32_t TABLE[${Math.max(1, table.length * V)}] = {${words(table.flatMap(toWords))}};`,
+    `static const char* ROW_TEXT[${Math.max(1, table.length)}] = {${table.map((r) => cstr(r.join('  '))).join(', ') || '""'}};`,
     `static const unsigned char FORBIDDEN[${Math.max(1, table.length)}] = {${verdicts.map((v) => (v.allowed ? 0 : 1)).join(', ') || '0'}};`,
     `static const char* WHY[${Math.max(1, table.length)}] = {${verdicts.map((v) => cstr(v.why ?? '')).join(', ') || '""'}};`,
     '',
