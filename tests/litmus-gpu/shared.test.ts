@@ -1,0 +1,229 @@
+/**
+ * litmus --backend gpu with shared-memory locations, 64-bit and packed values, and explained findings
+ * (issue 26): what plans and why the rest does not, the shared-memory module's addressing (its own
+ * CTA's `.shared::cta` copy, the owner's `.shared::cluster` copy by mapa, a generic one by cvta), the
+ * cluster barriers around the instance's code and the copy-out, every such module assembled by ptxas
+ * for sm_90; then with the stand-in launcher: 64-bit keys as two words, and a forbidden outcome that
+ * the findings file names is a known deviation (exit 0) while one it does not name fails (exit 1).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { register } from 'tsx/cjs/api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_STRESS, type StressOptions, launchGeometry, litmusModule, planTest } from '../../harness/litmus-gpu/kernel.js';
+import { parseLitmus } from '../../harness/memory-model/extended.js';
+import { runWithStandin } from '../helpers/standin.js';
+import { ptxasOrReason } from '../helpers/ptxas.js';
+
+const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'litmus-gpu-standin.cts');
+const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
+const FINDING = 'reports/findings/shared-cluster-atomicity';
+let ptxas: string | undefined;
+let noPtxas: string | undefined;
+beforeAll(async () => {
+  register();
+  const p = await ptxasOrReason();
+  ptxas = typeof p === 'string' ? undefined : p.path;
+  noPtxas = typeof p === 'string' ? p : undefined;
+});
+
+const corpus = () => [...readdirSync('cases/litmus').filter((f) => f.endsWith('.litmus')).map((f) => `cases/litmus/${f}`), ...readdirSync('cases/litmus/matrix').map((f) => `cases/litmus/matrix/${f}`)].sort();
+const planOf = (text: string, file = 'x.litmus') => planTest(parseLitmus(text, file).test!, text);
+const planned = (file: string) => {
+  const text = readFileSync(file, 'utf8');
+  const p = planOf(text, file);
+  if (!p.ok) throw new Error(`${file}: ${p.reason}`);
+  return p.plan;
+};
+const moduleOf = (file: string, st: StressOptions = DEFAULT_STRESS) => {
+  const plan = planned(file);
+  return litmusModule(plan, 'sm_90', '8.0', st, launchGeometry(plan.placement, 132, st).warpGroups);
+};
+/** The lines of thread t's code in lt_test (from its label to its ret). */
+const threadCode = (m: string, t: number) => {
+  const at = m.indexOf(`\nTH${t}:`);
+  return m.slice(at, m.indexOf('  ret;', at));
+};
+
+const MP_SHARED = 'cases/litmus/MP+shared-cluster+red.release+atom.acquire.litmus';
+const GENERIC = `PTX MP+generic-shared
+(* intent: forbidden because release/acquire (8.10.6 Causality) *)
+{
+s @ shared cta 0;
+f @ shared cta 0;
+}
+ P0@cta 0,cluster 0,gpu 0                 | P1@cta 1,cluster 0,gpu 0                     ;
+ st.weak.u32 s, 1                         | ld.acquire.cluster.shared::cluster.u32 r0, f ;
+ st.release.cluster.shared::cta.u32 f, 1  | ld.weak.u32 r1, s                            ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0)
+`;
+
+describe('planning shared memory and 64-bit values', () => {
+  it('the corpus: every test plans but the bulk, red.async and multimem ones, each skipped with its reason', () => {
+    const skipped: string[] = [];
+    let shared = 0;
+    for (const f of corpus()) {
+      const text = readFileSync(f, 'utf8');
+      const t = parseLitmus(text, f).test!;
+      const p = planTest(t, text);
+      if (!p.ok) skipped.push(`${f.split('/').pop()}: ${p.reason}`);
+      else if (p.plan.shared.some(Boolean)) shared++;
+    }
+    expect(shared).toBeGreaterThanOrEqual(105); // 96 generated MP tests with a shared flag, the hand-written atomicity and MP ones
+    expect(skipped).toHaveLength(10);
+    for (const s of skipped) expect(s).toMatch(/^(Bulk|RedAsync)\+.*a (async|proxyFence) instruction|^Multimem\+.*'multimem\.red[^']*' \(only atom and red run/);
+  });
+  it('refuses what it cannot run, with the reason: an owner CTA with no thread, mixed sizes on one location, a 16-bit access', () => {
+    const noOwner = GENERIC.replace('s @ shared cta 0;', 's @ shared cta 2,cluster 0,gpu 0;').replace(' st.weak.u32 s, 1  ', ' st.weak.shared::cluster.u32 s, 1');
+    expect(parseLitmus(noOwner, 'x').problems).toEqual([]);
+    expect(planOf(noOwner)).toMatchObject({ ok: false, reason: expect.stringMatching(/shared memory of CTA 2, where no thread of the test runs/) });
+    const mixed = GENERIC.replace('ld.weak.u32 r1, s', 'ld.weak.u64 r1, s');
+    expect(planOf(mixed)).toMatchObject({ ok: false, reason: expect.stringMatching(/accessed as 32-bit and as 64-bit values/) });
+    const half = GENERIC.replace('ld.weak.u32 r1, s', 'ld.weak.b16 r1, s').replace('st.weak.u32 s, 1', 'st.weak.b16 s, 1');
+    expect(planOf(half)).toMatchObject({ ok: false, reason: expect.stringMatching(/16-bit access \(32- and 64-bit values run\)/) });
+  });
+  it('64-bit and packed types: value bits per location and key, 8-byte slots; f16x2/bf16x2 are one 32-bit word', () => {
+    const or = planned('cases/litmus/Atomicity+atom.or.b64.cluster-shared.litmus');
+    expect([or.locBits, or.keyBits, or.slotBytes]).toEqual([[64], [64], 8]);
+    expect(or.regBits).toEqual({ '0:r0': 64, '1:r0': 64 });
+    const f16 = planned('cases/litmus/Atomicity+red.add.noftz.f16x2.cluster-shared.litmus');
+    expect([f16.locBits, f16.keyBits, f16.slotBytes]).toEqual([[32], [32], 4]);
+  });
+});
+
+describe('the shared-memory module', () => {
+  it('owner CTA 1 (rank 1): its thread uses the .shared::cta copy, the other CTA the owner copy by mapa; both meet on the cluster barrier before and after; the owner initialises and copies out', () => {
+    const plan = planned(MP_SHARED);
+    expect(plan.shared.map((s) => s?.owner)).toEqual([1, 1]); // s and f belong to CTA 1, where P1 runs
+    const m = moduleOf(MP_SHARED);
+    const wg = launchGeometry(plan.placement, 132, DEFAULT_STRESS).warpGroups;
+    expect(m).toContain(`.shared .align 8 .b8 lt_sh[${2 * wg * 32 * 4}];`);
+    expect(m).toMatch(/mapa\.shared::cluster\.u32 %C0, %S0, 1;/);
+    expect(m).toMatch(/mapa\.shared::cluster\.u32 %C1, %S1, 1;/);
+    const p0 = threadCode(m, 0);
+    const p1 = threadCode(m, 1);
+    expect(p0).toMatch(/st\.weak\.shared::cluster\.u32 \[%C0\]/);
+    expect(p0).toMatch(/red\.release\.cluster\.shared::cluster\.add\.u32 \[%C1\]/);
+    expect(p1).toMatch(/atom\.acquire\.cluster\.shared::cta\.add\.u32 %R_r0, \[%S1\]/);
+    expect(p1).toMatch(/ld\.weak\.shared::cta\.u32 %R_r1, \[%S0\]/);
+    for (const p of [p0, p1]) expect(p.match(/barrier\.cluster\.arrive;\n {2}barrier\.cluster\.wait;/g)).toHaveLength(2);
+    // only the owner's thread writes the initial values (before the first barrier) and copies the final ones to mem (after the second)
+    expect(p0).not.toMatch(/st\.shared::cta|st\.global\.u32 \[%A/);
+    const init = p1.indexOf('st.shared::cta.u32 [%S0], 0;');
+    const copy = p1.indexOf('st.global.u32 [%A0], %X;');
+    expect(init).toBeGreaterThan(-1);
+    expect(init).toBeLessThan(p1.indexOf('barrier.cluster.arrive'));
+    expect(copy).toBeGreaterThan(p1.lastIndexOf('barrier.cluster.wait'));
+    // the stress warps take part in the first barrier, so it does not wait for them to exit
+    expect(m).toMatch(/@%p bra SBAR;/);
+    expect(m).toMatch(/SBAR:\n {2}barrier\.cluster\.arrive;\n {2}barrier\.cluster\.wait;\n {2}bra STRESS;/);
+    // a global-only test has none of it
+    const g = moduleOf('cases/litmus/MP+atom.relaxed.litmus');
+    expect(g).not.toMatch(/lt_sh|barrier\.cluster|mapa|SBAR/);
+  });
+  it('a generic access to a shared location goes through the generic address of the owner copy (cvta.shared::cluster)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lt-generic-'));
+    const f = join(dir, 'G.litmus');
+    writeFileSync(f, GENERIC);
+    const m = moduleOf(f);
+    expect(m).toMatch(/cvta\.shared::cluster\.u64 %G0, %XD;/);
+    expect(threadCode(m, 0)).toMatch(/st\.weak\.u32 \[%G0\]/);
+    expect(threadCode(m, 1)).toMatch(/ld\.weak\.u32 %R_r1, \[%G0\]/);
+  });
+  it('64-bit: .b64 registers and constants, the key read as two words by lt_count; the owner copies both words out', () => {
+    const m = moduleOf('cases/litmus/Atomicity+atom.or.b64.cluster-shared.litmus');
+    expect(m).toMatch(/\.reg \.b64 %RD_r0;/);
+    expect(threadCode(m, 0)).toMatch(/mov\.b64 %TD0, 4294967296;\n {2}atom\.relaxed\.gpu\.shared::cta\.or\.b64 %RD_r0, \[%S0\], %TD0;/);
+    expect(threadCode(m, 1)).toMatch(/atom\.relaxed\.gpu\.shared::cluster\.or\.b64 %RD_r0, \[%C0\], %TD0;/);
+    expect(threadCode(m, 0)).toMatch(/st\.global\.u32 \[%A0\+4\], %X;/);
+    const count = m.slice(m.indexOf('.entry lt_count'));
+    expect(count).toMatch(/mul\.wide\.u32 %a, %u, 8;\n {2}add\.u64 %a, %mem, %a;\n {2}ld\.global\.u32 %V0, \[%a\];\n {2}ld\.global\.u32 %V1, \[%a\+4\];/);
+  });
+  it('every module with a shared or 64-bit location assembles with ptxas for sm_90, under each stress option (align, preload, stress on the test lines)', (ctx) => {
+    if (!ptxas) ctx.skip();
+    const dir = mkdtempSync(join(tmpdir(), 'lt-shared-ptx-'));
+    let n = 0;
+    for (const f of corpus()) {
+      const text = readFileSync(f, 'utf8');
+      const p = planTest(parseLitmus(text, f).test!, text);
+      if (!p.ok || (!p.plan.shared.some(Boolean) && !p.plan.locBits.includes(64))) continue;
+      const sts: StressOptions[] = [DEFAULT_STRESS, { ...DEFAULT_STRESS, align: true }, { ...DEFAULT_STRESS, preload: true, target: 'test' }];
+      for (const st of sts) {
+        writeFileSync(join(dir, 'm.ptx'), litmusModule(p.plan, 'sm_90', '8.0', st, launchGeometry(p.plan.placement, 132, st).warpGroups));
+        expect(() => execFileSync(ptxas!, ['-arch', 'sm_90', join(dir, 'm.ptx'), '-o', join(dir, 'm.cubin')], { stdio: 'pipe' }), `${f} ${JSON.stringify(st)}`).not.toThrow();
+      }
+      n++;
+    }
+    expect(n).toBeGreaterThanOrEqual(105);
+  }, 300_000);
+});
+
+describe('litmus --backend gpu with the stand-in: 64-bit keys and explained findings', () => {
+  const run = (args: string[], rows: string) => {
+    const report = mkdtempSync(join(tmpdir(), 'litmus-gpu-'));
+    return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTX_CONFORMANCE_ADDON: FIXTURE, PTXCONF_LITMUS_ROWS: rows }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
+  };
+  const findingsFile = (outcomes: Record<string, string>[], test = MP) => {
+    const f = join(mkdtempSync(join(tmpdir(), 'findings-')), 'gpu-findings.json');
+    // a made-up explanation, for the test only: it names MP's forbidden (1, 0) and a real finding folder
+    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-findings', version: 1, explained: [{ test, outcomes, finding: FINDING, why: 'test only' }] }));
+    return f;
+  };
+  it('64-bit register keys: each key two words (low, high) in the table, the samples and the verdicts', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const dir = mkdtempSync(join(tmpdir(), 'lt-w64-'));
+    const f = join(dir, 'W64.litmus');
+    writeFileSync(f, `PTX Atomicity+atom.or.b64.global
+(* intent: forbidden because two morally strong ors cannot both read the other's write (8.10.3 Atomicity) *)
+{
+x=0;
+}
+ P0@cta 0,gpu 0                                    | P1@cta 1,gpu 0                           ;
+ atom.relaxed.gpu.global.or.b64 r0, x, 0x100000000 | atom.relaxed.gpu.global.or.b64 r0, x, 1 ;
+exists (P0:r0 == 1 /\\ P1:r0 == 0x100000000)
+`);
+    // words: P0:r0 low, high, P1:r0 low, high
+    const r = await run([f, '--iterations', '1', '--instances', '4096'], '0,0,0,1;1,0,0,0;1,0,0,1;7,7,0,0');
+    expect(r.code, r.out).toBe(1);
+    const g = r.report.results[0].gpu;
+    expect(g.keyBits).toEqual([64, 64]);
+    const row = (v: string) => g.histogram.find((h: { values: string[] }) => h.values.join(',') === v);
+    expect(row('0,4294967296')).toMatchObject({ count: 1024, allowed: true });
+    expect(row('1,0')).toMatchObject({ count: 1024, allowed: true });
+    expect(row('1,4294967296')).toMatchObject({ count: 1024, allowed: false });
+    expect(row(`${7 + 7 * 2 ** 32},0`)).toMatchObject({ count: 64, allowed: false, why: 'no candidate execution has it' });
+    expect(g.other).toEqual({ count: 1024, samples: 64 });
+    expect(g.forbiddenSeen).toBe(2048);
+  }, 60_000);
+  it('a forbidden outcome the findings file names is a known deviation with its finding and count: exit 0', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const r = await run([MP, '--iterations', '2', '--instances', '3072', '--findings', findingsFile([{ 'P1:r0': '1', 'P1:r1': '0' }])], '0,0;1,1;1,0');
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/known deviation \(finding shared-cluster-atomicity\): 2048 of 6144/);
+    expect(r.out).toMatch(/0 with a forbidden outcome seen, 1 with only known deviations/);
+    expect(r.report.results[0]).toMatchObject({ status: 'known-deviation', known: [{ finding: FINDING, count: 2048 }] });
+    expect(r.report.counts['known-deviation']).toBe(1);
+  }, 60_000);
+  it('one it does not name still fails: another outcome named, an unexplained one beside an explained one, the default file (exit 1); a bad file exits 2', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const other = await run([MP, '--iterations', '1', '--instances', '3072', '--findings', findingsFile([{ 'P1:r0': '7', 'P1:r1': '7' }])], '0,0;1,1;1,0');
+    expect(other.code, other.out).toBe(1);
+    expect(other.out).toMatch(/FORBIDDEN OUTCOME SEEN \(1024 of 3072\)/);
+    expect(other.report.results[0].status).toBe('failed');
+    // (1,0) explained, (7,7) (the other bin) not: the test fails
+    const mixed = await run([MP, '--iterations', '1', '--instances', '3072', '--findings', findingsFile([{ 'P1:r0': '1', 'P1:r1': '0' }])], '0,0;7,7;1,0');
+    expect(mixed.code, mixed.out).toBe(1);
+    expect(mixed.report.results[0].status).toBe('failed');
+    // the default file (cases/litmus/gpu-findings.json) does not explain MP
+    const dflt = await run([MP, '--iterations', '1', '--instances', '3072'], '0,0;1,1;1,0');
+    expect(dflt.code, dflt.out).toBe(1);
+    const badDir = mkdtempSync(join(tmpdir(), 'findings-bad-'));
+    const bad = join(badDir, 'f.json');
+    writeFileSync(bad, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-findings', version: 1, explained: [{ test: MP, outcomes: [{ 'P1:r0': '1' }], finding: 'reports/findings/no-such-finding', why: 'x' }] }));
+    const b = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--findings', bad], { PTX_CONFORMANCE_ADDON: FIXTURE });
+    expect(b.code).toBe(2);
+    expect(b.out).toMatch(/finding 'reports\/findings\/no-such-finding' is not a folder/);
+  }, 60_000);
+});
