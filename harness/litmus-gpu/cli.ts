@@ -29,7 +29,7 @@ import { type FindingsFile, FINDINGS_FILE, explain, findingName, readFindingsFil
 import { type ClassScore, type MutantClass, MUTANT_CLASSES, mutantsOf, mutationScores, weakCount } from './mutants.js';
 import { renderGpuHtml } from './html.js';
 import { type LoadedReplay, type ReplayRecord, type RunRecord, REPLAY_FIXES, checkSources, loadReplay, sha256 } from './replay.js';
-import { litmusRepro, reproName, writeLitmusRepro } from './repro.js';
+import { checkOutDir, litmusRepro, reproName, writeLitmusRepro } from './repro.js';
 import { type StressFile, type StressSetting, SEARCH_GRID, SEARCH_SAMPLE, STRIDES, pickAlternates, pickBest, readStressFile, sampleMutants, stressesFor, testClass } from './stress.js';
 
 export const STRESS_FILE = 'cases/litmus/gpu-stress.json';
@@ -221,6 +221,8 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   if (replay) items.splice(0, items.length, ...items.filter((it) => replay.runs.has(it.file)));
   if (!results.length && !items.length) throw new UsageError(`no litmus test selected${o.filter ? ` by --filter '${o.filter}'` : ''}`);
   const reproWanted = o.repro ?? [];
+  if (o.out !== undefined && !reproWanted.length) throw new UsageError('--out names the folder of a --repro reproducer; give --repro TEST with it');
+  if (o.out !== undefined) checkOutDir(o.out);
   for (const t of reproWanted) if (!items.some((it) => it.file === t || it.name === t)) throw new UsageError(`--repro ${t}: not a test this run runs; name a test file (or file#mutant) given or selected, e.g. ${items.slice(0, 2).map((it) => it.file).join(', ') || SELF_TEST_FILE}`);
   /** Builds, compiles (in parallel) and runs items under their settings; one result per item. */
   const runItems = async (batch: readonly { item: Item; set: StressSetting; from: string; total: number; its?: number; per?: number }[]): Promise<GpuLitmusResult[]> => {

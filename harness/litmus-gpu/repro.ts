@@ -7,8 +7,9 @@
  * the project's other reproducers), driver.h, build.sh (nvcc only, PTXAS= override) and README.md
  * (the test's source, the outcome, the model's reason, the command).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { UsageError } from '../cli/errors.js';
 import type { Judgement } from '../memory-model/events.js';
 import { buildScript } from '../repro/common.js';
 import { SAMPLES, type Plant, type StressOptions, type TestPlan, keyWords, launchGeometry, litmusModule, regWords } from './kernel.js';
@@ -134,9 +135,27 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
   };
 }
 
+/**
+ * Checks --out before any work: not a file, and its nearest existing folder writable; a UsageError
+ * naming it otherwise. Folders are made level by level (a recursive mkdir loops under /proc).
+ */
+export function checkOutDir(dir: string): void {
+  let at = resolve(dir);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  const bad = (why: string) => new UsageError(`--out ${dir}: ${why}; name a folder you can write to (or leave --out out: REPORT/repro/<test>)`);
+  if (!statSync(at).isDirectory()) throw bad(`${at} is a file, not a folder`);
+  try {
+    accessSync(at, constants.W_OK);
+  } catch {
+    throw bad(`${at} is not writable`);
+  }
+}
+
 /** Writes the folder; returns its path. */
 export function writeLitmusRepro(dir: string, files: Record<string, string>): string {
-  mkdirSync(dir, { recursive: true });
+  const missing: string[] = [];
+  for (let at = resolve(dir); !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const m of missing) mkdirSync(m);
   for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text, f.endsWith('.sh') ? { mode: 0o755 } : {});
   return dir;
 }

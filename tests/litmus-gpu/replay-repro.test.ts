@@ -223,6 +223,13 @@ describe('litmus --backend gpu reproducers', () => {
     expect(r.out).toContain(`NOT REPRODUCED in ${g.instances} instances`);
     expect(r.log).toBe(a.log);
     expect(r.log).toContain(`cluster=${g.geometry.cluster}x1x1`);
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const notDir = await run([MP, '--repro', MP, '--out', join(file, 'sub'), '--iterations', '1', '--instances', '1024'], '0,0');
+    expect(notDir.code).toBe(2);
+    expect(notDir.out).toContain(`--out ${join(file, 'sub')}: ${file} is a file, not a folder`);
+    expect(notDir.log).toBe('');
+    expect((await run([MP, '--out', out], '0,0')).out).toMatch(/--out names the folder of a --repro reproducer/);
     const bad = await run([MP, '--repro', 'cases/litmus/nothing.litmus', '--iterations', '1', '--instances', '1024'], '0,0');
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/--repro cases\/litmus\/nothing\.litmus: not a test this run runs/);
