@@ -140,6 +140,9 @@ describe('the shared-memory module', () => {
     expect(threadCode(m, 0)).toMatch(/st\.global\.u32 \[%A0\+4\], %X;/);
     const count = m.slice(m.indexOf('.entry lt_count'));
     expect(count).toMatch(/mul\.wide\.u32 %a, %u, 8;\n {2}add\.u64 %a, %mem, %a;\n {2}ld\.global\.u32 %V0, \[%a\];\n {2}ld\.global\.u32 %V1, \[%a\+4\];/);
+    // stress on the test's lines hits the slot between copies (8 bytes a slot here), never the high word of a copy
+    const t = moduleOf('cases/litmus/Atomicity+atom.or.b64.cluster-shared.litmus', { ...DEFAULT_STRESS, target: 'test' });
+    expect(t).toMatch(/mad\.lo\.u32 %u, %u, %stride, 1;\n {2}mul\.wide\.u32 %a, %u, 8;/);
   });
   it('every module with a shared or 64-bit location assembles with ptxas for sm_90, under each stress option (align, preload, stress on the test lines)', (ctx) => {
     if (!ptxas) ctx.skip();
