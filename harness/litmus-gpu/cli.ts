@@ -346,7 +346,11 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     const item = items.find((it) => it.file === r.file)!;
     const rr = r.runs.slice().sort((a, b) => b.forbiddenSeen - a.forbiddenSeen)[0]!; // the setting that saw the most
     const folder = want && o.out ? (reproWanted.length > 1 ? join(o.out, reproName(r.file)) : o.out) : join(dir, 'repro', reproName(r.file));
-    const files = litmusRepro({ file: r.file, name: r.name, plan: item.plan, judgement: item.j, arch: target.name, ptx: target.minPtx, stress: { warps: rr.warps, iters: rr.iters, lines: DEFAULT_STRESS.lines, align: rr.align, preload: rr.preload ?? false, target: rr.target ?? 'scratch', stride: rr.stride }, smCount, ...(rr.asked !== undefined ? { perLaunch: rr.asked } : {}), iterations: rr.iterations, seed, plant, run: r.gpu, command: `npm run conformance -- litmus --backend gpu --replay ${join(dir, 'report.json')} --only ${r.file}`, device: info.devices[0]?.name ?? '', toolchain: backend.ptxas!.versionLine });
+    const input = { file: r.file, name: r.name, plan: item.plan, judgement: item.j, arch: target.name, ptx: target.minPtx, stress: { warps: rr.warps, iters: rr.iters, lines: DEFAULT_STRESS.lines, align: rr.align, preload: rr.preload ?? false, target: rr.target ?? 'scratch', stride: rr.stride }, smCount, ...(rr.asked !== undefined ? { perLaunch: rr.asked } : {}), iterations: rr.iterations, seed, plant, run: r.gpu, command: `npm run conformance -- litmus --backend gpu --replay ${join(dir, 'report.json')} --only ${r.file}`, device: info.devices[0]?.name ?? '', toolchain: backend.ptxas!.versionLine };
+    let files = litmusRepro(input);
+    // kernel.ptx at the target's lowest PTX ISA version, if this ptxas takes it there; else at the run's
+    const low = await compileModules([files['kernel.ptx']!], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then(() => true, () => false);
+    if (!low) files = litmusRepro({ ...input, ptx, lowestRefused: target.minPtx });
     try {
       writeLitmusRepro(folder, files);
     } catch (e) {

@@ -26,8 +26,9 @@ export interface LitmusReproInput {
   readonly plan: TestPlan;
   readonly judgement: Pick<Judgement, 'outcomes'>;
   readonly arch: string;
-  /** The lowest PTX ISA version the module needs (the target's). */
+  /** The PTX ISA version kernel.ptx declares: the target's lowest, or the run's where ptxas refused the module at the lowest (`lowestRefused`). */
   readonly ptx: string;
+  readonly lowestRefused?: string;
   readonly stress: StressOptions & { readonly stride: number };
   readonly smCount: number;
   /** Instances per launch asked for (undefined: one fill of the GPU), launches, seed. */
@@ -110,7 +111,7 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
     '',
     '## What runs',
     '',
-    `kernel.ptx is the runner's module (\`lt_test\`, \`lt_count\`; harness/litmus-gpu/kernel.ts), identical but for its \`.version ${x.ptx}\` line (the lowest PTX ISA version target ${x.arch} takes). ${x.iterations} launch(es) of \`lt_test\`, grid ${geo.grid} x block ${geo.block}${plan.placement.clusterSize > 1 ? ` in clusters of ${plan.placement.clusterSize} CTAs` : ''}, ${geo.instances} instances per launch (${geo.warpGroups} warp group(s) of ${plan.placement.threadsPerCta} test warp(s) per CTA, ${x.stress.warps} stress warp(s)), each followed by \`lt_count\` (grid ${Math.ceil(geo.instances / 256)} x block 256), on one stream, synchronised once. Each launch's instance-to-slot permutation is the runner's (xorshift32 seeded with ${x.seed}, one Fisher-Yates shuffle per launch); locations are ${x.stress.stride} word(s) apart between instances; ${stressText}.`,
+    `kernel.ptx is the runner's module (\`lt_test\`, \`lt_count\`; harness/litmus-gpu/kernel.ts), identical but for its \`.version ${x.ptx}\` line (${x.lowestRefused ? `the run's: ptxas refused the module at ${x.lowestRefused}, the lowest PTX ISA version target ${x.arch} takes` : `the lowest PTX ISA version target ${x.arch} takes`}). ${x.iterations} launch(es) of \`lt_test\`, grid ${geo.grid} x block ${geo.block}${plan.placement.clusterSize > 1 ? ` in clusters of ${plan.placement.clusterSize} CTAs` : ''}, ${geo.instances} instances per launch (${geo.warpGroups} warp group(s) of ${plan.placement.threadsPerCta} test warp(s) per CTA, ${x.stress.warps} stress warp(s)), each followed by \`lt_count\` (grid ${Math.ceil(geo.instances / 256)} x block 256), on one stream, synchronised once. Each launch's instance-to-slot permutation is the runner's (xorshift32 seeded with ${x.seed}, one Fisher-Yates shuffle per launch); locations are ${x.stress.stride} word(s) apart between instances; ${stressText}.`,
     '',
     `Run's device: ${x.device ?? 'not recorded'}; toolchain: ${x.toolchain ?? 'not recorded'}.`,
     '',
