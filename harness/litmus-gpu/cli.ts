@@ -36,8 +36,8 @@ export const STRESS_FILE = 'cases/litmus/gpu-stress.json';
 export { FINDINGS_FILE };
 
 export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PATH...] [options]
-  runs each runnable litmus test on the GPU (issue 26, first slice: global memory; ld, st, atom, red
-  and fences on 32-bit values; other tests are skipped with the reason), many instances at once over
+  runs each runnable litmus test on the GPU (issue 26: global and shared memory; ld, st, atom, red
+  and fences on 32- and 64-bit values; other tests are skipped with the reason), many instances at once over
   every SM, the outcomes counted on the device, every observed outcome judged against the model
   --iterations N    launches per test (default: enough for --total instances)
   --instances N     instances per launch (default: as many as fill the GPU once)

@@ -15,8 +15,13 @@
  *   outcomes the model enumerates; `hist[k]` counts table row k, `hist[K]` counts the others and the
  *   first SAMPLES of them are kept as samples; then the instance's memory and registers are reset.
  *
- * Only global memory, plain and atomic 32-bit accesses (ld, st, atom, red) and fences run; any other
- * test is skipped with the reason ({@link planTest}).
+ * Global memory and a CTA's shared memory (a `.shared` array per shared location, one copy per instance
+ * slot of the CTA; `.shared::cta` the slot's own copy, `.shared::cluster` the owner CTA's by mapa,
+ * generic by cvta; initialised by the owner CTA's first test thread, the cluster's test threads meet on
+ * barrier.cluster before and after their code, then that thread copies the final value to the
+ * location's copy in `mem` for lt_count), plain and atomic 32- and 64-bit accesses (ld, st, atom, red;
+ * `.f16x2`/`.bf16x2` as one 32-bit word; a 64-bit key is two words of the outcome) and fences run; any
+ * other test is skipped with the reason ({@link planTest}).
  */
 import type { Cond, Expr, Instr, LitmusTest, Term } from '../memory-model/events.js';
 
