@@ -232,7 +232,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   };
   const full = (j: Omit<GpuJob, 'id' | 'cubin' | 'sass'>, gv: GpuVariant, id: number): GpuJob => {
     const m = modules[gv.module]!;
-    return { ...j, id, cubin: m.cubin, sass: m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)', ...(genCubin ? { genCubin } : {}) };
+    return { ...j, id, cubin: m.cubin, sass: m.sass[j.kernel] ?? m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)', ...(genCubin ? { genCubin } : {}) };
   };
   const inflight = new Set<Promise<void>>();
   const failures: unknown[] = [];
