@@ -94,6 +94,23 @@ describe('litmus --backend gpu --replay', () => {
     const d = await run([MP, SB, '--iterations', '2', '--instances', '2048', '--seed', '6', '--stress-file', stress], '0,0;1,1;0,1');
     expect(d.log).not.toBe(a.log);
   }, 120_000);
+  it('a run with --mutants: the replay regenerates the mutants by name and makes the same launches; --only picks one mutant', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const a = await run([MP, '--mutants', '--iterations', '1', '--instances', '1024', '--stress-warps', '2'], '0,0;1,1');
+    expect(a.code, a.out).toBe(0);
+    expect(a.rep.run.replay.mutants).toBe(true);
+    const ms = a.rep.results.filter((r: { mutant?: unknown }) => r.mutant);
+    expect(ms.length).toBeGreaterThan(1);
+    const b = await run(['--replay', join(a.report, 'report.json')], '0,0;1,1');
+    expect(b.code, b.out).toBe(0);
+    expect(b.log).toBe(a.log);
+    expect(b.rep.results.map((r: { file: string }) => r.file)).toEqual(a.rep.results.map((r: { file: string }) => r.file));
+    const one = ms[ms.length - 1].file as string;
+    const c = await run(['--replay', join(a.report, 'report.json'), '--only', one], '0,0;1,1');
+    expect(c.rep.results.map((r: { file: string }) => r.file)).toEqual([one]);
+    expect(c.log.length).toBeGreaterThan(0);
+    expect(a.log.endsWith(c.log)).toBe(true);
+  }, 120_000);
   it('refuses (exit 2, naming the file) a changed source, a report of another kind, an old report and the options a replay fixes', async (ctx) => {
     if (noPtxas) ctx.skip();
     const src = join(dir, 'MP-copy.litmus');
