@@ -213,6 +213,8 @@ function additive(job: HostJob, obs: HostObservation): { serial: boolean; split:
     const d = job.cls === 'dec' ? job.init - obs.final : obs.final - job.init;
     delta = ((d % (1n << BigInt(w))) + (1n << BigInt(w))) % (1n << BigInt(w));
   }
+  // the GPU field must stay below the CPU unit, or the two sides' counts cannot be told apart
+  if (gU * BigInt(ops(job.gpu)) >= cU) throw new Error(`${job.id}: the GPU's ${ops(job.gpu)} operations of ${gU} reach the CPU's unit ${cU}: lost updates could not be told apart`);
   const expectedDelta = gU * BigInt(nG) + cU * BigInt(nC);
   const expectedBits =
     job.cls === 'fadd' ? undefined : job.cls === 'dec' ? (job.init - expectedDelta) & maskOf(w) : (job.init + expectedDelta) & maskOf(w);

@@ -72,9 +72,15 @@ describe('additive classes: exact arithmetic, lost updates counted per side', ()
     expect(judgeHost(f, { final: bits(total - 2048), ...quiet }).lost).toEqual({ total: 1, gpu: 0, cpu: 1, exact: true });
     expect(judgeHost(f, { final: bits(total + 0.5), ...quiet }).verdict).toBe('mismatch');
     const h = job('fadd', 'f16');
-    // 32 x 1.0 + 48 x 32.0 = 1568 = 0x6620 in f16
-    expect(judgeHost(h, { final: 0x6620n, ...quiet }).verdict).toBe('pass');
-    expect(judgeHost(h, { final: 0x661en, ...quiet }).lost).toEqual({ total: 2, gpu: 2, cpu: 0, exact: true });
+    // 16 x 1.0 + 48 x 32.0 = 1552 = 0x6610 in f16
+    expect(judgeHost(h, { final: 0x6610n, ...quiet }).verdict).toBe('pass');
+    expect(judgeHost(h, { final: 0x660en, ...quiet }).lost).toEqual({ total: 2, gpu: 2, cpu: 0, exact: true });
+    expect(judgeHost(h, { final: 0x65f0n, ...quiet }).lost).toEqual({ total: 1, gpu: 0, cpu: 1, exact: true }); // 1520: one CPU 32.0 missing
+  });
+  it('refuses a job whose GPU total reaches the CPU unit (the sides could not be told apart: the first H100 run had f16 at 32 x 1.0 against 32.0)', () => {
+    const h = job('fadd', 'f16');
+    const wide: HostJob = { ...h, gpu: { ...h.gpu, threads: 32 } };
+    expect(() => judgeHost(wide, { final: 0x6620n, ...quiet })).toThrow(/reach the CPU's unit/);
   });
   it('cas: the final fields must equal each side\'s successful swaps', () => {
     const j = job('cas', 'b32');
