@@ -11,8 +11,8 @@ out=${1:-/tmp/ptxconf-litmus-bench}
 peers=${2:-.peers/dat3m}
 mkdir -p "$out"
 . "$(dirname "$0")/bench-lib.sh"
-timed suite 600 litmus --backend gpu --arch sm_90 cases/litmus "$peers" --report "$out/suite"
+timed suite 150 litmus --backend gpu --arch sm_90 cases/litmus "$peers" --report "$out/suite"
 cp cases/litmus/gpu-stress.json "$out/gpu-stress.before.json" 2>/dev/null
-timed search 600 litmus --backend gpu --arch sm_90 --search-stress --stress-file "$out/gpu-stress.json" cases/litmus --report "$out/search"
-timed self-test 120 litmus --backend gpu --arch sm_90 --self-test --report "$out/self-test"
+timed search 400 litmus --backend gpu --arch sm_90 --search-stress --stress-file "$out/gpu-stress.json" cases/litmus --report "$out/search"
+timed self-test 60 litmus --backend gpu --arch sm_90 --self-test --report "$out/self-test"
 /tmp/ptxconf-node "$(dirname "$0")/litmus-figures.mjs" "$out"
