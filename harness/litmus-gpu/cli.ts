@@ -376,6 +376,8 @@ export interface MutationReport {
   all: ClassScore;
   /** Per class below 50 %: the mutants not killed (file#name: change). */
   notKilled: Partial<Record<MutantClass, string[]>>;
+  /** Mutants not scored: their test itself showed a forbidden outcome (a known deviation or a failure). */
+  notScored?: string[];
 }
 
 /** The mutation score of a run's mutant results (errors are not counted as mutants run). */
@@ -393,16 +395,21 @@ export function mergeResults(a: GpuLitmusResult, b: GpuLitmusResult): GpuLitmusR
 }
 
 export function scoreOf(results: readonly GpuLitmusResult[]): MutationReport {
-  const ms = results.filter((r) => r.mutant && r.gpu);
+  // a mutant of a test that itself showed a forbidden outcome (a known deviation, or a failure) is
+  // not scored: its weak outcome seen says nothing of the mutation (the hardware shows it unmutated)
+  const showsItself = new Set(results.filter((r) => !r.mutant && (r.status === 'known-deviation' || r.status === 'failed')).map((r) => r.file));
+  const notScored = results.filter((r) => r.mutant && r.gpu && showsItself.has(r.mutant.of)).map((r) => r.file);
+  const ms = results.filter((r) => r.mutant && r.gpu && !showsItself.has(r.mutant.of));
   const { perClass, all } = mutationScores(ms.map((r) => ({ cls: r.mutant!.cls, instances: r.gpu!.instances, weak: r.mutant!.weak })));
   const notKilled: MutationReport['notKilled'] = {};
   for (const c of MUTANT_CLASSES) notKilled[c] = ms.filter((r) => r.mutant!.cls === c && !r.mutant!.weak).map((r) => `${r.file}: ${r.mutant!.change}`);
-  return { perClass, all, notKilled };
+  return { perClass, all, notKilled, ...(notScored.length ? { notScored } : {}) };
 }
 
 export function mutationLines(m: MutationReport): string[] {
   const pct = (c: ClassScore) => (c.mutants ? `${((100 * c.killed) / c.mutants).toFixed(1)} %` : 'no mutants');
   const out = [`mutation score (mutants whose weak outcome was seen / mutants run): ${m.perClass.map((c) => `${c.cls} ${c.killed}/${c.mutants} (${pct(c)})`).join(', ')}; all ${m.all.killed}/${m.all.mutants} (${pct(m.all)}), target >= 85 %: ${m.all.mutants && m.all.score >= 0.85 ? 'met' : 'NOT met'}`];
+  if (m.notScored?.length) out.push(`  not scored: ${m.notScored.length} mutant(s) of tests that showed a forbidden outcome themselves (the hardware shows their weak outcome unmutated), e.g. ${m.notScored.slice(0, 3).join('; ')}`);
   for (const c of m.perClass) {
     if (!c.mutants || c.score >= 0.5) continue;
     const nk = m.notKilled[c.cls] ?? [];

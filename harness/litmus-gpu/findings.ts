@@ -64,10 +64,12 @@ export interface Explanation {
 
 /**
  * Splits a run's forbidden outcomes seen into explained (by finding) and unexplained. `file` is the
- * test's path as the run shows it (a mutant's `file#name` matches no entry).
+ * test's path as the run shows it; a mutant's `file#name` matches its test's entries.
  */
 export function explain(f: FindingsFile | undefined, file: string, run: Pick<GpuLitmusRun, 'keys' | 'keyBits' | 'histogram' | 'other' | 'forbiddenSeen'>): Explanation {
-  const entries = (f?.explained ?? []).filter((e) => e.test === file);
+  // a mutant (`test#name`) keeps its test's instructions, so the hardware behaviour an entry explains
+  // for the test explains the same outcome in its mutants
+  const entries = (f?.explained ?? []).filter((e) => e.test === file || file.startsWith(`${e.test}#`));
   const bits = run.keyBits ?? run.keys.map(() => 32);
   const matches = (o: Readonly<Record<string, string>>, values: readonly string[]) =>
     run.keys.every((k, x) => o[k] !== undefined && (o[k] === '*' || BigInt.asUintN(bits[x]!, BigInt(o[k]!)) === BigInt(values[x]!)));

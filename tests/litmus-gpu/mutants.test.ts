@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { candidates, condHolds, mutantsOf, mutationScores, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
 import { DEFAULT_STRESS, litmusModule, planTest, preloads } from '../../harness/litmus-gpu/kernel.js';
 import { mergeRuns } from '../../harness/litmus-gpu/run.js';
+import { explain } from '../../harness/litmus-gpu/findings.js';
+import { mutationLines, scoreOf } from '../../harness/litmus-gpu/cli.js';
 import { pickAlternates, pickBest, readStressFile, SEARCH_GRID, stressFor, testClass } from '../../harness/litmus-gpu/stress.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
@@ -126,6 +128,21 @@ describe('stress settings', () => {
     expect(m.histogram.map((h) => [h.values.join(','), h.count])).toEqual([['0,0', 4], ['1,1', 2], ['1,0', 2]]);
     expect(m).toMatchObject({ instances: 8, seconds: 2, forbiddenSeen: 2, iterations: 2 });
     expect(() => mergeRuns(run([], 1), { ...run([], 1), keys: ['x'] })).toThrow(/different keys/);
+  });
+  it('a mutant of a test that shows a forbidden outcome itself is explained like its test and not scored', () => {
+    const f = { schema: 'ptx-reduction-conformance/litmus-gpu-findings' as const, version: 1 as const, explained: [{ test: 'cases/litmus/A.litmus', outcomes: [{ s: '*' }], finding: 'reports/findings/x', why: 'w' }] };
+    const run = { keys: ['s'], histogram: [{ values: ['7'], count: 5, allowed: false }, { values: ['2'], count: 3, allowed: true }], other: { count: 0, samples: 0 }, forbiddenSeen: 5 };
+    expect(explain(f, 'cases/litmus/A.litmus#scope:P0:L7:cta', run)).toEqual({ known: [{ finding: 'reports/findings/x', count: 5 }], unexplained: 0 });
+    expect(explain(f, 'cases/litmus/AB.litmus#scope:P0:L7:cta', run).unexplained).toBe(5);
+    const g = { keys: ['s'], histogram: [], other: { count: 0, samples: 0 }, instances: 10, perLaunch: 10, iterations: 1, seconds: 1, instancesPerSecond: 10, forbiddenSeen: 0, geometry: { grid: 1, block: 1, cluster: 1 } };
+    const m = (of: string, weak: number) => ({ file: `${of}#sem:P0:L7`, name: 'm', status: 'passed' as const, gpu: g, mutant: { of, cls: 'sem' as const, name: 'sem:P0:L7', change: 'c', weak } });
+    const rs = [{ file: 'A', name: 'A', status: 'known-deviation' as const, gpu: g }, { file: 'B', name: 'B', status: 'passed' as const, gpu: g }, m('A', 5), m('B', 0), m('B', 2)];
+    const sc = scoreOf(rs);
+    expect(sc.all).toMatchObject({ mutants: 2, killed: 1 });
+    expect(sc.notScored).toEqual(['A#sem:P0:L7']);
+    expect(mutationLines(sc).join('\n')).toMatch(/not scored: 1 mutant/);
+    // the same with A passing: scored, and killed
+    expect(scoreOf([{ ...rs[0]!, status: 'passed' as const }, ...rs.slice(1)]).all).toMatchObject({ mutants: 3, killed: 2 });
   });
   it('test class from the file name; the grid; the best is most killed, then most weak, then cheapest', () => {
     expect(testClass('cases/litmus/2+2W+fence.sc.gpu.litmus')).toBe('2+2W');
