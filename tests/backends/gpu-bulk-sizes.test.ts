@@ -172,3 +172,47 @@ describe('bulk cases of 16 B to 64 KiB end to end against the stand-in launcher'
     expect(a.list.filter((x) => x.verdict === 'pass' && size(x.id) !== '16')).toEqual([]);
   }, 240_000);
 });
+
+describe('tensor maps through the stand-in launcher: the box each case reduces is found from the map the executor encoded', async () => {
+  const p = await ptxasOrReason();
+  const T = 'cp.reduce.async.bulk.tensor';
+  const ids = new Set([
+    `${T}.1d.global.shared::cta.add.tile.bulk_group(u32)`,
+    `${T}.3d.global.shared::cta.add.tile.bulk_group(f16)`,
+    `${T}.3d.global.shared::cta.add.im2col_no_offs.bulk_group(u32)`,
+    `${T}.4d.global.shared::cta.add.im2col_no_offs.bulk_group(u64)`,
+    `${T}.5d.global.shared::cta.add.im2col_no_offs.bulk_group(u32)`,
+    `${T}.5d.global.shared::cta.min.im2col_no_offs.bulk_group(f16)`,
+  ]);
+  const run = async (env: Record<string, string>) => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { PTX_CONFORMANCE_ADDON: join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts'), ...env });
+    const cache = join(tmpdir(), `ptxconf-cubins-tensor-${process.pid}`);
+    try {
+      const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
+      const { findTarget } = await import('../../harness/arch/targets.js');
+      const results: { verdict: string; id: string; reason: string }[] = [];
+      const r = await runGpuBackend({
+        target: findTarget('sm_90')!, ptx: '9.0', ptxas: p as Exclude<typeof p, string>, device: H100,
+        keep: (id) => ids.has(id), seed: 5, library: true, generated: 40, cases: [],
+        cacheDir: cache, executor: childCommand('executor'), worker: childCommand('worker'), workers: 2,
+        onResults: (rs) => results.push(...(rs as unknown as typeof results)),
+      });
+      return { ...r, list: results };
+    } finally {
+      process.env = saved;
+      rmSync(cache, { recursive: true, force: true });
+    }
+  };
+  it.skipIf(typeof p === 'string')('right hardware: tiled and im2col (3d-5d) maps put case i\'s box on slot i, every case passes or is observed', async () => {
+    const a = await run({});
+    expect(a.stats.variants).toBe(6);
+    expect(a.stats.cases).toBeGreaterThan(6 * 40);
+    expect(a.list.filter((x) => !['pass', 'observed'].includes(x.verdict))).toEqual([]);
+  }, 240_000);
+  it.skipIf(typeof p === 'string')('wrong hardware: every 5th case one bit off is a mismatch in every variant, im2col included', async () => {
+    const a = await run({ PTXCONF_STANDIN_FLIP: '5' });
+    const wrong = a.list.filter((x) => x.verdict === 'mismatch');
+    expect(new Set(wrong.map((x) => x.id.split('/')[0]))).toEqual(ids);
+  }, 240_000);
+});
