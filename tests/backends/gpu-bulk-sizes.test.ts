@@ -15,7 +15,7 @@ import { SLOT, wideKernelName } from '../../harness/backends/gpu/family.js';
 import { gpuPlan, kernelsText } from '../../harness/backends/gpu/plan.js';
 import { findCase, variantFromId } from '../../harness/cases/sources.js';
 import { bulkCaseBytes } from '../../harness/families/cp-reduce-async-bulk/gpu.js';
-import { BULK_SIZE_RULE } from '../../harness/families/shared/bulk.js';
+import { BULK_SIZE_RULE, MULTIMEM_BULK_SIZE_RULE } from '../../harness/families/shared/bulk.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
 
@@ -27,9 +27,11 @@ const els = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i));
 const H100 = { ordinal: 0, name: 'H100 stand-in', cc: '9.0', sm: 90, smCount: 132, multicastSupported: false, sharedPerBlockOptin: 232448 };
 
 describe('the size rule of a bulk case', () => {
-  it('quotes the sentence of the excerpt it cites', () => {
-    const text = readFileSync(join(import.meta.dirname, '..', '..', 'spec', 'ptx-spec', BULK_SIZE_RULE.file), 'utf8').replaceAll('`', '');
-    expect(text).toContain(BULK_SIZE_RULE.quote);
+  it('quotes the sentence of the excerpt it cites (cp.reduce.async.bulk and multimem.cp.reduce.async.bulk)', () => {
+    for (const rule of [BULK_SIZE_RULE, MULTIMEM_BULK_SIZE_RULE]) {
+      const text = readFileSync(join(import.meta.dirname, '..', '..', 'spec', 'ptx-spec', rule.file), 'utf8').replaceAll('`', '').replace(/\s+/g, ' ');
+      expect(text, rule.file).toContain(rule.quote);
+    }
   });
   it('refuses a size that is not a multiple of 16 bytes with that sentence, and unequal arrays', () => {
     const r = bulkCaseBytes({ memory: els(3), source: els(3) }, 32);

@@ -98,7 +98,7 @@ describe('multimem.cp.reduce.async.bulk: a destination range on each GPU and one
   it.each([
     ['memory: instead of replicas:', `    memory: ${u(4)}\n    source: ${u(4)}\n`, /give replicas: \(one memory list per replica\) instead of memory:/],
     ['replicas of two lengths', `    replicas: [${u(4)}, ${u(8)}]\n    source: ${u(4)}\n`, /replicas\[1\] has 8 elements and replicas\[0\] 4; every replica holds the same destination range/],
-    ['a range that is not a multiple of 16 bytes', `    replicas: [${u(3)}, ${u(3)}]\n    source: ${u(3)}\n`, /bulk size must be a multiple of 16 bytes: 3 x 4 bytes is not; use 4 elements per replica/],
+    ['a range that is not a multiple of 16 bytes', `    replicas: [${u(3)}, ${u(3)}]\n    source: ${u(3)}\n`, /bulk size must be a multiple of 16 bytes: 3 x 4 bytes is not \(PTX ISA 9\.7\.9\.27 \(multimem-cp-reduce-async-bulk\.md\), Description: "Operand size must be a multiple of 16\."\); use 4 elements per replica/],
     ['no source', `    replicas: [${u(4)}, ${u(4)}]\n`, /source: is missing/],
     ['a source of another length', `    replicas: [${u(4)}, ${u(4)}]\n    source: ${u(8)}\n`, /source \(shared-memory elements\) has 8 elements; this instruction takes 4 \(as many as the destination range\)/],
     ['an operand b', `    replicas: [${u(4)}, ${u(4)}]\n    source: ${u(4)}\n    operands: { b: ${u(4)} }\n`, /b is not an operand of .* \(a bulk case gives replicas: and source:\)/],
