@@ -306,7 +306,7 @@ export async function matrixCommand(argv: readonly string[], opts: Options, io: 
     const t0 = performance.now();
     const runs = await Promise.all(
       toolchains.map(async (t, i) => {
-        const r = await runPtxasBackend(sets[i]!, target as Target, t.ptxas, (n) => progress.tick(n));
+        const r = await runPtxasBackend(sets[i]!, target as Target, t.ptxas, (n) => progress.tick(n), undefined, { cacheDir: opts.cacheDir });
         seconds[i] = (performance.now() - t0) / 1000;
         return r;
       }),

@@ -305,7 +305,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     rec.pending = () => decided;
     // in a toolchain matrix, classified before any report was written (matrix.ts)
     const pre = hooks.matrix?.precomputed;
-    const run = pre ?? (await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r)));
+    const run = pre ?? (await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir }));
     rec.pending = undefined;
     if (!pre) progress.done();
     const alsoKeep = hooks.matrix?.alsoKeep;
@@ -331,7 +331,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     stats = { ...stats, ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
     io.err(
       `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
-        `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
+        `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.cachedVerdicts !== undefined ? `${run.stats.cachedVerdicts} from the verdict cache; ` : ''}${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
     );
   }
   if (sel?.total) {

@@ -8,6 +8,7 @@ import type { EntryResult, RuleDetail, Verdict } from '../../report/types.js';
 import { type Acceptance, type ClassifyStats, classifyWithPtxas } from './classify.js';
 import { buildModule } from './module.js';
 import type { Ptxas } from './toolchain.js';
+import { VerdictCache, ptxasBinaryHash, verdictKey } from './verdict-cache.js';
 import { execa } from 'execa';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,13 @@ import { join } from 'node:path';
 
 export interface PtxasRun {
   readonly results: EntryResult[];
-  readonly stats: ClassifyStats & { classified: number; skipped: number; classifyMs: number };
+  readonly stats: ClassifyStats & {
+    classified: number;
+    skipped: number;
+    classifyMs: number;
+    /** Entries answered from the ptxas verdict cache (no ptxas call); absent without a cache. */
+    cachedVerdicts?: number;
+  };
   /** PTX ISA version of the modules (the toolchain's highest, capped by the target). */
   readonly modulePtx?: string;
 }
@@ -80,11 +87,21 @@ export function verdictFor(e: CatalogEntry, a: Acceptance, modulePtx: string): E
   };
 }
 
-async function preflight(ptxas: Ptxas, target: string, ptx: string): Promise<string | undefined> {
+async function preflight(ptxas: Ptxas, target: string, ptx: string, cache?: { c: VerdictCache; hash: string }): Promise<string | undefined> {
+  const text = buildModule([], target, ptx).text;
+  const key = cache ? verdictKey(cache.hash, target, text) : '';
+  const known = cache?.c.get(key);
+  if (known && 'preflight' in known) return known.preflight ?? undefined;
+  const why = await preflightCall(ptxas, target, text);
+  cache?.c.put(key, { preflight: why ?? null });
+  return why;
+}
+
+async function preflightCall(ptxas: Ptxas, target: string, text: string): Promise<string | undefined> {
   const dir = await mkdtemp(join(tmpdir(), 'ptxconf-pre-'));
   try {
     const f = join(dir, 'empty.ptx');
-    await writeFile(f, buildModule([], target, ptx).text);
+    await writeFile(f, text);
     const r = await execa(ptxas.path, ['-arch', target, f, '-o', `${f}.cubin`], { reject: false });
     return r.exitCode === 0 ? undefined : (r.stderr || r.stdout).trim().split('\n')[0];
   } finally {
@@ -99,6 +116,8 @@ export async function runPtxasBackend(
   onDecided?: (n: number) => void,
   /** Each entry's result as soon as it is decided (in decision order); the returned results are in entry order. */
   onResult?: (r: EntryResult) => void,
+  /** cacheDir: keep and reuse ptxas's answers in the verdict cache there (verdict-cache.ts). */
+  opts: { readonly cacheDir?: string } = {},
 ): Promise<PtxasRun> {
   const started = performance.now();
   const skipAll = (why: string): PtxasRun => ({
@@ -122,9 +141,11 @@ export async function runPtxasBackend(
   });
 
   const versions = [...new Set(testable.map((i) => entries[i]!.modulePtx ?? modulePtx))];
+  const hash = opts.cacheDir && testable.length ? ptxasBinaryHash(ptxas.path) : '';
+  const cache = opts.cacheDir && hash ? { c: new VerdictCache(opts.cacheDir, hash, target.name), hash } : undefined;
   const broken = new Map<string, string>();
   for (const v of versions) {
-    const why = await preflight(ptxas, target.name, v);
+    const why = await preflight(ptxas, target.name, v, cache);
     if (why) broken.set(v, why);
   }
   const run: number[] = [];
@@ -136,18 +157,44 @@ export async function runPtxasBackend(
   }
 
   if (onResult) for (const r of results) if (r) onResult(r);
-  const sub = run.map((i) => entries[i]!);
-  const { results: acc, stats } = await classifyWithPtxas(sub, {
+  // answers the verdict cache holds (the key: this entry's own one-entry module); the rest go to ptxas
+  const keys = cache ? run.map((i) => verdictKey(cache.hash, target.name, buildModule([entries[i]!], target.name, entries[i]!.modulePtx ?? modulePtx).text)) : [];
+  const ask: number[] = [];
+  let cachedCrashes = 0;
+  run.forEach((i, k) => {
+    const hit = cache?.c.get(keys[k]!);
+    if (hit && 'accepted' in hit) {
+      if (hit.crashed) cachedCrashes++;
+      results[i] = verdictFor(entries[i]!, hit, modulePtx);
+      onResult?.(results[i]!);
+    } else ask.push(k);
+  });
+  if (cache && ask.length < run.length) onDecided?.(run.length - ask.length);
+  const sub = ask.map((k) => entries[run[k]!]!);
+  const { results: acc, stats } = !sub.length
+    ? { results: [], stats: { ptxasCalls: 0, scanCalls: 0, confirmCalls: 0, crashes: 0, splits: 0 } }
+    : await classifyWithPtxas(sub, {
     ptxasPath: ptxas.path,
     target: target.name,
     ptx: modulePtx,
     ...(onDecided ? { onDecided } : {}),
-    ...(onResult ? { onAcceptance: (k: number, a: Acceptance) => onResult(verdictFor(entries[run[k]!]!, a, modulePtx)) } : {}),
+    ...(onResult ? { onAcceptance: (j: number, a: Acceptance) => onResult(verdictFor(entries[run[ask[j]!]!]!, a, modulePtx)) } : {}),
   });
-  run.forEach((i, k) => (results[i] = verdictFor(entries[i]!, acc[k]!, modulePtx)));
+  ask.forEach((k, j) => {
+    results[run[k]!] = verdictFor(entries[run[k]!]!, acc[j]!, modulePtx);
+    cache?.c.put(keys[k]!, acc[j]!);
+  });
+  cache?.c.flush();
   return {
     results,
     modulePtx,
-    stats: { ...stats, classified: run.length, skipped: entries.length - run.length, classifyMs: performance.now() - started },
+    stats: {
+      ...stats,
+      crashes: stats.crashes + cachedCrashes,
+      classified: run.length,
+      skipped: entries.length - run.length,
+      classifyMs: performance.now() - started,
+      ...(cache ? { cachedVerdicts: run.length - ask.length } : {}),
+    },
   };
 }

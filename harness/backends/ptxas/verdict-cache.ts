@@ -1,0 +1,159 @@
+/**
+ * The ptxas verdict cache, beside the cubin cache (`<cacheDir>/ptxas-verdicts/`): what ptxas said
+ * of one catalog entry (accepted or not, its messages, a crash's signal), keyed by
+ * sha256(the ptxas binary's hash, the target, the PTX text of the entry's own one-entry module).
+ * A second run on the same toolchain asks ptxas nothing it already answered, crashes included; a
+ * different ptxas binary (another hash) finds nothing.
+ *
+ * One file per (ptxas hash, target), one JSON line per answer, each line with a checksum of its
+ * key and answer: a line that does not parse or whose checksum is wrong is ignored (the entry is
+ * asked again) and the file is rewritten without it (temporary name, then rename). New answers are
+ * appended at the end of a run, one write each run.
+ *
+ * The binary's hash: sha256 of the file `path` names, computed once per run (per path, size and
+ * mtime). Where that file is a short wrapper script (`#!/bin/sh\nexec /usr/local/cuda-13.0/bin/ptxas "$@"`),
+ * the executable files its absolute paths name are hashed with it, so that a new ptxas behind the same wrapper
+ * is a new toolchain too.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Acceptance } from './classify.js';
+
+const sha = (x: string | Buffer) => createHash('sha256').update(x).digest('hex');
+
+const hashes = new Map<string, string>();
+
+/** sha256 of the ptxas binary (and, for a wrapper script, of the files it names), once per run. */
+export function ptxasBinaryHash(path: string): string {
+  // the files hashed: ptxas, and where it is a short script, the files it names (read each time: small)
+  const files = [path];
+  if (statSync(path).size < 4096) {
+    const body = readFileSync(path, 'utf8');
+    if (body.startsWith('#!')) {
+      for (const m of body.matchAll(/(?<![\w.-])(\/[\w.+\-/]+)/g)) {
+        try {
+          const st = statSync(m[1]!);
+          if (m[1] !== path && !files.includes(m[1]!) && st.isFile() && st.mode & 0o111) files.push(m[1]!);
+        } catch {
+          // not a file: a word of the script, not a program it runs (non-executable files, a log, are left out too)
+        }
+      }
+    }
+  }
+  const memo = files.map((f) => {
+    const st = statSync(f);
+    return `${f}\0${st.size}\0${st.mtimeMs}`;
+  }).join('\0');
+  const known = hashes.get(memo);
+  if (known) return known;
+  const h = createHash('sha256');
+  for (const f of files) h.update(`\0${f}\0`).update(readFileSync(f));
+  const out = h.digest('hex');
+  hashes.set(memo, out);
+  return out;
+}
+
+/** The cache key of one compile: the ptxas binary's hash, the target and the PTX text. */
+export function verdictKey(binaryHash: string, target: string, ptxText: string): string {
+  return sha(`${binaryHash}\n${target}\n${ptxText}`);
+}
+
+/** Signals that are ptxas's own failure (a bug, the same every time), not something done to it. */
+const STABLE_CRASHES = new Set(['SIGSEGV', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGTRAP']);
+
+/** Whether an answer may be kept: every accept and reject, and crashes of ptxas's own (not a timeout or a kill). */
+export function cacheable(a: Acceptance): boolean {
+  return !a.crashed || STABLE_CRASHES.has(a.crashed);
+}
+
+/** A stored value: an entry's acceptance, or a preflight's outcome (`{ broken: why }` or `{}`). */
+export type CachedValue = Acceptance | { readonly preflight: string | null };
+
+const lineSum = (k: string, v: string) => sha(`${k}\n${v}`).slice(0, 16);
+
+function valid(v: unknown): v is CachedValue {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  if ('preflight' in o) return o.preflight === null || typeof o.preflight === 'string';
+  return typeof o.accepted === 'boolean' && Array.isArray(o.messages) && o.messages.every((m) => typeof m === 'string') && typeof o.line === 'string' && (o.crashed === undefined || typeof o.crashed === 'string');
+}
+
+export interface VerdictCacheStats {
+  /** Lines read back whole. */
+  loaded: number;
+  /** Lines ignored: unreadable, a wrong checksum or a wrong shape (the file is rewritten without them at flush). */
+  corrupt: number;
+  hits: number;
+  misses: number;
+  /** New answers written at flush. */
+  written: number;
+}
+
+export class VerdictCache {
+  readonly file: string;
+  readonly stats: VerdictCacheStats = { loaded: 0, corrupt: 0, hits: 0, misses: 0, written: 0 };
+  private readonly map = new Map<string, CachedValue>();
+  private readonly fresh = new Map<string, CachedValue>();
+  private rewritten = false;
+
+  constructor(cacheDir: string, binaryHash: string, target: string) {
+    const dir = join(cacheDir, 'ptxas-verdicts');
+    this.file = join(dir, `${binaryHash.slice(0, 24)}-${target}.jsonl`);
+    if (!existsSync(this.file)) return;
+    let text = '';
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return;
+    }
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const o = JSON.parse(line) as { k?: unknown; v?: unknown; s?: unknown };
+        const v = JSON.stringify(o.v);
+        if (typeof o.k !== 'string' || o.s !== lineSum(o.k, v) || !valid(o.v)) throw new Error('bad line');
+        this.map.set(o.k, o.v);
+        this.stats.loaded++;
+      } catch {
+        this.stats.corrupt++;
+      }
+    }
+  }
+
+  get(key: string): CachedValue | undefined {
+    const v = this.map.get(key);
+    if (v) this.stats.hits++;
+    else this.stats.misses++;
+    return v;
+  }
+
+  put(key: string, v: CachedValue): void {
+    if ('accepted' in v && !cacheable(v)) return;
+    if (this.map.has(key)) return;
+    this.map.set(key, v);
+    this.fresh.set(key, v);
+  }
+
+  /** Writes what was learned: appended, or the whole file anew where a line was corrupt. */
+  flush(): void {
+    if (!this.fresh.size && (!this.stats.corrupt || this.rewritten)) return;
+    const line = (k: string, v: CachedValue) => {
+      const s = JSON.stringify(v);
+      return `{"k":${JSON.stringify(k)},"v":${s},"s":"${lineSum(k, s)}"}\n`;
+    };
+    try {
+      mkdirSync(join(this.file, '..'), { recursive: true });
+      if (this.stats.corrupt && !this.rewritten) {
+        const tmp = `${this.file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+        writeFileSync(tmp, [...this.map].map(([k, v]) => line(k, v)).join(''));
+        renameSync(tmp, this.file);
+      } else appendFileSync(this.file, [...this.fresh].map(([k, v]) => line(k, v)).join(''));
+      this.stats.written += this.fresh.size;
+      this.fresh.clear();
+      if (this.stats.corrupt) this.rewritten = true;
+    } catch {
+      // a read-only or full cache folder: the answers are not kept, the run is unaffected
+    }
+  }
+}
