@@ -4,7 +4,8 @@
       "target_name": "cuda_launcher",
       "sources": [
         "src/cuda_launcher.cc",
-        "src/hostmem.cc"
+        "src/hostmem.cc",
+        "src/peer.cc"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",

@@ -78,8 +78,16 @@ export function groupId(g: ContentionGroup): string {
   return `${g.gv.entry.id}/contend-${g.layout}${g.mode === 1 ? '-shared' : ''}-${g.set.name.replace(/[^a-z0-9]+/gi, '-')}${g.selftest ? ':self-test' : ''}`;
 }
 
-/** One group on the GPU: `reps` addresses, two launches of `fn` (a kernel of the contention contract, kernel.ts), every distinct outcome judged. The CUDA C++ lens (harness/lens/) launches its kernels through it too. */
-export function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, bufs: { mem: bigint; ops: bigint; out: bigint }): ContentionOutcome {
+/**
+ * A group's launch done another way (the peer command: the participants split over two devices):
+ * given the memory before (reps x 16 bytes) and the operands (n x 32 bytes), it runs launch number
+ * `launch` and gives the memory after and the returned values (reps x n x 16 bytes, as one launch
+ * of the contention contract leaves them).
+ */
+export type GroupExec = (launch: number, memBuf: Buffer, opsBuf: Buffer) => { readonly mem: Buffer; readonly out: Buffer };
+
+/** One group on the GPU: `reps` addresses, two launches of `fn` (a kernel of the contention contract, kernel.ts), every distinct outcome judged. The CUDA C++ lens (harness/lens/) launches its kernels through it too; `exec` replaces the launch (harness/peer/). */
+export function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, bufs: { mem: bigint; ops: bigint; out: bigint }, exec?: GroupExec): ContentionOutcome {
   const e = g.gv.entry;
   const k = g.gv.shape;
   const fmt = elementFormat(e.q.type ?? '');
@@ -93,18 +101,24 @@ export function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: numb
     writeElements(opsBuf, i * 32, o.b, w);
     if (o.c) writeElements(opsBuf, i * 32 + 16, o.c, w);
   });
-  l.copyToDevice(bufs.ops, opsBuf);
+  if (!exec) l.copyToDevice(bufs.ops, opsBuf);
   const { grid, block, cluster } = launchShape(g.layout, n, reps);
   const launches: string[][] = [];
   const seen = new Map<string, { count: number; memory: bigint[]; returned?: bigint[][] }>();
   for (let launch = 0; launch < 2; launch++) {
-    l.copyToDevice(bufs.mem, memBuf);
-    l.launch(fn, [grid, 1, 1], [block, 1, 1], 0, [cluster, 1, 1], [bufs.mem, bufs.ops, bufs.out, BigInt(n), BigInt(LAYOUT_CODE[g.layout]), BigInt(g.mode)]);
-    l.synchronize();
     const m = Buffer.alloc(reps * 16);
-    l.copyFromDevice(m, bufs.mem);
     const o = Buffer.alloc(reps * n * 16);
-    if (k.returns && !g.selftest) l.copyFromDevice(o, bufs.out);
+    if (exec) {
+      const r = exec(launch, memBuf, opsBuf);
+      r.mem.copy(m);
+      r.out.copy(o);
+    } else {
+      l.copyToDevice(bufs.mem, memBuf);
+      l.launch(fn, [grid, 1, 1], [block, 1, 1], 0, [cluster, 1, 1], [bufs.mem, bufs.ops, bufs.out, BigInt(n), BigInt(LAYOUT_CODE[g.layout]), BigInt(g.mode)]);
+      l.synchronize();
+      l.copyFromDevice(m, bufs.mem);
+      if (k.returns && !g.selftest) l.copyFromDevice(o, bufs.out);
+    }
     const keys: string[] = [];
     for (let r = 0; r < reps; r++) {
       const fin = readElements(m, r * 16, k.elements, w);

@@ -11,6 +11,8 @@
 
 // native/src/hostmem.cc: host memory against the CPU (the `hostmem` command).
 void RegisterHostMem(Napi::Env env, Napi::Object exports);
+// native/src/peer.cc: peer access between two GPUs (the `peer` command).
+void RegisterPeer(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -376,6 +378,7 @@ Napi::Object Module(Napi::Env env, Napi::Object exports) {
   exports.Set("launch", Napi::Function::New(env, Launch));
   exports.Set("synchronize", Napi::Function::New(env, Synchronize));
   RegisterHostMem(env, exports);
+  RegisterPeer(env, exports);
   return exports;
 }
 

@@ -36,6 +36,20 @@ export interface Launcher {
   tensorMapEncodeIm2col(dataType: number, globalAddress: bigint, globalDim: bigint[], globalStrides: bigint[], lowerCorner: number[], upperCorner: number[], channelsPerPixel: number, pixelsPerColumn: number, elementStrides: number[]): Buffer;
   /** cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES): needed before a launch with more than 48 KiB of dynamic shared memory. */
   funcMaxDynamicShared(fn: bigint, bytes: number): void;
+  /** native/src/peer.cc (absent in an addon built before it): cuDeviceCanAccessPeer both ways and cuDeviceGetP2PAttribute a -> b. */
+  peerLink?(a: number, b: number): PeerLinkInfo;
+  /** cuCtxEnablePeerAccess between the two devices' primary contexts, both ways (the current context is kept). */
+  peerEnable?(a: number, b: number): void;
+  /** cuMemAlloc in a device's primary context (the current context is kept). */
+  memAllocOn?(ordinal: number, bytes: number): bigint;
+  /** cuCtxSynchronize of a device's primary context (the current context is kept). */
+  synchronizeOn?(ordinal: number): void;
+}
+
+/** What the driver says of the link from device a to device b (null: the driver gave no value). */
+export interface PeerLinkInfo {
+  readonly canAccess: readonly [boolean, boolean];
+  readonly attributes: { readonly performanceRank: number | null; readonly accessSupported: number | null; readonly nativeAtomicSupported: number | null; readonly cudaArrayAccessSupported: number | null };
 }
 
 /** CU_TENSOR_MAP_DATA_TYPE_* values from cuda.h (CUDA 13.0). */

@@ -19,6 +19,7 @@ import { fastChecker } from '../../reference/fast.js';
 import type { ReferenceCase } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
 import { type Launcher, loadLauncher } from './driver.js';
+import { peerMemoryDevice } from '../../peer/guard.js';
 import { BLOCK, type KernelShape, SLOT, encodeTensorMap, slotsPerCase } from './family.js';
 import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, launchShape, readSlot } from './batch.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
@@ -103,7 +104,12 @@ class Gpu {
     this.l = loaded.launcher;
     this.l.init();
     this.l.useDevice(0);
+    // the peer command (harness/peer/): the cases' memory on another device, peer access both ways
+    this.memDevice = peerMemoryDevice(this.l);
   }
+
+  /** The device that holds buffer 0 (the cases' memory) when it is not device 0. */
+  private readonly memDevice: number | undefined;
 
   fn(cubin: string, kernel: string): bigint {
     const key = `${cubin}#${kernel}`;
@@ -166,7 +172,7 @@ class Gpu {
     if (total > this.capacity) {
       for (const p of this.ptrs) this.l.memFree(p);
       this.capacity = Math.max(total, 1 << 16);
-      this.ptrs = [0, 1, 2, 3].map(() => this.l.memAlloc(this.capacity * SLOT));
+      this.ptrs = [0, 1, 2, 3].map((k) => (k === 0 && this.memDevice !== undefined ? this.l.memAllocOn!(this.memDevice, this.capacity * SLOT) : this.l.memAlloc(this.capacity * SLOT)));
     }
     for (let k = 0; k < 4; k++) if (bufs[k]!.length) this.l.copyToDevice(this.ptrs[k]!, bufs[k]!);
     if (gens.length) {
