@@ -1,12 +1,15 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { LONG_TEST_FILES } from './tests/suites/long.js';
 
+// `npm test`: every test file but the long ones (tests/suites/long.ts), which `npm run test:long` runs
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...LONG_TEST_FILES],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default'],
-    // turns the worker's event loop between tests: see the file
-    setupFiles: ['tests/helpers/yield-between-tests.ts'],
+    // turns the worker's event loop between tests; registers the instruction families: see the files
+    setupFiles: ['tests/helpers/yield-between-tests.ts', 'tests/helpers/register-families.ts'],
   },
 });

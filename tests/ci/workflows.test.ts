@@ -61,6 +61,21 @@ describe('CI workflows', () => {
     expect(job.steps.at(-1).uses).toMatch(/actions\/upload-artifact/);
     expect(job.steps.at(-1).if).toBe('always()');
   });
+
+  it('nightly runs npm run test:long; every job that runs ptxas keeps the verdict cache, keyed on the ptxas version', () => {
+    const n = wf('nightly-gpu.yml');
+    const long = n.jobs['long-tests'];
+    expect(long.steps.map((s: { run?: string }) => s.run ?? '').join('\n')).toMatch(/^npm run test:long$/m);
+    const pr = wf('pull-request.yml');
+    for (const [id, job] of [['test', pr.jobs.test], ['conformance', pr.jobs.conformance], ['long-tests', long]] as const) {
+      const cache = job.steps.find((s: { uses?: string; with?: { path?: string } }) => /^actions\/cache@/.test(s.uses ?? '') && /ptxas-verdicts/.test(s.with?.path ?? ''));
+      expect(cache, id).toBeDefined();
+      expect(cache.with.key, id).toMatch(/\$\{\{ steps\.ptxas\.outputs\.version \}\}/);
+      const at = (re: RegExp) => job.steps.findIndex((s: { run?: string; uses?: string }) => re.test(s.run ?? s.uses ?? ''));
+      expect(at(/ptxas --version/), id).toBeGreaterThan(at(/GITHUB_PATH/));
+      expect(at(/^actions\/cache@/), id).toBeLessThan(at(/\.ci\/run|npm run conformance|npm run test:long/));
+    }
+  });
 });
 
 describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
