@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { judge } from '../harness/memory-model/index.js';
 import { parseLitmus } from '../harness/memory-model/extended.js';
 import { listLitmus, PEER_ROOT } from './peer-litmus.js';
+import { registerAllFamilies } from '../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 const files = listLitmus(join(PEER_ROOT, 'litmus'));
 const corpus = join(import.meta.dirname, '../cases/litmus');

@@ -18,6 +18,9 @@ import { join } from 'node:path';
 import { main as cliMain } from '../harness/cli/run.js';
 import { batchSize } from '../harness/cases/packed.js';
 import { streamVectors, validateVectors } from '../harness/cases/vectors.js';
+import { registerAllFamilies } from '../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 const KINDS = [
   { instruction: 'atom.global.add.f32', digits: 8, c: false },

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { DEFAULT_SEED, generateCases } from '../cases/generators/cases.js';
 import { variantFromId } from '../harness/cases/sources.js';
 import { elementFormat } from '../harness/numerics/formats.js';
+import { registerAllFamilies } from '../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 /** The variants: a float add, integer add/min/max, a 64-bit and a bitwise op, both destinations. */
 const VARIANTS = [

@@ -2,6 +2,9 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { judge, parseDat3m } from '../harness/memory-model/index.js';
+import { registerAllFamilies } from '../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 export const PEER_ROOT = join(import.meta.dirname, '../../shared/peers/dat3m-ptx');
 

@@ -6,7 +6,7 @@
  * representative variant; vector and packed lanes take successive probes.
  */
 import type { CaseVariant } from '../../harness/cases/types.js';
-import { familyPlugin } from '../../harness/families/index.js';
+import { familyPlugin } from '../../harness/registry/index.js';
 import { type ScalarFormat, elementFormat, joinLanes } from '../../harness/numerics/formats.js';
 import { caseElements } from './cases.js';
 import { edges } from './values.js';

@@ -11,7 +11,7 @@
  * Slot layout (the GPU executor's, harness/reference/fast.ts): case i owns words 4i..4i+3 of each
  * array; element k of the variant's type sits little-endian at byte k*(bits/8), lanes low first.
  */
-import { familyPlugin } from '../families/index.js';
+import { familyPlugin } from '../registry/index.js';
 import type { ElementFormat } from '../numerics/formats.js';
 import type { Case, CaseExpect, CaseVariant } from './types.js';
 import { type FileCtx, variantInfo } from './vector-check.js';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_SEED, generateCases, parseGenId, representativeVariants } from '../../cases/generators/cases.js';
 import type { Level } from '../../cases/generators/values.js';
 import { parseInstruction } from '../catalog/parse.js';
-import { FAMILIES, familyPlugin } from '../families/index.js';
+import { families, familyPlugin } from '../registry/index.js';
 import type { Case, CaseVariant, InputProblem } from './types.js';
 import { findInFile, loadVectors } from './vectors.js';
 
@@ -62,7 +62,7 @@ export async function collectCases(opts: { vectors?: readonly string[]; seed: nu
   if (opts.vectors?.length) vectors = await load(opts.vectors, process.cwd());
   const generated: Record<Level, number> = { 1: 0, 2: 0, 3: 0 };
   if (opts.generated !== false) {
-    for (const fam of FAMILIES) {
+    for (const fam of families()) {
       for (const v of representativeVariants(fam)) {
         if (!keep(v.id)) continue;
         for (const level of [1, 2, 3] as Level[]) {

@@ -7,7 +7,7 @@
  */
 import { type Citation, formatCitation } from '../catalog/cite.js';
 import { EDITIONS, parseRange } from '../catalog/editions.js';
-import { familyPlugin } from '../families/index.js';
+import { familyPlugin } from '../registry/index.js';
 import { familyVariants } from '../catalog/enumerate.js';
 import { ParseError, parseInstruction } from '../catalog/parse.js';
 import { variantId } from '../catalog/spelling.js';

@@ -2,14 +2,14 @@
  * Citations into the PTX ISA excerpts in ../shared/ptx-spec. Every rule row of the catalog carries
  * one, so a reader can go from a verdict to the sentence of the spec that decided it.
  */
-import { FAMILY_DOCUMENTS } from '../families/shared/spec-documents.js';
+import { FAMILY_DOCUMENTS } from './spec-documents.js';
 
 /**
- * The excerpt files, keyed by file (or, for two sections of one file, by section). The families'
- * excerpts are theirs (harness/families/shared/spec-documents.ts: an excerpt can serve several
- * families, and a new family brings its own); this module adds the excerpts no family owns, which
- * shared rules cite (half-precision min/max, the target directive). Kept as one table because the
- * citation test checks every citation's file and section against it.
+ * The excerpt files, keyed by file (or, for two sections of one file, by section). The excerpts the
+ * families are written from are listed in spec-documents.ts (an excerpt can serve several families,
+ * and a new family adds its own row there); this module adds the excerpts no family is written from,
+ * which shared rules cite (half-precision min/max, the target directive). Kept as one table because
+ * the citation test checks every citation's file and section against it.
  */
 export const SPEC_FILES = {
   ...FAMILY_DOCUMENTS,

@@ -14,7 +14,7 @@ import {
   describeClause,
   previousPtx,
 } from '../arch/targets.js';
-import { FAMILIES } from '../families/index.js';
+import { families } from '../registry/index.js';
 import type { Citation } from './cite.js';
 import { type AmbiguityNote, type Status, type Violation, effectiveQualifiers, evaluate, matches } from './evaluate.js';
 import { descriptorSuffix, spell, variantId } from './spelling.js';
@@ -256,7 +256,7 @@ function validWithOtherHeld(fam: FamilyDef, q: Qualifiers, holders: readonly { n
 /** The whole catalog for a target, as entries in a stable order. */
 export function enumerateCatalog(opts: EnumerateOptions): CatalogEntry[] {
   const out: CatalogEntry[] = [];
-  for (const fam of opts.families ?? FAMILIES) {
+  for (const fam of opts.families ?? families()) {
     const variants = familyVariants(fam);
     const entries = variants.map((q) => makeEntry(fam, q, 'variant', opts));
     out.push(...entries);
@@ -408,7 +408,7 @@ export function enumerateMatching(opts: MatchOptions): CatalogEntry[] {
   const wantN = kinds.includes('neighbour') && opts.neighbours !== false;
   const wantI = kinds.includes('isa-neighbour') && opts.isaNeighbours !== false;
   const out: CatalogEntry[] = [];
-  for (const fam of opts.families ?? FAMILIES) {
+  for (const fam of opts.families ?? families()) {
     if (!viable(fam.head)) continue;
     const pins = wantI ? isaPinsOf(fam, opts.target) : [];
     // variants (as familyVariants: first of each id in grammar order, invalid ones dropped)

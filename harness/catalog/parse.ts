@@ -3,7 +3,7 @@
  * a trailing comment) and returns its family, its qualifiers by slot, and what the catalog says of
  * it, operand shape included. Used for the spec's own examples and for user vector files.
  */
-import { FAMILIES } from '../families/index.js';
+import { families } from '../registry/index.js';
 import { nearestRanked, nearestWords, withinReach } from '../util/nearest.js';
 import { SPEC_FILES, cite } from './cite.js';
 import { type Evaluation, type Violation, evaluate } from './evaluate.js';
@@ -40,7 +40,14 @@ export class ParseError extends Error {
   }
 }
 
-const HEADS = [...FAMILIES].sort((a, b) => b.head.length - a.head.length);
+let heads: { readonly of: readonly FamilyDef[]; readonly sorted: readonly FamilyDef[] } | undefined;
+
+/** The registered families, longest head first (asked when parsing, not while the module loads). */
+function headsLongestFirst(): readonly FamilyDef[] {
+  const of = families();
+  if (heads?.of !== of) heads = { of, sorted: [...of].sort((a, b) => b.head.length - a.head.length) };
+  return heads.sorted;
+}
 
 /** Splits "a, {b, c}, [d]" at top-level commas. */
 export function splitOperands(text: string): string[] {
@@ -147,9 +154,9 @@ export function parseInstruction(text: string): ParsedInstruction {
     opcode = opcode.slice(0, m.index);
   }
   const operandText = ws ? s.slice(ws.index).trim() : '';
-  const fam = HEADS.find((f) => opcode === f.head || opcode.startsWith(`${f.head}.`));
+  const fam = headsLongestFirst().find((f) => opcode === f.head || opcode.startsWith(`${f.head}.`));
   if (!fam) {
-    const heads = FAMILIES.map((f) => f.head);
+    const heads = families().map((f) => f.head);
     const guess = nearestWords(opcode.split('.').slice(0, 2).join('.'), heads, 2);
     throw new ParseError(`'${opcode}' is not an instruction of the catalog (${heads.join(', ')}); did you mean ${guess.join(' or ')}?`, col);
   }

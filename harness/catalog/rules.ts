@@ -2,9 +2,9 @@
  * Every rule id the catalog can cite, with its text and citation: the report's `rules` section and
  * the lookup behind `--list` details.
  */
-import { FAMILIES, FAMILY_MODEL_RULES } from '../families/index.js';
+import { families, familyFpRules, familyMinMaxBasis, familyModelRules } from '../registry/index.js';
 import { SPELLING_TEXT } from './enumerate.js';
-import { FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
+import { MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
 import type { Citation } from './cite.js';
 import { rangeText } from './editions.js';
 
@@ -24,7 +24,7 @@ export function ruleIndex(): Map<string, RuleInfo> {
   if (index) return index;
   const m = new Map<string, RuleInfo>();
   const add = (r: Omit<RuleInfo, 'editions'> & { editions?: string }) => m.set(r.id, { ...r, editions: r.editions ?? rangeText(undefined) });
-  for (const f of FAMILIES) {
+  for (const f of families()) {
     const syntax = f.forms[0]!.cite;
     for (const s of f.slots) {
       if (!s.operand) add({ id: `${f.id}.grammar.${s.name}`, family: f.id, kind: 'grammar', text: `.${s.name} takes one of the grammar's values`, cite: s.cite });
@@ -46,11 +46,11 @@ export function ruleIndex(): Map<string, RuleInfo> {
       add({ id: `${f.id}.operands.${k}`, family: f.id, kind: 'operands', text, cite: syntax });
     }
   }
-  for (const r of FP_RULES) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
-  for (const r of MINMAX_BASIS) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
+  for (const r of familyFpRules()) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
+  for (const r of familyMinMaxBasis()) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
   for (const r of [...Object.values(UNSPECIFIED), ...Object.values(MINMAX_RULES)]) add({ id: r.id, family: '(all)', kind: 'numerics', text: r.text, cite: r.cite });
   // what a model notes in a case's trail besides those rows (atom's returned value, ld_reduce's accumulation)
-  for (const r of FAMILY_MODEL_RULES) add({ id: r.rule, family: r.family, kind: 'numerics', text: r.text, cite: r.cite });
+  for (const r of familyModelRules()) add({ id: r.rule, family: r.family, kind: 'numerics', text: r.text, cite: r.cite });
   index = m;
   return m;
 }

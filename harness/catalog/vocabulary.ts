@@ -3,7 +3,7 @@
  * neighbours take their replacement values from here, and the parser uses it to recognise a value
  * that is real PTX but wrong for the instruction (".acquire" on red) from one that is no PTX at all.
  */
-import { FAMILIES } from '../families/index.js';
+import { families } from '../registry/index.js';
 
 /** Values that exist in PTX for the slot but in none of the catalogued families. */
 const FOREIGN: Readonly<Record<string, readonly string[]>> = {
@@ -13,12 +13,15 @@ const FOREIGN: Readonly<Record<string, readonly string[]>> = {
 };
 
 let cache: Map<string, string[]> | undefined;
+let cacheOf: readonly unknown[] | undefined;
 
 /** slot name -> every value ('' included) seen in any family's slot of that name, plus foreign ones. */
 export function vocabulary(): Map<string, string[]> {
-  if (cache) return cache;
+  const fams = families();
+  if (cache && cacheOf === fams) return cache;
+  cacheOf = fams;
   const m = new Map<string, Set<string>>();
-  for (const f of FAMILIES) {
+  for (const f of fams) {
     for (const s of f.slots) {
       if (s.operand || s.descriptor) continue;
       const set = m.get(s.name) ?? new Set<string>(['']);

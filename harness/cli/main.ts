@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { selectEntries } from '../catalog/select.js';
 import { setSpecEdition } from '../catalog/editions.js';
+import { registerAllFamilies } from '../families/index.js';
 import { parseOptions } from './args.js';
 import { UsageError } from './errors.js';
 import { stdio } from './stdio.js';
@@ -91,6 +92,8 @@ function list(argv: readonly string[], io: Io): number | Promise<number> | undef
 }
 
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  // the program is put together here: the core asks harness/registry/ for the families
+  registerAllFamilies();
   const listed = await list(argv, io);
   if (listed !== undefined) return listed;
   const run = await import('./run.js');

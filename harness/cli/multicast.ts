@@ -14,7 +14,7 @@ import { surveyDevices } from '../backends/multicast/survey.js';
 import { loadVectors } from '../cases/vectors.js';
 import { problemLines } from '../cases/types.js';
 import { compileFilter } from '../util/filter.js';
-import { MULTICAST_FAMILY_IDS } from '../families/multicast-index.js';
+import { multicastFamilyIds } from '../registry/multicast.js';
 import { probePtxas } from '../backends/ptxas/toolchain.js';
 import { encodeCases } from '../backends/multicast/wire.js';
 import { runMulticastChild } from '../backends/multicast/isolate.js';
@@ -29,7 +29,7 @@ import type { Io } from './main.js';
 /** The library's multimem vector files (the families the executor runs). */
 function libraryFiles(root: string): string[] {
   const dir = join(root, 'cases', 'vectors');
-  const prefixes = MULTICAST_FAMILY_IDS.map((id) => id.replace(/\./g, '-'));
+  const prefixes = multicastFamilyIds().map((id) => id.replace(/\./g, '-'));
   return readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f) && (prefixes.some((p) => f.startsWith(`${p}-`)) || f === 'multimem-accumulation.yaml'))
     .sort()
@@ -48,7 +48,7 @@ export async function runMulticastCommand(opts: Options, target: Target, io: Io,
   // a library run adds every accepted variant of the families over 2, 4 and 8 replicas
   const generated = opts.vectors.length ? [] : multicastLibrary(target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, opts.seed, 2, keep);
   const cases = [...all.filter((c) => keep(c.variant.id)), ...generated];
-  if (!cases.length) throw new UsageError(`--filter '${opts.filter ?? ''}' leaves no multimem case of ${files.length} file(s) for the multicast backend (it runs ${MULTICAST_FAMILY_IDS.join(', ')})`);
+  if (!cases.length) throw new UsageError(`--filter '${opts.filter ?? ''}' leaves no multimem case of ${files.length} file(s) for the multicast backend (it runs ${multicastFamilyIds().join(', ')})`);
   let surveyed: DeviceSurvey | undefined;
   const survey = () => (surveyed ??= surveyDevices());
   const guard = multicastGuard({ allowed: opts.allowMulticast, env: process.env, survey });

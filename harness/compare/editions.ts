@@ -8,7 +8,7 @@
  */
 import { EDITIONS, type Edition, withEdition } from '../catalog/editions.js';
 import { judgeObservation } from '../backends/gpu/observations.js';
-import { findFpRule } from '../numerics/rules.js';
+import { findFpRule } from '../numerics/rule-lookup.js';
 import type { ReportFinding } from './compare.js';
 import { resultVariant, subjectOf, variantOf } from './explain.js';
 import type { EntryResult } from '../report/types.js';

@@ -15,32 +15,15 @@
  * explain a mismatch that the allowed set does not contain.
  */
 import { parseInstruction } from '../catalog/parse.js';
-import { familyPlugin } from '../families/index.js';
+import { familyPlugin } from '../registry/index.js';
 import { type Rounding, addBitsExact } from '../numerics/exact.js';
 import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import { type Allowed, addOnce, allows, minmaxAllowed } from '../numerics/ops.js';
-import { findFpRule, fpRule } from '../numerics/rules.js';
+import { findFpRule, fpRule } from '../numerics/rule-lookup.js';
 import type { ModelVariant, ReferenceCase } from '../reference/model.js';
+import type { Alternative, ObservedBits, OpKind } from './alternative.js';
 
-/** Element-wise add, min/max; and the same inside a reduction over replicas (a family's hook). */
-export type OpKind = 'add' | 'minmax' | 'ld_reduce.add' | 'ld_reduce.minmax';
-
-export interface Alternative {
-  readonly id: string;
-  /** How a finding reads: "observed = reference with ..." */
-  readonly text: string;
-  /** Which float operations it applies to. */
-  readonly applies: readonly OpKind[];
-  readonly flushIn?: boolean;
-  readonly flushOut?: boolean;
-  readonly rounding?: Rounding;
-  /** min/max: a NaN input gives NaN (IEEE 754-2019 minimum/maximum) instead of the other operand. */
-  readonly nanPropagates?: boolean;
-  /** min/max: -0.0 and +0.0 compare equal, either may come back. */
-  readonly zerosUnordered?: boolean;
-  /** multimem.ld_reduce: accumulate in this format instead of the variant's ('exact': exactly, one rounding at the end). */
-  readonly acc?: 'f32' | 'f16' | 'f64' | 'type' | 'exact';
-}
+export type { Alternative, ObservedBits, OpKind } from './alternative.js';
 
 const ADDS: OpKind[] = ['add'];
 const ALL_FLOAT: OpKind[] = ['add', 'minmax', 'ld_reduce.add', 'ld_reduce.minmax'];
@@ -113,13 +96,6 @@ function laneOp(alt: Alternative, lf: FloatFormat, op: string, specifiedFtz: boo
     if (alt.zerosUnordered && classify(lf, a) === 'zero' && classify(lf, b) === 'zero') bits.push(a, b);
   }
   return { bits, anyNaN, unspecified: [] };
-}
-
-/** Observed bits of a case, as the report carries them (hex strings). */
-export interface ObservedBits {
-  readonly memory?: readonly string[];
-  readonly returned?: readonly string[];
-  readonly replicas?: readonly (readonly string[])[];
 }
 
 export interface Explainable {

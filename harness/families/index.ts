@@ -1,23 +1,46 @@
 /**
- * The registry of instruction families. Adding a family: write its folder under harness/families/
- * (catalog.ts with its FamilyDef, index.ts with its FamilyPlugin; see plugin.ts and the README's
- * "Families: one folder each") and list its plugin in PLUGINS. The shared machinery asks
- * `familyPlugin(id)` and names no family.
+ * The instruction families, listed, and their registration. Adding a family: write its folder under
+ * harness/families/ (catalog.ts with its FamilyDef, index.ts with its FamilyPlugin; see
+ * harness/registry/plugin.ts and docs/architecture.md "Families: one folder each") and list its
+ * plugin in PLUGINS (and its gpu.ts, multicast.ts, litmus.ts in the tables below where it has them).
+ *
+ * The core never imports this module: the program calls `registerAllFamilies()` where it is put
+ * together (harness/cli/main.ts, harness/backends/gpu/worker.ts, scripts, the tests' setup file),
+ * and the core asks harness/registry/.
  */
-import type { FamilyDef, FamilyId } from '../catalog/types.js';
-import type { FpRule, MinMaxBasis } from '../numerics/rules.js';
+import type { GpuFamily } from '../backends/gpu/family.js';
+import type { MulticastFamily } from '../backends/multicast/family.js';
+import { registerFamilies } from '../registry/index.js';
+import { registerGpuFamilies } from '../registry/gpu.js';
+import type { LitmusFamily } from '../registry/litmus-family.js';
+import { registerLitmusFamilies } from '../registry/litmus.js';
+import { registerMulticastFamilies } from '../registry/multicast.js';
+import type { FamilyPlugin } from '../registry/plugin.js';
+import { atomGpu } from './atom/gpu.js';
 import { atomPlugin } from './atom/index.js';
+import { atomLitmus } from './atom/litmus.js';
+import { bulkGpu } from './cp-reduce-async-bulk/gpu.js';
 import { cpReduceAsyncBulkPlugin } from './cp-reduce-async-bulk/index.js';
+import { bulkLitmus } from './cp-reduce-async-bulk/litmus.js';
+import { tensorGpu } from './cp-reduce-async-bulk-tensor/gpu.js';
 import { cpReduceAsyncBulkTensorPlugin } from './cp-reduce-async-bulk-tensor/index.js';
 import { multimemCpReduceAsyncBulkPlugin } from './multimem-cp-reduce-async-bulk/index.js';
+import { multimemBulkMulticast } from './multimem-cp-reduce-async-bulk/multicast.js';
 import { multimemLdReducePlugin } from './multimem-ld_reduce/index.js';
+import { multimemLdReduceLitmus } from './multimem-ld_reduce/litmus.js';
+import { ldReduceMulticast } from './multimem-ld_reduce/multicast.js';
 import { multimemRedPlugin } from './multimem-red/index.js';
+import { multimemRedLitmus } from './multimem-red/litmus.js';
+import { redMulticast } from './multimem-red/multicast.js';
 import { multimemStPlugin } from './multimem-st/index.js';
-import type { CaseInput, CaseLength, CaseShape, FamilyPlugin } from './plugin.js';
+import { multimemStLitmus } from './multimem-st/litmus.js';
+import { stMulticast } from './multimem-st/multicast.js';
+import { redGpu } from './red/gpu.js';
 import { redPlugin } from './red/index.js';
+import { redLitmus } from './red/litmus.js';
+import { redAsyncGpu } from './red-async/gpu.js';
 import { redAsyncPlugin } from './red-async/index.js';
-
-export type { CaseInput, CaseLength, CaseShape, FamilyPlugin };
+import { redAsyncLitmus } from './red-async/litmus.js';
 
 /** Every family, in catalog order (the order of enumeration and of reports). */
 export const PLUGINS: readonly FamilyPlugin[] = [
@@ -32,31 +55,37 @@ export const PLUGINS: readonly FamilyPlugin[] = [
   redAsyncPlugin,
 ];
 
-export const FAMILIES: readonly FamilyDef[] = PLUGINS.map((p) => p.def);
-
-export function familyById(id: string): FamilyDef | undefined {
-  return FAMILIES.find((f) => f.id === id);
-}
-
-export const FAMILY_IDS: readonly FamilyId[] = FAMILIES.map((f) => f.id);
-
-const BY_ID = new Map(PLUGINS.map((p) => [p.def.id, p]));
-
-/** The plugin of family `id`; throws for an id no plugin registers. */
-export function familyPlugin(id: string): FamilyPlugin {
-  const p = BY_ID.get(id);
-  if (!p) throw new Error(`unknown instruction family '${id}': the registered families are ${FAMILY_IDS.join(', ')}; add the family's folder and list its plugin in harness/families/index.ts`);
-  return p;
-}
+/**
+ * The families the gpu executor (one GPU, no multicast) can run, each with its own gpu.ts. A
+ * family missing here is run by the other executors only (multimem needs a multicast object).
+ */
+export const GPU_FAMILIES: Readonly<Record<string, GpuFamily>> = {
+  atom: atomGpu,
+  red: redGpu,
+  'cp.reduce.async.bulk': bulkGpu,
+  'cp.reduce.async.bulk.tensor': tensorGpu,
+  'red.async': redAsyncGpu,
+};
 
 /**
- * The floating-point rules of every family, each row once (atom and red share theirs). Re-exported
- * by harness/numerics/rules.ts as FP_RULES.
+ * The families the multicast executor runs (harness/backends/multicast/), each with its own
+ * multicast.ts. multimem.cp.reduce.async.bulk needs PTX ISA 9.1, which ptxas 13.0 does not write:
+ * its jobs are skipped, with that reason, where the installed ptxas is older.
  */
-export const FAMILY_FP_RULES: readonly FpRule[] = [...new Set(PLUGINS.flatMap((p) => p.rules))];
+export const MULTICAST_FAMILIES: Readonly<Record<string, MulticastFamily>> = {
+  'multimem.ld_reduce': ldReduceMulticast,
+  'multimem.red': redMulticast,
+  'multimem.st': stMulticast,
+  'multimem.cp.reduce.async.bulk': multimemBulkMulticast,
+};
 
-/** The rules families' models note in a trail (FamilyPlugin.modelRules), with the family of each. */
-export const FAMILY_MODEL_RULES = PLUGINS.flatMap((p) => (p.modelRules ?? []).map((r) => ({ ...r, family: p.def.id })));
+/** The families the litmus language reads (docs/litmus.md), each with its own litmus.ts. */
+export const LITMUS_FAMILIES: readonly LitmusFamily[] = [atomLitmus, redLitmus, redAsyncLitmus, bulkLitmus, multimemRedLitmus, multimemStLitmus, multimemLdReduceLitmus];
 
-/** Each family's basis for its .min/.max (FamilyPlugin.minmax), each row once. Re-exported as MINMAX_BASIS. */
-export const FAMILY_MINMAX_BASIS: readonly MinMaxBasis[] = [...new Set(PLUGINS.flatMap((p) => p.minmax ?? []))];
+/** Hands every family to the registry (harness/registry/): call it once where a program starts. */
+export function registerAllFamilies(): void {
+  registerFamilies(PLUGINS);
+  registerGpuFamilies(GPU_FAMILIES);
+  registerMulticastFamilies(MULTICAST_FAMILIES);
+  registerLitmusFamilies(LITMUS_FAMILIES);
+}

@@ -16,8 +16,8 @@
  *
  * Every problem is reported as file:line:col with what to do; a file with problems gives no test.
  */
-import { type LitmusContext, type LitmusInstruction, type LitmusOperand, type LitmusThread } from '../families/litmus-family.js';
-import { litmusFamilyFor } from '../families/litmus-index.js';
+import { type LitmusContext, type LitmusInstruction, type LitmusOperand, type LitmusThread } from '../registry/litmus-family.js';
+import { litmusFamilyFor } from '../registry/litmus.js';
 import { ELEMENT_FORMATS, type FloatFormat } from '../numerics/formats.js';
 import { encoderFor } from '../numerics/encode.js';
 import type { Cond, Expr, Instr, LitmusTest, Location, Problem, Proxy, Quantifier, Scope, Sem, SpaceQual, Term, ThreadDecl } from './events.js';

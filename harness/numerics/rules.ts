@@ -4,16 +4,15 @@
  * encodes. Where no text decides, the row says `unspecified` and the reference model returns every
  * plausible outcome, marked so, for the comparator to record what the hardware does.
  *
- * A family's rows live in its folder (harness/families/<family>/, FamilyPlugin.rules); FP_RULES is
- * their union, from the registry. This module keeps the lookup and the rules that hold for every
- * family (what no text decides, min/max).
+ * A family's rows live in its folder (harness/families/<family>/, FamilyPlugin.rules); the registry
+ * (harness/registry/) holds their union and rule-lookup.ts looks a row up. This module keeps the
+ * row types and the rules that hold for every family (what no text decides, min/max); it reads no
+ * registry, so that the plugin interface can name its types without an import cycle.
  */
 import { cite } from '../catalog/cite.js';
 import type { Citation } from '../catalog/cite.js';
-import type { FamilyId, Match, Qualifiers } from '../catalog/types.js';
-import { matches } from '../catalog/evaluate.js';
-import { FAMILY_FP_RULES, FAMILY_MINMAX_BASIS } from '../families/index.js';
-import { type Edition, type EditionRange, inEdition, specEdition } from '../catalog/editions.js';
+import type { FamilyId, Match } from '../catalog/types.js';
+import type { EditionRange } from '../catalog/editions.js';
 
 /** true: flush subnormal inputs and results to sign-preserving zero; false: keep them. */
 export type Ftz = boolean | 'unspecified';
@@ -53,29 +52,6 @@ export interface MinMaxBasis {
 /** The citation of `rule` as `family` reads it (its own words where it has them). */
 export function citeFor(rule: { readonly cite: Citation; readonly familyCites?: Partial<Record<FamilyId, Citation>> }, family: FamilyId): Citation {
   return rule.familyCites?.[family] ?? rule.cite;
-}
-
-/**
- * Every family's rules (the registry's union). A live re-export: the registry's modules import this
- * one, so it must not read the registry while it loads.
- */
-export { FAMILY_FP_RULES as FP_RULES, FAMILY_MINMAX_BASIS as MINMAX_BASIS } from '../families/index.js';
-
-/** The basis of `family`'s .min/.max in the edition judged against, or undefined where its text has none. */
-export function findMinMaxBasis(family: FamilyId, edition: Edition = specEdition()): MinMaxBasis | undefined {
-  return FAMILY_MINMAX_BASIS.find((x) => x.families.includes(family) && inEdition(x.editions, edition));
-}
-
-/** The rule for one reduction in the edition judged against (specEdition()), or undefined where no row covers it. */
-export function findFpRule(family: FamilyId, space: 'global' | 'shared', type: string, edition: Edition = specEdition(), q?: Qualifiers): FpRule | undefined {
-  return FAMILY_FP_RULES.find((x) => x.families.includes(family) && x.spaces.includes(space) && x.types.includes(type) && inEdition(x.editions, edition) && (!x.when || (q !== undefined && matches(x.when, q))));
-}
-
-/** The rule for one reduction; throws when no row covers it (a gap in a family's rules, not user input). */
-export function fpRule(family: FamilyId, space: 'global' | 'shared', type: string, q?: Qualifiers): FpRule {
-  const r = findFpRule(family, space, type, specEdition(), q);
-  if (!r) throw new Error(`no floating-point rule for ${family} on .${space} with .${type} (the rules of harness/families/<family>/, listed by harness/numerics/rules.ts)`);
-  return r;
 }
 
 /** Rules for what no text of the reductions decides, applied everywhere. */

@@ -14,11 +14,11 @@
  * here it is one JS addition, which IEEE 754 rounds to nearest even exactly as `addBitsExact` does
  * (tests/reference/fast.test.ts holds the two equal on the directed probes and 10^6 random pairs).
  */
-import { gpuFamily } from '../families/gpu-index.js';
-import { familyPlugin } from '../families/index.js';
+import { gpuFamily } from '../registry/gpu.js';
+import { familyPlugin } from '../registry/index.js';
 import { elementFormat, type FloatFormat } from '../numerics/formats.js';
 import { fastAdder, fastMinMax, lastAdd } from '../numerics/ops.js';
-import { fpRule } from '../numerics/rules.js';
+import { fpRule } from '../numerics/rule-lookup.js';
 import type { ModelVariant } from './model.js';
 
 export interface SlotBatch {

@@ -4,43 +4,16 @@
  * plugin's model (harness/families/<family>/); this module gives it the element operations and the
  * rule lookup, and assembles the rule trail and the unspecified rules every family shares.
  */
-import type { Citation } from '../catalog/cite.js';
-import type { FamilyId, Qualifiers } from '../catalog/types.js';
-import { familyPlugin } from '../families/index.js';
-import type { ModelContext } from '../families/plugin.js';
+import type { ModelContext } from '../registry/plugin.js';
+import { familyPlugin } from '../registry/index.js';
 import { type ElementFormat, type FloatFormat, type IntFormat, elementFormat, joinLanes, splitLanes } from '../numerics/formats.js';
 import { type Allowed, type IntOp, addAllowed, exactly, intOp, minmaxAllowed } from '../numerics/ops.js';
 import type { OrderedResult } from '../numerics/reduce.js';
-import { MINMAX_RULES, UNSPECIFIED, citeFor, findMinMaxBasis, fpRule } from '../numerics/rules.js';
+import { MINMAX_RULES, UNSPECIFIED, citeFor } from '../numerics/rules.js';
+import { findMinMaxBasis, fpRule } from '../numerics/rule-lookup.js';
+import type { ElementAllowed, ModelVariant, ReferenceCase, RuleApplied } from './types.js';
 
-/** A variant as the model needs it: family and qualifiers (catalog entries have both). */
-export interface ModelVariant {
-  readonly family: FamilyId;
-  readonly q: Qualifiers;
-}
-
-export interface ReferenceCase {
-  /** Initial memory at [a]: one element (bits of .type, all lanes) per vector lane; bulk: destination elements. */
-  readonly memory?: readonly bigint[];
-  /** multimem: initial memory of each replica. */
-  readonly replicas?: readonly (readonly bigint[])[];
-  /** Operand b (and c for cas), one element per vector lane. */
-  readonly b?: readonly bigint[];
-  readonly c?: readonly bigint[];
-  /** Bulk reductions: the source array in shared memory. */
-  readonly source?: readonly bigint[];
-  /** Where generic addressing lands (default global). */
-  readonly space?: 'global' | 'shared';
-}
-
-export interface RuleApplied {
-  readonly rule: string;
-  readonly text: string;
-  readonly cite?: Citation;
-}
-
-/** Allowed outcomes of one element: one set per packed lane (lane 0 = low bits). */
-export type ElementAllowed = readonly Allowed[];
+export type { ElementAllowed, ModelVariant, ReferenceCase, RuleApplied } from './types.js';
 
 export interface ReferenceOutcome {
   readonly memory?: readonly ElementAllowed[];

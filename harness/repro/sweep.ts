@@ -16,7 +16,7 @@ import { gpuPlan } from '../backends/gpu/plan.js';
 import { elementFormat, joinLanes } from '../numerics/formats.js';
 import type { RunReport, SweepReport } from '../report/json.js';
 import { CaseError, reference } from '../reference/model.js';
-import { familyPlugin } from '../families/index.js';
+import { familyPlugin } from '../registry/index.js';
 import { sweepKernelName, sweepModule } from '../sweep/kernel.js';
 import { laneOpOf } from '../sweep/reference.js';
 import { CELL_PAIRS, type SweepVariant, domainA, domainB, domainText, laneBits, sweepName, sweepPlan, sweepSpace, sweepTag } from '../sweep/space.js';

@@ -18,7 +18,7 @@
  */
 import type { GpuVariant } from '../backends/gpu/plan.js';
 import { BLOCK } from '../backends/gpu/family.js';
-import { gpuFamily } from '../families/gpu-index.js';
+import { gpuFamily } from '../registry/gpu.js';
 import { NAN_TOKEN, NAN_TOKEN32, type SweepVariant, laneBits } from './space.js';
 
 export const SWEEP_PARAMS = '(.param .u64 pout, .param .u64 pret, .param .u64 pdig, .param .u64 pbase, .param .u64 pn, .param .u32 pmode, .param .u32 pself, .param .u32 pval)';

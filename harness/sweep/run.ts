@@ -18,7 +18,7 @@ import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
 import { WorkerPool } from '../backends/gpu/pool.js';
 import { caseResult } from '../backends/gpu/results.js';
 import type { Case } from '../cases/types.js';
-import { familyPlugin } from '../families/index.js';
+import { familyPlugin } from '../registry/index.js';
 import { elementFormat, joinLanes } from '../numerics/formats.js';
 import type { EntryResult } from '../report/types.js';
 import { sweepKernelName, sweepModule } from './kernel.js';

@@ -18,7 +18,7 @@
  * there; which NaN the hardware wrote is counted apart), and its NaN count.
  */
 import type { GpuPlan, GpuVariant } from '../backends/gpu/plan.js';
-import { gpuFamily } from '../families/gpu-index.js';
+import { gpuFamily } from '../registry/gpu.js';
 import { elementFormat } from '../numerics/formats.js';
 
 export const PAIRS = 2 ** 32;

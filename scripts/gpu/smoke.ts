@@ -8,7 +8,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { directedCases, } from '../../cases/generators/directed.js';
 import { representativeVariants } from '../../cases/generators/cases.js';
 import { loadLauncher, probeDevices } from '../../harness/backends/gpu/driver.js';
-import { familyById } from '../../harness/families/index.js';
+import { familyById } from '../../harness/registry/index.js';
+import { registerAllFamilies } from '../../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 const KERNELS: Record<string, string> = {
   'atom.global.add.f32': 'atom_add_f32_global',

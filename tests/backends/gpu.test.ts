@@ -191,12 +191,12 @@ describe('the GPU kernel emitter compiles with ptxas (representative variant of 
   it.skipIf(typeof p === 'string')('one module, every representative atom, red and cp.reduce.async.bulk kernel, and every generic variant (mode 1: shared through cvta)', async () => {
     const { gpuPlan, kernelsText } = await import('../../harness/backends/gpu/plan.js');
     const { representativeVariants } = await import('../../cases/generators/cases.js');
-    const { FAMILIES } = await import('../../harness/families/index.js');
-    const { gpuFamily } = await import('../../harness/families/gpu-index.js');
+    const { families } = await import('../../harness/registry/index.js');
+    const { gpuFamily } = await import('../../harness/registry/gpu.js');
     const { execa } = await import('execa');
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const reps = new Set(FAMILIES.filter((f) => gpuFamily(f.id)).flatMap((f) => representativeVariants(f).map((v) => v.id)));
+    const reps = new Set(families().filter((f) => gpuFamily(f.id)).flatMap((f) => representativeVariants(f).map((v) => v.id)));
     const plan = gpuPlan('sm_90', '9.0');
     const chosen = plan.variants.filter((x) => reps.has(x.entry.id) || (x.shape.generic && !x.entry.q.sem && !x.entry.q.scope && !x.entry.q.hint));
     expect(chosen.filter((x) => reps.has(x.entry.id)).length).toBe(123 + 39 + 130 + 12); // atom/red, bulk, tensor (5 dims x 26 op-types), red.async

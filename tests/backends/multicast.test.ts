@@ -19,7 +19,7 @@ import { loadVectors } from '../../harness/cases/vectors.js';
 import { enumerateCatalog } from '../../harness/catalog/enumerate.js';
 import { comparePtx, findTarget } from '../../harness/arch/targets.js';
 import { judgeRun } from '../../harness/compare/judge-run.js';
-import { multicastFamily } from '../../harness/families/multicast-index.js';
+import { multicastFamily } from '../../harness/registry/multicast.js';
 import { multimemBulkModule } from '../../harness/families/multimem-cp-reduce-async-bulk/multicast.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
 import type { Case } from '../../harness/cases/types.js';

@@ -9,7 +9,7 @@ import { runPtxasBackend } from '../../harness/backends/ptxas/backend.js';
 import { classifyWithPtxas } from '../../harness/backends/ptxas/classify.js';
 import { type CatalogEntry, enumerateCatalog, enumerateMatching } from '../../harness/catalog/enumerate.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
-import { FAMILIES } from '../../harness/families/index.js';
+import { families } from '../../harness/registry/index.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { specExamples } from '../helpers/spec.js';
 
@@ -27,7 +27,7 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
   it('accepts every valid spec example, written by the module emitter, for a target that supports it', async () => {
     const byTarget = new Map<string, CatalogEntry[]>();
     const catalogs = new Map<string, CatalogEntry[]>();
-    const lines = [...new Set(FAMILIES.map((f) => f.specFile))].flatMap((f) => specExamples(f)).filter((l) => !l.startsWith('createpolicy'));
+    const lines = [...new Set(families().map((f) => f.specFile))].flatMap((f) => specExamples(f)).filter((l) => !l.startsWith('createpolicy'));
     let checked = 0;
     for (const line of lines) {
       let parsed;
@@ -60,7 +60,7 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
 
   it('turns answers into verdicts: pass when ptxas agrees, compile-mismatch otherwise, observed for ambiguous rows', async () => {
     const target = findTarget('sm_90')!;
-    const all = enumerateCatalog({ target, ptx: p.maxPtx, families: FAMILIES.filter((f) => f.id === 'red') });
+    const all = enumerateCatalog({ target, ptx: p.maxPtx, families: families().filter((f) => f.id === 'red') });
     const entries = all.filter((e) => e.id.startsWith('red.global.') && !e.q.sem && !e.q.scope);
     const run = await runPtxasBackend(entries, target, p);
     expect(run.results).toHaveLength(entries.length);
@@ -81,7 +81,7 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
 
   it.skipIf(comparePtx(p.maxPtx, '9.1') >= 0)('skips entries newer than the toolchain, with the reason (multimem.cp.reduce.async.bulk needs 9.1)', async () => {
     const target = findTarget('sm_90')!;
-    const entries = enumerateCatalog({ target, ptx: p.maxPtx, families: FAMILIES.filter((f) => f.id === 'multimem.cp.reduce.async.bulk'), neighbours: false, isaNeighbours: false });
+    const entries = enumerateCatalog({ target, ptx: p.maxPtx, families: families().filter((f) => f.id === 'multimem.cp.reduce.async.bulk'), neighbours: false, isaNeighbours: false });
     expect(entries.length).toBeGreaterThan(20);
     const run = await runPtxasBackend(entries, target, p);
     expect(run.stats.ptxasCalls).toBe(0);
@@ -97,7 +97,7 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
   it('skips every entry of a target ptxas does not know, naming the rename', async () => {
     const target = TARGETS.find((t) => t.name === 'sm_101a')!;
     if (p.targets.includes('sm_101a')) return;
-    const entries = enumerateCatalog({ target, ptx: '8.8', families: FAMILIES.filter((f) => f.id === 'red'), neighbours: false, isaNeighbours: false }).slice(0, 5);
+    const entries = enumerateCatalog({ target, ptx: '8.8', families: families().filter((f) => f.id === 'red'), neighbours: false, isaNeighbours: false }).slice(0, 5);
     const run = await runPtxasBackend(entries, target, p);
     for (const r of run.results) {
       expect(r.verdict).toBe('skipped');
@@ -107,7 +107,7 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
 
   it('pins an isa-neighbour to the older PTX ISA and sees it rejected', async () => {
     const target = findTarget('sm_90')!;
-    const e = enumerateCatalog({ target, ptx: p.maxPtx, families: FAMILIES.filter((f) => f.id === 'atom') }).find((x) => x.id === 'atom.global.cas.b128@ptx8.2')!;
+    const e = enumerateCatalog({ target, ptx: p.maxPtx, families: families().filter((f) => f.id === 'atom') }).find((x) => x.id === 'atom.global.cas.b128@ptx8.2')!;
     expect(e.expect).toBe('reject');
     const run = await runPtxasBackend([e], target, p);
     expect(run.results[0]).toMatchObject({ verdict: 'pass', modulePtx: '8.2' });

@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAMILIES } from '../../harness/families/index.js';
+import { families } from '../../harness/registry/index.js';
 import { describe, expect, it } from 'vitest';
 import { allPairs, generateCases, representativeVariants } from '../../cases/generators/cases.js';
 import { level1, level2 } from '../../cases/generators/values.js';
 import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
 import { CASES_DIR, DIRECTED_DIR, collectCases, findCase } from '../../harness/cases/sources.js';
 import { loadVectors } from '../../harness/cases/vectors.js';
-import { familyById } from '../../harness/families/index.js';
+import { familyById } from '../../harness/registry/index.js';
 import { E4M3, F16 } from '../../harness/numerics/formats.js';
 import { directedFiles } from '../../scripts/gen-directed.js';
 
@@ -81,7 +81,7 @@ describe('directed library', () => {
   it('loads without problems and covers every family', async () => {
     const r = await loadVectors([DIRECTED_DIR], CASES_DIR);
     expect(r.problems).toEqual([]);
-    expect(new Set(r.cases.map((c) => c.variant.family)).size).toBe(FAMILIES.length);
+    expect(new Set(r.cases.map((c) => c.variant.family)).size).toBe(families().length);
     expect(r.cases.length).toBeGreaterThan(4000);
   });
   it('covers every representative (family, op, type, vector) combination', async () => {

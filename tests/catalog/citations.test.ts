@@ -7,8 +7,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SPEC_FILES, type Citation } from '../../harness/catalog/cite.js';
-import { FAMILIES, FAMILY_MODEL_RULES } from '../../harness/families/index.js';
-import { FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED } from '../../harness/numerics/rules.js';
+import { families, familyFpRules, familyMinMaxBasis, familyModelRules } from '../../harness/registry/index.js';
+import { MINMAX_RULES, UNSPECIFIED } from '../../harness/numerics/rules.js';
 import { CONTENTION_RULES } from '../../harness/contention/model.js';
 import { SPEC_DIR, specFiles, specText } from '../helpers/spec.js';
 
@@ -29,7 +29,7 @@ function citations(): Citation[] {
     if ('quote' in o && 'file' in o && 'section' in o) out.push(o as Citation);
     else for (const v of Object.values(o)) walk(v);
   };
-  walk({ FAMILIES, FP_RULES, MINMAX_BASIS, MINMAX_RULES, UNSPECIFIED, CONTENTION_RULES, FAMILY_MODEL_RULES });
+  walk({ FAMILIES: families(), FP_RULES: familyFpRules(), MINMAX_BASIS: familyMinMaxBasis(), MINMAX_RULES, UNSPECIFIED, CONTENTION_RULES, MODEL_RULES: familyModelRules() });
   return out;
 }
 
@@ -80,7 +80,7 @@ describe('every rule a result names has its text and a citation (issue 23, item 
     const { findTarget, modulePtxFor, CATALOG_PTX_ISA } = await import('../../harness/arch/targets.js');
     const named = new Map<string, string>();
     const lib = await collectCases({ seed: 1, directed: true, generated: false });
-    const gen = FAMILIES.flatMap((f) => representativeVariants(f)).flatMap((v) => ([1, 2, 3] as const).flatMap((l) => generateCases(v, 1, l, 1)));
+    const gen = families().flatMap((f) => representativeVariants(f)).flatMap((v) => ([1, 2, 3] as const).flatMap((l) => generateCases(v, 1, l, 1)));
     for (const ed of EDITIONS) {
       withEdition(ed, () => {
         for (const c of [...lib.cases, ...gen]) for (const id of runCaseOnReference(c).catalog.rules) if (!named.has(id)) named.set(id, c.id);

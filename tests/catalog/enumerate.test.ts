@@ -9,7 +9,7 @@ import { findTarget } from '../../harness/arch/targets.js';
 import { type CatalogEntry, enumerateMatching, enumerateCatalog } from '../../harness/catalog/enumerate.js';
 import { evaluate } from '../../harness/catalog/evaluate.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
-import { familyById } from '../../harness/families/index.js';
+import { familyById } from '../../harness/registry/index.js';
 
 const COUNTS: Record<string, Record<string, Record<string, number>>> = {
   sm_90: {

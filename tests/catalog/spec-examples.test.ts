@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { TARGETS, clauseHolds, modulePtxFor, CATALOG_PTX_ISA } from '../../harness/arch/targets.js';
 import { requirementsFor } from '../../harness/catalog/enumerate.js';
 import { ParseError, parseInstruction } from '../../harness/catalog/parse.js';
-import { FAMILIES } from '../../harness/families/index.js';
+import { families } from '../../harness/registry/index.js';
 import { newerEditionExamples, specExamples } from '../helpers/spec.js';
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-const ERRATA = new Map(FAMILIES.flatMap((f) => f.errata.map((e) => [norm(e.example), e] as const)));
-const FILES = [...new Set(FAMILIES.map((f) => f.specFile))];
+const ERRATA = new Map(families().flatMap((f) => f.errata.map((e) => [norm(e.example), e] as const)));
+const FILES = [...new Set(families().map((f) => f.specFile))];
 
 /** Targets (with the PTX ISA a module for them is written in) where the requirements of `q` hold. */
 function supportingTargets(p: ReturnType<typeof parseInstruction>): string[] {
@@ -75,11 +75,11 @@ describe('errata table', () => {
   const newer = new Set(newerEditionExamples().map(norm));
   const all = new Set([...FILES.flatMap((f) => specExamples(f).map(norm)), ...newer]);
   it('an erratum from an example 9.3 or 9.4 added says so (its editions start there)', () => {
-    for (const e of FAMILIES.flatMap((f) => f.errata)) {
+    for (const e of families().flatMap((f) => f.errata)) {
       if (newer.has(norm(e.example))) expect(e.editions?.from, e.example).toMatch(/^9\.[34]$/);
     }
   });
-  it.each(FAMILIES.flatMap((f) => f.errata.map((e) => [f.id, e.example] as const)))('%s erratum still in the spec: %s', (_f, ex) => {
+  it.each(families().flatMap((f) => f.errata.map((e) => [f.id, e.example] as const)))('%s erratum still in the spec: %s', (_f, ex) => {
     expect(all.has(norm(ex)), 'erratum example no longer in the excerpts: remove its row').toBe(true);
   });
 });

@@ -15,7 +15,7 @@ import { ruleIndex } from '../../harness/catalog/rules.js';
 import { parseExpectations } from '../../harness/compare/expectations.js';
 import { runAtRoot } from '../helpers/cli.js';
 import { loadReport } from '../../harness/report/load.js';
-import { findFpRule } from '../../harness/numerics/rules.js';
+import { findFpRule } from '../../harness/numerics/rule-lookup.js';
 import { judgeObservation } from '../../harness/backends/gpu/observations.js';
 import { editionSensitive } from '../../harness/compare/editions.js';
 

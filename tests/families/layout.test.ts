@@ -2,14 +2,14 @@
  * One folder per family: the shared machinery names no family. Every string literal in the
  * TypeScript files of the shared folders is checked against the registered family ids and heads;
  * a match (a `switch (v.family)` case, a set of family ids, `family === 'atom'`) fails with its
- * file:line. Ask `familyPlugin(id)` (harness/families/index.ts) instead.
+ * file:line. Ask `familyPlugin(id)` (harness/registry/index.ts) instead.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { FAMILIES, familyPlugin } from '../../harness/families/index.js';
+import { families, familyPlugin } from '../../harness/registry/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -23,6 +23,7 @@ const SHARED = [
   'harness/cli',
   'harness/backends',
   'harness/util',
+  'harness/registry',
   'cases/generators',
 ];
 
@@ -31,7 +32,11 @@ const SHARED = [
  * moved to the plugin registry; what each should call instead is in the comment.
  */
 const ALLOWLIST: readonly { readonly path: string; readonly why: string }[] = [
-  // empty: every shared file asks the family registry (familyPlugin, gpuFamily) instead of naming a family
+  // every other shared file asks the family registry (familyPlugin, gpuFamily) instead of naming a family
+  {
+    path: 'harness/catalog/spec-documents.ts',
+    why: "the PTX ISA excerpts' section titles, four of which are instruction names ('atom', 'red'): data about the spec's documents that cite() reads (the core cites atom.md itself), never a branch on a family",
+  },
 ];
 
 export interface Hit {
@@ -64,7 +69,7 @@ function tsFiles(dir: string): string[] {
   return out;
 }
 
-const NAMES = new Set(FAMILIES.flatMap((f) => [f.id, f.head]));
+const NAMES = new Set(families().flatMap((f) => [f.id, f.head]));
 const allowed = (rel: string) => ALLOWLIST.some((a) => (a.path.endsWith('/') ? rel.startsWith(a.path) : rel === a.path));
 
 describe('one folder per family', () => {
@@ -90,7 +95,7 @@ describe('one folder per family', () => {
         hits.push(...familyLiterals(rel, readFileSync(f, 'utf8'), NAMES));
       }
     }
-    const where = hits.map((h) => `${h.file}:${h.line}: '${h.literal}' names a family; ask familyPlugin(id) (harness/families/index.ts) instead`);
+    const where = hits.map((h) => `${h.file}:${h.line}: '${h.literal}' names a family; ask familyPlugin(id) (harness/registry/index.ts) instead`);
     expect(where).toEqual([]);
   });
 
@@ -110,13 +115,13 @@ describe('one folder per family', () => {
   });
 
   it('every family has a plugin whose catalog it is, and an unknown id is a clear error', () => {
-    for (const f of FAMILIES) expect(familyPlugin(f.id).def).toBe(f);
+    for (const f of families()) expect(familyPlugin(f.id).def).toBe(f);
     expect(() => familyPlugin('nosuch.family')).toThrow(/unknown instruction family 'nosuch.family'.*atom.*harness\/families\/index\.ts/);
   });
 
   it('each family folder holds its catalog and its plugin', () => {
     const dirs = readdirSync(join(ROOT, 'harness/families')).filter((d) => statSync(join(ROOT, 'harness/families', d)).isDirectory() && d !== 'shared');
-    expect(dirs.length).toBe(FAMILIES.length);
+    expect(dirs.length).toBe(families().length);
     for (const d of dirs) {
       expect(statSync(join(ROOT, 'harness/families', d, 'catalog.ts')).isFile(), d).toBe(true);
       expect(statSync(join(ROOT, 'harness/families', d, 'index.ts')).isFile(), d).toBe(true);

@@ -14,7 +14,7 @@ import { ParseError, parseInstruction } from '../../harness/catalog/parse.js';
 import { SLOT, tensorMapGeometry } from '../../harness/backends/gpu/family.js';
 import { judge } from '../../harness/backends/gpu/observations.js';
 import { resultVariant, subnormalBehaviour, variantOf } from '../../harness/compare/explain.js';
-import { familyById } from '../../harness/families/index.js';
+import { familyById } from '../../harness/registry/index.js';
 
 const TENSOR = 'cp.reduce.async.bulk.tensor';
 

@@ -18,8 +18,8 @@ import { type Target, findTarget } from '../../arch/targets.js';
 import { type CaseBatch, PackedCases, SPACE_GLOBAL, SPACE_SHARED, isPacked, unpack, unpackAll } from '../../cases/packed.js';
 import type { Case } from '../../cases/types.js';
 import { enumerateCatalog, enumerateMatching } from '../../catalog/enumerate.js';
-import { FAMILIES } from '../../families/index.js';
-import { gpuFamily } from '../../families/gpu-index.js';
+import { families } from '../../registry/index.js';
+import { gpuFamily } from '../../registry/gpu.js';
 import { KEEP_WHOLE } from '../../report/recorder.js';
 import type { EntryResult } from '../../report/types.js';
 import type { Ptxas } from '../ptxas/toolchain.js';
@@ -104,7 +104,7 @@ function catalogWhy(plan: GpuPlan, c: Case): string {
   let why = catalogWhys.get(key);
   if (why === undefined) {
     const target = findTarget(plan.arch);
-    const e = target && enumerateMatching({ target, ptx: plan.ptx, neighbours: false, isaNeighbours: false, spellings: false, kinds: ['variant'], keep: (id) => id === c.variant.id, families: FAMILIES.filter((f) => f.id === c.variant.family) })[0];
+    const e = target && enumerateMatching({ target, ptx: plan.ptx, neighbours: false, isaNeighbours: false, spellings: false, kinds: ['variant'], keep: (id) => id === c.variant.id, families: families().filter((f) => f.id === c.variant.family) })[0];
     why = e ? e.reason : 'the catalog has no such variant; --list shows the ones it has';
     catalogWhys.set(key, why);
   }
@@ -162,7 +162,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const givenCases = opts.library && opts.shard && opts.cases ? ownCases(opts.cases, new Set(shardVariants.map((v) => v.entry.id)), new Set(selected.map((v) => v.entry.id)), opts.shard) : opts.cases;
   if (opts.library) {
     emit(shardSlice(plan.skipped.filter((s) => opts.keep(s.entry.id)), opts.shard).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })));
-    const others = shardSlice(enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: FAMILIES.filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id)), opts.shard);
+    const others = shardSlice(enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: families().filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id)), opts.shard);
     emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
     for (const gv of shardVariants) {
       ran.add(gv.entry.id);

@@ -9,8 +9,8 @@ import { comparePtx } from '../../arch/targets.js';
 import { findTarget } from '../../arch/targets.js';
 import { type CatalogEntry, enumerateCatalog, enumerateMatching } from '../../catalog/enumerate.js';
 import { compileFilter, compileFilterPrefix } from '../../util/filter.js';
-import { FAMILIES } from '../../families/index.js';
-import { GPU_FAMILY_IDS, gpuFamily } from '../../families/gpu-index.js';
+import { families } from '../../registry/index.js';
+import { gpuFamilyIds, gpuFamily } from '../../registry/gpu.js';
 import { type GpuFamily, type KernelShape, wideKernelName } from './family.js';
 
 export const MODULE_SIZE = 256;
@@ -45,7 +45,7 @@ export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
   const key = `${arch}@${ptx}${filter ? `#${filter}` : ''}/${specEdition()}`;
   const hit = plans.get(key);
   if (hit) return hit;
-  const base = { target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, spellings: false, families: FAMILIES.filter((f) => GPU_FAMILY_IDS.includes(f.id)) };
+  const base = { target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, spellings: false, families: families().filter((f) => gpuFamilyIds().includes(f.id)) };
   const entries = (filter ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) }) : enumerateCatalog(base)).filter((e) => e.expect === 'accept');
   const variants: GpuVariant[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];

@@ -25,6 +25,7 @@ import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, l
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from './observations.js';
 import { type SweepRefRequest, referenceCells } from '../../sweep/reference.js';
+import { registerAllFamilies } from '../../families/index.js';
 
 export interface GpuJob {
   readonly id: number;
@@ -402,6 +403,7 @@ export function caseFlags(slotFlags: Uint8Array, spc: number): Uint8Array {
 export type WorkerMessage = { type: 'jobs'; jobs: GpuJob[] } | SweepRefRequest | { type: 'exit' };
 
 if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.send) {
+  registerAllFamilies(); // a program of its own: the core asks harness/registry/
   process.on('message', (m: WorkerMessage) => {
     if (m.type === 'exit') process.exit(0);
     if (m.type === 'sweep-ref') {

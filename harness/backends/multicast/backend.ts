@@ -8,7 +8,7 @@
  */
 import { comparePtx } from '../../arch/targets.js';
 import type { Case } from '../../cases/types.js';
-import { multicastFamily } from '../../families/multicast-index.js';
+import { multicastFamily } from '../../registry/multicast.js';
 import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
 import { type ObservationVerdict, judge } from '../gpu/observations.js';

@@ -8,7 +8,7 @@ import { generateCases } from '../../../cases/generators/cases.js';
 import type { Target } from '../../arch/targets.js';
 import type { Case } from '../../cases/types.js';
 import { enumerateCatalog } from '../../catalog/enumerate.js';
-import { multicastFamily } from '../../families/multicast-index.js';
+import { multicastFamily } from '../../registry/multicast.js';
 
 export const REPLICA_COUNTS = [2, 4, 8] as const;
 

@@ -6,7 +6,7 @@
  * the sequence (and that nothing was created before a refusal), and can fail any call on demand, so
  * a test can check that everything created is released on that path too.
  */
-import { multicastFamily } from '../../families/multicast-index.js';
+import { multicastFamily } from '../../registry/multicast.js';
 import { parseInstruction } from '../../catalog/parse.js';
 import { FLOAT_FORMATS, type FloatFormat, type IntFormat, classify, elementFormat, joinLanes, splitLanes } from '../../numerics/formats.js';
 import { type IntOp, addOnce, intOp, minmaxAllowed } from '../../numerics/ops.js';

@@ -4,7 +4,7 @@
  */
 import { cite } from '../../catalog/cite.js';
 import type { Qualifiers } from '../../catalog/types.js';
-import type { FamilyPlugin, ModelRule } from '../plugin.js';
+import type { FamilyPlugin, ModelRule } from '../../registry/plugin.js';
 import { ATOMIC_RMW_FP_RULES, ATOMIC_RMW_MINMAX, rmwModel, rmwShape } from '../shared/atomic-rmw.js';
 import { atom } from './catalog.js';
 

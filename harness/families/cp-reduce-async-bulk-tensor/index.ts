@@ -4,7 +4,7 @@
  * one box of the destination tensor and its shared-memory source, reduced element by element. The
  * destination is always .global.
  */
-import type { FamilyPlugin } from '../plugin.js';
+import type { FamilyPlugin } from '../../registry/plugin.js';
 import { BULK_BYTES, bulkModel, bulkShape } from '../shared/bulk.js';
 import { cpReduceAsyncBulkTensor } from './catalog.js';
 import { tensorRules } from './rules.js';

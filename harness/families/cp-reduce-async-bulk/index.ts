@@ -3,7 +3,7 @@
  * (rules.ts), and the bulk model and case shape it shares with multimem.cp.reduce.async.bulk
  * (../shared/bulk.ts). The state space is the destination's (.dst).
  */
-import type { FamilyPlugin } from '../plugin.js';
+import type { FamilyPlugin } from '../../registry/plugin.js';
 import { bulkModel, bulkShape } from '../shared/bulk.js';
 import { cpReduceAsyncBulk } from './catalog.js';
 import { cpReduceAsyncBulkRules } from './rules.js';

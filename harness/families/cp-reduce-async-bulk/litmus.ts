@@ -7,7 +7,7 @@
  * `.cluster` scope, ordered only after this operation's own accesses). A litmus location holds one
  * element, so `size` is the bytes of one element of `.type`.
  */
-import type { LitmusFamily } from '../litmus-family.js';
+import type { LitmusFamily } from '../../registry/litmus-family.js';
 import { elementBytes, modelSpace, operands, ordering, qualifiers, rmwUpdate, spaceQual } from '../shared/litmus.js';
 
 export const bulkLitmus: LitmusFamily = {

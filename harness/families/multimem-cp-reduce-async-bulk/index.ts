@@ -3,7 +3,7 @@
  * rules (rules.ts), and its model and case shape (../shared/bulk.ts: cp.reduce.async.bulk's
  * element-wise reduction, into the destination on each GPU).
  */
-import type { FamilyPlugin } from '../plugin.js';
+import type { FamilyPlugin } from '../../registry/plugin.js';
 import { multimemBulkModel, multimemBulkShape } from '../shared/bulk.js';
 import { multimemCpReduceAsyncBulk } from './catalog.js';
 import { multimemCpReduceAsyncBulkRules } from './rules.js';

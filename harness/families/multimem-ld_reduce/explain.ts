@@ -8,7 +8,7 @@
 import type { Alternative } from '../../compare/explain.js';
 import { FLOAT_FORMATS, type FloatFormat, classify, elementFormat, splitLanes } from '../../numerics/formats.js';
 import { exactReduction, reductionSet } from '../../numerics/reduce.js';
-import type { ExplainHooks } from '../plugin.js';
+import type { ExplainHooks } from '../../registry/plugin.js';
 import { accumulation } from './model.js';
 
 const isNaN_ = (f: FloatFormat, b: bigint) => classify(f, b) === 'nan';

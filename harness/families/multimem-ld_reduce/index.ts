@@ -3,7 +3,7 @@
  * (model.ts) under the rule the section does not state (../shared/multimem.ts), and how the
  * explanation alternatives apply to a reduction (explain.ts).
  */
-import type { FamilyPlugin } from '../plugin.js';
+import type { FamilyPlugin } from '../../registry/plugin.js';
 import { MULTIMEM_FP_UNSTATED, multimemShape } from '../shared/multimem.js';
 import { multimemLdReduce } from './catalog.js';
 import { ldReduceExplain } from './explain.js';

@@ -9,7 +9,7 @@ import { type Allowed, type IntOp, exactly, intOp, union } from '../../numerics/
 import { type OrderedResult, reductionSet } from '../../numerics/reduce.js';
 import { UNSPECIFIED } from '../../numerics/rules.js';
 import type { ElementAllowed } from '../../reference/model.js';
-import type { FamilyModel, ModelRule } from '../plugin.js';
+import type { FamilyModel, ModelRule } from '../../registry/plugin.js';
 import { MULTIMEM_FP_UNSTATED, c as cite } from '../shared/multimem.js';
 
 const RETURNS_REDUCTION: ModelRule = {

@@ -2,7 +2,7 @@
  * multimem.red (PTX ISA 9.7.9.14): the catalog (catalog.ts); the reduction of b into every
  * replica, each replica on its own, under the rule the section does not state (../shared/multimem.ts).
  */
-import type { FamilyModel, FamilyPlugin } from '../plugin.js';
+import type { FamilyModel, FamilyPlugin } from '../../registry/plugin.js';
 import { MULTIMEM_FP_UNSTATED, multimemShape } from '../shared/multimem.js';
 import { multimemRed } from './catalog.js';
 

@@ -4,7 +4,7 @@
  */
 import { splitLanes } from '../../numerics/formats.js';
 import { exactly } from '../../numerics/ops.js';
-import type { FamilyModel, FamilyPlugin } from '../plugin.js';
+import type { FamilyModel, FamilyPlugin } from '../../registry/plugin.js';
 import { multimemShape } from '../shared/multimem.js';
 import { multimemSt } from './catalog.js';
 

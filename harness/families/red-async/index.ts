@@ -4,7 +4,7 @@
  * operations return a result in the range [0..b]" is the same wrapping rule). It returns nothing.
  * No form takes a floating-point type, so the family has no floating-point rules.
  */
-import type { FamilyPlugin } from '../plugin.js';
+import type { FamilyPlugin } from '../../registry/plugin.js';
 import { rmwModel, rmwShape } from '../shared/atomic-rmw.js';
 import { redAsync } from './catalog.js';
 

@@ -5,7 +5,7 @@
  * `.release.{gpu,sys}` global form without an mbarrier is not modelled (it has no completion the
  * model's asynchronous operations can name).
  */
-import type { LitmusFamily } from '../litmus-family.js';
+import type { LitmusFamily } from '../../registry/litmus-family.js';
 import { elementBytes, modelSpace, operands, ordering, qualifiers, rmwUpdate, spaceQual } from '../shared/litmus.js';
 
 export const redAsyncLitmus: LitmusFamily = {

@@ -10,7 +10,7 @@ import { splitLanes } from '../../numerics/formats.js';
 import { exactly } from '../../numerics/ops.js';
 import type { FpRule, MinMaxBasis } from '../../numerics/rules.js';
 import type { RuleApplied } from '../../reference/model.js';
-import { type CaseShape, type FamilyModel, lanesOf, resolveSpace } from '../plugin.js';
+import { type CaseShape, type FamilyModel, lanesOf, resolveSpace } from '../../registry/plugin.js';
 
 export const SCALAR_TYPES = ['b32', 'b64', 'u32', 'u64', 's32', 's64', 'f32', 'f64'];
 export const HALF_TYPES = ['f16', 'f16x2', 'bf16', 'bf16x2'];

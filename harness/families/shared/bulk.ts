@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { cite } from '../../catalog/cite.js';
-import { type CaseShape, type FamilyModel, resolveSpace } from '../plugin.js';
+import { type CaseShape, type FamilyModel, resolveSpace } from '../../registry/plugin.js';
 
 /** Bulk sizes are multiples of 16 bytes. */
 export const BULK_BYTES = 16;

@@ -6,8 +6,8 @@
 import type { Instr, Scope, Sem, SpaceQual } from '../../memory-model/events.js';
 import { ELEMENT_FORMATS, splitLanes } from '../../numerics/formats.js';
 import { reference, singleElement } from '../../reference/model.js';
-import { familyPlugin } from '../index.js';
-import type { LitmusContext, LitmusInstruction } from '../litmus-family.js';
+import { familyPlugin } from '../../registry/index.js';
+import type { LitmusContext, LitmusInstruction } from '../../registry/litmus-family.js';
 
 /**
  * The instruction's qualifiers by catalog slot: each part after the mnemonic goes to the first slot

@@ -9,7 +9,7 @@
  */
 import type { Expr, Instr } from '../../memory-model/events.js';
 import { ELEMENT_FORMATS } from '../../numerics/formats.js';
-import type { LitmusContext, LitmusFamily, LitmusInstruction } from '../litmus-family.js';
+import type { LitmusContext, LitmusFamily, LitmusInstruction } from '../../registry/litmus-family.js';
 import { operands, ordering, qualifiers, rmwUpdate } from './litmus.js';
 
 function common(family: string, ins: LitmusInstruction, ctx: LitmusContext) {

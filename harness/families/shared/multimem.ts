@@ -9,7 +9,7 @@ import type { TargetClause } from '../../arch/targets.js';
 import { cite } from '../../catalog/cite.js';
 import type { AmbiguityRow, Qualifiers, RequirementRow, RuleTable } from '../../catalog/types.js';
 import type { FpRule } from '../../numerics/rules.js';
-import { type CaseShape, type ResultsIn, lanesOf } from '../plugin.js';
+import { type CaseShape, type ResultsIn, lanesOf } from '../../registry/plugin.js';
 
 export const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimem-ld_reduce-st-red.md', part, quote);
 

@@ -3,7 +3,9 @@
  * keyed by file: `cite('atom.md', 'Description', '...')`. One excerpt can serve several families
  * (9.7.9.14 holds multimem.ld_reduce, multimem.st and multimem.red), so the table is shared by the
  * families rather than split among them. A family written from a new excerpt adds its row here;
- * harness/catalog/cite.ts adds the excerpts no family owns (half-precision min/max, targets).
+ * cite.ts adds the excerpts no family owns (half-precision min/max, targets). In the core (not in
+ * harness/families/), because cite() checks its keys against this table while the families' catalogs
+ * load, and the core's own rules cite atom.md.
  */
 export interface SpecDocument {
   /** File under spec/ptx-spec. */

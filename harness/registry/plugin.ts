@@ -4,18 +4,17 @@
  * how the explanation alternatives apply to it. The shared machinery (reference model, generators,
  * comparator, vector loader, executors) asks `familyPlugin(id)` (index.ts) and names no family.
  *
- * Import rule: a family module may import shared modules (numerics, catalog, reference types), but
- * only use their values inside functions, never while the module loads: numerics/rules.ts re-exports
- * the registry's FP_RULES, so the registry and the numerics import each other.
+ * Import rule: this module names only types of modules that do not read the registry (reference
+ * types, explanation types, rule rows), so that the registry imports it without an import cycle.
  */
 import type fc from 'fast-check';
-import type { Alternative, ObservedBits } from '../compare/explain.js';
+import type { Alternative, ObservedBits } from '../compare/alternative.js';
 import type { FamilyDef, Qualifiers } from '../catalog/types.js';
 import type { Citation } from '../catalog/cite.js';
 import type { ElementFormat } from '../numerics/formats.js';
 import type { OrderedResult } from '../numerics/reduce.js';
 import type { FpRule, MinMaxBasis } from '../numerics/rules.js';
-import type { ElementAllowed, ModelVariant, ReferenceCase, RuleApplied } from '../reference/model.js';
+import type { ElementAllowed, ModelVariant, ReferenceCase, RuleApplied } from '../reference/types.js';
 
 /** The inputs a case can hold (the fields of `ReferenceCase` and of a vector file's case). */
 export type CaseInput = 'memory' | 'replicas' | 'b' | 'c' | 'source';

@@ -3,7 +3,7 @@
  * instructions, as written in a litmus column, becomes the memory model's instructions
  * (harness/memory-model/events.ts `Instr`). The shared reader (harness/memory-model/extended.ts)
  * names no family: it splits a cell into mnemonic parts and operands and asks the family whose
- * `mnemonic` is the longest prefix of the parts (harness/families/litmus-index.ts).
+ * `mnemonic` is the longest prefix of the parts (harness/registry/litmus.ts).
  */
 import type { Expr, Instr, Scope, Sem, SpaceQual } from '../memory-model/events.js';
 

@@ -1,0 +1,33 @@
+/**
+ * The house rules of the module graph (docs/architecture.md "The registry"), checked in `npm test`
+ * by tests/house/dependencies.test.ts over harness/:
+ * - no import cycle anywhere;
+ * - the core (catalog, numerics, reference, compare, case readers, registry) never imports
+ *   harness/families/: the families are handed in where the program is put together
+ *   (harness/registry/, registered by the CLI, the workers, scripts and the tests' setup file).
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: break it by moving the shared part into a module of its own, or by handing a value in (see harness/registry/).',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-not-to-families',
+      severity: 'error',
+      comment: 'The core names no family: ask harness/registry/ (families are registered by the program, not imported by the core).',
+      from: { path: '^harness/(catalog|numerics|reference|compare|cases|case-readers|registry)/' },
+      to: { path: '^harness/families/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '\\.(cpp|h|cc)$' },
+  },
+};
