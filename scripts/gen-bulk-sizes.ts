@@ -2,8 +2,11 @@
  * Bulk reductions of several sizes as vector files, from the level-3 generator (the same bits as the
  * ids `<variant>/gen:seed=S:level=3:bytes=B:i=K` replay): cases/vectors/cp-reduce-async-bulk-sizes.yaml
  * (16 B to 4 KiB, part of every run's directed library) and, with `--large DIR`, DIR/cp-reduce-async-bulk-64k.jsonl
- * (64 KiB cases, too big to keep in the repository; docs/gpu-runs.md says how to run it).
- * Usage: npx tsx scripts/gen-bulk-sizes.ts [--large DIR]
+ * (64 KiB cases, too big to keep in the repository; docs/gpu-runs.md says how to run it), and with
+ * `--max DIR`, DIR/cp-reduce-async-bulk-max.jsonl: the largest add.u32 cases one H100 CTA's shared memory
+ * holds (232,448 bytes to .global; 116,208 to .shared::cluster, which stages the destination too) and
+ * one 16-byte step past each, which the executor skips saying why.
+ * Usage: npx tsx scripts/gen-bulk-sizes.ts [--large DIR] [--max DIR]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +32,15 @@ const VARIANTS = [
 const SIZES = [16, 32, 48, 256, 4096];
 const LARGE = [65536];
 const LARGE_VARIANTS = [VARIANTS[0]!, VARIANTS[2]!, VARIANTS[3]!, VARIANTS[7]!];
+
+/** The H100's CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN (reports/baselines/h100-sm_90-bulk-sizes-im2col). */
+const H100_SHARED_PER_CTA = 232448;
+const MAX: [string, number][] = [
+  [VARIANTS[2]!, H100_SHARED_PER_CTA],
+  [VARIANTS[7]!, Math.floor((H100_SHARED_PER_CTA - 8) / 2 / 16) * 16],
+  [VARIANTS[2]!, H100_SHARED_PER_CTA + 16],
+  [VARIANTS[7]!, Math.floor((H100_SHARED_PER_CTA - 8) / 2 / 16) * 16 + 16],
+];
 
 function cases(ids: readonly string[], sizes: readonly number[]) {
   return ids.flatMap((id) => {
@@ -61,4 +73,12 @@ if (at > 0) {
   const large = cases(LARGE_VARIANTS, LARGE);
   writeFileSync(join(dir, 'cp-reduce-async-bulk-64k.jsonl'), `${large.map((c) => JSON.stringify(c)).join('\n')}\n`);
   console.log(`${join(dir, 'cp-reduce-async-bulk-64k.jsonl')}: ${large.length} cases of 64 KiB`);
+}
+const atMax = process.argv.indexOf('--max');
+if (atMax > 0) {
+  const dir = process.argv[atMax + 1]!;
+  mkdirSync(dir, { recursive: true });
+  const max = MAX.flatMap(([id, bytes]) => cases([id], [bytes]));
+  writeFileSync(join(dir, 'cp-reduce-async-bulk-max.jsonl'), `${max.map((c) => JSON.stringify(c)).join('\n')}\n`);
+  console.log(`${join(dir, 'cp-reduce-async-bulk-max.jsonl')}: ${max.length} cases of ${MAX.map((x) => x[1]).join(', ')} bytes`);
 }

@@ -49,6 +49,17 @@ describe('the recorded H100 run of bulk sizes and im2col (reports/baselines/h100
     m[m.length - 1] = m[m.length - 1]! ^ 1n;
     expect(replay(r, m)).toBe('mismatch');
   });
+  it('the largest cases one CTA holds on the H100 pass (227 KiB to .global, 113.5 KiB to .shared::cluster); one step more is skipped with both numbers', () => {
+    const max = load('max-report.json.gz');
+    const ran = max.results.filter((r) => r.case?.observed);
+    expect(ran.map((r) => [r.ptx.split('.')[4], bytesOf(r), r.verdict]).sort()).toEqual([['global', 232448, 'pass'], ['shared::cluster', 116208, 'pass']]);
+    for (const r of ran) expect(replay(r), r.id).toBe('pass');
+    const skipped = max.results.filter((r) => r.verdict === 'skipped').map((r) => (r as { reason?: string }).reason);
+    expect(skipped.sort()).toEqual([
+      expect.stringMatching(/^a case of 116224 bytes needs 232456 bytes of shared memory in one CTA and NVIDIA H100 80GB HBM3 allows 232448/),
+      expect.stringMatching(/^a case of 232464 bytes needs 232464 bytes of shared memory in one CTA and NVIDIA H100 80GB HBM3 allows 232448/),
+    ]);
+  });
   it('the library: 742 variants, no mismatch or error, every skip for the toolchain; every kept case replays', () => {
     expect(library.partial).toBe(false);
     expect(library.stats.variants).toBe(742);
