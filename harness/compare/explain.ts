@@ -51,9 +51,17 @@ const isNaN_ = (f: FloatFormat, b: bigint) => classify(f, b) === 'nan';
 
 /** Parses a result's variant: a bit-bucket variant's id ends in (_). */
 export function variantOf(ptxOrId: string): ModelVariant & { readonly ptx: string } {
-  const p = parseInstruction(ptxOrId.endsWith('(_)') ? `${ptxOrId.slice(0, -3)} _, [a], b;` : ptxOrId);
-  return { family: p.family.id, q: p.q, ptx: ptxOrId };
+  // parsed once per spelling: the comparator asks for every kept result's variant (170,000 of one
+  // variant in a big vector file), and nothing changes a variant it is given
+  let v = parsedVariants.get(ptxOrId);
+  if (!v) {
+    const p = parseInstruction(ptxOrId.endsWith('(_)') ? `${ptxOrId.slice(0, -3)} _, [a], b;` : ptxOrId);
+    v = Object.freeze({ family: p.family.id, q: Object.freeze({ ...p.q }), ptx: ptxOrId });
+    parsedVariants.set(ptxOrId, v);
+  }
+  return v;
 }
+const parsedVariants = new Map<string, ModelVariant & { readonly ptx: string }>();
 
 /**
  * The variant spelling of a result, for variantOf: its ptx, plus the `(<value>)` groups its id adds

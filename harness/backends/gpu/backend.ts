@@ -71,6 +71,12 @@ const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, 
 const FILE_JOB = 1 << 14;
 /** Given cases buffered before a run starts compiling every module and running while it reads (PTXCONF_STREAM_ABOVE changes it). */
 const streamAbove = () => Number(process.env.PTXCONF_STREAM_ABOVE ?? 100_000) || 100_000;
+/**
+ * Workers of a streamed run at most: the one reader in the parent feeds them, and each worker
+ * starting its CUDA context costs the run its first seconds (32 workers on a 32-core H100 host: the
+ * first of 1.3 M file cases came back 7.1 s after the pool started, the last 2.2 s after that).
+ */
+const STREAM_WORKERS = 8;
 /** Generated cases per job at most (a job per variant below that; worker.ts CHUNK bounds a job). */
 const GEN_JOB = 1 << 19;
 /** A batch (one set of launches in one worker) holds jobs up to this many cases, or one larger job. */
@@ -139,7 +145,9 @@ async function* ownCases(batches: AsyncIterable<CaseBatch> | Iterable<CaseBatch>
 
 export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Record<string, number>; variantIds: string[]; results: number }> {
   const started = performance.now();
+  const t0 = performance.now();
   const plan = gpuPlan(opts.target.name, opts.ptx);
+  const planSeconds = (performance.now() - t0) / 1000;
   const multicastWhy = opts.device.multicastSupported
     ? 'multimem needs a multicast object bound to several GPUs; this backend never creates one (the multicast backend, with its explicit flag, does)'
     : `device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on ${opts.device.name})`;
@@ -299,6 +307,8 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         jobVariant.push(g.gv);
         return;
       }
+      // a module is compiled when a case of one of its variants first comes (a file of one variant compiles one module)
+      if (!modules[g.gv.module]) await compile(new Set([g.gv.module]), false);
       while (inflight.size >= 2 * workers) await Promise.race(inflight);
       void dispatch([full(job, g.gv, jobs.length + dispatched)]);
     };
@@ -343,11 +353,12 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       }
       emit(skipped);
       if (!streaming && buffered + flushed > STREAM_ABOVE) {
-        // a big input: compile every module now, start the pool, and run what is buffered
+        // a big input: compile the modules of what is buffered now (the others when their cases
+        // come), start the pool, and run what is buffered
         streaming = true;
-        opts.onProgress?.(`gpu: more than ${STREAM_ABOVE} cases given: compiling every module and running while reading`);
-        await compile(new Set(plan.modules.map((_, i) => i)), jobs.some((j) => j.generated > 0));
-        startPool(Number.MAX_SAFE_INTEGER);
+        opts.onProgress?.(`gpu: more than ${STREAM_ABOVE} cases given: running while reading, each module compiled when its first case comes`);
+        await compile(new Set([...jobVariant, ...[...groups.values()].map((g) => g.gv)].map((v) => v.module)), jobs.some((j) => j.generated > 0));
+        startPool(8 * STREAM_WORKERS);
         const early = jobs.splice(0);
         const earlyGv = jobVariant.splice(0);
         for (const [i, j] of early.entries()) {
@@ -408,6 +419,8 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       isolatedJobs: isolated,
       modulesCompiled: cstats.compiled,
       modulesCached: cstats.cached,
+      planSeconds,
+      plannedVariants: plan.variants.length,
       compileSeconds,
       runSeconds,
       casesPerSecond: cases / Math.max(runSeconds, 1e-9),

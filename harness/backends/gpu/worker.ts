@@ -351,8 +351,9 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   const one = (i: number, f: number) => {
     const obj = i < po ? objects[i] : i < pe ? unpack(pk!, i - po) : undefined;
     // a given case is kept whole (allowed set, expect, agreement) unless the run is past its first
-    // KEEP_ALL given cases and the fast judge passed it
-    const isFile = (i < p.explicit || (i >= po && i < pe)) && (job.keepGiven !== false || f !== 0);
+    // KEEP_ALL given cases and the fast judge decided it: a pass, or `observed` (NaN lanes where the
+    // model allows any NaN, every other lane its one outcome: what the full judge says of exactly these)
+    const isFile = (i < p.explicit || (i >= po && i < pe)) && (job.keepGiven !== false || f === 1);
     const probe = obj !== undefined && obj.id.includes('/probe:');
     if (f !== 1 && !isFile && !keepCase(v.q, probe, f === 2 ? 'observed' : 'pass', i, job.seed)) {
       if (f === 2) opens++;
@@ -377,7 +378,7 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   for (let i = tail; i < n; i++) {
     const f = flags[i]!;
     if (f === 0) passes++;
-    else if (f === 2 && i >= pe) opens++;
+    else if (f === 2 && (i >= pe || job.keepGiven === false)) opens++;
     else one(i, f);
   }
   if (passes) count('pass', passes);
