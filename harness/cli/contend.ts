@@ -15,7 +15,7 @@ import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { exitCode, printSummary } from './summary.js';
 
 export const CONTEND_USAGE = `npm run conformance -- contend [options]

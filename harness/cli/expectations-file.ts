@@ -5,7 +5,7 @@
  */
 import { problemLines } from '../cases/types.js';
 import { type Expectation, loadExpectations } from '../compare/expectations.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export async function readExpectations(file: string, explicit: boolean, io: Io): Promise<Expectation[] | undefined> {
   const ex = await loadExpectations(file, explicit);

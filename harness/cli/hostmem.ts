@@ -14,7 +14,7 @@ import { type HostmemRun, planFor, runHostmem } from '../hostmem/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { UsageError } from './errors.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export const HOSTMEM_USAGE = `npm run conformance -- hostmem [options]
   atom and red on host memory against CPU threads (PTX ISA 8.1.1, "Limitations on atomicity at

@@ -18,7 +18,7 @@ import { prepareReportDir } from '../report/dir.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH, missingValue } from './args.js';
 import { UsageError } from './errors.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export const LENS_USAGE = `npm run conformance -- lens [options]
   the CUDA C++ lens: CUDA C++ atomics as users write them (atomicOr/And/Xor/Max/Min on unsigned long

@@ -16,7 +16,7 @@ import { prepareReportDir } from '../report/dir.js';
 import { xmlText } from '../report/junit.js';
 import { compileFilter } from '../util/filter.js';
 import { UsageError } from './errors.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export const LITMUS_USAGE = `npm run conformance -- litmus [PATH...] [options]
   judges litmus tests under the PTX memory model (chapter 8; docs/litmus.md): Dat3M's PTX litmus

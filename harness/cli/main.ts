@@ -20,17 +20,8 @@ import { setSpecEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
 import { parseOptions } from './args.js';
 import { UsageError } from './errors.js';
+import type { Io } from './io.js';
 import { stdio } from './stdio.js';
-
-export interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  isTTY: boolean;
-  /** The terminal's width, where there is one. */
-  columns?: number;
-  /** True once stdout's reader has gone away (EPIPE): what must not be lost goes to `err` instead. */
-  outGone?: () => boolean;
-}
 
 /** The process's stdout and stderr; quiet once a reader goes away (stdio.ts). */
 const defaultIo: Io = stdio;

@@ -28,7 +28,7 @@ import { toolchainFolder, toolchainName } from '../util/toolchain-name.js';
 import { shardSlice } from '../util/shard.js';
 import type { Options } from './args.js';
 import { UsageError } from './errors.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { Progress } from './progress.js';
 
 /** What a run inside a matrix gets from it. */

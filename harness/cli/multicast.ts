@@ -24,7 +24,7 @@ import type { Options } from './args.js';
 import { CATALOG_PTX_ISA, type Target, modulePtxFor } from '../arch/targets.js';
 import { multicastLibrary } from '../backends/multicast/library.js';
 import { UsageError } from './errors.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 /** The library's multimem vector files (the families the executor runs). */
 function libraryFiles(root: string): string[] {

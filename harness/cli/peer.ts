@@ -20,7 +20,7 @@ import { MEMORY_DEVICE_ENV, peerEnvironmentRefusal } from '../peer/guard.js';
 import { CONTENTION_RULES, PEER_RULES, SINGLE_FILTER, peerGroupId } from '../peer/plan.js';
 import { UsageError } from './errors.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export const PEER_USAGE = `npm run conformance -- peer [options]
   atom and red on another GPU's memory (peer mappings over NVLink or PCIe; never a multicast object).
@@ -106,7 +106,11 @@ export function contentionJson(xs: readonly PeerContentionOutcome[]): unknown[] 
   }));
 }
 
-export async function peerCommand(argv: readonly string[], io: Io): Promise<number> {
+/**
+ * `peer`: `runMain` is the main command (run.ts's main), handed in by the caller so that this module
+ * does not import the entry that loads it (no import cycle).
+ */
+export async function peerCommand(argv: readonly string[], io: Io, runMain: (argv: readonly string[], io: Io) => Promise<number>): Promise<number> {
   const parsed = parseGpuCommand(argv, { 'plan-only': { type: 'boolean' }, only: { type: 'string' }, generated: { type: 'string' }, reps: { type: 'string' } }, PEER_USAGE, io.out);
   if (!parsed) return 0;
   const { v, target } = parsed;
@@ -157,7 +161,6 @@ export async function peerCommand(argv: readonly string[], io: Io): Promise<numb
   const runs: RunSummary[] = [];
   const singleSeconds: Record<string, number> = {};
   if (singleIds.length) {
-    const { main } = await import('./main.js');
     const filterArg = v.filter ? singleIds.join(',') : SINGLE_FILTER;
     const sub: Io = { out: (s) => io.err(`  ${s}`), err: (s) => io.err(`  ${s}`), isTTY: false };
     for (const memory of ['local', 'peer'] as const) {
@@ -168,7 +171,7 @@ export async function peerCommand(argv: readonly string[], io: Io): Promise<numb
       let code: number;
       try {
         io.err(`peer: single-thread cases, memory ${memory === 'peer' ? 'on device 1 (peer)' : 'on device 0 (local)'}`);
-        code = await main(['--backend', 'gpu', '--arch', target.name, '--filter', filterArg, '--generated', String(generated), '--report', join(dir, memory), ...(v['cache-dir'] ? ['--cache-dir', v['cache-dir']] : []), ...(v.ptxas?.length ? ['--ptxas', v.ptxas[0]!] : [])], sub);
+        code = await runMain(['--backend', 'gpu', '--arch', target.name, '--filter', filterArg, '--generated', String(generated), '--report', join(dir, memory), ...(v['cache-dir'] ? ['--cache-dir', v['cache-dir']] : []), ...(v.ptxas?.length ? ['--ptxas', v.ptxas[0]!] : [])], sub);
       } finally {
         if (saved === undefined) delete process.env[MEMORY_DEVICE_ENV];
         else process.env[MEMORY_DEVICE_ENV] = saved;

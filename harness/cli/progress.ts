@@ -3,7 +3,7 @@
  * otherwise (CI, a pipe) a plain line every few seconds.
  */
 import { VERDICTS, type Verdict } from '../report/types.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export class Progress {
   private done_ = 0;

@@ -11,7 +11,7 @@ import { loadReport } from '../report/load.js';
 import { type Edition, parseEdition } from '../catalog/editions.js';
 import { UsageError } from './errors.js';
 import { SWEEP_PAIRS_DEFAULT, isSweepId } from '../repro/sweep.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export const REPRO_USAGE = `npm run conformance -- repro REPORT.json (--finding KEY | --case ID) --out DIR [--spec-edition E] [--pairs N]
   a standalone folder reproducing one finding of a report without this harness: the kernel as PTX,

@@ -45,7 +45,7 @@ import { Progress } from './progress.js';
 import { exitCode, printSummary } from './summary.js';
 import { stdio } from './stdio.js';
 
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 const defaultIo: Io = stdio;
 
@@ -524,7 +524,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
     if (argv[0] === 'lens') return await (await import('./lens.js')).lensCommand(argv.slice(1), io);
     if (argv[0] === 'litmus') return await (await import('./litmus.js')).litmusCommand(argv.slice(1), io);
     if (argv[0] === 'hostmem') return await (await import('./hostmem.js')).hostmemCommand(argv.slice(1), io);
-    if (argv[0] === 'peer') return await (await import('./peer.js')).peerCommand(argv.slice(1), io);
+    if (argv[0] === 'peer') return await (await import('./peer.js')).peerCommand(argv.slice(1), io, (a, sub) => main(a, sub));
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`error: ${e.message}`);

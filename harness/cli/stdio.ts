@@ -5,7 +5,7 @@
  * `head` do for the reader; a run goes on to its end, writes its report and exits with its own
  * code, and says where the report is on stderr (`outGone`), since stdout can no longer say it.
  */
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 type Stream = NodeJS.WriteStream;
 

@@ -6,7 +6,7 @@ import type { RunReport } from '../report/json.js';
 import { VERDICTS, allResultTotals, passesNotKept } from '../report/types.js';
 import { skipAccount } from '../report/skips.js';
 import { editionsText } from '../catalog/editions.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 
 export function table(rows: string[][]): string[] {
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

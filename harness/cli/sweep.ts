@@ -23,7 +23,7 @@ import { DEFAULT_ARCH } from './args.js';
 import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
-import type { Io } from './main.js';
+import type { Io } from './io.js';
 import { exitCode, printSummary } from './summary.js';
 
 /** Seconds the 32-bit sweeps may take when --budget is not given. */

@@ -15,7 +15,7 @@ import { loadLauncher, probeDevices } from '../backends/gpu/driver.js';
 import { DEFAULT_ARCH } from '../cli/args.js';
 import { UsageError } from '../cli/errors.js';
 import { gpuFor } from '../cli/gpu-command.js';
-import type { Io } from '../cli/main.js';
+import type { Io } from '../cli/io.js';
 import { parseLitmus } from '../memory-model/extended.js';
 import { judge } from '../memory-model/index.js';
 import { prepareReportDir } from '../report/dir.js';
@@ -28,8 +28,11 @@ import { type GpuLitmusRun, mergeRuns, runPlanned } from './run.js';
 import { type FindingsFile, FINDINGS_FILE, explain, findingName, readFindingsFile } from './findings.js';
 import { type ClassScore, type MutantClass, MUTANT_CLASSES, mutantsOf, mutationScores, weakCount } from './mutants.js';
 import { renderGpuHtml } from './html.js';
+import type { GpuLitmusResult, MutationReport } from './results.js';
 import { type LoadedReplay, type ReplayRecord, type RunRecord, REPLAY_FIXES, checkSources, loadReplay, sha256 } from './replay.js';
 import { checkOutDir, litmusRepro, reproName, writeLitmusRepro } from './repro.js';
+
+export type { GpuLitmusResult, MutationReport } from './results.js';
 import { type StressFile, type StressSetting, SEARCH_GRID, SEARCH_SAMPLE, STRIDES, pickAlternates, pickBest, readStressFile, sampleMutants, stressesFor, testClass } from './stress.js';
 
 export const STRESS_FILE = 'cases/litmus/gpu-stress.json';
@@ -73,22 +76,6 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
 
 export const SELF_TEST_FILE = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 
-export interface GpuLitmusResult {
-  file: string;
-  name: string;
-  status: 'passed' | 'failed' | 'known-deviation' | 'skipped' | 'unparsed' | 'error';
-  /** For a known deviation: the forbidden instances seen, per finding folder (findings.ts) that explains them. */
-  known?: { finding: string; count: number }[];
-  reason?: string;
-  gpu?: GpuLitmusRun;
-  /** For a mutant: the test it mutates, its class and change, and how many instances showed its weak outcome. */
-  mutant?: { of: string; cls: MutantClass; name: string; change: string; weak: number };
-  /** The stress settings it ran with (the first, when it ran under several; the others in stressAlso, its histogram the sum). */
-  stress?: { warps: number; iters: number; stride: number; align: boolean; preload?: boolean; target?: 'test'; from: string };
-  stressAlso?: NonNullable<GpuLitmusResult['stress']>[];
-  /** Every setting it ran under, with its launches (what --replay reruns). */
-  runs?: RunRecord[];
-}
 
 function files(paths: readonly string[]): string[] {
   const out: string[] = [];
@@ -371,14 +358,6 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   return forbidden || errors ? 1 : 0;
 }
 
-export interface MutationReport {
-  perClass: ClassScore[];
-  all: ClassScore;
-  /** Per class below 50 %: the mutants not killed (file#name: change). */
-  notKilled: Partial<Record<MutantClass, string[]>>;
-  /** Mutants not scored: their test itself showed a forbidden outcome (a known deviation or a failure). */
-  notScored?: string[];
-}
 
 /** The mutation score of a run's mutant results (errors are not counted as mutants run). */
 /** One item's results under two stress settings as one: histograms added up, the first setting kept as `stress`, the others in `stressAlso`. */

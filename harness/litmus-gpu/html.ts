@@ -5,7 +5,7 @@
  * seen, allowed never seen, forbidden seen, forbidden not seen), the stress settings, instances and
  * instances/s, and a link to its reproducer. Mutants are collapsed in <details>. No external assets.
  */
-import type { GpuLitmusResult, MutationReport } from './cli.js';
+import type { GpuLitmusResult, MutationReport } from './results.js';
 import type { HistRow } from './run.js';
 
 export interface HtmlRun {

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Io, main } from '../../harness/cli/main.js';
+import type { Io } from '../../harness/cli/io.js';
+import { main } from '../../harness/cli/main.js';
 import { KEEP_WHOLE as KEEP_ALL } from '../../harness/report/recorder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-big-'));

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Io, main } from '../../harness/cli/main.js';
+import type { Io } from '../../harness/cli/io.js';
+import { main } from '../../harness/cli/main.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
 const schema = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'schema', 'run-report.schema.json'), 'utf8'));

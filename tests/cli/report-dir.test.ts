@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../harness/cli/errors.js';
-import { type Io, main } from '../../harness/cli/main.js';
+import type { Io } from '../../harness/cli/io.js';
+import { main } from '../../harness/cli/main.js';
 import { prepareReportDir, pruneRuns } from '../../harness/report/dir.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-dir-'));

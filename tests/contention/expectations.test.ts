@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { register } from 'tsx/cjs/api';
-import { type Io, main } from '../../harness/cli/main.js';
+import type { Io } from '../../harness/cli/io.js';
+import { main } from '../../harness/cli/main.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
 

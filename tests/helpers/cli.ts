@@ -1,6 +1,7 @@
 /** Runs the CLI in this process, collecting what it prints (as users run it, or from the repository root). */
 import { join } from 'node:path';
-import { type Io, main } from '../../harness/cli/main.js';
+import type { Io } from '../../harness/cli/io.js';
+import { main } from '../../harness/cli/main.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 

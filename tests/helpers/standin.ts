@@ -4,7 +4,8 @@
  * The caller registers tsx's require hook (the launcher is TypeScript loaded with require).
  */
 import { join } from 'node:path';
-import { type Io, main } from '../../harness/cli/main.js';
+import type { Io } from '../../harness/cli/io.js';
+import { main } from '../../harness/cli/main.js';
 
 export const STANDIN_LAUNCHER = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
 

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { register } from 'tsx/cjs/api';
-import { type Io, main } from '../../harness/cli/main.js';
+import type { Io } from '../../harness/cli/io.js';
+import { main } from '../../harness/cli/main.js';
 
 register();
 
