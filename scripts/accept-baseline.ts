@@ -13,6 +13,9 @@ import { UsageError } from '../harness/cli/errors.js';
 import { diffReports, formatDiff, regressions } from '../harness/report/diff.js';
 import { reportText } from '../harness/report/json.js';
 import { loadReport } from '../harness/report/load.js';
+import { registerAllFamilies } from '../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 async function main(argv: string[]): Promise<number> {
   const at = argv.indexOf('--to');

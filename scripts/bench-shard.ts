@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadReport } from '../harness/report/load.js';
 import type { RunReport } from '../harness/report/json.js';
+import { registerAllFamilies } from '../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 const { values } = parseArgs({ options: { shards: { type: 'string' }, filter: { type: 'string' } } });
 const N = Number(values.shards ?? 3);

@@ -27,6 +27,9 @@ import { printSummary } from '../harness/cli/summary.js';
 import type { RunReport } from '../harness/report/json.js';
 import { loadReport } from '../harness/report/load.js';
 import { VERDICTS } from '../harness/report/types.js';
+import { registerAllFamilies } from '../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 /** What the documents quote from one run; docs/numbers.json holds it. */
 export interface Figures {

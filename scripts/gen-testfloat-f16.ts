@@ -13,6 +13,9 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { variantFromId } from '../harness/cases/sources.js';
 import { fastLaneOp } from '../harness/reference/fast.js';
+import { registerAllFamilies } from '../harness/families/index.js';
+
+registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 export const TESTFLOAT_INSTRUCTION = 'atom.global.add.noftz.f16';
 
