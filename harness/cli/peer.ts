@@ -42,6 +42,7 @@ export const PEER_USAGE = `npm run conformance -- peer [options]
   --report DIR      where local/, peer/ (run reports) and peer.json.gz go (default reports/out/peer-<timestamp>/)
   --cache-dir DIR   cubins (default as elsewhere)
   --ptxas PATH      the ptxas that compiles the kernels
+  --spec-edition E  the PTX ISA edition both single-thread runs are judged against (as elsewhere)
   --backend B       gpu or auto`;
 
 const ATTRS = ['performanceRank', 'accessSupported', 'nativeAtomicSupported', 'cudaArrayAccessSupported'] as const;
@@ -113,8 +114,9 @@ export function contentionJson(xs: readonly PeerContentionOutcome[]): unknown[] 
 export async function peerCommand(argv: readonly string[], io: Io, runMain: (argv: readonly string[], io: Io) => Promise<number>): Promise<number> {
   const parsed = parseGpuCommand(argv, { 'plan-only': { type: 'boolean' }, only: { type: 'string' }, generated: { type: 'string' }, reps: { type: 'string' } }, PEER_USAGE, io.out);
   if (!parsed) return 0;
-  const { v, target } = parsed;
+  const { v, target, shard } = parsed;
   checkGpuOnly(v.backend, 'peer', 'it runs atomics on two GPUs');
+  if (shard) throw new UsageError('peer does not take --shard: its two single-thread runs and its contention groups run on one two-GPU host; narrow it with --filter or --only instead');
   const only = v.only ?? 'both';
   if (!['single', 'contend', 'both'].includes(only)) throw new UsageError(`--only takes single or contend, got '${only}'`);
   const generated = Number(v.generated ?? 8);
@@ -171,7 +173,7 @@ export async function peerCommand(argv: readonly string[], io: Io, runMain: (arg
       let code: number;
       try {
         io.err(`peer: single-thread cases, memory ${memory === 'peer' ? 'on device 1 (peer)' : 'on device 0 (local)'}`);
-        code = await runMain(['--backend', 'gpu', '--arch', target.name, '--filter', filterArg, '--generated', String(generated), '--report', join(dir, memory), ...(v['cache-dir'] ? ['--cache-dir', v['cache-dir']] : []), ...(v.ptxas?.length ? ['--ptxas', v.ptxas[0]!] : [])], sub);
+        code = await runMain(['--backend', 'gpu', '--arch', target.name, '--filter', filterArg, '--generated', String(generated), '--report', join(dir, memory), ...(v['cache-dir'] ? ['--cache-dir', v['cache-dir']] : []), ...(v.ptxas?.length ? ['--ptxas', v.ptxas[0]!] : []), ...(v['spec-edition'] ? ['--spec-edition', v['spec-edition']] : [])], sub);
       } finally {
         if (saved === undefined) delete process.env[MEMORY_DEVICE_ENV];
         else process.env[MEMORY_DEVICE_ENV] = saved;

@@ -102,7 +102,7 @@ describe('peer CLI', () => {
     const n = await runWithStandin(['peer', '--filter', 'atom.sys.global.add.u32', '--report', mkdtempSync(join(tmpdir(), 'peer-'))], { ...SAFE, PTX_CONFORMANCE_ADDON: PEER_STANDIN, PTXCONF_PEER_STANDIN_NOPEER: '1' });
     expect(n.code).toBe(2);
     expect(n.out).toMatch(/error: no peer access between devices 0 \(Stand-in 0 \(reference model\)\) and 1/);
-    for (const bad of [['--only', 'both-ways'], ['--reps', '100'], ['--generated', '-1']]) {
+    for (const bad of [['--only', 'both-ways'], ['--reps', '100'], ['--generated', '-1'], ['--shard', '0/2']]) {
       const b = await runWithStandin(['peer', '--plan-only', ...bad], SAFE);
       expect(b.code, bad.join(' ')).toBe(2);
     }
