@@ -6,7 +6,7 @@ import { type Target, comparePtx, modulePtxFor } from '../../arch/targets.js';
 import type { CatalogEntry } from '../../catalog/enumerate.js';
 import type { EntryResult, RuleDetail, Verdict } from '../../report/types.js';
 import { type Acceptance, type ClassifyStats, classifyWithPtxas } from './classify.js';
-import { buildModule } from './module.js';
+import { buildModule, instructionText } from './module.js';
 import type { Ptxas } from './toolchain.js';
 import { VerdictCache, ptxasBinaryHash, verdictKey } from './verdict-cache.js';
 import { execa } from 'execa';
@@ -158,7 +158,11 @@ export async function runPtxasBackend(
 
   if (onResult) for (const r of results) if (r) onResult(r);
   // answers the verdict cache holds (the key: this entry's own one-entry module); the rest go to ptxas
-  const keys = cache ? run.map((i) => verdictKey(cache.hash, target.name, buildModule([entries[i]!], target.name, entries[i]!.modulePtx ?? modulePtx).text)) : [];
+  // the one-entry module is the template of its PTX ISA version (header, kernel, registers) with the
+  // entry's line in it: keyed by both, the template hashed once per version rather than per entry
+  const template = new Map<string, string>();
+  const templateOf = (v: string) => template.get(v) ?? template.set(v, verdictKey(cache!.hash, target.name, buildModule([], target.name, v).text)).get(v)!;
+  const keys = cache ? run.map((i) => verdictKey(templateOf(entries[i]!.modulePtx ?? modulePtx), target.name, instructionText(entries[i]!))) : [];
   const ask: number[] = [];
   let cachedCrashes = 0;
   run.forEach((i, k) => {

@@ -1,7 +1,8 @@
 /**
  * The ptxas verdict cache, beside the cubin cache (`<cacheDir>/ptxas-verdicts/`): what ptxas said
- * of one catalog entry (accepted or not, its messages, a crash's signal), keyed by
- * sha256(the ptxas binary's hash, the target, the PTX text of the entry's own one-entry module).
+ * of one catalog entry (accepted or not, its messages, a crash's signal), keyed by the ptxas
+ * binary's hash, the target and the PTX text of the entry's own one-entry module (backend.ts: the
+ * hash of that module's template, the empty module of its PTX ISA version, and the entry's line).
  * A second run on the same toolchain asks ptxas nothing it already answered, crashes included; a
  * different ptxas binary (another hash) finds nothing.
  *
