@@ -22,6 +22,7 @@ export const LONG_TEST_FILES: readonly string[] = [
   'tests/report/export.test.ts', // recorded big reports exported in each format
   'tests/repro/repro.test.ts', // reproducers from recorded reports, rebuilt and compared file by file
   'tests/litmus-gpu/bench-replay.test.ts', // the recorded H100 litmus bench run and its 622 mutants re-judged
+  'tests/litmus-gpu/replay.test.ts', // the recorded H100 litmus runs (>= 1 M instances a test) and 474 mutants re-judged
   'tests/peer/standin.test.ts', // the peer command end to end on the two-device stand-in (4 runs)
   'tests/peer/baseline.test.ts', // the recorded 2 x H100 peer run re-judged (735 groups, 2 x 2,710 cases)
 ];
