@@ -16,8 +16,10 @@ import type { MulticastDriver } from './driver.js';
 import { NativeMulticast, loadMulticastBinding } from './native.js';
 import { StandInMulticast } from './standin.js';
 import { type ChildJob, type ChildResult, decodeCases } from './wire.js';
+import { registerAllFamilies } from '../../families/index.js';
 
 async function main(): Promise<number> {
+  registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
   const [jobPath, outPath] = process.argv.slice(2);
   const job = JSON.parse(readFileSync(jobPath!, 'utf8')) as ChildJob;
   let stop = false;
