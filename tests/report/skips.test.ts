@@ -46,6 +46,30 @@ describe('the recorded H100 default GPU run (ptxas 13.0) judged again', () => {
   });
 });
 
+describe('the default GPU run on the H100 after bulk sizes and im2col (issue 27 target: no skip for an executor limitation)', () => {
+  const AFTER = join(ROOT, 'reports', 'baselines', 'h100-sm_90-gpu-default', '2026-11-25-after-bulk-im2col', 'report.json.gz');
+  it('judged again: 0 executor limitations; every skip needs multicast, a newer architecture or a newer toolchain', async () => {
+    const out: string[] = [];
+    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
+    expect(await main(['render', AFTER, '--report', join(dir, 'after')], io)).toBe(0);
+    const rep = JSON.parse(readFileSync(join(dir, 'after', 'report.json'), 'utf8')) as { skips: SkipAccount; counts: { total: { skipped: number } } };
+    expect(rep.skips.total).toBe(rep.counts.total.skipped);
+    const c = counts(rep.skips);
+    expect(c.executor).toBe(0);
+    expect(c.other).toBe(0);
+    expect(c.multicast + c.architecture + c.toolchain).toBe(rep.skips.total);
+    expect(rep.skips.total).toBeGreaterThan(7000);
+    expect(out.join('\n')).toMatch(/executor limitation \(this harness does not run it yet\)\s+0/);
+    // the account catches an executor limitation: one skip's reason changed to the old im2col sentence
+    const { gunzipSync } = await import('node:zlib');
+    const raw = JSON.parse(gunzipSync(readFileSync(AFTER)).toString()) as { results: EntryResult[] };
+    const skipped = raw.results.filter((r) => r.verdict === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    const planted = [{ ...skipped[0]!, reason: 'the gpu executor builds tiled tensor maps (cuTensorMapEncodeTiled) only; .im2col_no_offs needs an im2col tensor map' } as EntryResult];
+    expect(counts(skipAccount(planted)).executor).toBe(1);
+  }, 120_000);
+});
+
 describe('every sentence the executors write for a skip is in its group', () => {
   it.each([
     ['device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on NVIDIA H100 80GB HBM3)', 'multicast'],
