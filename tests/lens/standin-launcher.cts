@@ -10,6 +10,8 @@ const { reference } = require('../../harness/reference/model.ts');
 const { gpuPlan } = require('../../harness/backends/gpu/plan.ts');
 const { elementFormat, joinLanes } = require('../../harness/numerics/formats.ts');
 const { lensKernels, loadManifest } = require('../../harness/lens/manifest.ts');
+// the families, in the module instances these require()s load (the program registered its own)
+require('../../harness/families/index.ts').registerAllFamilies();
 
 const mem = new Map<bigint, Buffer>();
 let nextPtr = 0x10000n;
