@@ -8,7 +8,10 @@
  * - `load`: validate, then stream the cases as objects: the gpu backend's two reads;
  * - `cli`: the whole `npm run conformance -- --vectors FILE --backend reference` in the child (read,
  *   judge, report files), from main() to its return;
- * and peak RSS. Rates are per core: cases per CPU-second of the one process (user + system), and per
+ * and peak RSS. Then (issue 28) the same N cases with expect: spelled five ordinary YAML ways
+ * (scripts/vector-spellings.ts: flow, TestFloat-style block, block with comments, single-quoted hex,
+ * another key order), each run end to end, with how many the packed reader took; `--spellings` runs
+ * only that part. Rates are per core: cases per CPU-second of the one process (user + system), and per
  * wall second beside it. Prints figures next to their targets; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,6 +22,7 @@ import { main as cliMain } from '../harness/cli/run.js';
 import { batchSize } from '../harness/cases/packed.js';
 import { streamVectors, validateVectors } from '../harness/cases/vectors.js';
 import { registerAllFamilies } from '../harness/families/index.js';
+import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from './vector-spellings.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
@@ -81,10 +85,12 @@ async function child(mode: string, file: string): Promise<void> {
   let validateCpu = 0;
   if (mode === 'cli') {
     const report = join(tmpdir(), 'ptx-bench-vectors', `report-${process.pid}`);
-    exit = await cliMain(['--vectors', file, '--backend', 'reference', '--report', report], { out: () => {}, err: (s) => void (lastProgress = s), isTTY: false });
+    let fastJudge = '';
+    const grab = (s: string) => void (/fast judge/.test(s) && (fastJudge = s.trim()));
+    exit = await cliMain(['--vectors', file, '--backend', 'reference', '--report', report], { out: grab, err: (s) => (grab(s), void (lastProgress = s)), isTTY: false });
     const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number }; results: unknown[] };
     cases = r.stats.cases;
-    lastProgress = `exit ${exit}; report.json: ${r.results.length} results kept, stats.cases ${r.stats.cases}`;
+    lastProgress = `exit ${exit}; report.json: ${r.results.length} results kept, stats.cases ${r.stats.cases}; ${fastJudge.slice(0, 120) || 'no fast-judge line'}`;
     rmSync(report, { recursive: true, force: true });
   } else {
     const v = await validateVectors(
@@ -165,6 +171,7 @@ async function main(): Promise<void> {
   const jsonl = join(dir, `mixed-${n}.jsonl`);
   const big50 = join(dir, 'mixed-50mb.yaml');
   const flow50 = join(dir, 'flow-50mb.yaml');
+  if (process.argv.includes('--spellings')) return spellings(n, dir);
   const t0 = performance.now();
   if (!existsSync(yaml)) await writeLines(yaml, n, yamlCase, HEAD_YAML);
   if (!existsSync(jsonl)) await writeLines(jsonl, n, jsonCase, HEAD_JSONL);
@@ -202,6 +209,24 @@ async function main(): Promise<void> {
   const fl = runChild('read', flow50);
   console.log(`${'YAML 50 MB, flow style'.padEnd(30)} not the simple layout: ${fl.problems} located problem in ${fl.totalCpu.toFixed(2)} s CPU, peak RSS ${fl.maxRssMB.toFixed(0)} MB: ${fl.firstProblem}`);
   console.log(`\nprogress callback (last call): ${rj.lastProgress}`);
+  await spellings(n, dir);
+}
+
+/** The same n cases (with expect:) in five YAML spellings, each end to end on the reference backend. */
+async function spellings(n: number, dir: string): Promise<void> {
+  console.log(`\nthe same ${n} cases with expect:, five YAML spellings, end to end (--vectors FILE --backend reference):`);
+  const rates: number[] = [];
+  for (const sp of SPELLINGS) {
+    const f = join(dir, `spelled-${sp}-${n}.yaml`);
+    if (!existsSync(f)) await writeLines(f, n, (i) => spell(spelledCase(i), sp), SPELLING_HEAD);
+    const r = runChild('cli', f);
+    const rate = r.cases / r.totalCpu;
+    rates.push(rate);
+    console.log(
+      `  ${sp.padEnd(9)} ${(statSync(f).size / 2 ** 20).toFixed(0).padStart(4)} MB ${String(r.cases).padStart(8)} cases  ${r.totalCpu.toFixed(2)} s CPU -> ${k(rate)}/core (wall ${k(r.cases / r.totalWall)})  target >= 150 k/s ${rate >= 150e3 ? '[met]' : '[NOT met]'}  peak RSS ${r.maxRssMB.toFixed(0)} MB  (${r.lastProgress})`,
+    );
+  }
+  console.log(`  slowest / fastest spelling: ${(Math.min(...rates) / Math.max(...rates)).toFixed(2)}`);
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3]!, process.argv[4]!);

@@ -445,10 +445,77 @@ function flowMap(t: string, p: number, e: number, expect: boolean): number {
 let packNameLine = 0;
 let packLines = 0;
 
+/** From t[p] (after a value): spaces, then an optional comment (a '#' after a space), then the end of the line; the next line's start, or -1. */
+function lineEndAt(t: string, p: number, e: number): number {
+  const s = p;
+  while (p < e && t.charCodeAt(p) === SP) p++;
+  if (p >= e) return p;
+  let c = t.charCodeAt(p);
+  if (c === 35) {
+    if (p === s) return -1;
+    const nl = t.indexOf('\n', p);
+    return nl < 0 || nl >= e ? e : nl + 1;
+  }
+  if (c === CR) c = t.charCodeAt(++p);
+  return c === NL ? p + 1 : -1;
+}
+
+/** Whether t[p, e) from a line's first non-space character is blank or a comment (the line holds nothing). */
+function emptyLineAt(t: string, p: number, e: number): boolean {
+  if (p >= e) return true;
+  const c = t.charCodeAt(p);
+  return c === NL || c === 35 || (c === CR && t.charCodeAt(p + 1) === NL);
+}
+
+/** The start of the line after t[p] (the item's end when there is none). */
+function nextLineAt(t: string, p: number, e: number): number {
+  const nl = t.indexOf('\n', p);
+  return nl < 0 || nl >= e ? e : nl + 1;
+}
+
+/**
+ * A block map under `operands:` or `expect:` (the key's line ended at p): lines indented past keyCol,
+ * all at one column, each `b: [..]`/`c: [..]` (or `memory: [..]`/`returned: [..]`), blank lines and
+ * comments between; lists recorded in PF. The start of the first line after the map, or -1. Counts
+ * its lines into packLines.
+ */
+function blockMap(t: string, p: number, e: number, keyCol: number, expect: boolean): number {
+  let col = -1;
+  let n = 0;
+  while (p < e) {
+    const ls = p;
+    while (p < e && t.charCodeAt(p) === SP) p++;
+    if (emptyLineAt(t, p, e)) {
+      p = nextLineAt(t, p, e);
+      blockLines++;
+      continue;
+    }
+    const ind = p - ls;
+    if (ind <= keyCol) {
+      p = ls;
+      break;
+    }
+    if (col < 0) col = ind;
+    else if (ind !== col) return -1;
+    const at = flowKeyAt(t, p, expect);
+    if (at < 0) return -1;
+    const q = listEndAt(t, at, e);
+    if (q < 0 || !setList(PF, flowKey as ListSlot, at)) return -1;
+    p = lineEndAt(t, q, e);
+    if (p < 0) return -1;
+    blockLines++;
+    n++;
+  }
+  return n > 0 ? p : -1;
+}
+let blockLines = 0;
+
 /**
  * Scans the list item t[s, e) (first line: `indent` spaces and `- `) into PF when it has the packed
- * shape: every line blank or `key: value` at the key column, keys of a case each once, values plain
- * words, double-quoted strings without escapes, hex lists and flow maps of them, no comments.
+ * shape: every line blank, a comment, or `key: value` at the key column (a trailing comment allowed),
+ * keys of a case each once in any order, values plain words, double-quoted strings without escapes,
+ * hex lists, and maps of hex lists in flow (`{ b: [..] }`) or block style (`expect:` with
+ * `memory: [..]` and `returned: [..]` on the lines under it).
  */
 function packScan(t: string, s: number, e: number, indent: number): boolean {
   resetPackFields(PF, SCRATCH);
@@ -463,9 +530,8 @@ function packScan(t: string, s: number, e: number, indent: number): boolean {
     if (!first) {
       const ls = p;
       while (p < e && t.charCodeAt(p) === SP) p++;
-      const c = t.charCodeAt(p);
-      if (p >= e || c === NL || (c === CR && t.charCodeAt(p + 1) === NL)) {
-        p = c === CR ? p + 2 : p + 1;
+      if (emptyLineAt(t, p, e)) {
+        p = nextLineAt(t, p, e);
         line++;
         continue;
       }
@@ -476,38 +542,54 @@ function packScan(t: string, s: number, e: number, indent: number): boolean {
     const ks = p;
     while (isKeyChar(t.charCodeAt(p))) p++;
     const klen = p - ks;
-    if (klen === 0 || t.charCodeAt(p) !== 58 || t.charCodeAt(p + 1) !== SP) return false;
-    p += 2;
-    while (t.charCodeAt(p) === SP) p++;
+    if (klen === 0 || t.charCodeAt(p) !== 58) return false;
+    p++;
     const k0 = t.charCodeAt(ks);
+    const inner = (klen === 8 && k0 === 111 && t.startsWith('operands', ks)) || (klen === 6 && k0 === 101 && t.startsWith('expect', ks));
+    if (inner) {
+      // `operands:`/`expect:` ending its line: a block map under it
+      const after = lineEndAt(t, p, e);
+      if (after >= 0) {
+        const ex = k0 === 101;
+        if (ex ? PF.expect : PF.operands) return false;
+        if (ex) PF.expect = true;
+        else PF.operands = true;
+        blockLines = 0;
+        p = blockMap(t, after, e, keyCol, ex);
+        if (p < 0) return false;
+        line += 1 + blockLines;
+        continue;
+      }
+    }
+    if (t.charCodeAt(p) !== SP) return false;
+    p++;
+    while (t.charCodeAt(p) === SP) p++;
     let q: number;
     if (klen === 6 && k0 === 109 && t.startsWith('memory', ks)) {
       if (PF.memory >= 0) return false;
       PF.memory = p;
       q = listEndAt(t, p, e);
-    } else if (klen === 8 && k0 === 111 && t.startsWith('operands', ks)) {
+    } else if (inner && k0 === 111) {
       if (PF.operands) return false;
       PF.operands = true;
       q = flowMap(t, p, e, false);
-    } else if (klen === 6 && k0 === 101 && t.startsWith('expect', ks)) {
+    } else if (inner) {
       if (PF.expect) return false;
       PF.expect = true;
       q = flowMap(t, p, e, true);
     } else {
       const which = klen === 4 && t.startsWith('name', ks) ? 1 : klen === 11 && t.startsWith('instruction', ks) ? 2 : klen === 5 && t.startsWith('space', ks) ? 3 : 0;
       if (which === 0) return false;
-      // a scalar to the end of the line (no comment, no tab)
+      // a scalar to the end of the line or a comment (' #'; no tab)
       const vs = p;
       while (p < e) {
         const c = t.charCodeAt(p);
-        if (c === NL || c === CR || c === 35 || c === 9) break;
+        if (c === NL || c === CR || c === 9 || (c === 35 && t.charCodeAt(p - 1) === SP)) break;
         p++;
       }
-      const c = t.charCodeAt(p);
-      if (p < e && c !== NL && c !== CR) return false;
       let ve = p;
       while (ve > vs && t.charCodeAt(ve - 1) === SP) ve--;
-      if (ve === vs) return false;
+      if (ve === vs || (p < e && t.charCodeAt(p) === 9)) return false;
       const v = scalarAt(t, vs, ve, which === 2);
       if (v === undefined) return false;
       if (which === 1) {
@@ -521,18 +603,11 @@ function packScan(t: string, s: number, e: number, indent: number): boolean {
         if (PF.space !== undefined) return false;
         PF.space = v;
       }
-      q = p;
+      q = ve;
     }
     if (q < 0) return false;
-    p = q;
-    while (p < e && t.charCodeAt(p) === SP) p++;
-    // the end of the line
-    if (p < e) {
-      const c = t.charCodeAt(p);
-      if (c === CR && t.charCodeAt(p + 1) === NL) p += 2;
-      else if (c === NL) p++;
-      else return false;
-    }
+    p = lineEndAt(t, q, e);
+    if (p < 0) return false;
     line++;
   }
   packLines = line;
@@ -587,8 +662,23 @@ function toBytes(t: string): boolean {
 function copyList(t: string, from: number, d: number): number {
   if (d < 0) return -1;
   const u = SCRATCH;
+  let quote = 0;
   for (let i = from, n = 0; n < 398; i++, n++) {
     const c = t.charCodeAt(i);
+    if (quote) {
+      // inside a quoted element: 'single' is written "double" (the same string when nothing needs escaping)
+      if (c === quote) {
+        quote = 0;
+        u[d++] = 34;
+      } else if (c === 34 || c === 39 || c === 92 || c < 32) return -1;
+      else u[d++] = c > 255 ? 0 : c;
+      continue;
+    }
+    if (c === 34 || c === 39) {
+      quote = c;
+      u[d++] = 34;
+      continue;
+    }
     u[d++] = c > 255 ? 0 : c;
     if (c === 93) {
       u[d++] = 0;

@@ -195,7 +195,9 @@ describe('the fast YAML path', () => {
     for (const t of [text, text.replace(/\n/g, '\r\n')]) {
       const fast = loadVectorText('odd.yaml', t);
       const slow = loadVectorText('odd.yaml', t, 'odd.yaml', { fastYaml: false });
-      expect(fast).toEqual(slow);
+      expect(fast.cases).toEqual(slow.cases);
+      expect(fast.problems).toEqual(slow.problems);
+      expect(fast.packed).toBe(1); // e (single-quoted hex); a has a quoted top-level key, left to the general path
       expect(fast.cases.map((c) => c.origin.kind === 'vectors' && c.origin.name)).toEqual(['a', 'b', 'c', 'e']);
       expect(fast.problems.map((p) => `${p.line}:${p.col}`)).toEqual(['18:21']);
     }

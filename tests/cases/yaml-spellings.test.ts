@@ -1,0 +1,84 @@
+/**
+ * Issue 28 deliverable 3: the same vector-file cases spelled five ordinary YAML ways
+ * (scripts/vector-spellings.ts: flow, TestFloat-style block, block with comments, single-quoted hex,
+ * another key order) read to the same cases, all by the packed reader, get the same verdicts from a
+ * reference run (the fast judge applying to every spelling), and run in the same speed class.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadVectorText } from '../../harness/cases/vectors.js';
+import { main } from '../../harness/cli/run.js';
+import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from '../../scripts/vector-spellings.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'yaml-spellings-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const text = (sp: (typeof SPELLINGS)[number], n: number) => SPELLING_HEAD + Array.from({ length: n }, (_, i) => spell(spelledCase(i, 7), sp)).join('');
+const strip = (c: object) => JSON.parse(JSON.stringify(c, (k, v) => (k === 'id' || k === 'file' || k === 'line' || k === 'nameLine' ? undefined : typeof v === 'bigint' ? v.toString() : v)));
+
+describe('five YAML spellings of the same cases', () => {
+  it('read to the same cases, every one by the packed reader, as the yaml package reads them', () => {
+    const base = loadVectorText('flow.yaml', text('flow', 60), 'x.yaml');
+    expect(base.problems).toEqual([]);
+    expect(base.cases).toHaveLength(60);
+    for (const sp of SPELLINGS) {
+      const t = text(sp, 60);
+      const r = loadVectorText(`${sp}.yaml`, t, 'x.yaml');
+      expect(r.problems, sp).toEqual([]);
+      expect(r.packed, sp).toBe(60);
+      expect(r.cases.map(strip), sp).toEqual(base.cases.map(strip));
+      const general = loadVectorText(`${sp}.yaml`, t, 'x.yaml', { fastYaml: false });
+      expect(general.packed).toBe(0);
+      expect(r.cases.map(strip), sp).toEqual(general.cases.map(strip));
+    }
+  });
+
+  it('block items the packed reader must leave to the general path give its cases and problems', () => {
+    const one = (body: string) => `cite: "x"\ncases:\n${body}`;
+    const items = [
+      '  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands:\n      b: ["0x00000001"]\n     c: ["0x00000001"]\n', // ragged inner column
+      '  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands:\n    b: ["0x00000001"]\n', // inner map not indented
+      '  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000001"] }\n    operands:\n      b: ["0x00000002"]\n', // duplicate key, flow then block
+      '  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]#no space\n    operands:\n      b: ["0x00000001"]\n', // '#' without a space
+      '  - name: a\n    instruction: atom.global.add.u32\n    memory: [\'0x00000001"]\n    operands:\n      b: ["0x00000001"]\n', // mismatched quotes
+      '  - name: a\n    instruction: atom.global.add.u32\n    memory: [\'0x0000000g\']\n    operands:\n      b: [\'0x00000001\']\n', // bad digit, single-quoted
+      '  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands:\n    expect:\n      memory: ["0x00000001"]\n', // empty operands
+      '  - name: a # the name\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands:   # ops\n      # b only\n      b: ["0x00000001"]   # b\n\n    expect:\n      returned: ["0x00000001"]\n', // good
+    ];
+    for (const body of items) {
+      const t = one(body);
+      const fast = loadVectorText('i.yaml', t);
+      const general = loadVectorText('i.yaml', t, 'i.yaml', { fastYaml: false });
+      expect(fast.problems, body).toEqual(general.problems);
+      expect(fast.cases.map(strip), body).toEqual(general.cases.map(strip));
+    }
+    expect(loadVectorText('i.yaml', one(items[7]!)).packed).toBe(1);
+  });
+
+  it('a reference run gives the same verdicts, the fast judge applies to each, and the slowest spelling is within 2x of the fastest', async () => {
+    const n = 40_000; // 20,000 kept whole through the full model, 20,000 past them for the fast judge
+    const seen: { verdicts: string; cases: number; fast: number; exit: number; cpu: number }[] = [];
+    for (const sp of SPELLINGS) {
+      const f = join(dir, `${sp}.yaml`);
+      writeFileSync(f, text(sp, n));
+      const report = join(dir, `r-${sp}`);
+      const cpu0 = process.cpuUsage();
+      const exit = await main(['--vectors', f, '--backend', 'reference', '--report', report], { out: () => {}, err: () => {}, isTTY: false });
+      const c = process.cpuUsage(cpu0);
+      const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number; fastJudged: number }; results: { id: string; verdict: string }[] };
+      const verdicts = r.results.map((x) => `${x.id.split(':').pop()} ${x.verdict}`).join('\n');
+      seen.push({ verdicts, cases: r.stats.cases, fast: r.stats.fastJudged, exit, cpu: (c.user + c.system) / 1e6 });
+    }
+    for (const s of seen) {
+      expect(s.cases).toBe(n);
+      expect(s.exit).toBe(1); // every 7th expect is wrong
+      expect(s.verdicts).toBe(seen[0]!.verdicts);
+      expect(s.fast).toBe(seen[0]!.fast);
+      expect(s.fast).toBeGreaterThan(15_000);
+    }
+    const cpus = seen.map((s) => s.cpu);
+    expect(Math.max(...cpus) / Math.min(...cpus), cpus.join(' s, ')).toBeLessThan(2);
+  }, 300_000);
+});
