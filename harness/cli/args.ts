@@ -46,6 +46,8 @@ export interface Options {
   readonly noCases: boolean;
   /** Plain passes kept whole in the report of the ptxas + reference run (every other result is kept; the rest counted); Infinity: all. */
   readonly keepPasses: number;
+  /** Whether --keep was given (vector files keep their first KEEP_WHOLE cases whole without it). */
+  readonly keepGiven: boolean;
   /** Default report folders (reports/out/) kept after a run: older ones are removed (0: keep all). */
   readonly keepRuns: number;
   /** --cache-dir DIR: where rebuildable results are kept (default defaultCacheDir()). */
@@ -246,6 +248,7 @@ export function parseOptions(argv: readonly string[]): Options {
     ...(v.case !== undefined ? { case: v.case } : {}),
     ...(v.expectations !== undefined ? { expectations: v.expectations } : {}),
     noCases: v['no-cases'] ?? false,
+    keepGiven: v.keep !== undefined,
     keepPasses: ((): number => {
       const k = v.keep;
       if (k === undefined) return DEFAULT_KEEP_PASSES;

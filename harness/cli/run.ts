@@ -91,7 +91,7 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
       const now = performance.now();
       if (now - last < 2000 && bytes < total) return;
       last = now;
-      io.err(`loading vector files: ${files} file(s), ${cases} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
+      io.err(`loading vector files: ${filesText(files, bytes, total)}, ${cases} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
     });
     if (v.problems.length) {
       for (const l of problemLines(v.problems)) io.err(l);
@@ -116,6 +116,11 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
     counts: `directed ${sel.counts.directed}, from --vectors 0, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}${opts.shard ? `; ${shardText(opts.shard)}: ${cases.length} of the ${sel.cases.length}` : ''}`,
     batches: () => [cases],
   };
+}
+
+/** The files part of a progress line: the file being read counts (not "0 file(s)" while one is read). */
+export function filesText(filesDone: number, bytesDone: number, bytesTotal: number): string {
+  return bytesDone < bytesTotal ? `file ${filesDone + 1} (${filesDone} done)` : `${filesDone} file(s) done`;
 }
 
 /**
@@ -161,13 +166,14 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
   const t0 = last;
   const r = await runVectorsOnReference(opts.vectors, process.cwd(), {
     keep: shardStream(compileFilter(opts.filter), opts.shard),
-    keepWhole: KEEP_WHOLE,
+    // --keep N: the first N cases kept whole (and every result that is not a plain pass); all: every one
+    keepWhole: opts.keepGiven ? opts.keepPasses : KEEP_WHOLE,
     onProgress: (files, read, bytes, total, verdicts) => {
       const now = performance.now();
       if (now - last < 2000) return;
       last = now;
       const counts = Object.entries(verdicts).map(([v, k]) => `${v} ${k}`).join(' ');
-      io.err(`reading and judging vector files: ${files} file(s), ${read} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB${counts ? ` | ${counts}` : ''}`);
+      io.err(`reading and judging vector files: ${filesText(files, bytes, total)}, ${read} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB${counts ? ` | ${counts}` : ''}`);
     },
   });
   if (r.problems.length) {
@@ -181,7 +187,15 @@ async function runVectorFiles(opts: Options, backend: Selected, target: Target, 
   const rec = startRecorder();
   rec.set({ toolchain: {}, modulePtx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, backend: { name: 'reference', reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: 0 });
   for (let i = 0; i < r.kept.length; i += 10_000) rec.add(r.kept.slice(i, i + 10_000));
-  rec.set({ stats: { cases: r.cases, fastJudged: r.fastPasses, ...(r.cases > KEEP_WHOLE ? r.totals : {}) } });
+  // the passes judged and not kept whole, per family: the summary table counts them (the kept sample said apart)
+  const keptPasses: Record<string, number> = {};
+  for (const x of r.kept) if (x.verdict === 'pass') keptPasses[x.family] = (keptPasses[x.family] ?? 0) + 1;
+  const dropped: Record<string, number> = {};
+  for (const [k, n] of Object.entries(r.totals)) {
+    const m = /^total\.(.+)\.pass$/.exec(k);
+    if (m && n > (keptPasses[m[1]!] ?? 0)) dropped[`dropped.${m[1]!}.cases`] = n - (keptPasses[m[1]!] ?? 0);
+  }
+  rec.set({ stats: { cases: r.cases, fastJudged: r.fastPasses, ...(r.cases > r.kept.length ? r.totals : {}), ...dropped } });
   return rec;
 }
 
