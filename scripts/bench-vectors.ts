@@ -19,8 +19,8 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main as cliMain } from '../harness/cli/run.js';
-import { batchSize } from '../harness/cases/packed.js';
-import { streamVectors, validateVectors } from '../harness/cases/vectors.js';
+import { batchSize } from '../harness/case-readers/packed.js';
+import { streamVectors, validateVectors } from '../harness/case-readers/vectors.js';
 import { registerAllFamilies } from '../harness/families/index.js';
 import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from './vector-spellings.js';
 

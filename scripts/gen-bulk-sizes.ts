@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEED, generateCases } from '../cases/generators/cases.js';
-import { variantFromId } from '../harness/cases/sources.js';
+import { variantFromId } from '../harness/case-readers/sources.js';
 import { elementFormat } from '../harness/numerics/formats.js';
 import { registerAllFamilies } from '../harness/families/index.js';
 

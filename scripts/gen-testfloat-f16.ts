@@ -5,13 +5,13 @@
  * with its `expect:` (memory and the returned old value) computed by the reference model's own f16
  * add (`fastLaneOp`, the lane operation the model's fast path and the sweeps use; where the model
  * allows any NaN, the canonical NaN 0x7fff). About 12 % of the results are NaN. A test
- * (tests/cases/gen-testfloat.test.ts) holds a sample equal to the full model's `reference()`.
+ * (tests/case-readers/gen-testfloat.test.ts) holds a sample equal to the full model's `reference()`.
  *
  * Usage: npx tsx scripts/gen-testfloat-f16.ts OUT.jsonl [--cases N] [--seed S]
  * (default 1,300,000 cases, about 220 MB; seconds: about 2 on one core)
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { variantFromId } from '../harness/cases/sources.js';
+import { variantFromId } from '../harness/case-readers/sources.js';
 import { fastLaneOp } from '../harness/reference/fast.js';
 import { registerAllFamilies } from '../harness/families/index.js';
 

@@ -1,6 +1,6 @@
 /**
  * The same vector-file cases spelled five ordinary YAML ways (issue 28 deliverable 3), for
- * scripts/bench-vectors.ts and tests/cases/yaml-spellings.test.ts: every spelling of case i holds the
+ * scripts/bench-vectors.ts and tests/case-readers/yaml-spellings.test.ts: every spelling of case i holds the
  * same instruction, name, inputs and expect:, so a reader must give the same cases and verdicts.
  * - flow: one `key: value` line per key, flow lists and maps (`operands: { b: ["0x.."] }`);
  * - block: TestFloat-converted style, `operands:` and `expect:` on their own lines, keys under them;

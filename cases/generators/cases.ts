@@ -6,7 +6,7 @@
  * module fills it. Also the exhaustive pair enumerators for 8- and 16-bit types.
  */
 import fc from 'fast-check';
-import type { Case, CaseVariant } from '../../harness/cases/types.js';
+import type { Case, CaseVariant } from '../../harness/case-readers/types.js';
 import { familyVariants } from '../../harness/catalog/enumerate.js';
 import { evaluate } from '../../harness/catalog/evaluate.js';
 import { spell, variantId } from '../../harness/catalog/spelling.js';

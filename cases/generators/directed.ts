@@ -5,7 +5,7 @@
  * patterns). scripts/gen-directed.ts writes them out as cases/vectors/*.yaml, one case per probe and
  * representative variant; vector and packed lanes take successive probes.
  */
-import type { CaseVariant } from '../../harness/cases/types.js';
+import type { CaseVariant } from '../../harness/case-readers/types.js';
 import { familyPlugin } from '../../harness/registry/index.js';
 import { type ScalarFormat, elementFormat, joinLanes } from '../../harness/numerics/formats.js';
 import { caseElements } from './cases.js';

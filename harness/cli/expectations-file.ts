@@ -3,7 +3,7 @@
  * has problems, every one printed as `file:line:col: what; what to do` and undefined (exit 2,
  * nothing run).
  */
-import { problemLines } from '../cases/types.js';
+import { problemLines } from '../case-readers/types.js';
 import { type Expectation, loadExpectations } from '../compare/expectations.js';
 import type { Io } from './io.js';
 

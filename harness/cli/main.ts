@@ -31,8 +31,8 @@ const defaultIo: Io = stdio;
  * instruction), the files validated first (every problem located, exit 2).
  */
 async function listVectors(opts: ReturnType<typeof parseOptions>, io: Io): Promise<number> {
-  const { streamVectors, validateVectors } = await import('../cases/vectors.js');
-  const { problemLines } = await import('../cases/types.js');
+  const { streamVectors, validateVectors } = await import('../case-readers/vectors.js');
+  const { problemLines } = await import('../case-readers/types.js');
   const { compileFilter } = await import('../util/filter.js');
   const v = await validateVectors(opts.vectors, process.cwd());
   if (v.problems.length) {

@@ -14,10 +14,10 @@ import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/selec
 import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { runVectorsOnReference } from '../backends/reference/vectors.js';
-import { GENERATED_PER_LEVEL, collectCases, findCase } from '../cases/sources.js';
-import { type CaseBatch, unpackAll } from '../cases/packed.js';
-import { streamVectors, validateVectors, vectorFilesByEdition } from '../cases/vectors.js';
-import { type Case, problemLines } from '../cases/types.js';
+import { GENERATED_PER_LEVEL, collectCases, findCase } from '../case-readers/sources.js';
+import { type CaseBatch, unpackAll } from '../case-readers/packed.js';
+import { streamVectors, validateVectors, vectorFilesByEdition } from '../case-readers/vectors.js';
+import { type Case, problemLines } from '../case-readers/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { filterGuess, selectEntries as selectCatalogEntries } from '../catalog/select.js';
 import { expectationsPath, undoJudgementOf } from '../compare/expectations.js';

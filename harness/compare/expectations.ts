@@ -36,7 +36,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { LineCounter, type Node, type YAMLMap, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import type { InputProblem } from '../cases/types.js';
+import type { InputProblem } from '../case-readers/types.js';
 import type { EntryResult } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
 import { EDITIONS, type EditionRange, inEdition, parseRange, rangeText, specEdition } from '../catalog/editions.js';

@@ -17,7 +17,7 @@ import { judge } from '../backends/gpu/observations.js';
 import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
 import { WorkerPool } from '../backends/gpu/pool.js';
 import { caseResult } from '../backends/gpu/results.js';
-import type { Case } from '../cases/types.js';
+import type { Case } from '../case-readers/types.js';
 import { familyPlugin } from '../registry/index.js';
 import { elementFormat, joinLanes } from '../numerics/formats.js';
 import type { EntryResult } from '../report/types.js';

@@ -13,7 +13,7 @@ import { wideShape } from '../../harness/backends/gpu/backend.js';
 import { launchShape } from '../../harness/backends/gpu/batch.js';
 import { SLOT, wideKernelName } from '../../harness/backends/gpu/family.js';
 import { gpuPlan, kernelsText } from '../../harness/backends/gpu/plan.js';
-import { findCase, variantFromId } from '../../harness/cases/sources.js';
+import { findCase, variantFromId } from '../../harness/case-readers/sources.js';
 import { bulkCaseBytes } from '../../harness/families/cp-reduce-async-bulk/gpu.js';
 import { BULK_SIZE_RULE, MULTIMEM_BULK_SIZE_RULE } from '../../harness/families/shared/bulk.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
@@ -134,7 +134,7 @@ describe('bulk cases of 16 B to 64 KiB end to end against the stand-in launcher'
     try {
       const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
       const { findTarget } = await import('../../harness/arch/targets.js');
-      const { streamVectors } = await import('../../harness/cases/vectors.js');
+      const { streamVectors } = await import('../../harness/case-readers/vectors.js');
       const results: { verdict: string; id: string; reason: string; case?: { input: { memory?: string[] } } }[] = [];
       const ids = new Set([GLOBAL_F32, CLUSTER_U32]);
       const r = await runGpuBackend({

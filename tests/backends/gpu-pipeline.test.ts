@@ -146,8 +146,8 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
       mkdirSync(dir, { recursive: true });
       const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
       const { findTarget } = await import('../../harness/arch/targets.js');
-      const { streamVectors } = await import('../../harness/cases/vectors.js');
-      const { isPacked } = await import('../../harness/cases/packed.js');
+      const { streamVectors } = await import('../../harness/case-readers/vectors.js');
+      const { isPacked } = await import('../../harness/case-readers/packed.js');
       // four instructions, a generic atom with space: shared on some cases, expects right and wrong
       const lines: string[] = [];
       for (let i = 0; i < 1200; i++) {
@@ -167,7 +167,7 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
         async function* cases() {
           for await (const b of streamVectors([file], dir, { packed: true })) {
             if (isPacked(b)) blocks++;
-            yield packed ? b : (await import('../../harness/cases/packed.js')).unpackAll(b);
+            yield packed ? b : (await import('../../harness/case-readers/packed.js')).unpackAll(b);
           }
         }
         const r = await runGpuBackend({
@@ -206,7 +206,7 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
       mkdirSync(dir, { recursive: true });
       const { runGpuBackend, childCommand } = await import('../../harness/backends/gpu/backend.js');
       const { findTarget } = await import('../../harness/arch/targets.js');
-      const { streamVectors } = await import('../../harness/cases/vectors.js');
+      const { streamVectors } = await import('../../harness/case-readers/vectors.js');
       const mem = (i: number) => (i === 9 ? 0xdeadbeef : i * 1000);
       const lines = Array.from({ length: 16 }, (_, i) => `{"name": "c${i}", "instruction": "atom.global.add.u32", "memory": ["0x${mem(i).toString(16).padStart(8, '0')}"], "operands": {"b": ["0x00000005"]}, "expect": {"memory": ["0x${((mem(i) + 5) >>> 0).toString(16).padStart(8, '0')}"]}}`);
       const file = join(dir, 't.jsonl');

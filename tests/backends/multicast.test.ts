@@ -15,14 +15,14 @@ import type { MulticastDriver } from '../../harness/backends/multicast/driver.js
 import { jobKernel } from '../../harness/backends/multicast/executor.js';
 import { multicastGuard } from '../../harness/backends/multicast/guard.js';
 import { type StandInConfig, StandInMulticast } from '../../harness/backends/multicast/standin.js';
-import { loadVectors } from '../../harness/cases/vectors.js';
+import { loadVectors } from '../../harness/case-readers/vectors.js';
 import { enumerateCatalog } from '../../harness/catalog/enumerate.js';
 import { comparePtx, findTarget } from '../../harness/arch/targets.js';
 import { judgeRun } from '../../harness/compare/judge-run.js';
 import { multicastFamily } from '../../harness/registry/multicast.js';
 import { multimemBulkModule } from '../../harness/families/multimem-cp-reduce-async-bulk/multicast.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
-import type { Case } from '../../harness/cases/types.js';
+import type { Case } from '../../harness/case-readers/types.js';
 import { runAtRoot } from '../helpers/cli.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runVectorsOnReference } from '../../harness/backends/reference/vectors.js';
-import { loadVectors } from '../../harness/cases/vectors.js';
-import { variantInfo } from '../../harness/cases/vector-check.js';
+import { loadVectors } from '../../harness/case-readers/vectors.js';
+import { variantInfo } from '../../harness/case-readers/vector-check.js';
 import { joinLanes } from '../../harness/numerics/formats.js';
 import { reference, singleElement } from '../../harness/reference/model.js';
 

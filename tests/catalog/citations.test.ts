@@ -72,7 +72,7 @@ describe('every rule a result names has its text and a citation (issue 23, item 
   it('the rule trails of the reference model (directed library, generated cases, every edition) and of the catalog entries (sm_100a)', async () => {
     const { ruleIndex } = await import('../../harness/catalog/rules.js');
     const { EDITIONS, withEdition } = await import('../../harness/catalog/editions.js');
-    const { collectCases } = await import('../../harness/cases/sources.js');
+    const { collectCases } = await import('../../harness/case-readers/sources.js');
     const { generateCases, representativeVariants } = await import('../../cases/generators/cases.js');
     const { runCaseOnReference } = await import('../../harness/backends/reference/cases.js');
     const { enumerateCatalog } = await import('../../harness/catalog/enumerate.js');

@@ -134,7 +134,7 @@ describe('spelling: qualifiers in another order (ptxas 13.0 accepts any order)',
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { loadVectors } = await import('../../harness/cases/vectors.js');
+    const { loadVectors } = await import('../../harness/case-readers/vectors.js');
     const d = mkdtempSync(join(tmpdir(), 'ptxconf-order-'));
     try {
       writeFileSync(join(d, 'o.yaml'), 'instruction: red.global.u32.add\ncases:\n  - name: a\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n');

@@ -111,7 +111,7 @@ describe('the recorded H200 run judged again under 9.4 and 9.1 (render)', () => 
 
 describe('vector files written from one edition (editions: header)', () => {
   it('the hand-written files agree with the model under their editions; a run under another leaves them out and says so; all left out: exit 2', async () => {
-    const { loadVectors, vectorFilesByEdition } = await import('../../harness/cases/vectors.js');
+    const { loadVectors, vectorFilesByEdition } = await import('../../harness/case-readers/vectors.js');
     const { runCaseOnReference } = await import('../../harness/backends/reference/cases.js');
     for (const [file, e] of [['handwritten-editions-9.1-9.3.yaml', '9.1'], ['handwritten-editions-9.3.yaml', '9.3'], ['handwritten-editions-9.4.yaml', '9.4']] as const) {
       const f = join(root, 'cases', 'vectors', file.replace('9.3.yaml', '9.1-9.3.yaml').replace('9.1-9.1-9.3', '9.1-9.3'));
@@ -128,7 +128,7 @@ describe('vector files written from one edition (editions: header)', () => {
     expect([only.code, /every file is for other PTX ISA editions \(cases\/vectors\/handwritten-editions-9\.4\.yaml: 9\.4\); run with --spec-edition set to one of them/.test(only.out)]).toEqual([2, true]);
   }, 60_000);
   it('a bad editions: header is located (file:line)', async () => {
-    const { validateVectors } = await import('../../harness/cases/vectors.js');
+    const { validateVectors } = await import('../../harness/case-readers/vectors.js');
     const { writeFileSync } = await import('node:fs');
     const f = join(dir, 'bad-ed.yaml');
     writeFileSync(f, 'instruction: red.global.add.u32\neditions: 9.9\ncases:\n  - name: a\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000001"] }\n');
@@ -139,7 +139,7 @@ describe('vector files written from one edition (editions: header)', () => {
 
 describe('the directed library under every edition', () => {
   it('loads without a problem under each (variants only some editions have are in files whose editions: header says so; on the H100 a --spec-edition 9.1 run stopped on them)', async () => {
-    const { collectCases } = await import('../../harness/cases/sources.js');
+    const { collectCases } = await import('../../harness/case-readers/sources.js');
     const { setSpecEdition, specEdition } = await import('../../harness/catalog/editions.js');
     const was = specEdition();
     const counts: Record<string, number> = {};

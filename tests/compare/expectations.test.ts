@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeRun } from '../../harness/compare/judge-run.js';
 import { loadExpectations, parseExpectations } from '../../harness/compare/expectations.js';
-import { formatProblem } from '../../harness/cases/types.js';
+import { formatProblem } from '../../harness/case-readers/types.js';
 import type { EntryResult } from '../../harness/report/types.js';
 
 const problems = (text: string) => parseExpectations('x.yaml', text).problems.map(formatProblem);

@@ -16,7 +16,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHARED = [
   'harness/numerics',
   'harness/catalog',
-  'harness/cases',
+  'harness/case-readers',
   'harness/reference',
   'harness/compare',
   'harness/report',

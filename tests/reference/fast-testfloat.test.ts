@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { judge } from '../../harness/backends/gpu/observations.js';
-import { variantFromId } from '../../harness/cases/sources.js';
+import { variantFromId } from '../../harness/case-readers/sources.js';
 import { fastChecker } from '../../harness/reference/fast.js';
 import { reference } from '../../harness/reference/model.js';
 import { TESTFLOAT_INSTRUCTION, testFloatCases } from '../../scripts/gen-testfloat-f16.js';

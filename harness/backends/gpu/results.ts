@@ -6,7 +6,7 @@
  * variant's first 4000 cases (generated cases replay from their ids), so that a whole run stays a
  * few MB however many cases it judges.
  */
-import type { Case } from '../../cases/types.js';
+import type { Case } from '../../case-readers/types.js';
 import type { Qualifiers } from '../../catalog/types.js';
 import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';

@@ -7,7 +7,7 @@
  * values; the distinct outcomes and their counts are its nondeterminism histogram.
  */
 import { comparePtx } from '../../arch/targets.js';
-import type { Case } from '../../cases/types.js';
+import type { Case } from '../../case-readers/types.js';
 import { multicastFamily } from '../../registry/multicast.js';
 import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';

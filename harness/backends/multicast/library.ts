@@ -6,7 +6,7 @@
  */
 import { generateCases } from '../../../cases/generators/cases.js';
 import type { Target } from '../../arch/targets.js';
-import type { Case } from '../../cases/types.js';
+import type { Case } from '../../case-readers/types.js';
 import { enumerateCatalog } from '../../catalog/enumerate.js';
 import { multicastFamily } from '../../registry/multicast.js';
 

@@ -1,5 +1,5 @@
 /** What the multicast backend's parent and child process exchange (job file in, results out). */
-import type { Case } from '../../cases/types.js';
+import type { Case } from '../../case-readers/types.js';
 import type { EntryResult } from '../../report/types.js';
 import type { StandInConfig } from './standin.js';
 

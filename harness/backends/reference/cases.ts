@@ -4,7 +4,7 @@
  * among the outcomes the model allows; a mismatch names the element, lane and allowed set; a case
  * the model cannot evaluate is an error with the reason.
  */
-import type { Case } from '../../cases/types.js';
+import type { Case } from '../../case-readers/types.js';
 import { type ElementFormat, elementFormat, splitLanes } from '../../numerics/formats.js';
 import { type Allowed, allows } from '../../numerics/ops.js';
 import { CaseError, type ElementAllowed, reference } from '../../reference/model.js';

@@ -1,5 +1,5 @@
 /**
- * The reference backend on a packed block of vector-file cases (harness/cases/packed.ts): the fast
+ * The reference backend on a packed block of vector-file cases (harness/case-readers/packed.ts): the fast
  * path of the model (harness/reference/fast.ts) judges whole groups of slots at once, and only what
  * it cannot call a plain pass goes through `runCaseOnReference` as a Case object. It is a speed-up of
  * runCaseOnReference, never a second judge (tests/backends/reference-packed.test.ts runs both on the
@@ -13,7 +13,7 @@
  *   alone, a variant without a fast path, 64-bit elements without expect) goes the full way.
  * Cases that must be kept whole in the report (`keepWhole`: the first of a run) go the full way too.
  */
-import { HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED, unpack } from '../../cases/packed.js';
+import { HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED, unpack } from '../../case-readers/packed.js';
 import { type BatchChecker, fastChecker, fastOutcome } from '../../reference/fast.js';
 import type { EntryResult } from '../../report/types.js';
 import { runCaseOnReference } from './cases.js';

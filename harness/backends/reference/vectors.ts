@@ -7,9 +7,9 @@
  * anyway: the first `keepWhole` results whole, then those that are not a plain pass; the rest are
  * counted.
  */
-import { type CaseBatch, isPacked } from '../../cases/packed.js';
-import type { Case, InputProblem } from '../../cases/types.js';
-import { validateVectors } from '../../cases/vectors.js';
+import { type CaseBatch, isPacked } from '../../case-readers/packed.js';
+import type { Case, InputProblem } from '../../case-readers/types.js';
+import { validateVectors } from '../../case-readers/vectors.js';
 import type { EntryResult, Verdict } from '../../report/types.js';
 import { runCaseOnReference } from './cases.js';
 import { judgePackedOnReference } from './packed.js';

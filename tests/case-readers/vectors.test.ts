@@ -8,9 +8,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatProblem } from '../../harness/cases/types.js';
-import { loadVectorText } from '../../harness/cases/vectors.js';
-import { YamlScanner } from '../../harness/cases/vector-yaml.js';
+import { formatProblem } from '../../harness/case-readers/types.js';
+import { loadVectorText } from '../../harness/case-readers/vectors.js';
+import { YamlScanner } from '../../harness/case-readers/vector-yaml.js';
 
 const FIX = join(import.meta.dirname, '..', 'fixtures', 'vectors');
 

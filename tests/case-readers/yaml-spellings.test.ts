@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadVectorText } from '../../harness/cases/vectors.js';
+import { loadVectorText } from '../../harness/case-readers/vectors.js';
 import { main } from '../../harness/cli/run.js';
 import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from '../../scripts/vector-spellings.js';
 

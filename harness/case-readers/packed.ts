@@ -6,7 +6,7 @@
  * loaders, never a second reading: an item the packed readers do not take whole (anything else, or
  * anything with a problem) goes through the general path (vector-check.ts), which builds the same
  * Case or reports the problem, and `unpack` turns a slot back into exactly the Case the general path
- * builds (tests/cases/packed.test.ts holds the two equal).
+ * builds (tests/case-readers/packed.test.ts holds the two equal).
  *
  * Slot layout (the GPU executor's, harness/reference/fast.ts): case i owns words 4i..4i+3 of each
  * array; element k of the variant's type sits little-endian at byte k*(bits/8), lanes low first.

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { validateVectors } from '../../harness/cases/vectors.js';
+import { validateVectors } from '../../harness/case-readers/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-extra-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * The packed readers (harness/cases/packed.ts) are a speed-up of the vector loaders, never a second
+ * The packed readers (harness/case-readers/packed.ts) are a speed-up of the vector loaders, never a second
  * reading: whatever text they see, the cases and problems must be exactly those of the general path
  * (JSON.parse / the fast YAML item parser / the yaml package, then vector-check.ts).
  */
@@ -7,9 +7,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PackedCases, SLOT_WORDS, packVariant, unpack } from '../../harness/cases/packed.js';
-import { loadVectorText } from '../../harness/cases/vectors.js';
-import { NameSet, nameHash, variantInfo } from '../../harness/cases/vector-check.js';
+import { PackedCases, SLOT_WORDS, packVariant, unpack } from '../../harness/case-readers/packed.js';
+import { loadVectorText } from '../../harness/case-readers/vectors.js';
+import { NameSet, nameHash, variantInfo } from '../../harness/case-readers/vector-check.js';
 
 const LIB = join(import.meta.dirname, '..', '..', 'cases', 'vectors');
 

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CASES_DIR, DIRECTED_DIR, findCase } from '../../harness/cases/sources.js';
-import type { Case } from '../../harness/cases/types.js';
-import { WHOLE_DOC_LIMIT, findInFile, loadVectorText, loadVectors, streamVectors, validateVectors } from '../../harness/cases/vectors.js';
+import { CASES_DIR, DIRECTED_DIR, findCase } from '../../harness/case-readers/sources.js';
+import type { Case } from '../../harness/case-readers/types.js';
+import { WHOLE_DOC_LIMIT, findInFile, loadVectorText, loadVectors, streamVectors, validateVectors } from '../../harness/case-readers/vectors.js';
 
 const KINDS = [
   ['atom.global.add.f32', 8, false],
