@@ -80,7 +80,8 @@ describe('an interrupt during the ptxas phase', async () => {
   if (typeof p === 'string') console.log(`[skip] ptxas-phase interrupt test: ${p}`);
   it.skipIf(typeof p === 'string' || process.platform !== 'linux')('keeps every entry ptxas had decided (before: a partial report with 0 results)', async () => {
     const report = join(dir, 'ptxas-phase');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', '--backend', 'ptxas', '--no-cases', '--report', report], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // an empty cache folder of its own: with the ptxas verdict cache warm the phase would finish before the interrupt
+    const child = spawn(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', '--backend', 'ptxas', '--no-cases', '--cache-dir', join(dir, 'ptxas-phase-cache'), '--report', report], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
