@@ -183,7 +183,7 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
     '',
   ].join('\n');
   return {
-    files: { 'kernel.ptx': kernelsText(plan, [gv], lowestPtx(findTarget(arch)!, gv.entry)), 'params.h': params, ...cppFiles(launch ? 'host-launch.cpp' : 'host-case.cpp'), 'build.sh': buildScript(arch), 'README.md': readme },
+    files: { 'kernel.ptx': kernelsText(plan, [gv], lowestPtx(findTarget(arch)!, gv.entry), { wide: false }), 'params.h': params, ...cppFiles(launch ? 'host-launch.cpp' : 'host-case.cpp'), 'build.sh': buildScript(arch), 'README.md': readme },
     recordedBad: badLanes.length ? 1 : 0,
     recordedTotal: 1,
     summary: `the recorded run: ${recorded}${behaviour ? `; subnormals ${behaviour} on ${obsSub} of the ${subLanes.length} lanes that tell keeping from flushing` : ''}`,

@@ -74,8 +74,9 @@ export function moduleText(plan: GpuPlan, module: number): string {
 }
 
 /** A module of the given variants' kernels. */
-export function kernelsText(plan: GpuPlan, vs: readonly GpuVariant[], ptx = plan.ptx): string {
-  // a family with cases longer than one slot (GpuFamily.wide) adds that kernel beside the variant's
-  const kernels = vs.flatMap((v) => [v.gpu.kernel(v.name, v.entry, v.shape), ...(v.gpu.wide ? [v.gpu.wide.kernel(wideKernelName(v.name), v.entry, v.shape)] : [])]);
+export function kernelsText(plan: GpuPlan, vs: readonly GpuVariant[], ptx = plan.ptx, opts: { wide?: boolean } = {}): string {
+  // a family with cases longer than one slot (GpuFamily.wide) adds that kernel beside the variant's,
+  // unless the caller runs one-slot cases only (a reproducer of one case: opts.wide false)
+  const kernels = vs.flatMap((v) => [v.gpu.kernel(v.name, v.entry, v.shape), ...(v.gpu.wide && opts.wide !== false ? [v.gpu.wide.kernel(wideKernelName(v.name), v.entry, v.shape)] : [])]);
   return [`.version ${ptx}`, `.target ${plan.arch}`, '.address_size 64', '', ...kernels, ''].join('\n');
 }
