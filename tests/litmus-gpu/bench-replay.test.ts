@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
 import { verdictOf } from '../../harness/litmus-gpu/outcomes.js';
-import { type MutantClass, mutantsOf, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
+import { type MutantClass, weakCount } from '../../harness/litmus-gpu/mutants.js';
 import { explain, readFindingsFile } from '../../harness/litmus-gpu/findings.js';
+import { mutantReplayer } from '../helpers/litmus-replay.js';
 import { type GpuLitmusResult, scoreOf } from '../../harness/litmus-gpu/cli.js';
 
 const gz = (f: string) => JSON.parse(gunzipSync(readFileSync(f)).toString());
@@ -51,28 +52,7 @@ describe('the recorded H100 bench run: suite (corpus + peer tests)', () => {
 });
 
 describe('the recorded H100 bench run: mutants under the searched stress', () => {
-  const regen = new Map<string, ReturnType<typeof mutantsOf>>();
-  const mutantOf = (r: MRec) => {
-    if (!regen.has(r.of)) {
-      const text = readFileSync(r.of, 'utf8');
-      const t = parseLitmus(text, r.of).test!;
-      regen.set(r.of, mutantsOf(t, text, judge(t), r.of));
-    }
-    return regen.get(r.of)!.find((m) => m.name === r.name);
-  };
-  const replay = (r: MRec) => {
-    const m = mutantOf(r);
-    expect(m, `${r.of}#${r.name} is not a mutant the generator makes today`).toBeDefined();
-    expect(weakAllowed(m!.test, m!.judgement), `${r.of}#${r.name}: the model must allow its weak outcome`).toBe(true);
-    let sum = 0;
-    let forbidden = 0;
-    for (const [vals, count] of r.rows) {
-      if (!verdictOf(m!.judgement, r.keys, vals.split(','), r.keyBits).allowed) forbidden += count;
-      sum += count;
-    }
-    expect(sum - r.other.samples + r.other.count, `${r.of}#${r.name}: counts add up`).toBe(r.instances);
-    return { weak: weakCount(m!.test, r.keys, r.rows.map(([v, count]) => ({ values: v.split(','), count }))), forbidden };
-  };
+  const { mutantOf, replay } = mutantReplayer();
   it('every mutant regenerated, allowed by the model, its weak count recomputed; forbidden outcomes only in mutants of the deviating tests, explained like them', () => {
     expect(mut.mutants.length).toBeGreaterThanOrEqual(600);
     for (const r of mut.mutants) {
