@@ -42,12 +42,20 @@ export interface Candidate {
 
 const u32 = (v: bigint) => BigInt.asUintN(32, v);
 
-/** The final condition on one outcome (values by key as decimal strings); undefined when a value is not a number. */
+/**
+ * The final condition on one outcome (values by key as decimal strings); undefined when a value is not
+ * a number. Values and constants compare at full width, as the judge's condition does (a histogram
+ * value is already unsigned at its key's width: a 64-bit `s != 0x100000001` must see s = 1 as
+ * different); a negative one is read as a 32-bit word, the width of every signed value the corpus
+ * and the peer tests write.
+ */
 export function condHolds(c: Cond, values: Readonly<Record<string, string>>): boolean | undefined {
   const val = (t: Term): bigint | undefined => {
-    if (t.k === 'const') return u32(t.v);
+    if (t.k === 'const') return t.v < 0n ? u32(t.v) : t.v;
     const s = values[t.k === 'reg' ? `P${t.thread}:${t.reg}` : t.loc];
-    return s !== undefined && /^-?\d+$/.test(s) ? u32(BigInt(s)) : undefined;
+    if (s === undefined || !/^-?\d+$/.test(s)) return undefined;
+    const v = BigInt(s);
+    return v < 0n ? u32(v) : v;
   };
   switch (c.k) {
     case 'true':

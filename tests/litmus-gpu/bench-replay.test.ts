@@ -55,16 +55,25 @@ describe('the recorded H100 bench run: mutants under the searched stress', () =>
   const { mutantOf, replay } = mutantReplayer();
   it('every mutant regenerated, allowed by the model, its weak count recomputed; forbidden outcomes only in mutants of the deviating tests, explained like them', () => {
     expect(mut.mutants.length).toBeGreaterThanOrEqual(600);
+    const recounted: string[] = [];
     for (const r of mut.mutants) {
       expect(r.instances).toBeGreaterThanOrEqual(1_000_000);
       const { weak, forbidden } = replay(r);
-      expect(weak, `${r.of}#${r.name}`).toBe(r.weak);
+      // the run counted weak outcomes with 64-bit values cut to 32 bits (condHolds, fixed after the
+      // run): a 64-bit mutant's recorded count may be short; every other count must be the same
+      if (r.keyBits?.includes(64)) {
+        expect(weak, `${r.of}#${r.name}`).toBeGreaterThanOrEqual(r.weak);
+        if (weak !== r.weak) recounted.push(`${r.of.split('/').pop()}#${r.name}: ${r.weak} -> ${weak}`);
+      } else expect(weak, `${r.of}#${r.name}`).toBe(r.weak);
       if (forbidden) {
         expect(mut.testStatus[r.of], `${r.of}#${r.name}: a forbidden outcome in a mutant of a test that showed none`).toBe('known-deviation');
         const x = explain(findings, `${r.of}#${r.name}`, { keys: r.keys, keyBits: r.keyBits, histogram: r.rows.map(([v, count]) => ({ values: v.split(','), count, allowed: verdictOf(mutantOf(r)!.judgement, r.keys, v.split(','), r.keyBits).allowed })), other: r.other, forbiddenSeen: r.forbiddenSeen });
         expect(x.unexplained, `${r.of}#${r.name}`).toBe(0);
       }
     }
+    // the recounted ones are mutants of the deviating 64-bit atomicity tests only (not scored)
+    console.log(`recounted 64-bit mutants: ${recounted.join('; ') || 'none'}`);
+    for (const x of recounted) expect(x).toMatch(/^Atomicity\+(atom|red)\.(or|xor)\.b64\.cluster-shared\.litmus#/);
   }, 180_000);
   it('the mutation score: the recorded figure over every mutant, and the score without the mutants of the deviating tests (scoreOf)', () => {
     const g = (r: MRec) => ({ keys: r.keys, histogram: [], other: r.other, instances: r.instances, perLaunch: r.instances, iterations: 1, seconds: 1, instancesPerSecond: 1, forbiddenSeen: r.forbiddenSeen, geometry: { grid: 1, block: 1, cluster: 1 } });
