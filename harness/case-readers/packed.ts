@@ -189,10 +189,18 @@ export class PackedCases {
     return `${this.variantId(i)}/${this.idFile}:${this.name(i)}`;
   }
 
-  /** The cases for which keep(i) holds, as a new block (same file). */
+  /**
+   * The cases for which keep(i) holds (asked once per case, in order), as a block of the same file:
+   * this block itself when it keeps every case (no copy), else a new one.
+   */
   filter(keep: (i: number) => boolean): PackedCases {
-    const out = new PackedCases(this.idFile, this.cite, Math.max(1, this.n));
-    for (let i = 0; i < this.n; i++) if (keep(i)) out.append(this, i);
+    const n = this.n;
+    let i = 0;
+    while (i < n && keep(i)) i++;
+    if (i === n) return this;
+    const out = new PackedCases(this.idFile, this.cite, Math.max(1, n));
+    for (let j = 0; j < i; j++) out.append(this, j);
+    for (i++; i < n; i++) if (keep(i)) out.append(this, i);
     return out;
   }
 

@@ -93,38 +93,48 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
   const pass = new Uint8Array(n);
   let fastPasses = 0;
   if (fast && head < n) {
-    // group the rest by (variant, space, expect kind)
-    const groups = new Map<number, number[]>();
+    // group the rest by (variant, space, expect kind): a counting sort on the key, in typed arrays
+    const K = p.variants.length << 4;
+    const start = new Int32Array(K + 1);
+    const keys = new Int32Array(n);
     for (let i = head; i < n; i++) {
       const bits = p.bits[i]!;
-      const key = (p.vidx[i]! << 4) | ((bits & (SPACE_GLOBAL | SPACE_SHARED)) >> 2 << 2) | expectKind(bits);
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = []));
-      g.push(i);
+      const key = (p.vidx[i]! << 4) | (((bits & (SPACE_GLOBAL | SPACE_SHARED)) >> 2) << 2) | expectKind(bits);
+      keys[i] = key;
+      start[key + 1]!++;
     }
+    for (let k = 0; k < K; k++) start[k + 1]! += start[k]!;
+    const order = new Int32Array(n - head);
+    const fill = start.slice(0, K);
+    for (let i = head; i < n; i++) order[fill[keys[i]!]!++] = i;
     const S = SCRATCH;
-    for (const [key, idx] of groups) {
+    for (let key = 0; key < K; key++) {
+      const g0 = start[key]!;
+      const m = start[key + 1]! - g0;
+      if (m === 0) continue;
       const kind = key & 3;
       const space = ((key >> 2) & 3) << 2;
       const check = checkerFor(p.variants[key >> 4]!, space, kind);
       if (!check) continue;
-      const m = idx.length;
       S.ensure(m);
+      const c = p.c;
+      const expMem = p.expMem;
+      const expRet = p.expRet;
       for (let j = 0; j < m; j++) {
-        const i = idx[j]!;
+        const i = order[g0 + j]!;
         copySlot(p.mem, i, S.mem, j);
         copySlot(p.b, i, S.b, j);
-        copySlot(p.c, i, S.c, j);
+        copySlot(c, i, S.c, j);
         if (kind === 0) copySlot(ZERO, 0, S.memOut, j);
-        else copySlot(p.expMem, i, S.memOut, j);
-        if (kind === 2) copySlot(p.expRet, i, S.ret, j);
+        else copySlot(expMem, i, S.memOut, j);
+        if (kind === 2) copySlot(expRet, i, S.ret, j);
       }
       check({ mem: S.mem, b: S.b, c: S.c, memOut: S.memOut, ...(kind === 2 ? { ret: S.ret } : {}), n: m }, S.flags);
       // 0: the one outcome (or the expect is exactly it); 2: the model leaves a NaN open (and an
       // expect holds a NaN there): runCaseOnReference passes both
       for (let j = 0; j < m; j++) {
         if (S.flags[j] !== 1) {
-          pass[idx[j]!] = 1;
+          pass[order[g0 + j]!] = 1;
           fastPasses++;
         }
       }
@@ -132,17 +142,28 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
   }
   const kept: EntryResult[] = [];
   const totals: Record<string, number> = {};
-  const fam = p.variants.map((v) => `total.${v.variant.family}.`);
+  // passes by the fast path counted per variant of the block (their key made at the first, so that
+  // the keys keep the order of first occurrence), the rest per verdict
+  const passes = new Int32Array(p.variants.length);
   for (let i = 0; i < n; i++) {
     if (pass[i]) {
-      const k = `${fam[p.vidx[i]!]!}pass`;
-      totals[k] = (totals[k] ?? 0) + 1;
+      const v = p.vidx[i]!;
+      if (passes[v]! === 0) {
+        const k = `total.${p.variants[v]!.variant.family}.pass`;
+        totals[k] ??= 0;
+      }
+      passes[v]!++;
       continue;
     }
     const r = runCaseOnReference(unpack(p, i));
-    const k = `${fam[p.vidx[i]!]!}${r.verdict}`;
+    const k = `total.${p.variants[p.vidx[i]!]!.variant.family}.${r.verdict}`;
     totals[k] = (totals[k] ?? 0) + 1;
     if (i < head || r.verdict !== 'pass') kept.push(r);
+  }
+  for (let v = 0; v < passes.length; v++) {
+    if (!passes[v]) continue;
+    const k = `total.${p.variants[v]!.variant.family}.pass`;
+    totals[k] = (totals[k] ?? 0) + passes[v]!;
   }
   return { kept, fastPasses, totals };
 }
