@@ -217,6 +217,43 @@ export async function validateVectors(
   return { problems, cases, files };
 }
 
+/** The vector files under `paths` (as validateVectors reads them) and their bytes together. */
+export async function vectorFilesSize(paths: readonly string[]): Promise<{ files: string[]; bytes: number }> {
+  const files = await vectorFiles(paths);
+  let bytes = 0;
+  for (const f of files) bytes += (await stat(f)).size;
+  return { files, bytes };
+}
+
+/**
+ * One read for a run that must know every problem before anything runs and then run the cases:
+ * validates every file as validateVectors does and, when the files are at most `holdBytes`
+ * together, holds the good cases that `keep` takes (asked once per case, in file order, as
+ * streamVectors asks it) in memory, packed blocks as they are (about 100 bytes a case). `held` is
+ * undefined when the files are bigger (the caller streams them again: a second read, with memory
+ * bounded whatever their size) or when there are problems (nothing is to run).
+ */
+export async function validateAndHold(
+  paths: readonly string[],
+  idRoot: string,
+  opts: { keep?: (variantId: string) => boolean; holdBytes: number; onProgress?: (filesDone: number, casesSoFar: number, bytesDone: number, bytesTotal: number) => void },
+): Promise<{ problems: InputProblem[]; cases: number; files: string[]; bytes: number; held: CaseBatch[] | undefined }> {
+  const { bytes } = await vectorFilesSize(paths);
+  const keep = opts.keep;
+  const held: CaseBatch[] | undefined = bytes <= opts.holdBytes ? [] : undefined;
+  const hold = (b: CaseBatch) => {
+    if (isPacked(b)) {
+      const kept = keep ? b.filter((i) => keep(b.variantId(i))) : b;
+      if (kept.n) held!.push(kept);
+      return;
+    }
+    const kept = keep ? b.filter((c) => keep(c.variant.id)) : b;
+    if (kept.length) held!.push(kept);
+  };
+  const v = await validateVectors(paths, idRoot, opts.onProgress, held ? hold : undefined);
+  return { ...v, bytes, held: v.problems.length ? undefined : held };
+}
+
 /**
  * The good cases of the files, in file order, in batches of `batch` (default 4096; the last may be
  * shorter), keeping those whose variant id `keep` accepts. Cases with problems are skipped, but

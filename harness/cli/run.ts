@@ -11,12 +11,12 @@
 import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { runPtxasBackend } from '../backends/ptxas/backend.js';
 import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
-import { childCommand, runGpuBackend } from '../backends/gpu/backend.js';
+import { PRESTART_BYTES, childCommand, holdBytes, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { runVectorsOnReference } from '../backends/reference/vectors.js';
 import { GENERATED_PER_LEVEL, collectCases, findCase } from '../case-readers/sources.js';
 import { type CaseBatch, unpackAll } from '../case-readers/packed.js';
-import { streamVectors, validateVectors, vectorFilesByEdition } from '../case-readers/vectors.js';
+import { streamVectors, validateAndHold, validateVectors, vectorFilesByEdition, vectorFilesSize } from '../case-readers/vectors.js';
 import { type Case, problemLines } from '../case-readers/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { filterGuess, selectEntries as selectCatalogEntries } from '../catalog/select.js';
@@ -158,6 +158,42 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPa
 }
 
 /**
+ * --vectors on the gpu backend: every file validated in one read that also holds the good cases
+ * (files of at most HOLD_BYTES together; bigger ones are streamed again after it), then handed on
+ * in batches. Any problem: every one printed, `onBad(2)`, and nothing is handed on or recorded, as
+ * if the run had validated first. A clean read prints the count and starts the recorder
+ * (`recorder`) before the first case runs.
+ */
+async function* gpuVectors(opts: Options, io: Io, keep: (id: string) => boolean, bytes: number, recorder: () => RunRecorder, onBad: (code: number) => void): AsyncGenerator<CaseBatch> {
+  let last = 0;
+  const v = await validateAndHold(opts.vectors, process.cwd(), {
+    keep: shardStream(keep, opts.shard),
+    holdBytes: holdBytes(),
+    onProgress: (files, cases, done, total) => {
+      const now = performance.now();
+      if (now - last < 2000 && done < total) return;
+      last = now;
+      io.err(`loading vector files: ${filesText(files, done, total)}, ${cases} cases, ${(done / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
+    },
+  });
+  if (v.problems.length) {
+    for (const l of problemLines(v.problems)) io.err(l);
+    io.err(`${v.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+    onBad(2);
+    return;
+  }
+  const total = opts.shard ? Math.ceil(v.cases / opts.shard.count) : v.cases;
+  if (!total && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}${orGuess(opts.filter)} --list shows the variants`);
+  io.err(`cases: ${total} (from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}${opts.shard ? `; ${shardText(opts.shard)}: every ${opts.shard.count}th from the ${opts.shard.index}th` : ''}), on the GPU${v.held ? '' : ` (${(bytes / 2 ** 20).toFixed(0)} MB of files: read again to run them)`}`);
+  recorder();
+  if (v.held) {
+    yield* v.held;
+    return;
+  }
+  yield* streamVectors(opts.vectors, process.cwd(), { keep: shardStream(keep, opts.shard), packed: true });
+}
+
+/**
  * --vectors on the reference backend: one pass that validates and judges (results held until the
  * read ends clean; any problem: exit 2 with every problem, nothing recorded).
  */
@@ -254,14 +290,31 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   if (backend.name === 'gpu') {
     const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
     const keep = compileFilter(opts.filter);
+    let rec: RunRecorder | undefined;
+    const recorder = () => {
+      if (!rec) {
+        rec = startRecorder();
+        rec.set({ toolchain: toolchainOf(backend), modulePtx: ptx, backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver } });
+      }
+      return rec;
+    };
     // the cases given (--vectors, --case), or for the default run the directed library's files
     let given: AsyncIterable<CaseBatch> | Iterable<CaseBatch>;
-    if (wantsCases) {
+    let bad: number | undefined;
+    let prestart = false;
+    if (opts.vectors.length && opts.case === undefined) {
+      // vector files: one read validates them and holds their cases (a second read streams files
+      // too big to hold); the workers start while it goes, the recorder once it ended clean
+      const size = await vectorFilesSize(opts.vectors);
+      prestart = size.bytes >= PRESTART_BYTES;
+      given = gpuVectors(opts, io, keep, size.bytes, recorder, (code) => (bad = code));
+    } else if (wantsCases) {
       const sel = await selectCases(opts, io);
       if (typeof sel === 'number') return sel;
       if (!sel.total && !opts.shard) throw new UsageError(`no case selected${opts.filter ? ` by --filter '${opts.filter}'` : ''}${orGuess(opts.filter)} --list shows the variants`);
       io.err(`cases: ${sel.total} (${sel.counts}), on the GPU`);
       given = sel.batches();
+      recorder();
     } else {
       const lib = await collectCases({ seed: opts.seed, directed: true, generated: false, keep });
       if (lib.problems.length) {
@@ -270,9 +323,8 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       }
       given = [lib.cases];
       io.err(`cases: the directed library's ${lib.cases.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`);
+      recorder();
     }
-    const rec = startRecorder();
-    rec.set({ toolchain: toolchainOf(backend), modulePtx: ptx, backend: { name: 'gpu', reason: backend.reason, passedOver: backend.passedOver } });
     const r = await runGpuBackend({
       target,
       ptx,
@@ -287,18 +339,21 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       cacheDir: opts.cacheDir,
       executor: childCommand('executor'),
       worker: childCommand('worker'),
+      prestart,
       onProgress: (m) => io.err(m),
-      onResults: (rs) => rec.add(rs),
+      onResults: (rs) => recorder().add(rs),
     });
+    if (bad !== undefined) return bad;
     if (!r.results && !r.stats.cases && !opts.shard) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)${filterGuess(opts.filter)}`);
     io.err(
       `gpu: ${r.stats.cases} cases of ${r.stats.variants} variants judged in ${r.stats.runSeconds!.toFixed(1)} s (${(r.stats.casesPerSecond! / 1e6).toFixed(2)} M cases/s, ${r.stats.workers} workers; ` +
         `${r.stats.fastJudged} passed by the fast judge); modules: ${r.stats.modulesCompiled} compiled, ${r.stats.modulesCached} from the cubin cache in ${r.stats.compileSeconds!.toFixed(1)} s; ` +
         `worker time: making cases ${r.stats.workerMakeSeconds!.toFixed(1)} s, GPU ${r.stats.workerGpuSeconds!.toFixed(1)} s, judging ${r.stats.workerJudgeSeconds!.toFixed(1)} s`,
     );
-    rec.cover(r.variantIds);
-    rec.set({ stats: r.stats, catalogEntries: r.variantIds.length });
-    return rec;
+    const out = recorder();
+    out.cover(r.variantIds);
+    out.set({ stats: r.stats, catalogEntries: r.variantIds.length });
+    return out;
   }
 
   // ptxas (with the case library on the reference model, unless --no-cases), or nothing but the catalog

@@ -29,7 +29,7 @@ import type { DeviceInfo } from './driver.js';
 import type { LaunchJob } from './executor.js';
 import { runIsolated } from './isolate.js';
 import { judge } from './observations.js';
-import { type GpuPlan, type GpuVariant, gpuPlan, moduleText } from './plan.js';
+import { type GpuPlan, type GpuVariant, GivenPlan, gpuPlan, moduleText, notAccepted } from './plan.js';
 import { WorkerPool } from './pool.js';
 import { caseResult, keepCase } from './results.js';
 import { type KernelShape, slotsPerCase, wideKernelName } from './family.js';
@@ -60,6 +60,12 @@ export interface GpuRunOptions {
   readonly executor: readonly string[];
   readonly worker: readonly string[];
   readonly workers?: number;
+  /**
+   * Start the workers (each with its CUDA context) before the first case is read, up to
+   * STREAM_WORKERS: for a big input, whose reading (a vector file's validation) they wait out
+   * instead of the run waiting for them.
+   */
+  readonly prestart?: boolean;
   readonly onProgress?: (msg: string) => void;
   /** Called with each batch of results as it is judged (for streaming to results.jsonl). */
   readonly onResults?: (rs: readonly EntryResult[]) => void;
@@ -77,6 +83,18 @@ const streamAbove = () => Number(process.env.PTXCONF_STREAM_ABOVE ?? 100_000) ||
  * first of 1.3 M file cases came back 7.1 s after the pool started, the last 2.2 s after that).
  */
 const STREAM_WORKERS = 8;
+/**
+ * Vector files of at least this many bytes together (about 50,000 JSON-lines cases) start the
+ * workers before they are read (GpuRunOptions.prestart).
+ */
+export const PRESTART_BYTES = 8 << 20;
+/**
+ * Vector files of at most this many bytes together (PTXCONF_HOLD_BYTES changes it) are read once on
+ * the gpu backend: validated, their cases held in memory (about 100 bytes a packed case, so 1 GiB
+ * of JSON lines holds about 0.6 GiB), then run; bigger ones are validated, then read again to run,
+ * in bounded memory.
+ */
+export const holdBytes = () => Number(process.env.PTXCONF_HOLD_BYTES ?? 2 ** 30);
 /** Generated cases per job at most (a job per variant below that; worker.ts CHUNK bounds a job). */
 const GEN_JOB = 1 << 19;
 /** A batch (one set of launches in one worker) holds jobs up to this many cases, or one larger job. */
@@ -117,14 +135,19 @@ function catalogWhy(plan: GpuPlan, c: Case): string {
   return why;
 }
 
-/** Why the gpu executor does not run this case, or its variant, launch mode and (a wide case) shape and kernel. */
-function placeCase(plan: GpuPlan, c: Case, multicastWhy: string, device?: DeviceInfo): { why: string } | { gv: GpuVariant; mode: 0 | 1; wide?: { shape: KernelShape; kernel: string } } {
+/** A case's variant in the whole plan (a library run), or why the executor does not run it. */
+function inPlan(plan: GpuPlan, c: Case): GpuVariant | { why: string } {
   const gv = plan.byId.get(c.variant.id);
-  if (!gv) {
-    if (!gpuFamily(c.variant.family)) return { why: multicastWhy };
-    const s = plan.skipped.find((x) => x.entry.id === c.variant.id);
-    return { why: s ? s.reason : `${c.variant.id} is not a variant the catalog expects ptxas to accept for ${plan.arch} (PTX ISA ${plan.ptx}): ${catalogWhy(plan, c)}` };
-  }
+  if (gv) return gv;
+  const s = plan.skipped.find((x) => x.entry.id === c.variant.id);
+  return { why: s ? s.reason : notAccepted(c.variant.id, plan.arch, plan.ptx, catalogWhy(plan, c)) };
+}
+
+/** Why the gpu executor does not run this case, or its variant, launch mode and (a wide case) shape and kernel. */
+function placeCase(find: (c: Case) => GpuVariant | { why: string }, c: Case, multicastWhy: string, device?: DeviceInfo): { why: string } | { gv: GpuVariant; mode: 0 | 1; wide?: { shape: KernelShape; kernel: string } } {
+  if (!gpuFamily(c.variant.family)) return { why: multicastWhy };
+  const gv = find(c);
+  if ('why' in gv) return gv;
   const unfit = gv.gpu.caseUnfit(c.input, gv.shape);
   if (unfit) return { why: `${unfit}; the reference backend runs it` };
   const mode = c.input.space === 'shared' && gv.shape.generic ? 1 : 0;
@@ -146,8 +169,12 @@ async function* ownCases(batches: AsyncIterable<CaseBatch> | Iterable<CaseBatch>
 export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Record<string, number>; variantIds: string[]; results: number }> {
   const started = performance.now();
   const t0 = performance.now();
-  const plan = gpuPlan(opts.target.name, opts.ptx);
-  const planSeconds = (performance.now() - t0) / 1000;
+  // a library run plans every variant (its modules the same for every run); given cases alone
+  // (vector files, --case) look up only their own variants, as they come (GivenPlan)
+  const plan = opts.library ? gpuPlan(opts.target.name, opts.ptx) : undefined;
+  const given = plan ? undefined : new GivenPlan(opts.target.name, opts.ptx);
+  const find = (c: Case) => (plan ? inPlan(plan, c) : given!.get(c.variant.id, c.variant.family));
+  const planMs = performance.now() - t0;
   const multicastWhy = opts.device.multicastSupported
     ? 'multimem needs a multicast object bound to several GPUs; this backend never creates one (the multicast backend, with its explicit flag, does)'
     : `device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on ${opts.device.name})`;
@@ -163,12 +190,13 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const jobs: Omit<GpuJob, 'id' | 'cubin' | 'sass'>[] = [];
   const jobVariant: GpuVariant[] = [];
   const ran = new Set<string>();
-  // --shard: this shard's library variants; the directed library's file cases go with their variant
-  // (those of variants the library does not run, e.g. multimem's, by ordinal), so no case runs twice
-  const selected = plan.variants.filter((v) => opts.keep(v.entry.id));
-  const shardVariants = shardSlice(selected, opts.shard);
-  const givenCases = opts.library && opts.shard && opts.cases ? ownCases(opts.cases, new Set(shardVariants.map((v) => v.entry.id)), new Set(selected.map((v) => v.entry.id)), opts.shard) : opts.cases;
-  if (opts.library) {
+  let givenCases = opts.cases;
+  if (plan) {
+    // --shard: this shard's library variants; the directed library's file cases go with their variant
+    // (those of variants the library does not run, e.g. multimem's, by ordinal), so no case runs twice
+    const selected = plan.variants.filter((v) => opts.keep(v.entry.id));
+    const shardVariants = shardSlice(selected, opts.shard);
+    if (opts.shard && opts.cases) givenCases = ownCases(opts.cases, new Set(shardVariants.map((v) => v.entry.id)), new Set(selected.map((v) => v.entry.id)), opts.shard);
     emit(shardSlice(plan.skipped.filter((s) => opts.keep(s.entry.id)), opts.shard).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })));
     const others = shardSlice(enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: families().filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id)), opts.shard);
     emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
@@ -205,13 +233,22 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let dispatched = 0;
   let lastNote = 0;
   let tr = performance.now();
-  const modules: (CompiledModule | undefined)[] = new Array(plan.modules.length);
+  // the compiled modules: the plan's (MODULE_SIZE variants each), or those GivenPlan makes of the variants the cases use
+  const modules: (CompiledModule | undefined)[] = [];
+  const moduleOf = (v: GpuVariant): number | undefined => (plan ? v.module : given!.moduleOf(v));
+  const isCompiled = (v: GpuVariant) => {
+    const m = moduleOf(v);
+    return m !== undefined && modules[m] !== undefined;
+  };
   const cstats = { compiled: 0, cached: 0 };
   let compileMs = 0;
   let genCubin: string | undefined;
-  const compile = async (need: ReadonlySet<number>, generates: boolean) => {
+  const compile = async (vs: readonly GpuVariant[], generates: boolean) => {
     const t0 = performance.now();
-    const texts = plan.modules.map((_, i) => (need.has(i) && !modules[i] ? moduleText(plan, i) : undefined));
+    given?.assign(vs);
+    const need = new Set(vs.map((v) => moduleOf(v)!));
+    const count = plan ? plan.modules.length : given!.modules.length;
+    const texts = Array.from({ length: count }, (_, i) => (need.has(i) && !modules[i] ? (plan ? moduleText(plan, i) : given!.text(i)) : undefined));
     if (texts.some((t) => t !== undefined)) {
       const r = await compileModules(texts, {
         ptxas: opts.ptxas,
@@ -234,12 +271,13 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let workers = 0;
   let pool: WorkerPool | undefined;
   const startPool = (jobCount: number) => {
+    tr = performance.now();
+    if (pool) return; // started before the cases were read (prestart)
     workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), Math.ceil(jobCount / 8)));
     pool = new WorkerPool(opts.worker, workers, 600_000);
-    tr = performance.now();
   };
   const full = (j: Omit<GpuJob, 'id' | 'cubin' | 'sass'>, gv: GpuVariant, id: number): GpuJob => {
-    const m = modules[gv.module]!;
+    const m = modules[moduleOf(gv)!]!;
     return { ...j, id, cubin: m.cubin, sass: m.sass[j.kernel] ?? m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)', ...(genCubin ? { genCubin } : {}) };
   };
   const inflight = new Set<Promise<void>>();
@@ -287,93 +325,101 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     return run;
   };
 
-  let given = 0;
+  let given0 = 0;
   let streaming = false;
   const STREAM_ABOVE = streamAbove();
-  if (givenCases) {
-    // objects grouped by variant and mode; packed cases by variant, mode and file (a block is one file's)
-    const groups = new Map<string, Group>();
-    let flushed = 0;
-    let buffered = 0;
-    const flush = async (g: Group) => {
-      const k = g.cases.length + (g.packed?.n ?? 0);
-      const job = { kernel: g.kernel, variant: variantOf(g.gv), shape: g.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, ...(g.packed ? { packed: g.packed.data() } : {}), library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_WHOLE };
-      flushed += k;
-      buffered -= k;
-      g.cases = [];
-      g.packed = undefined;
-      if (!streaming) {
-        jobs.push(job);
-        jobVariant.push(g.gv);
-        return;
-      }
-      // a module is compiled when a case of one of its variants first comes (a file of one variant compiles one module)
-      if (!modules[g.gv.module]) await compile(new Set([g.gv.module]), false);
-      while (inflight.size >= 2 * workers) await Promise.race(inflight);
-      void dispatch([full(job, g.gv, jobs.length + dispatched)]);
-    };
-    for await (const batch of givenCases) {
-      const skipped: EntryResult[] = [];
-      if (isPacked(batch)) {
-        // one placement per (variant, space) of the block: it depends on the variant and the lengths, which the variant fixes
-        const placed = new Map<number, ReturnType<typeof placeCase>>();
-        for (let i = 0; i < batch.n; i++) {
-          given++;
-          const key = batch.vidx[i]! * 16 + (batch.bits[i]! & (SPACE_GLOBAL | SPACE_SHARED));
-          let p = placed.get(key);
-          if (!p) placed.set(key, (p = placeCase(plan, unpack(batch, i), multicastWhy, opts.device)));
+  try {
+    if (opts.prestart && givenCases) {
+      // the workers start their CUDA contexts while the cases are read
+      startPool(8 * STREAM_WORKERS);
+      pool!.warm();
+    }
+    if (givenCases) {
+      // objects grouped by variant and mode; packed cases by variant, mode and file (a block is one file's)
+      const groups = new Map<string, Group>();
+      let flushed = 0;
+      let buffered = 0;
+      const flush = async (g: Group) => {
+        const k = g.cases.length + (g.packed?.n ?? 0);
+        const job = { kernel: g.kernel, variant: variantOf(g.gv), shape: g.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, ...(g.packed ? { packed: g.packed.data() } : {}), library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_WHOLE };
+        flushed += k;
+        buffered -= k;
+        g.cases = [];
+        g.packed = undefined;
+        if (!streaming) {
+          jobs.push(job);
+          jobVariant.push(g.gv);
+          return;
+        }
+        // a module is compiled when a case of one of its variants first comes (a file of one variant
+        // compiles one module); the variants of every group waiting then go with it
+        if (!isCompiled(g.gv)) await compile([...new Set([g.gv, ...[...groups.values()].map((x) => x.gv)])].filter((v) => !isCompiled(v)), false);
+        while (inflight.size >= 2 * workers) await Promise.race(inflight);
+        void dispatch([full(job, g.gv, jobs.length + dispatched)]);
+      };
+      for await (const batch of givenCases) {
+        const skipped: EntryResult[] = [];
+        if (isPacked(batch)) {
+          // the block's variants looked up at once (a given run's plan grows as they come)
+          given?.prepare(batch.variants.map((p) => p.variant).filter((v) => gpuFamily(v.family)));
+          // one placement per (variant, space) of the block: it depends on the variant and the lengths, which the variant fixes
+          const placed = new Map<number, ReturnType<typeof placeCase>>();
+          for (let i = 0; i < batch.n; i++) {
+            given0++;
+            const key = batch.vidx[i]! * 16 + (batch.bits[i]! & (SPACE_GLOBAL | SPACE_SHARED));
+            let p = placed.get(key);
+            if (!p) placed.set(key, (p = placeCase(find, unpack(batch, i), multicastWhy, opts.device)));
+            if ('why' in p) {
+              skipped.push(skippedCase(unpack(batch, i), p.why));
+              continue;
+            }
+            ran.add(p.gv.entry.id);
+            const k = `${p.gv.index}:${p.mode}:${batch.idFile}`;
+            let g = groups.get(k);
+            if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, kernel: p.gv.name, shape: p.gv.shape, cases: [] }));
+            (g.packed ??= new PackedCases(batch.idFile, batch.cite, FILE_JOB)).append(batch, i);
+            buffered++;
+            if (g.packed.n >= FILE_JOB) await flush(g);
+          }
+        } else given?.prepare(batch.map((c) => c.variant).filter((v) => gpuFamily(v.family)));
+        for (const c of isPacked(batch) ? [] : batch) {
+          given0++;
+          const p = placeCase(find, c, multicastWhy, opts.device);
           if ('why' in p) {
-            skipped.push(skippedCase(unpack(batch, i), p.why));
+            skipped.push(skippedCase(c, p.why));
             continue;
           }
           ran.add(p.gv.entry.id);
-          const k = `${p.gv.index}:${p.mode}:${batch.idFile}`;
+          // wide cases group by size too: a launch's cases all have its shape
+          const k = `${p.gv.index}:${p.mode}${p.wide ? `:${p.wide.shape.caseBytes}` : ''}`;
           let g = groups.get(k);
-          if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, kernel: p.gv.name, shape: p.gv.shape, cases: [] }));
-          (g.packed ??= new PackedCases(batch.idFile, batch.cite, FILE_JOB)).append(batch, i);
+          if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, kernel: p.wide?.kernel ?? p.gv.name, shape: p.wide?.shape ?? p.gv.shape, cases: [] }));
+          g.cases.push(c);
           buffered++;
-          if (g.packed.n >= FILE_JOB) await flush(g);
+          if (g.cases.length >= FILE_JOB) await flush(g);
+        }
+        emit(skipped);
+        if (!streaming && buffered + flushed > STREAM_ABOVE) {
+          // a big input: compile the modules of what is buffered now (the others when their cases
+          // come), start the pool, and run what is buffered
+          streaming = true;
+          opts.onProgress?.(`gpu: more than ${STREAM_ABOVE} cases given: running while reading, each module compiled when its first case comes`);
+          await compile([...new Set([...jobVariant, ...[...groups.values()].map((g) => g.gv)])], jobs.some((j) => j.generated > 0));
+          startPool(8 * STREAM_WORKERS);
+          const early = jobs.splice(0);
+          const earlyGv = jobVariant.splice(0);
+          for (const [i, j] of early.entries()) {
+            while (inflight.size >= 2 * workers) await Promise.race(inflight);
+            void dispatch([full(j, earlyGv[i]!, dispatched)]);
+          }
+          for (const g of groups.values()) if (g.cases.length >= FILE_JOB || (g.packed?.n ?? 0) >= FILE_JOB) await flush(g);
         }
       }
-      for (const c of isPacked(batch) ? [] : batch) {
-        given++;
-        const p = placeCase(plan, c, multicastWhy, opts.device);
-        if ('why' in p) {
-          skipped.push(skippedCase(c, p.why));
-          continue;
-        }
-        ran.add(p.gv.entry.id);
-        // wide cases group by size too: a launch's cases all have its shape
-        const k = `${p.gv.index}:${p.mode}${p.wide ? `:${p.wide.shape.caseBytes}` : ''}`;
-        let g = groups.get(k);
-        if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, kernel: p.wide?.kernel ?? p.gv.name, shape: p.wide?.shape ?? p.gv.shape, cases: [] }));
-        g.cases.push(c);
-        buffered++;
-        if (g.cases.length >= FILE_JOB) await flush(g);
-      }
-      emit(skipped);
-      if (!streaming && buffered + flushed > STREAM_ABOVE) {
-        // a big input: compile the modules of what is buffered now (the others when their cases
-        // come), start the pool, and run what is buffered
-        streaming = true;
-        opts.onProgress?.(`gpu: more than ${STREAM_ABOVE} cases given: running while reading, each module compiled when its first case comes`);
-        await compile(new Set([...jobVariant, ...[...groups.values()].map((g) => g.gv)].map((v) => v.module)), jobs.some((j) => j.generated > 0));
-        startPool(8 * STREAM_WORKERS);
-        const early = jobs.splice(0);
-        const earlyGv = jobVariant.splice(0);
-        for (const [i, j] of early.entries()) {
-          while (inflight.size >= 2 * workers) await Promise.race(inflight);
-          void dispatch([full(j, earlyGv[i]!, dispatched)]);
-        }
-        for (const g of groups.values()) if (g.cases.length >= FILE_JOB || (g.packed?.n ?? 0) >= FILE_JOB) await flush(g);
-      }
+      for (const g of groups.values()) if (g.cases.length || g.packed?.n) await flush(g);
     }
-    for (const g of groups.values()) if (g.cases.length || g.packed?.n) await flush(g);
-  }
 
-  try {
     if (!streaming) {
-      await compile(new Set(jobVariant.map((v) => v.module)), jobs.some((j) => j.generated > 0));
+      await compile([...new Set(jobVariant)], jobs.some((j) => j.generated > 0));
       if (jobs.length) startPool(jobs.length);
     }
     // batches of the remaining jobs in plan order (neighbouring variants share a module)
@@ -400,6 +446,8 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     if (failures.length) throw failures[0];
     opts.onProgress?.(`gpu: ${done}/${dispatched} jobs, ${cases} cases judged`);
   } finally {
+    // everything in flight ends first (an error thrown while reading leaves no batch behind), then the workers go
+    await Promise.allSettled([...inflight]);
     pool?.close();
   }
   const compileSeconds = compileMs / 1000;
@@ -411,7 +459,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       variants: ran.size,
       jobs: dispatched,
       cases,
-      givenCases: given,
+      givenCases: given0,
       fastJudged: fast,
       deviceGenerated: deviceMade,
       workers,
@@ -419,8 +467,8 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       isolatedJobs: isolated,
       modulesCompiled: cstats.compiled,
       modulesCached: cstats.cached,
-      planSeconds,
-      plannedVariants: plan.variants.length,
+      planSeconds: (plan ? planMs : given!.ms) / 1000,
+      plannedVariants: plan ? plan.variants.length : given!.variants.length,
       compileSeconds,
       runSeconds,
       casesPerSecond: cases / Math.max(runSeconds, 1e-9),

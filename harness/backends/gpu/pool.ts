@@ -91,6 +91,19 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Has every worker start its CUDA context now (a worker starts it with its first job otherwise):
+   * for a run whose jobs come later (a vector file being read). A replacement worker starts its own
+   * with its first job.
+   */
+  warm(): void {
+    for (const s of this.slots) {
+      void s.ready.then(() => {
+        if (s.child.exitCode === null && s.child.signalCode === null && !this.closed) s.child.send({ type: 'init' });
+      });
+    }
+  }
+
   /** Runs a batch of jobs on the next free worker. */
   run(jobs: GpuJob[]): Promise<JobOutcome> {
     return this.call({ type: 'jobs', jobs });

@@ -400,13 +400,22 @@ export function caseFlags(slotFlags: Uint8Array, spc: number): Uint8Array {
   return out;
 }
 
-/** What the parent sends a worker: a batch of jobs, a sweep's reference cells to compute, or exit. */
-export type WorkerMessage = { type: 'jobs'; jobs: GpuJob[] } | SweepRefRequest | { type: 'exit' };
+/** What the parent sends a worker: a batch of jobs, a sweep's reference cells to compute, start the CUDA context (init), or exit. */
+export type WorkerMessage = { type: 'jobs'; jobs: GpuJob[] } | SweepRefRequest | { type: 'init' } | { type: 'exit' };
 
 if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.send) {
   registerAllFamilies(); // a program of its own: the core asks harness/registry/
   process.on('message', (m: WorkerMessage) => {
     if (m.type === 'exit') process.exit(0);
+    if (m.type === 'init') {
+      // the CUDA context now, before the first job comes (WorkerPool.warm); no answer
+      try {
+        gpu ??= new Gpu();
+      } catch {
+        // the first job meets the same failure and reports it
+      }
+      return;
+    }
     if (m.type === 'sweep-ref') {
       process.send!({ type: 'done', outs: [], cells: referenceCells(m) });
       return;
