@@ -9,7 +9,7 @@
 import { decodeTable, encoderFor } from './encode.js';
 import { decodeExact, addExact, roundExact, type ExactValue } from './exact.js';
 import { type FloatFormat, classify, maxFiniteBits } from './formats.js';
-import { addOnce, minmaxAllowed } from './ops.js';
+import { addOnce, fastAdder, lastAdd, minmaxAllowed } from './ops.js';
 
 export interface OrderedResult {
   /** Result bits in the element type. */
@@ -28,10 +28,6 @@ export interface ReductionSet {
   readonly totalTrees: number;
 }
 
-interface Cell {
-  witness: string;
-  trees: number;
-}
 
 function toNumber(f: FloatFormat, b: bigint): number {
   if (f.bits === 32) return new Float32Array(new Uint32Array([Number(b)]).buffer)[0]!;
@@ -53,61 +49,255 @@ export function convert(from: FloatFormat, to: FloatFormat, b: bigint): bigint {
 }
 
 /**
+ * The arithmetic of one accumulation format, on bit patterns held as numbers (formats up to 32 bits)
+ * or BigInts (f64): one step of the reduction, setting `step.nan`/`step.overflow`.
+ */
+interface Arith<K> {
+  readonly fromBits: (b: bigint) => K;
+  readonly toBits: (k: K) => bigint;
+  readonly flush: (k: K) => K;
+  /** x + y rounded to `acc`, its raw bits (an overflow's infinity or e4m3 NaN, sign kept); sets step.nan and step.overflow. */
+  readonly add: (x: K, y: K) => K;
+  /** min/max of x and y (the canonical NaN when both are NaN); sets step.nan. */
+  readonly minmax: (x: K, y: K) => K;
+  /** The largest finite value with the sign of k. */
+  readonly saturate: (k: K) => K;
+  readonly canonicalNaN: K;
+  /** Where each value sits in the set being built (-1: not in it), one set at a time. */
+  readonly slot: (k: K) => number;
+  readonly setSlot: (k: K, i: number) => void;
+  readonly clearSlot: (k: K) => void;
+}
+
+const step = { nan: false, overflow: false };
+
+/**
+ * Number arithmetic for accumulation formats of at most 32 bits: the operations of addOnce and
+ * minmaxAllowed (ops.ts), without BigInts. 8-bit formats answer both from 2^16-entry tables filled
+ * on first use from those same functions.
+ */
+function numberArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean): Arith<number> {
+  const sign = acc.bits === 32 ? 0x80000000 : 2 ** (acc.bits - 1);
+  const expField = (2 ** acc.expBits - 1) * 2 ** acc.fracBits;
+  const fracMask = 2 ** acc.fracBits - 1;
+  const nanBits = Number(acc.canonicalNaN);
+  const isNaN = acc.nan === 'e4m3' ? (k: number) => (k & 0x7f) === 0x7f : (k: number) => (k & expField) === expField && (k & fracMask) !== 0;
+  const flush = ftz ? (k: number) => ((k & expField) === 0 && (k & fracMask) !== 0 ? (k & sign) >>> 0 : k) : (k: number) => k;
+  const fast = fastAdder(acc, ftz);
+  const maxFinite = Number(maxFiniteBits(acc));
+  const minmaxOf = (x: number, y: number): number => {
+    const o = minmaxAllowed(acc, op as 'min' | 'max', BigInt(x), BigInt(y));
+    return o.anyNaN ? nanBits : flush(Number(o.bits[0]!));
+  };
+  let add = (x: number, y: number): number => {
+    const r = fast(x, y);
+    step.overflow = lastAdd.overflow;
+    step.nan = lastAdd.nan || isNaN(r);
+    return r;
+  };
+  let minmax: (x: number, y: number) => number;
+  if (acc.bits === 8) {
+    // bits 0-7 the result, bit 8 overflow, bit 9 NaN; 0xffff: not yet computed
+    const table = new Uint16Array(1 << 16).fill(0xffff);
+    add = (x, y) => {
+      let v = table[(x << 8) | y]!;
+      if (v === 0xffff) {
+        const r = fast(x, y);
+        v = table[(x << 8) | y] = r | (lastAdd.overflow ? 0x100 : 0) | (lastAdd.nan || isNaN(r) ? 0x200 : 0);
+      }
+      step.overflow = (v & 0x100) !== 0;
+      step.nan = (v & 0x200) !== 0;
+      return v & 0xff;
+    };
+    minmax = (x, y) => {
+      let v = table[(x << 8) | y]!;
+      if (v === 0xffff) v = table[(x << 8) | y] = minmaxOf(x, y);
+      step.nan = isNaN(v);
+      return v;
+    };
+  } else {
+    // min/max sets stay small: each pair is answered once (up to a bound) by minmaxAllowed
+    const pairs = new Map<number, number>();
+    minmax = (x, y) => {
+      const key = x * 2 ** acc.bits + y;
+      let r = acc.bits <= 16 ? pairs.get(key) : undefined;
+      if (r === undefined) {
+        r = minmaxOf(x, y);
+        if (acc.bits <= 16) {
+          if (pairs.size >= 1 << 20) pairs.clear();
+          pairs.set(key, r);
+        }
+      }
+      step.nan = isNaN(r);
+      return r;
+    };
+  }
+  let slot: (k: number) => number;
+  let setSlot: (k: number, i: number) => void;
+  let clearSlot: (k: number) => void;
+  if (acc.bits <= 16) {
+    const table = new Int32Array(1 << acc.bits).fill(-1);
+    slot = (k) => table[k]!;
+    setSlot = (k, i) => void (table[k] = i);
+    clearSlot = (k) => void (table[k] = -1);
+  } else {
+    const m = new Map<number, number>();
+    slot = (k) => m.get(k) ?? -1;
+    setSlot = (k, i) => void m.set(k, i);
+    clearSlot = (k) => void m.delete(k);
+  }
+  return { fromBits: (b) => Number(b), toBits: (k) => BigInt(k), flush, add, minmax, saturate: (k) => ((k & sign) >>> 0) + maxFinite, canonicalNaN: nanBits, slot, setSlot, clearSlot };
+}
+
+/** BigInt arithmetic (f64 accumulation): addOnce and minmaxAllowed as they are. */
+function bigintArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean): Arith<bigint> {
+  const flush = (b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
+  const nanBits = BigInt(acc.canonicalNaN);
+  const m = new Map<bigint, number>();
+  return {
+    fromBits: (b) => b,
+    toBits: (k) => k,
+    flush,
+    add: (x, y) => {
+      const o = addOnce(acc, x, y, ftz);
+      step.nan = o.nan;
+      step.overflow = o.overflow;
+      return o.bits;
+    },
+    minmax: (x, y) => {
+      const o = minmaxAllowed(acc, op as 'min' | 'max', x, y);
+      step.nan = o.anyNaN;
+      return o.anyNaN ? nanBits : flush(o.bits[0]!);
+    },
+    saturate: (k) => (k & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc),
+    canonicalNaN: nanBits,
+    slot: (k) => m.get(k) ?? -1,
+    setSlot: (k, i) => void m.set(k, i),
+    clearSlot: (k) => void m.delete(k),
+  };
+}
+
+const ariths = new Map<string, Arith<number> | Arith<bigint>>();
+
+/**
+ * The partial results of every subset, flat: subset m's distinct values (bits in `acc`, in the order
+ * first found) are cells from[m] to to[m]-1; each cell has its tree count and how it was first made
+ * (the left subset, 0 for an input; the two cells combined; saturated or not). Reused between calls.
+ */
+const store = { trees: new Float64Array(1024), left: new Int32Array(1024), li: new Int32Array(1024), ri: new Int32Array(1024), sat: new Uint8Array(1024) };
+
+function grow(): void {
+  const n = store.trees.length * 2;
+  const up = <T extends Float64Array | Int32Array | Uint8Array>(a: T, b: T): T => (b.set(a), b);
+  store.trees = up(store.trees, new Float64Array(n));
+  store.left = up(store.left, new Int32Array(n));
+  store.li = up(store.li, new Int32Array(n));
+  store.ri = up(store.ri, new Int32Array(n));
+  store.sat = up(store.sat, new Uint8Array(n));
+}
+
+/**
  * Every result of combining `values` (bits of `type`) with `op`, accumulating in `acc` (rounding
  * every step to `acc`) and rounding the final value to `type`, flushing subnormals when `ftz`.
  */
 export function reductionSet(op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], ftz: boolean): ReductionSet {
+  const key = `${acc.name}:${op}:${ftz}`;
+  let ar = ariths.get(key);
+  if (!ar) ariths.set(key, (ar = acc.bits <= 32 ? numberArith(acc, op, ftz) : bigintArith(acc, op, ftz)));
+  return reductionSetWith(ar as Arith<number>, op, type, acc, values, ftz);
+}
+
+function reductionSetWith<K>(ar: Arith<K>, op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], ftz: boolean): ReductionSet {
   const n = values.length;
   if (n < 1 || n > 12) throw new Error(`reductionSet takes 1..12 values, got ${n}`);
   const sym = op === 'add' ? '+' : op;
-  const memo: Map<bigint, Cell>[] = new Array(1 << n);
+  const from = new Int32Array(1 << n);
+  const to = new Int32Array(1 << n);
+  const keys: K[] = [];
   let nan = false;
   let overflow = false;
-  const flush = (b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
-  for (let i = 0; i < n; i++) memo[1 << i] = new Map([[flush(convert(type, acc, values[i]!)), { witness: `r${i}`, trees: 1 }]]);
-  for (let m = 1; m < 1 << n; m++) {
-    if ((m & (m - 1)) === 0) continue;
-    const cells = new Map<bigint, Cell>();
-    const low = m & -m;
-    for (let a = (m - 1) & m; a > 0; a = (a - 1) & m) {
-      if (!(a & low)) continue;
-      const b = m ^ a;
-      for (const [x, cx] of memo[a]!) {
-        for (const [y, cy] of memo[b]!) {
-          let r: bigint;
-          if (op === 'add') {
-            const o = addOnce(acc, x, y, ftz);
-            nan ||= o.nan;
-            overflow ||= o.overflow;
-            r = o.nan ? BigInt(acc.canonicalNaN) : o.bits;
-            if (o.overflow && acc.bits === 8) {
+  const satBranch = op === 'add' && acc.bits === 8;
+  let begin = 0;
+  /** Adds value k (t trees) to the subset being built, which starts at cell `begin`. */
+  const put = (k: K, t: number, left: number, li: number, ri: number, sat: number) => {
+    const i = ar.slot(k);
+    if (i >= 0) {
+      store.trees[i]! += t;
+      return;
+    }
+    const at = keys.length;
+    if (at >= store.trees.length) grow();
+    ar.setSlot(k, at);
+    keys.push(k);
+    store.trees[at] = t;
+    store.left[at] = left;
+    store.li[at] = li;
+    store.ri[at] = ri;
+    store.sat[at] = sat;
+  };
+  const close = (m: number) => {
+    from[m] = begin;
+    to[m] = keys.length;
+    for (let i = begin; i < keys.length; i++) ar.clearSlot(keys[i]!);
+    begin = keys.length;
+  };
+  try {
+    for (let i = 0; i < n; i++) {
+      put(ar.flush(ar.fromBits(convert(type, acc, values[i]!))), 1, 0, i, 0, 0);
+      close(1 << i);
+    }
+    for (let m = 1; m < 1 << n; m++) {
+      if ((m & (m - 1)) === 0) continue;
+      const low = m & -m;
+      for (let a = (m - 1) & m; a > 0; a = (a - 1) & m) {
+        if (!(a & low)) continue;
+        const b = m ^ a;
+        const ae = to[a]!;
+        const bs = from[b]!;
+        const be = to[b]!;
+        for (let i = from[a]!; i < ae; i++) {
+          const x = keys[i]!;
+          const tx = store.trees[i]!;
+          for (let j = bs; j < be; j++) {
+            const t = tx * store.trees[j]!;
+            if (op === 'add') {
+              const raw = ar.add(x, keys[j]!);
+              nan ||= step.nan;
+              overflow ||= step.overflow;
               // fp8 overflow is not specified: saturation to the largest finite value is allowed too
-              const sat = (o.bits & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc);
-              const sw = `sat((${cx.witness}${sym}${cy.witness}))`;
-              const c = cells.get(sat);
-              if (c) c.trees += cx.trees * cy.trees;
-              else cells.set(sat, { witness: sw, trees: cx.trees * cy.trees });
+              if (step.overflow && satBranch) put(ar.saturate(raw), t, a, i, j, 1);
+              put(step.nan ? ar.canonicalNaN : raw, t, a, i, j, 0);
+            } else {
+              const r = ar.minmax(x, keys[j]!);
+              if (step.nan) nan = true;
+              put(r, t, a, i, j, 0);
             }
-          } else {
-            const o = minmaxAllowed(acc, op, x, y);
-            if (o.anyNaN) nan = true;
-            r = o.anyNaN ? BigInt(acc.canonicalNaN) : flush(o.bits[0]!);
           }
-          const witness = op === 'add' ? `(${cx.witness}${sym}${cy.witness})` : `${sym}(${cx.witness},${cy.witness})`;
-          const c = cells.get(r);
-          if (c) c.trees += cx.trees * cy.trees;
-          else cells.set(r, { witness, trees: cx.trees * cy.trees });
         }
       }
+      close(m);
     }
-    memo[m] = cells;
+  } catch (e) {
+    for (let i = begin; i < keys.length; i++) ar.clearSlot(keys[i]!);
+    throw e;
   }
-  const final = new Map<bigint, Cell>();
-  for (const [x, c] of memo[(1 << n) - 1]!) {
+  // one concrete tree per result, spelled only for the results (the first combination that made each value)
+  const witness = (i: number): string => {
+    const a = store.left[i]!;
+    if (a === 0) return `r${store.li[i]!}`;
+    const wx = witness(store.li[i]!);
+    const wy = witness(store.ri[i]!);
+    if (op !== 'add') return `${sym}(${wx},${wy})`;
+    return store.sat[i] ? `sat((${wx}${sym}${wy}))` : `(${wx}${sym}${wy})`;
+  };
+  const full = (1 << n) - 1;
+  const final = new Map<bigint, { witness: string; trees: number }>();
+  for (let i = from[full]!; i < to[full]!; i++) {
+    const x = ar.toBits(keys[i]!);
     const r = classify(acc, x) === 'nan' ? BigInt(type.canonicalNaN) : flushType(type, convert(acc, type, x), ftz);
     const f = final.get(r);
-    if (f) f.trees += c.trees;
-    else final.set(r, { ...c });
+    if (f) f.trees += store.trees[i]!;
+    else final.set(r, { witness: witness(i), trees: store.trees[i]! });
   }
   let total = 0;
   const results = [...final].map(([bits, c]) => {

@@ -5,12 +5,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BF16, E4M3, E5M2, F16, F32, type FloatFormat, INT_FORMATS, classify } from '../../harness/numerics/formats.js';
-import { addOnce, intOp } from '../../harness/numerics/ops.js';
-import { evaluateWitness, reductionSet } from '../../harness/numerics/reduce.js';
+import { BF16, E4M3, E5M2, F16, F32, F64, type FloatFormat, INT_FORMATS, classify, maxFiniteBits } from '../../harness/numerics/formats.js';
+import { addOnce, intOp, minmaxAllowed } from '../../harness/numerics/ops.js';
+import { convert, evaluateWitness, reductionSet } from '../../harness/numerics/reduce.js';
+
+const flushTo = (f: FloatFormat, b: bigint, ftz: boolean) => (ftz && classify(f, b) === 'subnormal' ? b & (1n << BigInt(f.bits - 1)) : b);
 
 const SMALL: FloatFormat[] = [F16, BF16, E4M3, E5M2, F32];
-const bitsOf = (f: FloatFormat) => fc.integer({ min: 0, max: 2 ** f.bits - 1 }).map(BigInt);
+const bitsOf = (f: FloatFormat) => (f.bits === 64 ? fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }) : fc.integer({ min: 0, max: 2 ** f.bits - 1 }).map(BigInt));
 const notNaN = (f: FloatFormat, b: bigint) => classify(f, b) !== 'nan';
 
 describe.each(SMALL)('$name add', (f) => {
@@ -109,6 +111,44 @@ describe('order sets', () => {
         });
       }),
       { numRuns: 300, seed: 6 },
+    );
+  });
+  it.each([...cases, [E4M3, E4M3], [F32, F32], [F64, F64]].map(([t, a]) => [t.name, a.name, t, a] as const))('%s accumulated in %s: the set is exactly what every ordered bracketing of every permutation gives (brute force over addOnce/minmaxAllowed)', (_t, _a, type, acc) => {
+    // independent of reductionSet's memo and tables: each ordered tree evaluated step by step, an fp8
+    // overflow step taking both branches (kept and saturated), as the model allows
+    const conv = (b: bigint) => convert(type, acc, b);
+    const flush = (ftz: boolean, b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
+    const nanBits = BigInt(acc.canonicalNaN);
+    const all = (op: 'add' | 'min' | 'max', xs: readonly bigint[], ftz: boolean): bigint[] => {
+      if (xs.length === 1) return [xs[0]!];
+      const out: bigint[] = [];
+      for (let k = 1; k < xs.length; k++) {
+        for (const x of all(op, xs.slice(0, k), ftz)) {
+          for (const y of all(op, xs.slice(k), ftz)) {
+            if (op === 'add') {
+              const o = addOnce(acc, x, y, ftz);
+              if (o.overflow && acc.bits === 8) out.push((o.bits & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc));
+              out.push(o.nan ? nanBits : o.bits);
+            } else {
+              const o = minmaxAllowed(acc, op, x, y);
+              out.push(o.anyNaN ? nanBits : flush(ftz, o.bits[0]!));
+            }
+          }
+        }
+      }
+      return out;
+    };
+    const perms = <T,>(xs: readonly T[]): T[][] => (xs.length <= 1 ? [[...xs]] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
+    fc.assert(
+      fc.property(fc.array(bitsOf(type), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.constantFrom('add' as const, 'min' as const, 'max' as const), (vals, ftz, op) => {
+        const want = new Set<bigint>();
+        for (const p of perms(vals.map((v) => flush(ftz, conv(v))))) {
+          for (const x of all(op, p, ftz)) want.add(classify(acc, x) === 'nan' ? BigInt(type.canonicalNaN) : flushTo(type, convert(acc, type, x), ftz));
+        }
+        const got = new Set(reductionSet(op, type, acc, vals, ftz).results.map((r) => r.bits));
+        return got.size === want.size && [...got].every((b) => want.has(b));
+      }),
+      { numRuns: 150, seed: 11 },
     );
   });
   it('f16 sums can depend on the order, and acc::f32 removes that dependence here', () => {
