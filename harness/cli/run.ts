@@ -11,7 +11,7 @@
 import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { runPtxasBackend } from '../backends/ptxas/backend.js';
 import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
-import { PRESTART_BYTES, childCommand, holdBytes, runGpuBackend } from '../backends/gpu/backend.js';
+import { childCommand, holdBytes, prestartBytes, runGpuBackend } from '../backends/gpu/backend.js';
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { runVectorsOnReference } from '../backends/reference/vectors.js';
 import { GENERATED_PER_LEVEL, collectCases, findCase } from '../case-readers/sources.js';
@@ -306,7 +306,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       // vector files: one read validates them and holds their cases (a second read streams files
       // too big to hold); the workers start while it goes, the recorder once it ended clean
       const size = await vectorFilesSize(opts.vectors);
-      prestart = size.bytes >= PRESTART_BYTES;
+      prestart = size.bytes >= prestartBytes();
       given = gpuVectors(opts, io, keep, size.bytes, recorder, (code) => (bad = code));
     } else if (wantsCases) {
       const sel = await selectCases(opts, io);

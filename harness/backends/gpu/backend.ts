@@ -84,10 +84,10 @@ const streamAbove = () => Number(process.env.PTXCONF_STREAM_ABOVE ?? 100_000) ||
  */
 const STREAM_WORKERS = 8;
 /**
- * Vector files of at least this many bytes together (about 50,000 JSON-lines cases) start the
- * workers before they are read (GpuRunOptions.prestart).
+ * Vector files of at least this many bytes together (8 MiB, about 50,000 JSON-lines cases;
+ * PTXCONF_PRESTART_BYTES changes it) start the workers before they are read (GpuRunOptions.prestart).
  */
-export const PRESTART_BYTES = 8 << 20;
+export const prestartBytes = () => Number(process.env.PTXCONF_PRESTART_BYTES ?? 8 << 20);
 /**
  * Vector files of at most this many bytes together (PTXCONF_HOLD_BYTES changes it) are read once on
  * the gpu backend: validated, their cases held in memory (about 100 bytes a packed case, so 1 GiB
