@@ -427,10 +427,22 @@ export interface PackFields {
   /** Whether the item has operands: / expect: (their lists are above). */
   operands: boolean;
   expect: boolean;
+  /**
+   * The YAML form: the lists' elements as the scanner found them (the list offsets above then only
+   * say which lists are present, >= 0): list L (0 memory, 1 b, 2 c, 3 expect memory, 4 expect
+   * returned) has cnt[L] elements, element k at src[els[L*32 + 2k], els[L*32 + 2k + 1]) (a token:
+   * `"0x.."`, `'0x..'` or a plain `0x..`). False: each offset is a `[` that readList reads.
+   */
+  elems: boolean;
+  readonly els: Int32Array;
+  readonly cnt: Int32Array;
 }
 
+/** Elements a YAML list of the packed form may record (a list of more does not pack). */
+export const MAX_ELEMS = 16;
+
 export function newPackFields(): PackFields {
-  return { src: new Uint8Array(0), nameAt: -1, nameEnd: -1, nameHash: 0, nameChecked: false, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false };
+  return { src: new Uint8Array(0), nameAt: -1, nameEnd: -1, nameHash: 0, nameChecked: false, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false, elems: false, els: new Int32Array(5 * 2 * MAX_ELEMS), cnt: new Int32Array(5) };
 }
 
 export function resetPackFields(f: PackFields, src: Uint8Array): void {
@@ -441,6 +453,7 @@ export function resetPackFields(f: PackFields, src: Uint8Array): void {
   f.space = undefined;
   f.memory = f.b = f.c = f.expMemory = f.expReturned = -1;
   f.operands = f.expect = false;
+  f.elems = false;
 }
 
 /** Whether u[s, e) is a case name (letters, digits, _ . -, at least one). */
@@ -534,6 +547,49 @@ function readList(u: Uint8Array, p: number, lanes: number, bits: number, out: Ui
 }
 
 /**
+ * Reads list L of a YAML item (f.elems): exactly `lanes` element tokens, each `"0x"`, `'0x'` or a
+ * plain `0x` and exactly the digits of `bits`, into words at `base` of `out`; false when it is
+ * anything else (the general path decides).
+ */
+function readElems(f: PackFields, L: number, lanes: number, bits: number, out: Uint32Array, base: number): boolean {
+  if (f.cnt[L] !== lanes) return false;
+  const u = f.src;
+  const els = f.els;
+  const digits = bits >> 2;
+  for (let k = 0, x = L * 2 * MAX_ELEMS; k < lanes; k++, x += 2) {
+    let s = els[x]!;
+    const e = els[x + 1]!;
+    const q = u[s]!;
+    if (q === 34 || q === 39) {
+      if (e - s !== digits + 4 || u[e - 1] !== q) return false;
+      s++;
+    } else if (e - s !== digits + 2) return false;
+    if (u[s] !== 48 || u[s + 1] !== 120) return false;
+    s += 2;
+    if (bits <= 32) {
+      const v = hex32(u, s, digits);
+      if (v < 0) return false;
+      if (bits === 32) out[base + k] = v;
+      else out[base + (k >> 1)]! |= v << ((k & 1) << 4);
+    } else {
+      const words = bits >> 5;
+      const w0 = base + k * words;
+      for (let w = 0; w < words; w++) {
+        const v = hex32(u, s + (words - 1 - w) * 8, 8);
+        if (v < 0) return false;
+        out[w0 + w] = v;
+      }
+    }
+  }
+  return true;
+}
+
+/** List L (0 memory .. 4 expect returned, at `at` in the JSON form) into words at `base` of `out`. */
+function readSlot(f: PackFields, L: number, at: number, lanes: number, bits: number, out: Uint32Array, base: number): boolean {
+  return f.elems ? readElems(f, L, lanes, bits, out, base) : readList(f.src, at, lanes, bits, out, base);
+}
+
+/**
  * The packing of the last few instruction strings seen, by identity (the readers hand on one string
  * object for a repeated spelling), which skips two map lookups a case.
  */
@@ -597,11 +653,11 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
   const w = v.fmt.bits;
   const L = v.lanes;
   if (
-    !readList(u, f.memory, L, w, blk.mem, base) ||
-    !readList(u, f.b, L, w, blk.b, base) ||
-    (v.cas && !readList(u, f.c, L, w, blk.cW(), base)) ||
-    (f.expMemory >= 0 && !readList(u, f.expMemory, L, w, blk.expMemW(), base)) ||
-    (f.expReturned >= 0 && !readList(u, f.expReturned, L, w, blk.expRetW(), base))
+    !readSlot(f, 0, f.memory, L, w, blk.mem, base) ||
+    !readSlot(f, 1, f.b, L, w, blk.b, base) ||
+    (v.cas && !readSlot(f, 2, f.c, L, w, blk.cW(), base)) ||
+    (f.expMemory >= 0 && !readSlot(f, 3, f.expMemory, L, w, blk.expMemW(), base)) ||
+    (f.expReturned >= 0 && !readSlot(f, 4, f.expReturned, L, w, blk.expRetW(), base))
   ) {
     blk.abandonNext();
     return false;

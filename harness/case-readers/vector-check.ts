@@ -237,6 +237,7 @@ function keysOf(ctx: FileCtx, map: Record<string, unknown>, path: Path, allowed:
 function floatBits(f: FloatFormat, v: unknown): bigint | undefined {
   let x: number;
   if (typeof v === 'number') x = v;
+  else if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v)) x = Number(v); // plain hex in YAML (plainOf)
   else if (typeof v === 'string' && /^[-+]?\.?(inf|infinity)$/i.test(v)) x = v.startsWith('-') ? -Infinity : Infinity;
   else if (typeof v === 'string' && /^[-+]?\.?nan$/i.test(v)) return BigInt(f.canonicalNaN);
   else return undefined;
@@ -293,7 +294,8 @@ function element(ctx: FileCtx, v: unknown, parent: Path, index: number, fmt: Ele
       for (const x of lanes) {
         if (fmt.lane.kind === 'int') {
           const lf = fmt.lane;
-          const n = typeof x === 'number' && Number.isInteger(x) ? BigInt(x) : typeof x === 'string' && /^-?\d+$/.test(x) ? BigInt(x) : undefined;
+          // a plain hex scalar in YAML arrives as its text (vector-yaml.ts plainOf)
+          const n = typeof x === 'number' && Number.isInteger(x) ? BigInt(x) : typeof x === 'string' && /^(?:-?\d+|0x[0-9a-fA-F]+)$/.test(x) ? BigInt(x) : undefined;
           const lo = lf.signed ? -(1n << BigInt(lf.bits - 1)) : 0n;
           const hi = lf.signed ? (1n << BigInt(lf.bits - 1)) - 1n : (1n << BigInt(lf.bits)) - 1n;
           if (n === undefined || n < lo || n > hi) {

@@ -271,7 +271,7 @@ function instructionAt(u: Uint8Array, at: number, e: number): string | undefined
     RECENT_BYTES.pop();
     RECENT_TEXT.pop();
   }
-  RECENT_BYTES.unshift(u.slice(at + 1, q - 1));
+  RECENT_BYTES.unshift(new Uint8Array(u.subarray(at + 1, q - 1))); // a copy: u may be the reader's reused buffer (Buffer.slice is a view)
   RECENT_TEXT.unshift(w);
   instrEnd = q;
   return w;

@@ -10,7 +10,7 @@
  * items do not parse on their own, is parsed as one document, as long as it is small.
  */
 import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { type CaseBatch, CaseSink, type ListSlot, type PackFields, nameHash, newPackFields, packItem, resetPackFields, setList } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, type PackFields, newPackFields, packItem, resetPackFields, setList } from './packed.js';
 import type { Case } from './types.js';
 import { CASE_KEYS, type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
 
@@ -29,7 +29,12 @@ function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
 /** A yaml node as a plain value (what the checks read); aliases resolve, to a bounded depth. */
 export function plainOf(n: unknown, doc: Document | undefined, depth = 0): unknown {
   if (n === null || n === undefined || depth > 64) return null;
-  if (isScalar(n)) return n.value;
+  if (isScalar(n)) {
+    // a plain hex scalar (`0x0000abcd`, which YAML's core schema reads as an integer) stays the hex
+    // text as written: an element's digits say its width (docs/vector-files.md)
+    if (n.format === 'HEX' && n.type === 'PLAIN' && n.tag === undefined && typeof n.source === 'string') return n.source;
+    return n.value;
+  }
   if (isSeq(n)) return n.items.map((x) => plainOf(x, doc, depth + 1));
   if (isMap(n)) {
     const o: Record<string, unknown> = {};
@@ -145,6 +150,7 @@ function readQuoted(): string | undefined {
 
 const RESERVED = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+const HEX_PLAIN = /^0x[0-9a-fA-F]+$/;
 
 /** Recent instruction spellings: the same few repeat on every case, and reusing one string skips a slice and a hash. */
 const RECENT: string[] = [];
@@ -177,6 +183,7 @@ function plainAt(s: number, e: number, block: boolean, intern: boolean): unknown
     return w;
   }
   const w = T.slice(s, e);
+  if (HEX_PLAIN.test(w)) return w; // plain hex stays as written (plainOf)
   if (!NUMBER.test(w) || w === '-0') return undefined;
   return w.includes('.') ? Number.parseFloat(w) : Number(w);
 }
@@ -344,150 +351,253 @@ export function fastItem(text: string, s: number, e: number, indent: number): Fa
 
 
 // ---------------------------------------------------------------------------------------------
-// The packed path: an item of the common shape, every line `key: value` at the key column, read
-// straight into PF (then packItem checks and writes it). Anything else: undefined.
+// The packed path: an item of the common shape read from the file's bytes straight into PF (then
+// packItem checks and writes it), with no string per case. Anything else: false, and the item is
+// read by the general path below, which gives the same case or the located problem.
+//
+// Taken: every line of the item blank, a comment, or a key of a case at the item's key column
+// (`name:`, `instruction:`, `space:` with a plain, "double" or 'single'-quoted scalar; `memory:`
+// with a hex list; `operands:` / `expect:` with a map of hex lists), each key once, in any order,
+// trailing comments (` # ...`) anywhere a line may end; a map in flow style on its line
+// (`{ b: [..], c: [..] }`) or in block style (its keys alone on the lines under it, one column
+// past the key); a hex list in flow style (`["0x..", '0x..', 0x..]`) or as a block sequence (`- 0x..`
+// lines under its key, at its column or past it); quoted or plain keys; CRLF line ends.
 
 const PF: PackFields = newPackFields();
+const ELS = PF.els;
+const CNT = PF.cnt;
 
-/** A plain word at t[s, e) that YAML reads as exactly that string ([A-Za-z][A-Za-z0-9_.:-]*, no reserved word, no trailing ':'). */
-function plainWord(t: string, s: number, e: number): boolean {
-  const c0 = t.charCodeAt(s);
-  if (!((c0 >= 97 && c0 <= 122) || (c0 >= 65 && c0 <= 90))) return false;
-  for (let i = s + 1; i < e; i++) {
-    const c = t.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 58)) return false;
-  }
-  if (t.charCodeAt(e - 1) === 58) return false;
-  const len = e - s;
-  return !((len === 4 || len === 5) && RESERVED.test(t.slice(s, e)));
-}
-
-/** The recent instruction words (the same few on every item): reusing one skips a slice. */
-const RECENT_WORDS: string[] = [];
-
-/** A scalar value t[s, e) (trailing spaces already cut): a plain word or a double-quoted string without escapes. */
-function scalarAt(t: string, s: number, e: number, intern: boolean): string | undefined {
-  if (t.charCodeAt(s) === 34) {
-    if (e - s < 2 || t.charCodeAt(e - 1) !== 34) return undefined;
-    for (let i = s + 1; i < e - 1; i++) {
-      const c = t.charCodeAt(i);
-      if (c === 34 || c === 92 || c < 32) return undefined;
-    }
-    return t.slice(s + 1, e - 1);
-  }
-  if (!plainWord(t, s, e)) return undefined;
-  if (intern) {
-    const len = e - s;
-    for (let i = 0; i < RECENT_WORDS.length; i++) {
-      const r = RECENT_WORDS[i]!;
-      if (r.length === len && t.startsWith(r, s)) return r;
-    }
-    const w = own(t.slice(s, e));
-    if (RECENT_WORDS.length >= 16) RECENT_WORDS.pop();
-    RECENT_WORDS.unshift(w);
-    return w;
-  }
-  return t.slice(s, e);
-}
-
-/** The end of the hex list at t[p] (its syntax is checked when it is read), or -1. */
-function listEndAt(t: string, p: number, e: number): number {
-  if (t.charCodeAt(p) !== 91) return -1;
-  const q = t.indexOf(']', p);
-  return q < 0 || q >= e ? -1 : q + 1;
-}
-
-/** After a flow key at t[p] (plain `b` or `"b"`): which key (1 b, 2 c, 3 memory, 4 returned) and where its value starts. */
-let flowKey = 0;
-function flowKeyAt(t: string, p: number, expect: boolean): number {
-  let q = p;
-  const quoted = t.charCodeAt(q) === 34;
-  if (quoted) q++;
-  const s = q;
-  while (isKeyChar(t.charCodeAt(q))) q++;
-  const len = q - s;
-  if (quoted) {
-    if (t.charCodeAt(q) !== 34) return -1;
-    q++;
-  }
-  flowKey = 0;
-  if (!expect && len === 1) flowKey = t.charCodeAt(s) === 98 ? 1 : t.charCodeAt(s) === 99 ? 2 : 0;
-  else if (expect && len === 6 && t.startsWith('memory', s)) flowKey = 3;
-  else if (expect && len === 8 && t.startsWith('returned', s)) flowKey = 4;
-  if (flowKey === 0 || t.charCodeAt(q) !== 58 || t.charCodeAt(q + 1) !== SP) return -1;
-  q += 2;
-  while (t.charCodeAt(q) === SP) q++;
-  return q;
-}
-
-/** `{ b: [..], c: [..] }` or `{ memory: [..], returned: [..] }` at t[p], lists recorded in PF; the end, or -1. */
-function flowMap(t: string, p: number, e: number, expect: boolean): number {
-  if (t.charCodeAt(p) !== 123) return -1;
-  p++;
-  while (t.charCodeAt(p) === SP) p++;
-  for (;;) {
-    const at = flowKeyAt(t, p, expect);
-    if (at < 0) return -1;
-    const q = listEndAt(t, at, e);
-    if (q < 0) return -1;
-    if (!setList(PF, flowKey as ListSlot, at)) return -1;
-    p = q;
-    while (t.charCodeAt(p) === SP) p++;
-    const d = t.charCodeAt(p);
-    if (d === 125) return p + 1;
-    if (d !== 44) return -1;
-    p++;
-    while (t.charCodeAt(p) === SP) p++;
-  }
-}
-
-/** Result of packScan: the line (from the item's first, 0) of its name: key, and the lines it spans. */
-let packNameLine = 0;
+/** Lines the last item packScan read spans, and the line (from its first, 0) of its name: key. */
 let packLines = 0;
+let packNameLine = 0;
+/** Lines consumed so far by packScan (every function that passes a line end counts it). */
+let LN = 0;
+/** The key keyAt found: 1 name, 2 instruction, 3 space, 4 memory, 5 operands, 6 expect; 11 b, 12 c (operands), 13 memory, 14 returned (expect). */
+let KEY = 0;
 
-/** From t[p] (after a value): spaces, then an optional comment (a '#' after a space), then the end of the line; the next line's start, or -1. */
-function lineEndAt(t: string, p: number, e: number): number {
-  const s = p;
-  while (p < e && t.charCodeAt(p) === SP) p++;
-  if (p >= e) return p;
-  let c = t.charCodeAt(p);
-  if (c === 35) {
-    if (p === s) return -1;
-    const nl = t.indexOf('\n', p);
-    return nl < 0 || nl >= e ? e : nl + 1;
-  }
-  if (c === CR) c = t.charCodeAt(++p);
-  return c === NL ? p + 1 : -1;
-}
+const isKeyByte = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57));
+const isAlnum = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57));
+/** A byte of a plain scalar the packed path takes (letters, digits, _ . - ( )). */
+const isPlainByte = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 40 || c === 41);
+const isLetter = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90));
 
-/** Whether t[p, e) from a line's first non-space character is blank or a comment (the line holds nothing). */
-function emptyLineAt(t: string, p: number, e: number): boolean {
-  if (p >= e) return true;
-  const c = t.charCodeAt(p);
-  return c === NL || c === 35 || (c === CR && t.charCodeAt(p + 1) === NL);
-}
+const bytesOf = (k: string) => Uint8Array.from(k, (c) => c.charCodeAt(0));
+const B_NAME = bytesOf('name');
+const B_INSTRUCTION = bytesOf('instruction');
+const B_SPACE = bytesOf('space');
+const B_MEMORY = bytesOf('memory');
+const B_OPERANDS = bytesOf('operands');
+const B_EXPECT = bytesOf('expect');
+const B_RETURNED = bytesOf('returned');
+const B_GLOBAL = bytesOf('global');
+const B_SHARED = bytesOf('shared');
 
-/** The start of the line after t[p] (the item's end when there is none). */
-function nextLineAt(t: string, p: number, e: number): number {
-  const nl = t.indexOf('\n', p);
-  return nl < 0 || nl >= e ? e : nl + 1;
+/** Whether u[s, e) is exactly the bytes w. */
+function bytesIs(u: Uint8Array, s: number, e: number, w: Uint8Array): boolean {
+  if (e - s !== w.length) return false;
+  for (let i = 0; i < w.length; i++) if (u[s + i] !== w[i]) return false;
+  return true;
 }
 
 /**
- * A block map under `operands:` or `expect:` (the key's line ended at p): lines indented past keyCol,
- * all at one column, each `b: [..]`/`c: [..]` (or `memory: [..]`/`returned: [..]`), blank lines and
- * comments between; lists recorded in PF. The start of the first line after the map, or -1. Counts
- * its lines into packLines.
+ * The key at u[p] (plain [A-Za-z0-9_]+, or the same in double or single quotes) followed by ':', as
+ * one of the keys of `inner` (0 a case, 1 operands, 2 expect) in KEY; the offset after the ':', or -1.
  */
-function blockMap(t: string, p: number, e: number, keyCol: number, expect: boolean): number {
+function keyAt(u: Uint8Array, p: number, inner: number): number {
+  const q = u[p];
+  let s = p;
+  let i: number;
+  if (q === 34 || q === 39) {
+    s = p + 1;
+    i = s;
+    while (isKeyByte(u[i])) i++;
+    if (u[i] !== q) return -1;
+    p = i + 1;
+  } else {
+    i = p;
+    while (isKeyByte(u[i])) i++;
+    p = i;
+  }
+  if (u[p] !== 58) return -1;
+  const n = i - s;
+  const c0 = u[s];
+  KEY = 0;
+  if (inner === 0) {
+    if (n === 4 && c0 === 110) KEY = bytesIs(u, s, i, B_NAME) ? 1 : 0;
+    else if (n === 11 && c0 === 105) KEY = bytesIs(u, s, i, B_INSTRUCTION) ? 2 : 0;
+    else if (n === 5 && c0 === 115) KEY = bytesIs(u, s, i, B_SPACE) ? 3 : 0;
+    else if (n === 6 && c0 === 109) KEY = bytesIs(u, s, i, B_MEMORY) ? 4 : 0;
+    else if (n === 8 && c0 === 111) KEY = bytesIs(u, s, i, B_OPERANDS) ? 5 : 0;
+    else if (n === 6 && c0 === 101) KEY = bytesIs(u, s, i, B_EXPECT) ? 6 : 0;
+  } else if (inner === 1) {
+    if (n === 1) KEY = c0 === 98 ? 11 : c0 === 99 ? 12 : 0;
+  } else if (n === 6 && c0 === 109) KEY = bytesIs(u, s, i, B_MEMORY) ? 13 : 0;
+  else if (n === 8 && c0 === 114) KEY = bytesIs(u, s, i, B_RETURNED) ? 14 : 0;
+  return KEY ? p + 1 : -1;
+}
+
+/** After a value at u[p]: spaces, an optional comment (' #...'), the line's end. The next line's start (LN counts the line), or -1. */
+function endLine(u: Uint8Array, p: number, e: number): number {
+  const s = p;
+  while (u[p] === SP) p++;
+  if (p >= e) {
+    LN++;
+    return e;
+  }
+  const c = u[p];
+  if (c === 35) {
+    if (p === s) return -1;
+    return skipRest(u, p, e);
+  }
+  if (c === CR) {
+    if (u[p + 1] !== NL) return -1;
+    p++;
+  } else if (c !== NL) return -1;
+  LN++;
+  return p + 1;
+}
+
+/** Whether the line whose first non-space byte is at u[p] holds nothing (blank, or a comment). */
+function emptyAt(u: Uint8Array, p: number, e: number): boolean {
+  if (p >= e) return true;
+  const c = u[p];
+  return c === NL || c === 35 || (c === CR && u[p + 1] === NL);
+}
+
+/** The start of the line after u[p] (the item's end when there is none); LN counts the line. */
+function skipRest(u: Uint8Array, p: number, e: number): number {
+  while (p < e && u[p] !== NL) p++;
+  LN++;
+  return p < e ? p + 1 : e;
+}
+
+/** The end of an element token at u[p]: "double-quoted" (no escape), 'single-quoted' (no ''), or plain letters and digits; or -1. */
+function tokenEnd(u: Uint8Array, p: number): number {
+  const q = u[p];
+  if (q === 34) {
+    for (let i = p + 1; ; i++) {
+      const c = u[i];
+      if (c === 34) return i + 1;
+      if (c === undefined || c === 92 || c < 32) return -1;
+    }
+  }
+  if (q === 39) {
+    for (let i = p + 1; ; i++) {
+      const c = u[i];
+      if (c === 39) return u[i + 1] === 39 ? -1 : i + 1;
+      if (c === undefined || c < 32) return -1;
+    }
+  }
+  let i = p;
+  while (isAlnum(u[i])) i++;
+  return i > p ? i : -1;
+}
+
+/** Records element k of list L, u[s, t); false past MAX_ELEMS. */
+function element(L: number, k: number, s: number, t: number): boolean {
+  if (k >= MAX_ELEMS) return false;
+  const x = L * 2 * MAX_ELEMS + 2 * k;
+  ELS[x] = s;
+  ELS[x + 1] = t;
+  return true;
+}
+
+/** The flow list `[ a, b ]` at u[p] ('['), its elements recorded as list L; the offset after ']', or -1. */
+function flowList(u: Uint8Array, p: number, L: number): number {
+  p++;
+  while (u[p] === SP) p++;
+  for (let k = 0; ; ) {
+    const t = tokenEnd(u, p);
+    if (t < 0 || !element(L, k, p, t)) return -1;
+    k++;
+    p = t;
+    while (u[p] === SP) p++;
+    const c = u[p];
+    if (c === 93) {
+      CNT[L] = k;
+      return p + 1;
+    }
+    if (c !== 44) return -1;
+    p++;
+    while (u[p] === SP) p++;
+  }
+}
+
+/**
+ * A block sequence from the line at u[p] (after its key's line): `- element` lines, all at one
+ * column, at least `col` (its key's column), blank and comment lines between; recorded as list L.
+ * The start of the first line after it, or -1.
+ */
+function blockSeq(u: Uint8Array, p: number, e: number, col: number, L: number): number {
+  let at = -1;
+  let k = 0;
+  while (p < e) {
+    const ls = p;
+    while (u[p] === SP) p++;
+    if (emptyAt(u, p, e)) {
+      p = skipRest(u, p, e);
+      continue;
+    }
+    const ind = p - ls;
+    if (at < 0) {
+      if (ind < col || u[p] !== 45) return -1;
+      at = ind;
+    } else if (ind < at || (ind === at && u[p] !== 45)) {
+      p = ls;
+      break;
+    } else if (ind !== at) return -1;
+    if (u[p + 1] !== SP) return -1;
+    p += 2;
+    while (u[p] === SP) p++;
+    const t = tokenEnd(u, p);
+    if (t < 0 || !element(L, k, p, t)) return -1;
+    k++;
+    p = endLine(u, t, e);
+    if (p < 0) return -1;
+  }
+  if (k === 0) return -1;
+  CNT[L] = k;
+  return p;
+}
+
+/** Marks list L (1..4: operands b, c, expect memory, returned) present; false when it already is (a duplicate key). */
+const markList = (L: number) => setList(PF, L as ListSlot, 0);
+
+/** The flow map `{ b: [..], c: [..] }` (inner 1) or `{ memory: [..], returned: [..] }` (inner 2) at u[p] ('{'); the offset after '}', or -1. */
+function flowMap(u: Uint8Array, p: number, inner: number): number {
+  p++;
+  while (u[p] === SP) p++;
+  for (;;) {
+    const a = keyAt(u, p, inner);
+    if (a < 0 || u[a] !== SP) return -1;
+    const L = KEY - 10;
+    let q = a;
+    while (u[q] === SP) q++;
+    if (u[q] !== 91 || !markList(L)) return -1;
+    p = flowList(u, q, L);
+    if (p < 0) return -1;
+    while (u[p] === SP) p++;
+    const c = u[p];
+    if (c === 125) return p + 1;
+    if (c !== 44) return -1;
+    p++;
+    while (u[p] === SP) p++;
+  }
+}
+
+/**
+ * A block map from the line at u[p] (after the line of its key, at column keyCol): key lines at one
+ * column past keyCol, each with a flow list on its line or a block sequence under it; blank and
+ * comment lines between. The start of the first line after it, or -1.
+ */
+function blockMap(u: Uint8Array, p: number, e: number, keyCol: number, inner: number): number {
   let col = -1;
   let n = 0;
   while (p < e) {
     const ls = p;
-    while (p < e && t.charCodeAt(p) === SP) p++;
-    if (emptyLineAt(t, p, e)) {
-      p = nextLineAt(t, p, e);
-      blockLines++;
+    while (u[p] === SP) p++;
+    if (emptyAt(u, p, e)) {
+      p = skipRest(u, p, e);
       continue;
     }
     const ind = p - ls;
@@ -497,195 +607,206 @@ function blockMap(t: string, p: number, e: number, keyCol: number, expect: boole
     }
     if (col < 0) col = ind;
     else if (ind !== col) return -1;
-    const at = flowKeyAt(t, p, expect);
-    if (at < 0) return -1;
-    const q = listEndAt(t, at, e);
-    if (q < 0 || !setList(PF, flowKey as ListSlot, at)) return -1;
-    p = lineEndAt(t, q, e);
+    const a = keyAt(u, p, inner);
+    if (a < 0) return -1;
+    const L = KEY - 10;
+    if (!markList(L)) return -1;
+    let q = a;
+    while (u[q] === SP) q++;
+    if (q > a && u[q] === 91) {
+      const t = flowList(u, q, L);
+      if (t < 0) return -1;
+      p = endLine(u, t, e);
+    } else {
+      const nx = endLine(u, a, e);
+      if (nx < 0) return -1;
+      p = blockSeq(u, nx, e, col, L);
+    }
     if (p < 0) return -1;
-    blockLines++;
     n++;
   }
   return n > 0 ? p : -1;
 }
-let blockLines = 0;
 
 /**
- * Scans the list item t[s, e) (first line: `indent` spaces and `- `) into PF when it has the packed
- * shape: every line blank, a comment, or `key: value` at the key column (a trailing comment allowed),
- * keys of a case each once in any order, values plain words, double-quoted strings without escapes,
- * hex lists, and maps of hex lists in flow (`{ b: [..] }`) or block style (`expect:` with
- * `memory: [..]` and `returned: [..]` on the lines under it).
+ * The end of a scalar value at u[p] (quoted as tokenEnd takes it, or plain: bytes of isPlainByte,
+ * and ':' not followed by a space or the line's end, as in `atom.shared::cta.add.u32`), or -1.
  */
-function packScan(t: string, s: number, e: number, indent: number): boolean {
-  resetPackFields(PF, SCRATCH);
-  packName = undefined;
+function scalarEnd(u: Uint8Array, p: number): number {
+  const q = u[p];
+  if (q === 34 || q === 39) return tokenEnd(u, p);
+  let i = p;
+  for (;;) {
+    const c = u[i];
+    if (isPlainByte(c)) i++;
+    else if (c === 58 && i > p) {
+      let j = i + 1;
+      while (u[j] === 58) j++;
+      if (!isPlainByte(u[j])) break;
+      i = j;
+    } else break;
+  }
+  return i > p ? i : -1;
+}
+
+/** Whether the plain scalar u[s, e) (bytes of isPlainByte) is a string as written under YAML's core schema (not null, a boolean or a number). */
+function plainIsString(u: Uint8Array, s: number, e: number): boolean {
+  const c0 = u[s]!;
+  if (isLetter(c0)) {
+    const n = e - s;
+    return !((n === 4 || n === 5) && RESERVED.test(latin1(u, s, e)));
+  }
+  if (c0 === 95) return true;
+  // a digit first: a string when something in it is not of a number (and it is no 0x/0o prefix)
+  if (!(c0 >= 48 && c0 <= 57) || u[s + 1] === 120 || u[s + 1] === 111) return false;
+  for (let i = s + 1; i < e; i++) {
+    const c = u[i]!;
+    if (!((c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45)) return true;
+  }
+  return false;
+}
+
+const latin1 = (u: Uint8Array, s: number, e: number) => Buffer.from(u.buffer, u.byteOffset + s, e - s).toString('latin1');
+
+/** Recent instruction spellings as bytes, and the one string handed on for each (packItem matches strings by identity). */
+const RECENT_B: Uint8Array[] = [];
+const RECENT_T: string[] = [];
+
+function instructionOf(u: Uint8Array, s: number, e: number): string {
+  const n = e - s;
+  for (let r = 0; r < RECENT_B.length; r++) {
+    const b = RECENT_B[r]!;
+    if (b.length !== n) continue;
+    let i = 0;
+    while (i < n && u[s + i] === b[i]) i++;
+    if (i === n) return RECENT_T[r]!;
+  }
+  const w = Buffer.from(u.buffer, u.byteOffset + s, n).toString('utf8');
+  if (RECENT_B.length >= 16) {
+    RECENT_B.pop();
+    RECENT_T.pop();
+  }
+  RECENT_B.unshift(new Uint8Array(u.subarray(s, e))); // a copy: the bytes are the reader's reused buffer
+  RECENT_T.unshift(w);
+  return w;
+}
+
+/** A scalar of key 1-3 at u[s, e) (as scalarEnd found it) into PF; false when it does not pack. */
+function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean {
+  const q = u[s];
+  const quoted = q === 34 || q === 39;
+  if (!quoted && !plainIsString(u, s, e)) return false;
+  const qs = quoted ? s + 1 : s;
+  const qe = quoted ? e - 1 : e;
+  if (key === 1) {
+    if (PF.nameAt >= 0 || qe <= qs) return false;
+    let h = 0x811c9dc5;
+    for (let i = qs; i < qe; i++) {
+      const c = u[i]!;
+      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) return false;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    PF.nameAt = qs;
+    PF.nameEnd = qe;
+    PF.nameHash = h | 1;
+    PF.nameChecked = true;
+    return true;
+  }
+  if (key === 2) {
+    if (PF.instruction !== undefined || qe <= qs) return false;
+    PF.instruction = instructionOf(u, qs, qe);
+    return true;
+  }
+  if (PF.space !== undefined) return false;
+  PF.space = bytesIs(u, qs, qe, B_GLOBAL) ? 'global' : bytesIs(u, qs, qe, B_SHARED) ? 'shared' : '?';
+  return true;
+}
+
+/** Where the item packScan read ends (the start of the next item's line, or the end of the text). */
+let packEnd = 0;
+
+/**
+ * Scans the list item starting at u[s] (first line: `indent` spaces and `- `) into PF when it has
+ * the packed shape (above); packLines and packNameLine say where its lines are, packEnd where it
+ * ends. `findEnd` false: the item is u[s, e). `findEnd` true: u[s, e) holds the item and what
+ * follows; the item ends at the next line that starts an item (`indent` spaces and `- `), or at `e`
+ * when `complete` (else an item that reaches `e` may go on in text not yet read: false).
+ */
+function packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd = false, complete = true): boolean {
+  resetPackFields(PF, u);
+  PF.elems = true;
+  LN = 0;
+  packNameLine = 0;
   let p = s + indent + 1;
-  if (t.charCodeAt(p) !== SP) return false;
-  while (t.charCodeAt(p) === SP) p++;
+  if (u[p] !== SP) return false;
+  while (u[p] === SP) p++;
   const keyCol = p - s;
-  let line = 0;
-  let first = true;
-  while (p < e) {
-    if (!first) {
-      const ls = p;
-      while (p < e && t.charCodeAt(p) === SP) p++;
-      if (emptyLineAt(t, p, e)) {
-        p = nextLineAt(t, p, e);
-        line++;
-        continue;
-      }
-      if (p - ls !== keyCol) return false;
-    }
-    first = false;
-    // the key
-    const ks = p;
-    while (isKeyChar(t.charCodeAt(p))) p++;
-    const klen = p - ks;
-    if (klen === 0 || t.charCodeAt(p) !== 58) return false;
-    p++;
-    const k0 = t.charCodeAt(ks);
-    const inner = (klen === 8 && k0 === 111 && t.startsWith('operands', ks)) || (klen === 6 && k0 === 101 && t.startsWith('expect', ks));
-    if (inner) {
-      // `operands:`/`expect:` ending its line: a block map under it
-      const after = lineEndAt(t, p, e);
-      if (after >= 0) {
-        const ex = k0 === 101;
-        if (ex ? PF.expect : PF.operands) return false;
-        if (ex) PF.expect = true;
-        else PF.operands = true;
-        blockLines = 0;
-        p = blockMap(t, after, e, keyCol, ex);
-        if (p < 0) return false;
-        line += 1 + blockLines;
-        continue;
-      }
-    }
-    if (t.charCodeAt(p) !== SP) return false;
-    p++;
-    while (t.charCodeAt(p) === SP) p++;
-    let q: number;
-    if (klen === 6 && k0 === 109 && t.startsWith('memory', ks)) {
-      if (PF.memory >= 0) return false;
-      PF.memory = p;
-      q = listEndAt(t, p, e);
-    } else if (inner && k0 === 111) {
-      if (PF.operands) return false;
-      PF.operands = true;
-      q = flowMap(t, p, e, false);
-    } else if (inner) {
-      if (PF.expect) return false;
-      PF.expect = true;
-      q = flowMap(t, p, e, true);
+  for (;;) {
+    const a = keyAt(u, p, 0);
+    if (a < 0) return false;
+    const key = KEY;
+    if (key === 1) packNameLine = LN;
+    let v = a;
+    while (u[v] === SP) v++;
+    const c = u[v];
+    const eol = v >= e || c === NL || c === CR;
+    if (v === a && !eol) return false; // `key:value` is one plain scalar in YAML
+    if (eol || c === 35) {
+      // nothing on the key's line: a block value under it
+      const nx = endLine(u, a, e);
+      if (nx < 0) return false;
+      if (key === 4) {
+        if (PF.memory >= 0) return false;
+        PF.memory = 0;
+        p = blockSeq(u, nx, e, keyCol, 0);
+      } else if (key === 5 || key === 6) {
+        if (key === 5 ? PF.operands : PF.expect) return false;
+        if (key === 5) PF.operands = true;
+        else PF.expect = true;
+        p = blockMap(u, nx, e, keyCol, key - 4);
+      } else return false;
+      if (p < 0) return false;
     } else {
-      const which = klen === 4 && t.startsWith('name', ks) ? 1 : klen === 11 && t.startsWith('instruction', ks) ? 2 : klen === 5 && t.startsWith('space', ks) ? 3 : 0;
-      if (which === 0) return false;
-      // a scalar to the end of the line or a comment (' #'; no tab)
-      const vs = p;
-      while (p < e) {
-        const c = t.charCodeAt(p);
-        if (c === NL || c === CR || c === 9 || (c === 35 && t.charCodeAt(p - 1) === SP)) break;
-        p++;
-      }
-      let ve = p;
-      while (ve > vs && t.charCodeAt(ve - 1) === SP) ve--;
-      if (ve === vs || (p < e && t.charCodeAt(p) === 9)) return false;
-      const v = scalarAt(t, vs, ve, which === 2);
-      if (v === undefined) return false;
-      if (which === 1) {
-        if (packName !== undefined) return false;
-        packName = v;
-        packNameLine = line;
-      } else if (which === 2) {
-        if (PF.instruction !== undefined) return false;
-        PF.instruction = v;
+      let t: number;
+      if (key === 4) {
+        if (PF.memory >= 0 || c !== 91) return false;
+        PF.memory = 0;
+        t = flowList(u, v, 0);
+      } else if (key === 5 || key === 6) {
+        if (c !== 123 || (key === 5 ? PF.operands : PF.expect)) return false;
+        if (key === 5) PF.operands = true;
+        else PF.expect = true;
+        t = flowMap(u, v, key - 4);
       } else {
-        if (PF.space !== undefined) return false;
-        PF.space = v;
+        t = scalarEnd(u, v);
+        if (t < 0 || !scalarValue(key, u, v, t)) return false;
       }
-      q = ve;
+      if (t < 0) return false;
+      p = endLine(u, t, e);
+      if (p < 0) return false;
     }
-    if (q < 0) return false;
-    p = lineEndAt(t, q, e);
-    if (p < 0) return false;
-    line++;
-  }
-  packLines = line;
-  return toBytes(t);
-}
-
-/** The bytes the packed checks read (packed.ts works on bytes; a YAML item is a string). */
-let SCRATCH = new Uint8Array(1 << 12);
-let packName: string | undefined;
-
-/**
- * Copies what packScan found into SCRATCH: the name's char codes, and each list from its '[' to its
- * ']'; PF's offsets then point into SCRATCH. A char code over 255 is written as 0, which no name or
- * list accepts (the general path then reads the item).
- */
-function toBytes(t: string): boolean {
-  const name = packName;
-  if (name === undefined) return false;
-  // at most: the name, then each list (up to 64 chars for 8 lanes of 16 hex digits, and spaces) and a stop
-  const need = name.length + 5 * 400;
-  if (need > SCRATCH.length) SCRATCH = new Uint8Array(need * 2);
-  const u = SCRATCH;
-  PF.src = u;
-  let d = 0;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    u[d++] = c > 255 ? 0 : c;
-  }
-  PF.nameAt = 0;
-  PF.nameEnd = d;
-  PF.nameHash = nameHash(u, 0, d);
-  u[d++] = 0;
-  // the lists' offsets in the item text, then the same lists copied to bytes
-  const src = [PF.memory, PF.b, PF.c, PF.expMemory, PF.expReturned] as const;
-  PF.memory = PF.b = PF.c = PF.expMemory = PF.expReturned = -1;
-  if (src[0] >= 0) {
-    PF.memory = d;
-    d = copyList(t, src[0], d);
-  }
-  for (const slot of [1, 2, 3, 4] as const) {
-    if (src[slot] < 0) continue;
-    setList(PF, slot, d);
-    d = copyList(t, src[slot], d);
-  }
-  return d >= 0;
-}
-
-/**
- * Copies the list starting at t[from] ('[') through its ']' (at most 398 chars) into SCRATCH at d,
- * then a stop byte; the next free offset, or -1 (too long: the general path reads the item).
- */
-function copyList(t: string, from: number, d: number): number {
-  if (d < 0) return -1;
-  const u = SCRATCH;
-  let quote = 0;
-  for (let i = from, n = 0; n < 398; i++, n++) {
-    const c = t.charCodeAt(i);
-    if (quote) {
-      // inside a quoted element: 'single' is written "double" (the same string when nothing needs escaping)
-      if (c === quote) {
-        quote = 0;
-        u[d++] = 34;
-      } else if (c === 34 || c === 39 || c === 92 || c < 32) return -1;
-      else u[d++] = c > 255 ? 0 : c;
-      continue;
-    }
-    if (c === 34 || c === 39) {
-      quote = c;
-      u[d++] = 34;
-      continue;
-    }
-    u[d++] = c > 255 ? 0 : c;
-    if (c === 93) {
-      u[d++] = 0;
-      return d;
+    // the next key's line (blank and comment lines skipped), or the item's end
+    for (;;) {
+      if (p >= e) {
+        if (findEnd && !complete) return false;
+        packLines = LN;
+        packEnd = e;
+        return PF.nameAt >= 0;
+      }
+      const ls = p;
+      while (u[p] === SP) p++;
+      if (!emptyAt(u, p, e)) {
+        if (p - ls === keyCol) break;
+        if (findEnd && p - ls === indent && u[p] === 45 && u[p + 1] === SP) {
+          packLines = LN;
+          packEnd = ls;
+          return PF.nameAt >= 0;
+        }
+        return false;
+      }
+      p = skipRest(u, p, e);
     }
   }
-  return -1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -707,17 +828,20 @@ interface NotSimple {
  */
 export class YamlScanner {
   readonly ctx: FileCtx;
-  private buf = '';
+  /** The bytes not yet consumed: from the header's start, the current item's, or the next line's. */
+  private buf: Buffer = Buffer.alloc(0);
   private p = 0;
   private lineNo = 1;
   private phase: 'header' | 'start' | 'items' | 'after' | 'done' = 'header';
   private indent = 0;
   /** A newline, the list's indentation and '- ': where the next item starts. */
-  private needle = '\n- ';
+  private needle = Buffer.from('\n- ');
   private itemStart = -1;
   private itemLine = 0;
   private notSimple: NotSimple | undefined;
   private itemErrors = false;
+  /** `whole`: the text as given, for the one-document reading. */
+  private text = '';
   private readonly chunkLoc = new ChunkLocator();
   private readonly sink: CaseSink;
   /** Items checked (cases and items with problems), for progress. */
@@ -739,51 +863,108 @@ export class YamlScanner {
   ) {
     this.ctx = newFileCtx(file, idFile, this.chunkLoc);
     this.sink = new CaseSink(this.ctx, packing);
+    // about one name per 128 bytes; more grow the set
+    if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 128, 1 << 21));
   }
 
+  /** The next piece of the file's text: its UTF-8 bytes go straight into the work buffer. */
   push(text: string, last: boolean): CaseBatch[] {
     if (this.phase === 'done') return [];
-    // drop what is consumed: keep the header until it is read, then the current item
+    if (this.whole) this.text += text;
+    const at = this.keepFront(text.length * 3);
+    const n = at + this.work.write(text, at, 'utf8');
+    return this.scan(n, last);
+  }
+
+  /** The next piece of the file's bytes (UTF-8, without a byte-order mark); `chunk` is copied, not kept. */
+  pushBytes(chunk: Uint8Array, last: boolean): CaseBatch[] {
+    if (this.phase === 'done') return [];
+    const at = this.keepFront(chunk.length);
+    this.work.set(chunk, at);
+    return this.scan(at + chunk.length, last);
+  }
+
+  /** One buffer for the bytes, reused from piece to piece (no allocation per piece). */
+  private work: Buffer = Buffer.alloc(0);
+
+  /**
+   * Moves what is not consumed (the header until it is read, then the current item) to the front of
+   * the work buffer, which then has room for `more` bytes after it; returns where they go.
+   */
+  private keepFront(more: number): number {
     const keep = this.phase === 'header' ? 0 : this.itemStart >= 0 ? this.itemStart : this.p;
-    this.buf = keep >= this.buf.length ? text : this.buf.slice(keep) + text;
-    this.p -= keep;
+    const len = Math.max(0, this.buf.length - keep);
+    if (len + more > this.work.length) {
+      const w = Buffer.allocUnsafe(Math.max(len + more, 2 * this.work.length, 1 << 16));
+      this.buf.copy(w, 0, keep);
+      this.work = w;
+    } else if (len > 0 && keep > 0) this.work.copyWithin(0, this.buf.byteOffset - this.work.byteOffset + keep, this.buf.byteOffset - this.work.byteOffset + keep + len);
+    this.p = Math.max(0, this.p - keep);
     if (this.itemStart >= 0) this.itemStart -= keep;
-    const buf = this.buf;
+    return len;
+  }
+
+  /** Scans the work buffer's first n bytes (the kept ones and the new piece). */
+  private scan(n: number, last: boolean): CaseBatch[] {
+    const buf = (this.buf = this.work.subarray(0, n));
     let p = this.p;
     for (;;) {
-      let nl = buf.indexOf('\n', p);
+      if (this.phase === 'items' && this.itemStart < 0) p = this.packRun(buf, p, n, last);
+      let nl = buf.indexOf(NL, p);
       if (nl < 0) {
-        if (!last || p >= buf.length) break;
-        nl = buf.length;
+        if (!last || p >= n) break;
+        nl = n;
       }
       p = this.line(buf, p, nl, last);
       if ((this.phase as string) === 'done') return this.sink.take();
     }
-    this.p = Math.min(p, buf.length);
-    if (this.phase === 'header' && !last && !this.whole && buf.length > HEADER_LIMIT) {
+    this.p = Math.min(p, n);
+    if (this.phase === 'header' && !last && !this.whole && n > HEADER_LIMIT) {
       this.stop({ line: 1, why: `no top-level cases: line in its first ${HEADER_LIMIT >> 20} MB` });
     } else if (last) {
-      if (this.itemStart >= 0) this.item(buf, this.itemStart, buf.length);
+      if (this.itemStart >= 0) this.item(buf, this.itemStart, n);
       this.itemStart = -1;
-      this.finish(buf);
+      this.finish();
     }
     return this.sink.take(last);
   }
 
+  /**
+   * From the line at buf[p] on: the items the packed path takes, one after another, each found by
+   * scanning it (no search for the next item first); returns where the first line it does not take
+   * starts (the line-by-line reading goes on from there).
+   */
+  private packRun(buf: Buffer, p: number, n: number, last: boolean): number {
+    if (this.notSimple || !this.sink.packing) return p;
+    const I = this.indent;
+    while (p < n) {
+      const lim = p + I;
+      let i = p;
+      while (i < lim && buf[i] === SP) i++;
+      if (i !== lim || buf[i] !== 45 || buf[i + 1] !== SP) break;
+      if (!packScan(buf, p, n, I, true, last) || !packItem(this.sink, PF, this.lineNo, this.lineNo + packNameLine)) break;
+      this.items++;
+      this.packedItems++;
+      this.lineNo += packLines;
+      p = packEnd;
+    }
+    return p;
+  }
+
   /** Classifies the line buf[p, nl) and acts on it; returns where the next line starts. */
-  private line(buf: string, p: number, nl: number, last: boolean): number {
+  private line(buf: Buffer, p: number, nl: number, last: boolean): number {
     switch (this.phase) {
       case 'header':
-        if (buf.charCodeAt(p) === 99 /* c */ && CASES_LINE.test(buf.slice(p, nl))) this.header(buf.slice(0, nl + 1));
+        if (buf[p] === 99 /* c */ && CASES_LINE.test(buf.toString('latin1', p, nl))) this.header(buf.toString('utf8', 0, Math.min(nl + 1, buf.length)));
         break;
       case 'start': {
         let q = p;
-        while (q < nl && buf.charCodeAt(q) === SP) q++;
-        if (q >= nl || buf.charCodeAt(q) === 35 || (buf.charCodeAt(q) === CR && q + 1 >= nl)) break; // blank or comment
-        const next = buf.charCodeAt(q + 1);
-        if (buf.charCodeAt(q) === 45 /* - */ && (next === SP || q + 1 >= nl || next === CR)) {
+        while (q < nl && buf[q] === SP) q++;
+        if (q >= nl || buf[q] === 35 || (buf[q] === CR && q + 1 >= nl)) break; // blank or comment
+        const next = buf[q + 1];
+        if (buf[q] === 45 /* - */ && (next === SP || q + 1 >= nl || next === CR)) {
           this.indent = q - p;
-          this.needle = `\n${' '.repeat(this.indent)}- `;
+          this.needle = Buffer.from(`\n${' '.repeat(this.indent)}- `);
           this.phase = 'items';
           return this.begin(buf, p, nl, last);
         }
@@ -794,11 +975,11 @@ export class YamlScanner {
         const I = this.indent;
         let q = p;
         const lim = Math.min(nl, p + I + 1);
-        while (q < lim && buf.charCodeAt(q) === SP) q++;
-        const c = buf.charCodeAt(q);
+        while (q < lim && buf[q] === SP) q++;
+        const c = buf[q];
         if (q >= nl || c === 35 || (c === CR && q + 1 >= nl)) break; // blank or comment
         if (q - p > I) break; // inside the item
-        if (q - p === I && c === 45 && (q + 1 >= nl || buf.charCodeAt(q + 1) === SP || buf.charCodeAt(q + 1) === CR)) {
+        if (q - p === I && c === 45 && (q + 1 >= nl || buf[q + 1] === SP || buf[q + 1] === CR)) {
           if (this.itemStart >= 0) this.item(buf, this.itemStart, p);
           return this.begin(buf, p, nl, last);
         }
@@ -819,10 +1000,10 @@ export class YamlScanner {
   }
 
   /**
-   * An item starts on the line buf[p, nl): take it whole when the fast path reads everything up to
-   * the next item start; otherwise go on line by line (and read it when it ends).
+   * An item starts on the line buf[p, nl): take it whole when the packed or the fast path reads
+   * everything up to the next item start; otherwise go on line by line (and read it when it ends).
    */
-  private begin(buf: string, p: number, nl: number, last: boolean): number {
+  private begin(buf: Buffer, p: number, nl: number, last: boolean): number {
     const nx = buf.indexOf(this.needle, nl - 1);
     const e = nx >= 0 ? nx + 1 : last ? buf.length : -1;
     if (e > p && !this.notSimple && this.sink.packing && packScan(buf, p, e, this.indent) && packItem(this.sink, PF, this.lineNo, this.lineNo + packNameLine)) {
@@ -833,10 +1014,11 @@ export class YamlScanner {
       return e;
     }
     if (e > p && !this.notSimple && this.fastPath) {
-      const fast = fastItem(buf, p, e, this.indent);
+      const text = buf.toString('utf8', p, e);
+      const fast = fastItem(text, 0, text.length, this.indent);
       if (fast) {
         this.items++;
-        this.fast(fast, buf, p, e, this.lineNo);
+        this.fast(fast, text, this.lineNo);
         this.itemStart = -1;
         this.lineNo += fast.lines;
         return e;
@@ -866,7 +1048,7 @@ export class YamlScanner {
   }
 
   /** One list item, buf[s, e). */
-  private item(buf: string, s: number, e: number): void {
+  private item(buf: Buffer, s: number, e: number): void {
     if (this.notSimple) return;
     this.items++;
     const line = this.itemLine;
@@ -874,18 +1056,19 @@ export class YamlScanner {
       this.packedItems++;
       return;
     }
-    const fast = this.fastPath ? fastItem(buf, s, e, this.indent) : undefined;
-    if (fast) this.fast(fast, buf, s, e, line);
-    else this.slowItem(buf.slice(s, e), line);
+    const text = buf.toString('utf8', s, e);
+    const fast = this.fastPath ? fastItem(text, 0, text.length, this.indent) : undefined;
+    if (fast) this.fast(fast, text, line);
+    else this.slowItem(text, line);
   }
 
   /** Checks an item the fast path read (its problems, rare, are located by parsing it again). */
-  private fast(fast: FastItem, buf: string, s: number, e: number, line: number): void {
+  private fast(fast: FastItem, text: string, line: number): void {
     this.fastItems++;
     const loc = this.chunkLoc;
-    loc.text = buf;
-    loc.s = s;
-    loc.e = e;
+    loc.text = text;
+    loc.s = 0;
+    loc.e = text.length;
     loc.baseLine = line;
     this.ctx.loc = loc;
     const c = checkCase(this.ctx, fast.value, line, line + fast.nameLine);
@@ -925,14 +1108,14 @@ export class YamlScanner {
     this.phase = 'done';
   }
 
-  private finish(buf: string): void {
+  private finish(): void {
     const simple = !this.notSimple && (this.phase === 'items' || this.phase === 'after');
     if (this.whole && (!simple || this.itemErrors)) {
       // read it the way it always was: one document
       this.sink.take();
       this.ctx.problems.length = 0;
       this.ctx.names.clear();
-      for (const c of wholeDocument(this.ctx, buf)) this.sink.case(c);
+      for (const c of wholeDocument(this.ctx, this.text)) this.sink.case(c);
     } else if (!simple && (this.phase as string) !== 'done') {
       this.stop({ line: this.lineNo - 1, why: this.phase === 'header' ? 'no top-level cases: line' : 'an empty cases: list' });
     }
