@@ -6,11 +6,14 @@
  * - block: TestFloat-converted style, `operands:` and `expect:` on their own lines, keys under them;
  * - comments: block, with comment lines and trailing comments;
  * - quoted: block, single-quoted hex and quoted keys in flow maps;
- * - order: flow, keys in another order (expect first, name last).
+ * - order: flow, keys in another order (expect first, name last);
+ * - plain: flow, plain (unquoted) hex (`memory: [0x0000abcd]`);
+ * - seq: block, every list a block sequence (`memory:` then `- "0x.."` lines; indented past the
+ *   key or at its column, plain, double- and single-quoted elements).
  * The cases are integer atom/red instructions whose outcome is one value, with `expect:` worked out
  * here; `wrongEvery` > 0 makes every wrongEvery-th expect wrong (a mismatch).
  */
-export const SPELLINGS = ['flow', 'block', 'comments', 'quoted', 'order'] as const;
+export const SPELLINGS = ['flow', 'block', 'comments', 'quoted', 'order', 'plain', 'seq'] as const;
 export type Spelling = (typeof SPELLINGS)[number];
 
 export interface SpelledCase {
@@ -49,11 +52,18 @@ export const SPELLING_HEAD = '# the same cases, five spellings\ncite: "vector-sp
 
 /** Case x as one list item (lines ending in \n) in spelling `sp`. */
 export function spell(x: SpelledCase, sp: Spelling): string {
-  const q = (v: number) => (sp === 'quoted' ? `'${h(v)}'` : `"${h(v)}"`);
-  if (sp === 'flow' || sp === 'order') {
+  const q = (v: number) => (sp === 'quoted' ? `'${h(v)}'` : sp === 'plain' ? h(v) : `"${h(v)}"`);
+  if (sp === 'seq') {
+    let out = `  - name: ${x.name}\n    instruction: ${x.instruction}\n    memory:\n      - "${h(x.memory)}"\n    operands:\n      b:\n        - ${h(x.b)}\n`;
+    if (x.c !== undefined) out += `      c:\n      - '${h(x.c)}'\n`;
+    out += `    expect:\n      memory:\n      - "${h(x.expMemory)}"\n`;
+    if (x.expReturned !== undefined) out += `      returned:\n        - ${h(x.expReturned)}\n`;
+    return out;
+  }
+  if (sp === 'flow' || sp === 'order' || sp === 'plain') {
     const ops = `operands: { b: [${q(x.b)}]${x.c !== undefined ? `, c: [${q(x.c)}]` : ''} }`;
     const exp = `expect: { memory: [${q(x.expMemory)}]${x.expReturned !== undefined ? `, returned: [${q(x.expReturned)}]` : ''} }`;
-    if (sp === 'flow') return `  - name: ${x.name}\n    instruction: ${x.instruction}\n    memory: [${q(x.memory)}]\n    ${ops}\n    ${exp}\n`;
+    if (sp !== 'order') return `  - name: ${x.name}\n    instruction: ${x.instruction}\n    memory: [${q(x.memory)}]\n    ${ops}\n    ${exp}\n`;
     return `  - ${exp.replace('{ memory', '{ returned').replace(/\{ returned: (\[[^\]]*\]), returned: (\[[^\]]*\]) \}/, '{ returned: $2, memory: $1 }').replace(/\{ returned: (\[[^\]]*\]) \}/, '{ memory: $1 }')}\n    ${ops}\n    memory: [${q(x.memory)}]\n    instruction: "${x.instruction}"\n    name: ${x.name}\n`;
   }
   const com = sp === 'comments';
