@@ -16,7 +16,7 @@ import {
 } from '../arch/targets.js';
 import { families } from '../registry/index.js';
 import type { Citation } from './cite.js';
-import { type AmbiguityNote, type Status, type Violation, effectiveQualifiers, evaluate, matches } from './evaluate.js';
+import { type AmbiguityNote, type Status, type Violation, effectiveQualifiers, evaluate, matches, statusOf } from './evaluate.js';
 import { descriptorSuffix, spell, variantId } from './spelling.js';
 import type { FamilyDef, FamilyId, OperandKind, Qualifiers, RequirementRow } from './types.js';
 import { vocabulary } from './vocabulary.js';
@@ -178,8 +178,24 @@ function nearestForm(fam: FamilyDef, q: Qualifiers) {
   return best;
 }
 
-/** The valid and ambiguous variants of a family, in grammar order, without duplicates. */
-export function familyVariants(fam: FamilyDef): Qualifiers[] {
+const variantsMemo = new WeakMap<FamilyDef, Map<string, readonly Qualifiers[]>>();
+
+/**
+ * The valid and ambiguous variants of a family, in grammar order, without duplicates; worked out once
+ * per family definition and edition (a run asks for them from the catalog, the case library and the
+ * vector-file checks).
+ */
+export function familyVariants(fam: FamilyDef): readonly Qualifiers[] {
+  let byEdition = variantsMemo.get(fam);
+  if (!byEdition) variantsMemo.set(fam, (byEdition = new Map()));
+  const hit = byEdition.get(specEdition());
+  if (hit) return hit;
+  const out = Object.freeze(variantsOf(fam));
+  byEdition.set(specEdition(), out);
+  return out;
+}
+
+function variantsOf(fam: FamilyDef): Qualifiers[] {
   const seen = new Set<string>();
   const out: Qualifiers[] = [];
   for (const form of fam.forms) {
@@ -187,7 +203,7 @@ export function familyVariants(fam: FamilyDef): Qualifiers[] {
       const id = variantId(fam, q);
       if (seen.has(id)) continue;
       seen.add(id);
-      if (evaluate(fam, q).status !== 'invalid') out.push(q);
+      if (statusOf(fam, q) !== 'invalid') out.push(q);
     }
   }
   return out;
@@ -208,7 +224,7 @@ export function familyNeighbours(
   const holders = fam.slots.filter((s) => s.descriptor);
   const core = only
     ? variants
-    : variants.filter((q) => fam.fanout.every((s) => (q[s] ?? '') === '') && evaluate(fam, q).status === 'valid');
+    : variants.filter((q) => fam.fanout.every((s) => (q[s] ?? '') === '') && statusOf(fam, q) === 'valid');
   const spelled = new Set<string>();
   for (const base of core) {
     // one base per spelling where a slot is held outside the instruction (its neighbours differ only there)
@@ -238,7 +254,7 @@ export function familyNeighbours(
         if (known.has(id) || seen.has(id) || !keep(id)) continue;
         seen.add(id);
         const q = { ...base, [slot.name]: v };
-        if (evaluate(fam, q).status === 'invalid' && !(holders.length && validWithOtherHeld(fam, q, holders))) out.push({ q, of });
+        if (statusOf(fam, q) === 'invalid' && !(holders.length && validWithOtherHeld(fam, q, holders))) out.push({ q, of });
       }
     }
   }
@@ -250,7 +266,7 @@ export function familyNeighbours(
  * map's element type): ptxas sees only the spelling, so such a neighbour is no rejection test.
  */
 function validWithOtherHeld(fam: FamilyDef, q: Qualifiers, holders: readonly { name: string; values: readonly string[] }[]): boolean {
-  return holders.some((h) => h.values.some((v) => v !== q[h.name] && evaluate(fam, { ...q, [h.name]: v }).status !== 'invalid'));
+  return holders.some((h) => h.values.some((v) => v !== q[h.name] && statusOf(fam, { ...q, [h.name]: v }) !== 'invalid'));
 }
 
 /** The whole catalog for a target, as entries in a stable order. */
@@ -424,7 +440,7 @@ export function enumerateMatching(opts: MatchOptions): CatalogEntry[] {
         const forIsa = pins.some((p) => keep(`${id}@ptx${p}`)) && isaPinsOf(fam, opts.target, tmp).some((p) => keep(`${id}@ptx${p}`));
         if (!asVariant && !forIsa && !(wantN && kept)) return;
         const q = { ...tmp };
-        if (evaluate(fam, q).status === 'invalid') return;
+        if (statusOf(fam, q) === 'invalid') return;
         known.add(id);
         if (asVariant || forIsa) picked.push({ q, asVariant, forIsa });
       });
@@ -459,7 +475,7 @@ export function coreVariants(fam: FamilyDef): Qualifiers[] {
       if (seen.has(id)) return;
       seen.add(id);
       const q = { ...tmp };
-      if (evaluate(fam, q).status === 'valid') out.push(q);
+      if (statusOf(fam, q) === 'valid') out.push(q);
     });
   }
   return out;

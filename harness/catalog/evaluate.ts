@@ -64,6 +64,51 @@ function tableViolation(t: RuleTable, q: Qualifiers): Violation {
   return { rule: t.id, text: `${t.text}: (${have})${allowed}`, cite, basis: t.rows[0]?.basis ?? 'table' };
 }
 
+/**
+ * What `evaluate(fam, q).status` says, without building a word of its violations: the enumerator
+ * asks this of every combination the forms generate and of every neighbour, and keeps few. The same
+ * tests in the same tables as evaluate (tests/catalog/evaluate-status.test.ts holds them equal).
+ */
+export function statusOf(fam: FamilyDef, q: Qualifiers): Status {
+  for (const s of fam.slots) if (!s.values.includes(val(q, s.name))) return 'invalid';
+  const edition = specEdition();
+  let ambiguous = false;
+  for (const t of fam.tables) {
+    if (!matches(t.appliesTo, q)) continue;
+    let any = false;
+    let plain = false;
+    for (const r of t.rows) {
+      if (!matches(r.values, q) || !inEdition(r.editions, edition)) continue;
+      any = true;
+      if (!r.ambiguity) {
+        plain = true;
+        break;
+      }
+    }
+    if (!any) return 'invalid';
+    if (!plain) ambiguous = true;
+  }
+  let admitted = false;
+  for (const f of fam.forms) {
+    if (!inEdition(f.editions, edition)) continue;
+    let ok = true;
+    for (const sl of fam.slots) {
+      if (!(f.slots[sl.name] ?? ['']).includes(val(q, sl.name))) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) {
+      admitted = true;
+      break;
+    }
+  }
+  if (!admitted) return 'invalid';
+  if (ambiguous) return 'ambiguous';
+  for (const a of fam.ambiguities) if (matches(a.when, q)) return 'ambiguous';
+  return 'valid';
+}
+
 /** Evaluates `q` (one value per slot; a missing slot counts as omitted) against `fam`. */
 export function evaluate(fam: FamilyDef, q: Qualifiers): Evaluation {
   const violations: Violation[] = [];

@@ -113,7 +113,7 @@ describe('order sets', () => {
       { numRuns: 300, seed: 6 },
     );
   });
-  it.each([...cases, [E4M3, E4M3], [F32, F32], [F64, F64]].map(([t, a]) => [t.name, a.name, t, a] as const))('%s accumulated in %s: the set is exactly what every ordered bracketing of every permutation gives (brute force over addOnce/minmaxAllowed)', (_t, _a, type, acc) => {
+  it.each(([...cases, [E4M3, E4M3], [F32, F32], [F64, F64]] as [FloatFormat, FloatFormat][]).map(([t, a]) => [t.name, a.name, t, a] as const))('%s accumulated in %s: the set is exactly what every ordered bracketing of every permutation gives (brute force over addOnce/minmaxAllowed)', (_t, _a, type, acc) => {
     // independent of reductionSet's memo and tables: each ordered tree evaluated step by step, an fp8
     // overflow step taking both branches (kept and saturated), as the model allows
     const conv = (b: bigint) => convert(type, acc, b);
