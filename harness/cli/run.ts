@@ -124,11 +124,12 @@ export function filesText(filesDone: number, bytesDone: number, bytesTotal: numb
 }
 
 /**
- * Cases through the reference model into the recorder, yielding now and then so a signal gets in;
- * every result that is not a plain pass is kept, and the first `keepPasses` passes; the rest are
- * counted (`totals`, per family and verdict, and `dropped`).
+ * Cases through the reference model into the recorder (or `into`, a sink of their own), yielding to
+ * the event loop every few milliseconds so a signal, and the ptxas helpers' answers when the two run
+ * side by side, get in; every result that is not a plain pass is kept, and the first `keepPasses`
+ * passes; the rest are counted (`totals`, per family and verdict, and `dropped`).
  */
-async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPasses = KEEP_WHOLE): Promise<{ cases: number; totals: Record<string, number>; dropped: number }> {
+async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPasses = KEEP_WHOLE, into: (rs: EntryResult[]) => void = (rs) => rec.add(rs)): Promise<{ cases: number; totals: Record<string, number>; dropped: number }> {
   const progress = new Progress(io, sel.total, 'cases evaluated');
   let n = 0;
   let passes = 0;
@@ -136,8 +137,12 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPa
   const totals: Record<string, number> = {};
   for await (const b of sel.batches()) {
     const cases = unpackAll(b);
-    for (let i = 0; i < cases.length; i += 1000) {
-      const batch = cases.slice(i, i + 1000).map(runCaseOnReference);
+    let i = 0;
+    while (i < cases.length) {
+      const batch: EntryResult[] = [];
+      const until = performance.now() + 20;
+      do batch.push(runCaseOnReference(cases[i++]!));
+      while (i < cases.length && batch.length < 1000 && performance.now() < until);
       const kept: EntryResult[] = [];
       for (const r of batch) {
         totals[`total.${r.family}.${r.verdict}`] = (totals[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
@@ -147,7 +152,7 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPa
           totals[`dropped.${r.family}.cases`] = (totals[`dropped.${r.family}.cases`] ?? 0) + 1;
         }
       }
-      rec.add(kept);
+      into(kept);
       n += batch.length;
       progress.tick(batch.length, batch.map((r) => r.verdict));
       await new Promise((r) => setImmediate(r));
@@ -367,14 +372,27 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   const rec = startRecorder(opts.keepPasses);
   rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
   let stats: Record<string, number> = {};
+  // the case library on the reference model runs while ptxas classifies (ptxas works in helper
+  // processes, the model on this thread: on two cores both stay busy); the cases' results are added
+  // after the entries', as before
+  const caseResults: EntryResult[] = [];
+  let cases: Promise<{ cases: number; totals: Record<string, number>; dropped: number }> | undefined;
+  const startCases = () => {
+    if (!sel?.total || cases) return;
+    io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
+    cases = runCasesInto(rec, sel, io, opts.keepPasses, (rs) => void caseResults.push(...rs));
+  };
   if (backend.ptxas) {
     const progress = new Progress(io, entries.length, 'entries classified');
     // decided results are held for a partial report (an interrupt keeps them); added in entry order at the end
     const decided: EntryResult[] = [];
-    rec.pending = () => decided;
+    rec.pending = () => [...decided, ...caseResults];
     // in a toolchain matrix, classified before any report was written (matrix.ts)
     const pre = hooks.matrix?.precomputed;
-    const run = pre ?? (await runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir }));
+    const classifying = pre ? undefined : runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir });
+    startCases();
+    const run = pre ?? (await classifying!);
+    const caseRun = await cases;
     rec.pending = undefined;
     if (!pre) progress.done();
     const alsoKeep = hooks.matrix?.alsoKeep;
@@ -402,8 +420,12 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
         `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.cachedVerdicts !== undefined ? `${run.stats.cachedVerdicts} from the verdict cache; ` : ''}${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
     );
+    if (caseRun) {
+      rec.add(caseResults);
+      stats = { ...stats, cases: caseRun.cases, ...(caseRun.dropped ? caseRun.totals : {}) };
+    }
   }
-  if (sel?.total) {
+  if (sel?.total && !cases) {
     io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
     const r = await runCasesInto(rec, sel, io, opts.keepPasses);
     stats = { ...stats, cases: r.cases, ...(r.dropped ? r.totals : {}) };
