@@ -5,17 +5,21 @@
  * (`--vectors FILE --backend gpu`; `--backend reference` for the model alone), timestamps each line
  * it prints, and says where the seconds went:
  *   start    process start to the backend chosen (node, modules, ptxas and device probes)
- *   read     the validation pass over the file (every problem before anything runs)
- *   plan     the gpu plan (report stats.planSeconds)
+ *   read     the one read of the file: validated, its cases held (every problem before anything
+ *            runs), while the workers start their CUDA contexts
+ *   plan     looking up the file's variants (report stats.planSeconds)
  *   compile  ptxas or the cubin cache (stats.compileSeconds)
- *   run      reading the file again, the GPU and the judging, overlapped (stats.runSeconds), with
- *            the workers' own seconds beside it: GPU (launches and copies) and judging
+ *   run      the GPU and the judging, overlapped (stats.runSeconds), with the workers' own seconds
+ *            beside it: GPU (launches and copies) and judging; a file too big to hold is read again here
+ *   other    the rest between the read and the last case judged
  *   report   the last case judged to the process's end (comparator, report.json, html, junit, gzip)
  * From the bundle on a GPU host (no node there): `.bundle/bench-vector-file.mjs` (npm run gpu:pack).
  *
- * Usage: bench-vector-file [--file F] [--cases N] [--backend gpu|reference] [--standin] [--report DIR] [--cli CLI.mjs]
- * --file F: the file to run (written there first, and kept, when it does not exist); --cli: another
- * build of the CLI (a bundle's cli.mjs) to compare with.
+ * Usage: bench-vector-file [--file F] [--mix] [--cases N] [--write-only] [--backend gpu|reference] [--standin] [--report DIR] [--cli CLI.mjs]
+ * --file F: the file to run (written there first, and kept, when it does not exist); --mix: the file
+ * written is one of 12 variants (writeMixedFile), as users' files are; --write-only: write it and
+ * stop; --cli: another build of the CLI (a bundle's cli.mjs) to compare with.
+ * scripts/gpu/vector-file-bench.sh runs it on a GPU host, two builds, cold and warm, both files.
  * --standin runs the gpu backend against the stand-in launcher (tests/fixtures/standin-launcher.cts,
  * a CPU "GPU" computing the model per case: its GPU seconds mean nothing, the other stages do).
  */
@@ -156,6 +160,7 @@ async function main(args: readonly string[]): Promise<number> {
     }
   }
 
+  if (args.includes('--write-only')) return 0;
   const cli = flag('--cli') ? [resolve(flag('--cli')!)] : bundled ? [join(here, 'cli.mjs')] : ['--import', 'tsx', join(root, 'harness', 'cli', 'main.ts')];
   const env = { ...process.env, ...(args.includes('--standin') ? { PTX_CONFORMANCE_ADDON: join(root, 'tests', 'fixtures', 'standin-launcher.cts') } : {}) };
   const argv = ['--vectors', file, '--backend', backend, '--report', report];
