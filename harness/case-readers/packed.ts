@@ -354,6 +354,10 @@ export class CaseSink {
   private out: CaseBatch[] = [];
   private block: PackedCases | undefined;
   private objs: Case[] | undefined;
+  /** Packed cases committed so far (the number of the next, in file order). */
+  packedCount = 0;
+  /** The number of the first case of each packed block still held. */
+  private readonly firsts = new Map<PackedCases, number>();
 
   constructor(
     readonly ctx: FileCtx,
@@ -366,6 +370,7 @@ export class CaseSink {
     let b = this.block;
     if (!b || b.n >= b.capacity) {
       b = this.block = new PackedCases(this.ctx.idFile, this.ctx.cite);
+      this.firsts.set(b, this.packedCount);
       this.out.push(b);
       this.objs = undefined;
     }
@@ -386,6 +391,22 @@ export class CaseSink {
    * What has been collected since the last take. A packed block still filling stays for the next
    * piece of the file (blocks fill up across pieces) unless `last`.
    */
+  /** Drops the packed cases numbered in `drop` from the blocks still held (those taken are gone). */
+  dropPacked(drop: ReadonlySet<number>): void {
+    if (!drop.size) return;
+    this.out = this.out.map((x) => {
+      if (!isPacked(x)) return x;
+      const first = this.firsts.get(x);
+      if (first === undefined) return x;
+      let any = false;
+      for (let i = 0; i < x.n && !any; i++) any = drop.has(first + i);
+      if (!any) return x;
+      const kept = x.filter((i) => !drop.has(first + i));
+      if (this.block === x) this.block = undefined;
+      return kept;
+    });
+  }
+
   take(last = true): CaseBatch[] {
     const o = this.out;
     const b = this.block;
@@ -397,8 +418,33 @@ export class CaseSink {
       this.block = undefined;
     }
     this.objs = undefined;
+    for (const x of o) if (x !== this.block && isPacked(x)) this.firsts.delete(x);
     return o.filter((x) => batchSize(x) > 0);
   }
+}
+
+/**
+ * At the end of a file (or where its reading stops): the names the packed readers deferred are
+ * checked (NameSet.flush), and each duplicate is reported as the general path reports it (its line
+ * and column, the same words), among the file's problems in line order; its case is dropped from
+ * the blocks still held (a file with a problem runs nothing anyway).
+ */
+export function endNames(sink: CaseSink): void {
+  const ctx = sink.ctx;
+  const names = ctx.names;
+  names.flush();
+  if (!names.dups.length) return;
+  const drop = new Set<number>();
+  for (const d of names.dups) {
+    const line = names.lineOf(d.x);
+    const p = { file: ctx.file, line, col: names.colOf(d.x), message: `duplicate case name '${names.nameOf(d.x)}' (first at line ${d.firstLine}); names must be unique in a file` };
+    let i = ctx.problems.length;
+    while (i > 0 && ctx.problems[i - 1]!.line > line) i--;
+    ctx.problems.splice(i, 0, p);
+    drop.add(names.tagOf(d.x));
+  }
+  names.dups.length = 0;
+  sink.dropPacked(drop);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -424,6 +470,8 @@ export interface PackFields {
   c: number;
   expMemory: number;
   expReturned: number;
+  /** The column (from 1) of the name's value in its line, the opening quote of a quoted one (where a duplicate is reported). */
+  nameCol: number;
   /** Whether the item has operands: / expect: (their lists are above). */
   operands: boolean;
   expect: boolean;
@@ -442,13 +490,14 @@ export interface PackFields {
 export const MAX_ELEMS = 16;
 
 export function newPackFields(): PackFields {
-  return { src: new Uint8Array(0), nameAt: -1, nameEnd: -1, nameHash: 0, nameChecked: false, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false, elems: false, els: new Int32Array(5 * 2 * MAX_ELEMS), cnt: new Int32Array(5) };
+  return { src: new Uint8Array(0), nameAt: -1, nameEnd: -1, nameHash: 0, nameChecked: false, nameCol: 1, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false, elems: false, els: new Int32Array(5 * 2 * MAX_ELEMS), cnt: new Int32Array(5) };
 }
 
 export function resetPackFields(f: PackFields, src: Uint8Array): void {
   f.src = src;
   f.nameAt = f.nameEnd = -1;
   f.nameChecked = false;
+  f.nameCol = 1;
   f.instruction = undefined;
   f.space = undefined;
   f.memory = f.b = f.c = f.expMemory = f.expReturned = -1;
@@ -662,11 +711,10 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
     blk.abandonNext();
     return false;
   }
-  // last, so that nothing else can fail after the name is recorded; a duplicate: the general path reports it
-  if (ctx.checkNames && ctx.names.addBytes(u, ns, ne, f.nameHash, nameLine) !== undefined) {
-    blk.abandonNext();
-    return false;
-  }
+  // the name is checked later, in a batch (NameSet.defer, flush); a duplicate is reported then, at
+  // the line and column recorded here (endNames), and its case dropped where it is still held
+  if (ctx.checkNames) ctx.names.defer(u, ns, ne, f.nameHash, nameLine, f.nameCol, sink.packedCount);
   blk.commit(v, u, ns, ne, line, bits);
+  sink.packedCount++;
   return true;
 }

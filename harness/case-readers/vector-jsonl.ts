@@ -6,7 +6,7 @@
  * other line is parsed with JSON.parse, and only a line with a problem is scanned again, by hand, to
  * find the column of the offending field.
  */
-import { type CaseBatch, CaseSink, type ListSlot, type PackFields, newPackFields, packItem, resetPackFields, setList } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, type PackFields, endNames, newPackFields, packItem, resetPackFields, setList } from './packed.js';
 import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
@@ -313,6 +313,7 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
         if (i >= e || i === p + 1) return false;
         PF.nameAt = p + 1;
         PF.nameEnd = i;
+        PF.nameCol = p - s + 1;
         PF.nameHash = h | 1;
         PF.nameChecked = true;
         q = i + 1;
@@ -431,6 +432,7 @@ export class JsonlScanner {
       p = nl + 1;
       this.lineNo++;
     }
+    if (last) endNames(this.sink);
     return Math.min(p, n);
   }
 

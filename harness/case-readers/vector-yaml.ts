@@ -10,7 +10,7 @@
  * items do not parse on their own, is parsed as one document, as long as it is small.
  */
 import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, type PackFields, newPackFields, packItem, resetPackFields, setList } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, endNames, type PackFields, newPackFields, packItem, resetPackFields, setList } from './packed.js';
 import type { Case } from './types.js';
 import { CASE_KEYS, type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
 
@@ -710,6 +710,7 @@ function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean 
     PF.nameEnd = qe;
     PF.nameHash = h | 1;
     PF.nameChecked = true;
+    PF.nameCol = s - nameLineStart + 1;
     return true;
   }
   if (key === 2) {
@@ -724,6 +725,8 @@ function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean 
 
 /** Where the item packScan read ends (the start of the next item's line, or the end of the text). */
 let packEnd = 0;
+/** Where the line of the item's name: key starts. */
+let nameLineStart = 0;
 
 /**
  * Scans the list item starting at u[s] (first line: `indent` spaces and `- `) into PF when it has
@@ -745,7 +748,10 @@ function packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd =
     const a = keyAt(u, p, 0);
     if (a < 0) return false;
     const key = KEY;
-    if (key === 1) packNameLine = LN;
+    if (key === 1) {
+      packNameLine = LN;
+      nameLineStart = p - keyCol;
+    }
     let v = a;
     while (u[v] === SP) v++;
     const c = u[v];
@@ -864,7 +870,7 @@ export class YamlScanner {
     this.ctx = newFileCtx(file, idFile, this.chunkLoc);
     this.sink = new CaseSink(this.ctx, packing);
     // about one name per 128 bytes; more grow the set
-    if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 128, 1 << 21));
+    if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 192, 1 << 21));
   }
 
   /** The next piece of the file's text: its UTF-8 bytes go straight into the work buffer. */
@@ -1099,6 +1105,7 @@ export class YamlScanner {
   private stop(why: NotSimple): void {
     this.notSimple ??= why;
     if (this.whole) return;
+    endNames(this.sink);
     this.ctx.problems.push({
       file: this.file,
       line: Math.max(1, why.line),
@@ -1116,8 +1123,9 @@ export class YamlScanner {
       this.ctx.problems.length = 0;
       this.ctx.names.clear();
       for (const c of wholeDocument(this.ctx, this.text)) this.sink.case(c);
-    } else if (!simple && (this.phase as string) !== 'done') {
-      this.stop({ line: this.lineNo - 1, why: this.phase === 'header' ? 'no top-level cases: line' : 'an empty cases: list' });
+    } else {
+      endNames(this.sink);
+      if (!simple && (this.phase as string) !== 'done') this.stop({ line: this.lineNo - 1, why: this.phase === 'header' ? 'no top-level cases: line' : 'an empty cases: list' });
     }
     this.phase = 'done';
   }
