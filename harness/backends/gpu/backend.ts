@@ -362,21 +362,31 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         if (isPacked(batch)) {
           // the block's variants looked up at once (a given run's plan grows as they come)
           given?.prepare(batch.variants.map((p) => p.variant).filter((v) => gpuFamily(v.family)));
-          // one placement per (variant, space) of the block: it depends on the variant and the lengths, which the variant fixes
-          const placed = new Map<number, ReturnType<typeof placeCase>>();
+          // one placement, and so one group, per (variant, space) of the block: it depends on the
+          // variant and the lengths, which the variant fixes (found once, not per case: 1.3 M cases
+          // built a group key each, 0.4 s of the parent on the H100 host)
+          const placed: ({ why: string } | { g: Group } | undefined)[] = [];
+          given0 += batch.n;
           for (let i = 0; i < batch.n; i++) {
-            given0++;
             const key = batch.vidx[i]! * 16 + (batch.bits[i]! & (SPACE_GLOBAL | SPACE_SHARED));
-            let p = placed.get(key);
-            if (!p) placed.set(key, (p = placeCase(find, unpack(batch, i), multicastWhy, opts.device)));
-            if ('why' in p) {
-              skipped.push(skippedCase(unpack(batch, i), p.why));
+            let at = placed[key];
+            if (!at) {
+              const p = placeCase(find, unpack(batch, i), multicastWhy, opts.device);
+              if ('why' in p) at = { why: p.why };
+              else {
+                ran.add(p.gv.entry.id);
+                const k = `${p.gv.index}:${p.mode}:${batch.idFile}`;
+                let g = groups.get(k);
+                if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, kernel: p.gv.name, shape: p.gv.shape, cases: [] }));
+                at = { g };
+              }
+              placed[key] = at;
+            }
+            if ('why' in at) {
+              skipped.push(skippedCase(unpack(batch, i), at.why));
               continue;
             }
-            ran.add(p.gv.entry.id);
-            const k = `${p.gv.index}:${p.mode}:${batch.idFile}`;
-            let g = groups.get(k);
-            if (!g) groups.set(k, (g = { gv: p.gv, mode: p.mode, kernel: p.gv.name, shape: p.gv.shape, cases: [] }));
+            const g = at.g;
             (g.packed ??= new PackedCases(batch.idFile, batch.cite, FILE_JOB)).append(batch, i);
             buffered++;
             if (g.packed.n >= FILE_JOB) await flush(g);
