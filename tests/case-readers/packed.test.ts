@@ -42,6 +42,11 @@ const itemArb = fc
     dropB: fc.boolean(),
     mangle: fc.constantFrom('none', 'none', 'none', 'digits', 'lanes', 'unknown-key', 'dup-key', 'spacing', 'quoted-instr', 'comment', 'tab', 'noinstr'),
     order: fc.integer({ min: 0, max: 5 }),
+    // YAML only: maps in flow or block style, lists in flow style or as block sequences (indented
+    // past their key or at its column), hex double-, single-quoted or plain
+    maps: fc.constantFrom('flow', 'block'),
+    lists: fc.constantFrom('flow', 'flow', 'seq', 'compact'),
+    quote: fc.constantFrom('"', "'", ''),
   })
   .map((r) => r);
 
@@ -87,10 +92,16 @@ const flowY = (v: unknown, sp: string): string =>
 function yamlItem(it: Item): string {
   const f = fieldsOf(it);
   const sp = it.mangle === 'spacing' ? '  ' : ' ';
+  const q = (x: unknown) => `${it.quote}${String(x)}${it.quote}`;
+  // a list as the value of a key at column `col` (the text after 'key:')
+  const list = (v: unknown[], col: number): string =>
+    it.lists === 'flow' ? ` [${v.map(q).join(`,${sp}`)}]` : v.map((x) => `\n${' '.repeat(it.lists === 'seq' ? col + 2 : col)}- ${q(x)}`).join('');
   const lines = f.map(([k, v]) => {
-    let val = typeof v === 'string' ? v : flowY(v, sp);
-    if (k === 'instruction' && it.mangle === 'quoted-instr') val = `"${val}"`;
-    return `${k}: ${val}`;
+    if (typeof v === 'string') return `${k}: ${k === 'instruction' && it.mangle === 'quoted-instr' ? `"${v}"` : v}`;
+    if (Array.isArray(v)) return `${k}:${list(v, 4)}`;
+    const inner = Object.entries(v as object);
+    if (it.maps === 'flow' || inner.length === 0) return `${k}: {${sp}${inner.map(([ik, x]) => `${ik}: [${(x as unknown[]).map(q).join(`,${sp}`)}]`).join(`,${sp}`)}${sp}}`;
+    return `${k}:${inner.map(([ik, x]) => `\n      ${ik}:${list(x as unknown[], 6)}`).join('')}`;
   });
   if (it.mangle === 'dup-key') lines.push(lines[0]!);
   if (it.mangle === 'comment') lines[lines.length - 1] += ' # note';
