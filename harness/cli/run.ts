@@ -43,6 +43,7 @@ import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { Progress } from './progress.js';
 import { exitCode, printSummary } from './summary.js';
+import { CaseTally, startCaseChild } from './library-cases.js';
 import { stdio } from './stdio.js';
 
 import type { Io } from './io.js';
@@ -131,10 +132,7 @@ export function filesText(filesDone: number, bytesDone: number, bytesTotal: numb
  */
 async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPasses = KEEP_WHOLE, into: (rs: EntryResult[]) => void = (rs) => rec.add(rs)): Promise<{ cases: number; totals: Record<string, number>; dropped: number }> {
   const progress = new Progress(io, sel.total, 'cases evaluated');
-  let n = 0;
-  let passes = 0;
-  let dropped = 0;
-  const totals: Record<string, number> = {};
+  const tally = new CaseTally(keepPasses);
   for await (const b of sel.batches()) {
     const cases = unpackAll(b);
     let i = 0;
@@ -143,23 +141,13 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPa
       const until = performance.now() + 20;
       do batch.push(runCaseOnReference(cases[i++]!));
       while (i < cases.length && batch.length < 1000 && performance.now() < until);
-      const kept: EntryResult[] = [];
-      for (const r of batch) {
-        totals[`total.${r.family}.${r.verdict}`] = (totals[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
-        if (r.verdict !== 'pass' || passes++ < keepPasses) kept.push(r);
-        else {
-          dropped++;
-          totals[`dropped.${r.family}.cases`] = (totals[`dropped.${r.family}.cases`] ?? 0) + 1;
-        }
-      }
-      into(kept);
-      n += batch.length;
+      into(tally.keep(batch));
       progress.tick(batch.length, batch.map((r) => r.verdict));
       await new Promise((r) => setImmediate(r));
     }
   }
   progress.done();
-  return { cases: n, totals, dropped };
+  return { cases: tally.cases, totals: tally.totals, dropped: tally.dropped };
 }
 
 /**
@@ -363,75 +351,109 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
 
   // ptxas (with the case library on the reference model, unless --no-cases), or nothing but the catalog
   const ptx = (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ?? modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
-  // in a toolchain matrix, the entries its classification answered (enumerated once there)
-  const selected = hooks.matrix?.entries ?? selectEntries(opts, target, ptx);
-  const entries = hooks.matrix?.entries ? [...selected] : shardSlice(selected, opts.shard);
-  const sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
-  if (typeof sel === 'number') return sel;
-  io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}${opts.shard ? ` (${shardText(opts.shard)}: ${entries.length} of ${selected.length})` : ''}, judged under PTX ISA ${ptx}`);
-  const rec = startRecorder(opts.keepPasses);
-  rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
-  let stats: Record<string, number> = {};
-  // the case library on the reference model runs while ptxas classifies (ptxas works in helper
-  // processes, the model on this thread: on two cores both stay busy); the cases' results are added
-  // after the entries', as before
+  // the case library on the reference model: with the whole library (no --filter), in a child
+  // process started now, which selects and judges it while this thread enumerates the catalog and
+  // ptxas classifies it (ptxas in helper processes: on two cores every core stays busy); else on
+  // this thread beside ptxas. Either way the cases' results are added after the entries'.
   const caseResults: EntryResult[] = [];
-  let cases: Promise<{ cases: number; totals: Record<string, number>; dropped: number }> | undefined;
-  const startCases = () => {
-    if (!sel?.total || cases) return;
-    io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
-    cases = runCasesInto(rec, sel, io, opts.keepPasses, (rs) => void caseResults.push(...rs));
-  };
-  if (backend.ptxas) {
-    const progress = new Progress(io, entries.length, 'entries classified');
-    // decided results are held for a partial report (an interrupt keeps them); added in entry order at the end
-    const decided: EntryResult[] = [];
-    rec.pending = () => [...decided, ...caseResults];
-    // in a toolchain matrix, classified before any report was written (matrix.ts)
-    const pre = hooks.matrix?.precomputed;
-    const classifying = pre ? undefined : runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir });
-    startCases();
-    const run = pre ?? (await classifying!);
-    const caseRun = await cases;
-    rec.pending = undefined;
-    if (!pre) progress.done();
-    const alsoKeep = hooks.matrix?.alsoKeep;
-    // every entry that is not a plain pass, and the first --keep passes; the others are counted and
-    // covered (replay any by --filter with its id)
-    let passes = 0;
-    const kept: EntryResult[] = [];
-    const entryTotals: Record<string, number> = {};
-    const droppedIds: string[] = [];
-    for (const r of run.results) {
-      entryTotals[`entries.${r.family}.${r.verdict}`] = (entryTotals[`entries.${r.family}.${r.verdict}`] ?? 0) + 1;
-      if (r.verdict !== 'pass' || alsoKeep?.has(r.id) || passes++ < opts.keepPasses) kept.push(r);
-      else {
-        droppedIds.push(r.id);
-        entryTotals[`dropped.${r.family}.entries`] = (entryTotals[`dropped.${r.family}.entries`] ?? 0) + 1;
+  let caseProgress: Progress | undefined;
+  // PTXCONF_CASES_CHILD: 1 always a child, 0 never; unset: a child for the whole library
+  const childWanted = process.env.PTXCONF_CASES_CHILD === undefined || process.env.PTXCONF_CASES_CHILD === '' ? opts.filter === undefined : process.env.PTXCONF_CASES_CHILD === '1';
+  const child =
+    !opts.noCases && backend.ptxas && childWanted
+      ? startCaseChild({ seed: opts.seed, ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.shard ? { shard: opts.shard } : {}), keepPasses: opts.keepPasses, specEdition: opts.specEdition }, (kept, n, verdicts) => {
+          for (const r of kept) caseResults.push(r);
+          caseProgress?.tick(n, verdicts);
+        })
+      : undefined;
+  try {
+    return await runPtxasAndCases();
+  } finally {
+    child?.stop();
+  }
+
+  async function runPtxasAndCases(): Promise<RunRecorder | number> {
+    // in a toolchain matrix, the entries its classification answered (enumerated once there)
+    const selected = hooks.matrix?.entries ?? selectEntries(opts, target, ptx);
+    const entries = hooks.matrix?.entries ? [...selected] : shardSlice(selected, opts.shard);
+    let sel: CaseSelection | number | undefined;
+    if (child) {
+      const s = await child.selected;
+      if (s.problemCount) {
+        for (const l of s.problems) io.err(l);
+        io.err(`${s.problemCount} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+        return 2;
+      }
+      sel = { total: s.total, counts: s.counts, batches: () => [] };
+    } else sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
+    if (typeof sel === 'number') return sel;
+    io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}${opts.shard ? ` (${shardText(opts.shard)}: ${entries.length} of ${selected.length})` : ''}, judged under PTX ISA ${ptx}`);
+    const rec = startRecorder(opts.keepPasses);
+    rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
+    let stats: Record<string, number> = {};
+    let cases: Promise<{ cases: number; totals: Record<string, number>; dropped: number }> | undefined;
+    const startCases = () => {
+      if (!sel?.total || cases) return;
+      io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
+      // beside the ptxas progress: plain lines, not a second bar on the same terminal line
+      const beside: Io = { ...io, isTTY: false };
+      if (child) {
+        caseProgress = new Progress(beside, sel.total, 'cases evaluated');
+        caseProgress.tick(0);
+        cases = child.finished.then((r) => (caseProgress!.done(), r));
+      } else cases = runCasesInto(rec, sel, beside, opts.keepPasses, (rs) => void caseResults.push(...rs));
+    };
+    if (backend.ptxas) {
+      const progress = new Progress(io, entries.length, 'entries classified');
+      // decided results are held for a partial report (an interrupt keeps them); added in entry order at the end
+      const decided: EntryResult[] = [];
+      rec.pending = () => [...decided, ...caseResults];
+      // in a toolchain matrix, classified before any report was written (matrix.ts)
+      const pre = hooks.matrix?.precomputed;
+      const classifying = pre ? undefined : runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir });
+      startCases();
+      const run = pre ?? (await classifying!);
+      const caseRun = await cases;
+      rec.pending = undefined;
+      if (!pre) progress.done();
+      const alsoKeep = hooks.matrix?.alsoKeep;
+      // every entry that is not a plain pass, and the first --keep passes; the others are counted and
+      // covered (replay any by --filter with its id)
+      let passes = 0;
+      const kept: EntryResult[] = [];
+      const entryTotals: Record<string, number> = {};
+      const droppedIds: string[] = [];
+      for (const r of run.results) {
+        entryTotals[`entries.${r.family}.${r.verdict}`] = (entryTotals[`entries.${r.family}.${r.verdict}`] ?? 0) + 1;
+        if (r.verdict !== 'pass' || alsoKeep?.has(r.id) || passes++ < opts.keepPasses) kept.push(r);
+        else {
+          droppedIds.push(r.id);
+          entryTotals[`dropped.${r.family}.entries`] = (entryTotals[`dropped.${r.family}.entries`] ?? 0) + 1;
+        }
+      }
+      rec.add(kept);
+      if (droppedIds.length) {
+        rec.cover(droppedIds, 'entries');
+        stats = { ...stats, ...entryTotals };
+      }
+      stats = { ...stats, ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
+      io.err(
+        `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
+          `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.cachedVerdicts !== undefined ? `${run.stats.cachedVerdicts} from the verdict cache; ` : ''}${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
+      );
+      if (caseRun) {
+        rec.add(caseResults);
+        stats = { ...stats, cases: caseRun.cases, ...(caseRun.dropped ? caseRun.totals : {}) };
       }
     }
-    rec.add(kept);
-    if (droppedIds.length) {
-      rec.cover(droppedIds, 'entries');
-      stats = { ...stats, ...entryTotals };
+    if (sel?.total && !cases) {
+      io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
+      const r = await runCasesInto(rec, sel, io, opts.keepPasses);
+      stats = { ...stats, cases: r.cases, ...(r.dropped ? r.totals : {}) };
     }
-    stats = { ...stats, ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
-    io.err(
-      `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
-        `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.cachedVerdicts !== undefined ? `${run.stats.cachedVerdicts} from the verdict cache; ` : ''}${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
-    );
-    if (caseRun) {
-      rec.add(caseResults);
-      stats = { ...stats, cases: caseRun.cases, ...(caseRun.dropped ? caseRun.totals : {}) };
-    }
+    rec.set({ stats });
+    return rec;
   }
-  if (sel?.total && !cases) {
-    io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
-    const r = await runCasesInto(rec, sel, io, opts.keepPasses);
-    stats = { ...stats, cases: r.cases, ...(r.dropped ? r.totals : {}) };
-  }
-  rec.set({ stats });
-  return rec;
 }
 
 function printWritten(io: Io, w: Pick<WrittenReport, 'json' | 'html' | 'junit'> & { jsonl?: string }): void {
