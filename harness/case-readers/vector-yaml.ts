@@ -404,6 +404,82 @@ function bytesIs(u: Uint8Array, s: number, e: number, w: Uint8Array): boolean {
  * one of the keys of `inner` (0 a case, 1 operands, 2 expect) in KEY; the offset after the ':', or -1.
  */
 function keyAt(u: Uint8Array, p: number, inner: number): number {
+  // the usual spelling first: the plain key and ':' matched in place (no second pass over its bytes)
+  const k = inner === 0 ? plainKey(u, p) : inner === 1 ? plainOperand(u, p) : plainExpect(u, p);
+  if (k > 0) return k;
+  return keyAtSlow(u, p, inner);
+}
+
+/** `name:`, `instruction:`, `space:`, `memory:`, `operands:` or `expect:` at u[p] (KEY set): the offset after ':', or -1. */
+function plainKey(u: Uint8Array, p: number): number {
+  switch (u[p]) {
+    case 110: // name
+      if (u[p + 1] === 97 && u[p + 2] === 109 && u[p + 3] === 101 && u[p + 4] === 58) {
+        KEY = 1;
+        return p + 5;
+      }
+      return -1;
+    case 105: // instruction
+      if (u[p + 11] === 58 && u[p + 1] === 110 && u[p + 2] === 115 && u[p + 3] === 116 && u[p + 4] === 114 && u[p + 5] === 117 && u[p + 6] === 99 && u[p + 7] === 116 && u[p + 8] === 105 && u[p + 9] === 111 && u[p + 10] === 110) {
+        KEY = 2;
+        return p + 12;
+      }
+      return -1;
+    case 115: // space
+      if (u[p + 5] === 58 && u[p + 1] === 112 && u[p + 2] === 97 && u[p + 3] === 99 && u[p + 4] === 101) {
+        KEY = 3;
+        return p + 6;
+      }
+      return -1;
+    case 109: // memory
+      if (u[p + 6] === 58 && u[p + 1] === 101 && u[p + 2] === 109 && u[p + 3] === 111 && u[p + 4] === 114 && u[p + 5] === 121) {
+        KEY = 4;
+        return p + 7;
+      }
+      return -1;
+    case 111: // operands
+      if (u[p + 8] === 58 && u[p + 1] === 112 && u[p + 2] === 101 && u[p + 3] === 114 && u[p + 4] === 97 && u[p + 5] === 110 && u[p + 6] === 100 && u[p + 7] === 115) {
+        KEY = 5;
+        return p + 9;
+      }
+      return -1;
+    case 101: // expect
+      if (u[p + 6] === 58 && u[p + 1] === 120 && u[p + 2] === 112 && u[p + 3] === 101 && u[p + 4] === 99 && u[p + 5] === 116) {
+        KEY = 6;
+        return p + 7;
+      }
+      return -1;
+    default:
+      return -1;
+  }
+}
+
+/** `b:` or `c:` at u[p] (KEY set): the offset after ':', or -1. */
+function plainOperand(u: Uint8Array, p: number): number {
+  const c = u[p];
+  if ((c === 98 || c === 99) && u[p + 1] === 58) {
+    KEY = c === 98 ? 11 : 12;
+    return p + 2;
+  }
+  return -1;
+}
+
+/** `memory:` or `returned:` at u[p] (KEY set): the offset after ':', or -1. */
+function plainExpect(u: Uint8Array, p: number): number {
+  const c = u[p];
+  if (c === 109 && u[p + 6] === 58 && u[p + 1] === 101 && u[p + 2] === 109 && u[p + 3] === 111 && u[p + 4] === 114 && u[p + 5] === 121) {
+    KEY = 13;
+    return p + 7;
+  }
+  if (c === 114 && u[p + 8] === 58 && u[p + 1] === 101 && u[p + 2] === 116 && u[p + 3] === 117 && u[p + 4] === 114 && u[p + 5] === 110 && u[p + 6] === 101 && u[p + 7] === 100) {
+    KEY = 14;
+    return p + 9;
+  }
+  return -1;
+}
+
+/** keyAt for any other spelling: a quoted key, or a plain one that is none of the keys (then -1). */
+function keyAtSlow(u: Uint8Array, p: number, inner: number): number {
   const q = u[p];
   let s = p;
   let i: number;

@@ -101,30 +101,32 @@ describe('seven YAML spellings of the same cases', () => {
   });
 
   it('a reference run gives the same verdicts, the fast judge applies to each, and the slowest spelling is within 2x of the fastest', async () => {
-    const n = 20_000; // the first 200 kept whole through the full model (--keep 200), the rest for the fast judge
+    const n = 16_000; // the first 200 kept whole through the full model (--keep 200), the rest for the fast judge
     const seen: { verdicts: string; cases: number; fast: number; exit: number; cpu: number }[] = [];
-    // a warm-up run of each spelling first (module loading, the catalog, the JIT), not timed
-    for (const sp of SPELLINGS) {
-      writeFileSync(join(dir, `warm-${sp}.yaml`), text(sp, 3000));
-      await main(['--vectors', join(dir, `warm-${sp}.yaml`), '--backend', 'reference', '--report', join(dir, `r-warm-${sp}`), '--keep', '200'], { out: () => {}, err: () => {}, isTTY: false });
-    }
+    // each spelling run twice, its CPU time the lower (the first run of a spelling also loads modules
+    // and compiles its shapes; a busy machine adds noise to either)
     for (const sp of SPELLINGS) {
       const f = join(dir, `${sp}.yaml`);
       writeFileSync(f, text(sp, n));
-      const report = join(dir, `r-${sp}`);
-      const cpu0 = process.cpuUsage();
-      const exit = await main(['--vectors', f, '--backend', 'reference', '--report', report, '--keep', '200'], { out: () => {}, err: () => {}, isTTY: false });
-      const c = process.cpuUsage(cpu0);
-      const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number; fastJudged: number }; results: { id: string; verdict: string }[] };
-      const verdicts = r.results.map((x) => `${x.id.split(':').pop()} ${x.verdict}`).join('\n');
-      seen.push({ verdicts, cases: r.stats.cases, fast: r.stats.fastJudged, exit, cpu: (c.user + c.system) / 1e6 });
+      let cpu = Infinity;
+      for (const k of [0, 1]) {
+        const report = join(dir, `r-${sp}-${k}`);
+        const cpu0 = process.cpuUsage();
+        const exit = await main(['--vectors', f, '--backend', 'reference', '--report', report, '--keep', '200'], { out: () => {}, err: () => {}, isTTY: false });
+        const c = process.cpuUsage(cpu0);
+        cpu = Math.min(cpu, (c.user + c.system) / 1e6);
+        if (k === 0) continue;
+        const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number; fastJudged: number }; results: { id: string; verdict: string }[] };
+        const verdicts = r.results.map((x) => `${x.id.split(':').pop()} ${x.verdict}`).join('\n');
+        seen.push({ verdicts, cases: r.stats.cases, fast: r.stats.fastJudged, exit, cpu });
+      }
     }
     for (const s of seen) {
       expect(s.cases).toBe(n);
       expect(s.exit).toBe(1); // every 7th expect is wrong
       expect(s.verdicts).toBe(seen[0]!.verdicts);
       expect(s.fast).toBe(seen[0]!.fast);
-      expect(s.fast).toBeGreaterThan(15_000);
+      expect(s.fast).toBeGreaterThan(12_000);
     }
     const cpus = seen.map((s) => s.cpu);
     expect(Math.max(...cpus) / Math.min(...cpus), cpus.join(' s, ')).toBeLessThan(2);
