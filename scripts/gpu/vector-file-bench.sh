@@ -5,7 +5,7 @@
 # with cli.mjs, worker.mjs, executor.mjs, cuda_launcher.node and bench-vector-file.mjs (esbuild, as
 # scripts/gpu/pack.mjs makes them); node from NODE_XZ (the bundle's node.xz).
 # Usage: sh scripts/gpu/vector-file-bench.sh OUTDIR NODE_XZ NEW_DIR [OLD_DIR]
-# Logs: OUTDIR/<file>-<build>-<cold|warm>.txt (the bench's lines and stage table).
+# Logs: OUTDIR/<file>-<build>-<cold|warm|warm2>.txt (the bench's lines and stage table; warm twice for the spread).
 out=$1; nodexz=$2; new=$3; old=$4
 mkdir -p "$out"
 N=/tmp/ptxconf-node
@@ -15,7 +15,7 @@ one() { # file build dir
   f=$1; b=$2; d=$3
   export XDG_CACHE_HOME=/tmp/vfb-cache-$f-$b
   rm -rf "$XDG_CACHE_HOME"
-  for t in cold warm; do
+  for t in cold warm warm2; do
     timeout 240 $N "$d/bench-vector-file.mjs" --file /tmp/vfb-$f.jsonl > "$out/$f-$b-$t.txt" 2>&1
     echo "== $f $b $t: exit $?"
     sed -n '/^stage/,$p' "$out/$f-$b-$t.txt"
