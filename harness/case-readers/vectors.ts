@@ -225,13 +225,18 @@ export async function vectorFilesSize(paths: readonly string[]): Promise<{ files
   return { files, bytes };
 }
 
+/** Bytes a held case takes at most, about: a packed block's slot arrays per case (memory, b, c, expect, line, name), and a Case object with its BigInts. */
+const HELD_PACKED_BYTES = 128;
+const HELD_OBJECT_BYTES = 1024;
+
 /**
  * One read for a run that must know every problem before anything runs and then run the cases:
- * validates every file as validateVectors does and, when the files are at most `holdBytes`
- * together, holds the good cases that `keep` takes (asked once per case, in file order, as
- * streamVectors asks it) in memory, packed blocks as they are (about 100 bytes a case). `held` is
- * undefined when the files are bigger (the caller streams them again: a second read, with memory
- * bounded whatever their size) or when there are problems (nothing is to run).
+ * validates every file as validateVectors does and holds the good cases that `keep` takes (asked
+ * once per case, in file order, as streamVectors asks it) in memory, packed blocks as they are,
+ * while they take at most `holdBytes` (about 128 bytes a packed case, 1 KB a case object; files
+ * bigger than that are not held at all). `held` is undefined when they did not fit (the caller
+ * streams the files again: a second read, in bounded memory whatever their size) or when there are
+ * problems (nothing is to run).
  */
 export async function validateAndHold(
   paths: readonly string[],
@@ -240,15 +245,22 @@ export async function validateAndHold(
 ): Promise<{ problems: InputProblem[]; cases: number; files: string[]; bytes: number; held: CaseBatch[] | undefined }> {
   const { bytes } = await vectorFilesSize(paths);
   const keep = opts.keep;
-  const held: CaseBatch[] | undefined = bytes <= opts.holdBytes ? [] : undefined;
+  let held: CaseBatch[] | undefined = bytes <= opts.holdBytes ? [] : undefined;
+  let heldBytes = 0;
   const hold = (b: CaseBatch) => {
+    if (!held) return;
+    let kept: CaseBatch;
     if (isPacked(b)) {
-      const kept = keep ? b.filter((i) => keep(b.variantId(i))) : b;
-      if (kept.n) held!.push(kept);
-      return;
+      const k = keep ? b.filter((i) => keep(b.variantId(i))) : b;
+      heldBytes += k.capacity * HELD_PACKED_BYTES;
+      kept = k;
+    } else {
+      const k = keep ? b.filter((c) => keep(c.variant.id)) : b;
+      heldBytes += k.length * HELD_OBJECT_BYTES;
+      kept = k;
     }
-    const kept = keep ? b.filter((c) => keep(c.variant.id)) : b;
-    if (kept.length) held!.push(kept);
+    if (heldBytes > opts.holdBytes) held = undefined; // too many to hold: the caller reads them again (with a keep of its own)
+    else if (batchSize(kept)) held.push(kept);
   };
   const v = await validateVectors(paths, idRoot, opts.onProgress, held ? hold : undefined);
   return { ...v, bytes, held: v.problems.length ? undefined : held };

@@ -90,7 +90,7 @@ describe.skipIf(typeof p === 'string')('a vector file on the gpu backend, one re
   const base = ['--vectors', file, '--backend', 'gpu', '--cache-dir', join(dir, 'cache')];
   const results = (d: string) =>
     (JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')).results as { id: string }[]).map((r) => JSON.stringify(r)).sort();
-  it('held, read twice (too big to hold) or with the workers started first: the same results', async () => {
+  it('held, read twice (files or cases too big to hold) or with the workers started first: the same results', async () => {
     const held = await runWithStandin([...base, '--report', join(dir, 'held')], { XDG_CACHE_HOME: join(dir, 'xdg') });
     expect(held.code, held.out).toBe(0);
     expect(held.out).toMatch(/cases: 360 \(from --vectors 360 in 1 file\(s\)\), on the GPU\n/);
@@ -98,11 +98,16 @@ describe.skipIf(typeof p === 'string')('a vector file on the gpu backend, one re
     const twice = await runWithStandin([...base, '--report', join(dir, 'twice')], { XDG_CACHE_HOME: join(dir, 'xdg'), PTXCONF_HOLD_BYTES: '0' });
     expect(twice.code, twice.out).toBe(0);
     expect(twice.out).toMatch(/on the GPU \(0 MB of files: read again to run them\)/);
+    // the file fits (63 KB) but its held cases would not (a packed block counts 4096 x 128 bytes): read again
+    const over = await runWithStandin([...base, '--report', join(dir, 'over')], { XDG_CACHE_HOME: join(dir, 'xdg'), PTXCONF_HOLD_BYTES: '100000' });
+    expect(over.code, over.out).toBe(0);
+    expect(over.out).toMatch(/on the GPU \(0 MB of files: read again to run them\)/);
     const early = await runWithStandin([...base, '--report', join(dir, 'early')], { XDG_CACHE_HOME: join(dir, 'xdg'), PTXCONF_PRESTART_BYTES: '1' });
     expect(early.code, early.out).toBe(0);
     const r = results(join(dir, 'held'));
     expect(r).toHaveLength(360);
     expect(results(join(dir, 'twice'))).toEqual(r);
+    expect(results(join(dir, 'over'))).toEqual(r);
     expect(results(join(dir, 'early'))).toEqual(r);
     const rep = JSON.parse(readFileSync(join(dir, 'held', 'report.json'), 'utf8'));
     // 12 variants looked up, one module of their kernels (not the 17,936-variant plan's)

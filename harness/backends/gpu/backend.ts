@@ -89,10 +89,10 @@ const STREAM_WORKERS = 8;
  */
 export const prestartBytes = () => Number(process.env.PTXCONF_PRESTART_BYTES ?? 8 << 20);
 /**
- * Vector files of at most this many bytes together (PTXCONF_HOLD_BYTES changes it) are read once on
- * the gpu backend: validated, their cases held in memory (about 100 bytes a packed case, so 1 GiB
- * of JSON lines holds about 0.6 GiB), then run; bigger ones are validated, then read again to run,
- * in bounded memory.
+ * Memory for the cases of vector files read once on the gpu backend (1 GiB; PTXCONF_HOLD_BYTES
+ * changes it): files that fit (validateAndHold: about 128 bytes a packed case, 1 KB a case object;
+ * 1.3 M JSON-lines cases take about 170 MB) are validated with their cases held, then run; bigger
+ * ones are validated, then read again to run, in bounded memory.
  */
 export const holdBytes = () => Number(process.env.PTXCONF_HOLD_BYTES ?? 2 ** 30);
 /** Generated cases per job at most (a job per variant below that; worker.ts CHUNK bounds a job). */
