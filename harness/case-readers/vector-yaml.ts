@@ -1,10 +1,11 @@
 /**
  * YAML vector files, read piecewise. A file in the simple block layout (top-level `instruction:`,
  * `cite:`, then `cases:` as a block list whose items all start `- ` at one indentation) is split at
- * its list items and each item is parsed alone: an item of the common case shape straight into a
- * packed block (packed.ts), else by a hand-written parser for the common one-line
- * forms (`key: value`, `key: [ "0x..", ... ]`, `key: { b: [...] }`), and by the `yaml` package for
- * anything else. Either way an item becomes the same plain value, and a problem is located by
+ * its list items and each item is parsed alone: an item of the common case shape (in any ordinary
+ * spelling: block or flow maps and lists, quoted or plain hex, comments, any key order) straight from
+ * the file's UTF-8 bytes into a packed block (packScan, then packed.ts), else by a hand-written
+ * parser for the common one-line forms (`key: value`, `key: [ "0x..", ... ]`, `key: { b: [...] }`),
+ * and by the `yaml` package for anything else. Either way an item becomes the same plain value, and a problem is located by
  * parsing the item with the `yaml` package (only then) and walking to the offending node, with line
  * numbers offset to the real file. A file that is not in that layout, or (small files only) whose
  * items do not parse on their own, is parsed as one document, as long as it is small.
