@@ -5,14 +5,14 @@
  * runs the library on the reference model while ptxas classifies the catalog.
  */
 import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectCases } from '../case-readers/sources.js';
 import type { Edition } from '../catalog/editions.js';
 import type { EntryResult, Verdict } from '../report/types.js';
 import { type Case, problemLines } from '../case-readers/types.js';
 import { compileFilter } from '../util/filter.js';
+import { nodeChildCommand } from '../util/child-command.js';
 import { type Shard, shardSlice, shardText } from '../util/shard.js';
 
 export interface LibraryOptions {
@@ -84,15 +84,6 @@ export interface CaseChildRequest extends LibraryOptions {
   readonly specEdition: Edition;
 }
 
-/** The command that starts the case child: the bundle's case-child.mjs beside this module, else the source under tsx; undefined when neither is there. */
-function caseChildCommand(): string[] | undefined {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const mjs = join(here, 'case-child.mjs');
-  if (existsSync(mjs)) return [process.execPath, mjs];
-  const ts = join(here, 'case-child.ts');
-  return existsSync(ts) ? [process.execPath, '--import', 'tsx', ts] : undefined;
-}
-
 /**
  * The case library on the reference model in a child process of its own, started now: it selects
  * and judges while this thread enumerates the catalog and ptxas classifies it. `selected` settles
@@ -101,7 +92,7 @@ function caseChildCommand(): string[] | undefined {
  * started (a bundle without case-child.mjs): the caller runs the cases itself.
  */
 export function startCaseChild(req: CaseChildRequest, onResults: (kept: EntryResult[], n: number, verdicts: Partial<Record<Verdict, number>>) => void): { selected: Promise<ChildSelection>; finished: Promise<{ cases: number; totals: Record<string, number>; dropped: number }>; stop: () => void } | undefined {
-  const cmd = caseChildCommand();
+  const cmd = nodeChildCommand(dirname(fileURLToPath(import.meta.url)), 'case-child');
   if (!cmd) return undefined;
   const child = fork(cmd.at(-1)!, [], { execPath: cmd[0], execArgv: cmd.slice(1, -1), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
   let onSelected!: (s: ChildSelection) => void;
