@@ -6,7 +6,8 @@
 import type { Target } from '../arch/targets.js';
 import { UsageError } from '../cli/errors.js';
 import { compileFilter, compileFilterPrefix } from '../util/filter.js';
-import { type CatalogEntry, type EntryKind, enumerateCatalog, enumerateMatching } from './enumerate.js';
+import { families } from '../registry/index.js';
+import { type CatalogEntry, type EntryKind, enumerateMatching } from './enumerate.js';
 import { ParseError, parseInstruction } from './parse.js';
 
 /**
@@ -88,13 +89,15 @@ export function filterGuess(filter: string | undefined, selects: (respelled: str
   return respelled.length ? ` Did you mean ${respelled.map(([a, r]) => `'${r}' (for '${a}')`).join(', ')}?` : '';
 }
 
-/** The error for an empty selection; counts the whole catalog, which only this path pays for. */
+/**
+ * The error for an empty selection: the families, and a respelling of a misspelt qualifier where
+ * the respelled filter selects something (asked of the pruned enumeration, not the whole catalog).
+ */
 function noMatch(opts: SelectOptions, target: Target, ptx: string): UsageError {
-  const all = enumerateCatalog({ target, ptx, neighbours: opts.kinds.includes('neighbour'), isaNeighbours: opts.kinds.includes('isa-neighbour'), spellings: opts.kinds.includes('spelling') });
-  const fams = [...new Set(all.map((e) => e.family))].join(', ');
-  const guess = filterGuess(opts.filter, (r) => all.some((e) => e.id.includes(r)));
+  const fams = families().map((f) => f.id).join(', ');
+  const guess = filterGuess(opts.filter, (r) => enumerateMatching({ target, ptx, kinds: opts.kinds, keep: compileFilter(r), viable: compileFilterPrefix(r) }).length > 0);
   return new UsageError(
-    `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog (${all.length} entries).${guess} ` +
+    `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog.${guess} ` +
       `Ids look like 'atom.global.add.f32' or 'red.shared::cta.min.u32'; families: ${fams}. Run with --list to see them.`,
   );
 }
