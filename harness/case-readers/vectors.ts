@@ -10,6 +10,7 @@ import { type Edition, type EditionRange, inEdition, parseRange, rangeText, spec
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { isUtf8 } from 'node:buffer';
 import { type CaseBatch, type PackedCases, batchSize, isPacked, unpack, unpackAll } from './packed.js';
 import type { Case, InputProblem } from './types.js';
 import { JsonlScanner } from './vector-jsonl.js';
@@ -158,15 +159,46 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
         if (last) break;
       }
     } else {
+      // the bytes as they are (the scanner reads UTF-8 bytes; no text decoded here and encoded again
+      // there), unless they are not UTF-8: then decoded, as a small file is, with U+FFFD for the
+      // bytes that are not (a multibyte character cut by the block's end stays for the next block)
       let first = true;
+      let carry = Buffer.alloc(0);
+      let asText = false;
       for (;;) {
         const r = await fh.read(buf, 0, BLOCK, null);
         const last = r.bytesRead === 0;
         done += r.bytesRead;
+        let batches: CaseBatch[];
+        if (!asText) {
+          let bytes: Buffer = carry.length ? Buffer.concat([carry, buf.subarray(0, r.bytesRead)]) : buf.subarray(0, r.bytesRead);
+          const cut = last ? bytes.length : utf8Cut(bytes);
+          carry = Buffer.from(bytes.subarray(cut));
+          bytes = bytes.subarray(0, cut);
+          if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+          if (isUtf8(bytes)) {
+            first = false;
+            batches = scanner.pushBytes(bytes, last);
+            sink.onBlock?.(done);
+            yield* batches;
+            if (last) break;
+            continue;
+          }
+          // from here on decoded: what is held and this block
+          asText = true;
+          let text = dec.write(bytes) + (last ? dec.end() : '');
+          if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+          first = false;
+          batches = scanner.push(text, last);
+          sink.onBlock?.(done);
+          yield* batches;
+          if (last) break;
+          continue;
+        }
         let text = last ? dec.end() : dec.write(buf.subarray(0, r.bytesRead));
         if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
         first = false;
-        const batches = scanner.push(text, last);
+        batches = scanner.push(text, last);
         sink.onBlock?.(done);
         yield* batches;
         if (last) break;
@@ -176,6 +208,19 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
   } finally {
     await fh.close();
   }
+}
+
+/** Where the last whole UTF-8 character of `b` ends (a multibyte character cut at the end is left out). */
+function utf8Cut(b: Uint8Array): number {
+  let i = b.length;
+  // back over at most 3 continuation bytes to a lead byte; keep the lead's character only if whole
+  for (let k = 1; k <= 4 && i - k >= 0; k++) {
+    const c = b[i - k]!;
+    if ((c & 0xc0) === 0x80) continue;
+    const need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    return need > k ? i - k : i;
+  }
+  return i;
 }
 
 /** Cases handed on at once from a small file (its cases are all in memory anyway). */

@@ -121,6 +121,30 @@ describe('streaming', () => {
     expect(isDeepStrictEqual(streamed.cases, whole.cases)).toBe(true);
     expect(streamed.cases.find((c) => c.origin.kind === 'vectors' && c.origin.name === 'case-29999')?.origin).toMatchObject({ line: 30_001 });
   });
+  it('YAML read in blocks as bytes: a BOM, multibyte characters cut by block ends, a non-ASCII name, a byte that is not UTF-8, all as a whole read gives them', async () => {
+    const lines = yamlFile(60_000).trimEnd().split('\n');
+    // a comment of 1-, 2-, 3- and 4-byte characters every 7th line: block ends fall inside them
+    for (let i = 3; i < lines.length; i += 7) lines[i] += ` # caf\u00e9 \u20ac \u{1f600}${'\u00e9'.repeat(i % 5)}`;
+    const at = lines.findIndex((l) => l.includes('name: case-40000'));
+    lines[at] = lines[at]!.replace('case-40000', 'caf\u00e9-\u00fc');
+    for (const bad of [false, true]) {
+      const f = join(dir, bad ? 'odd-bytes.yaml' : 'odd.yaml');
+      const body = Buffer.from(`\ufeff${lines.join('\n')}\n`, 'utf8');
+      // a byte no UTF-8 text has, in a comment two thirds in: from its block on the reader decodes
+      if (bad) body[body.indexOf('# caf', Math.floor((body.length * 2) / 3)) + 2] = 0xff;
+      writeFileSync(f, body);
+      expect(statSync(f).size).toBeGreaterThan(WHOLE_DOC_LIMIT);
+      const whole = loadVectorText(f, readFileSync(f, 'utf8').replace(/^\ufeff/, ''), f.split('/').pop());
+      const v = await validateVectors([f], dir);
+      expect(v.problems).toEqual(whole.problems);
+      expect(v.problems.map((p) => p.line)).toEqual([at + 1]);
+      expect(v.problems[0]!.message).toMatch(/case name 'café-ü' may use only letters, digits/);
+      const streamed = await collect(streamVectors([f], dir));
+      expect(streamed.cases.length).toBe(60_000 - 1);
+      expect(isDeepStrictEqual(streamed.cases, whole.cases)).toBe(true);
+    }
+  }, 60_000);
+
   it('the directed library streams to the same cases as loadVectors', async () => {
     const all = await loadVectors([DIRECTED_DIR], CASES_DIR);
     const s = await collect(streamVectors([DIRECTED_DIR], CASES_DIR, { batch: 1000 }));
