@@ -169,36 +169,23 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
         const r = await fh.read(buf, 0, BLOCK, null);
         const last = r.bytesRead === 0;
         done += r.bytesRead;
-        let batches: CaseBatch[];
+        let batches: CaseBatch[] | undefined;
+        let chunk: Buffer = buf.subarray(0, r.bytesRead);
         if (!asText) {
-          let bytes: Buffer = carry.length ? Buffer.concat([carry, buf.subarray(0, r.bytesRead)]) : buf.subarray(0, r.bytesRead);
-          const cut = last ? bytes.length : utf8Cut(bytes);
-          carry = Buffer.from(bytes.subarray(cut));
-          bytes = bytes.subarray(0, cut);
-          if (first && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-          if (isUtf8(bytes)) {
-            first = false;
-            batches = scanner.pushBytes(bytes, last);
-            sink.onBlock?.(done);
-            yield* batches;
-            if (last) break;
-            continue;
-          }
-          // from here on decoded: what is held and this block
-          asText = true;
-          let text = dec.write(bytes) + (last ? dec.end() : '');
-          if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-          first = false;
-          batches = scanner.push(text, last);
-          sink.onBlock?.(done);
-          yield* batches;
-          if (last) break;
-          continue;
+          if (carry.length) chunk = Buffer.concat([carry, chunk]);
+          const cut = last ? chunk.length : utf8Cut(chunk);
+          carry = Buffer.from(chunk.subarray(cut));
+          chunk = chunk.subarray(0, cut);
+          if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+          if (isUtf8(chunk)) batches = scanner.pushBytes(chunk, last);
+          else asText = true; // from this block on, decoded
         }
-        let text = last ? dec.end() : dec.write(buf.subarray(0, r.bytesRead));
-        if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (!batches) {
+          let text = dec.write(chunk) + (last ? dec.end() : '');
+          if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+          batches = scanner.push(text, last);
+        }
         first = false;
-        batches = scanner.push(text, last);
         sink.onBlock?.(done);
         yield* batches;
         if (last) break;
