@@ -68,6 +68,10 @@ function summary(o: ContentionOutcome, modulePtx: string): EntryResult {
 }
 
 export async function contendCommand(argv: readonly string[], io: Io): Promise<number> {
+  // --keep is the main run's (issue 28: honoured on every path that takes it, refused here in words)
+  if (argv.some((a) => a === '--keep' || a.startsWith('--keep='))) {
+    throw new UsageError('--keep is not an option of contend: contend keeps one result for every group it runs (a variant, a layout of participants, an operand set), with its outcomes counted. --keep sets what a run keeps (npm run conformance -- --keep N)');
+  }
   const parsed = parseGpuCommand(argv, { reps: { type: 'string' }, 'self-test': { type: 'boolean' }, expectations: { type: 'string' } }, CONTEND_USAGE, io.out);
   if (!parsed) return 0;
   const { v, target, shard, edition } = parsed;

@@ -329,6 +329,8 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       library: !wantsCases,
       generated: opts.generated,
       cases: given,
+      // --keep N: the first N given cases kept whole (and every result that is not a plain pass); all: every one
+      keepWhole: opts.keepGiven ? opts.keepPasses : KEEP_WHOLE,
       cacheDir: opts.cacheDir,
       executor: childCommand('executor'),
       worker: childCommand('worker'),

@@ -106,6 +106,10 @@ function summary(o: SweepOutcome, selftest: boolean, modulePtx: string, known: M
 const canonical = (o: SweepOutcome) => (o.laneBits === 32 ? '0x7fffffff' : '0x7fff');
 
 export async function sweepCommand(argv: readonly string[], io: Io): Promise<number> {
+  // --keep is the main run's (issue 28: honoured on every path that takes it, refused here in words)
+  if (argv.some((a) => a === '--keep' || a.startsWith('--keep='))) {
+    throw new UsageError('--keep is not an option of sweep: a sweep judges every pair and keeps, per variant, one result with its counts and up to 100 mismatching pairs whole (10 of each kind of what went wrong); the counts per cell are in the report\'s sweep section. --keep sets what a run keeps (npm run conformance -- --keep N)');
+  }
   const parsed = parseGpuCommand(
     argv,
     { cells: { type: 'string' }, budget: { type: 'string' }, expectations: { type: 'string' }, 'self-test': { type: 'boolean' }, workers: { type: 'string' } },

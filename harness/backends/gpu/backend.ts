@@ -56,6 +56,12 @@ export interface GpuRunOptions {
   readonly generated: number;
   /** Cases from files or --case, in batches (of objects, or packed blocks that go to the workers as slots). */
   readonly cases?: AsyncIterable<CaseBatch> | Iterable<CaseBatch>;
+  /**
+   * Given cases kept whole in the report (--keep N: the first N, counted across jobs in the order
+   * they are made; Infinity, --keep all: every one; default KEEP_WHOLE); past them a given case is
+   * kept only when its result is not a plain pass, and the passes are counted (stats dropped.<family>.cases).
+   */
+  readonly keepWhole?: number;
   readonly cacheDir: string;
   readonly executor: readonly string[];
   readonly worker: readonly string[];
@@ -179,9 +185,12 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     ? 'multimem needs a multicast object bound to several GPUs; this backend never creates one (the multicast backend, with its explicit flag, does)'
     : `device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on ${opts.device.name})`;
   let resultCount = 0;
+  // the case passes kept in the report, per family: the others judged are stats dropped.<family>.cases
+  const keptPasses: Record<string, number> = {};
   const emit = (rs: readonly EntryResult[]) => {
     if (!rs.length) return;
     resultCount += rs.length;
+    for (const r of rs) if (r.verdict === 'pass' && r.kind === 'case') keptPasses[r.family] = (keptPasses[r.family] ?? 0) + 1;
     opts.onResults?.(rs);
   };
   const base = (e: GpuPlan['skipped'][number]['entry']) => ({ id: e.id, family: e.family, kind: 'variant' as const, ptx: e.ptx, modulePtx: opts.ptx, catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: [] } });
@@ -339,9 +348,12 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       const groups = new Map<string, Group>();
       let flushed = 0;
       let buffered = 0;
+      const keepWhole = opts.keepWhole ?? KEEP_WHOLE;
       const flush = async (g: Group) => {
         const k = g.cases.length + (g.packed?.n ?? 0);
-        const job = { kernel: g.kernel, variant: variantOf(g.gv), shape: g.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, ...(g.packed ? { packed: g.packed.data() } : {}), library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepGiven: flushed < KEEP_WHOLE };
+        // the first keepWhole given cases of the run kept whole, counted over the jobs in order (a count, never Infinity: the job goes as JSON)
+        const keepFirst = Math.min(k, Math.max(0, keepWhole - flushed));
+        const job = { kernel: g.kernel, variant: variantOf(g.gv), shape: g.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, ...(g.packed ? { packed: g.packed.data() } : {}), library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepFirst };
         flushed += k;
         buffered -= k;
         g.cases = [];
@@ -487,6 +499,14 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       workerJudgeSeconds: ms.judge / 1000,
       seconds: (performance.now() - started) / 1000,
       ...Object.fromEntries(Object.entries(totals).map(([k, v]) => [`total.${k}`, v])),
+      // the passes judged and not kept whole, per family: the summary table counts them (the kept sample said apart)
+      ...Object.fromEntries(
+        Object.entries(totals).flatMap(([k, v]) => {
+          const family = k.endsWith('.pass') ? k.slice(0, -5) : undefined;
+          const n = family === undefined ? 0 : v - (keptPasses[family] ?? 0);
+          return n > 0 ? [[`dropped.${family}.cases`, n]] : [];
+        }),
+      ),
     },
   };
 }
@@ -526,7 +546,8 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
   const iso = await runIsolated([launch], { executor: opts.executor, cubin: job.cubin, timeoutMs: 120_000 });
   const totals: Record<string, number> = {};
   const results: EntryResult[] = [];
-  const fileCases = new Set(given);
+  // the given cases come first: the first keepFirst of them kept whole (all without it), the others when not a plain pass
+  const keepFirst = job.keepFirst ?? (job.keepGiven === false ? 0 : given.length);
   all.forEach((c, j) => {
     const o = iso.outcomes[0]![j]!;
     if ('error' in o) {
@@ -537,7 +558,7 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
     const observed = { memory: o.memory.map((x) => BigInt(x)), ...(job.shape.returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
     const verdict = judge(c.id, v, c.input, observed);
     totals[`${v.family}.${verdict.verdict}`] = (totals[`${v.family}.${verdict.verdict}`] ?? 0) + 1;
-    if (fileCases.has(c) || keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed)) results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
+    if (j < given.length ? j < keepFirst || verdict.verdict !== 'pass' : keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed)) results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
   });
   return { totals, results, cases: all.length };
 }

@@ -37,7 +37,7 @@ export interface GpuJob {
   readonly modulePtx: string;
   /** 1: a generic variant lands in shared memory (every case of the job has space: shared). */
   readonly mode: 0 | 1;
-  /** Cases from files or --case: always judged in full and kept (unless keepGiven is false). */
+  /** Cases from files or --case: judged in full and kept whole, the first `keepFirst` of them (all without it). */
   readonly cases: readonly Case[];
   /** More given cases, packed (one file's, this job's variant), after `cases` in the slots. */
   readonly packed?: PackedData;
@@ -47,8 +47,14 @@ export interface GpuJob {
   readonly generated: number;
   readonly generatedFrom: number;
   readonly seed: number;
-  /** Given cases of this job kept in the report even when they pass (false past the first KEEP_ALL of a run). */
+  /** Given cases of this job kept whole even when they pass (false: none); keepFirst, where present, decides instead. */
   readonly keepGiven?: boolean;
+  /**
+   * How many of this job's given cases (`cases`, then `packed`, in that order) are kept whole: the
+   * run's --keep N counted across jobs in order (a finite count: a job travels as JSON). The others
+   * are kept only when their result is not a plain pass. Absent: all of them (none where keepGiven is false).
+   */
+  readonly keepFirst?: number;
   /** The cubin of the level-3 generator kernel (gen-kernel.ts); absent: operands are made on the CPU. */
   readonly genCubin?: string;
 }
@@ -348,14 +354,26 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   const pk = p.packed;
   const po = objects.length;
   const pe = po + (pk?.n ?? 0);
+  const ex = p.explicit;
+  // given cases: slots [0, ex) and [po, pe); the first `keepFirst` of them (in that order) kept whole
+  const kf = job.keepFirst ?? (job.keepGiven === false ? 0 : pe);
+  // the slot past the last given case kept whole
+  const wholeEnd = kf <= ex ? Math.max(0, kf) : po + Math.min(kf - ex, pe - po);
   const one = (i: number, f: number) => {
     const obj = i < po ? objects[i] : i < pe ? unpack(pk!, i - po) : undefined;
-    // a given case is kept whole (allowed set, expect, agreement) unless the run is past its first
-    // KEEP_ALL given cases and the fast judge decided it: a pass, or `observed` (NaN lanes where the
-    // model allows any NaN, every other lane its one outcome: what the full judge says of exactly these)
-    const isFile = (i < p.explicit || (i >= po && i < pe)) && (job.keepGiven !== false || f === 1);
+    // a given case (from a file or --case) is judged in full and kept whole (allowed set, expect,
+    // agreement) while it is one of the first keepFirst; past them, only a result that is not a
+    // plain pass is kept: what the fast judge decides is counted (a pass, or `observed`: NaN lanes
+    // where the model allows any NaN, every other lane its one outcome), a flagged case judged in full
+    const given = i < ex || (i >= po && i < pe);
+    const whole = given && i < wholeEnd;
+    if (given && !whole && f !== 1) {
+      if (f === 2) opens++;
+      else passes++;
+      return;
+    }
     const probe = obj !== undefined && obj.id.includes('/probe:');
-    if (f !== 1 && !isFile && !keepCase(v.q, probe, f === 2 ? 'observed' : 'pass', i, job.seed)) {
+    if (f !== 1 && !given && !keepCase(v.q, probe, f === 2 ? 'observed' : 'pass', i, job.seed)) {
       if (f === 2) opens++;
       else passes++;
       return;
@@ -364,21 +382,21 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
     const genIndex = job.generatedFrom + i - pe;
     const input: ReferenceCase = obj ? obj.input : { ...decodeCase(inputs, slot, shape.width, p.genShape!), ...(job.mode === 1 ? { space: 'shared' as const } : {}) };
     const observed = { memory: readSlot(bufs[0]!, slot, shape.width, shape.elements), ...(shape.returns ? { returned: readSlot(bufs[3]!, slot, shape.width, shape.elements) } : {}) };
-    const verdict = f || isFile ? judge('', v, input, observed) : { verdict: 'pass' as const, reason: 'the one outcome the spec allows', unspecified: [] };
+    const verdict = f || given ? judge('', v, input, observed) : { verdict: 'pass' as const, reason: 'the one outcome the spec allows', unspecified: [] };
     count(verdict.verdict);
-    if (isFile || keepCase(v.q, probe, verdict.verdict, i, job.seed)) {
+    if (whole || (given ? verdict.verdict !== 'pass' : keepCase(v.q, probe, verdict.verdict, i, job.seed))) {
       const c: Case = obj ?? { id: `${v.id}/gen:seed=${job.seed}:level=3:i=${genIndex}`, variant: v, input, origin: { kind: 'gen', seed: job.seed, level: 3, index: genIndex } };
       results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
     }
   };
-  // the given and library cases and the sampled window case by case; past them only flags matter
-  // (packed given cases: all of them while the run keeps given cases whole, else those flagged)
-  const tail = Math.min(n, Math.max(job.keepGiven !== false ? pe : po, SAMPLE_WINDOW));
+  // the given cases kept whole, the library cases and the sampled window case by case; past them
+  // only flags matter (a given case there is not kept whole: only what the fast judge flags is judged)
+  const tail = Math.min(n, Math.max(wholeEnd, po, SAMPLE_WINDOW));
   for (let i = 0; i < tail; i++) one(i, flags[i]!);
   for (let i = tail; i < n; i++) {
     const f = flags[i]!;
     if (f === 0) passes++;
-    else if (f === 2 && (i >= pe || job.keepGiven === false)) opens++;
+    else if (f === 2) opens++;
     else one(i, f);
   }
   if (passes) count('pass', passes);
