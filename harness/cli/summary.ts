@@ -3,7 +3,7 @@
  * with its count and explanation), the expectations' outcomes, and where the reports are.
  */
 import type { RunReport } from '../report/json.js';
-import { VERDICTS, allResultTotals, passesNotKept } from '../report/types.js';
+import { VERDICTS, allResultTotals, observedNotKept, passesNotKept } from '../report/types.js';
 import { skipAccount } from '../report/skips.js';
 import { editionsText } from '../catalog/editions.js';
 import type { Io } from './io.js';
@@ -45,7 +45,6 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   const fitTo = (line: string, width: number) => (io.columns === undefined ? line : fit(line, width));
   const { total } = report.counts;
   const used = VERDICTS.filter((v) => total[v]);
-  const rows = [['family', ...used, 'total']];
   const groups = new Map<string, Record<string, number>>();
   for (const r of report.results) {
     const key = `${r.family} ${r.kind === 'case' ? 'cases' : 'catalog entries'}`;
@@ -60,9 +59,19 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
     g.pass = (g.pass ?? 0) + n;
     groups.set(key, g);
   }
+  for (const { family, n } of observedNotKept(report.stats)) {
+    const key = `${family} cases`;
+    const g = groups.get(key) ?? {};
+    g.observed = (g.observed ?? 0) + n;
+    groups.set(key, g);
+  }
   const every = allResultTotals(report);
   const droppedAll = every.notKept.all;
-  if (droppedAll && !used.includes('pass')) used.unshift('pass');
+  const droppedPasses = every.notKept.entries + every.notKept.cases;
+  if (droppedPasses && !used.includes('pass')) used.unshift('pass');
+  if (every.notKept.observed && !used.includes('observed')) used.splice(used.includes('pass') ? 1 : 0, 0, 'observed');
+  // the columns: every verdict of a kept result, and those of the results counted but not kept
+  const rows = [['family', ...used, 'total']];
   const sum = (c: Record<string, number | undefined>) => Object.values(c).reduce<number>((a, b) => a + (b ?? 0), 0);
   for (const [key, c] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) rows.push([key, ...used.map((v) => String(c[v] ?? 0)), String(sum(c))]);
   rows.push(['all results', ...used.map((v) => String(every.total[v] ?? 0)), String(every.all)]);
@@ -71,7 +80,10 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   if (lines.every((l) => l.length <= columns)) for (const l of lines) io.out(l);
   else for (const r of rows.slice(1)) for (const l of wrap(`${r[0]}:`, [...used.map((v, i) => `${v} ${r[i + 1]}`).filter((x) => !x.endsWith(' 0')), `total ${r[r.length - 1]}`], columns)) io.out(l);
   const judged = Object.entries(report.stats).filter(([k]) => k.startsWith('total.'));
-  if (droppedAll) io.out(fitTo(`\n${droppedAll} passes are counted above but not kept whole in the report (--keep all keeps them); replay any by its id`, columns + 1));
+  if (droppedAll) {
+    const what = [droppedPasses ? `${droppedPasses} passes` : '', every.notKept.observed ? `${every.notKept.observed} observed results` : ''].filter(Boolean).join(' and ');
+    io.out(fitTo(`\n${what} are counted above but not kept whole in the report (--keep all keeps every catalog entry and every case given in files or by --case; generated cases are sampled); replay any by its id`, columns + 1));
+  }
   if (judged.length) io.out(fitTo(`\nevery case judged (the report keeps a sample of the passes): ${judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`, columns + 1));
   printSkips(io, report, fitTo, columns);
 

@@ -128,22 +128,42 @@ export function passesNotKept(stats: Readonly<Record<string, number>>): { family
 }
 
 /**
+ * The `observed` results a run counted and did not keep whole, from its stats
+ * `droppedObserved.<family>.cases` (the gpu backend past its --keep: NaN lanes where the model allows
+ * any NaN, every other lane its one outcome, as the fast judge decides them).
+ */
+export function observedNotKept(stats: Readonly<Record<string, number>>): { family: string; n: number }[] {
+  const out: { family: string; n: number }[] = [];
+  for (const [k, n] of Object.entries(stats)) {
+    const m = /^droppedObserved\.(.+)\.cases$/.exec(k);
+    if (m && n > 0) out.push({ family: m[1]!, n });
+  }
+  return out;
+}
+
+/**
  * The verdict totals over every result a run judged: the results the report keeps, and the passes
- * it counted and did not keep whole. What the console's "all results" line and the HTML page's
- * header say.
+ * and `observed` results it counted and did not keep whole. What the console's "all results" line
+ * and the HTML page's header say.
  */
 export function allResultTotals(report: { readonly counts: { readonly total: Partial<Record<Verdict, number>> }; readonly results: readonly unknown[]; readonly stats: Readonly<Record<string, number>> }): {
   total: Partial<Record<Verdict, number>>;
   all: number;
   kept: number;
-  notKept: { entries: number; cases: number; all: number };
+  notKept: { entries: number; cases: number; observed: number; all: number };
 } {
-  const notKept = { entries: 0, cases: 0, all: 0 };
+  const notKept = { entries: 0, cases: 0, observed: 0, all: 0 };
   for (const d of passesNotKept(report.stats)) {
     notKept[d.what] += d.n;
     notKept.all += d.n;
   }
+  for (const d of observedNotKept(report.stats)) {
+    notKept.observed += d.n;
+    notKept.all += d.n;
+  }
   const total: Partial<Record<Verdict, number>> = { ...report.counts.total };
-  if (notKept.all) total.pass = (total.pass ?? 0) + notKept.all;
+  const passes = notKept.entries + notKept.cases;
+  if (passes) total.pass = (total.pass ?? 0) + passes;
+  if (notKept.observed) total.observed = (total.observed ?? 0) + notKept.observed;
   return { total, all: report.results.length + notKept.all, kept: report.results.length, notKept };
 }

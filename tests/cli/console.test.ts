@@ -51,3 +51,19 @@ it('the ETA waits for 3 s and 2% of the work, and reads in minutes and hours', (
   expect([trustEta(0.5, 0.5), trustEta(10, 0.001), trustEta(3, 0.02)]).toEqual([false, false, true]);
   expect([duration(42), duration(185), duration(104444)]).toEqual(['42 s', '3 min 5 s', '29 h 0 min']);
 });
+
+it('passes and observed results counted but not kept whole are in the table and said under it (a gpu run past --keep)', () => {
+  const r = report();
+  const stats = { 'total.atom.pass': 1012, 'total.atom.observed': 300, 'dropped.atom.cases': 1000, 'droppedObserved.atom.cases': 300 };
+  const out: string[] = [];
+  printSummary({ out: (s) => out.push(...s.split('\n')), err: () => {}, isTTY: false }, { ...r, stats } as RunReport, 40, 200);
+  const row = (name: string) => out.find((l) => l.startsWith(name))!.trim().split(/\s+/);
+  const head = row('family');
+  const cases = row('atom cases');
+  // 12 kept passes + 1000 not kept; 300 observed not kept
+  expect(cases[head.indexOf('pass') + 1]).toBe('1012');
+  expect(cases[head.indexOf('observed') + 1]).toBe('300');
+  expect(cases.at(-1)).toBe('1312');
+  expect(row('all results').at(-1)).toBe(String(52 + 1300));
+  expect(out.join('\n')).toMatch(/1000 passes and 300 observed results are counted above but not kept whole/);
+});

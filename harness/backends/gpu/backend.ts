@@ -187,10 +187,16 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let resultCount = 0;
   // the case passes kept in the report, per family: the others judged are stats dropped.<family>.cases
   const keptPasses: Record<string, number> = {};
+  // and the `observed` cases kept: the others judged are stats droppedObserved.<family>.cases
+  const keptObserved: Record<string, number> = {};
   const emit = (rs: readonly EntryResult[]) => {
     if (!rs.length) return;
     resultCount += rs.length;
-    for (const r of rs) if (r.verdict === 'pass' && r.kind === 'case') keptPasses[r.family] = (keptPasses[r.family] ?? 0) + 1;
+    for (const r of rs) {
+      if (r.kind !== 'case') continue;
+      if (r.verdict === 'pass') keptPasses[r.family] = (keptPasses[r.family] ?? 0) + 1;
+      else if (r.verdict === 'observed') keptObserved[r.family] = (keptObserved[r.family] ?? 0) + 1;
+    }
     opts.onResults?.(rs);
   };
   const base = (e: GpuPlan['skipped'][number]['entry']) => ({ id: e.id, family: e.family, kind: 'variant' as const, ptx: e.ptx, modulePtx: opts.ptx, catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: [] } });
@@ -502,9 +508,11 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       // the passes judged and not kept whole, per family: the summary table counts them (the kept sample said apart)
       ...Object.fromEntries(
         Object.entries(totals).flatMap(([k, v]) => {
-          const family = k.endsWith('.pass') ? k.slice(0, -5) : undefined;
-          const n = family === undefined ? 0 : v - (keptPasses[family] ?? 0);
-          return n > 0 ? [[`dropped.${family}.cases`, n]] : [];
+          const pass = k.endsWith('.pass') ? k.slice(0, -5) : undefined;
+          const observed = k.endsWith('.observed') ? k.slice(0, -9) : undefined;
+          if (pass !== undefined && v > (keptPasses[pass] ?? 0)) return [[`dropped.${pass}.cases`, v - (keptPasses[pass] ?? 0)]];
+          if (observed !== undefined && v > (keptObserved[observed] ?? 0)) return [[`droppedObserved.${observed}.cases`, v - (keptObserved[observed] ?? 0)]];
+          return [];
         }),
       ),
     },
