@@ -11,6 +11,7 @@ import type { EntryKind } from '../catalog/enumerate.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
 import { UsageError } from './errors.js';
+import { KEEP_WHOLE } from '../report/keep.js';
 import { canonicalFilter } from '../catalog/select.js';
 import { type Shard, parseShard } from '../util/shard.js';
 import { EDITIONS, type Edition, NEWEST_EDITION, parseEdition } from '../catalog/editions.js';
@@ -94,9 +95,10 @@ export const USAGE = `usage: npm run conformance -- [options]
   --list             print the entries the filter selects, run nothing
   --report DIR       where the reports go (default reports/out/<timestamp>/): results.jsonl while
                      the run goes, then report.json, report.html and junit.xml
-  --keep all|N       ptxas + reference run: keep every result (all), or every result that is not a
-                     plain pass and the first N passes of entries and of cases (default ${DEFAULT_KEEP_PASSES}); the rest
-                     are counted in the report's stats and replay by id
+  --keep all|N       keep every result whole (all), or every result that is not a plain pass and the
+                     first N passes: of catalog entries and of library cases (default ${DEFAULT_KEEP_PASSES}), of
+                     --vectors/--case cases on either backend (default ${KEEP_WHOLE}); the rest are counted in
+                     the report's stats and the summary, and replay by id
   --keep-runs N      default report folders kept in reports/out/ (default ${DEFAULT_KEEP_RUNS}; older ones are
                      removed after a run; 0 keeps all; a --report folder is never removed)
   --expectations F   known deviations (default cases/expectations/<arch>.yaml, where it exists)

@@ -18,13 +18,7 @@ import { renderJunit } from './junit.js';
 import type { EntryResult } from './types.js';
 import { toolchainName } from '../util/toolchain-name.js';
 
-/**
- * Cases whose results a report keeps whole even when they pass: the first this many of a run. Past
- * them a backend keeps only what is not a plain pass and counts the rest in stats.total.* (the
- * reference backend and the gpu backend's given cases alike), so that a vector file of millions of
- * cases writes a report of a few MB.
- */
-export const KEEP_WHOLE = 20_000;
+export { KEEP_WHOLE } from './keep.js';
 
 export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed' | 'shard' | 'specEdition'>;
 export type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries' | 'sweeps' | 'sweepsNotRun' | 'contention'>;
