@@ -202,10 +202,24 @@ function grow(): void {
  */
 export function reductionSet(op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], ftz: boolean): ReductionSet {
   const key = `${acc.name}:${op}:${ftz}`;
+  // the same reduction asked again (generated cases share special values: zeros, NaN, the extremes)
+  const whole = `${key}:${type.name}:${values.join(',')}`;
+  const known = answered.get(whole);
+  if (known) return known;
   let ar = ariths.get(key);
   if (!ar) ariths.set(key, (ar = acc.bits <= 32 ? numberArith(acc, op, ftz) : bigintArith(acc, op, ftz)));
-  return reductionSetWith(ar as Arith<number>, op, type, acc, values, ftz);
+  const r = reductionSetWith(ar as Arith<number>, op, type, acc, values, ftz);
+  // handed out again: nobody may change it
+  for (const x of r.results) Object.freeze(x);
+  Object.freeze(r.results);
+  Object.freeze(r);
+  if (answered.size >= 1 << 16) answered.clear();
+  answered.set(whole, r);
+  return r;
 }
+
+/** Reductions already answered, by operation, formats, flushing and values (bounded: cleared when full). */
+const answered = new Map<string, ReductionSet>();
 
 function reductionSetWith<K>(ar: Arith<K>, op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], ftz: boolean): ReductionSet {
   const n = values.length;
