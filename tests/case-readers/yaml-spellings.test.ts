@@ -100,35 +100,24 @@ describe('seven YAML spellings of the same cases', () => {
     expect(loadVectorText('i.yaml', one(items[7]!)).packed).toBe(1);
   });
 
-  it('a reference run gives the same verdicts, the fast judge applies to each, and the slowest spelling is within 2x of the fastest', async () => {
+  it('a reference run gives the same verdicts, and the fast judge applies to each alike (every spelling on the packed path: the same speed class; the speed itself is bench:vectors --spellings)', async () => {
     const n = 16_000; // the first 200 kept whole through the full model (--keep 200), the rest for the fast judge
-    const seen: { verdicts: string; cases: number; fast: number; exit: number; cpu: number }[] = [];
-    // two rounds over the seven spellings, each spelling's CPU time the lower of its two: the first
-    // round also loads modules and compiles each shape, and the load of a busy machine (other test
-    // files beside this one) falls on the spellings of a round alike
-    const cpu = SPELLINGS.map(() => Infinity);
-    for (const sp of SPELLINGS) writeFileSync(join(dir, `${sp}.yaml`), text(sp, n));
-    for (const round of [0, 1]) {
-      for (const [j, sp] of SPELLINGS.entries()) {
-        const report = join(dir, `r-${sp}-${round}`);
-        const cpu0 = process.cpuUsage();
-        const exit = await main(['--vectors', join(dir, `${sp}.yaml`), '--backend', 'reference', '--report', report, '--keep', '200'], { out: () => {}, err: () => {}, isTTY: false });
-        const c = process.cpuUsage(cpu0);
-        cpu[j] = Math.min(cpu[j]!, (c.user + c.system) / 1e6);
-        if (round === 0) continue;
-        const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number; fastJudged: number }; results: { id: string; verdict: string }[] };
-        const verdicts = r.results.map((x) => `${x.id.split(':').pop()} ${x.verdict}`).join('\n');
-        seen.push({ verdicts, cases: r.stats.cases, fast: r.stats.fastJudged, exit, cpu: cpu[j]! });
-      }
+    const seen: { verdicts: string; cases: number; fast: number; exit: number }[] = [];
+    for (const sp of SPELLINGS) {
+      writeFileSync(join(dir, `${sp}.yaml`), text(sp, n));
+      const report = join(dir, `r-${sp}`);
+      const exit = await main(['--vectors', join(dir, `${sp}.yaml`), '--backend', 'reference', '--report', report, '--keep', '200'], { out: () => {}, err: () => {}, isTTY: false });
+      const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number; fastJudged: number }; results: { id: string; verdict: string }[] };
+      const verdicts = r.results.map((x) => `${x.id.split(':').pop()} ${x.verdict}`).join('\n');
+      seen.push({ verdicts, cases: r.stats.cases, fast: r.stats.fastJudged, exit });
     }
     for (const s of seen) {
       expect(s.cases).toBe(n);
       expect(s.exit).toBe(1); // every 7th expect is wrong
       expect(s.verdicts).toBe(seen[0]!.verdicts);
+      // a spelling read by the general path goes case by case through the full model: 0 here
       expect(s.fast).toBe(seen[0]!.fast);
       expect(s.fast).toBeGreaterThan(12_000);
     }
-    const cpus = seen.map((s) => s.cpu);
-    expect(Math.max(...cpus) / Math.min(...cpus), cpus.join(' s, ')).toBeLessThan(2);
   }, 300_000);
 });
