@@ -573,26 +573,34 @@ function readList(u: Uint8Array, p: number, lanes: number, bits: number, out: Ui
       while (u[p] === 32) p++;
     }
     if (u[p] !== 34 || u[p + 1] !== 48 || u[p + 2] !== 120 || u[p + 3 + digits] !== 34) return false;
-    const s = p + 3;
-    if (bits <= 32) {
-      const v = hex32(u, s, digits);
-      if (v < 0) return false;
-      if (bits === 32) out[base + k] = v;
-      else out[base + (k >> 1)]! |= v << ((k & 1) << 4);
-    } else {
-      // 64 and 128 bits: 8 digits per word, the last digits the lowest word
-      const words = bits >> 5;
-      const w0 = base + k * words;
-      for (let w = 0; w < words; w++) {
-        const v = hex32(u, s + (words - 1 - w) * 8, 8);
-        if (v < 0) return false;
-        out[w0 + w] = v;
-      }
-    }
+    if (!putHex(u, p + 3, bits, out, base, k)) return false;
     p += digits + 4;
   }
   while (u[p] === 32) p++;
   return u[p] === 93;
+}
+
+/**
+ * Element k of a list: the hex digits of `bits` at u[s] into words at `base` of `out` (16-bit
+ * elements two to a word, low half first; 64 and 128 bits 8 digits a word, the last digits the
+ * lowest word); false on a digit that is not hex.
+ */
+function putHex(u: Uint8Array, s: number, bits: number, out: Uint32Array, base: number, k: number): boolean {
+  if (bits <= 32) {
+    const v = hex32(u, s, bits >> 2);
+    if (v < 0) return false;
+    if (bits === 32) out[base + k] = v;
+    else out[base + (k >> 1)]! |= v << ((k & 1) << 4);
+    return true;
+  }
+  const words = bits >> 5;
+  const w0 = base + k * words;
+  for (let w = 0; w < words; w++) {
+    const v = hex32(u, s + (words - 1 - w) * 8, 8);
+    if (v < 0) return false;
+    out[w0 + w] = v;
+  }
+  return true;
 }
 
 /**
@@ -614,21 +622,7 @@ function readElems(f: PackFields, L: number, lanes: number, bits: number, out: U
       s++;
     } else if (e - s !== digits + 2) return false;
     if (u[s] !== 48 || u[s + 1] !== 120) return false;
-    s += 2;
-    if (bits <= 32) {
-      const v = hex32(u, s, digits);
-      if (v < 0) return false;
-      if (bits === 32) out[base + k] = v;
-      else out[base + (k >> 1)]! |= v << ((k & 1) << 4);
-    } else {
-      const words = bits >> 5;
-      const w0 = base + k * words;
-      for (let w = 0; w < words; w++) {
-        const v = hex32(u, s + (words - 1 - w) * 8, 8);
-        if (v < 0) return false;
-        out[w0 + w] = v;
-      }
-    }
+    if (!putHex(u, s + 2, bits, out, base, k)) return false;
   }
   return true;
 }
