@@ -87,13 +87,7 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
   }
   const keep = compileFilter(opts.filter);
   if (opts.vectors.length) {
-    let last = 0;
-    const v = await validateVectors(opts.vectors, process.cwd(), (files, cases, bytes, total) => {
-      const now = performance.now();
-      if (now - last < 2000 && bytes < total) return;
-      last = now;
-      io.err(`loading vector files: ${filesText(files, bytes, total)}, ${cases} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
-    });
+    const v = await validateVectors(opts.vectors, process.cwd(), loadingProgress(io));
     if (v.problems.length) {
       for (const l of problemLines(v.problems)) io.err(l);
       io.err(`${v.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
@@ -116,6 +110,17 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
     total: cases.length,
     counts: `directed ${sel.counts.directed}, from --vectors 0, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}${opts.shard ? `; ${shardText(opts.shard)}: ${cases.length} of the ${sel.cases.length}` : ''}`,
     batches: () => [cases],
+  };
+}
+
+/** The progress line of a read of vector files: every 2 s, and once at the end. */
+function loadingProgress(io: Io): (files: number, cases: number, bytes: number, total: number) => void {
+  let last = 0;
+  return (files, cases, bytes, total) => {
+    const now = performance.now();
+    if (now - last < 2000 && bytes < total) return;
+    last = now;
+    io.err(`loading vector files: ${filesText(files, bytes, total)}, ${cases} cases, ${(bytes / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
   };
 }
 
@@ -158,17 +163,7 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPa
  * (`recorder`) before the first case runs.
  */
 async function* gpuVectors(opts: Options, io: Io, keep: (id: string) => boolean, bytes: number, recorder: () => RunRecorder, onBad: (code: number) => void): AsyncGenerator<CaseBatch> {
-  let last = 0;
-  const v = await validateAndHold(opts.vectors, process.cwd(), {
-    keep: shardStream(keep, opts.shard),
-    holdBytes: holdBytes(),
-    onProgress: (files, cases, done, total) => {
-      const now = performance.now();
-      if (now - last < 2000 && done < total) return;
-      last = now;
-      io.err(`loading vector files: ${filesText(files, done, total)}, ${cases} cases, ${(done / 2 ** 20).toFixed(1)}/${(total / 2 ** 20).toFixed(1)} MB`);
-    },
-  });
+  const v = await validateAndHold(opts.vectors, process.cwd(), { keep: shardStream(keep, opts.shard), holdBytes: holdBytes(), onProgress: loadingProgress(io) });
   if (v.problems.length) {
     for (const l of problemLines(v.problems)) io.err(l);
     io.err(`${v.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
