@@ -32,6 +32,7 @@ import { writeTestFloatFile } from './gen-testfloat-f16.js';
 import { variantFromId } from '../harness/case-readers/sources.js';
 import { fastLaneOp } from '../harness/reference/fast.js';
 import { registerAllFamilies } from '../harness/families/index.js';
+import { mulberry32 } from '../harness/util/rng.js';
 
 /**
  * A file of several variants, as users write them: JSON lines of 12 atom/red variants in turn (f16,
@@ -41,14 +42,7 @@ import { registerAllFamilies } from '../harness/families/index.js';
  */
 export function writeMixedFile(path: string, n: number, seed = 7): { cases: number; variants: number; bytes: number } {
   registerAllFamilies();
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const next = mulberry32(seed);
   const h = (x: number | bigint, digits: number) => `0x${x.toString(16).padStart(digits, '0')}`;
   const lane = (id: string, space: 'global' | 'shared' = 'global') => {
     const f = fastLaneOp(variantFromId(id)!, space);

@@ -14,22 +14,14 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { variantFromId } from '../harness/case-readers/sources.js';
 import { fastLaneOp } from '../harness/reference/fast.js';
 import { registerAllFamilies } from '../harness/families/index.js';
+import { mulberry32 } from '../harness/util/rng.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
 export const TESTFLOAT_INSTRUCTION = 'atom.global.add.noftz.f16';
 
-/** mulberry32: a small deterministic generator (the file is the same for the same seed). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+/** mulberry32 (the file is the same for the same seed). */
+const rng = mulberry32;
 
 /** TestFloat's boundary exponents of binary16 below 31 (0: zero and subnormals); 31 (inf, NaN) is drawn apart. */
 const EXPONENTS = [0, 0, 1, 2, 14, 15, 16, 29, 30];

@@ -19,19 +19,11 @@ import { type ElementFormat, type ScalarFormat, F64, classify, elementFormat, jo
 import { addOnce } from '../../harness/numerics/ops.js';
 import { type BatchChecker, type SlotBatch, f64AddOp, fastChecker, fastOutcome } from '../../harness/reference/fast.js';
 import { type ModelVariant, type ReferenceCase, reference, singleElement } from '../../harness/reference/model.js';
+import { mulberry32 } from '../../harness/util/rng.js';
 
 // ---------------------------------------------------------------- helpers
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+const rng = mulberry32;
 
 const randBits = (r: () => number, bits: number): bigint => {
   let v = 0n;
