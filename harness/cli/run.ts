@@ -43,7 +43,7 @@ import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { Progress } from './progress.js';
 import { exitCode, printSummary } from './summary.js';
-import { CaseTally, startCaseChild } from './library-cases.js';
+import { CaseTally, selectLibrary, startCaseChild } from './library-cases.js';
 import { stdio } from './stdio.js';
 
 import type { Io } from './io.js';
@@ -99,18 +99,16 @@ async function selectCases(opts: Options, io: Io): Promise<CaseSelection | numbe
       batches: () => streamVectors(opts.vectors, process.cwd(), { keep: shardStream(keep, opts.shard), packed: true }),
     };
   }
-  const sel = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: true, keep });
-  if (sel.problems.length) {
-    for (const l of problemLines(sel.problems)) io.err(l);
-    io.err(`${sel.problems.length} problem(s) in the vector files; nothing was run. Fix them and run again.`);
-    return 2;
-  }
-  const cases = shardSlice(sel.cases, opts.shard);
-  return {
-    total: cases.length,
-    counts: `directed ${sel.counts.directed}, from --vectors 0, generated (seed ${opts.seed}) level 1 ${sel.counts.generated[1]}, level 2 ${sel.counts.generated[2]}, random ${sel.counts.generated[3]}${opts.shard ? `; ${shardText(opts.shard)}: ${cases.length} of the ${sel.cases.length}` : ''}`,
-    batches: () => [cases],
-  };
+  const sel = await selectLibrary({ seed: opts.seed, ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.shard ? { shard: opts.shard } : {}) });
+  if (sel.problemCount) return libraryProblems(io, sel);
+  return { total: sel.total, counts: sel.counts, batches: () => [sel.cases] };
+}
+
+/** The problems of the directed library's files: every one printed; exit 2, nothing run. */
+function libraryProblems(io: Io, sel: { problems: readonly string[]; problemCount: number }): number {
+  for (const l of sel.problems) io.err(l);
+  io.err(`${sel.problemCount} problem(s) in the vector files; nothing was run. Fix them and run again.`);
+  return 2;
 }
 
 /** The progress line of a read of vector files: every 2 s, and once at the end. */
@@ -376,11 +374,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     let sel: CaseSelection | number | undefined;
     if (child) {
       const s = await child.selected;
-      if (s.problemCount) {
-        for (const l of s.problems) io.err(l);
-        io.err(`${s.problemCount} problem(s) in the vector files; nothing was run. Fix them and run again.`);
-        return 2;
-      }
+      if (s.problemCount) return libraryProblems(io, s);
       sel = { total: s.total, counts: s.counts, batches: () => [] };
     } else sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
     if (typeof sel === 'number') return sel;
