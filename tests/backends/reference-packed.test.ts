@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
 import { runVectorsOnReference } from '../../harness/backends/reference/vectors.js';
 import { loadVectors } from '../../harness/case-readers/vectors.js';
 import { variantInfo } from '../../harness/case-readers/vector-check.js';
@@ -93,6 +94,28 @@ describe('the reference fast path on packed cases', async () => {
     const r = await runVectorsOnReference([file], dir, { keepWhole: 300 });
     expect(r.kept.slice(0, 300).map((x) => x.id.split(':').pop())).toEqual(Array.from({ length: 300 }, (_, k) => `t${k}`));
     expect(r.kept.slice(300).every((x) => x.verdict !== 'pass')).toBe(true);
+  });
+
+  it('a result kept whole (detail made at once) is the result a lazy one serialises to, judgement shared and frozen', async () => {
+    const { cases } = await loadVectors([file], dir);
+    let mismatches = 0;
+    for (const c of cases) {
+      const lazy = runCaseOnReference(c);
+      const whole = runCaseOnReference(c, { whole: true });
+      expect(Object.keys(whole)).toEqual(Object.keys(lazy));
+      expect(JSON.stringify(whole)).toBe(JSON.stringify(lazy));
+      expect({ ...whole }).toEqual({ ...lazy });
+      expect(Object.getOwnPropertyDescriptor(whole, 'case')!.value).toBeDefined(); // a plain property, not a getter
+      expect(whole.catalog).toBe(lazy.catalog); // one judgement object per rule trail
+      expect(Object.isFrozen(whole.catalog) && Object.isFrozen(whole.catalog.rules)).toBe(true);
+      if (whole.verdict === 'mismatch') mismatches++;
+    }
+    expect(mismatches).toBeGreaterThan(50);
+    // the whole run: results kept whole are the same, result for result, as those the full model keeps lazily
+    const a = await runVectorsOnReference([file], dir, { keepWhole: 1e9 });
+    const b = await runVectorsOnReference([file], dir, { keepWhole: 0, fast: false });
+    expect(a.kept.filter((r) => r.verdict !== 'pass').map((r) => JSON.stringify(r))).toEqual(b.kept.map((r) => JSON.stringify(r)));
+    expect(a.kept.length).toBe(lines.length);
   });
 
   it('a wrong expect past the kept head is a mismatch, not a fast pass', async () => {

@@ -60,6 +60,9 @@ function caseBits(c: Case, fmt: ElementFormat) {
 
 type CaseDetail = NonNullable<EntryResult['case']>;
 
+const EVALUATED_ONE = 'reference evaluated; one allowed outcome';
+const AGREES_ONE = 'reference evaluated and agrees with the expect: of the file; one allowed outcome';
+
 /** Number of outcomes the sets allow (1: the model decided every bit). */
 function outcomeCount(xs: readonly ElementAllowed[] | undefined, n: number): number {
   if (!xs) return n;
@@ -69,6 +72,27 @@ function outcomeCount(xs: readonly ElementAllowed[] | undefined, n: number): num
 
 const CATALOG_REASON = 'a case of a catalog variant';
 
+type CatalogJudgement = EntryResult['catalog'];
+
+/**
+ * One catalog judgement object per distinct rule trail (a file's cases cite a few trails): results
+ * share it, so a run does not make an object and an array per case, and the report writers, which
+ * write each distinct judgement once (harness/report/json.ts), find it by identity. Handed out
+ * frozen (nothing may change a shared judgement); bounded.
+ */
+const JUDGEMENTS = new Map<string, CatalogJudgement>();
+function judgementFor(trail: readonly { readonly rule: string }[]): CatalogJudgement {
+  let key = '';
+  for (let i = 0; i < trail.length; i++) key += i ? `\u0000${trail[i]!.rule}` : trail[i]!.rule;
+  let j = JUDGEMENTS.get(key);
+  if (!j) {
+    if (JUDGEMENTS.size >= 1024) JUDGEMENTS.clear();
+    j = Object.freeze({ status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules: Object.freeze(trail.map((t) => t.rule)) }) as CatalogJudgement;
+    JUDGEMENTS.set(key, j);
+  }
+  return j;
+}
+
 /**
  * One case through the reference model. The heavy part of the result, `case` (every input, expected
  * and allowed value as hex), is built only when something reads it (a report writer, JSON.stringify,
@@ -76,7 +100,7 @@ const CATALOG_REASON = 'a case of a catalog variant';
  * serialises exactly as a plain object would, while a run over millions of passing cases does not
  * format millions of BigInts it may never show.
  */
-export function runCaseOnReference(c: Case): EntryResult {
+export function runCaseOnReference(c: Case, opts?: { whole?: boolean }): EntryResult {
   const fmt = elementFormat(c.variant.q.type ?? '');
   let detail: CaseDetail | undefined;
   let o: ReturnType<typeof reference>;
@@ -100,7 +124,7 @@ export function runCaseOnReference(c: Case): EntryResult {
       firstMiss(fmt, 'returned', ex.returned, o.returned) ??
       (ex.replicas ? ex.replicas.map((r, k) => firstMiss(fmt, `replicas[${k}]`, r, o.replicas?.[k])).find(Boolean) : undefined))
     : undefined;
-  const rules = o.trail.map((t) => t.rule);
+  const catalog = judgementFor(o.trail);
   let n = outcomeCount(o.returned, outcomeCount(o.memory, 1));
   if (o.replicas) for (const r of o.replicas) n = outcomeCount(r, n);
   const outcome = o;
@@ -119,13 +143,23 @@ export function runCaseOnReference(c: Case): EntryResult {
       unspecified: outcome.unspecified,
     };
   };
+  const verdict = miss ? 'mismatch' : 'pass';
+  const reason = miss
+    ? `the file's expect disagrees with the reference model: ${miss}`
+    : n === 1
+      ? ex
+        ? AGREES_ONE
+        : EVALUATED_ONE
+      : `reference evaluated${ex ? ' and agrees with the expect: of the file' : ''}; allowed outcomes widened by ${o.unspecified.join(', ') || 'order'}`;
+  // a result that will be kept whole (the caller says so): its detail now, as a plain property (the
+  // same keys in the same order as the getter's object below; no getter to define, and the report
+  // writers serialise a plain object faster)
+  if (opts?.whole) return { id: base.id, family: base.family, kind: 'case', ptx: base.ptx, modulePtx: '-', catalog, verdict, reason, case: build() };
   return {
     ...base,
-    catalog: { status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules },
-    verdict: miss ? 'mismatch' : 'pass',
-    reason: miss
-      ? `the file's expect disagrees with the reference model: ${miss}`
-      : `reference evaluated${ex ? ' and agrees with the expect: of the file' : ''}; ${n === 1 ? 'one allowed outcome' : `allowed outcomes widened by ${o.unspecified.join(', ') || 'order'}`}`,
+    catalog,
+    verdict,
+    reason,
     get case(): CaseDetail {
       return (detail ??= build());
     },

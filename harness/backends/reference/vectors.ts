@@ -29,6 +29,8 @@ export interface VectorRun {
   readonly fastPasses: number;
 }
 
+const WHOLE = { whole: true };
+
 export async function runVectorsOnReference(
   paths: readonly string[],
   idRoot: string,
@@ -68,7 +70,7 @@ export async function runVectorsOnReference(
     }
     for (const c of b as readonly Case[]) {
       if (keep && !keep(c.variant.id)) continue;
-      const r = runCaseOnReference(c);
+      const r = runCaseOnReference(c, judged < opts.keepWhole ? WHOLE : undefined);
       count(r.family, r.verdict);
       if (judged < opts.keepWhole || r.verdict !== 'pass') kept.push(r);
       judged++;
