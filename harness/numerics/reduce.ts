@@ -63,6 +63,8 @@ interface Arith<K> {
   /** The largest finite value with the sign of k. */
   readonly saturate: (k: K) => K;
   readonly canonicalNaN: K;
+  /** Whether k is subnormal in the accumulation format. */
+  readonly subnormal: (k: K) => boolean;
   /** Where each value sits in the set being built (-1: not in it), one set at a time. */
   readonly slot: (k: K) => number;
   readonly setSlot: (k: K, i: number) => void;
@@ -146,7 +148,8 @@ function numberArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean):
     setSlot = (k, i) => void m.set(k, i);
     clearSlot = (k) => void m.delete(k);
   }
-  return { fromBits: (b) => Number(b), toBits: (k) => BigInt(k), flush, add, minmax, saturate: (k) => ((k & sign) >>> 0) + maxFinite, canonicalNaN: nanBits, slot, setSlot, clearSlot };
+  const subnormal = (k: number) => (k & expField) === 0 && (k & fracMask) !== 0;
+  return { fromBits: (b) => Number(b), toBits: (k) => BigInt(k), flush, add, minmax, saturate: (k) => ((k & sign) >>> 0) + maxFinite, canonicalNaN: nanBits, subnormal, slot, setSlot, clearSlot };
 }
 
 /** BigInt arithmetic (f64 accumulation): addOnce and minmaxAllowed as they are. */
@@ -171,6 +174,7 @@ function bigintArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean):
     },
     saturate: (k) => (k & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc),
     canonicalNaN: nanBits,
+    subnormal: (k) => classify(acc, k) === 'subnormal',
     slot: (k) => m.get(k) ?? -1,
     setSlot: (k, i) => void m.set(k, i),
     clearSlot: (k) => void m.delete(k),
@@ -215,8 +219,14 @@ export function reductionSet(op: 'add' | 'min' | 'max', type: FloatFormat, acc: 
   Object.freeze(r);
   if (answered.size >= 1 << 16) answered.clear();
   answered.set(whole, r);
+  // no subnormal among the inputs, the partial results (in acc) or the results (in type): flushing
+  // changes nothing on the way, so the reduction with flushing is this one, step for step
+  if (!ftz && !subnormalSeen) answered.set(`${acc.name}:${op}:true:${type.name}:${values.join(',')}`, r);
   return r;
 }
+
+/** Whether the last reductionSetWith met a subnormal: an input or partial result in acc, or a result in type. */
+let subnormalSeen = false;
 
 /** Reductions already answered, by operation, formats, flushing and values (bounded: cleared when full). */
 const answered = new Map<string, ReductionSet>();
@@ -305,10 +315,14 @@ function reductionSetWith<K>(ar: Arith<K>, op: 'add' | 'min' | 'max', type: Floa
     return store.sat[i] ? `sat((${wx}${sym}${wy}))` : `(${wx}${sym}${wy})`;
   };
   const full = (1 << n) - 1;
+  subnormalSeen = false;
+  for (let i = 0; i < keys.length && !subnormalSeen; i++) subnormalSeen = ar.subnormal(keys[i]!);
   const final = new Map<bigint, { witness: string; trees: number }>();
   for (let i = from[full]!; i < to[full]!; i++) {
     const x = ar.toBits(keys[i]!);
-    const r = classify(acc, x) === 'nan' ? BigInt(type.canonicalNaN) : flushType(type, convert(acc, type, x), ftz);
+    const inType = classify(acc, x) === 'nan' ? undefined : convert(acc, type, x);
+    if (inType !== undefined && classify(type, inType) === 'subnormal') subnormalSeen = true;
+    const r = inType === undefined ? BigInt(type.canonicalNaN) : flushType(type, inType, ftz);
     const f = final.get(r);
     if (f) f.trees += store.trees[i]!;
     else final.set(r, { witness: witness(i), trees: store.trees[i]! });

@@ -145,6 +145,8 @@ describe('order sets', () => {
         for (const p of perms(vals.map((v) => flush(ftz, conv(v))))) {
           for (const x of all(op, p, ftz)) want.add(classify(acc, x) === 'nan' ? BigInt(type.canonicalNaN) : flushTo(type, convert(acc, type, x), ftz));
         }
+        // asked without flushing first: a set without subnormals is handed out again for flushing (the memo's shortcut)
+        reductionSet(op, type, acc, vals, false);
         const got = new Set(reductionSet(op, type, acc, vals, ftz).results.map((r) => r.bits));
         return got.size === want.size && [...got].every((b) => want.has(b));
       }),
