@@ -7,8 +7,7 @@
  */
 import fc from 'fast-check';
 import type { Case, CaseVariant } from '../../harness/case-readers/types.js';
-import { familyVariants } from '../../harness/catalog/enumerate.js';
-import { evaluate } from '../../harness/catalog/evaluate.js';
+import { validWithOmitted } from '../../harness/catalog/enumerate.js';
 import { spell, variantId } from '../../harness/catalog/spelling.js';
 import type { FamilyDef } from '../../harness/catalog/types.js';
 import { familyPlugin } from '../../harness/registry/index.js';
@@ -118,12 +117,11 @@ export function parseGenId(id: string): { variant: string; seed: number; level: 
  */
 export function representativeVariants(fam: FamilyDef): CaseVariant[] {
   const shape = familyPlugin(fam.id).shape;
+  // ordering, scope and hint at their defaults where the grammar lets them be omitted (red.async spells both)
   const optional = ['sem', 'scope', 'hint', 'd'].filter((n) => fam.slots.find((s) => s.name === n)?.values.includes('') ?? true);
   const out: CaseVariant[] = [];
-  for (const q of familyVariants(fam)) {
-    if (evaluate(fam, q).status !== 'valid') continue;
-    // ordering, scope and hint at their defaults where the grammar lets them be omitted (red.async spells both)
-    if (optional.some((n) => (q[n] ?? '') !== '')) continue;
+  // the valid variants of familyVariants with those slots omitted, in its order (walking only their products)
+  for (const q of validWithOmitted(fam, optional)) {
     if (!shape.representative(q)) continue;
     out.push({ family: fam.id, q, ptx: spell(fam, q), id: variantId(fam, q) });
   }

@@ -464,12 +464,22 @@ export function enumerateMatching(opts: MatchOptions): CatalogEntry[] {
  * walking only the forms' products with the fanout slots held at omitted.
  */
 export function coreVariants(fam: FamilyDef): Qualifiers[] {
+  return validWithOmitted(fam, fam.fanout);
+}
+
+/**
+ * The valid variants of a family (status `valid`, not ambiguous) with every slot of `omitted` left
+ * out (''), in familyVariants order: the forms' products walked with those slots held at omitted,
+ * a small part of the whole product. A variant id spells every slot, so the first product of an id
+ * here is its first in the whole walk too.
+ */
+export function validWithOmitted(fam: FamilyDef, omitted: readonly string[]): Qualifiers[] {
   const seen = new Set<string>();
   const out: Qualifiers[] = [];
   for (const form of fam.forms) {
     const lists = fam.slots.map((s) => {
       const l = form.slots[s.name] ?? [''];
-      return fam.fanout.includes(s.name) ? l.filter((v) => v === '') : l;
+      return omitted.includes(s.name) ? l.filter((v) => v === '') : l;
     });
     walkForm(fam, lists, () => true, (id, tmp) => {
       if (seen.has(id)) return;

@@ -13,12 +13,39 @@ import { level1, level2 } from '../../cases/generators/values.js';
 import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
 import { CASES_DIR, DIRECTED_DIR, collectCases, findCase } from '../../harness/case-readers/sources.js';
 import { loadVectors } from '../../harness/case-readers/vectors.js';
-import { familyById } from '../../harness/registry/index.js';
+import { familyById, familyPlugin } from '../../harness/registry/index.js';
+import { familyVariants } from '../../harness/catalog/enumerate.js';
+import { evaluate } from '../../harness/catalog/evaluate.js';
+import { EDITIONS, setSpecEdition, specEdition } from '../../harness/catalog/editions.js';
+import { variantId } from '../../harness/catalog/spelling.js';
 import { E4M3, F16 } from '../../harness/numerics/formats.js';
 import { directedFiles } from '../../scripts/gen-directed.js';
 
 const atomF32 = representativeVariants(familyById('atom')!).find((v) => v.id === 'atom.global.add.f32')!;
 const ldr = representativeVariants(familyById('multimem.ld_reduce')!).find((v) => v.id === 'multimem.ld_reduce.global.add.acc::f32.v2.f16')!;
+
+describe('representative variants', () => {
+  it('are the valid variants of familyVariants with sem/scope/hint/d omitted that the family calls representative, in its order, under every edition', () => {
+    const was = specEdition();
+    try {
+      for (const e of EDITIONS) {
+        setSpecEdition(e);
+        for (const fam of families()) {
+          // the whole walk filtered afterwards: what representativeVariants walked before it walked only the omitted products
+          const optional = ['sem', 'scope', 'hint', 'd'].filter((n) => fam.slots.find((s) => s.name === n)?.values.includes('') ?? true);
+          const want = familyVariants(fam)
+            .filter((q) => evaluate(fam, q).status === 'valid' && optional.every((n) => (q[n] ?? '') === '') && familyPlugin(fam.id).shape.representative(q))
+            .map((q) => variantId(fam, q));
+          const got = representativeVariants(fam);
+          expect(got.map((v) => v.id), `${fam.id} under ${e}`).toEqual(want);
+          expect(got.length, fam.id).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      setSpecEdition(was);
+    }
+  });
+});
 
 describe('generators', () => {
   it('are deterministic for a seed and differ between seeds', () => {
