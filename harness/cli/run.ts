@@ -43,7 +43,7 @@ import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { Progress } from './progress.js';
 import { exitCode, printSummary } from './summary.js';
-import { CaseTally, selectLibrary, startCaseChild } from './library-cases.js';
+import { CaseTally, judgeShared, mergeShared, selectLibrary, startCaseChild } from './library-cases.js';
 import { stdio } from './stdio.js';
 
 import type { Io } from './io.js';
@@ -383,6 +383,9 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
     let stats: Record<string, number> = {};
     let cases: Promise<{ cases: number; totals: Record<string, number>; dropped: number }> | undefined;
+    // the cases the child handed this thread once ptxas was done (judged here, added after the child's)
+    let shared: { from: number; results: EntryResult[] } = { from: Infinity, results: [] };
+    let takeShared: ((part: typeof shared) => void) | undefined;
     const startCases = () => {
       if (!sel?.total || cases) return;
       io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
@@ -391,19 +394,38 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       if (child) {
         caseProgress = new Progress(beside, sel.total, 'cases evaluated');
         caseProgress.tick(0);
-        cases = child.finished.then((r) => (caseProgress!.done(), r));
+        // the child's part and, once ptxas is done, the part it handed this thread: one tally in case order
+        cases = Promise.all([child.finished, new Promise<typeof shared>((r) => (takeShared = r))]).then(([done, part]) => {
+          caseProgress!.done();
+          shared = part;
+          const m = mergeShared(done, part, opts.keepPasses, sel!.total);
+          for (const r of m.kept) caseResults.push(r);
+          if (part.results.length) io.err(`cases: ${done.cases} judged by the case child, ${part.results.length} by this thread once ptxas was done`);
+          return m;
+        });
       } else cases = runCasesInto(rec, sel, beside, opts.keepPasses, (rs) => void caseResults.push(...rs));
     };
     if (backend.ptxas) {
       const progress = new Progress(io, entries.length, 'entries classified');
       // decided results are held for a partial report (an interrupt keeps them); added in entry order at the end
       const decided: EntryResult[] = [];
-      rec.pending = () => [...decided, ...caseResults];
+      // (with the cases this thread judged for the child, in the order judged: an interrupt keeps them too)
+      const sharedSoFar: EntryResult[] = [];
+      rec.pending = () => [...decided, ...caseResults, ...(shared.results.length ? shared.results : sharedSoFar)];
       // in a toolchain matrix, classified before any report was written (matrix.ts)
       const pre = hooks.matrix?.precomputed;
       const classifying = pre ? undefined : runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir });
       startCases();
       const run = pre ?? (await classifying!);
+      // ptxas done, the child still judging: this thread takes cases from the end of what it has left
+      if (child && takeShared) {
+        takeShared(
+          (shared = await judgeShared(child, (batch, verdicts) => {
+            for (const r of batch) sharedSoFar.push(r);
+            caseProgress?.tick(batch.length, verdicts);
+          })),
+        );
+      }
       const caseRun = await cases;
       rec.pending = undefined;
       if (!pre) progress.done();

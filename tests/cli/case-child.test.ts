@@ -6,8 +6,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCaseChild } from '../../harness/cli/library-cases.js';
+import { CaseTally, SHARE_MIN, judgeShared, mergeShared, selectLibrary, shareCount, startCaseChild } from '../../harness/cli/library-cases.js';
+import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
+import { specEdition } from '../../harness/catalog/editions.js';
+import { registerAllFamilies } from '../../harness/families/index.js';
+import type { EntryResult } from '../../harness/report/types.js';
 import { runAtRoot } from '../helpers/cli.js';
+
+registerAllFamilies();
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-case-child-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,4 +52,40 @@ describe('the case library in a child process', () => {
     expect(c).toBeDefined();
     await expect(c!.finished).rejects.toThrow(/^the case child failed: /);
   }, 60_000);
+});
+
+describe("the run sharing the case child's work", () => {
+  it('cases the child hands over, judged here and tallied after its own, give what one thread gives (results, order, --keep, totals)', async () => {
+    const opts = { seed: 3, filter: 'atom.global.add.*,multimem.ld_reduce.global.add.acc::f32.v2.f16' };
+    const own = await selectLibrary(opts);
+    const total = own.total;
+    expect(total).toBeGreaterThan(4 * SHARE_MIN);
+    // a --keep that the child's part uses up partly: the cases handed over keep the rest of its passes
+    const keepPasses = Math.floor(total * 0.75);
+    const one = new CaseTally(keepPasses);
+    const want = one.keep(own.cases.map((c) => runCaseOnReference(c)));
+    const kept: EntryResult[] = [];
+    const c = startCaseChild({ ...opts, keepPasses, specEdition: specEdition() }, (rs) => void kept.push(...rs))!;
+    // asked before the child has selected: it hands over half at once, then half of what it has left
+    const part = await judgeShared(c, () => {});
+    const done = await c.finished;
+    expect(part.results.length).toBeGreaterThan(0);
+    expect(done.end).toBe(part.from);
+    const m = mergeShared(done, part, keepPasses, total);
+    const plain = (rs: readonly EntryResult[]) => JSON.parse(JSON.stringify(rs));
+    expect(plain([...kept, ...m.kept])).toEqual(plain(want));
+    expect(m.totals).toEqual(one.totals);
+    expect(m.cases).toBe(total);
+    expect(m.dropped).toBe(one.dropped);
+    expect(one.dropped).toBeGreaterThan(0);
+    // pieces that do not join are refused, not tallied
+    expect(() => mergeShared({ ...done, end: done.end + 1 }, part, keepPasses, total)).toThrow(/stopped at case/);
+    expect(() => mergeShared(done, { ...part, results: part.results.slice(1) }, keepPasses, total)).toThrow(/were selected/);
+  }, 120_000);
+
+  it('hands over half of what is left, none below twice the least', () => {
+    expect(shareCount(100)).toBe(50);
+    expect(shareCount(2 * SHARE_MIN)).toBe(SHARE_MIN);
+    expect(shareCount(2 * SHARE_MIN - 1)).toBe(0);
+  });
 });
