@@ -110,6 +110,26 @@ export class VerdictCache {
     }
     for (const line of text.split('\n')) {
       if (!line) continue;
+      // a line as flush writes it, {"k":KEY,"v":VALUE,"s":SUM}: the sum checked on VALUE's own text,
+      // and only VALUE parsed (KEY is hex, SUM 16 hex digits); any other line goes the general way below
+      const kEnd = line.startsWith('{"k":"') ? line.indexOf('","v":', 6) : -1;
+      const sAt = line.length - 18;
+      if (kEnd > 0 && line.endsWith('"}') && line.startsWith(',"s":"', sAt - 6) && sAt - 6 > kEnd + 6) {
+        const k = line.slice(6, kEnd);
+        const vText = line.slice(kEnd + 6, sAt - 6);
+        if (/^[0-9a-f]+$/.test(k) && lineSum(k, vText) === line.slice(sAt, sAt + 16)) {
+          try {
+            const v = JSON.parse(vText) as unknown;
+            if (valid(v)) {
+              this.map.set(k, v);
+              this.stats.loaded++;
+              continue;
+            }
+          } catch {
+            // not JSON after all: judged below
+          }
+        }
+      }
       try {
         const o = JSON.parse(line) as { k?: unknown; v?: unknown; s?: unknown };
         const v = JSON.stringify(o.v);
