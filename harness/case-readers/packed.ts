@@ -72,7 +72,7 @@ export class PackedCases {
   readonly bits: Uint8Array;
   readonly line: Uint32Array;
   /** Case names as ASCII bytes (names are letters, digits, _ . -): case i's at nameStart[i]..nameStart[i+1]. */
-  private nameBytes = new Uint8Array(1 << 14);
+  private nameBytes: Uint8Array;
   private readonly nameStart: Uint32Array;
 
   constructor(
@@ -87,6 +87,8 @@ export class PackedCases {
     this.bits = new Uint8Array(capacity);
     this.line = new Uint32Array(capacity);
     this.nameStart = new Uint32Array(capacity + 1);
+    // room for names of 12 bytes (case-123456 and the like) without growing
+    this.nameBytes = new Uint8Array(Math.max(256, capacity * 12));
   }
 
   /** Read only: zeros where no case of the block has the input. */
@@ -505,13 +507,14 @@ export function resetPackFields(f: PackFields, src: Uint8Array): void {
   f.elems = false;
 }
 
+/** NAME_BYTE[c] = 1 for the bytes of a case name (letters, digits, _ . -; vector-check's NAME), else 0. */
+export const NAME_BYTE = new Uint8Array(256);
+for (let c = 0; c < 256; c++) NAME_BYTE[c] = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 ? 1 : 0;
+
 /** Whether u[s, e) is a case name (letters, digits, _ . -, at least one). */
 export function nameBytesOk(u: Uint8Array, s: number, e: number): boolean {
   if (e <= s) return false;
-  for (let i = s; i < e; i++) {
-    const c = u[i]!;
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) return false;
-  }
+  for (let i = s; i < e; i++) if (!NAME_BYTE[u[i]!]) return false;
   return true;
 }
 

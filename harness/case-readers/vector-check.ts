@@ -70,6 +70,16 @@ export class NameSet {
     let cap = this.mask + 1;
     while (cap < 2 * n) cap *= 2;
     if (cap > this.mask + 1) this.grow(cap);
+    // the per-name arrays too (they would double their way there, copying)
+    let m = this.starts.length;
+    while (m < n) m *= 2;
+    if (m > this.starts.length) this.growNames(m);
+    // and the arena, for names of 12 bytes
+    if (this.arena.length < n * 12) {
+      const a = new Uint8Array(n * 12);
+      a.set(this.arena.subarray(0, this.used));
+      this.arena = a;
+    }
   }
 
   /**
@@ -228,6 +238,26 @@ export class NameSet {
     if (this.inTable * 2 > this.mask) this.grow();
   }
 
+  /** Room for `n` names in the per-name arrays (a method of its own: no closure in append, which runs per name). */
+  private growNames(n: number): void {
+    const c = this.count;
+    const u32 = (a: Uint32Array) => {
+      const b = new Uint32Array(n);
+      b.set(a.subarray(0, c));
+      return b;
+    };
+    const i32 = (a: Int32Array) => {
+      const b = new Int32Array(n);
+      b.set(a.subarray(0, c));
+      return b;
+    };
+    this.starts = u32(this.starts);
+    this.lines = u32(this.lines);
+    this.cols = u32(this.cols);
+    this.hashes = i32(this.hashes);
+    this.tags = i32(this.tags);
+  }
+
   /** Appends the name u[s, e) at `line` to the arena (its number). */
   private append(u: Uint8Array, s: number, e: number, line: number): number {
     const len = e - s;
@@ -236,24 +266,16 @@ export class NameSet {
       a.set(this.arena.subarray(0, this.used));
       this.arena = a;
     }
-    if (this.count === this.starts.length) {
-      const grow = <T extends Uint32Array | Int32Array>(a: T, make: (n: number) => T): T => {
-        const b = make(this.count * 2);
-        b.set(a);
-        return b;
-      };
-      this.starts = grow(this.starts, (n) => new Uint32Array(n));
-      this.lines = grow(this.lines, (n) => new Uint32Array(n));
-      this.cols = grow(this.cols, (n) => new Uint32Array(n));
-      this.hashes = grow(this.hashes, (n) => new Int32Array(n));
-      this.tags = grow(this.tags, (n) => new Int32Array(n));
-    }
+    if (this.count === this.starts.length) this.growNames(this.count * 2);
     const ar = this.arena;
-    for (let k = 0; k < len; k++) ar[this.used + k] = u[s + k]!;
-    this.starts[this.count] = this.used;
-    this.lines[this.count] = line;
-    this.used += len;
-    return this.count++;
+    const at = this.used;
+    for (let k = 0; k < len; k++) ar[at + k] = u[s + k]!;
+    const x = this.count;
+    this.starts[x] = at;
+    this.lines[x] = line;
+    this.used = at + len;
+    this.count = x + 1;
+    return x;
   }
 
   /** `name` as bytes in the scratch (names are ASCII; a longer one gets its own array). */

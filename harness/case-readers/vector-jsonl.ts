@@ -6,7 +6,7 @@
  * other line is parsed with JSON.parse, and only a line with a problem is scanned again, by hand, to
  * find the column of the offending field.
  */
-import { type CaseBatch, CaseSink, type ListSlot, type PackFields, endNames, newPackFields, packItem, resetPackFields, setList } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, endNames, newPackFields, packItem, resetPackFields, setList } from './packed.js';
 import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
@@ -171,11 +171,39 @@ function stringEnd(u: Uint8Array, p: number, e: number): number {
   return -1;
 }
 
-/** The end of a list of hex strings at u[p] (its syntax is checked when it is read), before `e`, or -1. */
-function listEnd(u: Uint8Array, p: number, e: number): number {
-  if (u[p] !== 91) return -1;
-  for (let i = p + 1; i < e; i++) if (u[i] === 93) return i + 1;
-  return -1;
+/**
+ * The list of strings `["..", ".."]` at u[p] (spaces and tabs between items, no escapes or control
+ * characters in a string), before `e`: each string recorded (with its quotes) as element k of list L
+ * (PF.els, PF.cnt: packItem's readElems checks and reads them as hex); the offset after ']', or -1
+ * (then the general path reads the line).
+ */
+function listAt(u: Uint8Array, p: number, e: number, L: number): number {
+  if (p < 0 || u[p] !== 91) return -1;
+  p = wsAt(u, p + 1);
+  const els = PF.els;
+  let x = L * 2 * MAX_ELEMS;
+  const end = x + 2 * MAX_ELEMS;
+  for (let k = 1; ; k++) {
+    if (u[p] !== 34 || x >= end) return -1;
+    let i = p + 1;
+    for (;;) {
+      const c = u[i]!;
+      if (c === 34) break;
+      if (c === 92 || c < 32 || i >= e) return -1;
+      i++;
+    }
+    els[x++] = p;
+    els[x++] = ++i;
+    const w = u[i];
+    p = w === 32 || w === 9 ? wsAt(u, i) : i;
+    const d = u[p];
+    if (d === 93) {
+      PF.cnt[L] = k;
+      return p + 1;
+    }
+    if (d !== 44) return -1;
+    p = wsAt(u, p + 1);
+  }
 }
 
 /** After the key that ends at u[p] (its closing quote): spaces, ':', spaces; the value's offset, or -1. */
@@ -189,25 +217,27 @@ function afterKey(u: Uint8Array, p: number): number {
   return c === 32 || c === 9 ? wsAt(u, p) : p;
 }
 
-/** The key bytes, for keyIs. */
 const K = (k: string) => Uint8Array.from(k, (c) => c.charCodeAt(0));
-const K_NAME = K('name');
-const K_INSTRUCTION = K('instruction');
-const K_MEMORY = K('memory');
-const K_OPERANDS = K('operands');
-const K_EXPECT = K('expect');
-const K_SPACE = K('space');
-const K_RETURNED = K('returned');
 const K_GLOBAL = K('global');
 const K_SHARED = K('shared');
 
-/** Whether u[p] starts `"key"` (the quote at p, the first letter already matched by the caller). */
-function keyIs(u: Uint8Array, p: number, key: Uint8Array): boolean {
-  const n = key.length;
-  if (u[p + n + 1] !== 34) return false;
-  for (let i = 1; i < n; i++) if (u[p + 1 + i] !== key[i]) return false;
-  return true;
-}
+// Whether u[p] starts `"key"` (the quote at p, the first letter already matched by the caller): each
+// key's bytes compared with constants (no loop over a key array: a few of these run per line).
+/** "name" */
+const isName = (u: Uint8Array, p: number) => u[p + 5] === 34 && u[p + 2] === 97 && u[p + 3] === 109 && u[p + 4] === 101;
+/** "instruction" */
+const isInstruction = (u: Uint8Array, p: number) =>
+  u[p + 12] === 34 && u[p + 2] === 110 && u[p + 3] === 115 && u[p + 4] === 116 && u[p + 5] === 114 && u[p + 6] === 117 && u[p + 7] === 99 && u[p + 8] === 116 && u[p + 9] === 105 && u[p + 10] === 111 && u[p + 11] === 110;
+/** "memory" */
+const isMemory = (u: Uint8Array, p: number) => u[p + 7] === 34 && u[p + 2] === 101 && u[p + 3] === 109 && u[p + 4] === 111 && u[p + 5] === 114 && u[p + 6] === 121;
+/** "operands" */
+const isOperands = (u: Uint8Array, p: number) => u[p + 9] === 34 && u[p + 2] === 112 && u[p + 3] === 101 && u[p + 4] === 114 && u[p + 5] === 97 && u[p + 6] === 110 && u[p + 7] === 100 && u[p + 8] === 115;
+/** "expect" */
+const isExpect = (u: Uint8Array, p: number) => u[p + 7] === 34 && u[p + 2] === 120 && u[p + 3] === 112 && u[p + 4] === 101 && u[p + 5] === 99 && u[p + 6] === 116;
+/** "space" */
+const isSpace = (u: Uint8Array, p: number) => u[p + 6] === 34 && u[p + 2] === 112 && u[p + 3] === 97 && u[p + 4] === 99 && u[p + 5] === 101;
+/** "returned" */
+const isReturned = (u: Uint8Array, p: number) => u[p + 9] === 34 && u[p + 2] === 101 && u[p + 3] === 116 && u[p + 4] === 117 && u[p + 5] === 114 && u[p + 6] === 110 && u[p + 7] === 101 && u[p + 8] === 100;
 
 /**
  * `{ "b": [..], "c": [..] }` (operands) or `{ "memory": [..], "returned": [..] }` (expect) at u[p]:
@@ -226,17 +256,16 @@ function innerMap(u: Uint8Array, p: number, e: number, expect: boolean): number 
         at = afterKey(u, p + 3);
         slot = k === 98 ? 1 : 2;
       }
-    } else if (k === 109 && keyIs(u, p, K_MEMORY)) {
+    } else if (k === 109 && isMemory(u, p)) {
       at = afterKey(u, p + 8);
       slot = 3;
-    } else if (k === 114 && keyIs(u, p, K_RETURNED)) {
+    } else if (k === 114 && isReturned(u, p)) {
       at = afterKey(u, p + 10);
       slot = 4;
     }
-    if (at < 0) return -1;
-    const q = listEnd(u, at, e);
+    if (at < 0 || !setList(PF, slot as ListSlot, at)) return -1;
+    const q = listAt(u, at, e, slot);
     if (q < 0) return -1;
-    if (!setList(PF, slot as ListSlot, at)) return -1;
     p = u[q] === 32 ? wsAt(u, q) : q;
     const d = u[p];
     if (d === 125) return p + 1;
@@ -257,9 +286,10 @@ function instructionAt(u: Uint8Array, at: number, e: number): string | undefined
     const b = RECENT_BYTES[r]!;
     const n = b.length;
     if (u[at + 1 + n] !== 34) continue;
-    let i = 0;
-    while (i < n && u[at + 1 + i] === b[i]) i++;
-    if (i === n) {
+    // from the end: spellings of one file differ mostly in their last qualifiers (.f32, .b32, .u32)
+    let i = n - 1;
+    while (i >= 0 && u[at + 1 + i] === b[i]) i--;
+    if (i < 0) {
       instrEnd = at + n + 2;
       return RECENT_TEXT[r];
     }
@@ -290,6 +320,7 @@ function quotedIs(u: Uint8Array, p: number, q: number, w: Uint8Array): boolean {
  */
 export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
   resetPackFields(PF, u);
+  PF.elems = true; // the lists' elements recorded as the line is scanned (listAt), read by packItem
   let p = wsAt(u, s);
   if (u[p] !== 123) return false;
   p = wsAt(u, p + 1);
@@ -299,7 +330,7 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
     switch (u[p + 1]) {
       case 110: {
         // name: its bytes, checked and hashed in one go
-        if (!keyIs(u, p, K_NAME) || PF.nameAt >= 0) return false;
+        if (!isName(u, p) || PF.nameAt >= 0) return false;
         p = afterKey(u, p + 6);
         if (p < 0 || u[p] !== 34) return false;
         let h = 0x811c9dc5;
@@ -307,7 +338,7 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
         for (; i < e; i++) {
           const c = u[i]!;
           if (c === 34) break;
-          if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) return false;
+          if (!NAME_BYTE[c]) return false;
           h = Math.imul(h ^ c, 0x01000193);
         }
         if (i >= e || i === p + 1) return false;
@@ -320,30 +351,30 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
         break;
       }
       case 105: // instruction
-        if (!keyIs(u, p, K_INSTRUCTION) || PF.instruction !== undefined) return false;
+        if (!isInstruction(u, p) || PF.instruction !== undefined) return false;
         PF.instruction = instructionAt(u, afterKey(u, p + 13), e);
         if (PF.instruction === undefined) return false;
         q = instrEnd;
         break;
       case 109: // memory
-        if (!keyIs(u, p, K_MEMORY) || PF.memory >= 0) return false;
+        if (!isMemory(u, p) || PF.memory >= 0) return false;
         p = afterKey(u, p + 8);
         if (p < 0) return false;
         PF.memory = p;
-        q = listEnd(u, p, e);
+        q = listAt(u, p, e, 0);
         break;
       case 111: // operands
-        if (!keyIs(u, p, K_OPERANDS) || PF.operands) return false;
+        if (!isOperands(u, p) || PF.operands) return false;
         PF.operands = true;
         q = innerMap(u, afterKey(u, p + 10), e, false);
         break;
       case 101: // expect
-        if (!keyIs(u, p, K_EXPECT) || PF.expect) return false;
+        if (!isExpect(u, p) || PF.expect) return false;
         PF.expect = true;
         q = innerMap(u, afterKey(u, p + 8), e, true);
         break;
       case 115: // space
-        if (!keyIs(u, p, K_SPACE) || PF.space !== undefined) return false;
+        if (!isSpace(u, p) || PF.space !== undefined) return false;
         p = afterKey(u, p + 7);
         q = stringEnd(u, p, e);
         if (q < 0) return false;
@@ -355,7 +386,7 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
     if (q < 0) return false;
     p = u[q] === 32 ? wsAt(u, q) : q;
     const d = u[p];
-    if (d === 125) return wsAt(u, p + 1) >= e;
+    if (d === 125) return p < e && wsAt(u, p + 1) >= e; // p < e: every byte read was the line's (past e may be a reused buffer's stale bytes)
     if (d !== 44) return false;
     p = wsAt(u, p + 1);
   }

@@ -11,7 +11,7 @@
  * items do not parse on their own, is parsed as one document, as long as it is small.
  */
 import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, endNames, type PackFields, newPackFields, packItem, resetPackFields, setList } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, endNames, type PackFields, newPackFields, packItem, resetPackFields, setList } from './packed.js';
 import type { Case } from './types.js';
 import { CASE_KEYS, type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
 
@@ -754,9 +754,10 @@ function instructionOf(u: Uint8Array, s: number, e: number): string {
   for (let r = 0; r < RECENT_B.length; r++) {
     const b = RECENT_B[r]!;
     if (b.length !== n) continue;
-    let i = 0;
-    while (i < n && u[s + i] === b[i]) i++;
-    if (i === n) return RECENT_T[r]!;
+    // from the end: spellings of one file differ mostly in their last qualifiers (.f32, .b32, .u32)
+    let i = n - 1;
+    while (i >= 0 && u[s + i] === b[i]) i--;
+    if (i < 0) return RECENT_T[r]!;
   }
   const w = Buffer.from(u.buffer, u.byteOffset + s, n).toString('utf8');
   if (RECENT_B.length >= 16) {
@@ -780,7 +781,7 @@ function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean 
     let h = 0x811c9dc5;
     for (let i = qs; i < qe; i++) {
       const c = u[i]!;
-      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) return false;
+      if (!NAME_BYTE[c]) return false;
       h = Math.imul(h ^ c, 0x01000193);
     }
     PF.nameAt = qs;

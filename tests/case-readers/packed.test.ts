@@ -7,7 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PackedCases, SLOT_WORDS, packVariant, unpack } from '../../harness/case-readers/packed.js';
+import { PackedCases, SLOT_WORDS, packVariant, unpack, unpackAll } from '../../harness/case-readers/packed.js';
+import { JsonlScanner } from '../../harness/case-readers/vector-jsonl.js';
 import { loadVectorText } from '../../harness/case-readers/vectors.js';
 import { NameSet, nameHash, variantInfo } from '../../harness/case-readers/vector-check.js';
 
@@ -159,6 +160,42 @@ describe('the packed readers read exactly what the general path reads', () => {
       { numRuns: 500, seed: 2027 },
     );
     expect(packedTotal).toBeGreaterThan(100);
+  });
+
+  it('JSON lists spelled with tabs, no spaces, escapes, or too many elements: packed where they can be, the general path cases and problems either way', () => {
+    const L = (mem: string, b = '["0x00000002"]') => `{"name": "n${++n}", "instruction": "atom.global.add.u32", "memory": ${mem}, "operands": {"b": ${b}}}`;
+    let n = 0;
+    const good = [L('["0x00000001"]'), L('[\t"0x00000001"\t]'), L('[ "0x00000001" ]', '[\t "0x00000002" \t]'), L('["0x00000001"]', '["0x0000000a"]')];
+    const v4 = `{"name": "v${++n}", "instruction": "atom.global.add.v4.f32", "memory": ["0x00000001",\t"0x00000002" ,"0x00000003", "0x00000004"], "operands": {"b": ["0x3f800000","0x3f800000","0x3f800000","0x3f800000"]}}`;
+    const general = [
+      L('["0x0000000\\u0031"]'), // an escape: JSON.parse reads it (the general path)
+      L(`[${Array.from({ length: 17 }, () => '"0x00000001"').join(', ')}]`), // 17 elements: more than a list packs
+      L('["0x00000001",]'), // not JSON
+      L('["0x00000001" "0x00000002"]'),
+      L('["0x0000001"]'), // 7 digits
+      L('[0x00000001]'),
+    ];
+    const text = `${[...good, v4, ...general].join('\n')}\n`;
+    expect(same('t.jsonl', text)).toBe(good.length + 1);
+    expect(loadVectorText('t.jsonl', text, 't.jsonl').problems.length).toBe(general.length - 1);
+  });
+
+  it('a JSON line cut short at the end of the read is not completed by what lies past the end of a reused buffer', () => {
+    const line = '{"name": "a", "memory": ["0x00000001"], "operands": {"b": ["0x00000002"]}, "instruction": "atom.global.add.u32"}';
+    for (const cut of [line.length - 1, line.length - 3, line.length - 25, 40]) {
+      const u = Buffer.from(`${line}\n`); // the stale bytes: the rest of the same line
+      const s = new JsonlScanner('t.jsonl', 't.jsonl');
+      s.lines(u, cut, true);
+      const cases = s.take(true).flatMap((b) => unpackAll(b));
+      expect(cases).toEqual([]);
+      expect(s.ctx.problems.length).toBe(1); // the line as read: not JSON
+      expect(s.ctx.problems[0]!.message).toMatch(/^JSON: /);
+    }
+    // the whole line, read the same way: a case
+    const s = new JsonlScanner('t.jsonl', 't.jsonl');
+    s.lines(Buffer.from(line), line.length, true);
+    expect(s.take(true).flatMap((b) => unpackAll(b)).length).toBe(1);
+    expect(s.packedItems).toBe(1);
   });
 
   it('every atom and red file of the library, and its JSON-lines mirror', () => {
