@@ -3,14 +3,14 @@
  * library and judges it on the reference model, sending the kept results back to the run, while the
  * run's own thread enumerates the catalog and ptxas classifies it. One request in; `selected`,
  * `results` (every 50 ms or so) and `done` out (library-cases.ts, CaseChildMessage). Once the run's
- * thread is free it sends `share`: the child hands it the second half of the cases it has left
- * (`shared`) and judges the first half itself.
+ * thread is free it sends `share`: the child hands it every other case of those it has left
+ * (`shared`), judges the others and sends their results untallied (the run tallies the two in order).
  */
 import { runCaseOnReference } from '../backends/reference/cases.js';
 import { setSpecEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
 import type { EntryResult, Verdict } from '../report/types.js';
-import { type CaseChildInbound, type CaseChildMessage, type CaseChildRequest, CaseTally, selectLibrary, shareCount } from './library-cases.js';
+import { type CaseChildInbound, type CaseChildMessage, type CaseChildRequest, CaseTally, handedOver, selectLibrary, splitAt } from './library-cases.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
@@ -36,27 +36,33 @@ async function judge(req: CaseChildRequest): Promise<void> {
     if (sel.problems.length) return;
     const tally = new CaseTally(req.keepPasses);
     const cases = sel.cases;
-    // cases 0 to end-1 are this child's; a share hands the run the second half of what is left
-    let end = cases.length;
+    // before a split: every case, tallied here; after it (at `split`): every other case, sent untallied
+    let split: number | undefined;
     let i = 0;
-    while (i < end) {
+    while (i < cases.length) {
       // the run asked for cases (before the first batch too: a run already free splits the library at once)
       for (; asked > 0; asked--) {
-        const give = shareCount(end - i);
-        await send({ type: 'shared', from: end - give, cases: cases.slice(end - give, end) });
-        end -= give;
+        const at = split === undefined ? splitAt(i, cases.length) : undefined;
+        void send({ type: 'shared', split: at ?? -1, cases: at === undefined ? [] : handedOver(cases, at) });
+        if (at !== undefined) split = at;
       }
-      if (i >= end) break;
       const batch: EntryResult[] = [];
       const until = performance.now() + 50;
-      do batch.push(runCaseOnReference(cases[i++]!));
-      while (i < end && performance.now() < until);
+      const step = split === undefined ? 1 : 2;
+      do {
+        batch.push(runCaseOnReference(cases[i]!));
+        i += step;
+      } while (i < cases.length && performance.now() < until);
       const verdicts: Partial<Record<Verdict, number>> = {};
       for (const r of batch) verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
-      // kept results travel whole: their `case` detail is read (built) as they are serialised
-      await send({ type: 'results', kept: tally.keep(batch).map((r) => ({ ...r })), n: batch.length, verdicts });
+      // results travel whole: their `case` detail is read (built) as they are serialised
+      // not waited for: the run reads them when its thread is free (it enumerates the catalog in one go,
+      // and a child waiting on each message would wait on that); the event loop gets a turn for `share`
+      if (split === undefined) void send({ type: 'results', kept: tally.keep(batch).map((r) => ({ ...r })), n: batch.length, verdicts });
+      else void send({ type: 'results', kept: [], rest: batch.map((r) => ({ ...r })), n: batch.length, verdicts });
+      await new Promise((r) => setImmediate(r));
     }
-    await send({ type: 'done', cases: tally.cases, totals: tally.totals, dropped: tally.dropped, passes: tally.passes, end });
+    await send({ type: 'done', cases: tally.cases, totals: tally.totals, dropped: tally.dropped, passes: tally.passes, ...(split !== undefined ? { split } : {}) });
   } catch (e) {
     await send({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     process.exit(1);

@@ -72,101 +72,117 @@ export class CaseTally {
   }
 }
 
-/** What the child tallied of the cases it judged itself (the first `cases` of the library: 0 to `end`). */
+/**
+ * What the child tallied, and what it judged without tallying: the cases before `split` (all of
+ * them where it was never asked to share) it tallied in order; from `split` on it judged every
+ * other case (split, split+2, ...) and sent those results whole (`rest`, in that order), the run
+ * judging the cases between them.
+ */
 export interface CaseChildDone {
+  /** Cases tallied (= split where the child shared, else every case). */
   readonly cases: number;
   readonly totals: Record<string, number>;
   readonly dropped: number;
-  /** Passes among them (kept or not): the run keeps only the rest of --keep's passes of the cases it judged. */
+  /** Passes among the tallied cases (kept or not): the cases from `split` on keep only the rest of --keep's passes. */
   readonly passes: number;
-  /** Where the child stopped: it judged cases 0 to end-1 and handed the rest over. */
-  readonly end: number;
+  /** Where the child split the cases left with the run; undefined where it never did. */
+  readonly split?: number;
 }
 
 /**
  * What the case child says, in order: once `selected`, then `results` now and then, then `done`;
- * `shared` answers each `share` the run sends (cases from the end of what the child has left).
+ * `shared` answers each `share` the run sends. Before a split `results` carries the kept results
+ * of the child's tally; after it, `rest` carries every result, untallied.
  */
 export type CaseChildMessage =
   | { readonly type: 'selected'; readonly total: number; readonly counts: string; readonly problems: string[]; readonly problemCount: number }
-  | { readonly type: 'results'; readonly kept: EntryResult[]; readonly n: number; readonly verdicts: Partial<Record<Verdict, number>> }
-  | { readonly type: 'shared'; readonly from: number; readonly cases: Case[] }
+  | { readonly type: 'results'; readonly kept: EntryResult[]; readonly rest?: EntryResult[]; readonly n: number; readonly verdicts: Partial<Record<Verdict, number>> }
+  | { readonly type: 'shared'; readonly split: number; readonly cases: Case[] }
   | ({ readonly type: 'done' } & CaseChildDone)
   | { readonly type: 'failed'; readonly message: string };
 
-/** What the run sends the case child: the request first, then `share` whenever this thread is free. */
+/** What the run sends the case child: the request first, then `share` once this thread is free. */
 export type CaseChildInbound = CaseChildRequest | { readonly type: 'share' };
 
-/** Cases the child handed over: the library's cases `from` to `from + cases.length - 1`. */
+/**
+ * Cases the child handed over: the library's cases split+1, split+3, ... (every other case from
+ * where it was; it judges split, split+2, ...): neighbouring cases cost alike (the library keeps a
+ * family's and a variant's cases together), so the two halves take about as long. None (an empty
+ * list) where it had too few left or had ended.
+ */
 export interface SharedCases {
-  readonly from: number;
+  readonly split: number;
   readonly cases: readonly Case[];
 }
 
 /** The fewest cases the child hands over: fewer left, and it judges them itself. */
 export const SHARE_MIN = 8;
 
-/**
- * How many of the cases the child has left (`left`) it hands over on a `share`: half (the run's
- * thread judges as fast as the child's), none where fewer than 2 × SHARE_MIN are left.
- */
-export function shareCount(left: number): number {
-  return left >= 2 * SHARE_MIN ? Math.floor(left / 2) : 0;
+/** Where the child splits the cases left (`at` to `total - 1`) with the run: there, or nowhere (undefined) where fewer than 2 × SHARE_MIN are left. */
+export function splitAt(at: number, total: number): number | undefined {
+  return total - at >= 2 * SHARE_MIN ? at : undefined;
+}
+
+/** The cases of `cases` the run takes at a split at `split`: split+1, split+3, ... */
+export function handedOver<T>(cases: readonly T[], split: number): T[] {
+  const out: T[] = [];
+  for (let i = split + 1; i < cases.length; i += 2) out.push(cases[i]!);
+  return out;
 }
 
 export interface CaseChild {
   /** Settles with the selection's size (or its problems). */
   readonly selected: Promise<ChildSelection>;
-  /** Settles with the child's tallies once it judged its part, the kept results having gone to onResults. */
-  readonly finished: Promise<CaseChildDone>;
-  /** Asks the child for cases from the end of what it has left; none (an empty list) once it has none to spare or ended. */
+  /** Settles with the child's tallies and its untallied results once it judged its part, the kept results having gone to onResults. */
+  readonly finished: Promise<CaseChildDone & { readonly rest: EntryResult[] }>;
+  /** Asks the child for cases (once: every other case of what it has left). */
   readonly share: () => Promise<SharedCases>;
   readonly stop: () => void;
 }
 
 /**
- * The run's own thread, free (ptxas done), judges cases the child hands over, asking again each
- * time it is through, until the child has none to spare; `onBatch` after every few milliseconds'
- * worth (the event loop gets a turn: the child's results and signals come in). Returns every
- * result it judged, in the library's order (each handed-over part starts where the next ends).
+ * The run's own thread, free (ptxas done), asks the child to share and judges the cases it hands
+ * over; `onBatch` after every few milliseconds' worth (the event loop gets a turn: the child's
+ * results and signals come in). Returns the results in the order of the cases handed over.
  */
-export async function judgeShared(child: Pick<CaseChild, 'share'>, onBatch: (batch: readonly EntryResult[], verdicts: Partial<Record<Verdict, number>>) => void): Promise<{ from: number; results: EntryResult[] }> {
-  const parts: { from: number; results: EntryResult[] }[] = [];
-  for (;;) {
-    const s = await child.share();
-    if (!s.cases.length) break;
-    const results: EntryResult[] = [];
-    let i = 0;
-    while (i < s.cases.length) {
-      const until = performance.now() + 20;
-      const start = results.length;
-      do results.push(runCaseOnReference(s.cases[i++]!));
-      while (i < s.cases.length && performance.now() < until);
-      const verdicts: Partial<Record<Verdict, number>> = {};
-      for (let k = start; k < results.length; k++) verdicts[results[k]!.verdict] = (verdicts[results[k]!.verdict] ?? 0) + 1;
-      onBatch(results.slice(start), verdicts);
-      await new Promise((r) => setImmediate(r));
-    }
-    parts.push({ from: s.from, results });
+export async function judgeShared(child: Pick<CaseChild, 'share'>, onBatch: (batch: readonly EntryResult[], verdicts: Partial<Record<Verdict, number>>) => void): Promise<{ split: number; results: EntryResult[] }> {
+  const s = await child.share();
+  const results: EntryResult[] = [];
+  let i = 0;
+  while (i < s.cases.length) {
+    const until = performance.now() + 20;
+    const start = results.length;
+    do results.push(runCaseOnReference(s.cases[i++]!));
+    while (i < s.cases.length && performance.now() < until);
+    const verdicts: Partial<Record<Verdict, number>> = {};
+    for (let k = start; k < results.length; k++) verdicts[results[k]!.verdict] = (verdicts[results[k]!.verdict] ?? 0) + 1;
+    onBatch(results.slice(start), verdicts);
+    await new Promise((r) => setImmediate(r));
   }
-  parts.sort((a, b) => a.from - b.from);
-  for (let k = 1; k < parts.length; k++) {
-    if (parts[k - 1]!.from + parts[k - 1]!.results.length !== parts[k]!.from) throw new Error(`the case child handed over cases that do not join: ${parts.map((p) => `${p.from}+${p.results.length}`).join(', ')}`);
-  }
-  return { from: parts[0]?.from ?? Infinity, results: parts.flatMap((p) => p.results) };
+  return { split: s.split, results };
 }
 
 /**
- * The child's tallies and the results this thread judged of the cases it handed over, as one tally
- * of the whole library in order: the handed-over cases come after the child's, so they keep what is
- * left of --keep's passes (`keepPasses`) after the child's passes. `kept` are the results to add
- * after the child's kept ones.
+ * The child's tallies with the cases judged after its split, as one tally of the whole library in
+ * order: the child's untallied results (split, split+2, ...) and this thread's (split+1, split+3,
+ * ...) put back in case order and tallied after the child's tally, keeping what is left of
+ * --keep's passes (`keepPasses`). `kept` are the results to add after the child's kept ones.
  */
-export function mergeShared(done: CaseChildDone, shared: { from: number; results: readonly EntryResult[] }, keepPasses: number, total: number): { kept: EntryResult[]; cases: number; totals: Record<string, number>; dropped: number } {
-  if (shared.results.length && shared.from !== done.end) throw new Error(`the case child stopped at case ${done.end}, and the cases it handed over start at ${shared.from}`);
-  if (done.cases + shared.results.length !== total) throw new Error(`the case child judged ${done.cases} cases and this thread ${shared.results.length}: ${total} were selected`);
+export function mergeShared(done: CaseChildDone & { readonly rest: readonly EntryResult[] }, shared: { split: number; results: readonly EntryResult[] }, keepPasses: number, total: number): { kept: EntryResult[]; cases: number; totals: Record<string, number>; dropped: number } {
+  const left = total - done.cases;
+  if (done.split === undefined) {
+    if (left !== 0 || shared.results.length || done.rest.length) throw new Error(`the case child tallied ${done.cases} of ${total} cases without sharing, and ${done.rest.length + shared.results.length} more were judged`);
+    return { kept: [], cases: done.cases, totals: done.totals, dropped: done.dropped };
+  }
+  if (shared.split !== done.split || done.cases !== done.split) throw new Error(`the case child split at case ${done.split} after tallying ${done.cases}, and the cases it handed over start after ${shared.split}`);
+  if (done.rest.length !== Math.ceil(left / 2) || shared.results.length !== Math.floor(left / 2)) throw new Error(`after the split at case ${done.split} of ${total} the case child judged ${done.rest.length} and this thread ${shared.results.length}: every other case each was due`);
+  const inOrder: EntryResult[] = [];
+  for (let k = 0; k < done.rest.length; k++) {
+    inOrder.push(done.rest[k]!);
+    if (k < shared.results.length) inOrder.push(shared.results[k]!);
+  }
   const tally = new CaseTally(Math.max(0, keepPasses - done.passes));
-  const kept = tally.keep(shared.results);
+  const kept = tally.keep(inOrder);
   const totals = { ...done.totals };
   for (const [k, n] of Object.entries(tally.totals)) totals[k] = (totals[k] ?? 0) + n;
   return { kept, cases: done.cases + tally.cases, totals, dropped: done.dropped + tally.dropped };
@@ -191,14 +207,14 @@ export function startCaseChild(req: CaseChildRequest, onResults: (kept: EntryRes
   if (!cmd) return undefined;
   const child = fork(cmd.at(-1)!, [], { execPath: cmd[0], execArgv: cmd.slice(1, -1), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
   let onSelected!: (s: ChildSelection) => void;
-  let onDone!: (d: CaseChildDone) => void;
+  let onDone!: (d: CaseChildDone & { rest: EntryResult[] }) => void;
   let onFail!: (e: Error) => void;
   const selected = new Promise<ChildSelection>((res, rej) => {
     onSelected = res;
     onFail = rej;
   });
   let failDone!: (e: Error) => void;
-  const finished = new Promise<CaseChildDone>((res, rej) => {
+  const finished = new Promise<CaseChildDone & { rest: EntryResult[] }>((res, rej) => {
     onDone = res;
     failDone = rej;
   });
@@ -209,8 +225,10 @@ export function startCaseChild(req: CaseChildRequest, onResults: (kept: EntryRes
   // share requests in flight, answered in order (an ended child answers none: nothing to spare)
   const sharing: ((s: SharedCases) => void)[] = [];
   const noMore = () => {
-    for (const r of sharing.splice(0)) r({ from: Infinity, cases: [] });
+    for (const r of sharing.splice(0)) r({ split: -1, cases: [] });
   };
+  // the results the child judged after its split, untallied, in its order
+  const rest: EntryResult[] = [];
   const fail = (e: Error) => {
     if (ended) return;
     ended = true;
@@ -220,13 +238,15 @@ export function startCaseChild(req: CaseChildRequest, onResults: (kept: EntryRes
   };
   child.on('message', (m: CaseChildMessage) => {
     if (m.type === 'selected') onSelected(m);
-    else if (m.type === 'results') onResults(m.kept, m.n, m.verdicts);
-    else if (m.type === 'shared') sharing.shift()?.({ from: m.from, cases: m.cases });
+    else if (m.type === 'results') {
+      if (m.rest) for (const r of m.rest) rest.push(r);
+      onResults(m.kept, m.n, m.verdicts);
+    } else if (m.type === 'shared') sharing.shift()?.({ split: m.split, cases: m.cases });
     else if (m.type === 'done') {
       ended = true;
       noMore();
       const { type: _, ...done } = m;
-      onDone(done);
+      onDone({ ...done, rest });
       child.disconnect();
     } else fail(new Error(`the case child failed: ${m.message}`));
   });
@@ -238,12 +258,12 @@ export function startCaseChild(req: CaseChildRequest, onResults: (kept: EntryRes
     finished,
     share: () =>
       new Promise<SharedCases>((res) => {
-        if (ended) return res({ from: Infinity, cases: [] });
+        if (ended) return res({ split: -1, cases: [] });
         sharing.push(res);
         const ask: CaseChildInbound = { type: 'share' };
         child.send(ask, (e) => {
           // the child ended between our look and the send: nothing to spare
-          if (e && sharing.includes(res)) (sharing.splice(sharing.indexOf(res), 1), res({ from: Infinity, cases: [] }));
+          if (e && sharing.includes(res)) (sharing.splice(sharing.indexOf(res), 1), res({ split: -1, cases: [] }));
         });
       }),
     stop: () => {

@@ -384,7 +384,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     let stats: Record<string, number> = {};
     let cases: Promise<{ cases: number; totals: Record<string, number>; dropped: number }> | undefined;
     // the cases the child handed this thread once ptxas was done (judged here, added after the child's)
-    let shared: { from: number; results: EntryResult[] } = { from: Infinity, results: [] };
+    let shared: { split: number; results: EntryResult[] } = { split: -1, results: [] };
     let takeShared: ((part: typeof shared) => void) | undefined;
     const startCases = () => {
       if (!sel?.total || cases) return;
@@ -400,7 +400,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
           shared = part;
           const m = mergeShared(done, part, opts.keepPasses, sel!.total);
           for (const r of m.kept) caseResults.push(r);
-          if (part.results.length) io.err(`cases: ${done.cases} judged by the case child, ${part.results.length} by this thread once ptxas was done`);
+          if (part.results.length) io.err(`cases: ${done.cases + done.rest.length} judged by the case child, ${part.results.length} by this thread once ptxas was done`);
           return m;
         });
       } else cases = runCasesInto(rec, sel, beside, opts.keepPasses, (rs) => void caseResults.push(...rs));
@@ -417,7 +417,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       const classifying = pre ? undefined : runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir });
       startCases();
       const run = pre ?? (await classifying!);
-      // ptxas done, the child still judging: this thread takes cases from the end of what it has left
+      // ptxas done, the child still judging: this thread takes every other case of what it has left
       if (child && takeShared) {
         takeShared(
           (shared = await judgeShared(child, (batch, verdicts) => {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CaseTally, SHARE_MIN, judgeShared, mergeShared, selectLibrary, shareCount, startCaseChild } from '../../harness/cli/library-cases.js';
+import { CaseTally, SHARE_MIN, handedOver, judgeShared, mergeShared, selectLibrary, splitAt, startCaseChild } from '../../harness/cli/library-cases.js';
 import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
 import { specEdition } from '../../harness/catalog/editions.js';
 import { registerAllFamilies } from '../../harness/families/index.js';
@@ -55,22 +55,24 @@ describe('the case library in a child process', () => {
 });
 
 describe("the run sharing the case child's work", () => {
-  it('cases the child hands over, judged here and tallied after its own, give what one thread gives (results, order, --keep, totals)', async () => {
+  it("every other case handed over, judged here and tallied in order with the child's, gives what one thread gives (results, order, --keep, totals)", async () => {
     const opts = { seed: 3, filter: 'atom.global.add.*,multimem.ld_reduce.global.add.acc::f32.v2.f16' };
     const own = await selectLibrary(opts);
     const total = own.total;
     expect(total).toBeGreaterThan(4 * SHARE_MIN);
-    // a --keep that the child's part uses up partly: the cases handed over keep the rest of its passes
+    // a --keep that runs out after the split: the cases from there keep the rest of its passes
     const keepPasses = Math.floor(total * 0.75);
     const one = new CaseTally(keepPasses);
     const want = one.keep(own.cases.map((c) => runCaseOnReference(c)));
     const kept: EntryResult[] = [];
     const c = startCaseChild({ ...opts, keepPasses, specEdition: specEdition() }, (rs) => void kept.push(...rs))!;
-    // asked before the child has selected: it hands over half at once, then half of what it has left
+    // asked before the child has selected: it splits at its first case
     const part = await judgeShared(c, () => {});
     const done = await c.finished;
-    expect(part.results.length).toBeGreaterThan(0);
-    expect(done.end).toBe(part.from);
+    expect(done.split).toBe(0);
+    expect(part.split).toBe(0);
+    expect(part.results.length).toBe(Math.floor(total / 2));
+    expect(done.rest.length).toBe(Math.ceil(total / 2));
     const m = mergeShared(done, part, keepPasses, total);
     const plain = (rs: readonly EntryResult[]) => JSON.parse(JSON.stringify(rs));
     expect(plain([...kept, ...m.kept])).toEqual(plain(want));
@@ -78,14 +80,19 @@ describe("the run sharing the case child's work", () => {
     expect(m.cases).toBe(total);
     expect(m.dropped).toBe(one.dropped);
     expect(one.dropped).toBeGreaterThan(0);
-    // pieces that do not join are refused, not tallied
-    expect(() => mergeShared({ ...done, end: done.end + 1 }, part, keepPasses, total)).toThrow(/stopped at case/);
-    expect(() => mergeShared(done, { ...part, results: part.results.slice(1) }, keepPasses, total)).toThrow(/were selected/);
+    // a second ask gets nothing: the child shares once
+    expect((await c.share()).cases.length).toBe(0);
+    // pieces that do not fit are refused, not tallied
+    expect(() => mergeShared({ ...done, split: 1 }, part, keepPasses, total)).toThrow(/split at case 1/);
+    expect(() => mergeShared(done, { ...part, results: part.results.slice(1) }, keepPasses, total)).toThrow(/every other case each was due/);
+    expect(() => mergeShared({ ...done, split: undefined }, part, keepPasses, total)).toThrow(/without sharing/);
   }, 120_000);
 
-  it('hands over half of what is left, none below twice the least', () => {
-    expect(shareCount(100)).toBe(50);
-    expect(shareCount(2 * SHARE_MIN)).toBe(SHARE_MIN);
-    expect(shareCount(2 * SHARE_MIN - 1)).toBe(0);
+  it("splits where at least twice the least is left, and hands over the cases between the child's", () => {
+    expect(splitAt(10, 100)).toBe(10);
+    expect(splitAt(100 - 2 * SHARE_MIN, 100)).toBe(100 - 2 * SHARE_MIN);
+    expect(splitAt(101 - 2 * SHARE_MIN, 100)).toBeUndefined();
+    expect(handedOver([0, 1, 2, 3, 4, 5, 6], 2)).toEqual([3, 5]);
+    expect(handedOver([0, 1, 2, 3, 4, 5], 2)).toEqual([3, 5]);
   });
 });
