@@ -3,14 +3,14 @@
  *
  * Starting a process forks the caller, and a fork costs in proportion to the caller's memory: from
  * the harness with a whole catalog in memory a ptxas start cost about 6 ms of the main thread,
- * against about 1 ms from a helper. The helpers run the commands with execa and an argument array,
- * exactly as the caller would.
+ * against about 1 ms from a helper. The helpers run the commands with node's spawn and an argument
+ * array (spawn-child.mjs), as runCommand does where there is no helper.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
+import { runCommand } from './run-command.js';
 
 export interface RunResult {
   readonly exitCode: number | null;
@@ -75,8 +75,8 @@ export class SpawnPool {
   /** Runs `file args` and resolves with its exit status and output (never rejects on failure). */
   async run(file: string, args: readonly string[], timeout: number): Promise<RunResult> {
     if (!this.children.length) {
-      const r = await execa(file, args, { reject: false, timeout, stdin: 'ignore' });
-      return { exitCode: r.exitCode ?? null, signal: r.signal ?? null, timedOut: Boolean(r.timedOut), stdout: r.stdout, stderr: r.stderr };
+      const r = await runCommand(file, args, { timeout });
+      return { exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, stdout: r.stdout, stderr: r.stderr };
     }
     const c = await this.acquire();
     const id = this.nextId++;

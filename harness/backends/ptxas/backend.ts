@@ -9,7 +9,7 @@ import { type Acceptance, type ClassifyStats, classifyWithPtxas } from './classi
 import { buildModule, instructionText } from './module.js';
 import type { Ptxas } from './toolchain.js';
 import { VerdictCache, ptxasBinaryHash, verdictKey } from './verdict-cache.js';
-import { execa } from 'execa';
+import { runCommand } from '../../util/run-command.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,7 +102,7 @@ async function preflightCall(ptxas: Ptxas, target: string, text: string): Promis
   try {
     const f = join(dir, 'empty.ptx');
     await writeFile(f, text);
-    const r = await execa(ptxas.path, ['-arch', target, f, '-o', `${f}.cubin`], { reject: false });
+    const r = await runCommand(ptxas.path, ['-arch', target, f, '-o', `${f}.cubin`]);
     return r.exitCode === 0 ? undefined : (r.stderr || r.stdout).trim().split('\n')[0];
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { execa } from 'execa';
+import { runCommand } from '../../util/run-command.js';
 
 export interface Ptxas {
   readonly path: string;
@@ -75,15 +75,14 @@ export function probePtxas(env: NodeJS.ProcessEnv = process.env): Promise<Ptxas>
 }
 
 async function probe(path: string, via: string): Promise<Ptxas> {
-  const v = await execa(path, ['--version'], { reject: false }).catch((e: Error) => {
-    throw new ToolchainError(`${path}${via === '--ptxas' ? ' (--ptxas)' : ''} could not be run: ${e.message.split('\n')[0]}; give the path of a ptxas binary`);
-  });
+  const v = await runCommand(path, ['--version']);
+  if (v.spawnError) throw new ToolchainError(`${path}${via === '--ptxas' ? ' (--ptxas)' : ''} could not be run: ${v.spawnError.split('\n')[0]}; give the path of a ptxas binary`);
   const line = v.stdout.split('\n').find((l) => /release \d+\.\d+/.test(l));
   if (!line || !/ptxas|cuda compilation tools/i.test(v.stdout)) {
     throw new ToolchainError(`${path}${via === '--ptxas' ? ' (--ptxas)' : ''} is not ptxas: \`${path} --version\` printed ${JSON.stringify((v.stdout || v.stderr).trim().slice(0, 120))}; give the path of a ptxas binary`);
   }
   const release = line ? /release (\d+\.\d+)/.exec(line)![1]! : 'unknown';
-  const help = await execa(path, ['--help'], { reject: false });
+  const help = await runCommand(path, ['--help']);
   const targets = parseGpuNames(help.stdout);
   const maxPtx = await probeMaxPtx(path, targets.includes('sm_90') ? 'sm_90' : (targets[0] ?? 'sm_75'));
   return { path, foundVia: via, release, versionLine: line?.trim() ?? v.stdout.trim(), maxPtx, targets };
@@ -107,7 +106,7 @@ async function probeMaxPtx(path: string, target: string): Promise<string> {
   try {
     const file = join(dir, 'probe.ptx');
     await writeFile(file, `.version 99.9\n.target ${target}\n.address_size 64\n`);
-    const r = await execa(path, ['-arch', target, file, '-o', join(dir, 'probe.cubin')], { reject: false });
+    const r = await runCommand(path, ['-arch', target, file, '-o', join(dir, 'probe.cubin')]);
     const m = /current version is '(\d+\.\d+)'/.exec(r.stderr + r.stdout);
     if (!m) throw new ToolchainError(`could not read the highest PTX ISA version from ${path}: ${r.stderr.trim() || r.stdout.trim()}`);
     return m[1]!;
