@@ -89,6 +89,14 @@ function* product(fam: FamilyDef, choices: (s: string) => readonly string[]): Ge
 
 const maxPtx = (a: string, b: string) => (comparePtx(a, b) >= 0 ? a : b);
 
+/** A requirement's target clauses in words, once per clause list (every entry it applies to says the same). */
+const clauseTexts = new WeakMap<readonly TargetClause[], string>();
+function targetsText(cs: readonly TargetClause[]): string {
+  let t = clauseTexts.get(cs);
+  if (t === undefined) clauseTexts.set(cs, (t = cs.map(describeClause).join(' | ')));
+  return t;
+}
+
 function checkRequirements(fam: FamilyDef, q: Qualifiers, target: Target, ptx: string): RequirementCheck[] {
   const out: RequirementCheck[] = [];
   for (const r of fam.requirements) {
@@ -97,7 +105,7 @@ function checkRequirements(fam: FamilyDef, q: Qualifiers, target: Target, ptx: s
       rule: r.id,
       feature: r.feature,
       ...(r.ptx ? { ptx: r.ptx } : {}),
-      ...(r.targets ? { targets: r.targets.map(describeClause).join(' | ') } : {}),
+      ...(r.targets ? { targets: targetsText(r.targets) } : {}),
       targetMet: !r.targets || r.targets.some((c: TargetClause) => clauseHolds(c, target, ptx)),
       cite: r.cite,
     });

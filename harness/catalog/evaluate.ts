@@ -141,7 +141,8 @@ export function evaluate(fam: FamilyDef, q: Qualifiers): Evaluation {
   }
 
   const forms = fam.forms.filter((f) => inEdition(f.editions, edition));
-  const form = forms.find((f) => formMismatches(fam, f, q).length === 0);
+  // the first form that admits q (tested without words; the mismatch texts only where none does)
+  const form = forms.find((f) => fam.slots.every((sl) => (f.slots[sl.name] ?? ['']).includes(val(q, sl.name))));
   if (!form) {
     let best: { f: FormRow; m: string[] } | undefined;
     for (const f of forms) {
