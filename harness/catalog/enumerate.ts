@@ -97,18 +97,33 @@ function targetsText(cs: readonly TargetClause[]): string {
   return t;
 }
 
-function checkRequirements(fam: FamilyDef, q: Qualifiers, target: Target, ptx: string): RequirementCheck[] {
-  const out: RequirementCheck[] = [];
-  for (const r of fam.requirements) {
-    if (!matches(r.when, q) || !inEdition(r.editions, specEdition())) continue;
-    out.push({
+/** One requirement's check for a target and PTX ISA version: the same object for every entry it applies to (read-only). */
+const checks = new WeakMap<object, Map<string, RequirementCheck>>();
+function requirementCheck(r: FamilyDef['requirements'][number], target: Target, ptx: string): RequirementCheck {
+  let byTarget = checks.get(r);
+  if (!byTarget) checks.set(r, (byTarget = new Map()));
+  const key = `${target.name}|${ptx}`;
+  let c = byTarget.get(key);
+  if (!c) {
+    c = Object.freeze({
       rule: r.id,
       feature: r.feature,
       ...(r.ptx ? { ptx: r.ptx } : {}),
       ...(r.targets ? { targets: targetsText(r.targets) } : {}),
-      targetMet: !r.targets || r.targets.some((c: TargetClause) => clauseHolds(c, target, ptx)),
+      targetMet: !r.targets || r.targets.some((cl: TargetClause) => clauseHolds(cl, target, ptx)),
       cite: r.cite,
     });
+    byTarget.set(key, c);
+  }
+  return c;
+}
+
+function checkRequirements(fam: FamilyDef, q: Qualifiers, target: Target, ptx: string): RequirementCheck[] {
+  const out: RequirementCheck[] = [];
+  const edition = specEdition();
+  for (const r of fam.requirements) {
+    if (!matches(r.when, q) || !inEdition(r.editions, edition)) continue;
+    out.push(requirementCheck(r, target, ptx));
   }
   return out;
 }
@@ -154,7 +169,8 @@ function makeEntry(
     reason = `valid (${ev.form!.id})`;
   }
   const form = ev.form ?? nearestForm(fam, q);
-  return {
+  // built key by key in this order (the optional ones only where set): no spread of a small object per entry
+  const e: Record<string, unknown> = {
     id: variantId(fam, q, extra.modulePtx),
     family: fam.id,
     ptx: spell(fam, q),
@@ -163,17 +179,18 @@ function makeEntry(
     kind,
     status: kind === 'isa-neighbour' ? 'invalid' : ev.status,
     operands: form.operands,
-    ...(ev.form ? { form: ev.form.id } : {}),
-    violations,
-    ambiguities: ev.ambiguities,
-    permits: ev.permits,
-    requirements: reqs,
-    minPtx,
-    ...(extra.modulePtx ? { modulePtx: extra.modulePtx } : {}),
-    expect,
-    reason,
-    ...(extra.neighbourOf ? { neighbourOf: extra.neighbourOf } : {}),
   };
+  if (ev.form) e.form = ev.form.id;
+  e.violations = violations;
+  e.ambiguities = ev.ambiguities;
+  e.permits = ev.permits;
+  e.requirements = reqs;
+  e.minPtx = minPtx;
+  if (extra.modulePtx) e.modulePtx = extra.modulePtx;
+  e.expect = expect;
+  e.reason = reason;
+  if (extra.neighbourOf) e.neighbourOf = extra.neighbourOf;
+  return e as unknown as CatalogEntry;
 }
 
 function nearestForm(fam: FamilyDef, q: Qualifiers) {
