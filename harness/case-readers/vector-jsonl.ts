@@ -187,9 +187,10 @@ function listAt(u: Uint8Array, p: number, e: number, L: number): number {
     if (u[p] !== 34 || x >= end) return -1;
     let i = p + 1;
     for (;;) {
+      if (i >= e) return -1;
       const c = u[i]!;
       if (c === 34) break;
-      if (c === 92 || c < 32 || i >= e) return -1;
+      if (c === 92 || c < 32) return -1;
       i++;
     }
     els[x++] = p;

@@ -180,6 +180,27 @@ describe('the packed readers read exactly what the general path reads', () => {
     expect(loadVectorText('t.jsonl', text, 't.jsonl').problems.length).toBe(general.length - 1);
   });
 
+  it('JSON lines read in pieces of any size (each packed line finds its own end): the cases and problems of a whole read', () => {
+    const L = (k: number, tail = '') => `{"name": "p${k}", "instruction": "atom.global.add.u32", "memory": ["0x0000000${k % 10}"], "operands": {"b": ["0x00000002"]}}${tail}`;
+    const lines = [L(0), L(1, ' '), L(2, '\t \r'), '', L(3, '\r'), '   ', L(4, ' \r '), '{"name": "bad", "memory": ["0x1"]}', L(5), L(1), L(6, '}'), L(7, ' x'), L(8, '\r')];
+    for (const end of ['', '\n', '\r\n', ' ', '\r']) {
+      const text = lines.join('\n') + end;
+      const whole = loadVectorText('t.jsonl', text, 't.jsonl');
+      expect(whole.cases.length).toBeGreaterThan(6);
+      expect(whole.problems.length).toBeGreaterThan(2); // the bad line, the duplicate p1, the extra '}', ' x'
+      expect(same('t.jsonl', text)).toBe(whole.packed);
+      for (const size of [1, 2, 3, 7, 50, 129, 1000]) {
+        const s = new JsonlScanner('t.jsonl', 't.jsonl');
+        const u = Buffer.from(text);
+        const got = [];
+        for (let i = 0; i < u.length || i === 0; i += size) got.push(...s.pushBytes(u.subarray(i, Math.min(u.length, i + size)), i + size >= u.length).flatMap((b) => unpackAll(b)));
+        expect(got).toEqual(whole.cases);
+        expect(s.ctx.problems).toEqual(whole.problems);
+        expect(s.packedItems).toBe(whole.packed);
+      }
+    }
+  });
+
   it('a JSON line cut short at the end of the read is not completed by what lies past the end of a reused buffer', () => {
     const line = '{"name": "a", "memory": ["0x00000001"], "operands": {"b": ["0x00000002"]}, "instruction": "atom.global.add.u32"}';
     for (const cut of [line.length - 1, line.length - 3, line.length - 25, 40]) {
