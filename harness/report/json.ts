@@ -200,7 +200,12 @@ export function reportText(report: RunReport): string {
   const details: (readonly RuleDetail[])[] = [];
   const judgementIndex = new Map<string, number>();
   const judgements: WrittenJudgement[] = [];
+  // a judgement object met again (results share them: harness/backends/reference/cases.ts) has its
+  // index already: no copy and no JSON of it per result
+  const byObject = new Map<CatalogJudgement, number>();
   const results = report.results.map((r) => {
+    const known = byObject.get(r.catalog);
+    if (known !== undefined) return { ...r, catalog: known };
     const { detail: d, ...c } = r.catalog;
     let written: WrittenJudgement = c;
     if (d) {
@@ -220,6 +225,7 @@ export function reportText(report: RunReport): string {
       judgementIndex.set(key, j);
       judgements.push(written);
     }
+    byObject.set(r.catalog, j);
     return { ...r, catalog: j };
   });
   const { results: _r, ...rest } = report;
