@@ -46,6 +46,9 @@ function run(label: string): number {
   console.log(`${label.padEnd(14)} ${s.toFixed(1).padStart(6)} s wall${cpuText}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log(`  ${line(/^backend:/).slice(0, 110)}`);
   console.log(`  ${line(/^ptxas: \d+ entries classified/)}`);
+  // the case library: all in the case child, or shared with the run's thread once ptxas was done
+  const shared = err.split('\n').find((l) => /judged by the case child/.test(l));
+  console.log(`  ${shared?.trim() ?? 'cases: every case judged by the case child (none left to share when ptxas was done)'}`);
   return s;
 }
 
