@@ -6,7 +6,7 @@
  * other line is parsed with JSON.parse, and only a line with a problem is scanned again, by hand, to
  * find the column of the offending field.
  */
-import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, endNames, newPackFields, packItem, resetPackFields, setList } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, endNames, newPackFields, packItem, setList } from './packed.js';
 import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
@@ -151,15 +151,6 @@ class LineLocator implements Locator {
 
 const PF: PackFields = newPackFields();
 
-/** Spaces and tabs from p. */
-function wsAt(u: Uint8Array, p: number): number {
-  for (;;) {
-    const c = u[p];
-    if (c !== 32 && c !== 9) return p;
-    p++;
-  }
-}
-
 /** End (after the closing quote) of a string without escapes or control characters at u[p], before `e`, or -1. */
 function stringEnd(u: Uint8Array, p: number, e: number): number {
   if (u[p] !== 34) return -1;
@@ -175,47 +166,40 @@ function stringEnd(u: Uint8Array, p: number, e: number): number {
  * The list of strings `["..", ".."]` at u[p] (spaces and tabs between items, no escapes or control
  * characters in a string), before `e`: each string recorded (with its quotes) as element k of list L
  * (PF.els, PF.cnt: packItem's readElems checks and reads them as hex); the offset after ']', or -1
- * (then the general path reads the line).
+ * (then the general path reads the line). Spaces are skipped in place (no call: the inliner's budget
+ * is spent on the line's few calls).
  */
 function listAt(u: Uint8Array, p: number, e: number, L: number): number {
   if (p < 0 || u[p] !== 91) return -1;
-  p = wsAt(u, p + 1);
+  p++;
+  let c = u[p];
+  while (c === 32 || c === 9) c = u[++p];
   const els = PF.els;
   let x = L * 2 * MAX_ELEMS;
   const end = x + 2 * MAX_ELEMS;
   for (let k = 1; ; k++) {
-    if (u[p] !== 34 || x >= end) return -1;
+    if (c !== 34 || x >= end) return -1;
     let i = p + 1;
     for (;;) {
       if (i >= e) return -1;
-      const c = u[i]!;
-      if (c === 34) break;
-      if (c === 92 || c < 32) return -1;
+      const d = u[i]!;
+      if (d === 34) break;
+      if (d === 92 || d < 32) return -1;
       i++;
     }
     els[x++] = p;
     els[x++] = ++i;
-    const w = u[i];
-    p = w === 32 || w === 9 ? wsAt(u, i) : i;
-    const d = u[p];
-    if (d === 93) {
+    p = i;
+    c = u[p];
+    while (c === 32 || c === 9) c = u[++p];
+    if (c === 93) {
       PF.cnt[L] = k;
       return p + 1;
     }
-    if (d !== 44) return -1;
-    p = wsAt(u, p + 1);
+    if (c !== 44) return -1;
+    c = u[++p];
+    while (c === 32 || c === 9) c = u[++p];
   }
-}
-
-/** After the key that ends at u[p] (its closing quote): spaces, ':', spaces; the value's offset, or -1. */
-function afterKey(u: Uint8Array, p: number): number {
-  if (u[p] !== 58) {
-    p = wsAt(u, p);
-    if (u[p] !== 58) return -1;
-  }
-  p++;
-  const c = u[p];
-  return c === 32 || c === 9 ? wsAt(u, p) : p;
 }
 
 const K = (k: string) => Uint8Array.from(k, (c) => c.charCodeAt(0));
@@ -224,15 +208,8 @@ const K_SHARED = K('shared');
 
 // Whether u[p] starts `"key"` (the quote at p, the first letter already matched by the caller): each
 // key's bytes compared with constants (no loop over a key array: a few of these run per line).
-/** "name" */
-const isName = (u: Uint8Array, p: number) => u[p + 5] === 34 && u[p + 2] === 97 && u[p + 3] === 109 && u[p + 4] === 101;
-/** "instruction" */
-const isInstruction = (u: Uint8Array, p: number) =>
-  u[p + 12] === 34 && u[p + 2] === 110 && u[p + 3] === 115 && u[p + 4] === 116 && u[p + 5] === 114 && u[p + 6] === 117 && u[p + 7] === 99 && u[p + 8] === 116 && u[p + 9] === 105 && u[p + 10] === 111 && u[p + 11] === 110;
 /** "memory" */
 const isMemory = (u: Uint8Array, p: number) => u[p + 7] === 34 && u[p + 2] === 101 && u[p + 3] === 109 && u[p + 4] === 111 && u[p + 5] === 114 && u[p + 6] === 121;
-/** "operands" */
-const isOperands = (u: Uint8Array, p: number) => u[p + 9] === 34 && u[p + 2] === 112 && u[p + 3] === 101 && u[p + 4] === 114 && u[p + 5] === 97 && u[p + 6] === 110 && u[p + 7] === 100 && u[p + 8] === 115;
 /** "expect" */
 const isExpect = (u: Uint8Array, p: number) => u[p + 7] === 34 && u[p + 2] === 120 && u[p + 3] === 112 && u[p + 4] === 101 && u[p + 5] === 99 && u[p + 6] === 116;
 /** "space" */
@@ -246,32 +223,41 @@ const isReturned = (u: Uint8Array, p: number) => u[p + 9] === 34 && u[p + 2] ===
  */
 function innerMap(u: Uint8Array, p: number, e: number, expect: boolean): number {
   if (p < 0 || u[p] !== 123) return -1;
-  p = wsAt(u, p + 1);
+  let c = u[++p];
+  while (c === 32 || c === 9) c = u[++p];
   for (;;) {
-    if (u[p] !== 34) return -1;
+    if (c !== 34) return -1;
     let at = -1;
     let slot = 0;
     const k = u[p + 1];
     if (!expect) {
       if ((k === 98 || k === 99) && u[p + 2] === 34) {
-        at = afterKey(u, p + 3);
+        at = p + 3;
         slot = k === 98 ? 1 : 2;
       }
     } else if (k === 109 && isMemory(u, p)) {
-      at = afterKey(u, p + 8);
+      at = p + 8;
       slot = 3;
     } else if (k === 114 && isReturned(u, p)) {
-      at = afterKey(u, p + 10);
+      at = p + 10;
       slot = 4;
     }
-    if (at < 0 || !setList(PF, slot as ListSlot, at)) return -1;
-    const q = listAt(u, at, e, slot);
-    if (q < 0) return -1;
-    p = u[q] === 32 ? wsAt(u, q) : q;
-    const d = u[p];
-    if (d === 125) return p + 1;
-    if (d !== 44) return -1;
-    p = wsAt(u, p + 1);
+    if (at < 0) return -1;
+    // after the key: spaces, ':', spaces (afterKey, in place)
+    c = u[at];
+    while (c === 32 || c === 9) c = u[++at];
+    if (c !== 58) return -1;
+    c = u[++at];
+    while (c === 32 || c === 9) c = u[++at];
+    if (!setList(PF, slot as ListSlot, at)) return -1;
+    p = listAt(u, at, e, slot);
+    if (p < 0) return -1;
+    c = u[p];
+    while (c === 32 || c === 9) c = u[++p];
+    if (c === 125) return p + 1;
+    if (c !== 44) return -1;
+    c = u[++p];
+    while (c === 32 || c === 9) c = u[++p];
   }
 }
 
@@ -320,76 +306,148 @@ function quotedIs(u: Uint8Array, p: number, q: number, w: Uint8Array): boolean {
  * escapes, each key once); false when it is anything else.
  */
 export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
-  resetPackFields(PF, u);
-  PF.elems = true; // the lists' elements recorded as the line is scanned (listAt), read by packItem
-  let p = wsAt(u, s);
-  if (u[p] !== 123) return false;
-  p = wsAt(u, p + 1);
+  // resetPackFields(PF, u), written out (a call here would spend the inliner's budget)
+  const f = PF;
+  f.src = u;
+  f.nameAt = f.nameEnd = -1;
+  f.nameChecked = false;
+  f.nameCol = 1;
+  f.instruction = undefined;
+  f.space = undefined;
+  f.memory = f.b = f.c = f.expMemory = f.expReturned = -1;
+  f.operands = f.expect = false;
+  f.elems = true; // the lists' elements recorded as the line is scanned (listAt), read by packItem
+  // spaces and tabs are skipped in place throughout (`while (c === 32 || c === 9) c = u[++p]`): a
+  // call per skip would spend the inliner's budget, and a line has a dozen of them
+  let p = s;
+  let c = u[p];
+  while (c === 32 || c === 9) c = u[++p];
+  if (c !== 123) return false;
+  c = u[++p];
+  while (c === 32 || c === 9) c = u[++p];
   for (;;) {
-    if (u[p] !== 34) return false;
+    if (c !== 34) return false;
+    // the key (its first letter picks it, its bytes are compared whole), then spaces, ':', spaces
+    const key = u[p + 1];
+    let v: number;
+    switch (key) {
+      case 110:
+        if (u[p + 5] !== 34 || u[p + 2] !== 97 || u[p + 3] !== 109 || u[p + 4] !== 101 || PF.nameAt >= 0) return false; // "name"
+        v = p + 6;
+        break;
+      case 105:
+        if (
+          u[p + 12] !== 34 || u[p + 2] !== 110 || u[p + 3] !== 115 || u[p + 4] !== 116 || u[p + 5] !== 114 || u[p + 6] !== 117 || u[p + 7] !== 99 || u[p + 8] !== 116 || u[p + 9] !== 105 || u[p + 10] !== 111 || u[p + 11] !== 110 ||
+          PF.instruction !== undefined
+        )
+          return false; // "instruction"
+        v = p + 13;
+        break;
+      case 109:
+        if (u[p + 7] !== 34 || u[p + 2] !== 101 || u[p + 3] !== 109 || u[p + 4] !== 111 || u[p + 5] !== 114 || u[p + 6] !== 121 || PF.memory >= 0) return false; // "memory"
+        v = p + 8;
+        break;
+      case 111:
+        if (u[p + 9] !== 34 || u[p + 2] !== 112 || u[p + 3] !== 101 || u[p + 4] !== 114 || u[p + 5] !== 97 || u[p + 6] !== 110 || u[p + 7] !== 100 || u[p + 8] !== 115 || PF.operands) return false; // "operands"
+        v = p + 10;
+        break;
+      case 101:
+        if (!isExpect(u, p) || PF.expect) return false;
+        v = p + 8;
+        break;
+      case 115:
+        if (!isSpace(u, p) || PF.space !== undefined) return false;
+        v = p + 7;
+        break;
+      default:
+        return false;
+    }
+    c = u[v];
+    while (c === 32 || c === 9) c = u[++v];
+    if (c !== 58) return false;
+    c = u[++v];
+    while (c === 32 || c === 9) c = u[++v];
+    // the value at v; q: after it
     let q = -1;
-    switch (u[p + 1]) {
+    switch (key) {
       case 110: {
         // name: its bytes, checked and hashed in one go
-        if (!isName(u, p) || PF.nameAt >= 0) return false;
-        p = afterKey(u, p + 6);
-        if (p < 0 || u[p] !== 34) return false;
+        if (c !== 34) return false;
         let h = 0x811c9dc5;
-        let i = p + 1;
+        let i = v + 1;
         for (; i < e; i++) {
-          const c = u[i]!;
-          if (c === 34) break;
-          if (!NAME_BYTE[c]) return false;
-          h = Math.imul(h ^ c, 0x01000193);
+          const d = u[i]!;
+          if (d === 34) break;
+          if (!NAME_BYTE[d]) return false;
+          h = Math.imul(h ^ d, 0x01000193);
         }
-        if (i >= e || i === p + 1) return false;
-        PF.nameAt = p + 1;
+        if (i >= e || i === v + 1) return false;
+        PF.nameAt = v + 1;
         PF.nameEnd = i;
-        PF.nameCol = p - s + 1;
+        PF.nameCol = v - s + 1;
         PF.nameHash = h | 1;
         PF.nameChecked = true;
         q = i + 1;
         break;
       }
-      case 105: // instruction
-        if (!isInstruction(u, p) || PF.instruction !== undefined) return false;
-        PF.instruction = instructionAt(u, afterKey(u, p + 13), e);
-        if (PF.instruction === undefined) return false;
-        q = instrEnd;
+      case 105: {
+        // one of the recent spellings (a file uses a few; compared from the end, where they differ),
+        // else instructionAt reads it and makes it one of them
+        if (c !== 34) return false;
+        let w: string | undefined;
+        const at = v + 1;
+        for (let r = 0; r < RECENT_BYTES.length; r++) {
+          const b = RECENT_BYTES[r]!;
+          const n = b.length;
+          if (u[at + n] !== 34) continue;
+          let i = n - 1;
+          while (i >= 0 && u[at + i] === b[i]) i--;
+          if (i < 0) {
+            w = RECENT_TEXT[r];
+            q = at + n + 1;
+            break;
+          }
+        }
+        if (w === undefined) {
+          w = instructionAt(u, v, e);
+          if (w === undefined) return false;
+          q = instrEnd;
+        }
+        PF.instruction = w;
         break;
-      case 109: // memory
-        if (!isMemory(u, p) || PF.memory >= 0) return false;
-        p = afterKey(u, p + 8);
-        if (p < 0) return false;
-        PF.memory = p;
-        q = listAt(u, p, e, 0);
+      }
+      case 109:
+        PF.memory = v;
+        q = listAt(u, v, e, 0);
         break;
-      case 111: // operands
-        if (!isOperands(u, p) || PF.operands) return false;
+      case 111:
         PF.operands = true;
-        q = innerMap(u, afterKey(u, p + 10), e, false);
+        q = innerMap(u, v, e, false);
         break;
-      case 101: // expect
-        if (!isExpect(u, p) || PF.expect) return false;
+      case 101:
         PF.expect = true;
-        q = innerMap(u, afterKey(u, p + 8), e, true);
-        break;
-      case 115: // space
-        if (!isSpace(u, p) || PF.space !== undefined) return false;
-        p = afterKey(u, p + 7);
-        q = stringEnd(u, p, e);
-        if (q < 0) return false;
-        PF.space = quotedIs(u, p, q, K_GLOBAL) ? 'global' : quotedIs(u, p, q, K_SHARED) ? 'shared' : '?';
+        q = innerMap(u, v, e, true);
         break;
       default:
-        return false;
+        // space
+        q = stringEnd(u, v, e);
+        if (q < 0) return false;
+        PF.space = quotedIs(u, v, q, K_GLOBAL) ? 'global' : quotedIs(u, v, q, K_SHARED) ? 'shared' : '?';
     }
     if (q < 0) return false;
-    p = u[q] === 32 ? wsAt(u, q) : q;
-    const d = u[p];
-    if (d === 125) return p < e && wsAt(u, p + 1) >= e; // p < e: every byte read was the line's (past e may be a reused buffer's stale bytes)
-    if (d !== 44) return false;
-    p = wsAt(u, p + 1);
+    p = q;
+    c = u[p];
+    while (c === 32 || c === 9) c = u[++p];
+    if (c === 125) {
+      // p < e: every byte read was the line's (past e may be a reused buffer's stale bytes)
+      if (p >= e) return false;
+      c = u[++p];
+      while (c === 32 || c === 9) c = u[++p];
+      return p >= e;
+    }
+    if (c !== 44) return false;
+    c = u[++p];
+    while (c === 32 || c === 9) c = u[++p];
   }
 }
 
