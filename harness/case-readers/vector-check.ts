@@ -116,30 +116,27 @@ export class NameSet {
     if (cap > this.mask + 1) this.grow(cap);
     const m = this.mask;
     const n = to - from;
-    // (hash, number) pairs in order of home slot (a stable LSD radix sort: equal names keep file
-    // order), so that the loop below reads them in sequence and walks the table upwards
-    let K = this.hashes.slice(from, to);
-    let X = new Int32Array(n);
-    for (let i = 0; i < n; i++) X[i] = from + i;
-    if (n > 64) {
-      let K2 = new Int32Array(n);
-      let X2 = new Int32Array(n);
-      const bits = 32 - Math.clz32(m);
-      const cnt = new Int32Array(2049);
-      for (let shift = 0; shift < bits; shift += 11) {
-        cnt.fill(0);
-        for (let i = 0; i < n; i++) cnt[(((K[i]! & m) >>> shift) & 2047) + 1]!++;
-        for (let d = 0; d < 2048; d++) cnt[d + 1]! += cnt[d]!;
-        for (let i = 0; i < n; i++) {
-          const h = K[i]!;
-          const j = cnt[((h & m) >>> shift) & 2047]!++;
-          K2[j] = h;
-          X2[j] = X[i]!;
-        }
-        [K, K2] = [K2, K];
-        [X, X2] = [X2, X];
+    // (hash, number) pairs in order of the table region their home slot is in (regions of 512 slots,
+    // 4 KB of table; a stable counting sort, one pass: equal names keep file order), so that the
+    // loop below walks the table upwards, a page at a time
+    let K = this.hashes.subarray(from, to);
+    const X = new Int32Array(n);
+    const bits = 32 - Math.clz32(m);
+    const shift = bits > 9 ? 9 : bits;
+    const buckets = 1 << (bits - shift);
+    if (n > 64 && buckets > 1) {
+      const K2 = new Int32Array(n);
+      const cnt = new Int32Array(buckets + 1);
+      for (let i = 0; i < n; i++) cnt[((K[i]! & m) >>> shift) + 1]!++;
+      for (let d = 0; d < buckets; d++) cnt[d + 1]! += cnt[d]!;
+      for (let i = 0; i < n; i++) {
+        const h = K[i]!;
+        const j = cnt[(h & m) >>> shift]!++;
+        K2[j] = h;
+        X[j] = from + i;
       }
-    }
+      K = K2;
+    } else for (let i = 0; i < n; i++) X[i] = from + i;
     const tb = this.table;
     const ar = this.arena;
     for (let i = 0; i < n; i++) {

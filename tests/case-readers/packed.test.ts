@@ -301,6 +301,40 @@ describe('the name set (duplicate check)', () => {
     expect(set.get('case-1')).toBeUndefined();
     expect(set.size).toBe(0);
   });
+  it('deferred names checked in batches (sorted by table region): exactly the duplicates a Map finds, the first of equal names kept', () => {
+    let seed = 7;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (const [reserve, batches] of [
+      [0, [10, 70, 3000]],
+      [200_000, [150_000, 40_000]],
+      [1000, [65, 64, 5000, 1]],
+    ] as const) {
+      const set = new NameSet();
+      if (reserve) set.reserve(reserve);
+      const seen = new Map<string, number>();
+      const want: { x: number; firstLine: number }[] = [];
+      let x = 0;
+      for (const size of batches) {
+        const names = Array.from({ length: size }, () => `n${rnd() % (size * 2)}-${rnd() % 3}`);
+        const buf = Buffer.from(names.join('|'));
+        let at = 0;
+        for (const name of names) {
+          const e = at + name.length;
+          set.defer(buf, at, e, nameHash(buf, at, e), x + 1, 1, x);
+          const first = seen.get(name);
+          if (first === undefined) seen.set(name, x + 1);
+          else want.push({ x, firstLine: first });
+          at = e + 1;
+          x++;
+        }
+        set.flush();
+      }
+      expect(want.length).toBeGreaterThan(10);
+      expect([...set.dups].sort((a, b) => a.x - b.x)).toEqual(want);
+      for (const [name, line] of seen) expect(set.get(name)).toBe(line);
+    }
+  });
+
   it('a name set from bytes is found by string and the reverse', () => {
     const set = new NameSet();
     const b = Buffer.from('xx-abc.d_9-yy');
