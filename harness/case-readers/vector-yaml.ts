@@ -801,6 +801,9 @@ function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean 
   return true;
 }
 
+/** Zero bytes after the work buffer's data, where the packed scanner stops (YamlScanner.sbuf). */
+const SLACK = 64;
+
 /** Where the item packScan read ends (the start of the next item's line, or the end of the text). */
 let packEnd = 0;
 /** Where the line of the item's name: key starts. */
@@ -978,8 +981,8 @@ export class YamlScanner {
   private keepFront(more: number): number {
     const keep = this.phase === 'header' ? 0 : this.itemStart >= 0 ? this.itemStart : this.p;
     const len = Math.max(0, this.buf.length - keep);
-    if (len + more > this.work.length) {
-      const w = Buffer.allocUnsafe(Math.max(len + more, 2 * this.work.length, 1 << 16));
+    if (len + more + SLACK > this.work.length) {
+      const w = Buffer.allocUnsafe(Math.max(len + more + SLACK, 2 * this.work.length, 1 << 16));
       this.buf.copy(w, 0, keep);
       this.work = w;
     } else if (len > 0 && keep > 0) this.work.copyWithin(0, this.buf.byteOffset - this.work.byteOffset + keep, this.buf.byteOffset - this.work.byteOffset + keep + len);
@@ -988,12 +991,23 @@ export class YamlScanner {
     return len;
   }
 
+  /**
+   * The bytes the packed scanner reads: the work buffer's first n and SLACK zero bytes after them.
+   * packScan stops at a zero byte wherever it stops at the end of an array (every test of a byte it
+   * makes fails alike for 0 and for undefined, and its bounds are n, never the array's length), so
+   * its reads stay inside the array: V8 compiles them as plain byte loads (a read past the end, met
+   * once, makes every load of that site return a tagged value or undefined, a good deal slower).
+   */
+  private sbuf: Buffer = Buffer.alloc(SLACK);
+
   /** Scans the work buffer's first n bytes (the kept ones and the new piece). */
   private scan(n: number, last: boolean): CaseBatch[] {
     const buf = (this.buf = this.work.subarray(0, n));
+    this.work.fill(0, n, n + SLACK);
+    this.sbuf = this.work.subarray(0, n + SLACK);
     let p = this.p;
     for (;;) {
-      if (this.phase === 'items' && this.itemStart < 0) p = this.packRun(buf, p, n, last);
+      if (this.phase === 'items' && this.itemStart < 0) p = this.packRun(this.sbuf, p, n, last);
       let nl = buf.indexOf(NL, p);
       if (nl < 0) {
         if (!last || p >= n) break;
@@ -1090,7 +1104,7 @@ export class YamlScanner {
   private begin(buf: Buffer, p: number, nl: number, last: boolean): number {
     const nx = buf.indexOf(this.needle, nl - 1);
     const e = nx >= 0 ? nx + 1 : last ? buf.length : -1;
-    if (e > p && !this.notSimple && this.sink.packing && packScan(buf, p, e, this.indent) && packItem(this.sink, PF, this.lineNo, this.lineNo + packNameLine)) {
+    if (e > p && !this.notSimple && this.sink.packing && packScan(this.sbuf, p, e, this.indent) && packItem(this.sink, PF, this.lineNo, this.lineNo + packNameLine)) {
       this.items++;
       this.packedItems++;
       this.itemStart = -1;
@@ -1136,7 +1150,7 @@ export class YamlScanner {
     if (this.notSimple) return;
     this.items++;
     const line = this.itemLine;
-    if (this.sink.packing && packScan(buf, s, e, this.indent) && packItem(this.sink, PF, line, line + packNameLine)) {
+    if (this.sink.packing && packScan(this.sbuf, s, e, this.indent) && packItem(this.sink, PF, line, line + packNameLine)) {
       this.packedItems++;
       return;
     }
