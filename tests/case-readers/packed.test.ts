@@ -201,6 +201,15 @@ describe('the packed readers read exactly what the general path reads', () => {
     }
   });
 
+  it('YAML whose last item is cut at every byte (the packed scanner meets the end of the data there): what the general path reads', () => {
+    const item = (k: number) => `  - name: c${k}\n    instruction: atom.global.cas.b32\n    memory: ["0x0000000${k}"]\n    operands:\n      b: ['0x00000001']\n      c:\n        - 0x00000002   # c\n    expect: { memory: [0x00000003], returned: ["0x0000000${k}"] }\n`;
+    const head = 'cite: "t"\ncases:\n';
+    const full = head + item(1) + item(2);
+    let packed = 0;
+    for (let cut = head.length + item(1).length + 1; cut <= full.length; cut++) packed += same('t.yaml', full.slice(0, cut));
+    expect(packed).toBeGreaterThan(full.length - head.length - item(1).length); // the first item packed every time, the cut one when whole
+  });
+
   it('a JSON line cut short at the end of the read is not completed by what lies past the end of a reused buffer', () => {
     const line = '{"name": "a", "memory": ["0x00000001"], "operands": {"b": ["0x00000002"]}, "instruction": "atom.global.add.u32"}';
     for (const cut of [line.length - 1, line.length - 3, line.length - 25, 40]) {
