@@ -118,6 +118,14 @@ export class PackedCases {
     return latin1(this.nameBytes, s, this.nameStart[i + 1]! - s);
   }
 
+  /** The array holding the names (case i's at nameStartOf(i)..nameStartOf(i + 1)); a name, once written, never changes there (a bigger array takes the names that follow). */
+  nameArray(): Uint8Array {
+    return this.nameBytes;
+  }
+  nameStartOf(i: number): number {
+    return this.nameStart[i]!;
+  }
+
   /** Index of the case named `name`, or -1. */
   indexOfName(name: string): number {
     for (let i = 0; i < this.n; i++) {
@@ -708,10 +716,14 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
     blk.abandonNext();
     return false;
   }
-  // the name is checked later, in a batch (NameSet.defer, flush); a duplicate is reported then, at
-  // the line and column recorded here (endNames), and its case dropped where it is still held
-  if (ctx.checkNames) ctx.names.defer(u, ns, ne, f.nameHash, nameLine, f.nameCol, sink.packedCount);
   blk.commit(v, u, ns, ne, line, bits);
+  // the name is checked later, in a batch (NameSet.deferRef, flush: the set refers to the name in the
+  // block, no second copy); a duplicate is reported then, at the line and column recorded here
+  // (endNames), and its case dropped where it is still held
+  if (ctx.checkNames) {
+    const i = blk.n - 1;
+    ctx.names.deferRef(blk.nameArray(), blk.nameStartOf(i), blk.nameStartOf(i + 1), f.nameHash, nameLine, f.nameCol, sink.packedCount);
+  }
   sink.packedCount++;
   return true;
 }

@@ -52,7 +52,14 @@ export class NameSet {
   private table = new Int32Array(2 << 10);
   private arena = new Uint8Array(1 << 12);
   private used = 0;
+  /** Name x: its bytes are srcs[srcOf[x]] (the arena where srcOf[x] < 0) at starts[x], lens[x] of them. */
   private starts = new Uint32Array(1 << 9);
+  private lens = new Uint32Array(1 << 9);
+  private srcOf = new Int32Array(1 << 9);
+  /** Arrays that hold names the set refers to where they are (deferRef: a packed block's names). */
+  private srcs: Uint8Array[] = [];
+  private lastSrc: Uint8Array | undefined;
+  private lastSrcIdx = -1;
   private lines = new Uint32Array(1 << 9);
   private count = 0;
   /** Where the last lookup that found nothing stopped, and for which hash. */
@@ -74,12 +81,6 @@ export class NameSet {
     let m = this.starts.length;
     while (m < n) m *= 2;
     if (m > this.starts.length) this.growNames(m);
-    // and the arena, for names of 12 bytes
-    if (this.arena.length < n * 12) {
-      const a = new Uint8Array(n * 12);
-      a.set(this.arena.subarray(0, this.used));
-      this.arena = a;
-    }
   }
 
   /**
@@ -102,6 +103,33 @@ export class NameSet {
     this.hashes[x] = h;
     this.cols[x] = col;
     this.tags[x] = tag;
+  }
+
+  /**
+   * Records the name src[s, e) where it is, without a copy (`src` must not change there: a packed
+   * block's name bytes, written once); otherwise as `defer`.
+   */
+  deferRef(src: Uint8Array, s: number, e: number, h: number, line: number, col: number, tag: number): void {
+    if (this.count === this.starts.length) this.growNames(this.count * 2);
+    if (src !== this.lastSrc) {
+      this.lastSrc = src;
+      this.lastSrcIdx = this.srcs.push(src) - 1;
+    }
+    const x = this.count;
+    this.starts[x] = s;
+    this.lens[x] = e - s;
+    this.srcOf[x] = this.lastSrcIdx;
+    this.lines[x] = line;
+    this.hashes[x] = h;
+    this.cols[x] = col;
+    this.tags[x] = tag;
+    this.count = x + 1;
+  }
+
+  /** The array holding name x's bytes (at starts[x], lens[x] of them). */
+  private src(x: number): Uint8Array {
+    const i = this.srcOf[x]!;
+    return i < 0 ? this.arena : this.srcs[i]!;
   }
 
   /** Checks the deferred names: each goes into the table, or (equal to one there or before it) into `dups`. */
@@ -138,7 +166,6 @@ export class NameSet {
       K = K2;
     } else for (let i = 0; i < n; i++) X[i] = from + i;
     const tb = this.table;
-    const ar = this.arena;
     for (let i = 0; i < n; i++) {
       const h = K[i]!;
       let p = h & m;
@@ -149,12 +176,14 @@ export class NameSet {
         if (tb[2 * p] !== h) continue;
         // a hash match (rare but for duplicates): compare the bytes
         const x = X[i]!;
+        const len = this.lens[x]!;
+        if (this.lens[y - 1] !== len) continue;
         const a = this.starts[x]!;
-        const len = (x + 1 < this.count ? this.starts[x + 1]! : this.used) - a;
         const b = this.starts[y - 1]!;
-        if ((y < this.count ? this.starts[y]! : this.used) - b !== len) continue;
+        const A = this.src(x);
+        const B = this.src(y - 1);
         let k = 0;
-        while (k < len && ar[b + k] === ar[a + k]) k++;
+        while (k < len && B[b + k] === A[a + k]) k++;
         if (k === len) {
           first = y - 1;
           break;
@@ -174,8 +203,8 @@ export class NameSet {
   /** Name number x: its bytes as a string, its line, its value's column and its tag. */
   nameOf(x: number): string {
     const a = this.starts[x]!;
-    const e = x + 1 < this.count ? this.starts[x + 1]! : this.used;
-    return Buffer.from(this.arena.buffer, this.arena.byteOffset + a, e - a).toString('latin1');
+    const src = this.src(x);
+    return Buffer.from(src.buffer, src.byteOffset + a, this.lens[x]!).toString('latin1');
   }
   lineOf(x: number): number {
     return this.lines[x]!;
@@ -204,10 +233,11 @@ export class NameSet {
         return undefined;
       }
       if (tb[2 * p] !== h) continue;
+      if (this.lens[x - 1] !== len) continue;
       const a = this.starts[x - 1]!;
-      if ((x < this.count ? this.starts[x]! : this.used) - a !== len) continue;
+      const A = this.src(x - 1);
       let k = 0;
-      while (k < len && this.arena[a + k] === u[s + k]) k++;
+      while (k < len && A[a + k] === u[s + k]) k++;
       if (k === len) return this.lines[x - 1];
     }
   }
@@ -249,6 +279,8 @@ export class NameSet {
       return b;
     };
     this.starts = u32(this.starts);
+    this.lens = u32(this.lens);
+    this.srcOf = i32(this.srcOf);
     this.lines = u32(this.lines);
     this.cols = u32(this.cols);
     this.hashes = i32(this.hashes);
@@ -269,6 +301,8 @@ export class NameSet {
     for (let k = 0; k < len; k++) ar[at + k] = u[s + k]!;
     const x = this.count;
     this.starts[x] = at;
+    this.lens[x] = len;
+    this.srcOf[x] = -1;
     this.lines[x] = line;
     this.used = at + len;
     this.count = x + 1;
@@ -299,6 +333,9 @@ export class NameSet {
     this.table = new Int32Array(2 << 10);
     this.used = 0;
     this.count = 0;
+    this.srcs = [];
+    this.lastSrc = undefined;
+    this.lastSrcIdx = -1;
     this.pend = 0;
     this.inTable = 0;
     this.dups.length = 0;

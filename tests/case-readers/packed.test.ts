@@ -310,7 +310,7 @@ describe('the name set (duplicate check)', () => {
     expect(set.get('case-1')).toBeUndefined();
     expect(set.size).toBe(0);
   });
-  it('deferred names checked in batches (sorted by table region): exactly the duplicates a Map finds, the first of equal names kept', () => {
+  it('deferred names (copied or referred to) checked in batches (sorted by table region): exactly the duplicates a Map finds, the first of equal names kept', () => {
     let seed = 7;
     const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
     for (const [reserve, batches] of [
@@ -329,7 +329,9 @@ describe('the name set (duplicate check)', () => {
         let at = 0;
         for (const name of names) {
           const e = at + name.length;
-          set.defer(buf, at, e, nameHash(buf, at, e), x + 1, 1, x);
+          // copied into the set's arena, or referred to where they are (a packed block's names)
+          if (x % 3) set.deferRef(buf, at, e, nameHash(buf, at, e), x + 1, 1, x);
+          else set.defer(buf, at, e, nameHash(buf, at, e), x + 1, 1, x);
           const first = seen.get(name);
           if (first === undefined) seen.set(name, x + 1);
           else want.push({ x, firstLine: first });
@@ -341,6 +343,7 @@ describe('the name set (duplicate check)', () => {
       expect(want.length).toBeGreaterThan(10);
       expect([...set.dups].sort((a, b) => a.x - b.x)).toEqual(want);
       for (const [name, line] of seen) expect(set.get(name)).toBe(line);
+      for (const d of set.dups.slice(0, 50)) expect(seen.get(set.nameOf(d.x))).toBe(d.firstLine);
     }
   });
 
