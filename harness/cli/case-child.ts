@@ -6,11 +6,9 @@
  * thread is free it sends `share`: the child hands it every other case of those it has left
  * (`shared`), judges the others and sends their results untallied (the run tallies the two in order).
  */
-import { runCaseOnReference } from '../backends/reference/cases.js';
 import { setSpecEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
-import type { EntryResult, Verdict } from '../report/types.js';
-import { type CaseChildInbound, type CaseChildMessage, type CaseChildRequest, CaseTally, handedOver, selectLibrary, splitAt } from './library-cases.js';
+import { type CaseChildInbound, type CaseChildMessage, type CaseChildRequest, CaseTally, handedOver, judgeFor, selectLibrary, splitAt } from './library-cases.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
@@ -46,16 +44,8 @@ async function judge(req: CaseChildRequest): Promise<void> {
         void send({ type: 'shared', split: at ?? -1, cases: at === undefined ? [] : handedOver(cases, at) });
         if (at !== undefined) split = at;
       }
-      const batch: EntryResult[] = [];
-      const until = performance.now() + 50;
-      const step = split === undefined ? 1 : 2;
-      do {
-        batch.push(runCaseOnReference(cases[i]!));
-        i += step;
-      } while (i < cases.length && performance.now() < until);
-      const verdicts: Partial<Record<Verdict, number>> = {};
-      for (const r of batch) verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
-      // results travel whole: their `case` detail is read (built) as they are serialised
+      const { batch, verdicts, next } = judgeFor(cases, i, split === undefined ? 1 : 2, 50);
+      i = next;
       // not waited for: the run reads them when its thread is free (it enumerates the catalog in one go,
       // and a child waiting on each message would wait on that); the event loop gets a turn for `share`
       if (split === undefined) void send({ type: 'results', kept: tally.keep(batch).map((r) => ({ ...r })), n: batch.length, verdicts });

@@ -148,18 +148,32 @@ export interface CaseChild {
 export async function judgeShared(child: Pick<CaseChild, 'share'>, onBatch: (batch: readonly EntryResult[], verdicts: Partial<Record<Verdict, number>>) => void): Promise<{ split: number; results: EntryResult[] }> {
   const s = await child.share();
   const results: EntryResult[] = [];
-  let i = 0;
-  while (i < s.cases.length) {
-    const until = performance.now() + 20;
-    const start = results.length;
-    do results.push(runCaseOnReference(s.cases[i++]!));
-    while (i < s.cases.length && performance.now() < until);
-    const verdicts: Partial<Record<Verdict, number>> = {};
-    for (let k = start; k < results.length; k++) verdicts[results[k]!.verdict] = (verdicts[results[k]!.verdict] ?? 0) + 1;
-    onBatch(results.slice(start), verdicts);
+  for (let i = 0; i < s.cases.length; ) {
+    const j = judgeFor(s.cases, i, 1, 20);
+    for (const r of j.batch) results.push(r);
+    onBatch(j.batch, j.verdicts);
+    i = j.next;
     await new Promise((r) => setImmediate(r));
   }
   return { split: s.split, results };
+}
+
+/**
+ * Cases cases[i], cases[i+step], ... on the reference model for about `ms` milliseconds (at least
+ * one, at most `max`): their results, how many of each verdict, and the index to go on from. The
+ * batches of the case child, of the run's thread sharing its work, and of a run judging alone.
+ */
+export function judgeFor(cases: readonly Case[], i: number, step: number, ms: number, max = Infinity): { batch: EntryResult[]; verdicts: Partial<Record<Verdict, number>>; next: number } {
+  const batch: EntryResult[] = [];
+  const verdicts: Partial<Record<Verdict, number>> = {};
+  const until = performance.now() + ms;
+  do {
+    const r = runCaseOnReference(cases[i]!);
+    batch.push(r);
+    verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
+    i += step;
+  } while (i < cases.length && batch.length < max && performance.now() < until);
+  return { batch, verdicts, next: i };
 }
 
 /**

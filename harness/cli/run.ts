@@ -12,7 +12,6 @@ import { type Target, CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/
 import { runPtxasBackend } from '../backends/ptxas/backend.js';
 import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
 import { childCommand, holdBytes, prestartBytes, runGpuBackend } from '../backends/gpu/backend.js';
-import { runCaseOnReference } from '../backends/reference/cases.js';
 import { runVectorsOnReference } from '../backends/reference/vectors.js';
 import { GENERATED_PER_LEVEL, collectCases, findCase } from '../case-readers/sources.js';
 import { type CaseBatch, unpackAll } from '../case-readers/packed.js';
@@ -43,7 +42,7 @@ import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { Progress } from './progress.js';
 import { exitCode, printSummary } from './summary.js';
-import { CaseTally, judgeShared, mergeShared, selectLibrary, startCaseChild } from './library-cases.js';
+import { CaseTally, judgeFor, judgeShared, mergeShared, selectLibrary, startCaseChild } from './library-cases.js';
 import { stdio } from './stdio.js';
 
 import type { Io } from './io.js';
@@ -138,14 +137,11 @@ async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPa
   const tally = new CaseTally(keepPasses);
   for await (const b of sel.batches()) {
     const cases = unpackAll(b);
-    let i = 0;
-    while (i < cases.length) {
-      const batch: EntryResult[] = [];
-      const until = performance.now() + 20;
-      do batch.push(runCaseOnReference(cases[i++]!));
-      while (i < cases.length && batch.length < 1000 && performance.now() < until);
+    for (let i = 0; i < cases.length; ) {
+      const { batch, verdicts, next } = judgeFor(cases, i, 1, 20, 1000);
+      i = next;
       into(tally.keep(batch));
-      progress.tick(batch.length, batch.map((r) => r.verdict));
+      progress.tick(batch.length, verdicts);
       await new Promise((r) => setImmediate(r));
     }
   }
@@ -383,50 +379,46 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
     rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
     let stats: Record<string, number> = {};
     let cases: Promise<{ cases: number; totals: Record<string, number>; dropped: number }> | undefined;
-    // the cases the child handed this thread once ptxas was done (judged here, added after the child's)
-    let shared: { split: number; results: EntryResult[] } = { split: -1, results: [] };
-    let takeShared: ((part: typeof shared) => void) | undefined;
+    // the child's results, and the cases it hands this thread once ptxas is done, judged here (in the
+    // order judged until they are tallied with the child's: an interrupt's partial report keeps them)
+    let childStarted = false;
+    const sharedSoFar: EntryResult[] = [];
     const startCases = () => {
-      if (!sel?.total || cases) return;
+      if (!sel?.total || cases || childStarted) return;
       io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
       // beside the ptxas progress: plain lines, not a second bar on the same terminal line
       const beside: Io = { ...io, isTTY: false };
       if (child) {
         caseProgress = new Progress(beside, sel.total, 'cases evaluated');
         caseProgress.tick(0);
-        // the child's part and, once ptxas is done, the part it handed this thread: one tally in case order
-        cases = Promise.all([child.finished, new Promise<typeof shared>((r) => (takeShared = r))]).then(([done, part]) => {
-          caseProgress!.done();
-          shared = part;
-          const m = mergeShared(done, part, opts.keepPasses, sel!.total);
-          for (const r of m.kept) caseResults.push(r);
-          if (part.results.length) io.err(`cases: ${done.cases + done.rest.length} judged by the case child, ${part.results.length} by this thread once ptxas was done`);
-          return m;
-        });
+        childStarted = true;
       } else cases = runCasesInto(rec, sel, beside, opts.keepPasses, (rs) => void caseResults.push(...rs));
+    };
+    /** Once ptxas is done: every other case of what the child has left judged here, then one tally of both in case order. */
+    const shareWithChild = async () => {
+      const part = await judgeShared(child!, (batch, verdicts) => {
+        for (const r of batch) sharedSoFar.push(r);
+        caseProgress!.tick(batch.length, verdicts);
+      });
+      const done = await child!.finished;
+      caseProgress!.done();
+      const m = mergeShared(done, part, opts.keepPasses, sel!.total);
+      sharedSoFar.length = 0; // tallied: what is kept of them goes with the child's results
+      for (const r of m.kept) caseResults.push(r);
+      if (part.results.length) io.err(`cases: ${done.cases + done.rest.length} judged by the case child, ${part.results.length} by this thread once ptxas was done`);
+      return m;
     };
     if (backend.ptxas) {
       const progress = new Progress(io, entries.length, 'entries classified');
       // decided results are held for a partial report (an interrupt keeps them); added in entry order at the end
       const decided: EntryResult[] = [];
-      // (with the cases this thread judged for the child, in the order judged: an interrupt keeps them too)
-      const sharedSoFar: EntryResult[] = [];
-      rec.pending = () => [...decided, ...caseResults, ...(shared.results.length ? shared.results : sharedSoFar)];
+      rec.pending = () => [...decided, ...caseResults, ...sharedSoFar];
       // in a toolchain matrix, classified before any report was written (matrix.ts)
       const pre = hooks.matrix?.precomputed;
       const classifying = pre ? undefined : runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir });
       startCases();
       const run = pre ?? (await classifying!);
-      // ptxas done, the child still judging: this thread takes every other case of what it has left
-      if (child && takeShared) {
-        takeShared(
-          (shared = await judgeShared(child, (batch, verdicts) => {
-            for (const r of batch) sharedSoFar.push(r);
-            caseProgress?.tick(batch.length, verdicts);
-          })),
-        );
-      }
-      const caseRun = await cases;
+      const caseRun = childStarted ? await shareWithChild() : await cases;
       rec.pending = undefined;
       if (!pre) progress.done();
       const alsoKeep = hooks.matrix?.alsoKeep;
@@ -459,7 +451,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
         stats = { ...stats, cases: caseRun.cases, ...(caseRun.dropped ? caseRun.totals : {}) };
       }
     }
-    if (sel?.total && !cases) {
+    if (sel?.total && !cases && !childStarted) {
       io.err(`cases on the reference model: ${sel.total} (${sel.counts}); --no-cases leaves them out`);
       const r = await runCasesInto(rec, sel, io, opts.keepPasses);
       stats = { ...stats, cases: r.cases, ...(r.dropped ? r.totals : {}) };
