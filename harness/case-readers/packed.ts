@@ -138,17 +138,34 @@ export class PackedCases {
     return -1;
   }
 
-  /** Appends the name of slot n (ASCII bytes src[s, e)). */
+  /** A view of nameBytes (for copying names four bytes at a time), and the array it views. */
+  private nameDv: DataView<ArrayBufferLike> = NO_VIEW;
+  private nameDvOf: Uint8Array | undefined;
+
+  /**
+   * Appends the name of slot n (ASCII bytes src[s, e)): four bytes at a time where src has three
+   * more after the name (the bytes copied past its end are where the next name goes; nameBytes keeps
+   * room for them), else byte by byte.
+   */
   private addName(src: Uint8Array, s: number, e: number): void {
     const at = this.nameStart[this.n]!;
-    const end = at + (e - s);
-    if (end > this.nameBytes.length) {
-      const grown = new Uint8Array(Math.max(end, this.nameBytes.length * 2));
-      grown.set(this.nameBytes.subarray(0, at));
-      this.nameBytes = grown;
+    const len = e - s;
+    const end = at + len;
+    let nb = this.nameBytes;
+    if (end + 3 > nb.length) {
+      const grown = new Uint8Array(Math.max(end + 3, nb.length * 2));
+      grown.set(nb.subarray(0, at));
+      this.nameBytes = nb = grown;
     }
-    const nb = this.nameBytes;
-    for (let k = s, d = at; k < e; k++, d++) nb[d] = src[k]!;
+    if (e + 3 <= src.length) {
+      if (this.nameDvOf !== nb) {
+        this.nameDvOf = nb;
+        this.nameDv = new DataView(nb.buffer, nb.byteOffset, nb.byteLength);
+      }
+      const to = this.nameDv;
+      const from = viewOf(src);
+      for (let k = 0; k < len; k += 4) to.setInt32(at + k, from.getInt32(s + k, true), true);
+    } else for (let k = s, d = at; k < e; k++, d++) nb[d] = src[k]!;
     this.nameStart[this.n + 1] = end;
   }
 
@@ -263,6 +280,18 @@ export class PackedCases {
     p.n = d.n;
     return p;
   }
+}
+
+const NO_VIEW = new DataView(new ArrayBuffer(0));
+let VIEW_OF: Uint8Array | undefined;
+let VIEW: DataView<ArrayBufferLike> = NO_VIEW;
+/** A DataView of `a` (the last one made, kept while `a` is the array asked for). */
+function viewOf(a: Uint8Array): DataView<ArrayBufferLike> {
+  if (a !== VIEW_OF) {
+    VIEW_OF = a;
+    VIEW = new DataView(a.buffer, a.byteOffset, a.byteLength);
+  }
+  return VIEW;
 }
 
 /** Shared zeros (never written) standing for a block's inputs that none of its cases has. */
@@ -494,13 +523,19 @@ export interface PackFields {
   elems: boolean;
   readonly els: Int32Array;
   readonly cnt: Int32Array;
+  /**
+   * Elements a scanner has already read as hex (the JSON form): element k of list L (its index
+   * i = L * MAX_ELEMS + k) at pre[3i] the number of hex digits after its "0x" (-1: not read, readElems
+   * reads the token), pre[3i + 1] the value of its last 8 digits, pre[3i + 2] of the 8 before them.
+   */
+  readonly pre: Int32Array;
 }
 
 /** Elements a YAML list of the packed form may record (a list of more does not pack). */
 export const MAX_ELEMS = 16;
 
 export function newPackFields(): PackFields {
-  return { src: new Uint8Array(0), nameAt: -1, nameEnd: -1, nameHash: 0, nameChecked: false, nameCol: 1, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false, elems: false, els: new Int32Array(5 * 2 * MAX_ELEMS), cnt: new Int32Array(5) };
+  return { src: new Uint8Array(0), nameAt: -1, nameEnd: -1, nameHash: 0, nameChecked: false, nameCol: 1, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false, elems: false, els: new Int32Array(5 * 2 * MAX_ELEMS), cnt: new Int32Array(5), pre: new Int32Array(5 * 3 * MAX_ELEMS).fill(-1) };
 }
 
 export function resetPackFields(f: PackFields, src: Uint8Array): void {
@@ -558,6 +593,7 @@ for (let d = 0; d < 6; d++) HEX[97 + d] = HEX[65 + d] = 10 + d;
 
 /** 8 or fewer hex digits at u[s, s+n) as an unsigned 32-bit number, or -1. */
 function hex32(u: Uint8Array, s: number, n: number): number {
+  if (n === 8) return hex8(u, s);
   let v = 0;
   let bad = 0;
   for (let i = 0; i < n; i++) {
@@ -566,6 +602,35 @@ function hex32(u: Uint8Array, s: number, n: number): number {
     v = v * 16 + d;
   }
   return bad < 0 ? -1 : v;
+}
+
+/**
+ * Exactly 8 hex digits at u[s, s+8) as an unsigned 32-bit number, or -1: written out (a loop costs
+ * several times as much per digit: each load of u re-checks the array).
+ */
+export function hex8(u: Uint8Array, s: number): number {
+  const hx = HEX;
+  const a = hx[u[s]!]!;
+  const b = hx[u[s + 1]!]!;
+  const c = hx[u[s + 2]!]!;
+  const d = hx[u[s + 3]!]!;
+  const e = hx[u[s + 4]!]!;
+  const f = hx[u[s + 5]!]!;
+  const g = hx[u[s + 6]!]!;
+  const h = hx[u[s + 7]!]!;
+  if ((a | b | c | d | e | f | g | h) < 0) return -1;
+  return ((a << 28) | (b << 24) | (c << 20) | (d << 16) | (e << 12) | (f << 8) | (g << 4) | h) >>> 0;
+}
+
+/** Exactly 4 hex digits at u[s, s+4) as a number, or -1 (written out, as hex8). */
+export function hex4(u: Uint8Array, s: number): number {
+  const hx = HEX;
+  const a = hx[u[s]!]!;
+  const b = hx[u[s + 1]!]!;
+  const c = hx[u[s + 2]!]!;
+  const d = hx[u[s + 3]!]!;
+  if ((a | b | c | d) < 0) return -1;
+  return (a << 12) | (b << 8) | (c << 4) | d;
 }
 
 /**
@@ -615,16 +680,30 @@ function putHex(u: Uint8Array, s: number, bits: number, out: Uint32Array, base: 
 }
 
 /**
- * Reads list L of a YAML item (f.elems): exactly `lanes` element tokens, each `"0x"`, `'0x'` or a
- * plain `0x` and exactly the digits of `bits`, into words at `base` of `out`; false when it is
- * anything else (the general path decides).
+ * Reads list L of an item (f.elems): exactly `lanes` element tokens, each `"0x"`, `'0x'` or a plain
+ * `0x` and exactly the digits of `bits`, into words at `base` of `out` (an element the scanner read
+ * as hex already, f.pre, is taken as read); false when it is anything else (the general path decides).
  */
 function readElems(f: PackFields, L: number, lanes: number, bits: number, out: Uint32Array, base: number): boolean {
   if (f.cnt[L] !== lanes) return false;
   const u = f.src;
   const els = f.els;
   const digits = bits >> 2;
+  const pre = f.pre;
   for (let k = 0, x = L * 2 * MAX_ELEMS; k < lanes; k++, x += 2) {
+    const h = (x >> 1) * 3;
+    const pd = pre[h]!;
+    if (pd >= 0) {
+      // read as hex by the scanner already ("0x" and pd digits, at most 16): its words, if it has the digits of `bits`
+      if (pd !== digits) return false;
+      if (bits === 32) out[base + k] = pre[h + 1]!;
+      else if (bits === 16) out[base + (k >> 1)]! |= pre[h + 1]! << ((k & 1) << 4);
+      else {
+        out[base + 2 * k] = pre[h + 1]!;
+        out[base + 2 * k + 1] = pre[h + 2]!;
+      }
+      continue;
+    }
     let s = els[x]!;
     const e = els[x + 1]!;
     const q = u[s]!;

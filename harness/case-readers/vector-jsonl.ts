@@ -6,7 +6,7 @@
  * other line is parsed with JSON.parse, and only a line with a problem is scanned again, by hand, to
  * find the column of the offending field.
  */
-import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, endNames, newPackFields, packItem, setList } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, endNames, hex4, hex8, newPackFields, packItem, setList } from './packed.js';
 import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
@@ -175,17 +175,51 @@ function listAt(u: Uint8Array, p: number, e: number, L: number): number {
   let c = u[p];
   while (c === 32 || c === 9) c = u[++p];
   const els = PF.els;
+  const pre = PF.pre;
   let x = L * 2 * MAX_ELEMS;
   const end = x + 2 * MAX_ELEMS;
   for (let k = 1; ; k++) {
     if (c !== 34 || x >= end) return -1;
-    let i = p + 1;
-    for (;;) {
-      if (i >= e) return -1;
-      const d = u[i]!;
-      if (d === 34) break;
-      if (d === 92 || d < 32) return -1;
-      i++;
+    // "0x" and 8, 4 or 16 hex digits (the common elements) read as hex here, at once (pre, for
+    // readElems); any other string checked byte by byte
+    const h = (x >> 1) * 3;
+    let i = -1;
+    if (u[p + 1] === 48 && u[p + 2] === 120) {
+      if (p + 11 < e && u[p + 11] === 34) {
+        const v = hex8(u, p + 3);
+        if (v >= 0) {
+          pre[h] = 8;
+          pre[h + 1] = v;
+          i = p + 11;
+        }
+      } else if (p + 7 < e && u[p + 7] === 34) {
+        const v = hex4(u, p + 3);
+        if (v >= 0) {
+          pre[h] = 4;
+          pre[h + 1] = v;
+          i = p + 7;
+        }
+      } else if (p + 19 < e && u[p + 19] === 34) {
+        const hi = hex8(u, p + 3);
+        const lo = hex8(u, p + 11);
+        if ((hi | lo) >= 0) {
+          pre[h] = 16;
+          pre[h + 1] = lo;
+          pre[h + 2] = hi;
+          i = p + 19;
+        }
+      }
+    }
+    if (i < 0) {
+      pre[h] = -1;
+      i = p + 1;
+      for (;;) {
+        if (i >= e) return -1;
+        const d = u[i]!;
+        if (d === 34) break;
+        if (d === 92 || d < 32) return -1;
+        i++;
+      }
     }
     els[x++] = p;
     els[x++] = ++i;
@@ -261,9 +295,28 @@ function innerMap(u: Uint8Array, p: number, e: number, expect: boolean): number 
   }
 }
 
-/** Recent instructions (a file uses a few), as bytes and as the one string handed on for each. */
+/**
+ * Recent instructions (a file uses a few), as bytes and as the one string handed on for each; and as
+ * little-endian 32-bit words for comparing four bytes at a time: the whole words from the start, then
+ * the last four bytes (overlapping the one before where the length is not a multiple of 4).
+ */
 const RECENT_BYTES: Uint8Array[] = [];
 const RECENT_TEXT: string[] = [];
+const RECENT_WORDS: Int32Array[] = [];
+
+function wordsOf(b: Uint8Array): Int32Array {
+  const n = b.length;
+  if (n < 4) return new Int32Array(0);
+  const dv = new DataView(b.buffer, b.byteOffset, n);
+  const w = new Int32Array((n >> 2) + 1);
+  for (let j = 0; j < n >> 2; j++) w[j] = dv.getInt32(4 * j, true);
+  w[n >> 2] = dv.getInt32(n - 4, true);
+  return w;
+}
+
+/** A view of the bytes the line scanner reads (set by JsonlScanner.lines for its buffer). */
+let DV: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+let DV_SRC: Uint8Array | undefined;
 
 /** The instruction string at u[at] (a quoted string), or undefined; sets `instrEnd`. */
 let instrEnd = -1;
@@ -287,9 +340,12 @@ function instructionAt(u: Uint8Array, at: number, e: number): string | undefined
   if (RECENT_BYTES.length >= 8) {
     RECENT_BYTES.pop();
     RECENT_TEXT.pop();
+    RECENT_WORDS.pop();
   }
-  RECENT_BYTES.unshift(new Uint8Array(u.subarray(at + 1, q - 1))); // a copy: u may be the reader's reused buffer (Buffer.slice is a view)
+  const bytes = new Uint8Array(u.subarray(at + 1, q - 1)); // a copy: u may be the reader's reused buffer (Buffer.slice is a view)
+  RECENT_BYTES.unshift(bytes);
   RECENT_TEXT.unshift(w);
+  RECENT_WORDS.unshift(wordsOf(bytes));
   instrEnd = q;
   return w;
 }
@@ -396,13 +452,20 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
         if (c !== 34) return false;
         let w: string | undefined;
         const at = v + 1;
+        const dv = DV;
         for (let r = 0; r < RECENT_BYTES.length; r++) {
           const b = RECENT_BYTES[r]!;
           const n = b.length;
           if (u[at + n] !== 34) continue;
-          let i = n - 1;
-          while (i >= 0 && u[at + i] === b[i]) i--;
-          if (i < 0) {
+          // four bytes at a time (RECENT_WORDS), the last four first; a spelling of fewer, byte by byte
+          let same = true;
+          if (n >= 4) {
+            const wd = RECENT_WORDS[r]!;
+            const m = wd.length - 1;
+            same = dv.getInt32(at + n - 4, true) === wd[m];
+            for (let j = 0; same && j < m; j++) same = dv.getInt32(at + 4 * j, true) === wd[j];
+          } else for (let i = 0; same && i < n; i++) same = u[at + i] === b[i];
+          if (same) {
             w = RECENT_TEXT[r];
             q = at + n + 1;
             break;
@@ -511,6 +574,10 @@ export class JsonlScanner {
     if (!this.started && n >= 3 && u[0] === 0xef && u[1] === 0xbb && u[2] === 0xbf) p = 3;
     if (n) this.started = true;
     const packing = this.sink.packing;
+    if (u !== DV_SRC) {
+      DV_SRC = u;
+      DV = new DataView(u.buffer, u.byteOffset, u.byteLength);
+    }
     for (;;) {
       let nl = u.indexOf(10, p);
       if (nl < 0 || nl >= n) {
