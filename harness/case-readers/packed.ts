@@ -22,6 +22,8 @@ export { nameHash } from './vector-check.js';
 export const SLOT_WORDS = 4;
 /** Cases per packed block. */
 export const PACK_CAPACITY = 4096;
+/** Cases of a file's first packed block (CaseSink.next). */
+const FIRST_CAPACITY = 256;
 
 /** bits[i]: what case i has beyond memory and b. */
 export const HAS_EXPECT_MEMORY = 1;
@@ -404,11 +406,17 @@ export class CaseSink {
     readonly packing = true,
   ) {}
 
-  /** The block the next packed case goes to (a new one when there is none, or it is full). */
+  /**
+   * The block the next packed case goes to (a new one when there is none, or it is full). A file's
+   * first block is small (FIRST_CAPACITY): its cases are the first the readers' functions run, and
+   * V8 compiles them with the path that starts a new block already taken; otherwise the first full
+   * block's end undoes their optimized code (a deopt) and they are compiled again, which costs a
+   * reader of a million lines several percent of its time.
+   */
   next(): PackedCases {
     let b = this.block;
     if (!b || b.n >= b.capacity) {
-      b = this.block = new PackedCases(this.ctx.idFile, this.ctx.cite);
+      b = this.block = new PackedCases(this.ctx.idFile, this.ctx.cite, this.packedCount === 0 ? FIRST_CAPACITY : PACK_CAPACITY);
       this.firsts.set(b, this.packedCount);
       this.out.push(b);
       this.objs = undefined;
