@@ -793,9 +793,16 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
   const base = blk.n * SLOT_WORDS;
   const w = v.fmt.bits;
   const L = v.lanes;
+  // memory and b of one element of at most 32 bits that the scanner read as hex already (the most
+  // common case): written here, without readSlot's calls (a fresh slot is zero)
+  const pre = f.pre;
+  const one = L === 1 && w <= 32 && pre[0] === w >> 2 && pre[3 * MAX_ELEMS] === w >> 2 && f.cnt[0] === 1 && f.cnt[1] === 1;
+  if (one) {
+    blk.mem[base] = pre[1]!;
+    blk.b[base] = pre[3 * MAX_ELEMS + 1]!;
+  }
   if (
-    !readSlot(f, 0, f.memory, L, w, blk.mem, base) ||
-    !readSlot(f, 1, f.b, L, w, blk.b, base) ||
+    (!one && (!readSlot(f, 0, f.memory, L, w, blk.mem, base) || !readSlot(f, 1, f.b, L, w, blk.b, base))) ||
     (v.cas && !readSlot(f, 2, f.c, L, w, blk.cW(), base)) ||
     (f.expMemory >= 0 && !readSlot(f, 3, f.expMemory, L, w, blk.expMemW(), base)) ||
     (f.expReturned >= 0 && !readSlot(f, 4, f.expReturned, L, w, blk.expRetW(), base))

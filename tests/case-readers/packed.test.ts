@@ -174,6 +174,11 @@ describe('the packed readers read exactly what the general path reads', () => {
       L('["0x00000001" "0x00000002"]'),
       L('["0x0000001"]'), // 7 digits
       L('[0x00000001]'),
+      // a list of two where the instruction takes one (memory or b), or of two 16-bit elements
+      L('["0x00000001", "0x00000002"]'),
+      L('["0x00000001"]', '["0x00000002", "0x00000003"]'),
+      `{"name": "h${++n}", "instruction": "atom.global.add.noftz.f16", "memory": ["0x3c00"], "operands": {"b": ["0x3c00", "0x3c00"]}}`,
+      `{"name": "h${++n}", "instruction": "atom.global.add.noftz.f16", "memory": ["0x3c00", "0x3c00"], "operands": {"b": ["0x3c00"]}}`,
     ];
     const text = `${[...good, v4, ...general].join('\n')}\n`;
     expect(same('t.jsonl', text)).toBe(good.length + 1);
