@@ -59,11 +59,22 @@ export function packVariant(variant: CaseVariant, fmt: ElementFormat, lanes: num
   return p ?? undefined;
 }
 
+/**
+ * An empty array made with object elements from the start: `[]` starts with small-integer elements
+ * and changes its kind at its first push, and V8's optimized variantIndex then meets arrays of two
+ * kinds (a deopt, and packItem compiled again, in every big read).
+ */
+function objectArray<T extends object>(): T[] {
+  const a = [Object.prototype as T];
+  a.length = 0;
+  return a;
+}
+
 /** A block of packed cases of one file, in file order. */
 export class PackedCases {
   readonly kind = 'packed' as const;
   n = 0;
-  readonly variants: PackVariant[] = [];
+  readonly variants: PackVariant[] = objectArray();
   readonly vidx: Uint16Array;
   readonly mem: Uint32Array;
   readonly b: Uint32Array;
