@@ -625,7 +625,7 @@ function hex32(u: Uint8Array, s: number, n: number): number {
 
 /**
  * Exactly 8 hex digits at u[s, s+8) as an unsigned 32-bit number, or -1: written out (a loop costs
- * several times as much per digit: each load of u re-checks the array).
+ * several times as much per digit: each load of u in a loop re-checks the array).
  */
 export function hex8(u: Uint8Array, s: number): number {
   const hx = HEX;

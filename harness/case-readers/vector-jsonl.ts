@@ -185,28 +185,16 @@ function listAt(u: Uint8Array, p: number, e: number, L: number): number {
     const h = (x >> 1) * 3;
     let i = -1;
     if (u[p + 1] === 48 && u[p + 2] === 120) {
-      if (p + 11 < e && u[p + 11] === 34) {
-        const v = hex8(u, p + 3);
-        if (v >= 0) {
-          pre[h] = 8;
-          pre[h + 1] = v;
-          i = p + 11;
-        }
-      } else if (p + 7 < e && u[p + 7] === 34) {
-        const v = hex4(u, p + 3);
-        if (v >= 0) {
-          pre[h] = 4;
-          pre[h + 1] = v;
-          i = p + 7;
-        }
-      } else if (p + 19 < e && u[p + 19] === 34) {
-        const hi = hex8(u, p + 3);
-        const lo = hex8(u, p + 11);
-        if ((hi | lo) >= 0) {
-          pre[h] = 16;
+      // the digits: up to the quote at p + 11, p + 7 or p + 19
+      const dg = u[p + 11] === 34 ? 8 : u[p + 7] === 34 ? 4 : u[p + 19] === 34 ? 16 : 0;
+      if (dg && p + 3 + dg < e) {
+        const lo = dg === 4 ? hex4(u, p + 3) : hex8(u, p + 3 + dg - 8);
+        const hi = dg === 16 ? hex8(u, p + 3) : 0;
+        if (lo >= 0 && hi >= 0) {
+          pre[h] = dg;
           pre[h + 1] = lo;
           pre[h + 2] = hi;
-          i = p + 19;
+          i = p + 3 + dg;
         }
       }
     }
