@@ -299,7 +299,7 @@ const NO_VIEW = new DataView(new ArrayBuffer(0));
 let VIEW_OF: Uint8Array | undefined;
 let VIEW: DataView<ArrayBufferLike> = NO_VIEW;
 /** A DataView of `a` (the last one made, kept while `a` is the array asked for). */
-function viewOf(a: Uint8Array): DataView<ArrayBufferLike> {
+export function viewOf(a: Uint8Array): DataView<ArrayBufferLike> {
   if (a !== VIEW_OF) {
     VIEW_OF = a;
     VIEW = new DataView(a.buffer, a.byteOffset, a.byteLength);

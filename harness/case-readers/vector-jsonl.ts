@@ -6,7 +6,7 @@
  * other line is parsed with JSON.parse, and only a line with a problem is scanned again, by hand, to
  * find the column of the offending field.
  */
-import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, endNames, hex4, hex8, newPackFields, packItem, setList } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, endNames, hex4, hex8, newPackFields, packItem, resetPackFields, setList, viewOf } from './packed.js';
 import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
@@ -302,9 +302,6 @@ function wordsOf(b: Uint8Array): Int32Array {
   return w;
 }
 
-/** A view of the bytes the line scanner reads (set by JsonlScanner.lines for its buffer). */
-let DV: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
-let DV_SRC: Uint8Array | undefined;
 
 /** The instruction string at u[at] (a quoted string), or undefined; sets `instrEnd`. */
 let instrEnd = -1;
@@ -350,16 +347,8 @@ function quotedIs(u: Uint8Array, p: number, q: number, w: Uint8Array): boolean {
  * escapes, each key once); false when it is anything else.
  */
 export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
-  // resetPackFields(PF, u), written out (a call here would spend the inliner's budget)
   const f = PF;
-  f.src = u;
-  f.nameAt = f.nameEnd = -1;
-  f.nameChecked = false;
-  f.nameCol = 1;
-  f.instruction = undefined;
-  f.space = undefined;
-  f.memory = f.b = f.c = f.expMemory = f.expReturned = -1;
-  f.operands = f.expect = false;
+  resetPackFields(f, u);
   f.elems = true; // the lists' elements recorded as the line is scanned (listAt), read by packItem
   // spaces and tabs are skipped in place throughout (`while (c === 32 || c === 9) c = u[++p]`): a
   // call per skip would spend the inliner's budget, and a line has a dozen of them
@@ -440,7 +429,7 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
         if (c !== 34) return false;
         let w: string | undefined;
         const at = v + 1;
-        const dv = DV;
+        const dv = viewOf(u);
         for (let r = 0; r < RECENT_BYTES.length; r++) {
           const b = RECENT_BYTES[r]!;
           const n = b.length;
@@ -562,10 +551,6 @@ export class JsonlScanner {
     if (!this.started && n >= 3 && u[0] === 0xef && u[1] === 0xbb && u[2] === 0xbf) p = 3;
     if (n) this.started = true;
     const packing = this.sink.packing;
-    if (u !== DV_SRC) {
-      DV_SRC = u;
-      DV = new DataView(u.buffer, u.byteOffset, u.byteLength);
-    }
     for (;;) {
       let nl = u.indexOf(10, p);
       if (nl < 0 || nl >= n) {
