@@ -185,8 +185,9 @@ function listAt(u: Uint8Array, p: number, e: number, L: number): number {
     const h = (x >> 1) * 3;
     let i = -1;
     if (u[p + 1] === 48 && u[p + 2] === 120) {
-      // the digits: up to the quote at p + 11, p + 7 or p + 19
-      const dg = u[p + 11] === 34 ? 8 : u[p + 7] === 34 ? 4 : u[p + 19] === 34 ? 16 : 0;
+      // the digits: up to the first quote of p + 7, p + 11 and p + 19 (a digit is never a quote; a
+      // later one may be the next string's: `"0x3c00"], "` has one at p + 11 too)
+      const dg = u[p + 7] === 34 ? 4 : u[p + 11] === 34 ? 8 : u[p + 19] === 34 ? 16 : 0;
       if (dg && p + 3 + dg < e) {
         const lo = dg === 4 ? hex4(u, p + 3) : hex8(u, p + 3 + dg - 8);
         const hi = dg === 16 ? hex8(u, p + 3) : 0;
@@ -343,10 +344,15 @@ function quotedIs(u: Uint8Array, p: number, q: number, w: Uint8Array): boolean {
 }
 
 /**
- * Reads the line u[s, e) into PF when it has the common shape (string and hex-list fields, no
- * escapes, each key once); false when it is anything else.
+ * Reads the line that starts at u[s] (the data ends at u[e]) into PF when it has the common shape
+ * (string and hex-list fields, no escapes, each key once, then spaces or tabs to the line's end);
+ * returns where the line ends: its '\n', or `e` where the data ends there and is the file's `last`
+ * (a '\r' before either is the line's end too); -1 when the line is anything else or does not end
+ * within the data (then the general path finds its end and reads it). Every byte the scanner takes
+ * is one a line cannot end in (none is '\n'), so a line it reads lies within [s, e) and the search
+ * for its end is this scan itself.
  */
-export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
+export function scanPackedLine(u: Uint8Array, s: number, e: number, last: boolean): number {
   const f = PF;
   resetPackFields(f, u);
   f.elems = true; // the lists' elements recorded as the line is scanned (listAt), read by packItem
@@ -355,17 +361,17 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
   let p = s;
   let c = u[p];
   while (c === 32 || c === 9) c = u[++p];
-  if (c !== 123) return false;
+  if (c !== 123) return -1;
   c = u[++p];
   while (c === 32 || c === 9) c = u[++p];
   for (;;) {
-    if (c !== 34) return false;
+    if (c !== 34) return -1;
     // the key (its first letter picks it, its bytes are compared whole), then spaces, ':', spaces
     const key = u[p + 1];
     let v: number;
     switch (key) {
       case 110:
-        if (u[p + 5] !== 34 || u[p + 2] !== 97 || u[p + 3] !== 109 || u[p + 4] !== 101 || PF.nameAt >= 0) return false; // "name"
+        if (u[p + 5] !== 34 || u[p + 2] !== 97 || u[p + 3] !== 109 || u[p + 4] !== 101 || PF.nameAt >= 0) return -1; // "name"
         v = p + 6;
         break;
       case 105:
@@ -373,31 +379,31 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
           u[p + 12] !== 34 || u[p + 2] !== 110 || u[p + 3] !== 115 || u[p + 4] !== 116 || u[p + 5] !== 114 || u[p + 6] !== 117 || u[p + 7] !== 99 || u[p + 8] !== 116 || u[p + 9] !== 105 || u[p + 10] !== 111 || u[p + 11] !== 110 ||
           PF.instruction !== undefined
         )
-          return false; // "instruction"
+          return -1; // "instruction"
         v = p + 13;
         break;
       case 109:
-        if (u[p + 7] !== 34 || u[p + 2] !== 101 || u[p + 3] !== 109 || u[p + 4] !== 111 || u[p + 5] !== 114 || u[p + 6] !== 121 || PF.memory >= 0) return false; // "memory"
+        if (u[p + 7] !== 34 || u[p + 2] !== 101 || u[p + 3] !== 109 || u[p + 4] !== 111 || u[p + 5] !== 114 || u[p + 6] !== 121 || PF.memory >= 0) return -1; // "memory"
         v = p + 8;
         break;
       case 111:
-        if (u[p + 9] !== 34 || u[p + 2] !== 112 || u[p + 3] !== 101 || u[p + 4] !== 114 || u[p + 5] !== 97 || u[p + 6] !== 110 || u[p + 7] !== 100 || u[p + 8] !== 115 || PF.operands) return false; // "operands"
+        if (u[p + 9] !== 34 || u[p + 2] !== 112 || u[p + 3] !== 101 || u[p + 4] !== 114 || u[p + 5] !== 97 || u[p + 6] !== 110 || u[p + 7] !== 100 || u[p + 8] !== 115 || PF.operands) return -1; // "operands"
         v = p + 10;
         break;
       case 101:
-        if (!isExpect(u, p) || PF.expect) return false;
+        if (!isExpect(u, p) || PF.expect) return -1;
         v = p + 8;
         break;
       case 115:
-        if (!isSpace(u, p) || PF.space !== undefined) return false;
+        if (!isSpace(u, p) || PF.space !== undefined) return -1;
         v = p + 7;
         break;
       default:
-        return false;
+        return -1;
     }
     c = u[v];
     while (c === 32 || c === 9) c = u[++v];
-    if (c !== 58) return false;
+    if (c !== 58) return -1;
     c = u[++v];
     while (c === 32 || c === 9) c = u[++v];
     // the value at v; q: after it
@@ -405,16 +411,16 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
     switch (key) {
       case 110: {
         // name: its bytes, checked and hashed in one go
-        if (c !== 34) return false;
+        if (c !== 34) return -1;
         let h = 0x811c9dc5;
         let i = v + 1;
         for (; i < e; i++) {
           const d = u[i]!;
           if (d === 34) break;
-          if (!NAME_BYTE[d]) return false;
+          if (!NAME_BYTE[d]) return -1;
           h = Math.imul(h ^ d, 0x01000193);
         }
-        if (i >= e || i === v + 1) return false;
+        if (i >= e || i === v + 1) return -1;
         PF.nameAt = v + 1;
         PF.nameEnd = i;
         PF.nameCol = v - s + 1;
@@ -426,14 +432,14 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
       case 105: {
         // one of the recent spellings (a file uses a few; compared from the end, where they differ),
         // else instructionAt reads it and makes it one of them
-        if (c !== 34) return false;
+        if (c !== 34) return -1;
         let w: string | undefined;
         const at = v + 1;
         const dv = viewOf(u);
         for (let r = 0; r < RECENT_BYTES.length; r++) {
           const b = RECENT_BYTES[r]!;
           const n = b.length;
-          if (u[at + n] !== 34) continue;
+          if (at + n >= e || u[at + n] !== 34) continue;
           // four bytes at a time (RECENT_WORDS), the last four first; a spelling of fewer, byte by byte
           let same = true;
           if (n >= 4) {
@@ -450,7 +456,7 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
         }
         if (w === undefined) {
           w = instructionAt(u, v, e);
-          if (w === undefined) return false;
+          if (w === undefined) return -1;
           q = instrEnd;
         }
         PF.instruction = w;
@@ -471,21 +477,29 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number): boolean {
       default:
         // space
         q = stringEnd(u, v, e);
-        if (q < 0) return false;
+        if (q < 0) return -1;
         PF.space = quotedIs(u, v, q, K_GLOBAL) ? 'global' : quotedIs(u, v, q, K_SHARED) ? 'shared' : '?';
     }
-    if (q < 0) return false;
+    if (q < 0) return -1;
     p = q;
     c = u[p];
     while (c === 32 || c === 9) c = u[++p];
     if (c === 125) {
-      // p < e: every byte read was the line's (past e may be a reused buffer's stale bytes)
-      if (p >= e) return false;
+      // the line's end within the data: every byte read was the data's (past e may be a reused
+      // buffer's stale bytes, and a '\n' there is not the line's end)
       c = u[++p];
       while (c === 32 || c === 9) c = u[++p];
-      return p >= e;
+      if (p < e) {
+        if (c === 10) return p;
+        if (c === 13) {
+          if (p + 1 < e && u[p + 1] === 10) return p + 1;
+          if (p + 1 === e && last) return e;
+        }
+        return -1;
+      }
+      return p === e && last ? e : -1;
     }
-    if (c !== 44) return false;
+    if (c !== 44) return -1;
     c = u[++p];
     while (c === 32 || c === 9) c = u[++p];
   }
@@ -552,13 +566,18 @@ export class JsonlScanner {
     if (n) this.started = true;
     const packing = this.sink.packing;
     for (;;) {
-      let nl = u.indexOf(10, p);
-      if (nl < 0 || nl >= n) {
-        if (!last || p >= n) break;
-        nl = n;
+      if (p >= n) break;
+      // a line the packed path takes: the scan finds its end (no search for the '\n' first)
+      let nl = packing ? this.packed(u, p, n, last) : -1;
+      if (nl < 0) {
+        nl = u.indexOf(10, p);
+        if (nl < 0 || nl >= n) {
+          if (!last) break;
+          nl = n;
+        }
+        const e = nl > p && u[nl - 1] === 13 ? nl - 1 : nl;
+        if (e > p) this.one(u.toString('utf8', p, e));
       }
-      const e = nl > p && u[nl - 1] === 13 ? nl - 1 : nl;
-      if (e > p && !(packing && this.packed(u, p, e))) this.one(u.toString('utf8', p, e));
       p = nl + 1;
       this.lineNo++;
     }
@@ -571,13 +590,14 @@ export class JsonlScanner {
     return this.sink.take(last);
   }
 
-  /** The line u[s, e) by the packed path, if it takes it. */
-  private packed(u: Uint8Array, s: number, e: number): boolean {
-    if (!scanPackedLine(u, s, e) || !packItem(this.sink, PF, this.lineNo, this.lineNo)) return false;
+  /** The line at u[s] (the data ends at u[n]) by the packed path, if it takes it: where the line ends (its '\n', or n); else -1. */
+  private packed(u: Uint8Array, s: number, n: number, last: boolean): number {
+    const nl = scanPackedLine(u, s, n, last);
+    if (nl < 0 || !packItem(this.sink, PF, this.lineNo, this.lineNo)) return -1;
     this.sawFirst = true;
     this.items++;
     this.packedItems++;
-    return true;
+    return nl;
   }
 
   private one(text: string): void {

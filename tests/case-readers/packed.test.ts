@@ -226,6 +226,18 @@ describe('the packed readers read exactly what the general path reads', () => {
       expect(s.ctx.problems.length).toBe(1); // the line as read: not JSON
       expect(s.ctx.problems[0]!.message).toMatch(/^JSON: /);
     }
+    // a line whose '\r' is the last byte of the data, not the file's last: its '\n' (here a stale byte
+    // past the data's end) is yet to come, so the line is not read yet; with the next bytes it is
+    for (const tail of ['\r', ' \r', '']) {
+      const u = Buffer.from(`${line}${tail}\n${line}`);
+      const n = line.length + tail.length;
+      const s = new JsonlScanner('t.jsonl', 't.jsonl');
+      expect(s.lines(u, n, false)).toBe(0);
+      expect(s.take(false).flatMap((b) => unpackAll(b))).toEqual([]);
+      expect(s.lines(u, n + 1, true)).toBe(n + 1);
+      expect(s.take(true).flatMap((b) => unpackAll(b)).length).toBe(1);
+      expect(s.ctx.problems).toEqual([]);
+    }
     // the whole line, read the same way: a case
     const s = new JsonlScanner('t.jsonl', 't.jsonl');
     s.lines(Buffer.from(line), line.length, true);
