@@ -507,6 +507,9 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number, last: boolea
 
 const HEADER_KEYS = ['instruction', 'cite', 'editions'];
 
+/** Bytes past the data that JsonlScanner.lines' buffer should have (the scanner's look-ahead, at most 20 bytes, and the instruction's length, checked first). */
+export const JSONL_SLACK = 64;
+
 /** Reads one JSON-lines vector file given in pieces, returning the cases each piece completes. */
 export class JsonlScanner {
   readonly ctx: FileCtx;
@@ -548,17 +551,25 @@ export class JsonlScanner {
    * take is decoded and read by the general path.
    */
   pushBytes(chunk: Uint8Array, last: boolean): CaseBatch[] {
-    const u = this.carry ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    // the carried bytes and the chunk in one buffer, JSONL_SLACK bytes longer (see lines)
+    const had = this.carry?.length ?? 0;
+    const n = had + chunk.length;
+    const u = Buffer.allocUnsafe(n + JSONL_SLACK);
+    if (this.carry) this.carry.copy(u);
+    u.set(chunk, had);
     this.carry = undefined;
-    const p = this.lines(u, u.length, last);
-    if (p < u.length) this.carry = Buffer.from(u.subarray(p));
+    const p = this.lines(u, n, last);
+    if (p < n) this.carry = Buffer.from(u.subarray(p, n));
     return this.sink.take(last);
   }
 
   /**
    * The complete lines of u[0, n) (with `last`, the unterminated one at the end too); returns where
    * the first line not read starts (the caller keeps u[that, n) and appends the file's next bytes).
-   * The cases come from take().
+   * The cases come from take(). `u` should have JSONL_SLACK bytes past n (their values do not
+   * matter): the packed scanner looks a few bytes ahead, past the data's end at its unfinished last
+   * line, and an index past the array's end makes V8 undo the scanner's compiled code and compile a
+   * slower one that allows for it, for the rest of the process.
    */
   lines(u: Buffer, n: number, last: boolean): number {
     let p = 0;

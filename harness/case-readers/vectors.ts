@@ -13,15 +13,13 @@ import { StringDecoder } from 'node:string_decoder';
 import { isUtf8 } from 'node:buffer';
 import { type CaseBatch, type PackedCases, batchSize, isPacked, unpack, unpackAll } from './packed.js';
 import type { Case, InputProblem } from './types.js';
-import { JsonlScanner } from './vector-jsonl.js';
+import { JSONL_SLACK, JsonlScanner } from './vector-jsonl.js';
 import { WHOLE_DOC_LIMIT, YamlScanner } from './vector-yaml.js';
 
 export { WHOLE_DOC_LIMIT };
 
 /** Bytes read at a time from a big file. */
 const BLOCK = 1 << 20;
-/** Bytes past the data the JSON-lines scanner may look at (JsonlScanner.lines): never filled. */
-const JSONL_SLACK = 64;
 /** Cases per batch that `streamVectors` yields unless told otherwise. */
 export const DEFAULT_BATCH = 4096;
 
