@@ -46,18 +46,13 @@ export type IntOp = 'add' | 'min' | 'max' | 'and' | 'or' | 'xor' | 'inc' | 'dec'
  */
 export function intOp(op: IntOp, f: IntFormat, r: bigint, s: bigint, t = 0n): bigint {
   const m = mask(f.bits);
-  const cmp = (x: bigint, y: bigint) => {
-    const a = asSigned(f, x);
-    const b = asSigned(f, y);
-    return a < b ? -1 : a > b ? 1 : 0;
-  };
   switch (op) {
     case 'add':
       return (r + s) & m;
     case 'min':
-      return cmp(r, s) <= 0 ? r : s;
+      return cmp(f, r, s) <= 0 ? r : s;
     case 'max':
-      return cmp(r, s) >= 0 ? r : s;
+      return cmp(f, r, s) >= 0 ? r : s;
     case 'and':
       return r & s;
     case 'or':
@@ -65,14 +60,24 @@ export function intOp(op: IntOp, f: IntFormat, r: bigint, s: bigint, t = 0n): bi
     case 'xor':
       return r ^ s;
     case 'inc':
-      return cmp(r, s) >= 0 ? 0n : (r + 1n) & m;
+      return cmp(f, r, s) >= 0 ? 0n : (r + 1n) & m;
     case 'dec':
-      return r === 0n || cmp(r, s) > 0 ? s : (r - 1n) & m;
+      return r === 0n || cmp(f, r, s) > 0 ? s : (r - 1n) & m;
     case 'exch':
       return s;
     case 'cas':
       return r === s ? t : r;
   }
+}
+
+/**
+ * x against y as integers of `f` (signed where it is): -1, 0, 1. A module function, not a closure
+ * made per call: under tsx (esbuild's keepNames) every named closure costs a defineProperty call.
+ */
+function cmp(f: IntFormat, x: bigint, y: bigint): number {
+  const a = asSigned(f, x);
+  const b = asSigned(f, y);
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Wrap-around add of two 32-bit patterns held as numbers (the hot-path form of intOp('add') for u32/s32). */

@@ -9,7 +9,7 @@ import { familyPlugin } from '../registry/index.js';
 import { type ElementFormat, type FloatFormat, type IntFormat, elementFormat, joinLanes, splitLanes } from '../numerics/formats.js';
 import { type Allowed, type IntOp, addAllowed, exactly, intOp, minmaxAllowed } from '../numerics/ops.js';
 import type { OrderedResult } from '../numerics/reduce.js';
-import { MINMAX_RULES, UNSPECIFIED, citeFor } from '../numerics/rules.js';
+import { type FpRule, MINMAX_RULES, UNSPECIFIED, citeFor } from '../numerics/rules.js';
 import { findMinMaxBasis, fpRule } from '../numerics/rule-lookup.js';
 import type { ElementAllowed, ModelVariant, ReferenceCase, RuleApplied } from './types.js';
 
@@ -59,6 +59,35 @@ function elementOp(v: ModelVariant, fmt: ElementFormat, op: string, r: bigint, s
 }
 
 /** The outcomes the spec allows for `c` run through variant `v`, with the rule trail. */
+/**
+ * The context a family's model gets for one case: a class, not an object of closures made per case
+ * (under tsx, esbuild's keepNames names each such closure with a defineProperty call).
+ */
+class Ctx implements ModelContext {
+  constructor(
+    private readonly v: ModelVariant,
+    readonly fmt: ElementFormat,
+    readonly op: string,
+    readonly space: 'global' | 'shared',
+    private readonly trail: Map<string, RuleApplied>,
+  ) {}
+  need<T>(x: T | undefined, what: string): T {
+    return need(x, what);
+  }
+  fail(message: string): never {
+    throw new CaseError(message);
+  }
+  elementOp(r: bigint, s: bigint, t: bigint): ElementAllowed {
+    return elementOp(this.v, this.fmt, this.op, r, s, t, this.space, this.trail);
+  }
+  fpRule(): FpRule {
+    return fpRule(this.v.family, this.space, this.fmt.name, this.v.q);
+  }
+  note(r: RuleApplied): void {
+    this.trail.set(r.rule, r);
+  }
+}
+
 export function reference(v: ModelVariant, c: ReferenceCase): ReferenceOutcome {
   const plugin = familyPlugin(v.family);
   const type = v.q.type ?? '';
@@ -66,18 +95,7 @@ export function reference(v: ModelVariant, c: ReferenceCase): ReferenceOutcome {
   const op = v.q.op ?? '';
   const space = plugin.shape.space(v.q, c);
   const trail = new Map<string, RuleApplied>();
-  const ctx: ModelContext = {
-    fmt,
-    op,
-    space,
-    need,
-    fail: (message) => {
-      throw new CaseError(message);
-    },
-    elementOp: (r, s, t) => elementOp(v, fmt, op, r, s, t, space, trail),
-    fpRule: () => fpRule(v.family, space, fmt.name, v.q),
-    note: (r) => void trail.set(r.rule, r),
-  };
+  const ctx = new Ctx(v, fmt, op, space, trail);
   const { memory, returned, replicas, orders } = plugin.model(v, c, ctx);
   const all = [...(memory ?? []), ...(returned ?? []), ...(replicas ?? []).flat()].flat();
   const unspecified = [...new Set(all.flatMap((a) => a.unspecified))];

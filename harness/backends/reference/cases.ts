@@ -7,7 +7,7 @@
 import type { Case } from '../../case-readers/types.js';
 import { type ElementFormat, elementFormat, splitLanes } from '../../numerics/formats.js';
 import { type Allowed, allows } from '../../numerics/ops.js';
-import { CaseError, type ElementAllowed, reference } from '../../reference/model.js';
+import { CaseError, type ElementAllowed, type ReferenceOutcome, reference } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
 
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
@@ -39,23 +39,46 @@ function firstMiss(fmt: ElementFormat, what: string, expected: readonly bigint[]
 
 /** The bits of a case, and what its file expects, as hex strings (the report's `case` detail). */
 function caseBits(c: Case, fmt: ElementFormat) {
-  const H = (xs: readonly bigint[] | undefined) => xs?.map((x) => hex(fmt.bits, x));
+  const w = fmt.bits;
   const input = {
-    ...(c.input.memory ? { memory: H(c.input.memory) } : {}),
-    ...(c.input.replicas ? { replicas: c.input.replicas.map((r) => H(r)!) } : {}),
-    ...(c.input.b ? { b: H(c.input.b) } : {}),
-    ...(c.input.c ? { c: H(c.input.c) } : {}),
-    ...(c.input.source ? { source: H(c.input.source) } : {}),
+    ...(c.input.memory ? { memory: hexes(w, c.input.memory) } : {}),
+    ...(c.input.replicas ? { replicas: c.input.replicas.map((r) => hexes(w, r)) } : {}),
+    ...(c.input.b ? { b: hexes(w, c.input.b) } : {}),
+    ...(c.input.c ? { c: hexes(w, c.input.c) } : {}),
+    ...(c.input.source ? { source: hexes(w, c.input.source) } : {}),
     ...(c.input.space ? { space: c.input.space } : {}),
   };
   const expect = c.expect
     ? {
-        ...(c.expect.memory ? { memory: H(c.expect.memory) } : {}),
-        ...(c.expect.returned ? { returned: H(c.expect.returned) } : {}),
-        ...(c.expect.replicas ? { replicas: c.expect.replicas.map((r) => H(r)!) } : {}),
+        ...(c.expect.memory ? { memory: hexes(w, c.expect.memory) } : {}),
+        ...(c.expect.returned ? { returned: hexes(w, c.expect.returned) } : {}),
+        ...(c.expect.replicas ? { replicas: c.expect.replicas.map((r) => hexes(w, r)) } : {}),
       }
     : undefined;
   return { input, expect };
+}
+
+// The helpers of a case's detail are module functions, not closures made per case: under tsx
+// (esbuild's keepNames) every named closure costs a defineProperty call, per case.
+function hexes(bits: number, xs: readonly bigint[]): string[] {
+  return xs.map((x) => hex(bits, x));
+}
+function allowedSets(fmt: ElementFormat, xs: readonly ElementAllowed[] | undefined) {
+  return xs?.map((e) => e.map((l) => allowedHex(fmt, l)));
+}
+function buildDetail(c: Case, fmt: ElementFormat, outcome: ReferenceOutcome): CaseDetail {
+  const { input, expect } = caseBits(c, fmt);
+  return {
+    origin: { ...c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) },
+    input,
+    ...(expect ? { expect } : {}),
+    allowed: {
+      ...(outcome.memory ? { memory: allowedSets(fmt, outcome.memory) } : {}),
+      ...(outcome.returned ? { returned: allowedSets(fmt, outcome.returned) } : {}),
+      ...(outcome.replicas ? { replicas: outcome.replicas.map((r) => allowedSets(fmt, r)!) } : {}),
+    },
+    unspecified: outcome.unspecified,
+  };
 }
 
 type CaseDetail = NonNullable<EntryResult['case']>;
@@ -128,21 +151,6 @@ export function runCaseOnReference(c: Case, opts?: { whole?: boolean }): EntryRe
   let n = outcomeCount(o.returned, outcomeCount(o.memory, 1));
   if (o.replicas) for (const r of o.replicas) n = outcomeCount(r, n);
   const outcome = o;
-  const build = (): CaseDetail => {
-    const { input, expect } = caseBits(c, fmt);
-    const sets = (xs?: readonly ElementAllowed[]) => xs?.map((e) => e.map((l) => allowedHex(fmt, l)));
-    return {
-      origin: { ...c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) },
-      input,
-      ...(expect ? { expect } : {}),
-      allowed: {
-        ...(outcome.memory ? { memory: sets(outcome.memory) } : {}),
-        ...(outcome.returned ? { returned: sets(outcome.returned) } : {}),
-        ...(outcome.replicas ? { replicas: outcome.replicas.map((r) => sets(r)!) } : {}),
-      },
-      unspecified: outcome.unspecified,
-    };
-  };
   const verdict = miss ? 'mismatch' : 'pass';
   const reason = miss
     ? `the file's expect disagrees with the reference model: ${miss}`
@@ -154,14 +162,14 @@ export function runCaseOnReference(c: Case, opts?: { whole?: boolean }): EntryRe
   // a result that will be kept whole (the caller says so): its detail now, as a plain property (the
   // same keys in the same order as the getter's object below; no getter to define, and the report
   // writers serialise a plain object faster)
-  if (opts?.whole) return { id: base.id, family: base.family, kind: 'case', ptx: base.ptx, modulePtx: '-', catalog, verdict, reason, case: build() };
+  if (opts?.whole) return { id: base.id, family: base.family, kind: 'case', ptx: base.ptx, modulePtx: '-', catalog, verdict, reason, case: buildDetail(c, fmt, outcome) };
   return {
     ...base,
     catalog,
     verdict,
     reason,
     get case(): CaseDetail {
-      return (detail ??= build());
+      return (detail ??= buildDetail(c, fmt, outcome));
     },
     set case(v: CaseDetail) {
       detail = v;
