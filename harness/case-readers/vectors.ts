@@ -20,6 +20,8 @@ export { WHOLE_DOC_LIMIT };
 
 /** Bytes read at a time from a big file. */
 const BLOCK = 1 << 20;
+/** Bytes of a big JSON-lines file's first read. */
+const FIRST_READ = 16 << 10;
 /** Cases per batch that `streamVectors` yields unless told otherwise. */
 export const DEFAULT_BATCH = 4096;
 
@@ -150,7 +152,10 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
           jb.copy(g, 0, 0, have);
           jb = g;
         }
-        const r = await fh.read(jb, have, jb.length - JSONL_SLACK - have, null);
+        // the file's first read is small (FIRST_READ): the scanner's loop then ends once before V8
+        // compiles it, so its compiled code has seen its way out (else that first exit, at the end
+        // of the first big block, undoes the compiled loop mid-read and it is compiled again)
+        const r = await fh.read(jb, have, done === 0 ? FIRST_READ : jb.length - JSONL_SLACK - have, null);
         const last = r.bytesRead === 0;
         done += r.bytesRead;
         const n = have + r.bytesRead;
