@@ -576,8 +576,12 @@ export class JsonlScanner {
     if (!this.started && n >= 3 && u[0] === 0xef && u[1] === 0xbb && u[2] === 0xbf) p = 3;
     if (n) this.started = true;
     const packing = this.sink.packing;
+    // the lines that end in the data (all of it when `last`): an unfinished line at the end waits for
+    // the next bytes, unscanned (a scan of it would stop at the data's end, on paths the whole
+    // lines never take, and V8 would compile the scanner again for them)
+    const end = last ? n : u.lastIndexOf(10, n - 1) + 1;
     for (;;) {
-      if (p >= n) break;
+      if (p >= end) break;
       // a line the packed path takes: the scan finds its end (no search for the '\n' first)
       let nl = packing ? this.packed(u, p, n, last) : -1;
       if (nl < 0) {
