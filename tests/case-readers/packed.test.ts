@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PackedCases, SLOT_WORDS, packVariant, unpack, unpackAll } from '../../harness/case-readers/packed.js';
-import { JsonlScanner } from '../../harness/case-readers/vector-jsonl.js';
+import { JsonlScanner, scanPackedLine } from '../../harness/case-readers/vector-jsonl.js';
 import { loadVectorText } from '../../harness/case-readers/vectors.js';
 import { NameSet, nameHash, variantInfo } from '../../harness/case-readers/vector-check.js';
 
@@ -238,6 +238,14 @@ describe('the packed readers read exactly what the general path reads', () => {
       expect(s.take(true).flatMap((b) => unpackAll(b)).length).toBe(1);
       expect(s.ctx.problems).toEqual([]);
     }
+    // the scanner itself, given a line whose '\r' is the data's last byte (a stale '\n' past it): not
+    // the line's end unless the data is the file's last; a '\n' within the data is
+    const u = Buffer.from(`${line}\r\n`);
+    expect(scanPackedLine(u, 0, line.length + 1, false)).toBe(-1);
+    expect(scanPackedLine(u, 0, line.length + 1, true)).toBe(line.length + 1);
+    expect(scanPackedLine(u, 0, line.length + 2, false)).toBe(line.length + 1);
+    expect(scanPackedLine(u, 0, line.length, false)).toBe(-1);
+    expect(scanPackedLine(u, 0, line.length, true)).toBe(line.length);
     // the whole line, read the same way: a case
     const s = new JsonlScanner('t.jsonl', 't.jsonl');
     s.lines(Buffer.from(line), line.length, true);
