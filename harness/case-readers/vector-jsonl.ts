@@ -551,12 +551,17 @@ export class JsonlScanner {
    * take is decoded and read by the general path.
    */
   pushBytes(chunk: Uint8Array, last: boolean): CaseBatch[] {
-    // the carried bytes and the chunk in one buffer, JSONL_SLACK bytes longer (see lines)
+    // the carried bytes and the chunk in one buffer, JSONL_SLACK bytes longer (see lines): the
+    // chunk's own bytes where nothing is carried and its array has the slack after it, else a copy
     const had = this.carry?.length ?? 0;
     const n = had + chunk.length;
-    const u = Buffer.allocUnsafe(n + JSONL_SLACK);
-    if (this.carry) this.carry.copy(u);
-    u.set(chunk, had);
+    let u: Buffer;
+    if (!had && chunk.byteOffset + n + JSONL_SLACK <= chunk.buffer.byteLength) u = Buffer.from(chunk.buffer, chunk.byteOffset, n + JSONL_SLACK);
+    else {
+      u = Buffer.allocUnsafe(n + JSONL_SLACK);
+      if (this.carry) this.carry.copy(u);
+      u.set(chunk, had);
+    }
     this.carry = undefined;
     const p = this.lines(u, n, last);
     if (p < n) this.carry = Buffer.from(u.subarray(p, n));

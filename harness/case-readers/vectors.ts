@@ -118,7 +118,8 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
     scanner.ctx.build = sink.build !== false;
     scanner.ctx.checkNames = sink.checkNames !== false;
     const dec = new StringDecoder('utf8');
-    const buf = Buffer.allocUnsafe(whole ? Math.max(1, size) : scanner instanceof JsonlScanner ? 0 : BLOCK); // (JSON lines: their own, below)
+    // (a whole JSON-lines file with the scanner's slack after it, JsonlScanner.lines; a big one has its own buffer, below)
+    const buf = Buffer.allocUnsafe(whole ? Math.max(1, size) + JSONL_SLACK : scanner instanceof JsonlScanner ? 0 : BLOCK);
     let done = 0;
     if (whole) {
       let n = 0;
