@@ -22,6 +22,27 @@ const gypCandidates = [
 ].filter(Boolean);
 const gyp = gypCandidates.find((p) => existsSync(p));
 
+// the JSON-lines scanner (native/reader): no CUDA, a C++ compiler is all it needs; without it every
+// line is read by the TypeScript scanner (harness/case-readers/jsonl-native.ts)
+const reader = join(native, 'reader');
+const readerStatus = join(reader, 'build', 'status.json');
+const saveReader = (o) => {
+  mkdirSync(dirname(readerStatus), { recursive: true });
+  writeFileSync(readerStatus, `${JSON.stringify({ ...o, at: new Date().toISOString() }, null, 2)}\n`);
+};
+if (!gyp) saveReader({ built: false, reason: 'node-gyp not found (it ships with npm)' });
+else {
+  try {
+    execFileSync(process.execPath, [gyp, 'rebuild'], { cwd: reader, stdio: ['ignore', 'pipe', 'pipe'] });
+    saveReader({ built: true, addon: 'native/reader/build/Release/jsonl_scan.node' });
+    console.log('native: built native/reader/build/Release/jsonl_scan.node (the JSON-lines scanner)');
+  } catch (e) {
+    const out = `${e.stdout ?? ''}${e.stderr ?? ''}`.trim().split('\n').slice(-8).join('\n');
+    saveReader({ built: false, reason: `node-gyp rebuild failed: ${out}` });
+    console.log(`native: the JSON-lines scanner was not built (it needs python3, make and a C++ compiler; JSON lines are then read by the TypeScript scanner):\n${out}`);
+  }
+}
+
 if (!existsSync(join(cudaHome, 'include', 'cuda.h'))) {
   const reason = `CUDA headers not found (${join(cudaHome, 'include', 'cuda.h')}); set CUDA_HOME to the CUDA toolkit and run npm rebuild`;
   save({ built: false, reason });

@@ -775,11 +775,12 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
     }
   }
   if (!hit) {
-    let info;
-    if (instr !== undefined) info = variantInfo(instr);
-    else if (ctx.fileHasInstruction) info = ctx.fileInfo;
-    if (!info?.variant) return false;
-    v = packVariant(info.variant, info.fmt!, info.lanes!);
+    if (instr !== undefined) v = packVariantOf(instr);
+    else {
+      const info = ctx.fileHasInstruction ? ctx.fileInfo : undefined;
+      if (!info?.variant) return false;
+      v = packVariant(info.variant, info.fmt!, info.lanes!);
+    }
     if (instr !== undefined) {
       RECENT_INSTR[recentNext] = instr;
       RECENT_PACK[recentNext] = v;
@@ -800,20 +801,22 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
     if (f.expMemory >= 0) bits |= HAS_EXPECT_MEMORY;
     if (f.expReturned >= 0) bits |= HAS_EXPECT_RETURNED;
   }
-  const blk = sink.next();
-  const base = blk.n * SLOT_WORDS;
   const w = v.fmt.bits;
   const L = v.lanes;
-  // memory and b of one element of at most 32 bits that the scanner read as hex already (the most
-  // common case): written here, without readSlot's calls (a fresh slot is zero)
+  // the most common case (memory, b and c of one element of at most 32 bits that the scanner read
+  // as hex already, no expect): packSmall
   const pre = f.pre;
-  const one = L === 1 && w <= 32 && pre[0] === w >> 2 && pre[3 * MAX_ELEMS] === w >> 2 && f.cnt[0] === 1 && f.cnt[1] === 1;
-  if (one) {
-    blk.mem[base] = pre[1]!;
-    blk.b[base] = pre[3 * MAX_ELEMS + 1]!;
+  const dg = w >> 2;
+  const cnt = f.cnt;
+  if (L === 1 && w <= 32 && !f.expect && pre[0] === dg && pre[3 * MAX_ELEMS] === dg && cnt[0] === 1 && cnt[1] === 1 && (!v.cas || (pre[6 * MAX_ELEMS] === dg && cnt[2] === 1))) {
+    packSmall(sink, v, u, ns, ne, f.nameHash, f.nameCol, line, nameLine, pre[1]!, pre[3 * MAX_ELEMS + 1]!, v.cas ? pre[6 * MAX_ELEMS + 1]! : 0, bits);
+    return true;
   }
+  const blk = sink.next();
+  const base = blk.n * SLOT_WORDS;
   if (
-    (!one && (!readSlot(f, 0, f.memory, L, w, blk.mem, base) || !readSlot(f, 1, f.b, L, w, blk.b, base))) ||
+    !readSlot(f, 0, f.memory, L, w, blk.mem, base) ||
+    !readSlot(f, 1, f.b, L, w, blk.b, base) ||
     (v.cas && !readSlot(f, 2, f.c, L, w, blk.cW(), base)) ||
     (f.expMemory >= 0 && !readSlot(f, 3, f.expMemory, L, w, blk.expMemW(), base)) ||
     (f.expReturned >= 0 && !readSlot(f, 4, f.expReturned, L, w, blk.expRetW(), base))
@@ -831,4 +834,32 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
   }
   sink.packedCount++;
   return true;
+}
+
+/** The packing of an instruction's spelling, or undefined when it names no variant whose cases pack. */
+export function packVariantOf(instr: string): PackVariant | undefined {
+  const info = variantInfo(instr);
+  return info.variant ? packVariant(info.variant, info.fmt!, info.lanes!) : undefined;
+}
+
+/**
+ * Writes to the sink a case of the packed path's most common shape, which packItem has checked
+ * (or the JSON-lines records, vector-jsonl.ts, with the same checks): one element of at most 32
+ * bits in memory, b and (for cas) c, given as their values; no expect; `bits` the space's flags.
+ * The name is u[ns, ne) (hash, column of its value, line), checked later with the file's others.
+ */
+export function packSmall(sink: CaseSink, v: PackVariant, u: Uint8Array, ns: number, ne: number, hash: number, col: number, line: number, nameLine: number, mem: number, b: number, c: number, bits: number): void {
+  const blk = sink.next();
+  const base = blk.n * SLOT_WORDS;
+  // (a fresh slot is zero; 16-bit values are the slot's low half)
+  blk.mem[base] = mem;
+  blk.b[base] = b;
+  if (v.cas) blk.cW()[base] = c;
+  blk.commit(v, u, ns, ne, line, bits);
+  const ctx = sink.ctx;
+  if (ctx.checkNames) {
+    const i = blk.n - 1;
+    ctx.names.deferRef(blk.nameArray(), blk.nameStartOf(i), blk.nameStartOf(i + 1), hash, nameLine, col, sink.packedCount);
+  }
+  sink.packedCount++;
 }
