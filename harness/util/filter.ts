@@ -12,12 +12,51 @@ const isGlob = (a: string) => /[*?]/.test(a);
 export function compileFilter(pattern: string | undefined): (id: string) => boolean {
   if (!pattern) return () => true;
   const alts = alternatives(pattern);
-  const tests = alts.map((a) => {
-    if (!isGlob(a)) return (id: string) => id.includes(a);
-    const re = new RegExp(`^${a.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-    return (id: string) => re.test(id);
-  });
+  const tests = alts.map((a) => (isGlob(a) ? globMatcher(a) : (id: string) => id.includes(a)));
   return (id) => tests.some((t) => t(id));
+}
+
+/** The regular expression of a glob (`*` any run, `?` any one character): the definition globMatcher follows. */
+export function globRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
+/**
+ * Whether an id matches the glob, as globRegExp's expression decides, without a regular expression:
+ * the glob is its runs between `*`s, the first at the id's start, the last at its end, each other
+ * at its leftmost place after the one before (the leftmost place leaves the most room for the rest,
+ * so it finds a match wherever there is one). An expectations file's patterns are tested against
+ * every result of a run; a `^.*a.*b.*$` expression backtracks over long ids.
+ */
+export function globMatcher(glob: string): (id: string) => boolean {
+  const runs = glob.split('*');
+  const head = runs[0]!;
+  const tail = runs[runs.length - 1]!;
+  const mid = runs.slice(1, -1).filter((r) => r.length > 0);
+  const star = runs.length > 1;
+  /** Whether run r lies at id[at..]. */
+  const at = (id: string, r: string, p: number) => {
+    if (p < 0 || p + r.length > id.length) return false;
+    for (let k = 0; k < r.length; k++) if (r.charCodeAt(k) !== 63 && r.charCodeAt(k) !== id.charCodeAt(p + k)) return false;
+    return true;
+  };
+  /** The leftmost place from p on where run r lies, or -1. */
+  const find = (id: string, r: string, p: number) => {
+    if (!r.includes('?')) return id.indexOf(r, p);
+    for (let q = p; q + r.length <= id.length; q++) if (at(id, r, q)) return q;
+    return -1;
+  };
+  return (id) => {
+    if (!star) return id.length === glob.length && at(id, glob, 0);
+    if (!at(id, head, 0)) return false;
+    let p = head.length;
+    for (const r of mid) {
+      const q = find(id, r, p);
+      if (q < 0) return false;
+      p = q + r.length;
+    }
+    return id.length - tail.length >= p && at(id, tail, id.length - tail.length);
+  };
 }
 
 /**
