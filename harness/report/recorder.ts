@@ -156,7 +156,7 @@ export class RunRecorder {
   finish(): WrittenReport {
     const w = this.write();
     const gz = `${this.jsonl}.gz`;
-    writeFileSync(gz, gzipSync(readFileSync(this.jsonl)));
+    writeFileSync(gz, gzipSync(readFileSync(this.jsonl), { level: 3 }));
     rmSync(this.jsonl, { force: true });
     return { ...w, jsonl: gz };
   }

@@ -35,3 +35,28 @@ describe('expect agreement (case.fileExpect)', () => {
     expect(enrichResult({ ...g, case: c }).case!.fileExpect).toBeUndefined();
   });
 });
+
+describe('enrichResult on results that already have their rule trail', () => {
+  const withRules = (r: EntryResult): EntryResult => ({ ...r, catalog: { ...r.catalog, rules: ['atom.returns-old'] } });
+  it('a pass with its trail and nothing more to give comes back as it is; enriching it again changes nothing', () => {
+    const g = gpuResult(['0x3f800000'], ['0x3f800000'], ['0x3f800000'], ['0x00000000']);
+    const { observed: _o, ...c } = g.case!;
+    const r = withRules({ ...g, verdict: 'pass', case: { ...c, allowed: { memory: [[{ bits: ['0x3f800000'], anyNaN: false }]] } } });
+    expect(enrichResult(r)).toBe(r);
+    expect(enrichResult(enrichResult(r))).toEqual(r);
+  });
+  it('observed bits judged against the file expect still get their agreement (a pass too)', () => {
+    const r = enrichResult(withRules({ ...gpuResult(['0x40000000'], ['0x40400000'], ['0x3f800000'], ['0x3f800000']), verdict: 'pass' }));
+    expect(r.case!.fileExpect).toEqual({ agrees: false, reason: 'memory[0]: the file expects 0x40400000, the executor gave 0x40000000' });
+  });
+  it('a mismatch still gets its explanation, and an observed result its NaN behaviour (their allowed sets filled already)', () => {
+    const allowed = { memory: [[{ bits: ['0x40000000'], anyNaN: false }]] };
+    const g = gpuResult(['0x7fffffff'], ['0x40000000'], ['0x3f800000'], ['0x3f800000']);
+    const { observed: _o, ...reference } = g.case!;
+    const m = enrichResult(withRules({ ...g, verdict: 'mismatch', case: { ...reference, allowed } }));
+    expect(m.explanation).toBeDefined();
+    const { expect: _e, ...noExpect } = gpuResult(['0x7fffffff'], ['0x7fc00000']).case!;
+    const o = enrichResult(withRules({ ...g, verdict: 'observed', case: { ...noExpect, allowed } }));
+    expect(o.case!.nan).toBeDefined();
+  });
+});
