@@ -40,10 +40,24 @@ export function globMatcher(glob: string): (id: string) => boolean {
     for (let k = 0; k < r.length; k++) if (r.charCodeAt(k) !== 63 && r.charCodeAt(k) !== id.charCodeAt(p + k)) return false;
     return true;
   };
-  /** The leftmost place from p on where run r lies, or -1. */
+  /**
+   * The leftmost place from p on where run r lies, or -1: where r has a `?`, the places where its
+   * longest piece without one lies (indexOf), each tried whole.
+   */
+  const longest = new Map(mid.map((r) => [r, r.split('?').reduce((a, b) => (b.length > a.length ? b : a), '')]));
   const find = (id: string, r: string, p: number) => {
     if (!r.includes('?')) return id.indexOf(r, p);
-    for (let q = p; q + r.length <= id.length; q++) if (at(id, r, q)) return q;
+    const piece = longest.get(r)!;
+    const off = r.indexOf(piece);
+    for (let q = p; q + r.length <= id.length; q++) {
+      if (piece) {
+        const i = id.indexOf(piece, q + off);
+        if (i < 0) return -1;
+        q = i - off;
+        if (q + r.length > id.length) return -1;
+      }
+      if (at(id, r, q)) return q;
+    }
     return -1;
   };
   return (id) => {
