@@ -590,7 +590,7 @@ export class JsonlScanner {
     const t = this.nat ? newTables() : { tbl: new Uint8Array(0), tix: new Int32Array(0) };
     this.tbl = t.tbl;
     this.tix = t.tix;
-    this.rec = new Int32Array(this.nat ? 1 << 16 : 0);
+    this.rec = new Int32Array(this.nat ? 1 << 14 : 0);
     // about one name per 128 bytes (a packed line of one 32-bit element is ~110); more grow the set
     if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 128, 1 << 21));
   }
