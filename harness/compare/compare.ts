@@ -60,6 +60,13 @@ function sassOf(r: EntryResult): string | undefined {
   return r.sass ?? (r.catalog.reason.startsWith('SASS: ') ? /^SASS: (.*)$/.exec(r.catalog.reason)?.[1] : undefined);
 }
 
+/**
+ * Catalog judgements whose rule trail the reference model computed for the results that carry
+ * them (harness/backends/reference/cases.ts marks the ones it makes): an empty trail there is the
+ * model's answer, not a trail still to compute. Results read back from JSON carry none of them.
+ */
+export const TRAILS_COMPUTED = new WeakSet<object>();
+
 /** Fills rule trail, allowed sets, explanation, NaN behaviour and SASS of one result. */
 export function enrichResult(r: EntryResult): EntryResult {
   const sass = sassOf(r);
@@ -68,7 +75,8 @@ export function enrichResult(r: EntryResult): EntryResult {
   // NaN or subnormal behaviour to give it): as it is (what the steps below would copy, unchanged;
   // a million-case run keeps 20,000 such passes)
   const c0 = out.case;
-  if (c0 && out.catalog.rules.length > 0 && out.verdict !== 'mismatch' && out.verdict !== 'known-deviation' && out.verdict !== 'observed') {
+  const trailKnown = out.catalog.rules.length > 0 || TRAILS_COMPUTED.has(out.catalog);
+  if (c0 && trailKnown && out.verdict !== 'mismatch' && out.verdict !== 'known-deviation' && out.verdict !== 'observed') {
     const judges = c0.observed !== undefined && c0.expect !== undefined;
     if (!judges && (out.verdict === 'pass' || Object.keys(c0.allowed).length > 0)) return out;
   }
@@ -81,7 +89,7 @@ export function enrichResult(r: EntryResult): EntryResult {
   // a file's case run by an executor: its allowed set beside its expect, and whether the two agree
   const judgesExpect = c.observed !== undefined && c.expect !== undefined;
   const needsAllowed = (out.verdict !== 'pass' || judgesExpect) && Object.keys(c.allowed).length === 0;
-  if (rules.length === 0 || needsAllowed || (judgesExpect && !fileExpect)) {
+  if (!trailKnown || needsAllowed || (judgesExpect && !fileExpect)) {
     try {
       const v = variantOf(resultVariant(out));
       const fmt = elementFormat(v.q.type ?? '');

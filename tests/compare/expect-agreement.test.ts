@@ -60,3 +60,20 @@ describe('enrichResult on results that already have their rule trail', () => {
     expect(o.case!.nan).toBeDefined();
   });
 });
+
+describe('enrichResult on the reference backend results', () => {
+  it('an empty rule trail the model computed is not computed again; the same result from JSON (no mark) gets the same trail by computing it', async () => {
+    const { runCaseOnReference } = await import('../../harness/backends/reference/cases.js');
+    const { loadVectorText } = await import('../../harness/case-readers/vectors.js');
+    const { cases } = loadVectorText(
+      't.yaml',
+      'cite: "t"\ncases:\n  - name: r\n    instruction: red.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { memory: ["0x00000003"] }\n',
+    );
+    const r = runCaseOnReference(cases[0]!);
+    expect(r.verdict).toBe('pass');
+    expect(r.catalog.rules).toEqual([]);
+    expect(enrichResult(r)).toBe(r);
+    const fromJson = JSON.parse(JSON.stringify(r)) as EntryResult;
+    expect(enrichResult(fromJson)).toEqual(JSON.parse(JSON.stringify(r)));
+  });
+});

@@ -9,6 +9,7 @@ import { type ElementFormat, elementFormat, splitLanes } from '../../numerics/fo
 import { type Allowed, allows } from '../../numerics/ops.js';
 import { CaseError, type ElementAllowed, type ReferenceOutcome, reference } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
+import { TRAILS_COMPUTED } from '../../compare/compare.js';
 
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
 
@@ -111,6 +112,7 @@ function judgementFor(trail: readonly { readonly rule: string }[]): CatalogJudge
   if (!j) {
     if (JUDGEMENTS.size >= 1024) JUDGEMENTS.clear();
     j = Object.freeze({ status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules: Object.freeze(trail.map((t) => t.rule)) }) as CatalogJudgement;
+    TRAILS_COMPUTED.add(j);
     JUDGEMENTS.set(key, j);
   }
   return j;
