@@ -680,9 +680,10 @@ export class JsonlScanner {
   }
 
   /**
-   * The `k` records the native scanner wrote for the lines from u[p]: each one's fields into PF, as
-   * scanPackedLine leaves them, then packItem (or the general path where it does not pack the line);
-   * returns where the line after them starts.
+   * The `k` records the native scanner wrote for the lines from u[p]: a record of the common case
+   * straight to packSmall, any other one's fields into PF (as scanPackedLine leaves them for its
+   * line) and packItem, and the general path for a line packItem does not take; returns where the
+   * line after them starts.
    */
   private records(u: Buffer, p: number, k: number): number {
     const rec = this.rec;

@@ -244,6 +244,7 @@ struct Spellings {
         tix[0] = id + 1;
         return id;
       }
+      if (x < 0 || x > tix[0]) return -1;  // not a slot this scanner wrote (the tables are the caller's)
       if (tix[x] == n && equal(tbl + (x - 1) * TBL_W, s, n)) return x - 1;
     }
   }
