@@ -71,25 +71,23 @@ export const TRAILS_COMPUTED = new WeakSet<object>();
 export function enrichResult(r: EntryResult): EntryResult {
   const sass = sassOf(r);
   let out: EntryResult = sass && !r.sass ? { ...r, sass, catalog: { ...r.catalog, reason: 'a case of a catalog variant' } } : r;
-  // a case with nothing to add (its rule trail and allowed sets there; no explanation, agreement,
-  // NaN or subnormal behaviour to give it): as it is (what the steps below would copy, unchanged;
-  // a million-case run keeps 20,000 such passes)
-  const c0 = out.case;
-  const trailKnown = out.catalog.rules.length > 0 || TRAILS_COMPUTED.has(out.catalog);
-  if (c0 && trailKnown && out.verdict !== 'mismatch' && out.verdict !== 'known-deviation' && out.verdict !== 'observed') {
-    const judges = c0.observed !== undefined && c0.expect !== undefined;
-    if (!judges && (out.verdict === 'pass' || Object.keys(c0.allowed).length > 0)) return out;
-  }
-  const ex = explainable(out);
-  if (!ex || !out.case) return out;
   const c = out.case;
-  let rules = out.catalog.rules;
-  let allowed = c.allowed;
-  let fileExpect = c.fileExpect;
+  if (!c) return out;
+  const trailKnown = out.catalog.rules.length > 0 || TRAILS_COMPUTED.has(out.catalog);
   // a file's case run by an executor: its allowed set beside its expect, and whether the two agree
   const judgesExpect = c.observed !== undefined && c.expect !== undefined;
   const needsAllowed = (out.verdict !== 'pass' || judgesExpect) && Object.keys(c.allowed).length === 0;
-  if (!trailKnown || needsAllowed || (judgesExpect && !fileExpect)) {
+  const needsModel = !trailKnown || needsAllowed || (judgesExpect && !c.fileExpect);
+  const needsExplanation = (out.verdict === 'mismatch' || out.verdict === 'known-deviation') && !out.explanation;
+  // nothing to add (a million-case run keeps 20,000 plain passes): the result as it is, which is
+  // what the steps below would give, copied
+  if (!needsModel && !needsExplanation && out.verdict !== 'observed') return out;
+  const ex = explainable(out);
+  if (!ex) return out;
+  let rules = out.catalog.rules;
+  let allowed = c.allowed;
+  let fileExpect = c.fileExpect;
+  if (needsModel) {
     try {
       const v = variantOf(resultVariant(out));
       const fmt = elementFormat(v.q.type ?? '');
@@ -108,7 +106,7 @@ export function enrichResult(r: EntryResult): EntryResult {
     }
   }
   let explanation = out.explanation;
-  if ((out.verdict === 'mismatch' || out.verdict === 'known-deviation') && !explanation) {
+  if (needsExplanation) {
     const ids = explain(ex).map((a) => a.id);
     explanation = { ids, text: explanationText(ids) };
   }

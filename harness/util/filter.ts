@@ -32,7 +32,6 @@ export function globMatcher(glob: string): (id: string) => boolean {
   const runs = glob.split('*');
   const head = runs[0]!;
   const tail = runs[runs.length - 1]!;
-  const mid = runs.slice(1, -1).filter((r) => r.length > 0);
   const star = runs.length > 1;
   /** Whether run r lies at id[at..]. */
   const at = (id: string, r: string, p: number) => {
@@ -40,15 +39,19 @@ export function globMatcher(glob: string): (id: string) => boolean {
     for (let k = 0; k < r.length; k++) if (r.charCodeAt(k) !== 63 && r.charCodeAt(k) !== id.charCodeAt(p + k)) return false;
     return true;
   };
-  /**
-   * The leftmost place from p on where run r lies, or -1: where r has a `?`, the places where its
-   * longest piece without one lies (indexOf), each tried whole.
-   */
-  const longest = new Map(mid.map((r) => [r, r.split('?').reduce((a, b) => (b.length > a.length ? b : a), '')]));
-  const find = (id: string, r: string, p: number) => {
-    if (!r.includes('?')) return id.indexOf(r, p);
-    const piece = longest.get(r)!;
-    const off = r.indexOf(piece);
+  // the runs between the first and the last; one with a `?` is looked for where its longest piece
+  // without one lies (`piece`, at `off` in the run), each such place tried whole
+  const mid = runs
+    .slice(1, -1)
+    .filter((r) => r.length > 0)
+    .map((r) => {
+      const piece = r.split('?').reduce((a, b) => (b.length > a.length ? b : a), '');
+      return { r, wild: r.includes('?'), piece, off: r.indexOf(piece) };
+    });
+  /** The leftmost place from p on where run m lies, or -1. */
+  const find = (id: string, m: (typeof mid)[number], p: number) => {
+    const { r, piece, off } = m;
+    if (!m.wild) return id.indexOf(r, p);
     for (let q = p; q + r.length <= id.length; q++) {
       if (piece) {
         const i = id.indexOf(piece, q + off);
@@ -64,10 +67,10 @@ export function globMatcher(glob: string): (id: string) => boolean {
     if (!star) return id.length === glob.length && at(id, glob, 0);
     if (!at(id, head, 0)) return false;
     let p = head.length;
-    for (const r of mid) {
-      const q = find(id, r, p);
+    for (const m of mid) {
+      const q = find(id, m, p);
       if (q < 0) return false;
-      p = q + r.length;
+      p = q + m.r.length;
     }
     return id.length - tail.length >= p && at(id, tail, id.length - tail.length);
   };

@@ -45,9 +45,12 @@ describe('enrichResult on results that already have their rule trail', () => {
     expect(enrichResult(r)).toBe(r);
     expect(enrichResult(enrichResult(r))).toEqual(r);
   });
-  it('observed bits judged against the file expect still get their agreement (a pass too)', () => {
-    const r = enrichResult(withRules({ ...gpuResult(['0x40000000'], ['0x40400000'], ['0x3f800000'], ['0x3f800000']), verdict: 'pass' }));
-    expect(r.case!.fileExpect).toEqual({ agrees: false, reason: 'memory[0]: the file expects 0x40400000, the executor gave 0x40000000' });
+  it('observed bits judged against the file expect still get their agreement (a pass too, its allowed sets there or not)', () => {
+    const g = { ...gpuResult(['0x40000000'], ['0x40400000'], ['0x3f800000'], ['0x3f800000']), verdict: 'pass' as const };
+    const want = { agrees: false, reason: 'memory[0]: the file expects 0x40400000, the executor gave 0x40000000' };
+    expect(enrichResult(withRules(g)).case!.fileExpect).toEqual(want);
+    const allowed = { memory: [[{ bits: ['0x40000000'], anyNaN: false }]] };
+    expect(enrichResult(withRules({ ...g, case: { ...g.case!, allowed } })).case!.fileExpect).toEqual(want);
   });
   it('a mismatch still gets its explanation, and an observed result its NaN behaviour (their allowed sets filled already)', () => {
     const allowed = { memory: [[{ bits: ['0x40000000'], anyNaN: false }]] };
@@ -75,5 +78,10 @@ describe('enrichResult on the reference backend results', () => {
     expect(enrichResult(r)).toBe(r);
     const fromJson = JSON.parse(JSON.stringify(r)) as EntryResult;
     expect(enrichResult(fromJson)).toEqual(JSON.parse(JSON.stringify(r)));
+    // an empty trail with no mark is computed: an atom case's, read back without its rules, gets them again
+    const atom = loadVectorText('a.yaml', 'cite: "t"\ncases:\n  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { memory: ["0x00000003"], returned: ["0x00000001"] }\n').cases[0]!;
+    const ra = JSON.parse(JSON.stringify(runCaseOnReference(atom))) as EntryResult;
+    expect(ra.catalog.rules.length).toBeGreaterThan(0);
+    expect(enrichResult({ ...ra, catalog: { ...ra.catalog, rules: [] } }).catalog.rules).toEqual(ra.catalog.rules);
   });
 });
