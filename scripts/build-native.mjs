@@ -22,8 +22,8 @@ const gypCandidates = [
 ].filter(Boolean);
 const gyp = gypCandidates.find((p) => existsSync(p));
 
-// the JSON-lines scanner (native/reader): no CUDA, a C++ compiler is all it needs; without it every
-// line is read by the TypeScript scanner (harness/case-readers/jsonl-native.ts)
+// the vector-file scanners (native/reader: JSON lines and YAML): no CUDA, a C++ compiler is all it needs; without it every
+// item is read by the TypeScript scanners (harness/case-readers/native-scan.ts)
 const reader = join(native, 'reader');
 const readerStatus = join(reader, 'build', 'status.json');
 const saveReader = (o) => {
@@ -34,12 +34,12 @@ if (!gyp) saveReader({ built: false, reason: 'node-gyp not found (it ships with 
 else {
   try {
     execFileSync(process.execPath, [gyp, 'rebuild'], { cwd: reader, stdio: ['ignore', 'pipe', 'pipe'] });
-    saveReader({ built: true, addon: 'native/reader/build/Release/jsonl_scan.node' });
-    console.log('native: built native/reader/build/Release/jsonl_scan.node (the JSON-lines scanner)');
+    saveReader({ built: true, addon: 'native/reader/build/Release/vector_scan.node' });
+    console.log('native: built native/reader/build/Release/vector_scan.node (the JSON-lines and YAML scanners)');
   } catch (e) {
     const out = `${e.stdout ?? ''}${e.stderr ?? ''}`.trim().split('\n').slice(-8).join('\n');
     saveReader({ built: false, reason: `node-gyp rebuild failed: ${out}` });
-    console.log(`native: the JSON-lines scanner was not built (it needs python3, make and a C++ compiler; JSON lines are then read by the TypeScript scanner):\n${out}`);
+    console.log(`native: the vector-file scanners were not built (they need python3, make and a C++ compiler; vector files are then read by the TypeScript scanners):\n${out}`);
   }
 }
 

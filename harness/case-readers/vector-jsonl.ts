@@ -6,9 +6,9 @@
  * other line is parsed with JSON.parse, and only a line with a problem is scanned again, by hand, to
  * find the column of the offending field.
  */
-import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, type PackVariant, SPACE_GLOBAL, SPACE_SHARED, endNames, hex4, hex8, newPackFields, packItem, packSmall, packVariantOf, resetPackFields, setList, viewOf } from './packed.js';
+import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, endNames, hex4, hex8, newPackFields, packItem, resetPackFields, setList, viewOf } from './packed.js';
 import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
-import { type NativeScan, R_CNT, R_COL, R_FLAGS, R_HASH, R_INSTR, R_LEN, R_LIST, R_NAME_AT, R_NAME_END, R_NL, R_POS, R_SPACE, TBL_W, jsonlNative, newTables } from './jsonl-native.js';
+import { type NativeScan, R_LEN, R_NL, Spellings, nativeScan, packRecord } from './native-scan.js';
 
 const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
 
@@ -509,47 +509,6 @@ export function scanPackedLine(u: Uint8Array, s: number, e: number, last: boolea
   }
 }
 
-/**
- * Record `o` of `rec` (the native scanner's, for a line of u) into `f` as scanPackedLine leaves its
- * fields for the same line (`spellings`: the strings of the file's instruction spellings, by number).
- * The element token offsets (f.els) are not set: every element of a record was read as hex (f.pre).
- */
-export function recordFields(rec: Int32Array, o: number, u: Uint8Array, spellings: readonly string[], f: PackFields): PackFields {
-  resetPackFields(f, u);
-  f.elems = true;
-  const nameAt = rec[o + R_NAME_AT]!;
-  if (nameAt >= 0) {
-    f.nameAt = nameAt;
-    f.nameEnd = rec[o + R_NAME_END]!;
-    f.nameHash = rec[o + R_HASH]!;
-    f.nameCol = rec[o + R_COL]!;
-    f.nameChecked = true;
-  }
-  const id = rec[o + R_INSTR]!;
-  if (id >= 0) f.instruction = spellings[id];
-  const sp = rec[o + R_SPACE]!;
-  if (sp) f.space = sp === 1 ? 'global' : sp === 2 ? 'shared' : '?';
-  const fl = rec[o + R_FLAGS]!;
-  f.operands = (fl & 1) !== 0;
-  f.expect = (fl & 2) !== 0;
-  f.memory = rec[o + R_LIST]!;
-  f.b = rec[o + R_LIST + 1]!;
-  f.c = rec[o + R_LIST + 2]!;
-  f.expMemory = rec[o + R_LIST + 3]!;
-  f.expReturned = rec[o + R_LIST + 4]!;
-  const pre = f.pre;
-  for (let L = 0; L < 5; L++) {
-    const c = rec[o + R_CNT + L]!;
-    f.cnt[L] = c;
-    for (let j = 0, x = o + rec[o + R_POS + L]!, h = L * 3 * MAX_ELEMS; j < c; j++, x += 3, h += 3) {
-      pre[h] = rec[x]!;
-      pre[h + 1] = rec[x + 1]!;
-      pre[h + 2] = rec[x + 2]!;
-    }
-  }
-  return f;
-}
-
 const HEADER_KEYS = ['instruction', 'cite', 'editions'];
 
 /** Bytes past the data that JsonlScanner.lines' buffer should have (the scanner's look-ahead, at most 20 bytes, and the instruction's length, checked first). */
@@ -566,15 +525,12 @@ export class JsonlScanner {
   items = 0;
   /** Lines read by the packed path. */
   packedItems = 0;
-  /** Of those, lines the native scanner read (jsonl-native.ts). */
+  /** Of those, lines the native scanner read (native-scan.ts). */
   nativeItems = 0;
-  /** The native scanner (undefined: every line by scanPackedLine), its records and this file's instruction spellings (their strings in `spellings`). */
+  /** The native scanner (undefined: every line by scanPackedLine), its records and this file's instruction spellings. */
   private readonly nat: NativeScan | undefined;
   private readonly rec: Int32Array;
-  private readonly tbl: Uint8Array;
-  private readonly tix: Int32Array;
-  private readonly spellings: string[] = [];
-  private readonly packings: (PackVariant | null)[] = [];
+  private readonly spellings = new Spellings();
 
   constructor(
     readonly file: string,
@@ -586,10 +542,7 @@ export class JsonlScanner {
   ) {
     this.ctx = newFileCtx(file, idFile, this.loc, 'no instruction for this case; give "instruction" on its line, or a first line {"instruction": ..., "cite": ...} for the file');
     this.sink = new CaseSink(this.ctx, packing);
-    this.nat = packing ? jsonlNative() : undefined;
-    const t = this.nat ? newTables() : { tbl: new Uint8Array(0), tix: new Int32Array(0) };
-    this.tbl = t.tbl;
-    this.tix = t.tix;
+    this.nat = packing ? nativeScan() : undefined;
     this.rec = new Int32Array(this.nat ? 1 << 14 : 0);
     // about one name per 128 bytes (a packed line of one 32-bit element is ~110); more grow the set
     if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 128, 1 << 21));
@@ -650,7 +603,7 @@ export class JsonlScanner {
       // lines the native scanner takes, many at a time; it stops at the first it does not take,
       // which the lines below read
       if (nat) {
-        const k = nat.scan(u, p, end, n, last, this.rec, this.tbl, this.tix);
+        const k = nat.scan(u, p, end, n, last, this.rec, this.spellings.tbl, this.spellings.tix);
         if (k > 0) {
           p = this.records(u, p, k);
           continue;
@@ -680,45 +633,18 @@ export class JsonlScanner {
   }
 
   /**
-   * The `k` records the native scanner wrote for the lines from u[p]: a record of the common case
-   * straight to packSmall, any other one's fields into PF (as scanPackedLine leaves them for its
-   * line) and packItem, and the general path for a line packItem does not take; returns where the
+   * The `k` records the native scanner wrote for the lines from u[p], each to the sink as packItem
+   * takes it (packRecord), and the general path for a line packItem does not take; returns where the
    * line after them starts.
    */
   private records(u: Buffer, p: number, k: number): number {
     const rec = this.rec;
-    const tix = this.tix;
-    // the strings of spellings first met in these lines (one string object each: packItem knows a
-    // repeated one by identity), and their packings
-    for (let id = this.spellings.length; id < tix[0]!; id++) {
-      const w = Buffer.from(this.tbl.buffer, this.tbl.byteOffset + id * TBL_W, tix[1 + id]!).toString('utf8');
-      this.spellings.push(w);
-      this.packings.push(packVariantOf(w) ?? null);
-    }
+    this.spellings.sync();
     const sink = this.sink;
     for (let r = 0, o = 0; r < k; r++) {
       const nl = rec[o + R_NL]!;
       const line = this.lineNo;
-      // the most common line (packItem's checks for packSmall, from the record: a name, an
-      // instruction that packs, memory, b and c as the instruction has them, one element of its
-      // width each, no space other than global or shared, no expect), else PF and packItem
-      const id = rec[o + R_INSTR]!;
-      const v = id >= 0 ? this.packings[id]! : null;
-      const sp = rec[o + R_SPACE]!;
-      const pos = o + R_POS;
-      let done = false;
-      if (v !== null && v.lanes === 1 && v.fmt.bits <= 32 && sp !== 3 && rec[o + R_NAME_AT]! >= 0 && (rec[o + R_FLAGS]! & 2) === 0 && rec[o + R_LIST]! >= 0 && rec[o + R_LIST + 1]! >= 0 && rec[o + R_LIST + 2]! >= 0 === v.cas) {
-        const dg = v.fmt.bits >> 2;
-        const m = o + rec[pos]!;
-        const b = o + rec[pos + 1]!;
-        const c = o + rec[pos + 2]!;
-        if (rec[o + R_CNT]! === 1 && rec[o + R_CNT + 1]! === 1 && rec[m]! === dg && rec[b]! === dg && (!v.cas || (rec[o + R_CNT + 2]! === 1 && rec[c]! === dg))) {
-          packSmall(sink, v, u, rec[o + R_NAME_AT]!, rec[o + R_NAME_END]!, rec[o + R_HASH]!, rec[o + R_COL]!, line, line, rec[m + 1]!, rec[b + 1]!, v.cas ? rec[c + 1]! : 0, sp === 1 ? SPACE_GLOBAL : sp === 2 ? SPACE_SHARED : 0);
-          done = true;
-        }
-      }
-      if (!done) done = packItem(sink, this.fields(u, o), line, line);
-      if (done) {
+      if (packRecord(sink, rec, o, u, this.spellings, line, line)) {
         this.sawFirst = true;
         this.items++;
         this.packedItems++;
@@ -734,10 +660,6 @@ export class JsonlScanner {
     return p;
   }
 
-  /** Record `o`'s fields into PF, as scanPackedLine leaves them for its line. */
-  private fields(u: Uint8Array, o: number): PackFields {
-    return recordFields(this.rec, o, u, this.spellings, PF);
-  }
 
   /** The line at u[s] (the data ends at u[n]) by the packed path, if it takes it: where the line ends (its '\n', or n); else -1. */
   private packed(u: Uint8Array, s: number, n: number, last: boolean): number {

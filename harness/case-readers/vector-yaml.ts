@@ -12,6 +12,7 @@
  */
 import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { type CaseBatch, CaseSink, type ListSlot, MAX_ELEMS, NAME_BYTE, endNames, type PackFields, newPackFields, packItem, resetPackFields, setList } from './packed.js';
+import { type NativeScan, R_LEN, R_LINES, R_NAMELINE, R_NL, Spellings, YAML_SLACK, nativeScan, packRecord } from './native-scan.js';
 import type { Case } from './types.js';
 import { CASE_KEYS, type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx, own } from './vector-check.js';
 
@@ -801,8 +802,8 @@ function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean 
   return true;
 }
 
-/** Zero bytes after the work buffer's data, where the packed scanner stops (YamlScanner.sbuf). */
-const SLACK = 64;
+/** Zero bytes after the work buffer's data, where the packed scanners stop (YamlScanner.sbuf). */
+const SLACK = YAML_SLACK;
 
 /** Where the item packScan read ends (the start of the next item's line, or the end of the text). */
 let packEnd = 0;
@@ -896,6 +897,15 @@ function packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd =
   }
 }
 
+/**
+ * packScan as YamlScanner.packRun calls it, for the tests: the item at u[s] (u[0, n) the data, SLACK
+ * zero bytes after it) read to the next item's line, or to n when `last`; its fields (the module's
+ * PackFields, valid until the next scan), where it ends and its lines, or undefined.
+ */
+export function packScanRun(u: Uint8Array, s: number, n: number, indent: number, last: boolean): { f: PackFields; end: number; lines: number; nameLine: number } | undefined {
+  return packScan(u, s, n, indent, true, last) ? { f: PF, end: packEnd, lines: packLines, nameLine: packNameLine } : undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The file scanner.
 
@@ -937,6 +947,12 @@ export class YamlScanner {
   fastItems = 0;
   /** Items the packed path read. */
   packedItems = 0;
+  /** Of those, items the native scanner read (native-scan.ts). */
+  nativeItems = 0;
+  /** The native scanner (undefined: every item by packScan), its records and this file's instruction spellings. */
+  private readonly nat: NativeScan | undefined;
+  private readonly rec: Int32Array;
+  private readonly spellings = new Spellings();
 
   constructor(
     readonly file: string,
@@ -950,6 +966,8 @@ export class YamlScanner {
   ) {
     this.ctx = newFileCtx(file, idFile, this.chunkLoc);
     this.sink = new CaseSink(this.ctx, packing);
+    this.nat = packing ? nativeScan() : undefined;
+    this.rec = new Int32Array(this.nat ? 1 << 14 : 0);
     // about one name per 128 bytes; more grow the set
     if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 192, 1 << 21));
   }
@@ -1030,12 +1048,23 @@ export class YamlScanner {
   /**
    * From the line at buf[p] on: the items the packed path takes, one after another, each found by
    * scanning it (no search for the next item first); returns where the first line it does not take
-   * starts (the line-by-line reading goes on from there).
+   * starts (the line-by-line reading goes on from there). The native scanner reads them many at a
+   * time where it is built; an item it does not take, packScan reads.
    */
   private packRun(buf: Buffer, p: number, n: number, last: boolean): number {
     if (this.notSimple || !this.sink.packing) return p;
     const I = this.indent;
+    const nat = this.nat;
     while (p < n) {
+      if (nat) {
+        const k = nat.scanYaml(buf, p, n, last, I, this.rec, this.spellings.tbl, this.spellings.tix);
+        if (k > 0) {
+          const q = this.records(buf, p, k);
+          if (q < 0) return -q - 1;
+          p = q;
+          continue;
+        }
+      }
       const lim = p + I;
       let i = p;
       while (i < lim && buf[i] === SP) i++;
@@ -1045,6 +1074,27 @@ export class YamlScanner {
       this.packedItems++;
       this.lineNo += packLines;
       p = packEnd;
+    }
+    return p;
+  }
+
+  /**
+   * The `k` records the native scanner wrote for the items from buf[p], each to the sink as packItem
+   * takes it (packRecord); returns where the item after them starts, or -(p + 1) for the start p of
+   * the first item packItem does not take (where packRun stops, as it does after packScan).
+   */
+  private records(buf: Buffer, p: number, k: number): number {
+    const rec = this.rec;
+    this.spellings.sync();
+    for (let r = 0, o = 0; r < k; r++) {
+      const line = this.lineNo;
+      if (!packRecord(this.sink, rec, o, buf, this.spellings, line, line + rec[o + R_NAMELINE]!)) return -p - 1;
+      this.items++;
+      this.packedItems++;
+      this.nativeItems++;
+      this.lineNo += rec[o + R_LINES]!;
+      p = rec[o + R_NL]!;
+      o += rec[o + R_LEN]!;
     }
     return p;
   }

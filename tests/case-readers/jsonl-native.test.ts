@@ -1,21 +1,21 @@
 /**
- * The native JSON-lines scanner (native/reader/src/jsonl_scan.cc, harness/case-readers/jsonl-native.ts)
+ * The native JSON-lines scanner (native/reader/src/jsonl_scan.cc, harness/case-readers/native-scan.ts)
  * is a speed-up of scanPackedLine, never a second reader: for every line it takes, its record is
  * the fields scanPackedLine leaves for the same line, and files read with it and without it give the
  * same cases, problems and packed blocks. Skipped, with the reason printed, where it is not built.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type NativeScan, R_NL, jsonlNative, jsonlNativeStatus, newTables, useJsonlNative } from '../../harness/case-readers/jsonl-native.js';
+import { type NativeScan, R_NL, Spellings, nativeScan, nativeScanStatus, recordFields, useNativeScan } from '../../harness/case-readers/native-scan.js';
 import { MAX_ELEMS, newPackFields, unpackAll } from '../../harness/case-readers/packed.js';
-import { JSONL_SLACK, JsonlScanner, recordFields, scanPackedLine, scannedFields } from '../../harness/case-readers/vector-jsonl.js';
+import { JSONL_SLACK, JsonlScanner, scanPackedLine, scannedFields } from '../../harness/case-readers/vector-jsonl.js';
 import { loadVectorText } from '../../harness/case-readers/vectors.js';
 
-const nat = jsonlNative();
-const why = jsonlNativeStatus();
+const nat = nativeScan();
+const why = nativeScanStatus();
 if (!nat) console.log(`tests/case-readers/jsonl-native.test.ts: skipped: the native JSON-lines scanner is ${why}`);
 
-afterEach(() => useJsonlNative(true));
+afterEach(() => useNativeScan(true));
 
 /** The line in a buffer of its own with JSONL_SLACK zero bytes after it. */
 const bytesOf = (line: string) => {
@@ -43,13 +43,14 @@ function view(f: ReturnType<typeof newPackFields>) {
 function compareLine(scan: NativeScan, line: string, last: boolean): { native: boolean; js: boolean } {
   const { u, n } = bytesOf(line);
   const rec = new Int32Array(1 << 12);
-  const { tbl, tix } = newTables();
-  const k = scan.scan(u, 0, n, n, last, rec, tbl, tix);
+  const sp = new Spellings();
+  const k = scan.scan(u, 0, n, n, last, rec, sp.tbl, sp.tix);
   const nl = scanPackedLine(u, 0, n, last);
   if (k === 0) return { native: false, js: nl >= 0 };
   expect(k).toBe(1);
   expect(nl).toBe(rec[R_NL]);
-  const spellings = Array.from({ length: tix[0]! }, (_, i) => Buffer.from(tbl.subarray(i * 128, i * 128 + tix[1 + i]!)).toString('utf8'));
+  sp.sync();
+  const spellings = sp.strings;
   const js = view(scannedFields());
   const mine = view(recordFields(rec, 0, u, spellings, newPackFields()));
   expect(mine).toEqual(js);
@@ -160,9 +161,9 @@ describe.skipIf(!nat)('the native JSON-lines scanner', () => {
     lines.push(`{"name": "long", "instruction": "atom.global.add.u32", "memory": ["0x00000001"],${' '.repeat(5000)}"operands": {"b": ["0x00000002"]}}`);
     const text = `${lines.join('\n')}\n`;
     const on = loadVectorText('t.jsonl', text, 't.jsonl');
-    useJsonlNative(false);
+    useNativeScan(false);
     const off = loadVectorText('t.jsonl', text, 't.jsonl');
-    useJsonlNative(true);
+    useNativeScan(true);
     expect(on.problems.length).toBeGreaterThan(20);
     expect(on.problems).toEqual(off.problems);
     expect(on.cases).toEqual(off.cases);
@@ -182,7 +183,7 @@ describe.skipIf(!nat)('the native JSON-lines scanner', () => {
       expect(b.out.flatMap((x) => unpackAll(x))).toEqual(a.out.flatMap((x) => unpackAll(x)));
       expect(b.s.ctx.problems).toEqual(a.s.ctx.problems);
     }
-    useJsonlNative(false);
+    useNativeScan(false);
     const c = whole(1 << 20);
     expect(c.s.nativeItems).toBe(0);
     expect(c.out.map((x) => ('data' in x ? x.data() : x))).toEqual(a.out.map((x) => ('data' in x ? x.data() : x)));

@@ -19,19 +19,13 @@
 //        then a hash index of slot -> entry + 1. Both belong to the caller's scanner (one file):
 //        the record gives an instruction as its entry's number, and the caller makes each new
 //        entry's string once.
-#include <napi.h>
-#include <cstdint>
-#include <cstring>
+#include "scan_common.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
+namespace scan {
 namespace {
-
-constexpr int R_NL = 0, R_NAME_AT = 1, R_NAME_END = 2, R_HASH = 3, R_COL = 4, R_INSTR = 5, R_SPACE = 6, R_FLAGS = 7, R_LIST = 8, R_CNT = 13, R_POS = 18, R_LEN = 23, R_HEAD = 24;
-constexpr int MAX_ELEMS = 16;
-constexpr int REC_MAX = R_HEAD + 3 * 5 * MAX_ELEMS;
-constexpr int TBL_N = 64, TBL_W = 128, SLOTS = 128;
 
 // A line being read: its bytes copied to `b` (b[0] is the line's first byte) with PAD zero bytes
 // after its `len` (the '\n' and what follows are not copied): every read below stays within b
@@ -46,19 +40,8 @@ struct Line {
   int64_t at;
 };
 
-int8_t HEX[256];
-uint8_t NAME_BYTE[256];
-
-struct Tables {
-  Tables() {
-    for (int c = 0; c < 256; c++) {
-      HEX[c] = -1;
-      NAME_BYTE[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
-    }
-    for (int d = 0; d < 10; d++) HEX['0' + d] = d;
-    for (int d = 0; d < 6; d++) HEX['a' + d] = HEX['A' + d] = 10 + d;
-  }
-} tables;
+const int8_t* const HEX = tables().hex;
+const uint8_t* const NAME_BYTE = tables().nameByte;
 
 inline bool ws(int c) { return c == ' ' || c == '\t'; }
 
@@ -79,43 +62,6 @@ inline int64_t stringStop(const uint8_t* b, int64_t p) {
     if (d == '"' || d == '\\' || d < 32) return p;
   }
 #endif
-}
-
-// exactly K (4 or 8) hex digits at b[s, s + K), as a 32-bit value; false on a non-digit
-template <int K>
-inline bool hexAt(const uint8_t* b, int64_t s, uint32_t& v) {
-  int bad = 0;
-  uint32_t x = 0;
-#pragma GCC unroll 8
-  for (int i = 0; i < K; i++) {
-    const int d = HEX[b[s + i]];
-    bad |= d;
-    x = (x << 4) | uint32_t(d & 15);
-  }
-  v = x;
-  return bad >= 0;
-}
-
-// Whether the N - 1 bytes at a are those of k (a string literal): eight, four, two and one at a time
-template <int N>
-inline bool same(const uint8_t* a, const char (&k)[N]) {
-  int i = 0;
-  for (; i + 8 <= N - 1; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, k + i, 8);
-    if (x != y) return false;
-  }
-  if (i + 4 <= N - 1) {
-    uint32_t x, y;
-    std::memcpy(&x, a + i, 4);
-    std::memcpy(&y, k + i, 4);
-    if (x != y) return false;
-    i += 4;
-  }
-  for (; i < N - 1; i++)
-    if (a[i] != uint8_t(k[i])) return false;
-  return true;
 }
 
 struct Out {
@@ -139,8 +85,8 @@ int64_t listAt(const Line& L, int64_t p, int slot, Out& o) {
     const int dg = b[p + 7] == '"' ? 4 : b[p + 11] == '"' ? 8 : b[p + 19] == '"' ? 16 : 0;
     if (!dg || p + 3 + dg >= L.len) return -1;
     uint32_t lo = 0, hi = 0;
-    if (dg == 4 ? !hexAt<4>(b, p + 3, lo) : !hexAt<8>(b, p + 3 + dg - 8, lo)) return -1;
-    if (dg == 16 && !hexAt<8>(b, p + 3, hi)) return -1;
+    if (dg == 4 ? !hexAt<4>(HEX, b, p + 3, lo) : !hexAt<8>(HEX, b, p + 3 + dg - 8, lo)) return -1;
+    if (dg == 16 && !hexAt<8>(HEX, b, p + 3, hi)) return -1;
     o.pre[0] = dg;
     o.pre[1] = int32_t(lo);
     o.pre[2] = int32_t(hi);
@@ -203,69 +149,12 @@ int64_t innerMap(const Line& L, int64_t p, bool expect, Out& o) {
   }
 }
 
-// Whether a[0, n) and b[0, n) are equal (n small: eight bytes at a time, then one)
-inline bool equal(const uint8_t* a, const uint8_t* b, int n) {
-  int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) return false;
-  }
-  for (; i < n; i++)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
-// The file's instruction spellings (tbl, tix: see the top): the entry of the n bytes at s, added if
-// new; -1 when the table is full or the spelling longer than an entry
-struct Spellings {
-  uint8_t* tbl;
-  int32_t* tix;
-  int find(const uint8_t* s, int n) {
-    if (n > TBL_W) return -1;
-    // the hash: the length and the first and last (up to) eight bytes (s is in a line's copy: the
-    // eight bytes from s are there, zero padding included)
-    uint64_t a, z;
-    std::memcpy(&a, s, 8);
-    if (n < 8) a &= (uint64_t(1) << (8 * n)) - 1;
-    if (n >= 8) std::memcpy(&z, s + n - 8, 8);
-    else z = a;
-    const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (z * 0xC2B2AE3D27D4EB4Full) ^ uint64_t(n);
-    int32_t* slots = tix + 1 + TBL_N;
-    for (uint32_t k = uint32_t(h >> 57) & (SLOTS - 1);; k = (k + 1) & (SLOTS - 1)) {
-      const int32_t x = slots[k];
-      if (x == 0) {
-        const int id = tix[0];
-        if (id >= TBL_N) return -1;
-        std::memcpy(tbl + id * TBL_W, s, n);
-        tix[1 + id] = n;
-        slots[k] = id + 1;
-        tix[0] = id + 1;
-        return id;
-      }
-      if (x < 0 || x > tix[0]) return -1;  // not a slot this scanner wrote (the tables are the caller's)
-      if (tix[x] == n && equal(tbl + (x - 1) * TBL_W, s, n)) return x - 1;
-    }
-  }
-};
-
 // One line (its bytes in L), as scanPackedLine reads it: whether it takes it, with its record at o.r
 // (offsets in the data)
 bool scanLine(const Line& L, Out& o, Spellings& T) {
   const uint8_t* b = L.b;
   int32_t* r = o.r;
-  r[R_NAME_AT] = r[R_NAME_END] = -1;
-  r[R_HASH] = 0;
-  r[R_COL] = 1;
-  r[R_INSTR] = -1;
-  r[R_SPACE] = 0;
-  r[R_FLAGS] = 0;
-  for (int i = 0; i < 5; i++) {
-    r[R_LIST + i] = -1;
-    r[R_CNT + i] = 0;
-    r[R_POS + i] = R_HEAD;
-  }
+  resetRecord(r);
   o.pre = r + R_HEAD;
   int64_t p = 0;
   int c = b[p];
@@ -380,7 +269,9 @@ bool scanLine(const Line& L, Out& o, Spellings& T) {
   }
 }
 
-Napi::Value Scan(const Napi::CallbackInfo& info) {
+}  // namespace
+
+Napi::Value ScanJsonl(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 8 || !info[0].IsTypedArray() || !info[5].IsTypedArray() || !info[6].IsTypedArray() || !info[7].IsTypedArray()) {
     Napi::TypeError::New(env, "scan(u, s, end, n, last, rec, tbl, tix)").ThrowAsJavaScriptException();
@@ -424,12 +315,4 @@ Napi::Value Scan(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, count);
 }
 
-}  // namespace
-
-Napi::Object Module(Napi::Env env, Napi::Object exports) {
-  exports.Set("scan", Napi::Function::New(env, Scan));
-  exports.Set("layout", Napi::String::New(env, "R_HEAD=24 MAX_ELEMS=16 TBL_N=64 TBL_W=128 SLOTS=128"));
-  return exports;
-}
-
-NODE_API_MODULE(jsonl_scan, Module)
+}  // namespace scan
