@@ -903,7 +903,15 @@ function packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd =
  * PackFields, valid until the next scan), where it ends and its lines, or undefined.
  */
 export function packScanRun(u: Uint8Array, s: number, n: number, indent: number, last: boolean): { f: PackFields; end: number; lines: number; nameLine: number } | undefined {
-  return packScan(u, s, n, indent, true, last) ? { f: PF, end: packEnd, lines: packLines, nameLine: packNameLine } : undefined;
+  return itemStartAt(u, s, indent) && packScan(u, s, n, indent, true, last) ? { f: PF, end: packEnd, lines: packLines, nameLine: packNameLine } : undefined;
+}
+
+/** Whether u[s] starts a list item's first line: `indent` spaces, '-', ' '. */
+function itemStartAt(u: Uint8Array, s: number, indent: number): boolean {
+  const lim = s + indent;
+  let i = s;
+  while (i < lim && u[i] === SP) i++;
+  return i === lim && u[i] === 45 && u[i + 1] === SP;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1065,11 +1073,7 @@ export class YamlScanner {
           continue;
         }
       }
-      const lim = p + I;
-      let i = p;
-      while (i < lim && buf[i] === SP) i++;
-      if (i !== lim || buf[i] !== 45 || buf[i + 1] !== SP) break;
-      if (!packScan(buf, p, n, I, true, last) || !packItem(this.sink, PF, this.lineNo, this.lineNo + packNameLine)) break;
+      if (!itemStartAt(buf, p, I) || !packScan(buf, p, n, I, true, last) || !packItem(this.sink, PF, this.lineNo, this.lineNo + packNameLine)) break;
       this.items++;
       this.packedItems++;
       this.lineNo += packLines;

@@ -14,9 +14,9 @@ mkdirSync(out, { recursive: true });
 const addon = join(root, 'native', 'build', 'Release', 'cuda_launcher.node');
 if (!existsSync(addon)) throw new Error(`no ${addon}: run npm rebuild first`);
 copyFileSync(addon, join(out, 'cuda_launcher.node'));
-// the JSON-lines scanner, where it is built (harness/case-readers/jsonl-native.ts looks beside the bundle)
-const reader = join(root, 'native', 'reader', 'build', 'Release', 'jsonl_scan.node');
-if (existsSync(reader)) copyFileSync(reader, join(out, 'jsonl_scan.node'));
+// the vector-file scanners, where they are built (harness/case-readers/native-scan.ts looks beside the bundle)
+const reader = join(root, 'native', 'reader', 'build', 'Release', 'vector_scan.node');
+if (existsSync(reader)) copyFileSync(reader, join(out, 'vector_scan.node'));
 execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root, 'scripts', 'gpu', 'smoke.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, 'smoke.mjs')}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
 execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'smoke.ptx'), '-o', join(out, 'smoke.cubin')], { stdio: 'inherit' });
 for (const [src, name] of [[join(root, 'harness', 'backends', 'gpu', 'executor.ts'), 'executor.mjs'], [join(root, 'scripts', 'gpu', 'isolation.ts'), 'isolation.mjs'], [join(root, 'harness', 'cli', 'main.ts'), 'cli.mjs'], [join(root, 'harness', 'backends', 'gpu', 'worker.ts'), 'worker.mjs'], [join(root, 'scripts', 'bench-vector-file.ts'), 'bench-vector-file.mjs']]) {
