@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CaseSink, MAX_ELEMS, type PackFields, type PackVariant, SPACE_GLOBAL, SPACE_SHARED, newPackFields, packItem, packSmall, packVariantOf, resetPackFields } from './packed.js';
+import { type CaseSink, HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, MAX_ELEMS, type PackFields, type PackVariant, SPACE_GLOBAL, SPACE_SHARED, newPackFields, packItem, packSmall, packVariantOf, resetPackFields } from './packed.js';
 
 /** The record layout and table sizes, as native/reader/src/scan_common.h has them (its `layout` string is checked against these). */
 export const R_NL = 0;
@@ -119,23 +119,46 @@ const PF: PackFields = newPackFields();
 /**
  * Record `o` (over the bytes u) to the sink, as packItem takes the same fields: the most common case
  * (a name, an instruction that packs, memory, b and c as the instruction has them, one element of
- * its width each, no space other than global or shared, no expect) straight to packSmall with
- * packItem's checks made here, any other through PackFields and packItem. False: packItem does not
- * take it, and nothing was written (the caller reads the line or item by the general path).
+ * its width each, no space other than global or shared, expect: with memory and/or returned (where
+ * the instruction returns) of one element each, or no expect) straight to packSmall with packItem's
+ * checks made here, any other through PackFields and packItem. False: packItem does not take it,
+ * and nothing was written (the caller reads the line or item by the general path).
  */
 export function packRecord(sink: CaseSink, rec: Int32Array, o: number, u: Uint8Array, sp: Spellings, line: number, nameLine: number): boolean {
   const id = rec[o + R_INSTR]!;
   const v = id >= 0 ? sp.packings[id]! : null;
   const space = rec[o + R_SPACE]!;
-  if (v !== null && v.lanes === 1 && v.fmt.bits <= 32 && space !== 3 && rec[o + R_NAME_AT]! >= 0 && (rec[o + R_FLAGS]! & 2) === 0 && rec[o + R_LIST]! >= 0 && rec[o + R_LIST + 1]! >= 0 && rec[o + R_LIST + 2]! >= 0 === v.cas) {
+  if (v !== null && v.lanes === 1 && v.fmt.bits <= 32 && space !== 3 && rec[o + R_NAME_AT]! >= 0 && rec[o + R_LIST]! >= 0 && rec[o + R_LIST + 1]! >= 0 && rec[o + R_LIST + 2]! >= 0 === v.cas) {
     const dg = v.fmt.bits >> 2;
     const pos = o + R_POS;
     const m = o + rec[pos]!;
     const b = o + rec[pos + 1]!;
     const c = o + rec[pos + 2]!;
     if (rec[o + R_CNT]! === 1 && rec[o + R_CNT + 1]! === 1 && rec[m]! === dg && rec[b]! === dg && (!v.cas || (rec[o + R_CNT + 2]! === 1 && rec[c]! === dg))) {
-      packSmall(sink, v, u, rec[o + R_NAME_AT]!, rec[o + R_NAME_END]!, rec[o + R_HASH]!, rec[o + R_COL]!, line, nameLine, rec[m + 1]!, rec[b + 1]!, v.cas ? rec[c + 1]! : 0, space === 1 ? SPACE_GLOBAL : space === 2 ? SPACE_SHARED : 0);
-      return true;
+      let bits = space === 1 ? SPACE_GLOBAL : space === 2 ? SPACE_SHARED : 0;
+      let em = 0;
+      let er = 0;
+      let ok = true;
+      if ((rec[o + R_FLAGS]! & 2) !== 0) {
+        // expect: memory and/or returned (returned only where the instruction returns), one element of the width each
+        const hasM = rec[o + R_LIST + 3]! >= 0;
+        const hasR = rec[o + R_LIST + 4]! >= 0;
+        const xm = o + rec[pos + 3]!;
+        const xr = o + rec[pos + 4]!;
+        ok = (hasM || hasR) && (!hasR || v.returns) && (!hasM || (rec[o + R_CNT + 3]! === 1 && rec[xm]! === dg)) && (!hasR || (rec[o + R_CNT + 4]! === 1 && rec[xr]! === dg));
+        if (hasM) {
+          bits |= HAS_EXPECT_MEMORY;
+          em = rec[xm + 1]!;
+        }
+        if (hasR) {
+          bits |= HAS_EXPECT_RETURNED;
+          er = rec[xr + 1]!;
+        }
+      }
+      if (ok) {
+        packSmall(sink, v, u, rec[o + R_NAME_AT]!, rec[o + R_NAME_END]!, rec[o + R_HASH]!, rec[o + R_COL]!, line, nameLine, rec[m + 1]!, rec[b + 1]!, v.cas ? rec[c + 1]! : 0, bits, em, er);
+        return true;
+      }
     }
   }
   return packItem(sink, recordFields(rec, o, u, sp.strings, PF), line, nameLine);

@@ -844,17 +844,21 @@ export function packVariantOf(instr: string): PackVariant | undefined {
 
 /**
  * Writes to the sink a case of the packed path's most common shape, which packItem has checked
- * (or the JSON-lines records, vector-jsonl.ts, with the same checks): one element of at most 32
- * bits in memory, b and (for cas) c, given as their values; no expect; `bits` the space's flags.
- * The name is u[ns, ne) (hash, column of its value, line), checked later with the file's others.
+ * (or a native scanner's record, native-scan.ts's packRecord, with the same checks): one element of
+ * at most 32 bits in memory, b and (for cas) c, given as their values; `bits` the space's flags and
+ * HAS_EXPECT_MEMORY / HAS_EXPECT_RETURNED where expect: gives those (their one element each in
+ * `em`, `er`). The name is u[ns, ne) (hash, column of its value, line), checked later with the
+ * file's others.
  */
-export function packSmall(sink: CaseSink, v: PackVariant, u: Uint8Array, ns: number, ne: number, hash: number, col: number, line: number, nameLine: number, mem: number, b: number, c: number, bits: number): void {
+export function packSmall(sink: CaseSink, v: PackVariant, u: Uint8Array, ns: number, ne: number, hash: number, col: number, line: number, nameLine: number, mem: number, b: number, c: number, bits: number, em = 0, er = 0): void {
   const blk = sink.next();
   const base = blk.n * SLOT_WORDS;
   // (a fresh slot is zero; 16-bit values are the slot's low half)
   blk.mem[base] = mem;
   blk.b[base] = b;
   if (v.cas) blk.cW()[base] = c;
+  if (bits & HAS_EXPECT_MEMORY) blk.expMemW()[base] = em;
+  if (bits & HAS_EXPECT_RETURNED) blk.expRetW()[base] = er;
   blk.commit(v, u, ns, ne, line, bits);
   const ctx = sink.ctx;
   if (ctx.checkNames) {

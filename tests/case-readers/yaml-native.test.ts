@@ -232,6 +232,9 @@ describe.skipIf(!nat)('the native YAML scanner', () => {
     for (let i = 0; i < 70; i++) items.push(`  - name: s${i}\n    instruction: red.global.add.u32.z${i}\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n`);
     items.push(`  - name: long\n    instruction: atom.global.add.${'u'.repeat(140)}32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n`);
     items.push('  - name: folded\n    instruction: >\n      red.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n');
+    // expect: lists packItem does not take (two elements, another width): the general path reports them
+    for (const [n, e] of [['exp-two', 'memory: ["0x00000003", "0x00000003"]'], ['exp-wide', 'memory: ["0x0000000000000003"]'], ['ret-two', 'returned: ["0x00000001", "0x00000001"]'], ['ret-wide', 'memory: ["0x00000003"], returned: ["0x0001"]']])
+      items.push(`  - name: ${n}\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { ${e} }\n`);
     items.push('  - name: returned-on-red\n    instruction: red.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { returned: ["0x00000001"] }\n');
     const text = SPELLING_HEAD + items.join('');
     const on = loadVectorText('t.yaml', text, 't.yaml');
