@@ -11,7 +11,8 @@
  * and peak RSS. Then (issue 28) the same N cases with expect: spelled seven ordinary YAML ways
  * (scripts/vector-spellings.ts: flow, TestFloat-style block, block with comments, single-quoted hex,
  * another key order, plain hex, block sequences), each run end to end, with how many the fast judge
- * passed; `--spellings` runs only that part (`--spellings flow,block` only those). Targets (issue
+ * passed, and TestFloat f16 adds (scripts/gen-testfloat-f16.ts) as a TestFloat-converted block YAML
+ * file (`testfloat`); `--spellings` runs only that part (`--spellings flow,block` only those). Targets (issue
  * 28): YAML end to end >= 150 k/s per core in every spelling, the JSON-lines validating read >= 1 M/s. Rates are per core: cases per CPU-second of the one process (user + system), and per
  * wall second beside it. Prints figures next to their targets; asserts nothing.
  */
@@ -23,6 +24,7 @@ import { main as cliMain } from '../harness/cli/run.js';
 import { batchSize } from '../harness/case-readers/packed.js';
 import { streamVectors, validateVectors } from '../harness/case-readers/vectors.js';
 import { registerAllFamilies } from '../harness/families/index.js';
+import { TESTFLOAT_INSTRUCTION, type TestFloatCase, testFloatCases } from './gen-testfloat-f16.js';
 import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from './vector-spellings.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
@@ -244,7 +246,7 @@ async function spellings(n: number, dir: string): Promise<void> {
   const arg = at >= 0 ? process.argv[at + 1] : undefined;
   const only = arg && !arg.startsWith('--') ? arg.split(',') : undefined;
   const which = SPELLINGS.filter((sp) => !only || only.includes(sp));
-  console.log(`\nthe same ${n} cases with expect:, ${which.length} YAML spellings, end to end (--vectors FILE --backend reference):`);
+  console.log(`\nthe same ${n} cases with expect:, ${which.length} YAML spellings (and TestFloat f16 adds in block YAML), end to end (--vectors FILE --backend reference):`);
   const rates: number[] = [];
   for (const sp of which) {
     const f = join(dir, `spelled-${sp}-${n}.yaml`);
@@ -256,7 +258,30 @@ async function spellings(n: number, dir: string): Promise<void> {
       `  ${sp.padEnd(9)} ${(statSync(f).size / 2 ** 20).toFixed(0).padStart(4)} MB ${String(r.cases).padStart(8)} cases  ${r.totalCpu.toFixed(2)} s CPU -> ${k(rate)}/core (wall ${k(r.cases / r.totalWall)})  target >= 150 k/s ${rate >= 150e3 ? '[met]' : '[NOT met]'}  peak RSS ${r.maxRssMB.toFixed(0)} MB  (${r.lastProgress})`,
     );
   }
-  console.log(`  slowest / fastest spelling: ${(Math.min(...rates) / Math.max(...rates)).toFixed(2)}`);
+  if (rates.length > 1) console.log(`  slowest / fastest spelling: ${(Math.min(...rates) / Math.max(...rates)).toFixed(2)}`);
+  // what users feed it: TestFloat f16 adds (scripts/gen-testfloat-f16.ts, about 12% NaN results) as a
+  // TestFloat-converted block YAML file, each case with its expect:
+  if (only && !only.includes('testfloat')) return;
+  const tf = join(dir, `testfloat-f16-block-${n}.yaml`);
+  if (!existsSync(tf)) {
+    let i = 0;
+    const h4 = (x: number) => `"0x${x.toString(16).padStart(4, '0')}"`;
+    const it = testFloatCases(n);
+    await writeLines(
+      tf,
+      n,
+      () => {
+        const c = it.next().value as TestFloatCase;
+        return `  - name: f16_add-${i++}\n    memory: [${h4(c.a)}]\n    operands:\n      b: [${h4(c.b)}]\n    expect:\n      memory: [${h4(c.sum)}]\n      returned: [${h4(c.a)}]\n`;
+      },
+      `# TestFloat f16 adds, converted\ninstruction: ${TESTFLOAT_INSTRUCTION}\ncite: "bench"\ncases:\n`,
+    );
+  }
+  const r = runChild('cli', tf);
+  const rate = r.cases / r.totalCpu;
+  console.log(
+    `  ${'testfloat'.padEnd(9)} ${(statSync(tf).size / 2 ** 20).toFixed(0).padStart(4)} MB ${String(r.cases).padStart(8)} cases  ${r.totalCpu.toFixed(2)} s CPU -> ${k(rate)}/core (wall ${k(r.cases / r.totalWall)})  target >= 150 k/s ${rate >= 150e3 ? '[met]' : '[NOT met]'}  peak RSS ${r.maxRssMB.toFixed(0)} MB  (TestFloat f16 adds in block YAML, instruction: in the header; ${r.lastProgress})`,
+  );
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3]!, process.argv[4]!);

@@ -218,6 +218,24 @@ describe.skipIf(!nat)('the native YAML scanner', () => {
     expect(() => nat!.scanYaml(u, 0, n + 1, true, 2, new Int32Array(4096), sp.tbl, sp.tix)).toThrow(/bad offsets/);
   });
 
+  it('a file whose header gives the instruction: the same cases and problems with it and without it', () => {
+    const h = (x: number) => `"0x${(x & 0xffff).toString(16).padStart(4, '0')}"`;
+    let text = '# TestFloat-style\ninstruction: atom.global.add.noftz.f16\ncite: "t"\ncases:\n';
+    for (let i = 0; i < 300; i++) {
+      const own = i % 50 === 7 ? '    instruction: atom.global.add.u32\n' : i % 50 === 9 ? '    instruction: red.global.add.noftz.f16\n' : '';
+      text += `  - name: f${i}\n${own}    memory: [${h(i * 40503)}]\n    operands:\n      b: [${h(i * 7919)}]\n    expect:\n      memory: [${h(i)}]\n${i % 3 ? `      returned: [${h(i * 40503)}]\n` : ''}`;
+    }
+    const on = loadVectorText('h.yaml', text, 'h.yaml');
+    useNativeScan(false);
+    const off = loadVectorText('h.yaml', text, 'h.yaml');
+    useNativeScan(true);
+    expect(on.cases.length).toBeGreaterThan(250);
+    expect(on.problems.length).toBeGreaterThan(5);
+    expect(on.problems).toEqual(off.problems);
+    expect(on.cases).toEqual(off.cases);
+    expect(on.packed).toBe(off.packed);
+  });
+
   it('files read with it and without it: the same cases, problems and packed blocks, whole and in pieces', () => {
     const items: string[] = [];
     for (let i = 0; i < 700; i++) items.push(spell(spelledCase(i, 97), SPELLINGS[i % SPELLINGS.length]!));
