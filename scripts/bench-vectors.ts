@@ -24,7 +24,7 @@ import { main as cliMain } from '../harness/cli/run.js';
 import { batchSize } from '../harness/case-readers/packed.js';
 import { streamVectors, validateVectors } from '../harness/case-readers/vectors.js';
 import { registerAllFamilies } from '../harness/families/index.js';
-import { TESTFLOAT_INSTRUCTION, type TestFloatCase, testFloatCases } from './gen-testfloat-f16.js';
+import { testFloatYaml } from './gen-spelled.js';
 import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from './vector-spellings.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
@@ -264,18 +264,9 @@ async function spellings(n: number, dir: string): Promise<void> {
   if (only && !only.includes('testfloat')) return;
   const tf = join(dir, `testfloat-f16-block-${n}.yaml`);
   if (!existsSync(tf)) {
-    let i = 0;
-    const h4 = (x: number) => `"0x${x.toString(16).padStart(4, '0')}"`;
-    const it = testFloatCases(n);
-    await writeLines(
-      tf,
-      n,
-      () => {
-        const c = it.next().value as TestFloatCase;
-        return `  - name: f16_add-${i++}\n    memory: [${h4(c.a)}]\n    operands:\n      b: [${h4(c.b)}]\n    expect:\n      memory: [${h4(c.sum)}]\n      returned: [${h4(c.a)}]\n`;
-      },
-      `# TestFloat f16 adds, converted\ninstruction: ${TESTFLOAT_INSTRUCTION}\ncite: "bench"\ncases:\n`,
-    );
+    const it = testFloatYaml(n);
+    const head = it.next().value as string;
+    await writeLines(tf, n, () => it.next().value as string, head);
   }
   const r = runChild('cli', tf);
   const rate = r.cases / r.totalCpu;
