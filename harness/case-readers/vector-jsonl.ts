@@ -543,7 +543,8 @@ export class JsonlScanner {
     this.ctx = newFileCtx(file, idFile, this.loc, 'no instruction for this case; give "instruction" on its line, or a first line {"instruction": ..., "cite": ...} for the file');
     this.sink = new CaseSink(this.ctx, packing);
     this.nat = packing ? nativeScan() : undefined;
-    this.rec = new Int32Array(this.nat ? 1 << 14 : 0);
+    // records for about a quarter of the file's bytes (a line of the common shape is about 40 words in 110 bytes), 1K to 16K words
+    this.rec = new Int32Array(this.nat ? Math.min(1 << 14, Math.max(1 << 10, bytes >> 2)) : 0);
     // about one name per 128 bytes (a packed line of one 32-bit element is ~110); more grow the set
     if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 128, 1 << 21));
   }

@@ -975,7 +975,8 @@ export class YamlScanner {
     this.ctx = newFileCtx(file, idFile, this.chunkLoc);
     this.sink = new CaseSink(this.ctx, packing);
     this.nat = packing ? nativeScan() : undefined;
-    this.rec = new Int32Array(this.nat ? 1 << 14 : 0);
+    // records for about a quarter of the file's bytes (an item of the common shape is about 40 words in 150 bytes), 1K to 16K words
+    this.rec = new Int32Array(this.nat ? Math.min(1 << 14, Math.max(1 << 10, bytes >> 2)) : 0);
     // about one name per 128 bytes; more grow the set
     if (bytes > 0) this.ctx.names.reserve(Math.min(bytes / 192, 1 << 21));
   }
