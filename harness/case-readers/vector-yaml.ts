@@ -3,7 +3,8 @@
  * `cite:`, then `cases:` as a block list whose items all start `- ` at one indentation) is split at
  * its list items and each item is parsed alone: an item of the common case shape (in any ordinary
  * spelling: block or flow maps and lists, quoted or plain hex, comments, any key order) straight from
- * the file's UTF-8 bytes into a packed block (packScan, then packed.ts), else by a hand-written
+ * the file's UTF-8 bytes into a packed block (packScan, then packed.ts; where it is built, its C++
+ * twin native/reader/src/yaml_scan.cc reads such items many at a time), else by a hand-written
  * parser for the common one-line forms (`key: value`, `key: [ "0x..", ... ]`, `key: { b: [...] }`),
  * and by the `yaml` package for anything else. Either way an item becomes the same plain value, and a problem is located by
  * parsing the item with the `yaml` package (only then) and walking to the offending node, with line
@@ -364,6 +365,10 @@ export function fastItem(text: string, s: number, e: number, indent: number): Fa
 // (`{ b: [..], c: [..] }`) or in block style (its keys alone on the lines under it, one column
 // past the key); a hex list in flow style (`["0x..", '0x..', 0x..]`) or as a block sequence (`- 0x..`
 // lines under its key, at its column or past it); quoted or plain keys; CRLF line ends.
+//
+// native/reader/src/yaml_scan.cc is this packScan in C++, function for function (YamlScanner.packRun
+// calls it first where it is built): a change here is made there too, and
+// tests/case-readers/yaml-native.test.ts holds the two to the same fields on generated items.
 
 const PF: PackFields = newPackFields();
 const ELS = PF.els;
