@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { LONG_TEST_FILES } from './tests/suites/long.js';
 
@@ -12,6 +13,9 @@ export default defineConfig({
     // the test files of one worker share its module graph (each file's own imports are not loaded
     // and transformed again): a whole npm test ran 10% faster; no test depends on a fresh module
     isolate: false,
+    // two test files at once even on 2 cores (vitest's default there is one: cores - 1): most files
+    // wait on child processes (the CLI, ptxas) part of the time, and the whole suite ran 1.3 cores
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // turns the worker's event loop between tests; registers the instruction families: see the files
     setupFiles: ['tests/helpers/yield-between-tests.ts', 'tests/helpers/register-families.ts'],
   },
