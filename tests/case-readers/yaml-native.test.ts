@@ -236,6 +236,19 @@ describe.skipIf(!nat)('the native YAML scanner', () => {
     expect(on.packed).toBe(off.packed);
   });
 
+  it('a list indented 1,500 columns: read by it, the same cases as without it', () => {
+    const pad = ' '.repeat(1500);
+    let text = 'cite: "t"\ncases:\n';
+    for (let i = 0; i < 40; i++) text += `${pad}- name: d${i}\n${pad}  instruction: red.global.add.u32\n${pad}  memory: ["0x0000000${i % 10}"]\n${pad}  operands: { b: ["0x00000002"] }\n`;
+    const s = new YamlScanner('d.yaml', 'd.yaml', false, text.length);
+    const on = s.push(text, true).flatMap((b) => unpackAll(b));
+    expect(s.nativeItems).toBe(39); // the first item is read where the list starts (YamlScanner.begin), the others by packRun
+    useNativeScan(false);
+    const off = loadVectorText('d.yaml', text, 'd.yaml');
+    expect(on).toEqual(off.cases);
+    expect(s.ctx.problems).toEqual([]);
+  });
+
   it('files read with it and without it: the same cases, problems and packed blocks, whole and in pieces', () => {
     const items: string[] = [];
     for (let i = 0; i < 700; i++) items.push(spell(spelledCase(i, 97), SPELLINGS[i % SPELLINGS.length]!));

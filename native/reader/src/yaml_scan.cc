@@ -477,7 +477,7 @@ Napi::Value ScanYaml(const Napi::CallbackInfo& info) {
   auto rec = info[5].As<Napi::Int32Array>();
   auto tbl = info[6].As<Napi::Uint8Array>();
   auto tix = info[7].As<Napi::Int32Array>();
-  if (n < 0 || size_t(n) + SLACK > u.ElementLength() || n > INT32_MAX || s < 0 || s > n || indent < 0 || indent > 1024 || tbl.ElementLength() < size_t(TBL_N * TBL_W) ||
+  if (n < 0 || size_t(n) + SLACK > u.ElementLength() || n > INT32_MAX || s < 0 || s > n || indent < 0 || tbl.ElementLength() < size_t(TBL_N * TBL_W) ||
       tix.ElementLength() < size_t(1 + TBL_N + SLOTS) || tix[0] < 0 || tix[0] > TBL_N) {
     Napi::RangeError::New(env, "scanYaml: bad offsets or tables").ThrowAsJavaScriptException();
     return env.Null();
