@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CaseSink, HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, MAX_ELEMS, type PackFields, type PackVariant, SPACE_GLOBAL, SPACE_SHARED, newPackFields, packItem, packSmall, packVariant, packVariantOf, resetPackFields } from './packed.js';
+import { type CaseSink, HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, MAX_ELEMS, type PackFields, type PackVariant, SPACE_GLOBAL, SPACE_SHARED, newPackFields, fileVariant, packItem, packSmall, packVariantOf, resetPackFields } from './packed.js';
 
 /** The record layout and table sizes, as native/reader/src/scan_common.h has them (its `layout` string is checked against these). */
 export const R_NL = 0;
@@ -127,11 +127,7 @@ const PF: PackFields = newPackFields();
 export function packRecord(sink: CaseSink, rec: Int32Array, o: number, u: Uint8Array, sp: Spellings, line: number, nameLine: number): boolean {
   const id = rec[o + R_INSTR]!;
   // the item's instruction, or the file's (a header's instruction:)
-  let v = id >= 0 ? sp.packings[id]! : null;
-  if (id < 0) {
-    const info = sink.ctx.fileHasInstruction ? sink.ctx.fileInfo : undefined;
-    v = info?.variant ? (packVariant(info.variant, info.fmt!, info.lanes!) ?? null) : null;
-  }
+  const v = id >= 0 ? sp.packings[id]! : (fileVariant(sink.ctx) ?? null);
   const space = rec[o + R_SPACE]!;
   if (v !== null && v.lanes === 1 && v.fmt.bits <= 32 && space !== 3 && rec[o + R_NAME_AT]! >= 0 && rec[o + R_LIST]! >= 0 && rec[o + R_LIST + 1]! >= 0 && rec[o + R_LIST + 2]! >= 0 === v.cas) {
     const dg = v.fmt.bits >> 2;

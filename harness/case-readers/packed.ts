@@ -775,12 +775,7 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
     }
   }
   if (!hit) {
-    if (instr !== undefined) v = packVariantOf(instr);
-    else {
-      const info = ctx.fileHasInstruction ? ctx.fileInfo : undefined;
-      if (!info?.variant) return false;
-      v = packVariant(info.variant, info.fmt!, info.lanes!);
-    }
+    v = instr !== undefined ? packVariantOf(instr) : fileVariant(ctx);
     if (instr !== undefined) {
       RECENT_INSTR[recentNext] = instr;
       RECENT_PACK[recentNext] = v;
@@ -834,6 +829,12 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
   }
   sink.packedCount++;
   return true;
+}
+
+/** The packing of the file's instruction (a header's `instruction:`), for an item that gives none; undefined where there is none or its cases do not pack. */
+export function fileVariant(ctx: FileCtx): PackVariant | undefined {
+  const info = ctx.fileHasInstruction ? ctx.fileInfo : undefined;
+  return info?.variant ? packVariant(info.variant, info.fmt!, info.lanes!) : undefined;
 }
 
 /** The packing of an instruction's spelling, or undefined when it names no variant whose cases pack. */

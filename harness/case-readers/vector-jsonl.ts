@@ -661,7 +661,6 @@ export class JsonlScanner {
     return p;
   }
 
-
   /** The line at u[s] (the data ends at u[n]) by the packed path, if it takes it: where the line ends (its '\n', or n); else -1. */
   private packed(u: Uint8Array, s: number, n: number, last: boolean): number {
     const nl = scanPackedLine(u, s, n, last);
