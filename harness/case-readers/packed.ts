@@ -798,13 +798,24 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
   }
   const w = v.fmt.bits;
   const L = v.lanes;
-  // the most common case (memory, b and c of one element of at most 32 bits that the scanner read
-  // as hex already, no expect): packSmall
+  // the most common case (memory, b, c and the expect lists there are, one element each of at most
+  // 32 bits that the scanner read as hex already): packSmall, as packRecord (native-scan.ts) does
   const pre = f.pre;
   const dg = w >> 2;
   const cnt = f.cnt;
-  if (L === 1 && w <= 32 && !f.expect && pre[0] === dg && pre[3 * MAX_ELEMS] === dg && cnt[0] === 1 && cnt[1] === 1 && (!v.cas || (pre[6 * MAX_ELEMS] === dg && cnt[2] === 1))) {
-    packSmall(sink, v, u, ns, ne, f.nameHash, f.nameCol, line, nameLine, pre[1]!, pre[3 * MAX_ELEMS + 1]!, v.cas ? pre[6 * MAX_ELEMS + 1]! : 0, bits);
+  const M = MAX_ELEMS;
+  if (
+    L === 1 &&
+    w <= 32 &&
+    pre[0] === dg &&
+    pre[3 * M] === dg &&
+    cnt[0] === 1 &&
+    cnt[1] === 1 &&
+    (!v.cas || (pre[6 * M] === dg && cnt[2] === 1)) &&
+    (f.expMemory < 0 || (pre[9 * M] === dg && cnt[3] === 1)) &&
+    (f.expReturned < 0 || (pre[12 * M] === dg && cnt[4] === 1))
+  ) {
+    packSmall(sink, v, u, ns, ne, f.nameHash, f.nameCol, line, nameLine, pre[1]!, pre[3 * M + 1]!, v.cas ? pre[6 * M + 1]! : 0, bits, f.expMemory >= 0 ? pre[9 * M + 1]! : 0, f.expReturned >= 0 ? pre[12 * M + 1]! : 0);
     return true;
   }
   const blk = sink.next();

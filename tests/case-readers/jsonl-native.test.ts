@@ -145,7 +145,7 @@ describe.skipIf(!nat)('the native JSON-lines scanner', () => {
       const d = /64/.test(instr) ? 16 : 8;
       const h = (x: number) => `"0x${(x >>> 0).toString(16).padStart(8, '0').repeat(d / 8)}"`;
       let l = `{"name": "n${i % 390}", "instruction": "${instr}", "memory": [${h(i * 2654435761)}], "operands": {"b": [${h(i)}]${instr.includes('cas') ? `, "c": [${h(i + 1)}]` : ''}}}`;
-      if (i % 11 === 0) l = l.replace('}}', '}, "expect": {"memory": [' + h(i + 7) + ']}}');
+      if (i % 11 === 0) l = l.replace('}}', '}, "expect": {"memory": [' + h(i + 7) + ']' + (i % 22 === 0 ? ', "returned": [' + h(i + 9) + ']' : '') + '}}');
       if (i % 13 === 0) l = l.replace('{"name"', '{"space": "shared", "name"');
       if (i % 17 === 0) l = l.replace('"memory": [', '"memory": ["0x1", ');
       if (i % 19 === 0) l += '\r';
