@@ -25,7 +25,21 @@ export interface ReportDiff {
 
 const observedOf = (r: EntryResult) => (r.case?.observed ? JSON.stringify(r.case.observed) : undefined);
 const ptxasOf = (r: EntryResult) => (r.ptxas ? (r.ptxas.crashed ? `crashed ${r.ptxas.crashed}` : r.ptxas.accepted ? 'accepted' : `rejected: ${r.ptxas.messages.filter((m) => !m.startsWith('warning'))[0] ?? ''}`) : undefined);
-const findingLine = (f: RunReport['findings'][number]) => `${f.verdict} | ${f.subject} | ${f.text}`;
+/** The GPU a report ran on, by name (the gpu backend records it); undefined for a run without one. */
+export function deviceName(r: RunReport): string | undefined {
+  const d = r.toolchain.gpu?.device as { name?: unknown } | undefined;
+  return typeof d?.name === 'string' && d.name ? d.name : undefined;
+}
+
+/**
+ * A finding as the diff compares it. The GPU's name, where a finding's text holds it (a skip reason:
+ * "no multicast support (... on NVIDIA H100 80GB HBM3)"), is written `<the GPU>`: the same finding on
+ * an H100 and an H200 is no change; the device itself is shown once, in the diff's header.
+ */
+export function findingLine(f: RunReport['findings'][number], device?: string): string {
+  const text = device ? f.text.split(device).join('<the GPU>') : f.text;
+  return `${f.verdict} | ${f.subject} | ${text}`;
+}
 
 export function diffReports(a: RunReport, b: RunReport): ReportDiff {
   const old = new Map(a.results.map((r) => [r.id, r]));
@@ -47,8 +61,8 @@ export function diffReports(a: RunReport, b: RunReport): ReportDiff {
     if (pt[0] !== undefined && pt[1] !== undefined && pt[0] !== pt[1]) changes.push({ id: r.id, family: r.family, what: 'ptxas', old: pt[0], new: pt[1] });
   }
   for (const r of a.results) if (!seen.has(r.id)) changes.push({ id: r.id, family: r.family, what: 'removed', old: r.verdict });
-  const fa = new Set(a.findings.map(findingLine));
-  const fb = new Set(b.findings.map(findingLine));
+  const fa = new Set(a.findings.map((f) => findingLine(f, deviceName(a))));
+  const fb = new Set(b.findings.map((f) => findingLine(f, deviceName(b))));
   return { changes, common, appeared: [...fb].filter((x) => !fa.has(x)), disappeared: [...fa].filter((x) => !fb.has(x)) };
 }
 
@@ -66,7 +80,7 @@ export function regressions(d: ReportDiff): Change[] {
 
 /** Lines a person reads: counts by kind of change and verdict pair, then up to `max` changes. */
 export function formatDiff(d: ReportDiff, a: RunReport, b: RunReport, max = 50): string[] {
-  const side = (r: RunReport) => `${r.arch} ${r.backend.name}, ${r.results.length} results, ${r.startedAt}${r.partial ? `, PARTIAL (${r.partialReason ?? 'the run stopped before it finished'})` : ''}`;
+  const side = (r: RunReport) => `${r.arch} ${r.backend.name}${deviceName(r) ? ` on ${deviceName(r)}` : ''}, ${r.results.length} results, ${r.startedAt}${r.partial ? `, PARTIAL (${r.partialReason ?? 'the run stopped before it finished'})` : ''}`;
   const lines = [`old: ${side(a)}`, `new: ${side(b)}`, `${d.common} results in both; ${d.changes.length} change(s)`];
   // two toolchains: say which, and what a result kept by one report only means
   const tc = (r: RunReport) => (r.toolchain.ptxas ? `ptxas ${r.toolchain.ptxas.release} (${r.toolchain.ptxas.versionLine})` : undefined);

@@ -93,6 +93,24 @@ describe('run diff', () => {
     expect(tp).toMatch(/note: the new report is partial: results missing from it were not run, not removed/);
   });
 
+  it('two GPUs: a finding whose text differs only in the GPU name is no change; any other difference in it still is', () => {
+    const skip = (gpu: string) => ({ key: 'F131', verdict: 'skipped' as const, subject: 'multimem.red', explanation: '', text: `device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on ${gpu})`, count: 1346, examples: [] });
+    const on = (gpu: string, text = gpu) => ({ ...a, toolchain: { gpu: { device: { name: gpu, cc: '9.0' }, driverVersion: 13000 } }, findings: [...a.findings, skip(text)] });
+    const h100 = on('NVIDIA H100 80GB HBM3');
+    const h200 = on('NVIDIA H200');
+    const d = diffReports(h100, h200);
+    expect([d.appeared, d.disappeared]).toEqual([[], []]);
+    expect(formatDiff(d, h100, h200).join('\n')).toMatch(/^old: .* on NVIDIA H100 80GB HBM3, [\s\S]*^new: .* on NVIDIA H200, /m);
+    // the reason changed beyond the name (another attribute): appeared and went away, as before
+    const other = on('NVIDIA H200', 'NVIDIA H200, and peer access off');
+    const e = diffReports(h100, other);
+    expect(e.appeared).toEqual(['skipped | multimem.red | device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on <the GPU>, and peer access off)']);
+    expect(e.disappeared).toHaveLength(1);
+    // a report without a GPU name: the text is compared as written
+    const cpu = { ...a, findings: [...a.findings, skip('NVIDIA H200')] };
+    expect(diffReports(cpu, h200).appeared).toHaveLength(1);
+  });
+
   it('--fail-on regressions (the nightly job): new failures and changed bits, not coverage or fixes', () => {
     const pass = a.results.find((r) => r.id === 'atom.global.add.u32/gen:3')!;
     const mk = (results: typeof a.results) => ({ ...a, results });
