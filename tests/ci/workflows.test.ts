@@ -55,9 +55,13 @@ describe('CI workflows', () => {
     const job = n.jobs.gpu;
     expect(job['runs-on']).toEqual(expect.arrayContaining(['self-hosted', 'gpu']));
     const steps = job.steps.map((s: { run?: string; uses?: string }) => s.run ?? s.uses).join('\n');
-    expect(steps).toMatch(/npm run conformance -- --backend gpu/);
-    expect(steps).toMatch(/diff "\$base" reports\/nightly\/report\.json --fail-on regressions/);
-    expect(steps).toMatch(/reports\/accepted\/\$ARCH-gpu\.json\.gz/);
+    // the steps are one script (.ci/nightly-gpu, run on a GPU host from the bundle too: tests/ci/nightly.test.ts)
+    expect(steps).toMatch(/^bash \.ci\/nightly-gpu$/m);
+    const script = readFileSync(join(root, '.ci', 'nightly-gpu'), 'utf8');
+    expect(script).toMatch(/--backend gpu --arch "\$arch" --report "\$out"/);
+    expect(script).toMatch(/diff "\$base" "\$out\/report\.json" --fail-on regressions/);
+    expect(script).toMatch(/reports\/accepted\/\$arch-gpu\.json\.gz/);
+    expect(job.env.ARCH).toMatch(/sm_90/);
     expect(job.steps.at(-1).uses).toMatch(/actions\/upload-artifact/);
     expect(job.steps.at(-1).if).toBe('always()');
   });
