@@ -8,12 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { judge } from '../harness/memory-model/index.js';
 import { parseLitmus } from '../harness/memory-model/extended.js';
-import { listLitmus, PEER_ROOT } from './peer-litmus.js';
+import { listLitmus, peerRootOrExit } from './peer-litmus.js';
 import { registerAllFamilies } from '../harness/families/index.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
-const files = listLitmus(join(PEER_ROOT, 'litmus'));
+const files = listLitmus(join(peerRootOrExit(), 'litmus'));
 const corpus = join(import.meta.dirname, '../cases/litmus');
 const own = existsSync(corpus) ? listLitmus(corpus) : [];
 const t0 = performance.now();

@@ -1,12 +1,23 @@
-/** Judges the Dat3M peer suite and compares with PTXv7_5-expected.csv (used by the peer test and the benchmark). */
+/**
+ * Judges the Dat3M peer suite and compares with PTXv7_5-expected.csv (used by the peer test and the
+ * benchmark). The corpus is not in the repository: scripts/peer-corpus.mjs finds it (PTXCONF_PEERS,
+ * ../shared in CI, or npm run setup:peers).
+ */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { judge, parseDat3m } from '../harness/memory-model/index.js';
 import { registerAllFamilies } from '../harness/families/index.js';
+import { locatePeers } from './peer-corpus.mjs';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
-export const PEER_ROOT = join(import.meta.dirname, '../../shared/peers/dat3m-ptx');
+/** The corpus's folder, or exits 2 saying how to get it (for the scripts; tests use tests/helpers/third-party.ts). */
+export function peerRootOrExit(): string {
+  const found = locatePeers();
+  if (found.root) return found.root;
+  process.stderr.write(`error: ${found.reason}\n`);
+  process.exit(2);
+}
 
 export function listLitmus(dir: string): string[] {
   const out: string[] = [];
@@ -20,7 +31,7 @@ export function listLitmus(dir: string): string[] {
 
 export interface PeerRow { path: string; parsed: boolean; expected?: number; ours?: number; ms: number; error?: string }
 
-export function runPeer(root = PEER_ROOT): PeerRow[] {
+export function runPeer(root: string): PeerRow[] {
   const expected = new Map<string, number>();
   for (const l of readFileSync(join(root, 'PTXv7_5-expected.csv'), 'utf8').split('\n')) {
     const [p, v] = l.trim().split(',');
@@ -41,7 +52,7 @@ export function runPeer(root = PEER_ROOT): PeerRow[] {
 }
 
 if (process.argv[1]?.endsWith('peer-litmus.ts')) {
-  const rows = runPeer();
+  const rows = runPeer(peerRootOrExit());
   let agree = 0, dis = 0;
   for (const r of rows) {
     if (r.error) console.log('ERROR', r.path, r.error);

@@ -41,7 +41,8 @@ export const PTX_ISA_VERSIONS = [
 
 /**
  * The newest PTX ISA version this harness's catalog describes: the excerpts are of 9.1, and
- * spec/ptx-spec-newer/ holds what 9.2-9.4 changed for these instructions (harness/catalog/editions.ts).
+ * the excerpts of what 9.2-9.4 changed (../shared/ptx-spec-newer in CI) hold what changed for these
+ * instructions (harness/catalog/editions.ts).
  */
 export const CATALOG_PTX_ISA = '9.4';
 

@@ -1,5 +1,5 @@
 /**
- * Citations into the PTX ISA excerpts in ../shared/ptx-spec. Every rule row of the catalog carries
+ * Citations into the PTX ISA excerpts (../shared/ptx-spec in CI). Every rule row of the catalog carries
  * one, so a reader can go from a verdict to the sentence of the spec that decided it.
  */
 import { FAMILY_DOCUMENTS } from './spec-documents.js';
@@ -36,7 +36,7 @@ export type SpecPart =
   | 'Release notes';
 
 export interface Citation {
-  /** File under spec/ptx-spec (a copy of ../shared/ptx-spec; tests/catalog/citations.test.ts keeps them equal). */
+  /** The excerpt's file, relative to ptx-spec/ (../shared/ptx-spec in CI; the PTX ISA text is not kept in the repository, only the quote below). */
   readonly file: string;
   /** PTX ISA section number, e.g. "9.7.13.5". */
   readonly section: string;

@@ -1,7 +1,7 @@
 /**
  * PTX ISA editions the catalog encodes, and the one a run is judged against (`--spec-edition`).
  * A rule row that carries `editions` holds only in that range (the text changed); a row without it
- * encodes text that is the same in every edition here (9.1 to 9.4; spec/ptx-spec-newer/ lists what
+ * encodes text that is the same in every edition here (9.1 to 9.4; the excerpts ../shared/ptx-spec-newer list what
  * 9.2-9.4 changed for these instructions). The edition is process-wide: the CLI sets it once, and
  * child processes (gpu workers) inherit it through PTXCONF_SPEC_EDITION.
  */

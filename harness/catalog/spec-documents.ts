@@ -1,5 +1,5 @@
 /**
- * The PTX ISA excerpts the families are written from (spec/ptx-spec/, a copy of ../shared/ptx-spec),
+ * The PTX ISA excerpts the families are written from (../shared/ptx-spec in CI; the repository keeps only the quotes),
  * keyed by file: `cite('atom.md', 'Description', '...')`. One excerpt can serve several families
  * (9.7.9.14 holds multimem.ld_reduce, multimem.st and multimem.red), so the table is shared by the
  * families rather than split among them. A family written from a new excerpt adds its row here;
@@ -8,7 +8,7 @@
  * load, and the core's own rules cite atom.md.
  */
 export interface SpecDocument {
-  /** File under spec/ptx-spec. */
+  /** The excerpt's file name (under ../shared/ptx-spec in CI). */
   readonly file: string;
   /** PTX ISA section number. */
   readonly section: string;
@@ -32,7 +32,7 @@ export const FAMILY_DOCUMENTS = {
     title: 'multimem.cp.reduce.async.bulk',
   },
   'cp-reduce-async-bulk.md': { file: 'cp-reduce-async-bulk.md', section: '9.7.9.25.4.2', title: 'cp.reduce.async.bulk' },
-  // PTX ISA 9.2-9.4 (spec/ptx-spec-newer/, a copy of ../shared/ptx-spec-newer): what the newer editions changed
+  // PTX ISA 9.2-9.4 (../shared/ptx-spec-newer in CI): what the newer editions changed
   'editions/atom': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.5', title: 'atom (PTX ISA 9.4)' },
   'editions/red': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.15.6', title: 'red (PTX ISA 9.4)', writtenAs: '9.7.15.5/6/7' },
   'editions/atom-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.14.5', title: 'atom (PTX ISA 9.3)' },

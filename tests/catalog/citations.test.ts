@@ -1,16 +1,19 @@
 /**
- * Every citation of the catalog points at an excerpt that exists, with that excerpt's section
- * number, and quotes it verbatim unless it says it paraphrases ("~ "). The excerpts in spec/ are a
- * copy of ../shared/ptx-spec; when that folder is beside the checkout, the copy must equal it.
+ * Every citation of the catalog names a known excerpt and section, and quotes it verbatim unless it
+ * says it paraphrases ("~ "). The repository keeps only the quotes (the deciding sentence, in the
+ * row), not the PTX ISA text: the quotes are held to the excerpts where they are here (../shared/
+ * ptx-spec and ptx-spec-newer in CI, or PTXCONF_PTX_SPEC), and skip saying why otherwise. The
+ * half-precision min/max sections (../ptx-isa-extra/) are in no shared excerpt: their quotes are
+ * checked where PTXCONF_PTX_SPEC holds ptx-isa-extra/ too.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SPEC_FILES, type Citation } from '../../harness/catalog/cite.js';
 import { families, familyFpRules, familyMinMaxBasis, familyModelRules } from '../../harness/registry/index.js';
 import { MINMAX_RULES, UNSPECIFIED } from '../../harness/numerics/rules.js';
 import { CONTENTION_RULES } from '../../harness/contention/model.js';
-import { SPEC_DIR, specFiles, specText } from '../helpers/spec.js';
+import { specRoot, specText } from '../helpers/spec.js';
 
 const norm = (s: string) =>
   s
@@ -35,13 +38,23 @@ function citations(): Citation[] {
 
 const all = citations().filter((c) => !c.file.startsWith('('));
 
-describe('citations', () => {
-  it('there are many, one per rule row', () => expect(all.length).toBeGreaterThan(200));
+const root = specRoot('the quotes of the catalog against the PTX ISA excerpts');
+/** Whether the excerpt a citation names is here (the extra sections only where a copy is given). */
+const have = (file: string) => !!root && existsSync(join(root, 'ptx-spec', file));
+const extraMissing = [...new Set(all.filter((c) => root && !have(c.file)).map((c) => c.file))];
+if (extraMissing.length) console.warn(`[skip] quotes of ${extraMissing.join(', ')}: no copy of those PTX ISA sections under ${root} (set PTXCONF_PTX_SPEC to a folder holding ptx-spec/, ptx-spec-newer/ and ptx-isa-extra/ to check them)`);
 
-  it.each(all.map((c) => [c.file, c.section, c.quote] as const))('%s %s: %s', (file, section, quote) => {
-    const spec = Object.values(SPEC_FILES).find((f) => f.file === file && f.section === section);
-    expect(spec, `unknown excerpt ${file} section ${section}`).toBeDefined();
-    const text = specText(file);
+describe('citations', () => {
+  it('there are many, one per rule row; each names an excerpt and section the catalog knows', () => {
+    expect(all.length).toBeGreaterThan(200);
+    for (const c of all) expect(Object.values(SPEC_FILES).find((f) => f.file === c.file && f.section === c.section), `unknown excerpt ${c.file} section ${c.section}`).toBeDefined();
+  });
+
+  // the quotes whose excerpt is here (the others are named above as skipped)
+  const here = all.filter((c) => have(c.file));
+  it.skipIf(!here.length).each((here.length ? here : all.slice(0, 1)).map((c) => [c.file, c.section, c.quote] as const))('%s %s: %s', (file, section, quote) => {
+    const spec = Object.values(SPEC_FILES).find((f) => f.file === file && f.section === section)!;
+    const text = specText(file, root);
     expect(text).toContain((spec as { writtenAs?: string }).writtenAs ?? section);
     if (quote.startsWith('~ ')) return;
     const body = norm(text);
@@ -50,22 +63,13 @@ describe('citations', () => {
       expect(body, `quote fragment not found verbatim in ${file}: "${frag}"`).toContain(norm(frag));
     }
   });
-});
 
-describe('spec copy (PTX ISA 9.2-9.4 changes)', () => {
-  const newer = join(import.meta.dirname, '..', '..', '..', 'shared', 'ptx-spec-newer');
-  const mine = join(SPEC_DIR, '..', 'ptx-spec-newer');
-  it.skipIf(!existsSync(newer))('spec/ptx-spec-newer equals ../shared/ptx-spec-newer', () => {
-    for (const f of readdirSync(newer)) expect(readFileSync(join(mine, f), 'utf8'), f).toBe(readFileSync(join(newer, f), 'utf8'));
+  it('the check fails on a quote the text does not hold (a word changed)', () => {
+    if (!root) return;
+    const c = all.find((x) => x.file === 'atom.md' && !x.quote.startsWith('~ ') && x.quote.length > 30)!;
+    const wrong = c.quote.replace(/\b(\w{4,})\b/, '$1x');
+    expect(norm(specText('atom.md', root))).not.toContain(norm(wrong));
   });
-});
-
-describe('spec copy', () => {
-  const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'ptx-spec');
-  it.skipIf(!existsSync(shared))('spec/ptx-spec equals ../shared/ptx-spec', () => {
-    for (const f of specFiles()) expect(readFileSync(join(SPEC_DIR, f), 'utf8')).toBe(readFileSync(join(shared, f), 'utf8'));
-  });
-  if (!existsSync(shared)) console.warn(`[skip] spec copy check: ${shared} is not beside this checkout`);
 });
 
 describe('every rule a result names has its text and a citation (issue 23, item 5h: atom.returns-old had neither)', () => {

@@ -8,7 +8,10 @@ import { TARGETS, clauseHolds, modulePtxFor, CATALOG_PTX_ISA } from '../../harne
 import { requirementsFor } from '../../harness/catalog/enumerate.js';
 import { ParseError, parseInstruction } from '../../harness/catalog/parse.js';
 import { families } from '../../harness/registry/index.js';
-import { newerEditionExamples, specExamples } from '../helpers/spec.js';
+import { newerEditionExamples, specExamples, specRoot } from '../helpers/spec.js';
+
+// the examples are read from the PTX ISA excerpts (not in the repository): skipped, saying why, without them
+const haveSpec = specRoot('the PTX ISA examples through the catalog') !== undefined;
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 const ERRATA = new Map(families().flatMap((f) => f.errata.map((e) => [norm(e.example), e] as const)));
@@ -53,16 +56,16 @@ function checkExample(line: string): void {
   for (const r of erratum!.violates) expect(found).toContain(r);
 }
 
-describe.each(FILES)('examples of %s', (file) => {
-  const examples = specExamples(file).filter((l) => !l.startsWith('createpolicy'));
+describe.skipIf(!haveSpec).each(FILES)('examples of %s', (file) => {
+  const examples = !haveSpec ? [] : specExamples(file).filter((l) => !l.startsWith('createpolicy'));
   it('has examples to check', () => expect(examples.length).toBeGreaterThanOrEqual(2));
 
   it.each(examples)('%s', (line) => checkExample(line));
 });
 
 // judged against the newest edition (the default), which has every one of them
-describe('examples PTX ISA 9.3 and 9.4 added (editions-9.2-9.4.md)', () => {
-  const examples = newerEditionExamples();
+describe.skipIf(!haveSpec)('examples PTX ISA 9.3 and 9.4 added (editions-9.2-9.4.md)', () => {
+  const examples = haveSpec ? newerEditionExamples() : [];
   it('finds them (atom, red, and both bulk reductions: 9.4 .noftz.f32, 9.3 .relaxed.cta)', () => {
     expect(examples).toContain('atom.global.add.noftz.f32 %f0, [g], %f0;');
     expect(examples).toContain('multimem.cp.reduce.async.bulk.relaxed.cta.global.bulk_group.add.u64 [dstMem], [srcMem], size, [mbar];');
@@ -71,9 +74,9 @@ describe('examples PTX ISA 9.3 and 9.4 added (editions-9.2-9.4.md)', () => {
   it.each(examples)('%s', (line) => checkExample(line));
 });
 
-describe('errata table', () => {
-  const newer = new Set(newerEditionExamples().map(norm));
-  const all = new Set([...FILES.flatMap((f) => specExamples(f).map(norm)), ...newer]);
+describe.skipIf(!haveSpec)('errata table', () => {
+  const newer = new Set(haveSpec ? newerEditionExamples().map(norm) : []);
+  const all = new Set([...(haveSpec ? FILES.flatMap((f) => specExamples(f).map(norm)) : []), ...newer]);
   it('an erratum from an example 9.3 or 9.4 added says so (its editions start there)', () => {
     for (const e of families().flatMap((f) => f.errata)) {
       if (newer.has(norm(e.example))) expect(e.editions?.from, e.example).toMatch(/^9\.[34]$/);

@@ -36,7 +36,7 @@ describe('CI workflows', () => {
 
   it('pull requests: lockfile install, .ci/run (exactly npm test), sharded main job merged and uploaded', () => {
     // npm ci, then (the documented set-up step, issue 23) the browser for the HTML report's test, then exactly npm test
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\n(?:npm run setup:browser\n)?(?:npm run setup:toolchain\n)?npm test\n$/m);
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\n(?:npm run setup:browser\n)?(?:npm run setup:toolchain\n)?(?:npm run setup:peers [^\n]*\n)?npm test\n$/m);
     const pr = wf('pull-request.yml');
     expect(Object.keys(pr.on)).toEqual(expect.arrayContaining(['pull_request']));
     const steps = (job: string) => pr.jobs[job].steps.map((s: { run?: string; uses?: string }) => s.run ?? s.uses).join('\n');
@@ -91,7 +91,7 @@ describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
     expect(pkg.scripts['setup:browser']).toBe('node scripts/ensure-browser.mjs');
   });
   it('CI provides it: .ci/run runs the set-up step between npm ci and npm test; every workflow job that runs npm test gets it', () => {
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\nnpm run setup:browser\n(?:npm run setup:toolchain\n)?npm test\n$/m);
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\nnpm run setup:browser\n(?:npm run setup:toolchain\n)?(?:npm run setup:peers [^\n]*\n)?npm test\n$/m);
     for (const name of ['pull-request.yml', 'nightly-gpu.yml']) {
       const w = wf(name);
       for (const [id, job] of Object.entries<{ env?: Record<string, string>; steps: { run?: string }[] }>(w.jobs)) {
@@ -119,7 +119,7 @@ describe("the second toolchain of the CPU job, Debian's ptxas 11.8 (issue 24)", 
   it('comes from a documented set-up step that .ci/run runs before npm test, not from inside npm test', () => {
     expect(pkg.scripts['setup:toolchain']).toBe('node scripts/ensure-toolchain.mjs');
     expect(pkg.scripts.test).not.toMatch(/ensure-toolchain|apt-get/);
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm run setup:toolchain\nnpm test\n$/m);
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm run setup:toolchain\n(?:npm run setup:peers [^\n]*\n)?npm test\n$/m);
   });
   it('the script finds the ptxas PTXAS_118 names, says so and installs nothing', () => {
     const fake = join(mkdtempSync(join(tmpdir(), 'tc-')), 'ptxas');

@@ -55,7 +55,7 @@ writeFileSync(
 describe('(a) an expectation whose pattern matched reference-model cases', () => {
   it('says what it matched and why it did not apply (before: "not run: nothing this run checked matches its pattern")', async () => {
     const ex = join(dir, 'ex.yaml');
-    writeFileSync(ex, 'expectations:\n  - id: wrong-add\n    pattern: "atom.global.add.f32*"\n    verdict: mismatch\n    explanation: none\n    reason: a reference mismatch\n    link: spec/ptx-spec/atom.md\n');
+    writeFileSync(ex, 'expectations:\n  - id: wrong-add\n    pattern: "atom.global.add.f32*"\n    verdict: mismatch\n    explanation: none\n    reason: a reference mismatch\n    link: https://docs.nvidia.com/cuda/parallel-thread-execution/\n');
     const r = await run('--vectors', wrong, '--expectations', ex, '--report', join(dir, 'a'));
     expect(r.code).toBe(1);
     const line = r.out.split('\n').find((l) => l.startsWith('  wrong-add: '))!;

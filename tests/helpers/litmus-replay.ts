@@ -8,6 +8,7 @@ import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
 import { verdictOf } from '../../harness/litmus-gpu/outcomes.js';
 import { mutantsOf, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
+import { recordedPath } from './third-party.js';
 
 export interface RecordedMutant { of: string; name: string; change: string; keys: string[]; keyBits?: number[]; instances: number; other?: { count: number; samples: number }; rows: [string, number][] }
 
@@ -16,7 +17,7 @@ export function mutantReplayer() {
   const regen = new Map<string, ReturnType<typeof mutantsOf>>();
   const mutantOf = (r: RecordedMutant) => {
     if (!regen.has(r.of)) {
-      const text = readFileSync(r.of, 'utf8');
+      const text = readFileSync(recordedPath(r.of), 'utf8');
       const t = parseLitmus(text, r.of).test!;
       regen.set(r.of, mutantsOf(t, text, judge(t), r.of));
     }

@@ -4,7 +4,7 @@
  * mutant run) through the judge: every row re-judged, every forbidden outcome explained by the findings
  * file, every mutant regenerated and its weak count and the mutation score recomputed.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
@@ -13,6 +13,7 @@ import { verdictOf } from '../../harness/litmus-gpu/outcomes.js';
 import { type MutantClass, weakCount } from '../../harness/litmus-gpu/mutants.js';
 import { explain, readFindingsFile } from '../../harness/litmus-gpu/findings.js';
 import { mutantReplayer } from '../helpers/litmus-replay.js';
+import { peerRoot, recordedPath } from '../helpers/third-party.js';
 import { type GpuLitmusResult, scoreOf } from '../../harness/litmus-gpu/cli.js';
 
 const gz = (f: string) => JSON.parse(gunzipSync(readFileSync(f)).toString());
@@ -22,7 +23,7 @@ const suite = gz('reports/baselines/h100-sm_90-litmus/bench-suite.json.gz') as {
 interface MRec { of: string; name: string; cls: MutantClass; change: string; weak: number; status: string; keys: string[]; keyBits?: number[]; instances: number; other: { count: number; samples: number }; forbiddenSeen: number; rows: [string, number][] }
 const mut = gz('reports/baselines/h100-sm_90-litmus/bench-mutants.json.gz') as { device: string; mutation: { all: { killed: number; mutants: number } }; testStatus: Record<string, string>; mutants: MRec[] };
 const findings = readFindingsFile('cases/litmus/gpu-findings.json')!;
-const havePeers = existsSync(PEERS);
+const havePeers = peerRoot('re-judging the recorded H100 run of the Dat3M peer tests') !== undefined;
 
 describe('the recorded H100 bench run: suite (corpus + peer tests)', () => {
   it('>= 300 tests ran (46 of them Dat3M peer tests), each with >= 1 M instances', () => {
@@ -35,7 +36,7 @@ describe('the recorded H100 bench run: suite (corpus + peer tests)', () => {
     if (!havePeers) ctx.skip();
     let deviating = 0;
     for (const t of suite.tests) {
-      const j = judge(parseLitmus(readFileSync(t.file, 'utf8'), t.file).test!);
+      const j = judge(parseLitmus(readFileSync(recordedPath(t.file), 'utf8'), t.file).test!);
       let sum = 0;
       for (const [vals, count, verdict] of t.rows) {
         const v = verdictOf(j, t.keys, vals.split(','), t.keyBits);

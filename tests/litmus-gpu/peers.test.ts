@@ -1,4 +1,4 @@
-/** Dat3M's peer tests (../shared/peers/dat3m-ptx/litmus) in the GPU runner: which plan, and that their modules assemble. */
+/** Dat3M's peer tests (the peer corpus: tests/helpers/third-party.ts) in the GPU runner: which plan, and that their modules assemble. */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRESS, launchGeometry, litmusModule, planTest, typedRmw } from '../../harness/litmus-gpu/kernel.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
+import { peerRoot } from '../helpers/third-party.js';
 
-const PEERS = '../shared/peers/dat3m-ptx/litmus';
+const root = peerRoot('Dat3M peer tests on the GPU runner (planning, ptxas)');
+const PEERS = root ? join(root, 'litmus') : '';
 let ptxas: string | undefined;
 beforeAll(async () => {
   const p = await ptxasOrReason();
@@ -23,7 +25,7 @@ describe('Dat3M peer tests on the GPU runner', () => {
     expect(typedRmw('atom.acq_rel.sys.sub')).toBeUndefined();
   });
   it('46 plan (global memory, generic proxy, one GPU); red.acq_rel is refused as not PTX; every planned module assembles with ptxas', (ctx) => {
-    if (!existsSync(PEERS)) ctx.skip();
+    if (!root) ctx.skip();
     const files = execFileSync('find', [PEERS, '-name', '*.litmus']).toString().trim().split('\n').sort();
     expect(files.length).toBe(265);
     const dir = mkdtempSync(join(tmpdir(), 'peer-ptx-'));

@@ -27,7 +27,7 @@ const ALL_OPS = ['and', 'or', 'xor', 'cas', 'exch', 'add', 'inc', 'dec', 'min', 
 const HINT = ['', 'L2::cache_hint'];
 const DST = ['', '_'];
 const SYNTAX = 'Syntax';
-/** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
+/** PTX ISA 9.4 text (the excerpt editions-9.2-9.4.md: ../shared/ptx-spec-newer in CI; not kept in the repository). */
 const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/atom', part, quote);
 /** PTX ISA 9.3 text (same file). */
 const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/atom-9.3', part, quote);

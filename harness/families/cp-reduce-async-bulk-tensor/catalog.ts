@@ -1,5 +1,5 @@
 /**
- * cp.reduce.async.bulk.tensor: PTX ISA 9.4 9.7.10.28.5.4 (spec/ptx-spec-newer/cp-reduce-async-bulk-tensor.md;
+ * cp.reduce.async.bulk.tensor: PTX ISA 9.4 9.7.10.28.5.4 (excerpt cp-reduce-async-bulk-tensor.md, ../shared/ptx-spec-newer in CI;
  * 9.7.9.25.5.3 in 9.1, the same table and rules). The element type is not spelled: "The type of each
  * tensor data element ... is specified in Tensor-map", so it is a descriptor slot (variant ids end in
  * `(f32)`); ptxas never sees it, and the .redOp x type table is for the hardware to honour, not for

@@ -1,5 +1,5 @@
 /**
- * Which elements an im2col box covers (PTX ISA 5.5.4 im2col mode, spec/ptx-isa-extra/im2col-mode.md),
+ * Which elements an im2col box covers (PTX ISA 5.5.4 im2col mode, with 5.5.4.1 and 5.5.4.2),
  * for the `.im2col_no_offs` forms of cp.reduce.async.bulk.tensor: the tensor is NWC, NHWC or NDHWC
  * ("3D | NWC", "4D | NHWC", "5D | NDHWC"), dims and coordinates innermost first (C, W, H, D, N).
  *

@@ -14,7 +14,7 @@ const HINT = ['', 'L2::cache_hint'];
 const CLUSTER_TYPES = ['b32', 'u32', 's32', 'b64', 'u64'];
 const GLOBAL_TYPES = ['f16', 'bf16', 'b32', 'u32', 's32', 'b64', 'u64', 's64', 'f32', 'f64'];
 const TABLE = 'Valid combinations table';
-/** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
+/** PTX ISA 9.4 text (the excerpt editions-9.2-9.4.md: ../shared/ptx-spec-newer in CI; not kept in the repository). */
 const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/bulk', part, quote);
 /** PTX ISA 9.3 text. */
 const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/bulk-9.3', part, quote);

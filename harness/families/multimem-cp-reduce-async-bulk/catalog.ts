@@ -7,7 +7,7 @@ import { BULK_SCOPES, type SemScopeCites, semScopeDefaults, semScopeRequirement,
 
 const FAM = 'multimem.cp.reduce.async.bulk';
 const c = (part: Parameters<typeof cite>[1], quote: string) => cite('multimem-cp-reduce-async-bulk.md', part, quote);
-/** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
+/** PTX ISA 9.4 text (the excerpt editions-9.2-9.4.md: ../shared/ptx-spec-newer in CI; not kept in the repository). */
 const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/multimem-bulk', part, quote);
 /** PTX ISA 9.3 text. */
 const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/multimem-bulk-9.3', part, quote);

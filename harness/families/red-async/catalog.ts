@@ -1,5 +1,5 @@
 /**
- * red.async: PTX ISA 9.4 9.7.15.7 (spec/ptx-spec-newer/red-async.md; 9.7.13.7 in 9.1). Two forms:
+ * red.async: PTX ISA 9.4 9.7.15.7 (excerpt red-async.md, ../shared/ptx-spec-newer in CI; 9.7.13.7 in 9.1). Two forms:
  * the .relaxed.cluster form on a remote CTA's .shared::cluster memory, completing on that CTA's
  * mbarrier (PTX ISA 8.1, sm_90), and the .release form on .global memory without completion
  * mechanism (PTX ISA 8.7, sm_100). The .release form's scopes changed with the text: { .gpu, .cluster }

@@ -27,7 +27,7 @@ const SPACE = ['', 'global', ...SHARED_SPACES];
 const OPS = ['and', 'or', 'xor', 'add', 'inc', 'dec', 'min', 'max'];
 const HINT = ['', 'L2::cache_hint'];
 const SYNTAX = 'Syntax';
-/** PTX ISA 9.4 text (spec/ptx-spec-newer/editions-9.2-9.4.md). */
+/** PTX ISA 9.4 text (the excerpt editions-9.2-9.4.md: ../shared/ptx-spec-newer in CI; not kept in the repository). */
 const e94 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/red', part, quote);
 /** PTX ISA 9.3 text (same file). */
 const e93 = (part: Parameters<typeof cite>[1], quote: string) => cite('editions/red-9.3', part, quote);
