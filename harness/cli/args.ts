@@ -73,7 +73,8 @@ export const DEFAULT_ARCH = 'sm_90';
 export { DEFAULT_SEED } from '../../cases/generators/seed.js';
 import { DEFAULT_SEED } from '../../cases/generators/seed.js';
 
-export const USAGE = `usage: npm run conformance -- [options]
+export const USAGE = `usage: npm run conformance -- [options]          the main run (below)
+       npm run conformance -- COMMAND [options]  a command (listed after the options)
 
   --arch ARCH        target to check (default ${DEFAULT_ARCH}); one of:
                      ${targetNames().join(' ')}
@@ -118,24 +119,7 @@ export const USAGE = `usage: npm run conformance -- [options]
                      machine; put the N reports together with merge (below)
   --cache-dir DIR    where rebuildable results are kept (default $XDG_CACHE_HOME/ptx-reduction-conformance
                      or ~/.cache/ptx-reduction-conformance)
-  --help             this text
-
-  npm run conformance -- diff OLD.json NEW.json [--fail-on any|regressions]
-                                                  results whose verdict or observed bits changed
-  npm run conformance -- export REPORT.json --format jsonl|testfloat --out FILE [--filter F]
-                                                  golden vectors of a gpu run (inputs, observed bits, SASS, verdicts)
-  npm run conformance -- merge REPORT.json... [--report DIR]
-                                                  put the reports of --shard 0/N .. N-1/N together
-  npm run conformance -- render REPORT.json [--report DIR] [--expectations F] [--spec-edition E]
-                                                  judge a report again, write its HTML and JUnit
-  npm run conformance -- sweep [--filter F] [--cells N] [--self-test]
-                                                  every 16-bit operand pair on the GPU (sweep --help)
-  npm run conformance -- repro REPORT.json (--finding KEY | --case ID) --out DIR
-                                                  a standalone reproducer (PTX, C++ host, nvcc build)
-                                                  of a contention finding (repro --help)
-  npm run conformance -- contend [--filter F] [--reps R] [--self-test]
-                                                  atom/red under contention on the GPU, judged
-                                                  exactly (contend --help)`;
+  --help             this text (the commands and exit codes follow)`;
 
 /** What each string option takes, with an example: said when the value is missing. */
 const VALUE_OF: Readonly<Record<string, string>> = {

@@ -20,6 +20,7 @@ import { setSpecEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
 import { parseOptions } from './args.js';
 import { UsageError } from './errors.js';
+import { findCommand } from './commands.js';
 import type { Io } from './io.js';
 import { stdio } from './stdio.js';
 
@@ -55,7 +56,8 @@ async function listVectors(opts: ReturnType<typeof parseOptions>, io: Io): Promi
 
 /** `--list`: the entries the options select, one a line (id, kind, expectation and why); with --vectors, the files' cases. */
 function list(argv: readonly string[], io: Io): number | Promise<number> | undefined {
-  if (['diff', 'render', 'merge', 'sweep', 'contend', 'export', 'repro', 'lens', 'litmus'].includes(argv[0] ?? '') || !argv.includes('--list')) return undefined;
+  // a subcommand (the table in commands.ts) answers --list itself, if it has one
+  if (findCommand(argv[0]) || !argv.includes('--list')) return undefined;
   let opts;
   try {
     opts = parseOptions(argv);

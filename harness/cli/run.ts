@@ -19,15 +19,9 @@ import { streamVectors, validateAndHold, validateVectors, vectorFilesByEdition, 
 import { type Case, problemLines } from '../case-readers/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { filterGuess, selectEntries as selectCatalogEntries } from '../catalog/select.js';
-import { expectationsPath, undoJudgementOf } from '../compare/expectations.js';
-import { judgeRun } from '../compare/judge-run.js';
-import { editionCheck, findingsWithEditions, verdictUnder } from '../compare/editions.js';
-import { diffReports, formatDiff, regressions } from '../report/diff.js';
-import { buildReport } from '../report/json.js';
+import { expectationsPath } from '../compare/expectations.js';
 import { caseLines } from '../report/case-text.js';
-import { mergeReports } from '../report/merge.js';
-import { loadReport } from '../report/load.js';
-import { KEEP_WHOLE, RunRecorder, type WrittenReport, writeReportFiles } from '../report/recorder.js';
+import { KEEP_WHOLE, RunRecorder } from '../report/recorder.js';
 import { prepareReportDir, pruneRuns, removeEmptyReportDirs } from '../report/dir.js';
 import { ptxasFields, toolchainOf, withPtxas } from './gpu-command.js';
 import { choosePtxas } from '../backends/ptxas/toolchain.js';
@@ -35,13 +29,14 @@ import type { RunHooks } from './matrix.js';
 import type { EntryResult } from '../report/types.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { compileFilter } from '../util/filter.js';
-import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
+import { NEWEST_EDITION, setSpecEdition } from '../catalog/editions.js';
 import { shardSlice, shardStream, shardText } from '../util/shard.js';
 import { type Options, USAGE, parseOptions } from './args.js';
 import { UsageError } from './errors.js';
+import { EXIT_CODES, asksHelp, commandsHelp, findCommand, unknownCommand } from './commands.js';
 import { readExpectations } from './expectations-file.js';
 import { Progress } from './progress.js';
-import { exitCode, printSummary } from './summary.js';
+import { exitCode, printSummary, printWritten } from './summary.js';
 import { CaseTally, judgeFor, judgeShared, mergeShared, selectLibrary, startCaseChild } from './library-cases.js';
 import { stdio } from './stdio.js';
 
@@ -461,196 +456,31 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   }
 }
 
-function printWritten(io: Io, w: Pick<WrittenReport, 'json' | 'html' | 'junit'> & { jsonl?: string }): void {
-  // stdout's reader gone (a pipe into head): where the report is goes to stderr, not nowhere
-  const say = io.outGone?.() ? io.err : io.out;
-  say(`\nreport: ${w.json}`);
-  say(`html:   ${w.html}`);
-  say(`junit:  ${w.junit}`);
-  if (w.jsonl) say(`stream: ${w.jsonl}`);
-}
-
-/**
- * `diff OLD NEW [--fail-on any|regressions]`: exit 1 when something changed (any, the default) or
- * when the new run regressed (new mismatches or errors, changed bits: what a nightly job fails on);
- * else 0; 2 on unreadable input.
- */
-async function diffCommand(args: readonly string[], io: Io): Promise<number> {
-  let failOn = 'any';
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--fail-on') {
-      failOn = args[++i] ?? '';
-      if (failOn !== 'any' && failOn !== 'regressions') throw new UsageError(`diff --fail-on takes any (every change fails) or regressions (new mismatches, compile-mismatches and errors, changed bits), got '${failOn}'`);
-    } else if (args[i]!.startsWith('--')) throw new UsageError(`diff: unknown option ${args[i]}; it takes --fail-on any|regressions`);
-    else files.push(args[i]!);
-  }
-  if (files.length !== 2) throw new UsageError('diff takes two reports: npm run conformance -- diff OLD.json NEW.json [--fail-on any|regressions] (report.json of two runs; .json.gz too)');
-  const [a, b] = await Promise.all(files.map((f) => loadReport(f)));
-  const d = diffReports(a!, b!);
-  for (const l of formatDiff(d, a!, b!)) io.out(l);
-  if (failOn === 'any') return d.changes.length || d.appeared.length || d.disappeared.length ? 1 : 0;
-  const bad = regressions(d);
-  io.out(`regressions (new mismatches, compile-mismatches or errors; changed bits): ${bad.length}`);
-  for (const c of bad.slice(0, 50)) io.out(`  ${c.id}: ${c.what === 'added' ? `new result, ${c.new}` : `${c.what} ${c.old} -> ${c.new}`}`);
-  if (bad.length > 50) io.out(`  ... ${bad.length - 50} more`);
-  return bad.length ? 1 : 0;
-}
-
-/**
- * `render REPORT [--report DIR] [--expectations F] [--spec-edition E]`: judge a recorded report
- * again and write every format. Under --spec-edition (default: the edition the report was judged
- * against; 9.1 for reports before editions) every kept case with observed bits is judged again from
- * its bits; the passes the run only counted keep their verdict (said in the output and the stats).
- */
-async function renderCommand(args: readonly string[], io: Io): Promise<number> {
-  const file = args[0];
-  if (!file || file.startsWith('--')) throw new UsageError('render takes a report: npm run conformance -- render REPORT.json [--report DIR] [--expectations FILE] [--spec-edition E]');
-  const flag = (name: string) => {
-    const i = args.indexOf(name);
-    if (i < 0) return undefined;
-    const v = args[i + 1];
-    if (!v || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
-    return v;
-  };
-  const known = ['--report', '--expectations', '--spec-edition'];
-  const bad = args.slice(1).filter((x, i, xs) => x.startsWith('--') && !known.includes(x) && !known.includes(xs[i - 1] ?? ''));
-  if (bad.length) throw new UsageError(`render: unknown option ${bad[0]}; it takes --report DIR, --expectations FILE and --spec-edition E`);
-  const asked = flag('--spec-edition');
-  const old = await loadReport(file);
-  const was: Edition = old.specEdition ?? '9.1';
-  const edition = asked !== undefined ? parseEdition(asked) : was;
-  setSpecEdition(edition);
-  const exFile = flag('--expectations') ?? expectationsPath(old.arch);
-  const expectations = await readExpectations(exFile, flag('--expectations') !== undefined, io);
-  if (!expectations) return 2;
-  // back to the backend's verdicts; hardware cases judged again from their bits under the edition
-  let rejudged = 0;
-  let changed = 0;
-  // a contend report keeps each group's outcomes in `contention`: its known deviations were mismatches
-  const contended = new Set((old.contention ?? []).map((c) => c.id));
-  const raw = old.results.map((r) => {
-    const u = undoJudgementOf(r, contended.has(r.id));
-    if (edition === was || r.kind !== 'case' || !u.case?.observed) return u;
-    rejudged++;
-    const v = verdictUnder(u, edition);
-    if (v.verdict === u.verdict) return u;
-    changed++;
-    return { ...u, verdict: v.verdict, reason: v.reason, case: { ...u.case, unspecified: v.unspecified, allowed: {} } };
-  });
-  if (edition !== was) io.err(`render: judged against PTX ISA ${edition} (the report was judged against ${was}): ${rejudged} kept cases with observed bits judged again from their bits, ${changed} changed verdict; the passes the run only counted are not re-judged`);
-  const judged = judgeRun(raw, expectations, [], [], contended);
-  // the run's counts over every case move with the kept results whose verdict changed
-  const stats = { ...old.stats };
-  judged.results.forEach((r, i) => {
-    const before = old.results[i]!;
-    if (r.verdict === before.verdict || r.kind !== 'case') return;
-    const from = `total.${r.family}.${before.verdict}`;
-    if (stats[from] === undefined) return;
-    stats[from]!--;
-    stats[`total.${r.family}.${r.verdict}`] = (stats[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
-  });
-  if (edition !== was) Object.assign(stats, { rejudgedCases: rejudged, rejudgedChanged: changed });
-  const ed = judged.results.some((r) => r.case?.observed) ? editionCheck(judged.results) : undefined;
-  const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, editionCheck: _e, ...rest } = old;
-  const report = {
-    ...buildReport({
-      ...rest,
-      stats,
-      specEdition: edition,
-      catalogEntries: catalog.entries,
-      results: judged.results,
-      findings: ed ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
-      expectations: { file: expectations.length ? exFile : null, outcomes: judged.outcomes },
-      ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
-    }),
-    machine: old.machine,
-  };
-  const dir = prepareReportDir(flag('--report'), 'render-', new Date(), (l) => io.err(l));
-  printSummary(io, report);
-  printWritten(io, writeReportFiles(dir, report));
-  return exitCode(report);
-}
-
-/** `merge REPORT... [--report DIR] [--allow-missing]`: the shards' reports as the report of the whole run. */
-async function mergeCommand(args: readonly string[], io: Io): Promise<number> {
-  const files: string[] = [];
-  let dirArg: string | undefined;
-  let allowMissing = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--report') {
-      dirArg = args[++i];
-      if (!dirArg || dirArg.startsWith('--')) throw new UsageError('--report needs a folder');
-    } else if (a === '--allow-missing') allowMissing = true;
-    else if (a.startsWith('--')) throw new UsageError(`merge: unknown option ${a}; it takes --report DIR and --allow-missing`);
-    else files.push(a);
-  }
-  if (!files.length) throw new UsageError('merge takes the report.json of every shard: npm run conformance -- merge S0/report.json S1/report.json S2/report.json [--report DIR]');
-  const shards = [];
-  for (const f of files) shards.push({ file: f, report: await loadReport(f) });
-  const report = mergeReports(shards, { allowMissing });
-  io.err(`merged ${shards.length} shard report(s) of ${report.command.join(' ')}: ${report.results.length} results kept`);
-  const dir = prepareReportDir(dirArg, 'merge-', new Date(), (l) => io.err(l));
-  printSummary(io, report);
-  printWritten(io, writeReportFiles(dir, report));
-  return exitCode(report);
-}
-
-/** `export REPORT --format jsonl|testfloat --out FILE [--filter F]`: golden vectors of a hardware run. */
-async function exportCommand(args: readonly string[], io: Io): Promise<number> {
-  const { EXPORT_FORMATS, writeExport } = await import('../report/export.js');
-  const usage = 'export takes a report of a gpu run: npm run conformance -- export REPORT.json --format jsonl|testfloat --out FILE [--filter F] (FILE.gz is compressed)';
-  let file: string | undefined;
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (['--format', '--out', '--filter'].includes(a)) {
-      const v = args[++i];
-      if (!v || v.startsWith('--')) throw new UsageError(`${a} needs a value; ${usage}`);
-      flags[a] = v;
-    } else if (a.startsWith('--')) throw new UsageError(`export: unknown option ${a}; ${usage}`);
-    else if (file === undefined) file = a;
-    else throw new UsageError(`export takes one report, got ${file} and ${a}; ${usage}`);
-  }
-  if (!file) throw new UsageError(usage);
-  if (!flags['--out']) throw new UsageError(`export needs --out FILE (where the golden vectors go; FILE.gz is compressed): npm run conformance -- export ${file} --format ${flags['--format'] ?? 'jsonl'} --out FILE`);
-  const format = flags['--format'] ?? 'jsonl';
-  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export --format takes ${EXPORT_FORMATS.join(' or ')}, got '${format}'`);
-  const report = await loadReport(file);
-  const out = flags['--out'];
-  try {
-    const w = writeExport(report, file, format as 'jsonl' | 'testfloat', out, flags['--filter']);
-    io.out(`${out}: ${w.cases} cases, ${w.lines} ${format === 'jsonl' ? 'case lines after the provenance line' : 'vector lines'} (${format})`);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code && !(e instanceof UsageError)) throw new UsageError(`--out ${out}: cannot write it (${code}); give a file in a folder that exists and is writable`);
-    throw e;
-  }
-  return 0;
-}
-
 export async function main(argv: readonly string[], io: Io = defaultIo, hooks: RunHooks = {}): Promise<number> {
-  try {
-    if (argv[0] === 'export') return await exportCommand(argv.slice(1), io);
-    if (argv[0] === 'diff') return await diffCommand(argv.slice(1), io);
-    if (argv[0] === 'merge') return await mergeCommand(argv.slice(1), io);
-    if (argv[0] === 'render') return await renderCommand(argv.slice(1), io);
-    if (argv[0] === 'sweep') return await withPtxas('sweep', argv.slice(1), io, async (a) => (await import('./sweep.js')).sweepCommand(a, io));
-    if (argv[0] === 'contend') return await withPtxas('contend', argv.slice(1), io, async (a) => (await import('./contend.js')).contendCommand(a, io));
-    if (argv[0] === 'repro') return await (await import('./repro.js')).reproCommand(argv.slice(1), io);
-    if (argv[0] === 'lens') return await (await import('./lens.js')).lensCommand(argv.slice(1), io);
-    if (argv[0] === 'litmus') return await (await import('./litmus.js')).litmusCommand(argv.slice(1), io);
-    if (argv[0] === 'hostmem') return await (await import('./hostmem.js')).hostmemCommand(argv.slice(1), io);
-    if (argv[0] === 'peer') return await (await import('./peer.js')).peerCommand(argv.slice(1), io, (a, sub) => main(a, sub));
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`error: ${e.message}`);
-      return 2;
+  const command = findCommand(argv[0]);
+  if (command) {
+    try {
+      if (asksHelp(command, argv.slice(1))) {
+        io.out(await command.usage());
+        return 0;
+      }
+      return await command.run(argv.slice(1), io, { main: (a, sub) => main(a, sub) });
+    } catch (e) {
+      if (e instanceof UsageError) {
+        io.err(`error: ${e.message}`);
+        return 2;
+      }
+      throw e;
+    } finally {
+      removeEmptyReportDirs();
     }
-    throw e;
-  } finally {
-    removeEmptyReportDirs();
+  }
+  // a first word that is neither a command nor an option: a misspelt command, said in two lines
+  const word = argv[0];
+  if (word !== undefined && !word.startsWith('-')) {
+    io.err(`error: ${unknownCommand(word)}`);
+    io.err('npm run conformance -- --help lists the commands and options');
+    return 2;
   }
   let opts: Options;
   try {
@@ -664,6 +494,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
   }
   if (opts.help) {
     io.out(USAGE);
+    io.out(`\n${commandsHelp()}`);
+    io.out(`\n${EXIT_CODES}`);
     io.out('\nverdicts:');
     for (const v of VERDICTS) io.out(`  ${v.padEnd(17)} ${VERDICT_MEANING[v]}`);
     return 0;

@@ -7,6 +7,7 @@ import { VERDICTS, allResultTotals, observedNotKept, passesNotKept } from '../re
 import { skipAccount } from '../report/skips.js';
 import { editionsText } from '../catalog/editions.js';
 import type { Io } from './io.js';
+import type { WrittenReport } from '../report/recorder.js';
 
 export function table(rows: string[][]): string[] {
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -130,4 +131,16 @@ export function exitCode(report: RunReport): number {
   // a shard sees part of the run: whether an expectation no longer occurs is for merge to say
   const stale = !report.shard && report.expectations.outcomes.some((o) => o.status === 'unexpected-pass');
   return bad > 0 || stale ? 1 : 0;
+}
+
+/**
+ * Where the report went: on stdout, or on stderr once stdout's reader is gone (a pipe into head), so
+ * that the paths are never lost. Every command that writes a report prints them through this.
+ */
+export function printWritten(io: Io, w: Pick<WrittenReport, 'json' | 'html' | 'junit'> & { jsonl?: string }): void {
+  const say = io.outGone?.() ? io.err : io.out;
+  say(`\nreport: ${w.json}`);
+  say(`html:   ${w.html}`);
+  say(`junit:  ${w.junit}`);
+  if (w.jsonl) say(`stream: ${w.jsonl}`);
 }

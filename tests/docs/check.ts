@@ -98,3 +98,9 @@ export function longCells(md: string, max: number): string[] {
 export function docFiles(root: string, list: readonly string[]): string[] {
   return [join(root, 'README.md'), ...list.filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f))];
 }
+
+/** The commands (by name) that have no section of docs/usage.md: a heading naming them (`## sweep`, `## Working with reports: diff, ...`). */
+export function undocumentedCommands(names: readonly string[], usageMd: string): string[] {
+  const headings = [...usageMd.matchAll(/^#{2,4} (.*)$/gm)].map((m) => m[1]!);
+  return names.filter((n) => !headings.some((h) => new RegExp(`(^|[^\\w-])${n}([^\\w-]|$)`).test(h)));
+}

@@ -9,14 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENTRY_KINDS, USAGE } from '../../harness/cli/args.js';
-import { CONTEND_USAGE } from '../../harness/cli/contend.js';
-import { SWEEP_USAGE } from '../../harness/cli/sweep.js';
+import { COMMANDS } from '../../harness/cli/commands.js';
 import { BACKENDS } from '../../harness/backends/names.js';
 import { EDITIONS } from '../../harness/catalog/editions.js';
 import { writeReportFiles } from '../../harness/report/recorder.js';
 import { type Figures, REGIONS, readRegion, renderRegion, staleRegions, update, writeRegion } from '../../scripts/docs-numbers.js';
 import { sampleReport } from '../helpers/sample-report.js';
-import { brokenLinks, docFiles, longCells, optionValues, optionsIn, undocumentedOptions, undocumentedValues } from './check.js';
+import { brokenLinks, docFiles, longCells, optionValues, optionsIn, undocumentedCommands, undocumentedOptions, undocumentedValues } from './check.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const docsDir = join(root, 'docs');
@@ -49,11 +48,21 @@ describe('the README', () => {
 });
 
 describe('every option of every --help is documented in docs/', () => {
-  const usages = { 'npm run conformance -- --help': USAGE, 'sweep --help': SWEEP_USAGE, 'contend --help': CONTEND_USAGE };
+  const usage = readFileSync(join(docsDir, 'usage.md'), 'utf8');
+  it('npm run conformance -- --help', () => {
+    expect(optionsIn(USAGE).length).toBeGreaterThan(5);
+    expect(undocumentedOptions(USAGE, docs)).toEqual([]);
+  });
 
-  it.each(Object.entries(usages))('%s', (_name, usage) => {
-    expect(optionsIn(usage).length).toBeGreaterThan(5);
-    expect(undocumentedOptions(usage, docs)).toEqual([]);
+  // every command of the table (harness/cli/commands.ts): its --help's options, and a section of docs/usage.md
+  it.each(COMMANDS.map((c) => [c.name, c] as const))('%s --help', async (name, c) => {
+    const text = await c.usage();
+    expect(text).toContain(`npm run conformance -- ${name}`);
+    expect(undocumentedOptions(text, docs)).toEqual([]);
+    expect(undocumentedCommands([name], usage)).toEqual([]);
+  });
+  it('a command without a section of docs/usage.md is reported', () => {
+    expect(undocumentedCommands(['litmus', 'frobnicate'], usage)).toEqual(['frobnicate']);
   });
 
   it('and every option the CLI modules parse, including those of diff, render, merge and export', () => {
