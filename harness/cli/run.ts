@@ -562,7 +562,7 @@ async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: Run
     const w = out.finish();
     hooks.onReport?.(w.report);
     // --case: the case itself (inputs, bits, allowed results, verdict and why), not only its count
-    if (opts.case !== undefined) for (const r of w.report.results) for (const l of caseLines(r, w.report.rules)) io.out(l);
+    if (opts.case !== undefined) for (const r of w.report.results) for (const l of caseLines(r, w.report.rules, w.report)) io.out(l);
     printSummary(io, w.report);
     printWritten(io, w);
     if (opts.report === undefined) {

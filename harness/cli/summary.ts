@@ -3,8 +3,10 @@
  * with its count and explanation), the expectations' outcomes, and where the reports are.
  */
 import type { RunReport } from '../report/json.js';
-import { VERDICTS, allResultTotals, observedNotKept, passesNotKept } from '../report/types.js';
+import { familyVerdictRows } from '../report/types.js';
 import { skipAccount } from '../report/skips.js';
+import { caseLines } from '../report/case-text.js';
+import { failingResults } from '../report/replay.js';
 import { editionsText } from '../catalog/editions.js';
 import type { Io } from './io.js';
 import type { WrittenReport } from '../report/recorder.js';
@@ -44,38 +46,9 @@ function fit(line: string, width: number): string {
 export function printSummary(io: Io, report: RunReport, maxFindings = 40, columns = io.columns ?? 100): void {
   // cut to the terminal's width on a terminal; whole in a log or CI output (no width: not a terminal)
   const fitTo = (line: string, width: number) => (io.columns === undefined ? line : fit(line, width));
-  const { total } = report.counts;
-  const used = VERDICTS.filter((v) => total[v]);
-  const groups = new Map<string, Record<string, number>>();
-  for (const r of report.results) {
-    const key = `${r.family} ${r.kind === 'case' ? 'cases' : 'catalog entries'}`;
-    const g = groups.get(key) ?? {};
-    g[r.verdict] = (g[r.verdict] ?? 0) + 1;
-    groups.set(key, g);
-  }
-  // passes counted but not kept whole (stats dropped.<family>.<cases|entries>)
-  for (const { family, what, n } of passesNotKept(report.stats)) {
-    const key = `${family} ${what === 'cases' ? 'cases' : 'catalog entries'}`;
-    const g = groups.get(key) ?? {};
-    g.pass = (g.pass ?? 0) + n;
-    groups.set(key, g);
-  }
-  for (const { family, n } of observedNotKept(report.stats)) {
-    const key = `${family} cases`;
-    const g = groups.get(key) ?? {};
-    g.observed = (g.observed ?? 0) + n;
-    groups.set(key, g);
-  }
-  const every = allResultTotals(report);
+  const { rows, used, every } = familyVerdictRows(report);
   const droppedAll = every.notKept.all;
   const droppedPasses = every.notKept.entries + every.notKept.cases;
-  if (droppedPasses && !used.includes('pass')) used.unshift('pass');
-  if (every.notKept.observed && !used.includes('observed')) used.splice(used.includes('pass') ? 1 : 0, 0, 'observed');
-  // the columns: every verdict of a kept result, and those of the results counted but not kept
-  const rows = [['family', ...used, 'total']];
-  const sum = (c: Record<string, number | undefined>) => Object.values(c).reduce<number>((a, b) => a + (b ?? 0), 0);
-  for (const [key, c] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) rows.push([key, ...used.map((v) => String(c[v] ?? 0)), String(sum(c))]);
-  rows.push(['all results', ...used.map((v) => String(every.total[v] ?? 0)), String(every.all)]);
   io.out('');
   const lines = table(rows);
   if (lines.every((l) => l.length <= columns)) for (const l of lines) io.out(l);
@@ -109,6 +82,20 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
       io.out(`  ${o.id}: ${what}`);
     }
   }
+  printFailing(io, report);
+}
+
+/**
+ * The results that fail the run, each whole (never cut to the terminal's width): instruction and
+ * origin (file:line for a vector file's case), the bits observed or expected beside what the model
+ * allows, the verdict and why, the rules with their citations, and the command that replays it.
+ */
+export function printFailing(io: Io, report: RunReport, max = 10): void {
+  const bad = failingResults(report);
+  // --case printed its case whole already
+  if (!bad.length || report.command?.includes('--case')) return;
+  io.out(`\nfailing results (${bad.length}${bad.length > max ? `; the first ${max} here, every one in report.json, junit.xml and report.html` : ''}):`);
+  for (const r of bad.slice(0, max)) for (const l of caseLines(r, report.rules, report)) io.out(l);
 }
 
 /** The skip account (report.skips; computed from the results for a report before it): each group's count and its most frequent reasons. */

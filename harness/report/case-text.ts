@@ -8,16 +8,20 @@ import { shortCitation } from '../catalog/cite.js';
 import { caseTables } from './html.js';
 import type { RunReport } from './json.js';
 import type { EntryResult } from './types.js';
+import { replayCommand } from './replay.js';
 
 /** Where a case came from, in words. */
 function originText(o: Record<string, string | number>): string {
-  if (o.kind === 'vectors') return `${o.file} line ${o.line}, case ${o.name}${o.cite ? ` (cites ${o.cite})` : ''}`;
+  if (o.kind === 'vectors') return `${o.file}:${o.line}, case ${o.name}${o.cite ? ` (cites ${o.cite})` : ''}`;
   if (o.kind === 'gen') return o.seed !== undefined ? `generated: seed ${o.seed}, level ${o.level}, index ${o.index}` : 'generated';
   return Object.entries(o).map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
-/** The lines that show result `r`; `rules` is the report's rules section (text and citation by id). */
-export function caseLines(r: EntryResult, rules: RunReport['rules']): string[] {
+/**
+ * The lines that show result `r`; `rules` is the report's rules section (text and citation by id).
+ * With the report, the case's file:line and the command that replays it close the text.
+ */
+export function caseLines(r: EntryResult, rules: RunReport['rules'], report?: Pick<RunReport, 'arch' | 'backend' | 'specEdition'>): string[] {
   const c = r.case;
   // '-': nothing was compiled (the reference model evaluated it, or it was skipped): no PTX ISA to name
   const module = r.modulePtx && r.modulePtx !== '-' ? ` (in a PTX ISA ${r.modulePtx} module)` : c && !c.observed ? ' (evaluated by the reference model; nothing compiled)' : '';
@@ -43,12 +47,15 @@ export function caseLines(r: EntryResult, rules: RunReport['rules']): string[] {
   if (r.explanation) out.push(`  explanation: ${r.explanation.text}${r.explanation.ids.length ? ` (${r.explanation.ids.join(', ')})` : ''}`);
   if (r.sass) out.push(`  SASS${r.toolchain ? ` (${r.toolchain})` : ''}: ${r.sass}`);
   else if (r.toolchain) out.push(`  toolchain: ${r.toolchain}`);
-  if (r.catalog.rules.length) {
+  if (r.catalog?.rules.length) {
     out.push('  rules:');
     for (const id of r.catalog.rules) {
-      const info = rules[id];
+      const info = rules?.[id];
       out.push(`    ${id}: ${info ? `${info.text} (${shortCitation(info.cite)}: "${info.cite.quote}")` : '(no text in the rules index)'}`);
     }
+  }
+  if (report) {
+    out.push(`  replay: ${replayCommand(r, report)}`);
   }
   return out;
 }

@@ -11,7 +11,8 @@ import { decodeTable } from '../numerics/encode.js';
 import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import type { RunReport } from './json.js';
 import { PICTURE_LEGEND } from '../sweep/picture.js';
-import { type EntryResult, type RuleDetail, VERDICTS, VERDICT_MEANING, allResultTotals } from './types.js';
+import { type EntryResult, type RuleDetail, VERDICTS, VERDICT_MEANING, allResultTotals, familyVerdictRows } from './types.js';
+import { failingResults, replayCommand, sourceLine } from './replay.js';
 
 /**
  * Results with full detail in the page: every mismatch, error and compile-mismatch listed, the
@@ -553,6 +554,22 @@ function sweepSection(report: RunReport): string {
   return `<section><h2>sweeps: 2^32 pairs each (16-bit pairs: rows memory operand's high byte, columns b's high byte)</h2><p class="muted">${legend}</p>${notRun}<div class="sweeps">${figs}</div></section>\n`;
 }
 
+/**
+ * What the page shows without JavaScript (a `<noscript>`): the verdict table per family, as the
+ * console's summary, and the failing results (id, verdict, file:line, why, the replay command).
+ */
+export function noscriptSection(report: RunReport, max = 200): string {
+  const { rows } = familyVerdictRows(report);
+  const table = rows.map((r, i) => `<tr>${r.map((c, j) => (i === 0 ? `<th>${esc(c)}</th>` : `<td${j ? ' class="num"' : ''}>${esc(c)}</td>`)).join('')}</tr>`).join('');
+  const bad = failingResults(report);
+  const items = bad
+    .slice(0, max)
+    .map((r) => `<li><code>${esc(r.id)}</code> <b class="v-${r.verdict}">${r.verdict}</b>${sourceLine(r) ? ` at <code>${esc(sourceLine(r)!)}</code>` : ''}: ${esc(r.reason)}<br><code>${esc(replayCommand(r, report))}</code></li>`)
+    .join('');
+  const failing = bad.length ? `<h3>failing results (${bad.length}${bad.length > max ? `; the first ${max}, every one in report.json and junit.xml` : ''})</h3><ol>${items}</ol>` : '<p>No failing result.</p>';
+  return `<noscript><section id="noscript"><h2>summary (this page shows the rest with JavaScript)</h2><table>${table}</table>${failing}</section></noscript>`;
+}
+
 export function renderHtml(report: RunReport): string {
   const data = htmlData(report);
   return `<!DOCTYPE html>
@@ -564,6 +581,7 @@ export function renderHtml(report: RunReport): string {
 <body>
 <div id="partial"></div>
 <header><h1>PTX reduction conformance</h1><div id="totals">${totalsSection(report)}</div></header>
+${noscriptSection(report)}
 <section><h2>run</h2><div id="meta"></div><div id="stats"></div></section>
 <section><h2>summary: family x type x operation, coloured by the worst verdict (click a cell)</h2><div id="matrix-box"></div></section>
 ${sweepSection(report)}${contentionSection(report)}<section><h2>findings (click one to list its results)</h2><div id="findings"></div></section>

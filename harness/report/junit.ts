@@ -7,6 +7,7 @@
  */
 import type { RunReport } from './json.js';
 import type { EntryResult } from './types.js';
+import { caseLines } from './case-text.js';
 
 /** XML text: escaped, without the control characters XML 1.0 cannot carry. */
 export function xmlText(s: string): string {
@@ -19,16 +20,19 @@ export function xmlText(s: string): string {
     .replace(/'/g, '&apos;');
 }
 
-function testcase(r: EntryResult): string {
+/** A failing result's whole text (bits, rule with citation, file:line, the replay command): as the console shows it. */
+const failText = (r: EntryResult, report: RunReport) => caseLines(r, report.rules, report).join('\n').trim();
+
+function testcase(r: EntryResult, report: RunReport): string {
   const name = xmlText(r.id);
   const cls = xmlText(`${r.family}.${r.kind}`);
   const msg = xmlText(`${r.reason}${r.explanation ? ` | explanation: ${r.explanation.text}` : ''}${r.finding ? ` | finding ${r.finding}` : ''}`);
   switch (r.verdict) {
     case 'mismatch':
     case 'compile-mismatch':
-      return `<testcase name="${name}" classname="${cls}"><failure type="${r.verdict}" message="${msg}">${msg}</failure></testcase>`;
+      return `<testcase name="${name}" classname="${cls}"><failure type="${r.verdict}" message="${msg}">${xmlText(failText(r, report))}</failure></testcase>`;
     case 'error':
-      return `<testcase name="${name}" classname="${cls}"><error type="error" message="${msg}">${msg}</error></testcase>`;
+      return `<testcase name="${name}" classname="${cls}"><error type="error" message="${msg}">${xmlText(failText(r, report))}</error></testcase>`;
     case 'skipped':
       return `<testcase name="${name}" classname="${cls}"><skipped message="${msg}"/></testcase>`;
     case 'known-deviation':
@@ -40,7 +44,7 @@ function testcase(r: EntryResult): string {
 }
 
 /** The cases of one variant as one testcase. */
-function variantCases(ptx: string, rs: readonly EntryResult[]): string {
+function variantCases(ptx: string, rs: readonly EntryResult[], report: RunReport): string {
   const name = xmlText(`${ptx}: ${rs.length} case(s)`);
   const cls = xmlText(`${rs[0]!.family}.cases`);
   const count = (v: string) => rs.filter((r) => r.verdict === v).length;
@@ -48,8 +52,8 @@ function variantCases(ptx: string, rs: readonly EntryResult[]): string {
   const bad = rs.filter((r) => r.verdict === 'mismatch' || r.verdict === 'error');
   const body = bad
     .slice(0, 20)
-    .map((r) => `${r.id}: ${r.verdict}: ${r.reason}${r.explanation ? ` | explanation: ${r.explanation.text}` : ''}${r.finding ? ` | finding ${r.finding}` : ''}`)
-    .join('\n');
+    .map((r) => `${failText(r, report)}${r.finding ? `\n  finding: ${r.finding}` : ''}`)
+    .join('\n\n');
   if (bad.some((r) => r.verdict === 'mismatch')) return `<testcase name="${name}" classname="${cls}"><failure type="mismatch" message="${xmlText(summary)}">${xmlText(body)}</failure></testcase>`;
   if (bad.length) return `<testcase name="${name}" classname="${cls}"><error type="error" message="${xmlText(summary)}">${xmlText(body)}</error></testcase>`;
   if (rs.every((r) => r.verdict === 'skipped')) return `<testcase name="${name}" classname="${cls}"><skipped message="${xmlText(rs[0]!.reason)}"/></testcase>`;
@@ -57,7 +61,7 @@ function variantCases(ptx: string, rs: readonly EntryResult[]): string {
 }
 
 /** Entries as testcases, cases grouped per variant. */
-function testcases(rs: readonly EntryResult[]): { xml: string[]; failures: number; errors: number; skipped: number } {
+function testcases(rs: readonly EntryResult[], report: RunReport): { xml: string[]; failures: number; errors: number; skipped: number } {
   const xml: string[] = [];
   const byVariant = new Map<string, EntryResult[]>();
   for (const r of rs) {
@@ -66,9 +70,9 @@ function testcases(rs: readonly EntryResult[]): { xml: string[]; failures: numbe
       if (l) l.push(r);
       else byVariant.set(r.ptx, [r]);
     }
-    else xml.push(testcase(r));
+    else xml.push(testcase(r, report));
   }
-  for (const [ptx, cs] of byVariant) xml.push(variantCases(ptx, cs));
+  for (const [ptx, cs] of byVariant) xml.push(variantCases(ptx, cs, report));
   return {
     xml,
     failures: xml.filter((x) => x.includes('<failure')).length,
@@ -107,7 +111,7 @@ export function renderJunit(report: RunReport): string {
       const text = xmlText(checked.map(([k, v]) => `${k.slice(8)} ${v}`).join(', '));
       extra.push(`<testcase name="${xmlText(`${fam}: all ${n} catalog entries checked`)}" classname="${xmlText(`${fam}.catalog`)}">${bad ? `<failure type="compile-mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`);
     }
-    const t = testcases(rs);
+    const t = testcases(rs, report);
     const all = [...extra, ...t.xml];
     const f = all.filter((x) => x.includes('<failure')).length;
     tests += all.length;

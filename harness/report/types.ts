@@ -167,3 +167,36 @@ export function allResultTotals(report: { readonly counts: { readonly total: Par
   if (notKept.observed) total.observed = (total.observed ?? 0) + notKept.observed;
   return { total, all: report.results.length + notKept.all, kept: report.results.length, notKept };
 }
+
+/**
+ * The verdict table of a report, per family and kind (catalog entries, cases), the results counted
+ * but not kept whole included: a header row (`family`, the verdicts that occur, `total`), one row a
+ * group, and `all results`. The console's summary and the HTML report's `<noscript>` show it.
+ */
+export function familyVerdictRows(report: {
+  readonly counts: { readonly total: Partial<Record<Verdict, number>> };
+  readonly results: readonly { readonly family: string; readonly kind: string; readonly verdict: Verdict }[];
+  readonly stats: Readonly<Record<string, number>>;
+}): { rows: string[][]; used: Verdict[]; every: ReturnType<typeof allResultTotals> } {
+  const { total } = report.counts;
+  const used = VERDICTS.filter((v) => total[v]);
+  const groups = new Map<string, Record<string, number>>();
+  const add = (key: string, v: string, n: number) => {
+    const g = groups.get(key) ?? {};
+    g[v] = (g[v] ?? 0) + n;
+    groups.set(key, g);
+  };
+  for (const r of report.results) add(`${r.family} ${r.kind === 'case' ? 'cases' : 'catalog entries'}`, r.verdict, 1);
+  // passes counted but not kept whole (stats dropped.<family>.<cases|entries>)
+  for (const { family, what, n } of passesNotKept(report.stats)) add(`${family} ${what === 'cases' ? 'cases' : 'catalog entries'}`, 'pass', n);
+  for (const { family, n } of observedNotKept(report.stats)) add(`${family} cases`, 'observed', n);
+  const every = allResultTotals(report);
+  if (every.notKept.entries + every.notKept.cases && !used.includes('pass')) used.unshift('pass');
+  if (every.notKept.observed && !used.includes('observed')) used.splice(used.includes('pass') ? 1 : 0, 0, 'observed');
+  // the columns: every verdict of a kept result, and those of the results counted but not kept
+  const rows = [['family', ...used, 'total']];
+  const sum = (c: Record<string, number | undefined>) => Object.values(c).reduce<number>((a, b) => a + (b ?? 0), 0);
+  for (const [key, c] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) rows.push([key, ...used.map((v) => String(c[v] ?? 0)), String(sum(c))]);
+  rows.push(['all results', ...used.map((v) => String(every.total[v] ?? 0)), String(every.all)]);
+  return { rows, used, every };
+}
