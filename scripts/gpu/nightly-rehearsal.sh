@@ -2,8 +2,11 @@
 # The nightly GPU job rehearsed on a GPU host without node (issue 40), through the bundle
 # (npm run gpu:pack; carry .bundle): a first run accepted as the baseline (npm run accept-baseline,
 # bundled), then the nightly job's own script (.ci/nightly-gpu) twice against it, each diff kept.
-# Usage: sh scripts/gpu/nightly-rehearsal.sh OUTDIR   (logs, the accepted baseline and the diffs in OUTDIR)
-out=${1:?usage: sh scripts/gpu/nightly-rehearsal.sh OUTDIR}
+# Across two GPUs: OTHER, a report of the same run on another GPU (the recorded H100 run), is diffed
+# against the accepted baseline as the nightly job would (--fail-on regressions).
+# Usage: sh scripts/gpu/nightly-rehearsal.sh OUTDIR [OTHER]   (logs, the accepted baseline and the diffs in OUTDIR)
+out=${1:?usage: sh scripts/gpu/nightly-rehearsal.sh OUTDIR [OTHER]}
+other=${2:-}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$here" || exit 2
@@ -25,3 +28,8 @@ for n in 1 2; do
   cp "reports/nightly-$n/diff.txt" "$out/diff-$n.txt" 2>/dev/null
   grep -E '^(old|new): |change\(s\)|^regressions|^finding ' "$out/nightly-$n.log" | sed 's/^/    /'
 done
+if [ -n "$other" ]; then
+  sh "$B/conformance.sh" diff reports/accepted/sm_90-gpu.json.gz "$other" --fail-on regressions > "$out/diff-other-gpu.txt" 2>&1
+  echo "diff against $other: exit $?"
+  grep -E '^(old|new): |change\(s\)|^regressions|^finding |^  +[0-9]+  ' "$out/diff-other-gpu.txt" | sed 's/^/    /'
+fi
