@@ -369,7 +369,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
       sel = { total: s.total, counts: s.counts, batches: () => [] };
     } else sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
     if (typeof sel === 'number') return sel;
-    io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}${opts.shard ? ` (${shardText(opts.shard)}: ${entries.length} of ${selected.length})` : ''}, judged under PTX ISA ${ptx}`);
+    io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}${opts.shard ? ` (${shardText(opts.shard)}: ${entries.length} of ${selected.length})` : ''}, compiled as PTX ISA ${ptx} modules (.version ${ptx}: the newest this ptxas reads for ${target.name}; the verdicts are judged against the spec edition above)`);
     const rec = startRecorder(opts.keepPasses);
     rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
     let stats: Record<string, number> = {};

@@ -78,7 +78,7 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   if (outs.length) {
     io.out(`\nexpectations (${report.expectations.file}):`);
     for (const o of outs) {
-      const what = o.status === 'occurred' ? `occurred: ${o.matched} known deviation(s)` : o.status === 'unexpected-pass' ? (report.shard ? `did not occur in this shard (${o.ran} matching result(s) ran); merge judges it over the whole run` : `UNEXPECTED PASS: ${o.ran} matching result(s) ran and none deviated; remove or narrow it (${o.where})${o.why ? `; ${o.why}` : ''}`) : o.status === 'other-edition' ? `not applied: it is for PTX ISA ${o.editions}, this run is judged against ${report.specEdition ?? '9.1'}` : o.status === 'not-applicable' ? `not applied: its pattern matched ${o.seen} result(s), none of which could show a ${o.verdict}: ${o.why}` : 'not run: nothing this run checked matches its pattern';
+      const what = o.status === 'occurred' ? `occurred: ${o.matched} known deviation(s)` : o.status === 'unexpected-pass' ? (report.shard ? `did not occur in this shard (${o.ran} matching result(s) ran); merge judges it over the whole run` : `UNEXPECTED PASS: ${o.ran} matching result(s) ran and none deviated; remove or narrow it (${o.where})${o.why ? `; ${o.why}` : ''}`) : o.status === 'other-edition' ? `not applied: it is for PTX ISA ${o.editions}, this run is judged against ${report.specEdition ?? '9.1'}` : o.status === 'not-applicable' ? `not applied: its pattern matched ${o.seen} result(s), none of which could show ${/^[aeiou]/.test(o.verdict) ? 'an' : 'a'} ${o.verdict}: ${o.why}` : 'not run: nothing this run checked matches its pattern';
       io.out(`  ${o.id}: ${what}`);
     }
   }

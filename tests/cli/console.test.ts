@@ -73,3 +73,31 @@ it('passes and observed results counted but not kept whole are in the table and 
   expect(row('all results').at(-1)).toBe(String(52 + 1300));
   expect(out.join('\n')).toMatch(/1000 passes and 300 observed results are counted above but not kept whole/);
 });
+
+it('an expectation that could not apply is said in English: "could show an error", "a mismatch"', () => {
+  for (const [verdict, words] of [['error', 'could show an error:'], ['mismatch', 'could show a mismatch:']] as const) {
+    const out: string[] = [];
+    const r = { ...report(), expectations: { file: 'x.yaml', outcomes: [{ id: 'e1', status: 'not-applicable', verdict, seen: 3, why: 'they are catalog entries', matched: 0, ran: 0 }] } } as unknown as RunReport;
+    printSummary({ out: (s) => out.push(...s.split('\n')), err: () => {}, isTTY: false }, r, 40, 200);
+    expect(out.find((l) => l.startsWith('  e1: '))).toContain(`none of which ${words} they are catalog entries`);
+  }
+});
+
+it('a run names one edition it is judged against; the modules\' .version is called what it is', async () => {
+  const { runLines } = await import('../helpers/cli.js');
+  const { ptxasOrReason } = await import('../helpers/ptxas.js');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  if (typeof (await ptxasOrReason()) === 'string') return;
+  const dir = mkdtempSync(join(tmpdir(), 'console-edition-'));
+  try {
+    const r = await runLines(['--backend', 'ptxas', '--filter', 'atom.global.add.u32', '--no-cases', '--report', join(dir, 'r')]);
+    const text = r.out.join('\n');
+    expect(text).toMatch(/^spec: judged against the PTX ISA 9\.4 text/m);
+    expect(text).not.toMatch(/judged under/);
+    expect(text).toMatch(/compiled as PTX ISA \d+\.\d+ modules \(\.version \d+\.\d+: the newest this ptxas reads for sm_90; the verdicts are judged against the spec edition above\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
