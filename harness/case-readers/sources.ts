@@ -12,9 +12,10 @@ import { parseInstruction } from '../catalog/parse.js';
 import { families, familyPlugin } from '../registry/index.js';
 import type { Case, CaseVariant, InputProblem } from './types.js';
 import { findInFile, loadVectors } from './vectors.js';
+import { fromRoot } from '../util/paths.js';
 
-/** The repository's cases/ folder; from a bundle (one file, elsewhere), the working directory's. */
-export const CASES_DIR = ((here) => (existsSync(join(here, 'vectors')) ? here : resolve('cases')))(resolve(import.meta.dirname, '..', '..', 'cases'));
+/** The repository's cases/ folder; from a bundle (one file, elsewhere), the package root's (util/paths.ts). */
+export const CASES_DIR = ((here) => (existsSync(join(here, 'vectors')) ? here : fromRoot('cases')))(resolve(import.meta.dirname, '..', '..', 'cases'));
 export const DIRECTED_DIR = join(CASES_DIR, 'vectors');
 
 /** Generated cases per representative variant and level in a default run. */

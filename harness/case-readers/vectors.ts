@@ -104,12 +104,49 @@ interface Sink {
   onBlock?: (bytes: number) => void;
 }
 
+/** Bytes of a file that holds no case read again to say why (empty, blank or a header alone). */
+const EMPTY_LOOK = 1 << 16;
+
+/**
+ * The cases of one file (scanCases), and a problem naming the file when it holds none and nothing
+ * else is wrong with it: an empty file, blank lines only, or a header (YAML's instruction: with an
+ * empty cases:, a JSON-lines header line) and no case. Such a file is a mistake (a writer that
+ * failed, a wrong file), never a set of tests that passes.
+ */
+async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenerator<CaseBatch> {
+  const problems: InputProblem[] = [];
+  let n = 0;
+  for await (const b of scanCases(file, idFile, { ...sink, problems })) {
+    n += batchSize(b);
+    yield b;
+  }
+  if (!n) {
+    // why there is none: read again only here (a file that holds cases costs nothing more)
+    const size = (await stat(file)).size;
+    let blank = size === 0;
+    if (!blank && size <= EMPTY_LOOK) {
+      const fh = await open(file, 'r');
+      try {
+        const b = Buffer.alloc(size);
+        await fh.read(b, 0, size, 0);
+        blank = /^\s*$/.test(b.toString('utf8').replace(/^\uFEFF/, ''));
+      } finally {
+        await fh.close();
+      }
+    }
+    const why = blank ? (size === 0 ? 'empty file' : 'only blank lines') : problems.length ? undefined : /\.jsonl$/i.test(file) ? 'a header line and no case after it' : 'its cases: list is empty';
+    // a blank file's one problem is that it is blank (the reader's "a vector file is a map ..." says less)
+    if (why) problems.splice(0, problems.length, { file: idFile, line: 1, col: 1, message: `holds no case (${why}); write cases into it (docs/vector-files.md shows both forms) or leave it out of --vectors` });
+  }
+  if (sink.problems) for (const p of problems) sink.problems.push(p);
+}
+
 /**
  * The cases of one file, a block's worth at a time (problems go to `sink`). A file up to
  * WHOLE_DOC_LIMIT is read at once, and may be parsed as one YAML document when it is not in the
  * simple layout; a bigger one is read in 1 MB blocks (fewer blocks: less of the per-block work of reading and handing on).
  */
-async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenerator<CaseBatch> {
+async function* scanCases(file: string, idFile: string, sink: Sink): AsyncGenerator<CaseBatch> {
   const fh = await open(file, 'r');
   try {
     const size = (await fh.stat()).size;

@@ -8,13 +8,14 @@
  * still run) or on bad usage.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { intentOf, parseLitmus } from '../memory-model/extended.js';
 import { judge, type Judgement, type LitmusTest } from '../memory-model/index.js';
 import { prepareReportDir } from '../report/dir.js';
 import { xmlText } from '../report/junit.js';
 import { compileFilter } from '../util/filter.js';
+import { fromRoot, shown as shownPath } from '../util/paths.js';
 import { UsageError } from './errors.js';
 import type { Io } from './io.js';
 
@@ -75,7 +76,13 @@ function condHolds(test: LitmusTest, values: Record<string, string>): boolean {
 }
 
 /** The .litmus files of the paths given, in order (folders recursively, sorted). */
-function litmusFiles(paths: readonly string[]): string[] {
+/**
+ * The litmus files the paths name: a file as given, a folder's *.litmus files (its subfolders too),
+ * sorted. A path that is not there, or a folder holding no .litmus file, is a UsageError naming it.
+ * With no path, the package's cases/litmus/ (wherever the command is run from).
+ */
+export function litmusFiles(paths: readonly string[]): string[] {
+  if (!paths.length) return litmusFiles([fromRoot('cases', 'litmus')]);
   const out: string[] = [];
   const walk = (p: string) => {
     if (statSync(p).isDirectory()) {
@@ -87,7 +94,9 @@ function litmusFiles(paths: readonly string[]): string[] {
   };
   for (const p of paths) {
     if (!existsSync(p)) throw new UsageError(`${p}: no such file or folder; give litmus files or folders (default cases/litmus/)`);
+    const before = out.length;
     walk(p);
+    if (out.length === before) throw new UsageError(`${p}: the folder holds no litmus test (looked for files named *.litmus in it and its subfolders); give a folder that holds some, or the test files themselves`);
   }
   return out;
 }
@@ -131,13 +140,13 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
     return 0;
   }
   if (o.backend !== undefined && o.backend !== 'reference') throw new UsageError(`--backend ${o.backend}: litmus tests run under the reference model (--backend reference) or on the GPU (--backend gpu; issue 26, first slice)`);
-  const files = litmusFiles(v.positionals.length ? v.positionals : ['cases/litmus']);
+  const files = litmusFiles(v.positionals);
   const keep = compileFilter(o.filter);
   const results: LitmusResult[] = [];
   let unparsed = 0;
   const started = new Date();
   for (const file of files) {
-    const shown = relative(process.cwd(), file) || file;
+    const shown = shownPath(file);
     let text: string;
     try {
       text = readFileSync(file, 'utf8');

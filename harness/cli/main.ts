@@ -23,6 +23,7 @@ import { UsageError } from './errors.js';
 import { findCommand } from './commands.js';
 import type { Io } from './io.js';
 import { stdio } from './stdio.js';
+import { enterUserDir } from '../util/paths.js';
 
 /** The process's stdout and stderr; quiet once a reader goes away (stdio.ts). */
 const defaultIo: Io = stdio;
@@ -111,6 +112,9 @@ export function watchParent(interval = 500): NodeJS.Timeout {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // npm runs us in the package root: the user's paths are relative to where they ran npm (paths.ts).
+  // Done here, for the process, not in main(): a caller in the same process keeps its own directory.
+  enterUserDir();
   watchParent();
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),

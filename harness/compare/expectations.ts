@@ -43,6 +43,7 @@ import { EDITIONS, type EditionRange, inEdition, parseRange, rangeText, specEdit
 import { nearestWords } from '../util/nearest.js';
 import { ALTERNATIVES } from './explain.js';
 import { toolMessage } from './compare.js';
+import { fromRoot, shown } from '../util/paths.js';
 
 export type ExpectedVerdict = 'mismatch' | 'compile-mismatch' | 'error';
 const EXPECTED_VERDICTS: readonly ExpectedVerdict[] = ['mismatch', 'compile-mismatch', 'error'];
@@ -90,7 +91,7 @@ export interface ExpectationOutcome {
   readonly why?: string;
 }
 
-export function expectationsPath(arch: string, dir = join('cases', 'expectations')): string {
+export function expectationsPath(arch: string, dir = shown(fromRoot('cases', 'expectations'))): string {
   return join(dir, `${arch}.yaml`);
 }
 

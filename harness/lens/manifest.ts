@@ -9,9 +9,10 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { UsageError } from '../cli/errors.js';
 import type { Layout } from '../contention/cases.js';
+import { fromRoot } from '../util/paths.js';
 
-/** cases/cuda-lens beside this source, else under the working directory (the bundle of npm run gpu:pack). */
-export const LENS_DIR = ((here) => (existsSync(join(here, 'lens.yaml')) ? here : resolve('cases', 'cuda-lens')))(resolve(import.meta.dirname, '..', '..', 'cases', 'cuda-lens'));
+/** cases/cuda-lens beside this source, else under the package root (util/paths.ts; the bundle of npm run gpu:pack). */
+export const LENS_DIR = ((here) => (existsSync(join(here, 'lens.yaml')) ? here : fromRoot('cases', 'cuda-lens')))(resolve(import.meta.dirname, '..', '..', 'cases', 'cuda-lens'));
 export const LENS_HEADER = 'lens.cuh';
 
 export type Memory = 'dsmem' | 'shared' | 'global';

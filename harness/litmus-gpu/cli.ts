@@ -6,7 +6,7 @@
  * (or, with --self-test, when the planted one was NOT seen), 2 on bad usage or a file that does not
  * parse.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findTarget, modulePtxFor } from '../arch/targets.js';
@@ -22,6 +22,8 @@ import { prepareReportDir } from '../report/dir.js';
 import { xmlText } from '../report/junit.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { compileFilter } from '../util/filter.js';
+import { fromRoot, shown as shownPath } from '../util/paths.js';
+import { litmusFiles } from '../cli/litmus.js';
 import type { Judgement } from '../memory-model/events.js';
 import { DEFAULT_STRESS, type Plant, type StressOptions, type TestPlan, launchGeometry, litmusModule, planTest } from './kernel.js';
 import { type GpuLitmusRun, mergeRuns, runPlanned } from './run.js';
@@ -77,19 +79,6 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
 export const SELF_TEST_FILE = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 
 
-function files(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string) => {
-    if (statSync(p).isDirectory()) for (const e of readdirSync(p).sort()) (statSync(join(p, e)).isDirectory() || e.endsWith('.litmus')) && walk(join(p, e));
-    else out.push(p);
-  };
-  for (const p of paths) {
-    if (!existsSync(p)) throw new UsageError(`${p}: no such file or folder; give litmus files or folders (default cases/litmus/)`);
-    walk(p);
-  }
-  return out;
-}
-
 const posInt = (name: string, s: string | undefined, min: number, max: number): number | undefined => {
   if (s === undefined) return undefined;
   const n = Number(s);
@@ -143,7 +132,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   if (selfTest && v.positionals.length) throw new UsageError(`--self-test runs its own planted test (${SELF_TEST_FILE}); give no PATH with it`);
   if (selfTest && withMutants) throw new UsageError('--self-test runs only its planted test; give --mutants or --search-stress without it');
   if (search && fixed) throw new UsageError('--search-stress chooses --stress-warps, --stress-iters, --stride, --align, --preload and --stress-target itself; give none of them with it');
-  const stressPath = o['stress-file'] ?? STRESS_FILE;
+  const stressPath = o['stress-file'] ?? shownPath(fromRoot(STRESS_FILE));
   let stressFile: StressFile | undefined;
   try {
     stressFile = fixed || selfTest ? undefined : readStressFile(stressPath);
@@ -152,14 +141,14 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   }
   let findings: FindingsFile | undefined;
   try {
-    findings = selfTest ? undefined : readFindingsFile(o.findings ?? FINDINGS_FILE);
+    findings = selfTest ? undefined : readFindingsFile(o.findings ?? fromRoot(FINDINGS_FILE));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   if (o.findings && !selfTest && !findings) throw new UsageError(`--findings ${o.findings}: no such file`);
   const target = findTarget(o.arch ?? DEFAULT_ARCH);
   if (!target) throw new UsageError(`unknown --arch '${o.arch}'`);
-  const paths = files(selfTest ? [SELF_TEST_FILE] : v.positionals.length ? v.positionals : ['cases/litmus']);
+  const paths = litmusFiles(selfTest ? [fromRoot(SELF_TEST_FILE)] : v.positionals);
   const keep = compileFilter(o.filter);
   const backend = await gpuFor(target, 'litmus --backend gpu runs litmus tests', 'The judge of GPU histograms is tested on CPU (tests/litmus-gpu/); `--backend reference` judges the tests under the model alone');
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
@@ -179,7 +168,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   interface Item { file: string; name: string; plan: TestPlan; j: Judgement; mutant?: Omit<NonNullable<GpuLitmusResult['mutant']>, 'weak'> }
   const items: Item[] = [];
   for (const file of paths) {
-    const shown = relative(process.cwd(), file) || file;
+    const shown = shownPath(file);
     const text = readFileSync(file, 'utf8');
     const p = parseLitmus(text, shown);
     const name = p.test?.name ?? shown;

@@ -9,12 +9,15 @@
  *   "schema": "ptx-reduction-conformance/litmus-gpu-findings", "version": 1,
  *   "explained": [{ "test": "cases/litmus/X.litmus", "outcomes": [{ "s": "*" }], "finding": "reports/findings/<folder>", "why": "..." }]
  * }
+ * The paths of "test" and "finding" are relative to the package root (the folder of package.json),
+ * whatever directory the command is run from.
  * An outcome names every key of the test's condition (`P1:r0`, `s`) with a value (decimal or 0x hex,
  * compared modulo 2^bits of the key) or `*` (any value). An outcome of `*` for every key also explains
  * the "other" outcomes beyond the kept samples (their values are not known; every value is explained).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { GpuLitmusRun } from './run.js';
+import { fromRoot, shown } from '../util/paths.js';
 
 export const FINDINGS_FILE = 'cases/litmus/gpu-findings.json';
 
@@ -43,13 +46,14 @@ export function readFindingsFile(path: string): FindingsFile | undefined {
   if (f.schema !== 'ptx-reduction-conformance/litmus-gpu-findings' || f.version !== 1 || !Array.isArray(f.explained)) throw new Error(`${path}: not a litmus-gpu findings file (schema ptx-reduction-conformance/litmus-gpu-findings, version 1, explained: [...])`);
   f.explained.forEach((e, i) => {
     const at = `${path}: explained[${i}]`;
-    if (typeof e.test !== 'string' || !existsSync(e.test)) throw new Error(`${at}: test '${e.test}' is not a file`);
-    if (typeof e.finding !== 'string' || !existsSync(e.finding) || !statSync(e.finding).isDirectory()) throw new Error(`${at}: finding '${e.finding}' is not a folder (a finding under reports/findings/)`);
+    if (typeof e.test !== 'string' || !existsSync(fromRoot(e.test))) throw new Error(`${at}: test '${e.test}' is not a file`);
+    if (typeof e.finding !== 'string' || !existsSync(fromRoot(e.finding)) || !statSync(fromRoot(e.finding)).isDirectory()) throw new Error(`${at}: finding '${e.finding}' is not a folder (a finding under reports/findings/)`);
     if (typeof e.why !== 'string' || !e.why) throw new Error(`${at}: give 'why' (what the finding says about this outcome)`);
     if (!Array.isArray(e.outcomes) || !e.outcomes.length) throw new Error(`${at}: give 'outcomes' (one or more {key: value or "*"})`);
     for (const o of e.outcomes) for (const [k, v] of Object.entries(o)) if (typeof v !== 'string' || !(v === '*' || /^(0x[0-9a-fA-F]+|-?\d+)$/.test(v))) throw new Error(`${at}: outcome value of ${k} is '${v}': write a decimal, 0x hex or "*"`);
   });
-  return f;
+  // the paths as the run shows its tests' (relative to the user's directory), which explain() compares
+  return { ...f, explained: f.explained.map((e) => ({ ...e, test: shown(fromRoot(e.test)), finding: shown(fromRoot(e.finding)) })) };
 }
 
 /** The finding folder's name (`reports/findings/x/` -> `x`). */

@@ -15,9 +15,10 @@ import { buildScript } from '../repro/common.js';
 import { SAMPLES, type Plant, type StressOptions, type TestPlan, keyWords, launchGeometry, litmusModule, regWords } from './kernel.js';
 import { outcomeTable, verdictOf } from './outcomes.js';
 import type { GpuLitmusRun } from './run.js';
+import { fromRoot } from '../util/paths.js';
 
 /** A folder of this package, in the source tree or beside the bundle (the bundle runs from the repository root). */
-const here = (name: string, dir: string) => [join(import.meta.dirname, '..', dir), resolve('harness', dir)].find((d) => existsSync(join(d, name))) ?? resolve('harness', dir);
+const here = (name: string, dir: string) => [join(import.meta.dirname, '..', dir), fromRoot('harness', dir)].find((d) => existsSync(join(d, name))) ?? fromRoot('harness', dir);
 
 export interface LitmusReproInput {
   /** The test's file (a mutant: file#name) and name. */

@@ -10,6 +10,7 @@
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../cli/errors.js';
+import { fromRoot } from '../util/paths.js';
 
 export function timestampName(d: Date): string {
   return d.toISOString().replace(/[:]/g, '-').replace(/Z$/, 'Z');
@@ -89,7 +90,7 @@ const RUN_FOLDER = /^(?:[a-z]+-)?\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:\.\d+)?Z(?:-\d
  * The report folder for a command: `requested` (--report), else reports/out/<prefix><time>, made
  * unique. `say` gets a line when an existing report is to be replaced.
  */
-export function prepareReportDir(requested: string | undefined, prefix: string, started: Date, say: (line: string) => void, base = join('reports', 'out')): string {
+export function prepareReportDir(requested: string | undefined, prefix: string, started: Date, say: (line: string) => void, base = fromRoot('reports', 'out')): string {
   if (requested !== undefined) {
     if (requested.trim() === '') throw new UsageError('--report needs a folder');
     const dir = resolve(requested);
@@ -121,7 +122,7 @@ export function prepareReportDir(requested: string | undefined, prefix: string, 
  * writing), whatever `keep` is; other folders are not touched, nor one this process still holds.
  * Only the default location is pruned; folders named with --report are the user's.
  */
-export function pruneRuns(keep: number, base = join('reports', 'out')): { runs: string[]; empty: string[] } {
+export function pruneRuns(keep: number, base = fromRoot('reports', 'out')): { runs: string[]; empty: string[] } {
   if (!existsSync(base)) return { runs: [], empty: [] };
   const folders = readdirSync(base, { withFileTypes: true })
     .filter((e) => e.isDirectory())

@@ -5,8 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { TSX_IMPORT } from './paths.js';
 
-const TSX = ['--import', 'tsx'];
+// tsx's loader by its own path: a child may start in the user's directory, where a bare 'tsx' is not found
+const TSX = TSX_IMPORT;
 
 export function nodeChildCommand(dir: string, name: string): string[] | undefined {
   const mjs = join(dir, `${name}.mjs`);
