@@ -83,6 +83,8 @@ export async function reproCommand(argv: readonly string[], io: Io): Promise<num
   const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(v.out);
   io.out(`repro: ${id} -> ${shown}/ (${Object.keys(r.files).join(', ')})`);
   io.out(r.summary);
-  io.out(`build and run on a GPU host: sh ${shown}/build.sh && (cd ${shown} && ./repro)`);
+  // what to run is what was written: check.sh (ptxas alone, no GPU) or build.sh and ./repro (a GPU host)
+  if ('check.sh' in r.files) io.out(`check it with ptxas alone (no GPU needed; PTXAS=path picks another): sh ${shown}/check.sh`);
+  else io.out(`build and run on a GPU host: sh ${shown}/build.sh && (cd ${shown} && ./repro)`);
   return 0;
 }

@@ -15,7 +15,7 @@ import { CaseError, type ElementAllowed, type ReferenceCase, reference } from '.
 import { writeElements } from '../contention/run.js';
 import { addOnce, allows } from '../numerics/ops.js';
 import type { FloatFormat } from '../numerics/formats.js';
-import { type LaneCheck, buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, lowestPtx } from './common.js';
+import { type LaneCheck, REPRO_EXITS, buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, lowestPtx, recordedGpu, sassLines } from './common.js';
 import { findTarget } from '../arch/targets.js';
 import type { ReproFiles } from './contention.js';
 
@@ -159,7 +159,7 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
     `- ${recorded}${r.reason ? `; the harness said: ${r.reason}` : ''}`,
 
     ...(r.explanation ? [`- explanation: ${r.explanation.text}`] : []),
-    ...(r.sass ? [`- SASS: \`${r.sass}\``] : []),
+
     ...(behaviour
       ? [
           '',
@@ -171,14 +171,15 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
         ]
       : []),
     '',
-    `Toolchain of the recorded run: ${tc ? `${tc.versionLine} (PTX ISA up to ${tc.maxPtx})` : 'not recorded'}; module PTX ISA ${report.modulePtx}, target ${arch}; ${report.backend?.reason ?? ''}`,
+    ...sassLines(r.sass),
+    `GPU of the recorded run: ${recordedGpu(report)}. Toolchain: ${tc ? `${tc.versionLine} (PTX ISA up to ${tc.maxPtx})` : 'not recorded'}; module PTX ISA ${report.modulePtx}, target ${arch}.`,
     '',
     '## Build and run',
     '',
     '```sh',
     'sh build.sh     # nvcc only: kernel.cubin and ./repro',
     'PTXAS=/path/to/ptxas sh build.sh   # the kernel by another ptxas (kernel.ptx declares the lowest PTX ISA it needs)',
-    './repro         # REPRODUCED (exit 1) or NOT REPRODUCED (exit 0); ./repro 100 runs it 100 times',
+    `./repro         # ${REPRO_EXITS}; ./repro 100 runs it 100 times`,
     '```',
     '',
   ].join('\n');

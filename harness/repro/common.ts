@@ -72,3 +72,24 @@ export function buildScript(arch: string): string {
 export function cppFiles(host: 'host-contention.cpp' | 'host-case.cpp' | 'host-launch.cpp' | 'host-sweep.cpp'): Record<string, string> {
   return { 'driver.h': readFileSync(join(import.meta.dirname, 'driver.h'), 'utf8'), 'host.cpp': readFileSync(join(import.meta.dirname, host), 'utf8') };
 }
+
+/** The GPU a report's run was on, as a reproducer's README names it (never the host's CPU in its place). */
+export function recordedGpu(report: { toolchain?: { gpu?: { device?: unknown; driverVersion?: number } }; machine?: { cpu?: string; osRelease?: string } }): string {
+  const d = report.toolchain?.gpu?.device as { name?: string; cc?: string; smCount?: number } | undefined;
+  const drv = report.toolchain?.gpu?.driverVersion;
+  const host = report.machine?.cpu ? `; host ${report.machine.cpu}, ${report.machine.osRelease ?? ''}`.replace(/, $/, '') : '';
+  if (!d?.name) return `GPU not recorded in the report${host}`;
+  return `${d.name} (compute capability ${d.cc ?? '?'}${d.smCount ? `, ${d.smCount} SMs` : ''}${drv ? `, CUDA driver API ${Math.floor(drv / 1000)}.${(drv % 1000) / 10}` : ''})${host}`;
+}
+
+/**
+ * A reproducer README's SASS: the recorded run's, where the report holds it; else how to take it
+ * on the GPU host (the development machine has no cuobjdump), never an empty section.
+ */
+export function sassLines(sass: string | undefined): string[] {
+  if (sass) return ['SASS of the instruction (the recorded run):', '', '```', sass, '```', ''];
+  return ['SASS: not in the report (the run did not disassemble this kernel). On the GPU host, after `sh build.sh`: `cuobjdump -sass kernel.cubin | grep -E "ATOM|RED"` (the instruction and its fallback path, if any).', ''];
+}
+
+/** How a reproducer's program exits (host-*.cpp and driver.h): every code it can give. */
+export const REPRO_EXITS = 'REPRODUCED (exit 1) or NOT REPRODUCED (exit 0); exit 2: no CUDA driver, a driver that lacks a call, or a CUDA error (no GPU, a launch that fails), said on stderr';

@@ -21,7 +21,7 @@ import { type ContentionGroup, contentionPlan, setOps } from '../contention/case
 import { contendKernelName, contendModule } from '../contention/kernel.js';
 import { CONTENTION_RULES, MAX_ORDER_N, inSet, lanesOf, orderFree, orderSet } from '../contention/model.js';
 import { LAYOUT_CODE, groupId, launchShape, writeElements } from '../contention/run.js';
-import { buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, lowestPtx } from './common.js';
+import { REPRO_EXITS, buildScript, bytesOf, cppFiles, expectedText, hex, laneTable, lowestPtx, recordedGpu, sassLines } from './common.js';
 import { findTarget } from '../arch/targets.js';
 
 /** What the contention run recorded of one group (report.contention[i]). */
@@ -148,15 +148,15 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
     ...top.map((o) => `- ${o.count}: ${o.memory.join(', ')} (${o.verdict}${outside(o.memory) ? ', no order gives it' : ''})`),
     '',
     ...(r?.reason ? ['The harness said:', '', `> ${r.reason}`, ''] : []),
-    ...(r?.sass ? ['SASS of the kernel (the recorded run):', '', '```', r.sass, '```', ''] : []),
-    `GPU and toolchain of the recorded run: ${report.machine ? `${report.machine.cpu}, ${report.machine.osRelease}` : 'not recorded'}; ${tc ? `${tc.versionLine} (PTX ISA up to ${tc.maxPtx})` : 'ptxas not recorded'}; module PTX ISA ${report.modulePtx}, target ${arch}.`,
+    ...sassLines(r?.sass),
+    `GPU of the recorded run: ${recordedGpu(report)}. Toolchain: ${tc ? `${tc.versionLine} (PTX ISA up to ${tc.maxPtx})` : 'ptxas not recorded'}; module PTX ISA ${report.modulePtx}, target ${arch}.`,
     '',
     '## Build and run',
     '',
     '```sh',
     'sh build.sh     # nvcc only: kernel.cubin and ./repro',
     'PTXAS=/path/to/ptxas sh build.sh   # the kernel by another ptxas (kernel.ptx declares the lowest PTX ISA it needs)',
-    './repro         # REPRODUCED (exit 1) or NOT REPRODUCED (exit 0); ./repro 100 launches 100 times',
+    `./repro         # ${REPRO_EXITS}; ./repro 100 launches 100 times`,
     '```',
     '',
     'The program checks the final memory of every address, lane by lane; it does not check the values the operations returned (the report has the harness\'s judgement of those).',

@@ -20,7 +20,7 @@ import { familyPlugin } from '../registry/index.js';
 import { sweepKernelName, sweepModule } from '../sweep/kernel.js';
 import { laneOpOf } from '../sweep/reference.js';
 import { CELL_PAIRS, type SweepVariant, domainA, domainB, domainText, laneBits, sweepName, sweepPlan, sweepSpace, sweepTag } from '../sweep/space.js';
-import { buildScript, cppFiles, hex, lowestPtx } from './common.js';
+import { REPRO_EXITS, buildScript, cppFiles, hex, lowestPtx, recordedGpu } from './common.js';
 import { findTarget } from '../arch/targets.js';
 import type { ReproFiles } from './contention.js';
 
@@ -177,14 +177,14 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
         ]
       : []),
     '',
-    `GPU and toolchain of the recorded run: ${report.backend?.reason ?? 'not recorded'}; ${tc ? `${tc.versionLine} (PTX ISA up to ${tc.maxPtx})` : 'ptxas not recorded'}; module PTX ISA ${report.modulePtx}, target ${arch}.`,
+    `GPU of the recorded run: ${recordedGpu(report)}. Toolchain: ${tc ? `${tc.versionLine} (PTX ISA up to ${tc.maxPtx})` : 'ptxas not recorded'}; module PTX ISA ${report.modulePtx}, target ${arch}.`,
     '',
     '## Build and run',
     '',
     '```sh',
     'sh build.sh     # nvcc only: kernel.cubin and ./repro',
     'PTXAS=/path/to/ptxas sh build.sh   # the kernel by another ptxas (kernel.ptx declares the lowest PTX ISA it needs)',
-    './repro         # REPRODUCED (exit 1: some pair differs from the model) or NOT REPRODUCED (exit 0); ./repro 10 launches 10 times',
+    `./repro         # ${REPRO_EXITS.replace('REPRODUCED (exit 1)', 'REPRODUCED (exit 1: some pair differs from the model)')}; ./repro 10 launches 10 times`,
     'cuobjdump -sass kernel.cubin | grep -E "ATOM|RED"     # the SASS of the instruction',
     '```',
     '',
