@@ -121,7 +121,7 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
     '```sh',
     'sh build.sh     # nvcc only: kernel.cubin and ./repro',
     'PTXAS=/path/to/ptxas sh build.sh   # the kernel by another ptxas',
-    `./repro         # REPRODUCED n of N instances (exit 1) or NOT REPRODUCED in N instances (exit 0); ./repro 100 makes 100 launches`,
+    `./repro         # REPRODUCED n of N instances (exit 1) or NOT REPRODUCED in N instances (exit 0); exit 2: no CUDA driver or a CUDA error (said on stderr); ./repro 100 makes 100 launches`,
     '```',
     '',
     `The same test through the harness: \`${x.command}\``,
