@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../harness/cli/errors.js';
 import type { Io } from '../../harness/cli/io.js';
 import { main } from '../../harness/cli/main.js';
-import { prepareReportDir, pruneRuns } from '../../harness/report/dir.js';
+import { prepareReportDir, pruneRuns, timestampName } from '../../harness/report/dir.js';
+import { fromRoot } from '../../harness/util/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-dir-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -125,23 +126,32 @@ describe('runs do not pile up (issue 13, defect 5 in part)', () => {
 });
 
 describe('no empty report folder is left behind (issue 23, defect 2)', () => {
-  // a working directory of its own (reports/out/ is relative to it) that sees the repository's cases/
+  // a working directory of its own; the default folders are the package's reports/out/ (util/paths.ts)
+  // whatever it is, where other runs may write too: a run's own are those named in its time, new
   const cwd = join(dir, 'cwd');
   mkdirSync(cwd);
   symlinkSync(join(import.meta.dirname, '..', '..', 'cases'), join(cwd, 'cases'));
-  const out = join(cwd, 'reports', 'out');
+  const out = fromRoot('reports', 'out');
+  const list = () => (existsSync(out) ? readdirSync(out) : []);
+  let last = { before: new Set<string>(), from: '', to: '' };
   const runIn = async (args: string[]) => {
     const lines: string[] = [];
     const io: Io = { out: (s) => lines.push(s), err: (s) => lines.push(s), isTTY: false };
     const was = process.cwd();
+    const before = new Set(list());
+    const from = timestampName(new Date());
     process.chdir(cwd);
     try {
       return { code: await main(args, io), out: lines.join('\n') };
     } finally {
       process.chdir(was);
+      last = { before, from, to: `${timestampName(new Date())}~` };
     }
   };
-  const folders = () => (existsSync(out) ? readdirSync(out) : []);
+  const folders = () => list().filter((n) => !last.before.has(n) && n >= last.from && n <= last.to);
+  afterAll(() => {
+    for (const f of folders()) rmSync(join(out, f), { recursive: true, force: true });
+  });
   it('a run that stops with exit 2 (a broken vector file) leaves no folder in reports/out/', async () => {
     const bad = join(dir, 'broken.yaml');
     writeFileSync(bad, 'cases:\n  - variant: atom.global.add.u32\n    input: {memory: [0x1\n');
