@@ -7,7 +7,7 @@
  * 1 when an intent disagrees (or judging a test failed), 2 when a file did not parse (the others
  * still run) or on bad usage.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { intentOf, parseLitmus } from '../memory-model/extended.js';
@@ -15,7 +15,8 @@ import { judge, type Judgement, type LitmusTest } from '../memory-model/index.js
 import { prepareReportDir } from '../report/dir.js';
 import { xmlText } from '../report/junit.js';
 import { compileFilter } from '../util/filter.js';
-import { fromRoot, shown as shownPath } from '../util/paths.js';
+import { shown as shownPath } from '../util/paths.js';
+import { litmusFiles } from './litmus-files.js';
 import { UsageError } from './errors.js';
 import type { Io } from './io.js';
 
@@ -73,32 +74,6 @@ function condHolds(test: LitmusTest, values: Record<string, string>): boolean {
     }
   };
   return ev(test.cond);
-}
-
-/** The .litmus files of the paths given, in order (folders recursively, sorted). */
-/**
- * The litmus files the paths name: a file as given, a folder's *.litmus files (its subfolders too),
- * sorted. A path that is not there, or a folder holding no .litmus file, is a UsageError naming it.
- * With no path, the package's cases/litmus/ (wherever the command is run from).
- */
-export function litmusFiles(paths: readonly string[]): string[] {
-  if (!paths.length) return litmusFiles([fromRoot('cases', 'litmus')]);
-  const out: string[] = [];
-  const walk = (p: string) => {
-    if (statSync(p).isDirectory()) {
-      for (const e of readdirSync(p).sort()) {
-        const q = join(p, e);
-        if (statSync(q).isDirectory() || e.endsWith('.litmus')) walk(q);
-      }
-    } else out.push(p);
-  };
-  for (const p of paths) {
-    if (!existsSync(p)) throw new UsageError(`${p}: no such file or folder; give litmus files or folders (default cases/litmus/)`);
-    const before = out.length;
-    walk(p);
-    if (out.length === before) throw new UsageError(`${p}: the folder holds no litmus test (looked for files named *.litmus in it and its subfolders); give a folder that holds some, or the test files themselves`);
-  }
-  return out;
 }
 
 export interface LitmusResult {

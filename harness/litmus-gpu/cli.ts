@@ -23,7 +23,7 @@ import { xmlText } from '../report/junit.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { compileFilter } from '../util/filter.js';
 import { fromRoot, shown as shownPath } from '../util/paths.js';
-import { litmusFiles } from '../cli/litmus.js';
+import { litmusFiles } from '../cli/litmus-files.js';
 import type { Judgement } from '../memory-model/events.js';
 import { DEFAULT_STRESS, type Plant, type StressOptions, type TestPlan, launchGeometry, litmusModule, planTest } from './kernel.js';
 import { type GpuLitmusRun, mergeRuns, runPlanned } from './run.js';
