@@ -67,6 +67,8 @@ export interface RunReport {
   readonly editionCheck?: EditionCheck;
   /** Contention groups (`contend`): one per variant x layout x operand set, with its outcome histogram. */
   readonly contention?: readonly ContentionReport[];
+  /** The CUDA C++ lens's own record (harness/lens/report.ts LensSection): calls, memories, nvcc, the table per call. */
+  readonly lens?: { readonly [key: string]: unknown };
 }
 
 /** One variant's sweep (harness/sweep/run.ts). */

@@ -21,7 +21,7 @@ import { toolchainName } from '../util/toolchain-name.js';
 export { KEEP_WHOLE } from './keep.js';
 
 export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed' | 'shard' | 'specEdition'>;
-export type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries' | 'sweeps' | 'sweepsNotRun' | 'contention'>;
+export type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries' | 'sweeps' | 'sweepsNotRun' | 'contention' | 'lens'>;
 
 export interface WrittenReport {
   readonly report: RunReport;

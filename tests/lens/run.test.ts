@@ -9,12 +9,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { register } from 'tsx/cjs/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../harness/cli/io.js';
 import { main } from '../../harness/cli/main.js';
-import type { LensReport } from '../../harness/cli/lens.js';
+import type { LensSection } from '../../harness/lens/report.js';
 import { NVCC_FLAGS, fileKey, lensSources } from '../../harness/lens/compile.js';
 import { LENS_DIR } from '../../harness/lens/manifest.js';
 
@@ -48,14 +47,21 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<{ 
     process.env = saved;
   }
 }
-const report = (d: string) => JSON.parse(gunzipSync(readFileSync(join(d, 'lens-report.json.gz'))).toString('utf8')) as LensReport;
+/** The lens section of the report a lens run wrote (report.json, as every command writes). */
+const report = (d: string) => JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')).lens as LensSection;
+/** An expectations file with none in it: every deviation is a failure. */
+const NONE = join(dir, 'no-expectations.yaml');
+writeFileSync(NONE, 'expectations: []\n');
 
 describe('lens against the stand-in launcher', () => {
   const pre = join(dir, 'pre');
   fakePrebuilt(pre);
   it('atomic kernels: every group of every memory passes, each result names its call, type, memory and toolchain', async () => {
-    const r = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64,atomicAdd_half2,atomicMin_u64', '--reps', '32', '--report', join(dir, 'a')], { PTX_CONFORMANCE_ADDON: STANDIN });
+    const r = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64,atomicAdd_half2,atomicMin_u64', '--reps', '32', '--expectations', NONE, '--report', join(dir, 'a')], { PTX_CONFORMANCE_ADDON: STANDIN });
     expect(r.code).toBe(0);
+    // with the sm_90 expectations an atomic dsmem atomicOr is an unexpected pass: the finding went away (exit 1)
+    const u = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64', '--reps', '32', '--report', join(dir, 'a-unexpected')], { PTX_CONFORMANCE_ADDON: STANDIN });
+    expect([u.code, u.out]).toEqual([1, expect.stringMatching(/shared-cluster-b64-and-or-xor-not-atomic: UNEXPECTED PASS/)]);
     const rep = report(join(dir, 'a'));
     expect(rep.results.length).toBeGreaterThan(10);
     expect(rep.results.every((x) => x.verdict === 'pass')).toBe(true);
@@ -64,9 +70,9 @@ describe('lens against the stand-in launcher', () => {
     expect([one.call, one.type, one.variant, one.layout, one.toolchain]).toEqual(['atomicOr(unsigned long long*, unsigned long long)', 'unsigned long long', 'atom.shared::cluster.or.b64', 'cluster', 'Cuda compilation tools, release 99.9, V99.9.1']);
     expect(rep.rows.every((x) => x.status === 'not affected')).toBe(true);
   }, 60_000);
-  it('a non-atomic stand-in for atomicOr_u64_dsmem and atomicMin_u64_dsmem: their groups are mismatches at every address (lost updates), the other kernels pass, exit 1', async () => {
+  it('a non-atomic stand-in for atomicOr_u64_dsmem and atomicMin_u64_dsmem: their groups are mismatches at every address (lost updates), the other kernels pass; exit 1 with no expectation', async () => {
     for (const k of ['atomicOr_u64_dsmem', 'atomicMin_u64_dsmem']) {
-      const r = await cli(['lens', '--prebuilt', pre, '--filter', `${k.replace(/_dsmem$/, '')}`, '--reps', '32', '--report', join(dir, k)], { PTX_CONFORMANCE_ADDON: STANDIN, LENS_STANDIN_SPLIT: k });
+      const r = await cli(['lens', '--prebuilt', pre, '--filter', `${k.replace(/_dsmem$/, '')}`, '--reps', '32', '--expectations', NONE, '--report', join(dir, k)], { PTX_CONFORMANCE_ADDON: STANDIN, LENS_STANDIN_SPLIT: k });
       expect(r.code).toBe(1);
       const rep = report(join(dir, k));
       const bad = rep.results.filter((x) => x.verdict === 'mismatch');
@@ -78,6 +84,17 @@ describe('lens against the stand-in launcher', () => {
       expect(rep.rows.find((x) => x.kernel === k)!.status).toBe('affected');
       expect(r.out).toMatch(/ dsmem +release 99\.9, V99\.9\.1 +affected /);
     }
+  }, 60_000);
+  it('the same with the sm_90 expectations (the .shared::cluster finding): known deviations, exit 0; the common report (report.json, html, junit) with the groups in its contention section', async () => {
+    const k = 'atomicOr_u64_dsmem';
+    const r = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64', '--reps', '32', '--report', join(dir, 'known')], { PTX_CONFORMANCE_ADDON: STANDIN, LENS_STANDIN_SPLIT: k });
+    expect(r.code, r.out).toBe(0);
+    const rep = JSON.parse(readFileSync(join(dir, 'known', 'report.json'), 'utf8'));
+    const known = rep.results.filter((x: { verdict: string }) => x.verdict === 'known-deviation');
+    expect(known.map((x: { id: string; expectation: string }) => [x.id, x.expectation])).toEqual([['atom.shared::cluster.or.b64/contend-cluster-bits/lens-atomicOr_u64_dsmem@nvcc-99.9.1', 'shared-cluster-b64-and-or-xor-not-atomic']]);
+    expect(rep.contention.map((c: { id: string }) => c.id)).toEqual(rep.results.map((x: { id: string }) => x.id));
+    for (const f of ['report.html', 'junit.xml', 'results.jsonl.gz', 'summary.txt']) expect(readFileSync(join(dir, 'known', f)).length, f).toBeGreaterThan(0);
+    expect(r.out).toMatch(/shared-cluster-b64-and-or-xor-not-atomic: occurred: 1 known deviation/);
   }, 60_000);
   it('a prebuilt folder compiled from other sources is refused as stale (exit 2, what to run)', async () => {
     const src = join(dir, 'src');
