@@ -31,6 +31,8 @@ export interface Options {
   readonly kinds: readonly EntryKind[];
   readonly list: boolean;
   readonly report?: string;
+  /** --overwrite: a --report folder that already holds a report may be written over (else exit 2). */
+  readonly overwrite: boolean;
   readonly seed: number;
   readonly help: boolean;
   /** --vectors FILE|DIR, repeatable. */
@@ -95,7 +97,9 @@ export const USAGE = `usage: npm run conformance -- [options]          the main 
   --kind LIST        entry kinds to include (default all): ${ENTRY_KINDS.join(',')}
   --list             print the entries the filter selects, run nothing
   --report DIR       where the reports go (default reports/out/<timestamp>/): results.jsonl while
-                     the run goes, then report.json, report.html and junit.xml
+                     the run goes, then report.json, report.html and junit.xml; a folder that
+                     already holds a report is refused (exit 2) unless --overwrite is given
+  --overwrite        write over the report already in the --report folder
   --keep all|N       keep every result whole (all), or every result that is not a plain pass and the
                      first N passes: of catalog entries and of library cases (default ${DEFAULT_KEEP_PASSES}), of
                      --vectors/--case cases on either backend (default ${KEEP_WHOLE}); the rest are counted in
@@ -169,6 +173,7 @@ export function parseOptions(argv: readonly string[]): Options {
         kind: { type: 'string' },
         list: { type: 'boolean' },
         report: { type: 'string' },
+        overwrite: { type: 'boolean' },
         seed: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         vectors: { type: 'string', multiple: true },
@@ -192,7 +197,7 @@ export function parseOptions(argv: readonly string[]): Options {
     const missing = missingValue(msg, argv);
     if (missing) throw missing;
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--allow-multicast', '--plan-only', '--launches', '--ptxas', '--help'];
+    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--overwrite', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--allow-multicast', '--plan-only', '--launches', '--ptxas', '--help'];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -228,6 +233,7 @@ export function parseOptions(argv: readonly string[]): Options {
     kinds,
     list: v.list ?? false,
     ...(v.report !== undefined ? { report: v.report } : {}),
+    overwrite: v.overwrite ?? false,
     seed,
     help: v.help ?? false,
     vectors: checkVectorPaths(v.vectors ?? []),

@@ -86,7 +86,7 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const started = new Date();
-  const dir = prepareReportDir(v.report, 'contend-', started, (l) => io.err(l));
+  const dir = prepareReportDir(v.report, 'contend-', started, (l) => io.err(l), { overwrite: v.overwrite ?? false });
   io.err(`contend on ${backend.device!.name}: ${reps} addresses per launch, 2 launches per group${selftest ? ', SELF-TEST (plain load/add/store)' : ''}`);
   if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
   const t0 = performance.now();

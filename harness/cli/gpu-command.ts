@@ -17,6 +17,7 @@ const COMMON = {
   arch: { type: 'string' },
   filter: { type: 'string' },
   report: { type: 'string' },
+  overwrite: { type: 'boolean' },
   'cache-dir': { type: 'string' },
   backend: { type: 'string' },
   shard: { type: 'string' },

@@ -4,7 +4,7 @@
  * the same word (harness/hostmem/). Exit 0 when nothing is a mismatch or an error, 1 otherwise, 2 on
  * usage errors.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { modulePtxFor } from '../arch/targets.js';
@@ -12,6 +12,7 @@ import { choosePtxas, probePtxas } from '../backends/ptxas/toolchain.js';
 import { type MemoryKind, MEMORY_KINDS } from '../hostmem/judge.js';
 import { type HostmemRun, planFor, runHostmem } from '../hostmem/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
+import { prepareReportDir } from '../report/dir.js';
 import { UsageError } from './errors.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';
@@ -77,8 +78,7 @@ export async function hostmemCommand(argv: readonly string[], io: Io): Promise<n
   const backend = await gpuFor(target, 'hostmem runs', 'Its judge is tested on CPU (tests/hostmem/); --plan-only lists the jobs without a GPU');
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const started = new Date();
-  const dir = v.report ?? join('reports', 'out', `hostmem-${started.toISOString().replace(/[:.]/g, '-')}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = prepareReportDir(v.report, 'hostmem-', started, (l) => io.err(l), { overwrite: v.overwrite ?? false });
   io.err(`hostmem on ${backend.device!.name}: memory ${kinds.join(', ')}`);
   const t0 = performance.now();
   const r = await runHostmem({ arch: target.name, ptx, ptxas: backend.ptxas!, cacheDir: resolveCacheDir(v['cache-dir']), ...(v.filter ? { filter: v.filter } : {}), kinds: kinds as MemoryKind[], onProgress: (m) => io.err(m) });

@@ -82,6 +82,7 @@ export async function lensCommand(argv: readonly string[], io: Io): Promise<numb
         reps: { type: 'string' },
         arch: { type: 'string' },
         report: { type: 'string' },
+        overwrite: { type: 'boolean' },
         'cache-dir': { type: 'string' },
         expectations: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -154,7 +155,7 @@ export async function lensCommand(argv: readonly string[], io: Io): Promise<numb
   }
   l.useDevice(0);
   const started = new Date();
-  const dir = prepareReportDir(v.report, 'lens-', started, (s) => io.err(s));
+  const dir = prepareReportDir(v.report, 'lens-', started, (s) => io.err(s), { overwrite: v.overwrite ?? false });
   io.err(`lens on ${device.name} (driver ${device.driverVersion}): ${kernels.length} kernels x ${toolchains.length} toolchain(s), ${reps} addresses per launch, 2 launches per group`);
   const t1 = performance.now();
   const { results, skipped } = await runLens({ toolchains, kernels, arch, reps, launcher: l, onProgress: (m) => io.err(m) });

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { intentOf, parseLitmus } from '../memory-model/extended.js';
 import { judge, type Judgement, type LitmusTest } from '../memory-model/index.js';
 import { prepareReportDir } from '../report/dir.js';
+import { printWritten } from './summary.js';
 import { xmlText } from '../report/junit.js';
 import { compileFilter } from '../util/filter.js';
 import { shown as shownPath } from '../util/paths.js';
@@ -105,7 +106,7 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
   if (argv.some((a, i) => a === '--backend=gpu' || (a === '--backend' && argv[i + 1] === 'gpu'))) return (await import('../litmus-gpu/cli.js')).litmusGpuCommand(argv, io);
   let v;
   try {
-    v = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { filter: { type: 'string' }, backend: { type: 'string' }, list: { type: 'boolean' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    v = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { filter: { type: 'string' }, backend: { type: 'string' }, list: { type: 'boolean' }, report: { type: 'string' }, overwrite: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
     throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${LITMUS_USAGE}`);
   }
@@ -120,6 +121,8 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
   const results: LitmusResult[] = [];
   let unparsed = 0;
   const started = new Date();
+  // the folder is checked before any test runs: a --report holding a report costs nothing (exit 2)
+  const dir = o.list ? '' : prepareReportDir(o.report, 'litmus-', started, (s) => io.err(s), { overwrite: o.overwrite ?? false });
   for (const file of files) {
     const shown = shownPath(file);
     let text: string;
@@ -184,9 +187,9 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
   const withIntent = results.filter((r) => r.intent).length;
   const agreeing = results.filter((r) => r.intent && r.status === 'passed').length;
   io.out(`${results.length} test(s): ${results.length - unparsed} judged, ${unparsed} unparsed; ${agreeing} of ${withIntent} stated intents agree with the model${failed ? `; ${failed} failed` : ''}`);
-  const dir = prepareReportDir(o.report, 'litmus-', started, (s) => io.err(s));
   writeReports(dir, results, started, argv);
-  io.out(`report: ${join(dir, 'report.json')} (also report.html, junit.xml)`);
+  // on stderr when stdout's reader is gone (litmus | head -1): the paths are never lost
+  printWritten(io, { json: join(dir, 'report.json'), html: join(dir, 'report.html'), junit: join(dir, 'junit.xml') });
   if (unparsed) return 2;
   return failed ? 1 : 0;
 }

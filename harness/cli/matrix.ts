@@ -181,7 +181,7 @@ export function memberArgv(argv: readonly string[], ptxas: string, report: strin
 export async function commandMatrix(command: string, argv: readonly string[], paths: readonly string[], report: string | undefined, io: Io, runOne: (argv: readonly string[], io: Io) => Promise<number>): Promise<number> {
   const started = new Date();
   const toolchains = await probeToolchains(paths);
-  const dir = prepareReportDir(report, `${command}-matrix-`, started, (l) => io.err(l));
+  const dir = prepareReportDir(report, `${command}-matrix-`, started, (l) => io.err(l), { overwrite: argv.includes('--overwrite') });
   const labels = toolchains.map((t) => t.label);
   const codes: number[] = [];
   const seconds: number[] = [];
@@ -287,7 +287,7 @@ export async function matrixCommand(argv: readonly string[], opts: Options, io: 
   } finally {
     choosePtxas(undefined);
   }
-  const dir = prepareReportDir(opts.report, 'matrix-', started, (l) => io.err(l));
+  const dir = prepareReportDir(opts.report, 'matrix-', started, (l) => io.err(l), { overwrite: opts.overwrite });
 
   // the ptxas backend: every toolchain classifies the same entries before any report is written
   const pre: PtxasRun[] = [];

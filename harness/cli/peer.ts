@@ -6,7 +6,7 @@
  * judged by the contention model. Exit 0 when nothing is a mismatch or an error, 1 otherwise, 2 on
  * usage errors or where the run is refused (environment, devices, peer access).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { modulePtxFor } from '../arch/targets.js';
@@ -15,6 +15,7 @@ import { gpuPlan } from '../backends/gpu/plan.js';
 import { choosePtxas, probePtxas } from '../backends/ptxas/toolchain.js';
 import { compileFilter } from '../util/filter.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
+import { prepareReportDir } from '../report/dir.js';
 import { type PeerContentionOutcome, peerContentionGroups, runPeerContention } from '../peer/contend.js';
 import { MEMORY_DEVICE_ENV, peerEnvironmentRefusal } from '../peer/guard.js';
 import { CONTENTION_RULES, PEER_RULES, SINGLE_FILTER, peerGroupId } from '../peer/plan.js';
@@ -156,8 +157,7 @@ export async function peerCommand(argv: readonly string[], io: Io, runMain: (arg
   l.peerEnable(0, 1);
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const started = new Date();
-  const dir = v.report ?? join('reports', 'out', `peer-${started.toISOString().replace(/[:.]/g, '-')}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = prepareReportDir(v.report, 'peer-', started, (l) => io.err(l), { overwrite: v.overwrite ?? false });
   io.err(`peer: kernels on 0 (${devices[0]!.name}), memory on 1 (${devices[1]!.name}); link 0 -> 1: ${ATTRS.map((a) => `${a} ${link.attributes[a]}`).join(', ')}`);
   const t0 = performance.now();
   const runs: RunSummary[] = [];
@@ -173,7 +173,7 @@ export async function peerCommand(argv: readonly string[], io: Io, runMain: (arg
       let code: number;
       try {
         io.err(`peer: single-thread cases, memory ${memory === 'peer' ? 'on device 1 (peer)' : 'on device 0 (local)'}`);
-        code = await runMain(['--backend', 'gpu', '--arch', target.name, '--filter', filterArg, '--generated', String(generated), '--report', join(dir, memory), ...(v['cache-dir'] ? ['--cache-dir', v['cache-dir']] : []), ...(v.ptxas?.length ? ['--ptxas', v.ptxas[0]!] : []), ...(v['spec-edition'] ? ['--spec-edition', v['spec-edition']] : [])], sub);
+        code = await runMain(['--backend', 'gpu', '--arch', target.name, '--filter', filterArg, '--generated', String(generated), '--report', join(dir, memory), ...(v.overwrite ? ['--overwrite'] : []), ...(v['cache-dir'] ? ['--cache-dir', v['cache-dir']] : []), ...(v.ptxas?.length ? ['--ptxas', v.ptxas[0]!] : []), ...(v['spec-edition'] ? ['--spec-edition', v['spec-edition']] : [])], sub);
       } finally {
         if (saved === undefined) delete process.env[MEMORY_DEVICE_ENV];
         else process.env[MEMORY_DEVICE_ENV] = saved;

@@ -105,8 +105,8 @@ export async function renderCommand(args: readonly string[], io: Io): Promise<nu
     return v;
   };
   const known = ['--report', '--expectations', '--spec-edition'];
-  const bad = args.slice(1).filter((x, i, xs) => x.startsWith('--') && !known.includes(x) && !known.includes(xs[i - 1] ?? ''));
-  if (bad.length) throw new UsageError(`render: unknown option ${bad[0]}; it takes --report DIR, --expectations FILE and --spec-edition E`);
+  const bad = args.slice(1).filter((x, i, xs) => x.startsWith('--') && x !== '--overwrite' && !known.includes(x) && !known.includes(xs[i - 1] ?? ''));
+  if (bad.length) throw new UsageError(`render: unknown option ${bad[0]}; it takes --report DIR, --overwrite, --expectations FILE and --spec-edition E`);
   const asked = flag('--spec-edition');
   const old = await loadReport(file);
   const was: Edition = old.specEdition ?? '9.1';
@@ -157,7 +157,7 @@ export async function renderCommand(args: readonly string[], io: Io): Promise<nu
     }),
     machine: old.machine,
   };
-  const dir = prepareReportDir(flag('--report'), 'render-', new Date(), (l) => io.err(l));
+  const dir = prepareReportDir(flag('--report'), 'render-', new Date(), (l) => io.err(l), { overwrite: args.includes('--overwrite') });
   printSummary(io, report);
   printWritten(io, writeReportFiles(dir, report));
   return exitCode(report);
@@ -168,13 +168,15 @@ export async function mergeCommand(args: readonly string[], io: Io): Promise<num
   const files: string[] = [];
   let dirArg: string | undefined;
   let allowMissing = false;
+  let overwrite = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--report') {
       dirArg = args[++i];
       if (!dirArg || dirArg.startsWith('--')) throw new UsageError('--report needs a folder');
     } else if (a === '--allow-missing') allowMissing = true;
-    else if (a.startsWith('--')) throw new UsageError(`merge: unknown option ${a}; it takes --report DIR and --allow-missing`);
+    else if (a === '--overwrite') overwrite = true;
+    else if (a.startsWith('--')) throw new UsageError(`merge: unknown option ${a}; it takes --report DIR, --overwrite and --allow-missing`);
     else files.push(a);
   }
   if (!files.length) throw new UsageError('merge takes the report.json of every shard: npm run conformance -- merge S0/report.json S1/report.json S2/report.json [--report DIR]');
@@ -182,7 +184,7 @@ export async function mergeCommand(args: readonly string[], io: Io): Promise<num
   for (const f of files) shards.push({ file: f, report: await loadReport(f) });
   const report = mergeReports(shards, { allowMissing });
   io.err(`merged ${shards.length} shard report(s) of ${report.command.join(' ')}: ${report.results.length} results kept`);
-  const dir = prepareReportDir(dirArg, 'merge-', new Date(), (l) => io.err(l));
+  const dir = prepareReportDir(dirArg, 'merge-', new Date(), (l) => io.err(l), { overwrite });
   printSummary(io, report);
   printWritten(io, writeReportFiles(dir, report));
   return exitCode(report);

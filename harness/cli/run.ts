@@ -528,11 +528,21 @@ async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: Run
   setSpecEdition(opts.specEdition);
   const started = new Date();
   let rec: RunRecorder | undefined;
+  // a signal: the results so far as a partial report under the run's keep rule, or, before the
+  // first result, no report at all (the stream's header removed, a default folder too, and said)
   const onSignal = (sig: NodeJS.Signals) => {
-    const w = rec?.finishPartial(`interrupted by ${sig} after ${rec.results.length + (rec.pending?.().length ?? 0)} results`);
-    io.err(`\n${sig}: stopped.${w ? ` A partial report with the ${rec!.results.length} results so far:` : ' No result had been recorded yet.'}`);
-    if (w) printWritten(io, w);
-    else removeEmptyReportDirs();
+    const n = rec?.recorded ?? 0;
+    if (rec?.done) io.err(`\n${sig}: stopped after the report was written.`);
+    else if (rec && n) {
+      const w = rec.finishPartial(`interrupted by ${sig} after ${n} results`)!;
+      const counted = n - w.report.results.length;
+      io.err(`\n${sig}: stopped. A partial report of the ${n} results so far (${w.report.results.length} kept whole${counted ? `, ${counted} passes counted` : ''}):`);
+      printWritten(io, w);
+    } else {
+      rec?.discard();
+      const gone = removeEmptyReportDirs();
+      io.err(`\n${sig}: stopped before any result was recorded: no report written${gone.length ? `; the empty folder ${gone.join(', ')} removed` : opts.report !== undefined ? ` in ${opts.report}` : ''}.`);
+    }
     process.exit(sig === 'SIGINT' ? 130 : 143);
   };
   try {
@@ -548,13 +558,15 @@ async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: Run
     for (const [from, to] of opts.filterRespelled ?? []) io.err(`--filter: '${from}' read as '${to}' (ids spell qualifiers in the grammar's order; ptxas accepts any order)`);
     io.err(`spec: judged against the PTX ISA ${opts.specEdition} text${opts.specEdition === NEWEST_EDITION ? ' (the newest the catalog has; --spec-edition picks another)' : ' (--spec-edition)'}`);
     if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
-    const dir = prepareReportDir(opts.report, '', started, (l) => io.err(l));
+    const dir = prepareReportDir(opts.report, '', started, (l) => io.err(l), { overwrite: opts.overwrite });
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     // keepPasses: the ptxas + reference run keeps the first --keep passes whole, which merge applies again to the whole run
     const out = await runBackend(opts, target, io, (keepPasses?: number) => {
       const shard = opts.shard ? { shard: { ...opts.shard, keepPasses: keepPasses !== undefined && Number.isFinite(keepPasses) ? keepPasses : null } } : {};
       rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed, specEdition: opts.specEdition, ...shard }, expectations, expectations.length ? exFile : null);
+      // the keep rule a partial report applies: the run's (entries and library cases: --keep; vector files and gpu cases: --keep, else KEEP_WHOLE)
+      rec.keepPasses = keepPasses ?? (opts.keepGiven ? opts.keepPasses : KEEP_WHOLE);
       io.err(`streaming results to ${rec.jsonl}`);
       return rec;
     }, hooks);

@@ -135,7 +135,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   if (!expectations) return 2;
   if (!existsSync(exFile)) io.err(`sweep: no expectations file at ${exFile} (a path relative to the working directory; --expectations FILE names one): every deviation counts as a mismatch`);
   const started = new Date();
-  const dir = prepareReportDir(v.report, 'sweep-', started, (l) => io.err(l));
+  const dir = prepareReportDir(v.report, 'sweep-', started, (l) => io.err(l), { overwrite: v.overwrite ?? false });
   io.err(`sweep on ${backend.device!.name}: ${cells === CELLS ? 'every pair' : `the first ${cells} cells (${cells * 65536} pairs)`} per variant${selftest ? ', SELF-TEST kernels (results perturbed where b is subnormal)' : ''}`);
   const r = await runSweeps({
     arch: target.name,

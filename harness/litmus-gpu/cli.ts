@@ -19,6 +19,7 @@ import type { Io } from '../cli/io.js';
 import { parseLitmus } from '../memory-model/extended.js';
 import { judge } from '../memory-model/index.js';
 import { prepareReportDir } from '../report/dir.js';
+import { printWritten } from '../cli/summary.js';
 import { xmlText } from '../report/junit.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { compileFilter } from '../util/filter.js';
@@ -93,7 +94,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { replay: { type: 'string' }, only: { type: 'string', multiple: true }, repro: { type: 'string', multiple: true }, out: { type: 'string' }, preload: { type: 'boolean' }, 'stress-target': { type: 'string' }, backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, align: { type: 'boolean' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, findings: { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { replay: { type: 'string' }, only: { type: 'string', multiple: true }, repro: { type: 'string', multiple: true }, out: { type: 'string' }, preload: { type: 'boolean' }, 'stress-target': { type: 'string' }, backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, align: { type: 'boolean' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, findings: { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, overwrite: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
     throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${LITMUS_GPU_USAGE}`);
@@ -313,7 +314,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   io.out(`${results.length} test(s): ${ran.length} ran on ${info.devices[0]?.name ?? 'the GPU'} (${inst} instances), ${skipped} skipped, ${unparsed} unparsed, ${errors} errors; ${forbidden} with a forbidden outcome seen${knownDeviations ? `, ${knownDeviations} with only known deviations (explained findings)` : ''}; ${seconds.toFixed(1)} s`);
   const mutation = withMutants ? scoreOf(results) : undefined;
   if (mutation) for (const line of mutationLines(mutation)) io.out(line);
-  const dir = prepareReportDir(o.report, 'litmus-gpu-', started, (s) => io.err(s));
+  const dir = prepareReportDir(o.report, 'litmus-gpu-', started, (s) => io.err(s), { overwrite: o.overwrite ?? false });
   // reproducers: every result with a forbidden outcome seen, and each --repro
   const repros: Record<string, string> = {};
   for (const r of results) {
@@ -337,7 +338,8 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   }
   const replayRecord: ReplayRecord = { version: 1, seed, arch: target.name, smCount, modulePtx: ptx, toolchain: backend.ptxas!.versionLine, selfTest, mutants: withMutants, files: [...new Set(items.map((it) => it.mutant?.of ?? it.file))].map((file) => ({ file, sha256: sha256(readFileSync(file)) })) };
   writeGpuReports(dir, results, started, argv, { device: info.devices[0]?.name ?? '', seconds, stress, seed, stride, selfTest, stressFile: replay ? `the replayed report ${replay.path}` : fixed ? 'command line' : stressFile ? stressPath : 'defaults', ...(mutation ? { mutation } : {}), replay: replayRecord, ...(replay ? { replayOf: replay.path } : {}), ...(Object.keys(repros).length ? { repros } : {}) });
-  io.out(`report: ${join(dir, 'report.json')} (also report.html, junit.xml)`);
+  // on stderr when stdout's reader is gone (litmus | head -1): the paths are never lost
+  printWritten(io, { json: join(dir, 'report.json'), html: join(dir, 'report.html'), junit: join(dir, 'junit.xml') });
   if (unparsed) return 2;
   if (selfTest) {
     const seen = ran[0]?.gpu?.forbiddenSeen ?? 0;

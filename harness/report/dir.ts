@@ -2,8 +2,9 @@
  * The folder a command writes its reports into, checked and created before any work, so that a
  * wrong --report costs nothing and says why (exit 2), instead of failing (or, under /proc, looping)
  * when the results are written. A default folder is named to the millisecond and never shared:
- * a second run started in the same millisecond gets "-2". An existing folder named by --report
- * that already holds a report is said to be replaced. A default folder a run leaves empty (exit 2
+ * a second run started in the same millisecond gets "-2". A folder named by --report that already
+ * holds a report (REPORT_FILES) is refused (exit 2) unless --overwrite is given: a CI job that
+ * reuses a folder by mistake loses nothing; an empty or new folder is written into. A default folder a run leaves empty (exit 2
  * on bad input, --plan-only, a signal before the first result) is removed when it ends
  * (removeEmptyReportDirs), and pruning removes the empty ones earlier versions left.
  */
@@ -83,20 +84,37 @@ export function removeEmptyReportDirs(): string[] {
   return gone;
 }
 
+/** The files whose presence makes a folder hold a report (of any command: run, litmus, lens, hostmem, peer). */
+export const REPORT_FILES = ['report.json', 'results.jsonl', 'results.jsonl.gz', 'lens-report.json.gz', 'hostmem.json.gz', 'peer.json.gz'] as const;
+
+/** How prepareReportDir places a folder: `base` of the default ones, and whether an existing report there may be written over. */
+export interface ReportDirOptions {
+  readonly base?: string;
+  readonly overwrite?: boolean;
+}
+
 /** A default report folder's name: [prefix-]<ISO time, ':' as '-', with or without ms>Z[-k]. */
 const RUN_FOLDER = /^(?:[a-z]+-)?\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:\.\d+)?Z(?:-\d+)?$/;
 
 /**
  * The report folder for a command: `requested` (--report), else reports/out/<prefix><time>, made
- * unique. `say` gets a line when an existing report is to be replaced.
+ * unique. A requested folder holding a report is a UsageError naming its files, unless
+ * `overwrite`; then `say` gets a line that it is written over.
  */
-export function prepareReportDir(requested: string | undefined, prefix: string, started: Date, say: (line: string) => void, base = fromRoot('reports', 'out')): string {
+export function prepareReportDir(requested: string | undefined, prefix: string, started: Date, say: (line: string) => void, o: ReportDirOptions = {}): string {
+  const base = o.base ?? fromRoot('reports', 'out');
   if (requested !== undefined) {
     if (requested.trim() === '') throw new UsageError('--report needs a folder');
     const dir = resolve(requested);
     if (existsSync(dir) && !statSync(dir).isDirectory()) fail(requested, 'it is a file, not a folder');
+    const held = REPORT_FILES.filter((f) => existsSync(join(dir, f)));
+    if (held.length && !o.overwrite) throw new UsageError(`--report ${requested}: the folder already holds a report (${held.join(', ')}). Remove it, name another folder, or pass --overwrite to write over it`);
     makeDir(dir, requested);
-    if (existsSync(join(dir, 'report.json'))) say(`--report ${requested}: replacing the report already there`);
+    if (held.length) {
+      // the old report goes first: a run stopped early must not leave its partial results beside the old report.json
+      for (const f of [...REPORT_FILES, 'report.html', 'junit.xml']) rmSync(join(dir, f), { force: true });
+      say(`--report ${requested}: --overwrite: the report already there (${held.join(', ')}) removed; writing the new one`);
+    }
     return dir;
   }
   const name = `${prefix}${timestampName(started)}`;

@@ -3,7 +3,7 @@
  * into `head -2`). Before: an unhandled `Error: write EPIPE` stack trace and exit 1. Now the harness
  * stops writing to stdout quietly: --list exits 0 (as `seq 1000000 | head -1` does for its reader);
  * a run goes on to its end, writes its report, says where on stderr (stdout is gone) and exits with
- * its own code.
+ * its own code. litmus likewise says where its report is on stderr (it printed it on stdout only).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -54,5 +54,15 @@ describe('stdout closed by its reader (issue 23, defect 1)', () => {
     expect(rep.partial).toBeFalsy();
     expect(existsSync(join(report, 'report.html'))).toBe(true);
     expect(r.err).toContain(`report: ${join(report, 'report.json')}`);
+  }, 120_000);
+  it('litmus | head -1: the report paths on stderr once stdout is gone (before: printed on stdout only, lost)', async () => {
+    const report = join(dir, 'litmus');
+    const r = await closedEarly(['litmus', 'cases/litmus/2+2W+atom.relaxed.litmus', '--report', report], 0);
+    expect(r.err).not.toMatch(/EPIPE/);
+    expect(r.err).not.toMatch(/\n\s+at /);
+    expect(r.code).not.toBe(2);
+    expect(existsSync(join(report, 'report.json'))).toBe(true);
+    expect(r.err).toContain(`report: ${join(report, 'report.json')}`);
+    expect(r.err).toContain(`junit:  ${join(report, 'junit.xml')}`);
   }, 120_000);
 });

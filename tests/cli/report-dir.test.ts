@@ -3,9 +3,11 @@
  * before any work (before: /proc/x looped at 100% CPU, /sys/x, an existing file and a missing
  * --vectors path ended in exit 3 with a stack trace; a .txt or an empty folder said only "no case
  * selected"); default report folders are never shared by two runs started in the same second (or
- * millisecond); an existing report named by --report is said to be replaced.
+ * millisecond). A --report folder that already holds a report is refused (exit 2, naming its files
+ * and saying to remove it or pass --overwrite), for the run and for the other commands (before, it
+ * was replaced silently); --overwrite writes over it; an empty or new folder is written into.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,20 +41,26 @@ describe('prepareReportDir', () => {
   });
   it('default folders: two runs started in the same millisecond get two folders', () => {
     const t = new Date('2026-11-22T10:00:00.123Z');
-    const a = prepareReportDir(undefined, 'x-', t, say, join(dir, 'out'));
-    const b = prepareReportDir(undefined, 'x-', t, say, join(dir, 'out'));
+    const a = prepareReportDir(undefined, 'x-', t, say, { base: join(dir, 'out') });
+    const b = prepareReportDir(undefined, 'x-', t, say, { base: join(dir, 'out') });
     expect(a).not.toBe(b);
     expect(a.endsWith('x-2026-11-22T10-00-00.123Z')).toBe(true);
     expect(b.endsWith('x-2026-11-22T10-00-00.123Z-2')).toBe(true);
     expect(existsSync(a) && existsSync(b)).toBe(true);
   });
-  it('--report naming a folder with a report: made, and the replacement said', () => {
+  it('--report naming a folder with a report: refused naming its files; with overwrite the old report goes', () => {
     const d = join(dir, 'named', 'deep');
     expect(prepareReportDir(d, '', new Date(), say)).toBe(d);
-    writeFileSync(join(d, 'report.json'), '{}');
+    expect(prepareReportDir(d, '', new Date(), say)).toBe(d); // empty: written into
+    for (const f of ['report.json', 'results.jsonl', 'results.jsonl.gz', 'hostmem.json.gz']) {
+      writeFileSync(join(d, f), '{}');
+      expect(() => prepareReportDir(d, '', new Date(), say)).toThrow(new RegExp(`--report ${d}: the folder already holds a report \\(.*${f.replace(/\./g, '\\.')}.*\\)\\. Remove it, name another folder, or pass --overwrite`));
+    }
+    writeFileSync(join(d, 'notes.txt'), 'mine');
     said.length = 0;
-    prepareReportDir(d, '', new Date(), say);
-    expect(said).toEqual([`--report ${d}: replacing the report already there`]);
+    expect(prepareReportDir(d, '', new Date(), say, { overwrite: true })).toBe(d);
+    expect(said).toEqual([`--report ${d}: --overwrite: the report already there (report.json, results.jsonl, results.jsonl.gz, hostmem.json.gz) removed; writing the new one`]);
+    expect(readdirSync(d)).toEqual(['notes.txt']);
   });
 });
 
@@ -69,6 +77,33 @@ describe('the CLI', () => {
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/--report .*plain: it is a file, not a folder/);
     expect(r.out).not.toMatch(/\n\s+at /);
+  });
+  it('--report into a folder holding a report: exit 2 naming it, the report untouched; --overwrite writes a new one', async () => {
+    const d = join(dir, 'ci');
+    const args = ['--backend', 'reference', '--filter', 'atom.global.add.f32', '--no-cases', '--report', d];
+    expect((await run(args)).code).toBe(0);
+    const first = readFileSync(join(d, 'report.json'), 'utf8');
+    const again = await run(args);
+    expect(again.code).toBe(2);
+    expect(again.out).toContain(`error: --report ${d}: the folder already holds a report (report.json, results.jsonl.gz). Remove it, name another folder, or pass --overwrite to write over it`);
+    expect(again.out).not.toMatch(/\n\s+at /);
+    expect(readFileSync(join(d, 'report.json'), 'utf8')).toBe(first);
+    const over = await run([...args, '--overwrite']);
+    expect(over.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')).startedAt).not.toBe(JSON.parse(first).startedAt);
+  });
+  it('litmus --report into a folder holding a report: exit 2 before any test runs; --overwrite writes', async () => {
+    const d = join(dir, 'litmus');
+    mkdirSync(d);
+    writeFileSync(join(d, 'report.json'), '{}');
+    const r = await run(['litmus', 'cases/litmus/2+2W+atom.relaxed.litmus', '--report', d]);
+    expect(r.code).toBe(2);
+    expect(r.out).toContain(`--report ${d}: the folder already holds a report (report.json)`);
+    expect(r.out).not.toMatch(/candidate executions/); // refused before judging anything
+    expect(readFileSync(join(d, 'report.json'), 'utf8')).toBe('{}');
+    const w = await run(['litmus', 'cases/litmus/2+2W+atom.relaxed.litmus', '--report', d, '--overwrite']);
+    expect(w.code).not.toBe(2);
+    expect(JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')).schema).toBe('ptx-reduction-conformance/litmus-report');
   });
   it('--vectors: a missing path, a .txt, an empty folder: exit 2 naming it', async () => {
     const txt = join(dir, 'cases.txt');
