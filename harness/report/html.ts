@@ -33,11 +33,18 @@ const DETAIL_CAPPED = new Set([...CAPPED, 'known-deviation']);
 const OPS = new Set(['add', 'min', 'max', 'inc', 'dec', 'and', 'or', 'xor', 'exch', 'cas']);
 const TYPES = /^(b16|b32|b64|b128|u32|u64|s32|s64|f16|f16x2|bf16|bf16x2|f32|f64|e4m3|e4m3x2|e4m3x4|e5m2|e5m2x2|e5m2x4|v2|v4|v8)$/;
 
+/** Per instruction, once: a report of 200,000 results has a few hundred instructions. */
+const opAndTypeOf = new Map<string, { op: string; type: string }>();
+
 export function opAndType(ptx: string): { op: string; type: string } {
+  const known = opAndTypeOf.get(ptx);
+  if (known) return known;
   const toks = ptx.replace(/\(_\)$/, '').split(/[.\s]+/);
   const op = toks.find((t) => OPS.has(t)) ?? (toks.includes('st') ? 'st' : '-');
   const types = toks.filter((t) => TYPES.test(t) && !/^v\d$/.test(t));
-  return { op, type: types[types.length - 1] ?? '-' };
+  const found = Object.freeze({ op, type: types[types.length - 1] ?? '-' });
+  if (opAndTypeOf.size < 100_000) opAndTypeOf.set(ptx, found);
+  return found;
 }
 
 function decodeFloat(f: FloatFormat, b: bigint): string {

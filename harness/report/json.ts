@@ -3,7 +3,7 @@
  * atomically (a temporary file renamed into place) so a reader never sees half a document.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import type { ReportFinding } from '../compare/compare.js';
 import type { ExpectationOutcome } from '../compare/expectations.js';
 import { cpus, hostname, platform, release, arch as cpuArch } from 'node:os';
@@ -197,7 +197,20 @@ type WrittenJudgement = Omit<CatalogJudgement, 'detail'> & { detail?: number };
  * judgement by index (a default run has a few hundred judgements over twenty thousand results; they
  * were 4 of its 13 MB).
  */
-export function reportText(report: RunReport): string {
+export function reportText(report: RunReport, known?: KnownJson): string {
+  const p = reportPieces(report, known);
+  return `${p.head}${p.results.join(',')}]}\n`;
+}
+
+/**
+ * A result's JSON as already written (the recorder's results.jsonl line of the same object, its
+ * catalog judgement inline), or undefined: report.json then takes it with the judgement's index in
+ * place of the judgement instead of serializing the result again.
+ */
+export type KnownJson = (r: EntryResult) => string | undefined;
+
+/** report.json in two pieces: the text up to the results' `[`, and each result's JSON. */
+function reportPieces(report: RunReport, known?: KnownJson): { head: string; results: string[] } {
   const trailIndex = new Map<string, number>();
   const details: (readonly RuleDetail[])[] = [];
   const judgementIndex = new Map<string, number>();
@@ -205,9 +218,22 @@ export function reportText(report: RunReport): string {
   // a judgement object met again (results share them: harness/backends/reference/cases.ts) has its
   // index already: no copy and no JSON of it per result
   const byObject = new Map<CatalogJudgement, number>();
+  // a judgement's JSON inline (as a stream line has it), per object: to find it in a known line
+  const inline = new Map<CatalogJudgement, string>();
+  /** The result's JSON with its judgement's index `j`: from its known line where there is one. */
+  const text = (r: EntryResult, j: number): string => {
+    const line = known?.(r);
+    if (line !== undefined) {
+      let c = inline.get(r.catalog);
+      if (c === undefined) inline.set(r.catalog, (c = `"catalog":${JSON.stringify(r.catalog)}`));
+      const at = line.indexOf(c);
+      if (at >= 0) return `${line.slice(0, at)}"catalog":${j}${line.slice(at + c.length)}`;
+    }
+    return JSON.stringify({ ...r, catalog: j });
+  };
   const results = report.results.map((r) => {
-    const known = byObject.get(r.catalog);
-    if (known !== undefined) return { ...r, catalog: known };
+    const seen = byObject.get(r.catalog);
+    if (seen !== undefined) return text(r, seen);
     const { detail: d, ...c } = r.catalog;
     let written: WrittenJudgement = c;
     if (d) {
@@ -228,10 +254,11 @@ export function reportText(report: RunReport): string {
       judgements.push(written);
     }
     byObject.set(r.catalog, j);
-    return { ...r, catalog: j };
+    return text(r, j);
   });
   const { results: _r, ...rest } = report;
-  return `${JSON.stringify({ ...rest, details, judgements, results })}\n`;
+  // the same text as JSON.stringify({ ...rest, details, judgements, results }), results last
+  return { head: `${JSON.stringify({ ...rest, details, judgements }).slice(0, -1)},"results":[`, results };
 }
 
 /** A written report's results with their rule trails back inline (a version-3 report: `catalog` inline, `detail` an index). */
@@ -276,12 +303,30 @@ export async function writeJsonReport(dir: string, report: RunReport): Promise<s
   return file;
 }
 
-/** The same, synchronously: for a signal handler or a crash path that must finish before exit. */
-export function writeJsonReportSync(dir: string, report: RunReport): string {
+/**
+ * The same, synchronously: for a signal handler or a crash path that must finish before exit.
+ * Written a few MB at a time (never one string of the whole report: a --keep all run's is
+ * hundreds of MB); `known` as in reportText.
+ */
+export function writeJsonReportSync(dir: string, report: RunReport, known?: KnownJson): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'report.json');
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, reportText(report));
+  const p = reportPieces(report, known);
+  const fd = openSync(tmp, 'w');
+  try {
+    let chunk = p.head;
+    for (let i = 0; i < p.results.length; i++) {
+      chunk += i ? `,${p.results[i]}` : p.results[i];
+      if (chunk.length > 1 << 22) {
+        writeSync(fd, chunk);
+        chunk = '';
+      }
+    }
+    writeSync(fd, `${chunk}]}\n`);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, file);
   return file;
 }

@@ -6,3 +6,35 @@
  * the report writers.
  */
 export const KEEP_WHOLE = 20_000;
+
+/** What a keep rule needs of a result. */
+interface Judged {
+  readonly id: string;
+  readonly family: string;
+  readonly kind: string;
+  readonly verdict: string;
+}
+
+/**
+ * The keep rule of a finished run, for results not yet kept: every result that is not a plain pass,
+ * and passes while fewer than `keepPasses` are kept (`passesKept` of them already are). The rest are
+ * counted in stats as dropped.<family>.cases|entries (the report's totals add them back) and their
+ * ids returned, by kind, for the recorder's cover().
+ */
+export function applyKeepRule<R extends Judged>(rs: readonly R[], keepPasses: number, passesKept: number): { kept: R[]; counts: Record<string, number>; cases: string[]; entries: string[] } {
+  const kept: R[] = [];
+  const counts: Record<string, number> = {};
+  const cases: string[] = [];
+  const entries: string[] = [];
+  let passes = passesKept;
+  for (const r of rs) {
+    if (r.verdict !== 'pass' || passes++ < keepPasses) {
+      kept.push(r);
+      continue;
+    }
+    const what = r.kind === 'case' ? 'cases' : 'entries';
+    (what === 'cases' ? cases : entries).push(r.id);
+    counts[`dropped.${r.family}.${what}`] = (counts[`dropped.${r.family}.${what}`] ?? 0) + 1;
+  }
+  return { kept, counts, cases, entries };
+}

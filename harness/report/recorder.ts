@@ -5,6 +5,9 @@
  * (report.json, report.html, junit.xml) are written from the judged results at the end, each
  * atomically. `finishPartial` writes them from what has been recorded so far, marked partial with
  * the reason: the path a signal handler or a crash takes, synchronously, before the process exits.
+ * A partial report applies the finished run's keep rule (keepPasses) to the results a phase had
+ * decided but not yet added, and compresses the stream as finish() does: it is no larger than the
+ * whole run's report.
  */
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -13,12 +16,14 @@ import type { Expectation } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import { editionCheck, findingsWithEditions } from '../compare/editions.js';
 import { renderHtml } from './html.js';
-import { type ReportInput, type RunReport, buildReport, writeJsonReportSync } from './json.js';
+import { type KnownJson, type ReportInput, type RunReport, buildReport, writeJsonReportSync } from './json.js';
 import { renderJunit } from './junit.js';
 import type { EntryResult } from './types.js';
 import { toolchainName } from '../util/toolchain-name.js';
 
-export { KEEP_WHOLE } from './keep.js';
+import { KEEP_WHOLE, applyKeepRule } from './keep.js';
+
+export { KEEP_WHOLE };
 
 export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed' | 'shard' | 'specEdition'>;
 export type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries' | 'sweeps' | 'sweepsNotRun' | 'contention' | 'lens'>;
@@ -37,9 +42,9 @@ function writeAtomic(file: string, text: string): void {
   renameSync(tmp, file);
 }
 
-/** Writes report.json, report.html and junit.xml for a report into `dir`. */
-export function writeReportFiles(dir: string, report: RunReport): Omit<WrittenReport, 'report' | 'jsonl'> {
-  const json = writeJsonReportSync(dir, report);
+/** Writes report.json, report.html and junit.xml for a report into `dir` (`known`: see reportText). */
+export function writeReportFiles(dir: string, report: RunReport, known?: KnownJson): Omit<WrittenReport, 'report' | 'jsonl'> {
+  const json = writeJsonReportSync(dir, report, known);
   const html = join(dir, 'report.html');
   writeAtomic(html, renderHtml(report));
   const junit = join(dir, 'junit.xml');
@@ -99,7 +104,9 @@ export class RunRecorder {
     // reference model's cases compiled nothing
     rs = this.stamp(rs);
     this.results.push(...rs);
-    appendFileSync(this.jsonl, `${rs.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const lines = rs.map((r) => JSON.stringify(r));
+    for (let k = 0; k < rs.length; k++) this.lines.set(rs[k]!, lines[k]!);
+    appendFileSync(this.jsonl, `${lines.join('\n')}\n`);
   }
 
   /**
@@ -108,6 +115,13 @@ export class RunRecorder {
    * pairs and already hold its known deviations: it sets this false.
    */
   totalsCountResults = true;
+
+  /**
+   * The stream's line of each result object added: report.json takes a result the judging left as
+   * it was from there rather than serializing it again (a --keep all run's results are most of its
+   * report writing).
+   */
+  private readonly lines = new Map<EntryResult, string>();
 
   private write(partialReason?: string): WrittenReport {
     this.finished = true;
@@ -146,7 +160,7 @@ export class RunRecorder {
       expectations: { file: this.expectationsFile, outcomes: judged.outcomes },
       ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
     });
-    return { report, jsonl: this.jsonl, ...writeReportFiles(this.dir, report) };
+    return { report, jsonl: this.jsonl, ...writeReportFiles(this.dir, report, (r) => this.lines.get(r)) };
   }
 
   /**
@@ -155,10 +169,16 @@ export class RunRecorder {
    */
   finish(): WrittenReport {
     const w = this.write();
+    return { ...w, jsonl: this.compressStream() };
+  }
+
+  /** results.jsonl to results.jsonl.gz; returns the path. */
+  private compressStream(): string {
     const gz = `${this.jsonl}.gz`;
     writeFileSync(gz, gzipSync(readFileSync(this.jsonl), { level: 3 }));
+    this.lines.clear();
     rmSync(this.jsonl, { force: true });
-    return { ...w, jsonl: gz };
+    return gz;
   }
 
   /**
@@ -167,12 +187,46 @@ export class RunRecorder {
    */
   pending: (() => readonly EntryResult[]) | undefined;
 
-  /** The partial report, once; undefined if the run already wrote its report. */
+  /** Passes a report keeps whole (the run's --keep, or KEEP_WHOLE): a partial report applies it to the results pending. */
+  keepPasses: number = KEEP_WHOLE;
+
+  /** Whether the report has been written (finish or finishPartial). */
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** Results recorded so far, those pending included. */
+  get recorded(): number {
+    return this.results.length + (this.pending?.().length ?? 0);
+  }
+
+  /**
+   * The partial report, once; undefined if the run already wrote its report. The results pending
+   * go in under the keep rule (passes past keepPasses counted, not kept), and the stream is
+   * compressed as at the end.
+   */
   finishPartial(reason: string): WrittenReport | undefined {
     if (this.finished) return undefined;
     const p = this.pending?.();
     this.pending = undefined;
-    if (p?.length) this.add(p);
-    return this.write(reason);
+    if (p?.length) {
+      let passes = 0;
+      for (const r of this.results) if (r.verdict === 'pass') passes++;
+      const k = applyKeepRule(p, this.keepPasses, passes);
+      this.add(k.kept);
+      if (k.cases.length) this.cover(k.cases, 'cases');
+      if (k.entries.length) this.cover(k.entries, 'entries');
+      const stats = { ...this.fields.stats };
+      for (const [key, n] of Object.entries(k.counts)) stats[key] = (stats[key] ?? 0) + n;
+      this.fields = { ...this.fields, stats };
+    }
+    const w = this.write(reason);
+    return { ...w, jsonl: this.compressStream() };
+  }
+
+  /** Nothing recorded (a signal before the first result): the stream's file goes, the report is not written. */
+  discard(): void {
+    this.finished = true;
+    rmSync(this.jsonl, { force: true });
   }
 }

@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { filesText } from '../../harness/cli/run.js';
 import { runLines } from '../helpers/cli.js';
@@ -51,6 +52,24 @@ describe('--keep and the counts on vector files', () => {
     expect(kept.filter((x) => x.verdict === 'mismatch')).toHaveLength(20);
     expect(allResults(r.out)).toBe(1_000);
     expect(r.out.join('\n')).toMatch(/882 passes are counted above but not kept whole/);
+  }, 60_000);
+
+  it('--keep all: report.json takes the stream\'s own text of each result (not serialized twice) and says the same', async () => {
+    const f = file(3_000);
+    const d = join(dir, 'same');
+    expect((await runLines(['--vectors', f, '--backend', 'reference', '--keep', 'all', '--report', d])).code).toBe(1);
+    const text = readFileSync(join(d, 'report.json'), 'utf8');
+    const doc = JSON.parse(text) as { judgements: unknown[]; results: { catalog: number; verdict: string }[] };
+    // one line of JSON, as JSON.stringify writes it
+    expect(text).toBe(`${JSON.stringify(doc)}\n`);
+    // each result, its judgement put back inline, is the stream's line of it (the stream in the order added)
+    const stream = gunzipSync(readFileSync(join(d, 'results.jsonl.gz'))).toString('utf8').trim().split('\n').slice(1);
+    expect(doc.results).toHaveLength(3_000);
+    expect(stream).toHaveLength(3_000);
+    const inline = doc.results.map((r) => JSON.stringify({ ...r, catalog: doc.judgements[r.catalog] }));
+    const passes = inline.filter((l, i) => doc.results[i]!.verdict === 'pass');
+    expect(passes.length).toBeGreaterThan(2_900);
+    for (let i = 0; i < inline.length; i++) if (doc.results[i]!.verdict === 'pass') expect(inline[i]).toBe(stream[i]);
   }, 60_000);
 
   it('the progress line counts the file being read', () => {
