@@ -31,7 +31,7 @@ const benches: Bench[] = [
   { name: `npm run conformance -- --list --filter ${FILTER}`, cmd: [npm, 'run', '-s', 'conformance', '--', '--list', '--filter', FILTER], target: TARGET_S },
   { name: `node --import tsx harness/cli/main.ts --list --filter ${FILTER}`, cmd: [process.execPath, '--import', 'tsx', 'harness/cli/main.ts', '--list', '--filter', FILTER], target: TARGET_S },
   { name: 'npm run conformance -- --list (whole catalog)', cmd: [npm, 'run', '-s', 'conformance', '--', '--list'] },
-  { name: `npm run conformance -- --backend reference --filter ${FILTER} --report <tmp>`, cmd: [npm, 'run', '-s', 'conformance', '--', '--backend', 'reference', '--filter', FILTER, '--report', join(scratch, 'report')] },
+  { name: `npm run conformance -- --backend reference --filter ${FILTER} --report <tmp> --overwrite`, cmd: [npm, 'run', '-s', 'conformance', '--', '--backend', 'reference', '--filter', FILTER, '--report', join(scratch, 'report'), '--overwrite'] },
 ];
 
 function once(b: Bench, env: NodeJS.ProcessEnv): number {
