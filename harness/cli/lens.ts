@@ -14,7 +14,7 @@ import { findTarget } from '../arch/targets.js';
 import { loadLauncher, probeDevices } from '../backends/gpu/driver.js';
 import { type CompiledToolchain, compileLens, findNvcc, readPrebuilt, writePrebuilt } from '../lens/compile.js';
 import { MEMORY, lensKernels, loadManifest } from '../lens/manifest.js';
-import { type LensResult, type LensRow, type LensSkip, lensPlan, lensRows, runLens } from '../lens/run.js';
+import { type LensRow, lensPlan, lensRows, runLens } from '../lens/run.js';
 import { type LensSection, writeLensReport } from '../lens/report.js';
 import { expectationsPath } from '../compare/expectations.js';
 import { readExpectations } from './expectations-file.js';
@@ -181,17 +181,10 @@ export async function lensCommand(argv: readonly string[], io: Io): Promise<numb
   return exitCode(w.report);
 }
 
-/** The report the lens wrote before it wrote the common one (lens-report.json.gz of the recorded H100 run). */
-export interface LensReport {
+/** The report the lens wrote before it wrote the common one (lens-report.json.gz of the recorded H100 run): the lens section and the run's header. */
+export type LensReport = LensSection & {
   readonly schema: 'ptx-reduction-conformance/cuda-lens';
   readonly startedAt: string;
   readonly command: readonly string[];
   readonly arch: string;
-  readonly reps: number;
-  readonly device: { readonly name: string; readonly cc: string; readonly driverVersion: number };
-  readonly toolchains: readonly { path: string; versionLine: string; slug: string; flags: readonly string[]; files: readonly { file: string; compiled: boolean; error?: string; sassBy: string }[] }[];
-  readonly seconds: { readonly compile: number; readonly gpuAndJudge: number };
-  readonly rows: readonly LensRow[];
-  readonly results: readonly LensResult[];
-  readonly skipped: readonly LensSkip[];
-}
+};

@@ -456,24 +456,29 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
   }
 }
 
+/** Runs a command: a usage or input error is said in one line and exits 2 (never a stack trace); empty default report folders go. */
+async function exit2OnUsageError(io: Io, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  } finally {
+    removeEmptyReportDirs();
+  }
+}
+
 export async function main(argv: readonly string[], io: Io = defaultIo, hooks: RunHooks = {}): Promise<number> {
   const command = findCommand(argv[0]);
   if (command) {
-    try {
-      if (asksHelp(command, argv.slice(1))) {
-        io.out(await command.usage());
-        return 0;
-      }
-      return await command.run(argv.slice(1), io, { main: (a, sub) => main(a, sub) });
-    } catch (e) {
-      if (e instanceof UsageError) {
-        io.err(`error: ${e.message}`);
-        return 2;
-      }
-      throw e;
-    } finally {
-      removeEmptyReportDirs();
-    }
+    return exit2OnUsageError(io, async () => {
+      if (!asksHelp(command, argv.slice(1))) return command.run(argv.slice(1), io, { main: (a, sub) => main(a, sub) });
+      io.out(await command.usage());
+      return 0;
+    });
   }
   // a first word that is neither a command nor an option: a misspelt command, said in two lines
   const word = argv[0];
@@ -502,17 +507,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
   }
   // --ptxas twice or more: the same run under each ptxas (matrix.ts), each a run of its own
   if (opts.ptxas.length > 1 && !hooks.matrix && !opts.list) {
-    try {
-      return await (await import('./matrix.js')).matrixCommand(argv, opts, io, main);
-    } catch (e) {
-      if (e instanceof UsageError) {
-        io.err(`error: ${e.message}`);
-        return 2;
-      }
-      throw e;
-    } finally {
-      removeEmptyReportDirs();
-    }
+    return exit2OnUsageError(io, async () => (await import('./matrix.js')).matrixCommand(argv, opts, io, main));
   }
   choosePtxas(opts.ptxas[0]);
   try {
