@@ -30,7 +30,7 @@ export function replayCommand(r: EntryResult, report: Pick<RunReport, 'arch' | '
     if (o?.kind === 'vectors' && typeof o.file === 'string') words.push('--vectors', o.file);
   } else words.push('--filter', r.id);
   if (report.arch !== 'sm_90') words.push('--arch', report.arch);
-  words.push('--backend', report.backend.name);
+  if (report.backend?.name) words.push('--backend', report.backend.name);
   if (report.specEdition && report.specEdition !== NEWEST_EDITION) words.push('--spec-edition', report.specEdition);
   return words.map(shellWord).join(' ');
 }

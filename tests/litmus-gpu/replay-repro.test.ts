@@ -13,13 +13,14 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { register } from 'tsx/cjs/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { permutations } from '../../harness/litmus-gpu/run.js';
 import { sha256 } from '../../harness/litmus-gpu/replay.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
+import { shown } from '../../harness/util/paths.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'litmus-gpu-standin.cts');
 const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
@@ -123,7 +124,8 @@ describe('litmus --backend gpu --replay', () => {
     writeFileSync(src, `${readFileSync(src, 'utf8')}\n(* edited *)\n`);
     const changed = await run(['--replay', path], '0,0');
     expect(changed.code).toBe(2);
-    expect(changed.out).toContain(`--replay ${path}: ${relative(process.cwd(), src)} changed since the run`);
+    // the source as the harness shows paths (util/paths.ts shown: relative inside the working directory, else absolute)
+    expect(changed.out).toContain(`--replay ${path}: ${shown(src)} changed since the run`);
     expect(changed.out).toMatch(/changed since the run \(sha256 [0-9a-f]{12}\.\.\., the report has [0-9a-f]{12}\.\.\.\)/);
     expect(changed.log).toBe('');
     const other = join(dir, 'other.json');
