@@ -1,7 +1,8 @@
 /**
  * `npm run conformance`: the entry point. `--list` (and a usage error in the options) is answered
  * here with the catalog alone; everything else loads run.ts (backends, cases, comparator, reports)
- * on demand, so that listing a few entries starts in well under a second.
+ * on demand, so that listing does not load the backends (1.2-1.4 s with a --filter on the 2-core
+ * machine, 2026-11-28: docs/usage.md).
  *
  * Exit codes: 0 when every result passes or is known, observed or skipped; 1 on mismatches,
  * compile-mismatches, errors or an unexpected pass; 2 on usage or input errors (nothing is run);
