@@ -37,6 +37,7 @@ export const CONTEND_USAGE = `npm run conformance -- contend [options]
                     group they cover is a known deviation; one that no longer deviates, an
                     unexpected pass (exit 1); a broken file stops the command before it runs (exit 2)
   --report DIR      where the reports go (default reports/out/contend-<timestamp>/)
+  --overwrite       replace a report already in --report DIR (without it that folder is refused, exit 2)
   --cache-dir DIR   cubins (default as elsewhere)
   --ptxas PATH      the ptxas that compiles the kernels (default: the one found); repeatable: the
                     command once per ptxas, each report in a folder named after it, compared in

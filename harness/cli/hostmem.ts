@@ -30,6 +30,7 @@ export const HOSTMEM_USAGE = `npm run conformance -- hostmem [options]
   --filter F        only variants (or job ids) that match (as elsewhere)
   --arch A          target (default sm_90)
   --report DIR      where hostmem.json.gz goes (default reports/out/hostmem-<timestamp>/)
+  --overwrite       replace a report already in --report DIR (without it that folder is refused, exit 2)
   --cache-dir DIR   cubins (default as elsewhere)
   --ptxas PATH      the ptxas that compiles the kernels
   --backend B       gpu or auto`;

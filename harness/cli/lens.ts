@@ -45,6 +45,7 @@ export const LENS_USAGE = `npm run conformance -- lens [options]
   --report DIR      where the report goes (default reports/out/lens-<timestamp>/): report.json (its
                     contention and lens sections), report.html, junit.xml, the results stream, and
                     summary.txt (the table per C++ call, memory and nvcc)
+  --overwrite       replace a report already in --report DIR (without it that folder is refused, exit 2)
   --expectations F  known deviations (default cases/expectations/<arch>.yaml): a group they explain
                     (the .shared::cluster finding on Hopper) is a known deviation, not a failure
   --cache-dir DIR   cubins (default as elsewhere)

@@ -30,6 +30,7 @@ export const LITMUS_USAGE = `npm run conformance -- litmus [PATH...] [options]
   --backend B       reference (the model) or gpu (run on the GPU: litmus --backend gpu --help)
   --list            list the tests (path, name, stated intent) without judging
   --report DIR      where report.json, report.html and junit.xml go (default reports/out/litmus-<timestamp>/)
+  --overwrite       replace a report already in --report DIR (without it that folder is refused, exit 2)
   exit: 0 all parsed and every stated intent agrees; 1 an intent disagrees; 2 a file did not parse or bad usage`;
 
 /** The word of the summary line: about the outcome `exists` describes, or the outcomes violating `~exists`/`forall`. */

@@ -41,6 +41,7 @@ export const PEER_USAGE = `npm run conformance -- peer [options]
   --reps R          addresses per contention launch (default 256; a multiple of 32, at most 1024)
   --arch A          target (default sm_90)
   --report DIR      where local/, peer/ (run reports) and peer.json.gz go (default reports/out/peer-<timestamp>/)
+  --overwrite       replace a report already in --report DIR (without it that folder is refused, exit 2)
   --cache-dir DIR   cubins (default as elsewhere)
   --ptxas PATH      the ptxas that compiles the kernels
   --spec-edition E  the PTX ISA edition both single-thread runs are judged against (as elsewhere)

@@ -36,6 +36,7 @@ export const RENDER_USAGE = `npm run conformance -- render REPORT.json [--report
   report.html, junit.xml.
 
   --report DIR         where the new report goes (default reports/out/render-<time>/)
+  --overwrite          replace a report already in --report DIR (without it that folder is refused, exit 2)
   --expectations FILE  known deviations (default cases/expectations/<arch>.yaml)
   --spec-edition E     the edition to judge against (default the report's own)
 
@@ -46,6 +47,7 @@ export const MERGE_USAGE = `npm run conformance -- merge S0/report.json S1/repor
   The reports of the shards of one run (--shard 0/N .. N-1/N) as the report of the whole run.
 
   --report DIR       where the merged report goes (default reports/out/merge-<time>/)
+  --overwrite        replace a report already in --report DIR (without it that folder is refused, exit 2)
   --allow-missing    merge though a shard's report is missing (the report says which)
 
   Exit codes as a run's: 0, 1 on failures, 2 on bad input (shards of different runs, a shard twice).`;

@@ -44,6 +44,7 @@ export const SWEEP_USAGE = `npm run conformance -- sweep [options]
   --shard I/N       shard I (from 0) of N, balanced by cost; merge puts the reports together
   --spec-edition E  the PTX ISA edition to judge against (9.1-9.4; default the newest, 9.4)
   --report DIR      where the reports go (default reports/out/sweep-<timestamp>/)
+  --overwrite       replace a report already in --report DIR (without it that folder is refused, exit 2)
   --cache-dir DIR   cubins and the reference's cell records (default as elsewhere)
   --ptxas PATH      the ptxas that compiles the kernels (default: the one found); repeatable: the
                     command once per ptxas, each report in a folder named after it, compared in

@@ -71,7 +71,7 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
   --repro TEST      also write a standalone reproducer of TEST (file as given, or file#mutant) as this
                     run ran it (one is written for every forbidden outcome seen anyway; repeatable)
   --out DIR         the folder of --repro's reproducer (default: REPORT/repro/<test>)
-  --filter F, --arch A, --cache-dir D, --report DIR
+  --filter F, --arch A, --cache-dir D, --report DIR, --overwrite (as without --backend gpu)
   --findings F      explained findings (default ${FINDINGS_FILE}): a forbidden outcome seen that
                     the file names for its test is a known deviation (finding, count; exit 0)
   exit: 0 no forbidden outcome seen (or only known deviations); 1 a forbidden outcome seen (or a test failed to run); 2 bad usage

@@ -26,6 +26,15 @@ describe('every command of the table', () => {
   });
 });
 
+describe('--overwrite', () => {
+  it('every command that writes a report (--report DIR) says how to replace one (a folder holding a report is refused without it)', async () => {
+    const writers: string[] = [];
+    for (const c of COMMANDS) if ((await c.usage()).includes('--report DIR')) writers.push(c.name);
+    expect(writers).toEqual(expect.arrayContaining(['render', 'merge', 'sweep', 'contend', 'litmus', 'lens', 'hostmem', 'peer']));
+    for (const c of COMMANDS.filter((x) => writers.includes(x.name))) expect(await c.usage(), c.name).toContain('--overwrite');
+  });
+});
+
 describe('the top-level --help', () => {
   it('lists every command of the table with its summary, and the exit codes', async () => {
     const r = await runLines(['--help']);
