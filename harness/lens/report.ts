@@ -8,6 +8,7 @@
  * into its `lens` section. No GPU is needed here: a recorded run's results are judged the same way.
  */
 import { parseInstruction } from '../catalog/parse.js';
+import { specEdition } from '../catalog/editions.js';
 import type { Expectation } from '../compare/expectations.js';
 import type { ContentionReport } from '../report/json.js';
 import { RunRecorder, type WrittenReport } from '../report/recorder.js';
@@ -88,7 +89,8 @@ export interface LensRunMeta {
  * (summary.ts exitCode of the report).
  */
 export function writeLensReport(dir: string, meta: LensRunMeta, lens: LensSection, expectations: readonly Expectation[], expectationsFile: string | null): WrittenReport {
-  const rec = new RunRecorder(dir, { ...meta, seed: 0, specEdition: undefined }, expectations, expectationsFile);
+  // judged against the edition this process judges (the newest unless set): the lens takes no --spec-edition
+  const rec = new RunRecorder(dir, { ...meta, seed: 0, specEdition: specEdition() }, expectations, expectationsFile);
   const results = lens.results.map(lensEntryResult);
   rec.set({
     toolchain: { gpu: { device: lens.device, driverVersion: lens.device.driverVersion } },

@@ -38,6 +38,8 @@ describe('the recorded H100 lens run, judged with the expectations', () => {
     expect(new Set(known.map((r) => r.expectation))).toEqual(new Set(['shared-cluster-b64-and-or-xor-not-atomic', 'shared-cluster-64bit-min-max-not-atomic', 'shared-cluster-f16x2-bf16x2-add-as-integer']));
     expect(w.report.results.filter((r) => r.verdict === 'mismatch' || r.verdict === 'error')).toEqual([]);
     expect(exitCode(w.report)).toBe(0);
+    // the edition it is judged against is said (the H200 run's console said 9.1: none was recorded)
+    expect(w.report.specEdition).toBe('9.4');
     const json = JSON.parse(readFileSync(w.json, 'utf8'));
     expect(validate(json), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     expect(json.lens.device.name).toMatch(/H100/);
