@@ -16,7 +16,7 @@ import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';
-import { exitCode, printSummary } from './summary.js';
+import { exitCode, printSummary, printWritten } from './summary.js';
 
 export const CONTEND_USAGE = `npm run conformance -- contend [options]
   atom and red under contention on the GPU: N participants on one address (one warp; one thread of
@@ -126,6 +126,6 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   const w = rec.finish();
   io.err(`contend seconds: ${seconds.toFixed(2)} (compile ${r.seconds.compile.toFixed(2)}, GPU and judging ${r.seconds.gpu.toFixed(2)}) for ${r.outcomes.length} groups; ${r.outcomes.filter((o) => !o.deterministic).length} groups whose two launches differed`);
   printSummary(io, w.report);
-  io.out(`\nreport: ${w.json}\nhtml:   ${w.html}\njunit:  ${w.junit}`);
+  printWritten(io, w);
   return exitCode(w.report);
 }

@@ -24,6 +24,7 @@ import type { Options } from './args.js';
 import { CATALOG_PTX_ISA, type Target, modulePtxFor } from '../arch/targets.js';
 import { multicastLibrary } from '../backends/multicast/library.js';
 import { UsageError } from './errors.js';
+import { printWritten } from './summary.js';
 import type { Io } from './io.js';
 
 /** The library's multimem vector files (the families the executor runs). */
@@ -106,7 +107,7 @@ export async function runMulticastCommand(opts: Options, target: Target, io: Io,
   if (result.interrupted) {
     io.err(`multicast: ${result.interrupted}; everything the run created was released (child exit ${code})`);
     const w = rec.finishPartial(`interrupted: ${result.interrupted}`);
-    if (w) io.out(`\nreport: ${w.json}\nhtml:   ${w.html}\njunit:  ${w.junit}`);
+    if (w) printWritten(io, w);
     return signalled === 'SIGTERM' ? 143 : 130;
   }
   return rec;

@@ -24,7 +24,7 @@ import { UsageError } from './errors.js';
 import { readExpectations } from './expectations-file.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';
-import { exitCode, printSummary } from './summary.js';
+import { exitCode, printSummary, printWritten } from './summary.js';
 
 /** Seconds the 32-bit sweeps may take when --budget is not given. */
 export const DEFAULT_BUDGET = 60;
@@ -212,6 +212,6 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   );
   if (r.notRun.length) io.err(`sweep: ${r.notRun.length} 32-bit sweeps not run within --budget ${budget} s (listed in report.json sweepsNotRun); their cached references make the next run faster`);
   printSummary(io, w.report);
-  io.out(`\nreport: ${w.json}\nhtml:   ${w.html}\njunit:  ${w.junit}`);
+  printWritten(io, w);
   return exitCode(w.report);
 }
