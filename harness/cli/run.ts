@@ -566,7 +566,7 @@ async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: Run
       return rec;
     }, hooks);
     if (typeof out === 'number') return out;
-    const w = out.finish();
+    const w = await out.finishAsync();
     hooks.onReport?.(w.report);
     // --case: the case itself (inputs, bits, allowed results, verdict and why), not only its count
     if (opts.case !== undefined) for (const r of w.report.results) for (const l of caseLines(r, w.report.rules, w.report)) io.out(l);

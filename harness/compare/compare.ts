@@ -15,6 +15,7 @@ import { type ElementFormat, classify, elementFormat, splitLanes } from '../nume
 import type { Allowed } from '../numerics/ops.js';
 import { type ElementAllowed, CaseError, reference } from '../reference/model.js';
 import type { EntryResult, Verdict } from '../report/types.js';
+import { PlainPass, copyResult } from '../report/lines.js';
 import { type Explainable, explain, explanationText, groupExplained, nanBehaviour, referenceCaseOf, resultVariant, subjectOf, subnormalBehaviour, variantOf } from './explain.js';
 
 const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
@@ -69,8 +70,10 @@ export const TRAILS_COMPUTED = new WeakSet<object>();
 
 /** Fills rule trail, allowed sets, explanation, NaN behaviour and SASS of one result. */
 export function enrichResult(r: EntryResult): EntryResult {
+  // a plain pass of the reference model (its trail computed, nothing observed): nothing to add, and its case is not read
+  if (r instanceof PlainPass) return r;
   const sass = sassOf(r);
-  let out: EntryResult = sass && !r.sass ? { ...r, sass, catalog: { ...r.catalog, reason: 'a case of a catalog variant' } } : r;
+  let out: EntryResult = sass && !r.sass ? copyResult(r, { sass, catalog: { ...r.catalog, reason: 'a case of a catalog variant' } }) : r;
   const c = out.case;
   if (!c) return out;
   const trailKnown = out.catalog.rules.length > 0 || TRAILS_COMPUTED.has(out.catalog);
@@ -205,6 +208,6 @@ export function findingsOf(results: readonly EntryResult[]): { findings: ReportF
     const { ids, ...rest } = g;
     return { key, ...rest, count: ids.length, examples: ids.slice(0, 3).map((i) => results[i]!.id) };
   });
-  return { findings, results: results.map((r, i) => (keyOf[i] ? { ...r, finding: keyOf[i] } : r)) };
+  return { findings, results: results.map((r, i) => (keyOf[i] ? copyResult(r, { finding: keyOf[i] }) : r)) };
 }
 

@@ -10,6 +10,7 @@ import { EDITIONS, type Edition, withEdition } from '../catalog/editions.js';
 import { judgeObservation } from '../backends/gpu/observations.js';
 import { findFpRule } from '../numerics/rule-lookup.js';
 import type { ReportFinding } from './compare.js';
+import { PlainPass } from '../report/lines.js';
 import { resultVariant, subjectOf, variantOf } from './explain.js';
 import type { EntryResult } from '../report/types.js';
 
@@ -70,7 +71,7 @@ export function editionCheck(results: readonly EntryResult[]): { check: EditionC
   const bySubject = new Map<string, { cases: number; verdicts: Record<string, Record<string, number>> }>();
   const byResult = new Map<number, Record<Edition, string>>();
   results.forEach((r, i) => {
-    if (r.kind !== 'case' || !r.case?.observed || !editionSensitive(resultVariant(r))) return;
+    if (r.kind !== 'case' || r instanceof PlainPass || !r.case?.observed || !editionSensitive(resultVariant(r))) return;
     const per = {} as Record<Edition, string>;
     for (const e of EDITIONS) per[e] = verdictUnder(r, e).verdict;
     byResult.set(i, per);

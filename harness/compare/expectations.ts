@@ -38,6 +38,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { LineCounter, type Node, type YAMLMap, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { InputProblem } from '../case-readers/types.js';
 import type { EntryResult } from '../report/types.js';
+import { copyResult } from '../report/lines.js';
 import { compileFilter } from '../util/filter.js';
 import { EDITIONS, type EditionRange, inEdition, parseRange, rangeText, specEdition } from '../catalog/editions.js';
 import { nearestWords } from '../util/nearest.js';
@@ -351,7 +352,7 @@ export function applyExpectations(
       }
       if (explains(e, r, observedElsewhere)) {
         matched[k]!++;
-        return { ...r, verdict: 'known-deviation' as const, expectation: e.id, reason: `known deviation '${e.id}' (${where(e)}): ${r.reason}` };
+        return copyResult(r, { verdict: 'known-deviation' as const, expectation: e.id, reason: `known deviation '${e.id}' (${where(e)}): ${r.reason}` });
       }
       if (r.verdict === e.verdict) {
         const o = otherwise[k]!;
@@ -360,7 +361,7 @@ export function applyExpectations(
         notes.push(`expectation '${e.id}' covers this id but expects ${want}; this one: ${r.explanation?.ids.join(',') || toolMessage(r) || 'none'}`);
       }
     }
-    return notes.length ? { ...r, reason: `${r.reason} [${notes.join('; ')}]` } : r;
+    return notes.length ? copyResult(r, { reason: `${r.reason} [${notes.join('; ')}]` }) : r;
   });
   // checked but not kept (passes counted only): run where they could have deviated, else seen
   for (const id of covered) tests.forEach((t, k) => t(id) && (expectations[k]!.verdict !== 'compile-mismatch' ? ran[k]!++ : note(k, CASES_NO_PTXAS, id)));

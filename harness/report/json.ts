@@ -13,6 +13,7 @@ import { ruleIndex, type RuleInfo } from '../catalog/rules.js';
 import type { Edition } from '../catalog/editions.js';
 import type { EditionCheck } from '../compare/editions.js';
 import { type EntryResult, type RuleDetail, countResults } from './types.js';
+import { type LineRef, lineOf } from './lines.js';
 import { type SkipAccount, skipAccount } from './skips.js';
 
 export const REPORT_SCHEMA_ID = 'ptx-reduction-conformance/run-report';
@@ -199,8 +200,16 @@ type WrittenJudgement = Omit<CatalogJudgement, 'detail'> & { detail?: number };
  */
 export function reportText(report: RunReport, known?: KnownJson): string {
   const p = reportPieces(report, known);
-  return `${p.head}${p.results.join(',')}]}\n`;
+  return `${p.head}${p.results.map((x) => (typeof x === 'string' ? x : refText(x))).join(',')}]}\n`;
 }
+
+/** A result made from a recorded line: its bytes with `"catalog":<index>` for the judgement. */
+interface LineWithIndex {
+  readonly ref: LineRef;
+  readonly j: number;
+}
+const DECODER = new TextDecoder();
+const refText = (x: LineWithIndex) => DECODER.decode(x.ref.buf.subarray(x.ref.start, x.ref.cat)) + String(x.j) + DECODER.decode(x.ref.buf.subarray(x.ref.catEnd, x.ref.end));
 
 /**
  * A result's JSON as already written (the recorder's results.jsonl line of the same object, its
@@ -210,7 +219,7 @@ export function reportText(report: RunReport, known?: KnownJson): string {
 export type KnownJson = (r: EntryResult) => string | undefined;
 
 /** report.json in two pieces: the text up to the results' `[`, and each result's JSON. */
-function reportPieces(report: RunReport, known?: KnownJson): { head: string; results: string[] } {
+function reportPieces(report: RunReport, known?: KnownJson): { head: string; results: (string | LineWithIndex)[] } {
   const trailIndex = new Map<string, number>();
   const details: (readonly RuleDetail[])[] = [];
   const judgementIndex = new Map<string, number>();
@@ -221,7 +230,9 @@ function reportPieces(report: RunReport, known?: KnownJson): { head: string; res
   // a judgement's JSON inline (as a stream line has it), per object: to find it in a known line
   const inline = new Map<CatalogJudgement, string>();
   /** The result's JSON with its judgement's index `j`: from its known line where there is one. */
-  const text = (r: EntryResult, j: number): string => {
+  const text = (r: EntryResult, j: number): string | LineWithIndex => {
+    const ref = lineOf(r);
+    if (ref) return { ref, j };
     const line = known?.(r);
     if (line !== undefined) {
       let c = inline.get(r.catalog);
@@ -315,15 +326,38 @@ export function writeJsonReportSync(dir: string, report: RunReport, known?: Know
   const p = reportPieces(report, known);
   const fd = openSync(tmp, 'w');
   try {
-    let chunk = p.head;
-    for (let i = 0; i < p.results.length; i++) {
-      chunk += i ? `,${p.results[i]}` : p.results[i];
-      if (chunk.length > 1 << 22) {
-        writeSync(fd, chunk);
-        chunk = '';
+    const CHUNK = 1 << 22;
+    let buf = Buffer.allocUnsafe(CHUNK * 2);
+    let n = 0;
+    const flush = () => {
+      writeSync(fd, buf, 0, n);
+      n = 0;
+    };
+    const text = (t: string) => {
+      if (n + t.length * 3 > buf.length) {
+        flush();
+        if (t.length * 3 > buf.length) buf = Buffer.allocUnsafe(t.length * 3);
       }
+      n += buf.write(t, n);
+    };
+    text(p.head);
+    for (let i = 0; i < p.results.length; i++) {
+      if (i) text(',');
+      const x = p.results[i]!;
+      if (typeof x === 'string') text(x);
+      else {
+        const { ref, j } = x;
+        if (n + (ref.end - ref.start) + 16 > buf.length) flush();
+        buf.set(ref.buf.subarray(ref.start, ref.cat), n);
+        n += ref.cat - ref.start;
+        n += buf.write(String(j), n);
+        buf.set(ref.buf.subarray(ref.catEnd, ref.end), n);
+        n += ref.end - ref.catEnd;
+      }
+      if (n > CHUNK) flush();
     }
-    writeSync(fd, `${chunk}]}\n`);
+    text(']}\n');
+    flush();
   } finally {
     closeSync(fd);
   }

@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
+import { type PackedCases, isPacked, unpack } from '../../harness/case-readers/packed.js';
+import { passGroup } from '../../harness/backends/reference/packed-pass.js';
+import { PlainPass, copyResult, resultLine } from '../../harness/report/lines.js';
 import { runVectorsOnReference } from '../../harness/backends/reference/vectors.js';
-import { loadVectors } from '../../harness/case-readers/vectors.js';
+import { loadVectors, streamVectors } from '../../harness/case-readers/vectors.js';
 import { variantInfo } from '../../harness/case-readers/vector-check.js';
 import { joinLanes } from '../../harness/numerics/formats.js';
 import { reference, singleElement } from '../../harness/reference/model.js';
@@ -116,6 +119,42 @@ describe('the reference fast path on packed cases', async () => {
     const b = await runVectorsOnReference([file], dir, { keepWhole: 0, fast: false });
     expect(a.kept.filter((r) => r.verdict !== 'pass').map((r) => JSON.stringify(r))).toEqual(b.kept.map((r) => JSON.stringify(r)));
     expect(a.kept.length).toBe(lines.length);
+  });
+
+  it('a plain pass kept whole from the words serialises to the line, and the object, the full way gives', async () => {
+    const a = await runVectorsOnReference([file], dir, { keepWhole: 1e9 });
+    const b = await runVectorsOnReference([file], dir, { keepWhole: 1e9, fast: false });
+    expect(a.kept.length).toBe(lines.length);
+    expect(a.totals).toEqual(b.totals);
+    let made = 0;
+    for (let k = 0; k < a.kept.length; k++) {
+      const x = a.kept[k]!;
+      const y = b.kept[k]!;
+      if (x instanceof PlainPass) made++;
+      expect(resultLine(x)).toBe(JSON.stringify(y));
+      expect(JSON.stringify(x)).toBe(JSON.stringify(y)); // its case, read back, is the full one
+      expect(x.catalog).toBe(y.catalog);
+      // a copy (as the comparator makes one) keeps its case
+      expect(JSON.stringify(copyResult(x, { finding: 'F1' }))).toBe(JSON.stringify({ ...y, finding: 'F1' }));
+    }
+    // most passes are made from the words; the representative of each group goes the full way
+    expect(made).toBeGreaterThan(a.verdicts.pass! / 2);
+    expect(made).toBe(a.fastPasses);
+  });
+
+  it('a group whose representative is not what the line would say goes the full way', async () => {
+    const f = join(dir, 'one-pass.jsonl');
+    writeFileSync(f, '{"name": "p0", "instruction": "atom.global.add.f32", "memory": ["0x3f800000"], "operands": {"b": ["0x3f800000"]}, "expect": {"memory": ["0x40000000"]}}\n');
+    let packed: PackedCases | undefined;
+    for await (const b of streamVectors([f], dir, { packed: true })) if (isPacked(b)) packed = b;
+    expect(packed?.n).toBe(1);
+    const full = runCaseOnReference(unpack(packed!, 0), { whole: true });
+    expect(full.verdict).toBe('pass');
+    expect(passGroup(packed!, 0, full, 1, undefined).ok).toBe(true);
+    // the representative's full result with an input, an allowed set or a verdict its line would not say: refused
+    expect(passGroup(packed!, 0, { ...full, case: { ...full.case!, input: { memory: ['0x3f800001'], b: ['0x3f800000'] } } }, 1, undefined).ok).toBe(false);
+    expect(passGroup(packed!, 0, { ...full, case: { ...full.case!, allowed: { memory: [[{ bits: ['0x40000000', '0x40000001'], anyNaN: false }]] } } }, 1, undefined).ok).toBe(false);
+    expect(passGroup(packed!, 0, { ...full, verdict: 'observed' }, 1, undefined).ok).toBe(false);
   });
 
   it('a wrong expect past the kept head is a mismatch, not a fast pass', async () => {

@@ -11,12 +11,16 @@
  *   outcome per element but an open NaN (fastOutcome);
  * - everything else (an expect the fast path does not confirm, `returned:`
  *   alone, a variant without a fast path, 64-bit elements without expect) goes the full way.
- * Cases that must be kept whole in the report (`keepWhole`: the first of a run) go the full way too.
+ * Plain passes that must be kept whole in the report (`keepWhole`: the first of a run; every one
+ * under --keep all) are made from the words (harness/backends/reference/packed-pass.ts), each line
+ * the text the full way would give; anything else kept whole goes the full way.
  */
 import { HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED, unpack } from '../../case-readers/packed.js';
 import { type BatchChecker, fastChecker, fastOutcome } from '../../reference/fast.js';
 import type { EntryResult } from '../../report/types.js';
 import { runCaseOnReference } from './cases.js';
+import { type PassGroup, packedPass, passGroup } from './packed-pass.js';
+import { LineBytes } from '../../report/lines.js';
 
 /** How a case is judged fast: 0 no expect (outcome), 1 expect memory, 2 expect memory and returned, 3 the full way. */
 function expectKind(bits: number): number {
@@ -91,22 +95,25 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
   const head = Math.min(n, Math.max(0, keepWhole));
   // pass[i] = 1: passed by the fast path
   const pass = new Uint8Array(n);
+  // the group key of each case (variant, space, expect kind), and the fast path's outcome of the
+  // plain passes without expect that are kept whole (their allowed memory)
+  const keys = new Int32Array(n);
+  let outcome: Uint32Array | undefined;
   let fastPasses = 0;
-  if (fast && head < n) {
-    // group the rest by (variant, space, expect kind): a counting sort on the key, in typed arrays
+  if (fast) {
+    // group by (variant, space, expect kind): a counting sort on the key, in typed arrays
     const K = p.variants.length << 4;
     const start = new Int32Array(K + 1);
-    const keys = new Int32Array(n);
-    for (let i = head; i < n; i++) {
+    for (let i = 0; i < n; i++) {
       const bits = p.bits[i]!;
       const key = (p.vidx[i]! << 4) | (((bits & (SPACE_GLOBAL | SPACE_SHARED)) >> 2) << 2) | expectKind(bits);
       keys[i] = key;
       start[key + 1]!++;
     }
     for (let k = 0; k < K; k++) start[k + 1]! += start[k]!;
-    const order = new Int32Array(n - head);
+    const order = new Int32Array(n);
     const fill = start.slice(0, K);
-    for (let i = head; i < n; i++) order[fill[keys[i]!]!++] = i;
+    for (let i = 0; i < n; i++) order[fill[keys[i]!]!++] = i;
     const S = SCRATCH;
     for (let key = 0; key < K; key++) {
       const g0 = start[key]!;
@@ -131,22 +138,43 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
       }
       check({ mem: S.mem, b: S.b, c: S.c, memOut: S.memOut, ...(kind === 2 ? { ret: S.ret } : {}), n: m }, S.flags);
       // 0: the one outcome (or the expect is exactly it); 2: the model leaves a NaN open (and an
-      // expect holds a NaN there): runCaseOnReference passes both
+      // expect holds a NaN there): runCaseOnReference passes both. A case kept whole passes here
+      // only as 0 (its line is made from the words: harness/backends/reference/packed-pass.ts)
       for (let j = 0; j < m; j++) {
-        if (S.flags[j] !== 1) {
-          pass[order[g0 + j]!] = 1;
-          fastPasses++;
-        }
+        const f = S.flags[j];
+        const i = order[g0 + j]!;
+        if (f === 1 || (i < head && f !== 0)) continue;
+        pass[i] = 1;
+        fastPasses++;
+        if (i < head && kind === 0) copySlot(S.memOut, j, (outcome ??= new Uint32Array(n * SLOT_WORDS)), i);
       }
     }
   }
   const kept: EntryResult[] = [];
   const totals: Record<string, number> = {};
+  // the shared parts of the plain passes kept whole, per group key (made at its first such case)
+  const groups = new Map<number, PassGroup>();
+  let lines: LineBytes | undefined;
   // passes by the fast path counted per variant of the block (their key made at the first, so that
   // the keys keep the order of first occurrence), the rest per verdict
   const passes = new Int32Array(p.variants.length);
   for (let i = 0; i < n; i++) {
     if (pass[i]) {
+      if (i < head) {
+        // kept whole: from the words, after the group's representative went the full way
+        const key = keys[i]!;
+        const g = groups.get(key);
+        if (g === undefined || !g.ok) {
+          const r = runCaseOnReference(unpack(p, i), WHOLE);
+          if (g === undefined) groups.set(key, passGroup(p, i, r, key & 3, outcome));
+          const k = `total.${p.variants[p.vidx[i]!]!.variant.family}.${r.verdict}`;
+          totals[k] = (totals[k] ?? 0) + 1;
+          kept.push(r);
+          fastPasses--;
+          continue;
+        }
+        kept.push(packedPass((lines ??= new LineBytes()), p, i, g, outcome));
+      }
       const v = p.vidx[i]!;
       if (passes[v]! === 0) {
         const k = `total.${p.variants[v]!.variant.family}.pass`;
