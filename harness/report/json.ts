@@ -323,44 +323,50 @@ export function writeJsonReportSync(dir: string, report: RunReport, known?: Know
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'report.json');
   const tmp = `${file}.tmp-${process.pid}`;
-  const p = reportPieces(report, known);
   const fd = openSync(tmp, 'w');
   try {
-    const CHUNK = 1 << 22;
-    let buf = Buffer.allocUnsafe(CHUNK * 2);
-    let n = 0;
-    const flush = () => {
-      writeSync(fd, buf, 0, n);
-      n = 0;
-    };
-    const text = (t: string) => {
-      if (n + t.length * 3 > buf.length) {
-        flush();
-        if (t.length * 3 > buf.length) buf = Buffer.allocUnsafe(t.length * 3);
-      }
-      n += buf.write(t, n);
-    };
-    text(p.head);
-    for (let i = 0; i < p.results.length; i++) {
-      if (i) text(',');
-      const x = p.results[i]!;
-      if (typeof x === 'string') text(x);
-      else {
-        const { ref, j } = x;
-        if (n + (ref.end - ref.start) + 16 > buf.length) flush();
-        buf.set(ref.buf.subarray(ref.start, ref.cat), n);
-        n += ref.cat - ref.start;
-        n += buf.write(String(j), n);
-        buf.set(ref.buf.subarray(ref.catEnd, ref.end), n);
-        n += ref.end - ref.catEnd;
-      }
-      if (n > CHUNK) flush();
-    }
-    text(']}\n');
-    flush();
+    reportChunks(report, known, (b) => writeSync(fd, b));
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, file);
   return file;
+}
+
+/** report.json's bytes, a few MB at a time (never one string of the whole: a --keep all run's is hundreds of MB); each chunk handed to `emit` is its own. */
+function reportChunks(report: RunReport, known: KnownJson | undefined, emit: (chunk: Uint8Array) => void): void {
+  const p = reportPieces(report, known);
+  const CHUNK = 1 << 22;
+  let buf = Buffer.allocUnsafeSlow(CHUNK * 2);
+  let n = 0;
+  const flush = () => {
+    if (n) emit(buf.subarray(0, n));
+    buf = Buffer.allocUnsafeSlow(CHUNK * 2);
+    n = 0;
+  };
+  const text = (t: string) => {
+    if (n + t.length * 3 > buf.length) {
+      flush();
+      if (t.length * 3 > buf.length) buf = Buffer.allocUnsafeSlow(t.length * 3);
+    }
+    n += buf.write(t, n);
+  };
+  text(p.head);
+  for (let i = 0; i < p.results.length; i++) {
+    if (i) text(',');
+    const x = p.results[i]!;
+    if (typeof x === 'string') text(x);
+    else {
+      const { ref, j } = x;
+      if (n + (ref.end - ref.start) + 16 > buf.length) flush();
+      buf.set(ref.buf.subarray(ref.start, ref.cat), n);
+      n += ref.cat - ref.start;
+      n += buf.write(String(j), n);
+      buf.set(ref.buf.subarray(ref.catEnd, ref.end), n);
+      n += ref.end - ref.catEnd;
+    }
+    if (n > CHUNK) flush();
+  }
+  text(']}\n');
+  flush();
 }

@@ -9,7 +9,8 @@
  * decided but not yet added, and compresses the stream as finish() does: it is no larger than the
  * whole run's report.
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { FileWriter } from './file-writer.js';
 import { gzip, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Expectation } from '../compare/expectations.js';
@@ -46,20 +47,24 @@ function writeAtomic(file: string, text: string): void {
 /** Writes report.json, report.html and junit.xml for a report into `dir` (`known`: see reportText). */
 export function writeReportFiles(dir: string, report: RunReport, known?: KnownJson): Omit<WrittenReport, 'report' | 'jsonl'> {
   const json = writeJsonReportSync(dir, report, known);
+  return { json, ...writeHtmlAndJunit(dir, report) };
+}
+
+function writeHtmlAndJunit(dir: string, report: RunReport): { html: string; junit: string } {
   const html = join(dir, 'report.html');
   writeAtomic(html, renderHtml(report));
   const junit = join(dir, 'junit.xml');
   writeAtomic(junit, renderJunit(report));
-  return { json, html, junit };
+  return { html, junit };
 }
 
 /** Bytes gathered for one write: strings and byte ranges appended, taken as one array. */
 class ByteChunk {
-  private buf: Uint8Array = Buffer.allocUnsafeSlow(1 << 23);
+  private buf: Uint8Array = EMPTY;
   private n = 0;
   private room(k: number): void {
     if (this.n + k <= this.buf.length) return;
-    const b = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.n + k));
+    const b = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.n + k, 1 << 23));
     b.set(this.buf.subarray(0, this.n));
     this.buf = b;
   }
@@ -82,12 +87,13 @@ class ByteChunk {
   /** What was gathered, emptied (the bytes are the caller's: a fresh array takes what follows). */
   take(): Uint8Array {
     const out = this.buf.subarray(0, this.n);
-    if (this.n) this.buf = Buffer.allocUnsafeSlow(this.buf.length);
+    if (this.n) this.buf = EMPTY;
     this.n = 0;
     return out;
   }
 }
 const ENCODER = new TextEncoder();
+const EMPTY = new Uint8Array(0);
 
 export class RunRecorder {
   readonly results: EntryResult[] = [];
@@ -106,6 +112,7 @@ export class RunRecorder {
   ) {
     mkdirSync(dir, { recursive: true });
     this.jsonl = join(dir, 'results.jsonl');
+    this.file = new FileWriter(this.jsonl);
     const header = `${JSON.stringify({ schema: 'ptx-reduction-conformance/results-stream', version: 1, ...meta })}\n`;
     writeFileSync(this.jsonl, header);
     this.compress(Buffer.from(header));
@@ -177,7 +184,6 @@ export class RunRecorder {
 
   /** The stream's bytes not yet written, and the file they go to (opened at the first add). */
   private readonly out = new ByteChunk();
-  private fd: number | undefined;
   /**
    * The stream compressed while the run goes: each chunk written is also given to zlib on its
    * thread pool (a gzip member of its own; members one after another are one gzip file), so that
@@ -192,12 +198,17 @@ export class RunRecorder {
     if (chunk.length) this.write(chunk);
   }
 
-  /** Writes bytes (never changed after) to results.jsonl and hands them to the compressor. */
+  /**
+   * Writes bytes (never changed after) to results.jsonl and hands them to the compressor. The
+   * write goes on libuv's threads (harness/report/file-writer.ts), so the run does not wait on the
+   * disk; the report's end waits for it (drain), and a report written without waiting (a signal's)
+   * takes the stream from the compressed chunks, never from the file.
+   */
   private write(bytes: Uint8Array): void {
-    this.fd ??= openSync(this.jsonl, 'a');
-    writeSync(this.fd, bytes);
+    this.file.write(bytes);
     this.compress(bytes);
   }
+  private readonly file: FileWriter;
 
   private compress(raw: Uint8Array): void {
     const slot: { raw: Uint8Array | undefined; gz: Buffer | undefined } = { raw, gz: undefined };
@@ -218,6 +229,7 @@ export class RunRecorder {
   /** Waits for the stream's compression so far (a finished run calls it before finish(); finish without it compresses what is left itself). */
   async drain(): Promise<void> {
     await Promise.all(this.pendingGz);
+    await this.file.flushed();
   }
 
   /**
@@ -235,6 +247,12 @@ export class RunRecorder {
   private readonly lines = new Map<EntryResult, string>();
 
   private writeReport(partialReason?: string): WrittenReport {
+    const report = this.runReport(partialReason);
+    return { report, jsonl: this.jsonl, ...writeReportFiles(this.dir, report, (r) => this.lines.get(r)) };
+  }
+
+  /** The run's report document, judged (the recorder is finished from here on). */
+  private runReport(partialReason?: string): RunReport {
     this.finished = true;
     // contention groups keep what the hardware did in the report's `contention`, not in case.observed
     const contended = new Set((this.fields.contention ?? []).map((c) => c.id));
@@ -272,7 +290,7 @@ export class RunRecorder {
       expectations: { file: this.expectationsFile, outcomes: judged.outcomes },
       ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
     });
-    return { report, jsonl: this.jsonl, ...writeReportFiles(this.dir, report, (r) => this.lines.get(r)) };
+    return report;
   }
 
   /**
@@ -286,21 +304,15 @@ export class RunRecorder {
 
   /** finish(), the stream's compression on zlib's threads going on while the report files are written. */
   async finishAsync(): Promise<WrittenReport> {
-    const t0 = performance.now();
     const w = this.writeReport();
-    const t1 = performance.now();
     await this.drain();
-    const t2 = performance.now();
-    const r = { ...w, jsonl: this.compressStream() };
-    if (process.env.TIMING) console.error(`write ${(t1 - t0).toFixed(0)} drain ${(t2 - t1).toFixed(0)} compress ${(performance.now() - t2).toFixed(0)}`);
-    return r;
+    return { ...w, jsonl: this.compressStream() };
   }
 
   /** results.jsonl to results.jsonl.gz (the chunks compressed, those not yet compressed now); returns the path. */
   private compressStream(): string {
     this.flush();
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    this.file.stop();
     const gz = `${this.jsonl}.gz`;
     const parts = this.gz.map((s) => s.gz ?? gzipSync(s.raw!, { level: 3 }));
     for (const s of this.gz) s.raw = undefined;
@@ -356,8 +368,7 @@ export class RunRecorder {
   /** Nothing recorded (a signal before the first result): the stream's file goes, the report is not written. */
   discard(): void {
     this.finished = true;
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    this.file.stop();
     rmSync(this.jsonl, { force: true });
   }
 }
