@@ -20,6 +20,7 @@ import { type AmbiguityNote, type Status, type Violation, effectiveQualifiers, e
 import { descriptorSuffix, spell, variantId } from './spelling.js';
 import type { FamilyDef, FamilyId, OperandKind, Qualifiers, RequirementRow } from './types.js';
 import { vocabulary } from './vocabulary.js';
+import { drain, drainWithTurns } from '../util/turns.js';
 
 export type EntryKind = 'variant' | 'neighbour' | 'isa-neighbour' | 'spelling';
 export type Expectation = 'accept' | 'reject' | 'either';
@@ -441,6 +442,16 @@ function isaPinsOf(fam: FamilyDef, target: Target, q?: Qualifiers): string[] {
  * passes. Only the core variants (fanout slots omitted) are walked in full, as neighbour bases.
  */
 export function enumerateMatching(opts: MatchOptions): CatalogEntry[] {
+  return drain(matchingSteps(opts));
+}
+
+/** enumerateMatching, giving the event loop a turn now and then (a run's selection: Ctrl-C stops it within moments). */
+export function enumerateMatchingAsync(opts: MatchOptions): Promise<CatalogEntry[]> {
+  return drainWithTurns(matchingSteps(opts));
+}
+
+/** enumerateMatching's work, in steps: it yields after each family's walk and every few entries made. */
+function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
   const keep = opts.keep ?? (() => true);
   const viable = opts.viable ?? (() => true);
   const kinds = opts.kinds ?? ['variant', 'neighbour', 'isa-neighbour', 'spelling'];
@@ -470,16 +481,29 @@ export function enumerateMatching(opts: MatchOptions): CatalogEntry[] {
         if (asVariant || forIsa) picked.push({ q, asVariant, forIsa });
       });
     }
-    const entries = picked.map((p) => ({ ...p, entry: makeEntry(fam, p.q, 'variant', opts) }));
+    yield;
+    const entries: { q: Qualifiers; asVariant: boolean; forIsa: boolean; entry: CatalogEntry }[] = [];
+    for (let k = 0; k < picked.length; k++) {
+      const p = picked[k]!;
+      entries.push({ ...p, entry: makeEntry(fam, p.q, 'variant', opts) });
+      if ((k & 127) === 127) yield;
+    }
     for (const e of entries) if (e.asVariant) out.push(e.entry);
     if (wantN) {
-      for (const n of familyNeighbours(fam, coreVariants(fam), { keep, known })) out.push(makeEntry(fam, n.q, 'neighbour', opts, { neighbourOf: n.of }));
+      let k = 0;
+      for (const n of familyNeighbours(fam, coreVariants(fam), { keep, known })) {
+        out.push(makeEntry(fam, n.q, 'neighbour', opts, { neighbourOf: n.of }));
+        if ((++k & 127) === 0) yield;
+      }
+      yield;
     }
     if (wantI) {
       const isa = isaNeighbours(fam, entries.filter((e) => e.forIsa).map((e) => e.entry), opts);
       for (const e of isa) if (keep(e.id)) out.push(e);
     }
+    yield;
     if (wantS) out.push(...spellingNeighbours(fam, opts, keep));
+    yield;
   }
   return out;
 }

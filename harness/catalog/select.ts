@@ -7,7 +7,7 @@ import type { Target } from '../arch/targets.js';
 import { UsageError } from '../cli/errors.js';
 import { compileFilter, compileFilterPrefix } from '../util/filter.js';
 import { families } from '../registry/index.js';
-import { type CatalogEntry, type EntryKind, enumerateMatching } from './enumerate.js';
+import { type CatalogEntry, type EntryKind, enumerateMatching, enumerateMatchingAsync } from './enumerate.js';
 import { ParseError, parseInstruction } from './parse.js';
 
 /**
@@ -50,6 +50,13 @@ export function selectEntries(opts: SelectOptions, target: Target, ptx: string):
     keep: compileFilter(opts.filter),
     viable: compileFilterPrefix(opts.filter),
   });
+  if (!sel.length) throw noMatch(opts, target, ptx);
+  return sel;
+}
+
+/** selectEntries, giving the event loop a turn now and then (a run's: a signal stops it within moments). */
+export async function selectEntriesAsync(opts: SelectOptions, target: Target, ptx: string): Promise<CatalogEntry[]> {
+  const sel = await enumerateMatchingAsync({ target, ptx, kinds: opts.kinds, keep: compileFilter(opts.filter), viable: compileFilterPrefix(opts.filter) });
   if (!sel.length) throw noMatch(opts, target, ptx);
   return sel;
 }

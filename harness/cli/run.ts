@@ -18,7 +18,7 @@ import { type CaseBatch, unpackAll } from '../case-readers/packed.js';
 import { streamVectors, validateAndHold, validateVectors, vectorFilesByEdition, vectorFilesSize } from '../case-readers/vectors.js';
 import { type Case, problemLines } from '../case-readers/types.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
-import { filterGuess, selectEntries as selectCatalogEntries } from '../catalog/select.js';
+import { filterGuess, selectEntries as selectCatalogEntries, selectEntriesAsync as selectCatalogEntriesAsync } from '../catalog/select.js';
 import { expectationsPath } from '../compare/expectations.js';
 import { caseLines } from '../report/case-text.js';
 import { KEEP_WHOLE, RunRecorder } from '../report/recorder.js';
@@ -360,7 +360,7 @@ async function runBackend(opts: Options, target: Target, io: Io, startRecorder: 
 
   async function runPtxasAndCases(): Promise<RunRecorder | number> {
     // in a toolchain matrix, the entries its classification answered (enumerated once there)
-    const selected = hooks.matrix?.entries ?? selectEntries(opts, target, ptx);
+    const selected = hooks.matrix?.entries ?? (await selectCatalogEntriesAsync(opts, target, ptx));
     const entries = hooks.matrix?.entries ? [...selected] : shardSlice(selected, opts.shard);
     let sel: CaseSelection | number | undefined;
     if (child) {
@@ -527,7 +527,11 @@ async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: Run
   // first result, no report at all (the stream's header removed, a default folder too, and said)
   const onSignal = (sig: NodeJS.Signals) => {
     const n = rec?.recorded ?? 0;
-    if (rec?.done) io.err(`\n${sig}: stopped after the report was written.`);
+    if (rec?.done) {
+      // the report files are written; the stream, if the run was still compressing it, is compressed now
+      rec.completeStream();
+      io.err(`\n${sig}: stopped after the report was written.`);
+    }
     else if (rec && n) {
       const w = rec.finishPartial(`interrupted by ${sig} after ${n} results`)!;
       const counted = n - w.report.results.length;

@@ -311,6 +311,8 @@ export class RunRecorder {
 
   /** results.jsonl to results.jsonl.gz (the chunks compressed, those not yet compressed now); returns the path. */
   private compressStream(): string {
+    if (this.compressed) return `${this.jsonl}.gz`;
+    this.compressed = true;
     this.flush();
     this.file.stop();
     const gz = `${this.jsonl}.gz`;
@@ -330,6 +332,17 @@ export class RunRecorder {
 
   /** Passes a report keeps whole (the run's --keep, or KEEP_WHOLE): a partial report applies it to the results pending. */
   keepPasses: number = KEEP_WHOLE;
+
+  private compressed = false;
+
+  /**
+   * A signal after the report files are written but before the stream is compressed (finishAsync
+   * waiting on zlib's threads): the stream compressed now, so that the folder holds what a finished
+   * run's does. Returns its path, or undefined when it already was.
+   */
+  completeStream(): string | undefined {
+    return this.finished && !this.compressed ? this.compressStream() : undefined;
+  }
 
   /** Whether the report has been written (finish or finishPartial). */
   get done(): boolean {

@@ -146,3 +146,24 @@ describe('spelling: qualifiers in another order (ptxas 13.0 accepts any order)',
     }
   });
 });
+
+describe('the selection a run makes gives the event loop turns (a signal stops it within moments)', () => {
+  it('selectEntriesAsync: the same entries as selectEntries, with timers run while it goes', async () => {
+    const { selectEntriesAsync } = await import('../../harness/catalog/select.js');
+    const target = findTarget('sm_90')!;
+    const ptx = modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
+    const opts = { filter: 'atom', kinds: ['variant', 'neighbour', 'isa-neighbour', 'spelling'] as EntryKind[] };
+    const want = selectEntries(opts, target, ptx);
+    let ticks = 0;
+    const t = setInterval(() => ticks++, 5);
+    const t0 = performance.now();
+    const got = await selectEntriesAsync(opts, target, ptx);
+    const ms = performance.now() - t0;
+    clearInterval(t);
+    expect(got.map((e) => e.id)).toEqual(want.map((e) => e.id));
+    expect(JSON.stringify(got)).toBe(JSON.stringify(want));
+    // a timer ran at least once per 200 ms of selecting (a run that held the thread throughout would give none)
+    expect(ms).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(ms / 200));
+  });
+});

@@ -13,6 +13,7 @@ import { runCommand } from '../../util/run-command.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Turns } from '../../util/turns.js';
 
 export interface PtxasRun {
   readonly results: EntryResult[];
@@ -162,17 +163,27 @@ export async function runPtxasBackend(
   // entry's line in it: keyed by both, the template hashed once per version rather than per entry
   const template = new Map<string, string>();
   const templateOf = (v: string) => template.get(v) ?? template.set(v, verdictKey(cache!.hash, target.name, buildModule([], target.name, v).text)).get(v)!;
-  const keys = cache ? run.map((i) => verdictKey(templateOf(entries[i]!.modulePtx ?? modulePtx), target.name, instructionText(entries[i]!))) : [];
+  // (a run of tens of thousands of entries: the event loop gets a turn now and then, so that a signal stops it)
+  const turns = new Turns();
+  const keys: string[] = [];
   const ask: number[] = [];
   let cachedCrashes = 0;
-  run.forEach((i, k) => {
-    const hit = cache?.c.get(keys[k]!);
+  for (let k = 0; k < run.length; k++) {
+    const i = run[k]!;
+    if (!cache) {
+      ask.push(k);
+      continue;
+    }
+    const key = verdictKey(templateOf(entries[i]!.modulePtx ?? modulePtx), target.name, instructionText(entries[i]!));
+    keys.push(key);
+    const hit = cache.c.get(key);
     if (hit && 'accepted' in hit) {
       if (hit.crashed) cachedCrashes++;
       results[i] = verdictFor(entries[i]!, hit, modulePtx);
       onResult?.(results[i]!);
     } else ask.push(k);
-  });
+    if ((k & 255) === 255 && turns.due()) await turns.turn();
+  }
   if (cache && ask.length < run.length) onDecided?.(run.length - ask.length);
   const sub = ask.map((k) => entries[run[k]!]!);
   const { results: acc, stats } = !sub.length
