@@ -11,7 +11,7 @@ import { familyPlugin } from '../registry/index.js';
 import { familyVariants } from '../catalog/enumerate.js';
 import { ParseError, parseInstruction } from '../catalog/parse.js';
 import { variantId } from '../catalog/spelling.js';
-import { decodeTable, encoderFor } from '../numerics/encode.js';
+import { decodeNumber, floatBits } from '../numerics/encode.js';
 import { type ElementFormat, type FloatFormat, elementFormat, joinLanes } from '../numerics/formats.js';
 import { nearestWords } from '../util/nearest.js';
 import type { Case, CaseExpect, CaseVariant, InputProblem } from './types.js';
@@ -419,21 +419,17 @@ function keysOf(ctx: FileCtx, map: Record<string, unknown>, path: Path, allowed:
 }
 
 /** Exact bits of a number in a float format, or undefined if not representable. */
-function floatBits(f: FloatFormat, v: unknown): bigint | undefined {
+function exactFloatBits(f: FloatFormat, v: unknown): bigint | undefined {
   let x: number;
   if (typeof v === 'number') x = v;
   else if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v)) x = Number(v); // plain hex in YAML (plainOf)
   else if (typeof v === 'string' && /^[-+]?\.?(inf|infinity)$/i.test(v)) x = v.startsWith('-') ? -Infinity : Infinity;
   else if (typeof v === 'string' && /^[-+]?\.?nan$/i.test(v)) return BigInt(f.canonicalNaN);
   else return undefined;
-  if (f.bits === 64) {
-    const b = new BigUint64Array(new Float64Array([x]).buffer)[0]!;
-    return b;
-  }
+  if (f.bits === 64) return floatBits(f, x);
   if (!f.hasInf && !Number.isFinite(x)) return undefined;
-  const bits = encoderFor(f)(x);
-  const back = f.bits === 32 ? new Float32Array(new Uint32Array([bits]).buffer)[0]! : decodeTable(f)[bits]!;
-  return Object.is(back, x) ? BigInt(bits) : undefined;
+  const bits = Number(floatBits(f, x));
+  return Object.is(decodeNumber(f, bits), x) ? BigInt(bits) : undefined;
 }
 
 /** True when every character of `s` from index 2 on is a hex digit. */
@@ -489,7 +485,7 @@ function element(ctx: FileCtx, v: unknown, parent: Path, index: number, fmt: Ele
           }
           out.push(n < 0n ? n + (1n << BigInt(lf.bits)) : n);
         } else {
-          const b = floatBits(fmt.lane, x);
+          const b = exactFloatBits(fmt.lane, x);
           if (b === undefined) {
             at(ctx, path, `${what}: ${JSON.stringify(x)} is not exactly a .${fmt.lane.name} value; write the bit pattern in hex instead`);
             return undefined;

@@ -16,6 +16,7 @@ import { prepareReportDir } from '../report/dir.js';
 import { UsageError } from './errors.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';
+import { hexBits } from '../numerics/hex.js';
 
 export const HOSTMEM_USAGE = `npm run conformance -- hostmem [options]
   atom and red on host memory against CPU threads (PTX ISA 8.1.1, "Limitations on atomicity at
@@ -35,7 +36,7 @@ export const HOSTMEM_USAGE = `npm run conformance -- hostmem [options]
   --ptxas PATH      the ptxas that compiles the kernels
   --backend B       gpu or auto`;
 
-const hx = (x: bigint) => `0x${x.toString(16)}`;
+const hx = (x: bigint) => hexBits(0, x);
 
 /** The run as JSON (bigints as hex strings). */
 export function hostmemJson(r: HostmemRun, meta: Record<string, unknown>): unknown {

@@ -17,8 +17,8 @@ import { type ElementAllowed, CaseError, reference } from '../reference/model.js
 import type { EntryResult, Verdict } from '../report/types.js';
 import { PlainPass, copyResult } from '../report/lines.js';
 import { type Explainable, explain, explanationText, groupExplained, nanBehaviour, referenceCaseOf, resultVariant, subjectOf, subnormalBehaviour, variantOf } from './explain.js';
+import { hexBits as hex } from '../numerics/hex.js';
 
-const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
 
 function allowedHex(fmt: ElementFormat, xs?: readonly ElementAllowed[]) {
   return xs?.map((e) => e.map((l: Allowed) => ({ bits: l.bits.map((b) => hex(fmt.lane.bits, b)), anyNaN: l.anyNaN })));

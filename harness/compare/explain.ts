@@ -22,6 +22,7 @@ import { type Allowed, addOnce, allows, minmaxAllowed } from '../numerics/ops.js
 import { findFpRule, fpRule } from '../numerics/rule-lookup.js';
 import type { ModelVariant, ReferenceCase } from '../reference/model.js';
 import type { Alternative, ObservedBits, OpKind } from './alternative.js';
+import { hexBits } from '../numerics/hex.js';
 
 export type { Alternative, ObservedBits, OpKind } from './alternative.js';
 
@@ -283,7 +284,7 @@ export function nanBehaviour(c: Explainable): string | undefined {
             ? ['input payload', 1]
             : ins.some((i) => isNaN_(lf, i) && quiet(i) === x)
               ? ['input payload, quieted', 2]
-              : [`other 0x${x.toString(16).padStart(lf.bits / 4, '0')}`, 3];
+              : [`other ${hexBits(lf.bits, x)}`, 3];
       if ((r as number) > rank) {
         rank = r as number;
         kind = k as string;

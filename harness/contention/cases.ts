@@ -15,6 +15,7 @@
  */
 import type { GpuPlan, GpuVariant } from '../backends/gpu/plan.js';
 import { type ElementFormat, type FloatFormat, elementFormat, joinLanes } from '../numerics/formats.js';
+import { floatBits } from '../numerics/encode.js';
 import type { ContentionOp } from './model.js';
 
 export type Layout = 'warp' | 'cta' | 'grid' | 'cluster';
@@ -50,20 +51,6 @@ const SCOPE_RANK: Record<string, number> = { cta: 0, cluster: 1, gpu: 2, sys: 3 
 export function scopeIncludes(scope: string | undefined, layout: Layout): boolean {
   const rank = SCOPE_RANK[scope || 'gpu']!;
   return layout === 'grid' ? rank >= 2 : layout === 'cluster' ? rank >= 1 : rank >= 0;
-}
-
-function floatBits(f: FloatFormat, x: number): bigint {
-  if (f.bits === 32) return BigInt(new Uint32Array(new Float32Array([x]).buffer)[0]!);
-  if (f.bits === 64) return new BigUint64Array(new Float64Array([x]).buffer)[0]!;
-  // 16-bit formats: from the f32 bits (exact for the small integers and powers of two used here)
-  const b32 = new Uint32Array(new Float32Array([x]).buffer)[0]!;
-  if (f.name === 'bf16') return BigInt(b32 >>> 16);
-  const sign = (b32 >>> 31) & 1;
-  const e = ((b32 >>> 23) & 0xff) - 127 + 15;
-  const m = (b32 >>> 13) & 0x3ff;
-  if (x === 0) return BigInt(sign << 15);
-  if (!Number.isFinite(x)) return BigInt((sign << 15) | 0x7c00);
-  return BigInt((sign << 15) | (e << 10) | m);
 }
 
 /** The operand sets of a lane format and op (lane values). */

@@ -22,6 +22,7 @@ import { cite } from '../catalog/cite.js';
 import { type ElementFormat, type FloatFormat, elementFormat, joinLanes, splitLanes } from '../numerics/formats.js';
 import type { Allowed } from '../numerics/ops.js';
 import { CaseError, type ModelVariant, reference } from '../reference/model.js';
+import { hexBits } from '../numerics/hex.js';
 
 export interface ContentionRule {
   readonly id: string;
@@ -413,7 +414,7 @@ export function judgeContention(c: ContentionCase, obs: ContentionObserved, atom
     }
     if (!j.atomic && n <= MAX_SPLIT_N) j = { ...j, split: splitExplains(l, n, final, returned) };
     out.push(j);
-    const hex = (x: bigint) => `0x${x.toString(16).padStart(l.bits / 4, '0')}`;
+    const hex = (x: bigint) => hexBits(l.bits, x);
     if (!j.atomic) {
       const what = returned ? `returned ${returned.map(hex).join(', ')} and final ${hex(final)} are no order of the ${n} operations` : `final ${hex(final)} is not the result of any order of the ${n} operations (${j.allowed} allowed)`;
       if (j.split) lost.push(`${where}${what}; a split read/write interleaving gives it (an update lost)`);

@@ -14,6 +14,7 @@ import { CaseError } from '../reference/model.js';
 import { type ContentionGroup, contentionPlan, selftestPlan, setOps } from './cases.js';
 import { contendKernelName, contendModule } from './kernel.js';
 import { type ContentionCase, type ContentionJudgement, type Lane, judgeContention, lanesOf } from './model.js';
+import { hexBits } from '../numerics/hex.js';
 
 /** A contention run; --shard splits the groups, balanced by participants per address. */
 export interface ContentionOptions extends GpuVariantRun {
@@ -40,7 +41,7 @@ export interface ContentionOutcome {
   readonly asSplit?: { readonly verdict: string; readonly reason: string };
 }
 
-const hex = (b: bigint, w: number) => `0x${b.toString(16).padStart(w / 4, '0')}`;
+const hex = (b: bigint, w: number) => hexBits(w, b);
 
 function readElements(buf: Buffer, at: number, n: number, w: number): bigint[] {
   const out: bigint[] = [];

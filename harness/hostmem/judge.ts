@@ -26,6 +26,7 @@
 import type { Citation } from '../catalog/cite.js';
 import { type FloatFormat, elementFormat } from '../numerics/formats.js';
 import { CONTENTION_RULES, orderFree } from '../contention/model.js';
+import { hexBits } from '../numerics/hex.js';
 
 export type OpClass = 'add' | 'inc' | 'dec' | 'fadd' | 'min' | 'max' | 'or' | 'and' | 'xor' | 'exch' | 'cas';
 export type MemoryKind = 'hostalloc' | 'registered' | 'managed';
@@ -128,7 +129,7 @@ export interface HostJudgement {
   readonly rules: readonly HostRule[];
 }
 
-const hex = (x: bigint, w: number) => `0x${x.toString(16).padStart(w / 4, '0')}`;
+const hex = (x: bigint, w: number) => hexBits(w, x);
 const maskOf = (w: number) => (1n << BigInt(w)) - 1n;
 const popcount = (x: bigint) => x.toString(2).replaceAll('0', '').length;
 

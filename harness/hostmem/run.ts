@@ -15,6 +15,7 @@ import { compileFilter } from '../util/filter.js';
 import { type HostJob, type HostJudgement, type HostObservation, type MemoryKind, MEMORY_KINDS, judgeHost } from './judge.js';
 import { hostmemKernelName, hostmemModule, kernelKey } from './kernel.js';
 import { type PlannedJob, type SingleCase, hostmemPlan, neededIds, singleCases } from './plan.js';
+import { hexBits } from '../numerics/hex.js';
 
 /** The addon's host-memory calls (native/src/hostmem.cc), beside the launcher's. */
 export interface HostAddon extends Launcher {
@@ -103,7 +104,7 @@ export function judgeSingle(c: SingleCase, entry: CatalogEntry, final: bigint): 
   if (!a) throw new Error(`${c.id}: the model gives no memory outcome`);
   const ok = a.bits.includes(final);
   const w = c.type.endsWith('16') ? 16 : c.type.endsWith('32') ? 32 : 64;
-  const h = (x: bigint) => `0x${x.toString(16).padStart(w / 4, '0')}`;
+  const h = (x: bigint) => hexBits(w, x);
   return { verdict: ok ? 'pass' : 'mismatch', allowed: { bits: [...a.bits], anyNaN: a.anyNaN }, reason: `${c.what} on ${c.memory} memory: ${h(c.init)} + ${h(c.b)} = ${h(final)}; the model (global memory) allows ${a.bits.map(h).join(', ')}` };
 }
 

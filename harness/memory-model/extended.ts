@@ -19,7 +19,7 @@
 import { type LitmusContext, type LitmusInstruction, type LitmusOperand, type LitmusThread } from '../registry/litmus-family.js';
 import { litmusFamilyFor } from '../registry/litmus.js';
 import { ELEMENT_FORMATS, type FloatFormat } from '../numerics/formats.js';
-import { encoderFor } from '../numerics/encode.js';
+import { floatBits } from '../numerics/encode.js';
 import type { Cond, Expr, Instr, LitmusTest, Location, Problem, Proxy, Quantifier, Scope, Sem, SpaceQual, Term, ThreadDecl } from './events.js';
 
 export interface ParsedLitmus {
@@ -34,21 +34,6 @@ const SPACES = ['global', 'shared', 'shared::cta', 'shared::cluster'];
 const TYPES = Object.keys(ELEMENT_FORMATS);
 const IDENT = /^%?[A-Za-z_][A-Za-z0-9_]*$/;
 const QUANTS: Readonly<Record<string, Quantifier>> = { exists: 'exists', '~exists': 'not exists', forall: 'forall' };
-
-/** Bits of a float literal in format `f`. */
-function floatBits(f: FloatFormat, x: number): bigint {
-  if (f.bits === 64) {
-    const b = new DataView(new ArrayBuffer(8));
-    b.setFloat64(0, x);
-    return b.getBigUint64(0);
-  }
-  if (f.bits === 32) {
-    const b = new DataView(new ArrayBuffer(4));
-    b.setFloat32(0, x);
-    return BigInt(b.getUint32(0));
-  }
-  return BigInt(encoderFor(f)(x));
-}
 
 const INT_LIT = /^-?(0x[0-9a-fA-F]+|\d+)$/;
 const FLOAT_LIT = /^-?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][-+]?\d+|inf|nan)$/;

@@ -136,3 +136,18 @@ export function encodeNumber(f: FloatFormat, x: number): number {
 
 /** f32 bits of a number rounded by this module (not by Math.fround): the model's f32 path. */
 export const encodeF32: Encoder = encoderFor(F32);
+
+const F64 = new Float64Array(1);
+const U64 = new BigUint64Array(F64.buffer);
+/**
+ * The bits of a number in `f`: rounded to nearest even by encoderFor (<= 32 bits), binary64 as the
+ * number is. The one float encoder of the project (vector files, litmus literals, contention
+ * operands).
+ */
+export function floatBits(f: FloatFormat, x: number): bigint {
+  if (f.bits === 64) {
+    F64[0] = x;
+    return U64[0]!;
+  }
+  return BigInt(encoderFor(f)(x));
+}

@@ -6,7 +6,7 @@
  * Addition and min/max of two values are commutative bit for bit, so a tree is a set partition
  * applied recursively; the sets are memoised per subset of the inputs (3^N splits for N inputs).
  */
-import { decodeTable, encoderFor } from './encode.js';
+import { decodeTable, floatBits } from './encode.js';
 import { decodeExact, addExact, roundExact, type ExactValue } from './exact.js';
 import { type FloatFormat, classify, maxFiniteBits } from './formats.js';
 import { addOnce, fastAdder, lastAdd, minmaxAllowed } from './ops.js';
@@ -44,8 +44,7 @@ export function convert(from: FloatFormat, to: FloatFormat, b: bigint): bigint {
   if (from.name === to.name) return b;
   if (classify(from, b) === 'nan') return BigInt(to.canonicalNaN);
   // every format here is exact in a double: widening to f64 is the double's own bits
-  if (to.bits === 64) return new BigUint64Array(new Float64Array([toNumber(from, b)]).buffer)[0]!;
-  return BigInt(encoderFor(to)(toNumber(from, b)));
+  return floatBits(to, toNumber(from, b));
 }
 
 /**

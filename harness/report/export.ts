@@ -28,6 +28,7 @@ import { compileFilter } from '../util/filter.js';
 import { opAndType } from './html.js';
 import type { RunReport } from './json.js';
 import type { EntryResult } from './types.js';
+import { hexDigits as hex } from '../numerics/hex.js';
 
 export const GOLDEN_SCHEMA = 'ptx-reduction-conformance/golden-vectors';
 export const EXPORT_FORMATS = ['jsonl', 'testfloat'] as const;
@@ -125,7 +126,6 @@ export function testfloatFunction(ptx: string): { fn: string; fmt: ElementFormat
   return { fn: `${fmt.lane.name}_${op}`, fmt };
 }
 
-const hex = (bits: number, v: bigint) => v.toString(16).padStart(bits / 4, '0');
 
 /** The testfloat text: provenance as comments, then a block per variant. */
 export function testfloatText(cases: readonly EntryResult[], prov: Provenance): string {

@@ -13,6 +13,7 @@ import type { RunReport } from './json.js';
 import { PICTURE_LEGEND } from '../sweep/picture.js';
 import { type EntryResult, type RuleDetail, VERDICTS, VERDICT_MEANING, allResultTotals, familyVerdictRows } from './types.js';
 import { failingResults, replayCommand, sourceLine } from './replay.js';
+import { hexBits } from '../numerics/hex.js';
 
 /**
  * Results with full detail in the page: every mismatch, error and compile-mismatch listed, the
@@ -69,7 +70,7 @@ function decodeLane(fmt: ElementFormat, b: bigint): string {
   return l.signed ? signed.toString() : b.toString();
 }
 
-const laneHex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
+const laneHex = hexBits;
 
 interface Cell {
   /** hex of the lane */

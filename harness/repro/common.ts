@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ElementFormat, FloatFormat } from '../numerics/formats.js';
 import { comparePtx } from '../arch/targets.js';
+import { hexBits } from '../numerics/hex.js';
 
 /** One lane to check: its element and lane, the bits some allowed outcome has, whether any NaN is allowed. */
 export interface LaneCheck {
@@ -16,7 +17,7 @@ export interface LaneCheck {
   readonly anyNaN: boolean;
 }
 
-export const hex = (x: bigint, bits: number) => `0x${x.toString(16).padStart(bits / 4, '0')}`;
+export const hex = (x: bigint, bits: number) => hexBits(bits, x);
 export const bytesOf = (buf: Buffer) => [...buf].map((b) => `0x${b.toString(16).padStart(2, '0')}`).join(', ');
 
 /** What a lane allows, in words. */

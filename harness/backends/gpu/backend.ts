@@ -35,6 +35,7 @@ import { WorkerPool } from './pool.js';
 import { caseResult, keepCase } from './results.js';
 import { type KernelShape, slotsPerCase, wideKernelName } from './family.js';
 import { type GpuJob, libraryCases } from './worker.js';
+import { hexBits as hex } from '../../numerics/hex.js';
 
 /** How to start a child: the bundled .mjs beside this code, or the TS source through tsx. */
 export function childCommand(name: 'executor' | 'worker'): string[] {
@@ -78,7 +79,6 @@ export interface GpuRunOptions {
   readonly onResults?: (rs: readonly EntryResult[]) => void;
 }
 
-const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
 
 /** Cases per job for cases given by the caller. */
 const FILE_JOB = 1 << 14;

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { openModule } from './driver.js';
 import { SLOT, encodeTensorMap } from './family.js';
 import { DEFAULT_DYNAMIC_SHARED, launchShape, readSlot, writeSlot } from './batch.js';
+import { hexBits } from '../../numerics/hex.js';
 
 export interface LaunchJob {
   readonly kernel: string;
@@ -37,7 +38,7 @@ export interface LaunchResult {
 }
 
 const put = (buf: Buffer, slot: number, width: number, vals: readonly string[]) => writeSlot(buf, slot, width, vals.map((h) => BigInt(h)));
-const get = (buf: Buffer, slot: number, width: number, lanes: number) => readSlot(buf, slot, width, lanes).map((v) => `0x${v.toString(16).padStart(width / 4, '0')}`);
+const get = (buf: Buffer, slot: number, width: number, lanes: number) => readSlot(buf, slot, width, lanes).map((v) => hexBits(width, v));
 
 export function executeJob(job: JobFile): LaunchResult[] {
   const { launcher: l, module: mod } = openModule(readFileSync(job.cubin));

@@ -8,6 +8,7 @@ import { parseInstruction } from '../../catalog/parse.js';
 import { elementFormat, splitLanes } from '../../numerics/formats.js';
 import { allows } from '../../numerics/ops.js';
 import { type ElementAllowed, type ModelVariant, type ReferenceCase, reference } from '../../reference/model.js';
+import { hexBits as hex } from '../../numerics/hex.js';
 
 export interface GpuObservation {
   readonly id: string;
@@ -23,7 +24,6 @@ export interface ObservationVerdict {
   readonly unspecified: readonly string[];
 }
 
-const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
 
 export function judgeObservation(o: GpuObservation): ObservationVerdict {
   // a bit-bucket variant's id ends in (_): parse it with its operand to recover the destination

@@ -11,8 +11,8 @@ import type { Qualifiers } from '../../catalog/types.js';
 import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
 import type { ObservationVerdict } from './observations.js';
+import { hexBits as hex } from '../../numerics/hex.js';
 
-const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
 
 /** Generated cases past this index of a job are only counted, never sampled. */
 export const SAMPLE_WINDOW = 4000;

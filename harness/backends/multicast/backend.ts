@@ -14,6 +14,7 @@ import type { EntryResult } from '../../report/types.js';
 import { type ObservationVerdict, judge } from '../gpu/observations.js';
 import type { MulticastDriver } from './driver.js';
 import { type JobOutcome, type MulticastJob, runMulticastGroup } from './executor.js';
+import { hexBits } from '../../numerics/hex.js';
 
 export interface MulticastRunOptions {
   readonly driver: MulticastDriver;
@@ -28,7 +29,7 @@ export interface MulticastRunOptions {
 }
 
 const RANK: Record<string, number> = { pass: 0, observed: 1, mismatch: 2, error: 3 };
-const hexOf = (bits: number) => (v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;
+const hexOf = (bits: number) => (v: bigint) => hexBits(bits, v);
 
 /** Jobs: one per variant and replica count, its cases in order; cases the executor cannot run, with why. */
 export function multicastJobs(cases: readonly Case[], devices: number, ptxIsa?: string): { jobs: MulticastJob[]; skipped: { c: Case; why: string }[] } {

@@ -2,6 +2,7 @@
 import type { Case } from '../../case-readers/types.js';
 import type { EntryResult } from '../../report/types.js';
 import type { StandInConfig } from './standin.js';
+import { hexBits } from '../../numerics/hex.js';
 
 export interface ChildJob {
   readonly cases: readonly { id: string; variant: Case['variant']; replicas: string[][]; b?: string[]; source?: string[]; origin: Case['origin']; cite?: string }[];
@@ -30,7 +31,7 @@ export interface ChildResult {
 }
 
 export function encodeCases(cases: readonly Case[]): ChildJob['cases'] {
-  const hex = (x: bigint) => `0x${x.toString(16)}`;
+  const hex = (x: bigint) => hexBits(0, x);
   return cases.map((c) => ({ id: c.id, variant: c.variant, replicas: c.input.replicas!.map((r) => r.map(hex)), ...(c.input.b ? { b: c.input.b.map(hex) } : {}), ...(c.input.source ? { source: c.input.source.map(hex) } : {}), origin: c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) }));
 }
 

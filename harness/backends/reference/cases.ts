@@ -10,8 +10,8 @@ import { type Allowed, allows } from '../../numerics/ops.js';
 import { CaseError, type ElementAllowed, type ReferenceOutcome, reference } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
 import { TRAILS_COMPUTED } from '../../compare/compare.js';
+import { hexBits as hex } from '../../numerics/hex.js';
 
-const hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(Math.ceil(bits / 4), '0')}`;
 
 function allowedHex(fmt: ElementFormat, a: Allowed) {
   return { bits: a.bits.map((b) => hex(fmt.lane.bits, b)), anyNaN: a.anyNaN };

@@ -1,0 +1,51 @@
+/**
+ * One definition each: bits are written as hex by harness/numerics/hex.ts and numbers are encoded
+ * into a float format by harness/numerics/encode.ts, nowhere else in harness/ (ten copies of `hex`
+ * with two argument orders and three float encoders, one of them truncating, stood here before).
+ * The check reads the sources; a planted copy shows that it fails.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const HARNESS = join(import.meta.dirname, '..', '..', 'harness');
+const HOMES = new Set(['numerics/hex.ts', 'numerics/encode.ts']);
+
+/** What makes a second definition: bits padded to a format's width, or a float written through a typed array. */
+const COPIES: readonly [string, RegExp][] = [
+  ['hex of bits padded to the format width', /toString\(16\)\.padStart\([^)]*\/\s*4/],
+  ['a float encoder (a typed array or DataView write)', /setFloat(32|64)\(|new Float(32|64)Array\(\[|function floatBits\b/],
+];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+}
+
+/** Each file and line of harness/ (or of `files`) that defines one of COPIES outside its home. */
+export function copiesIn(files: readonly { path: string; text: string }[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    if (HOMES.has(f.path)) continue;
+    f.text.split('\n').forEach((line, i) => {
+      for (const [what, re] of COPIES) if (re.test(line)) out.push(`${f.path}:${i + 1}: ${what}`);
+    });
+  }
+  return out;
+}
+
+describe('one definition of hex and of the float encoder', () => {
+  const files = sources(HARNESS).map((p) => ({ path: relative(HARNESS, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }));
+
+  it('harness/ has no second one', () => {
+    expect(copiesIn(files)).toEqual([]);
+  });
+
+  it('a planted copy of either is found, with its file and line', () => {
+    const planted = [
+      { path: 'report/x.ts', text: "const a = 1;\nconst hex = (bits: number, v: bigint) => `0x${v.toString(16).padStart(bits / 4, '0')}`;" },
+      { path: 'contention/y.ts', text: 'function floatBits(f, x) {\n  return new Float32Array([x]);\n}' },
+      { path: 'numerics/hex.ts', text: "v.toString(16).padStart(Math.ceil(bits / 4), '0')" },
+    ];
+    expect(copiesIn(planted)).toEqual(['report/x.ts:2: hex of bits padded to the format width', 'contention/y.ts:1: a float encoder (a typed array or DataView write)', 'contention/y.ts:2: a float encoder (a typed array or DataView write)']);
+  });
+});
