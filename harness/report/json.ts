@@ -2,7 +2,6 @@
  * The JSON run report: versioned, described by reports/schema/run-report.schema.json, written
  * atomically (a temporary file renamed into place) so a reader never sees half a document.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import type { ReportFinding } from '../compare/compare.js';
 import type { ExpectationOutcome } from '../compare/expectations.js';
@@ -14,6 +13,7 @@ import type { Edition } from '../catalog/editions.js';
 import type { EditionCheck } from '../compare/editions.js';
 import { type EntryResult, type RuleDetail, countResults } from './types.js';
 import { type LineRef, lineOf } from './lines.js';
+import { FileWriter } from './file-writer.js';
 import { type SkipAccount, skipAccount } from './skips.js';
 
 export const REPORT_SCHEMA_ID = 'ptx-reduction-conformance/run-report';
@@ -304,15 +304,6 @@ export function inlineJudgements(
   });
 }
 
-/** Writes `report.json` into `dir` atomically; returns its path. */
-export async function writeJsonReport(dir: string, report: RunReport): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, 'report.json');
-  const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, reportText(report));
-  await rename(tmp, file);
-  return file;
-}
 
 /**
  * The same, synchronously: for a signal handler or a crash path that must finish before exit.
@@ -325,7 +316,7 @@ export function writeJsonReportSync(dir: string, report: RunReport, known?: Know
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
-    reportChunks(report, known, (b) => writeSync(fd, b));
+    for (const chunk of reportChunks(report, known)) writeSync(fd, chunk);
   } finally {
     closeSync(fd);
   }
@@ -333,40 +324,70 @@ export function writeJsonReportSync(dir: string, report: RunReport, known?: Know
   return file;
 }
 
-/** report.json's bytes, a few MB at a time (never one string of the whole: a --keep all run's is hundreds of MB); each chunk handed to `emit` is its own. */
-function reportChunks(report: RunReport, known: KnownJson | undefined, emit: (chunk: Uint8Array) => void): void {
+/**
+ * The same for a caller that can wait: each chunk is written on libuv's threads while the next is
+ * made (one write on its way at a time, so the two buffers the chunks take turns in are never
+ * written while a write reads them).
+ */
+export async function writeJsonReport(dir: string, report: RunReport, known?: KnownJson): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'report.json');
+  const tmp = `${file}.tmp-${process.pid}`;
+  const w = new FileWriter(tmp, 'w');
+  try {
+    for (const chunk of reportChunks(report, known)) {
+      await w.flushed();
+      w.write(chunk);
+    }
+    await w.end();
+  } finally {
+    w.stop();
+  }
+  renameSync(tmp, file);
+  return file;
+}
+
+/**
+ * report.json's bytes, a few MB at a time (never one string of the whole: a --keep all run's is
+ * hundreds of MB). The chunks take turns in two buffers: a chunk is the caller's until the one
+ * after the next is asked for.
+ */
+function* reportChunks(report: RunReport, known: KnownJson | undefined): Generator<Uint8Array> {
   const p = reportPieces(report, known);
   const CHUNK = 1 << 22;
-  let buf = Buffer.allocUnsafeSlow(CHUNK * 2);
+  const bufs = [Buffer.allocUnsafeSlow(CHUNK * 2), Buffer.allocUnsafeSlow(CHUNK * 2)];
+  let turn = 0;
+  let buf = bufs[0]!;
   let n = 0;
-  const flush = () => {
-    if (n) emit(buf.subarray(0, n));
-    buf = Buffer.allocUnsafeSlow(CHUNK * 2);
+  /** The bytes so far as a chunk; the other buffer takes what follows (room for `need` bytes). */
+  const take = (need: number): Uint8Array => {
+    const out = buf.subarray(0, n);
+    turn ^= 1;
+    if (bufs[turn]!.length < need) bufs[turn] = Buffer.allocUnsafeSlow(need);
+    buf = bufs[turn]!;
     n = 0;
+    return out;
   };
-  const text = (t: string) => {
-    if (n + t.length * 3 > buf.length) {
-      flush();
-      if (t.length * 3 > buf.length) buf = Buffer.allocUnsafeSlow(t.length * 3);
-    }
-    n += buf.write(t, n);
-  };
-  text(p.head);
+  const head = p.head;
+  if (head.length * 3 > buf.length) buf = bufs[0] = Buffer.allocUnsafeSlow(head.length * 3);
+  n += buf.write(head, n);
   for (let i = 0; i < p.results.length; i++) {
-    if (i) text(',');
     const x = p.results[i]!;
-    if (typeof x === 'string') text(x);
+    // room for the comma and the result (a string at most 3 bytes a character), else a chunk first
+    const need = 1 + (typeof x === 'string' ? x.length * 3 : x.ref.end - x.ref.start + 16);
+    if (n + need > buf.length || n > CHUNK) yield take(need);
+    if (i) buf[n++] = 0x2c;
+    if (typeof x === 'string') n += buf.write(x, n);
     else {
       const { ref, j } = x;
-      if (n + (ref.end - ref.start) + 16 > buf.length) flush();
       buf.set(ref.buf.subarray(ref.start, ref.cat), n);
       n += ref.cat - ref.start;
       n += buf.write(String(j), n);
       buf.set(ref.buf.subarray(ref.catEnd, ref.end), n);
       n += ref.end - ref.catEnd;
     }
-    if (n > CHUNK) flush();
   }
-  text(']}\n');
-  flush();
+  if (n + 3 > buf.length) yield take(3);
+  n += buf.write(']}\n', n);
+  yield take(0);
 }

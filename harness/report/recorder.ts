@@ -18,7 +18,7 @@ import { judgeRun } from '../compare/judge-run.js';
 import { PlainPass, copyResult, lineOf } from './lines.js';
 import { editionCheck, findingsWithEditions } from '../compare/editions.js';
 import { renderHtml } from './html.js';
-import { type KnownJson, type ReportInput, type RunReport, buildReport, writeJsonReportSync } from './json.js';
+import { type KnownJson, type ReportInput, type RunReport, buildReport, writeJsonReport, writeJsonReportSync } from './json.js';
 import { renderJunit } from './junit.js';
 import type { EntryResult } from './types.js';
 import { toolchainName } from '../util/toolchain-name.js';
@@ -304,7 +304,12 @@ export class RunRecorder {
 
   /** finish(), the stream's compression on zlib's threads going on while the report files are written. */
   async finishAsync(): Promise<WrittenReport> {
-    const w = this.writeReport();
+    const report = this.runReport();
+    const known = (r: EntryResult) => this.lines.get(r);
+    // report.json written on libuv's threads, chunk by chunk, the page and JUnit made meanwhile
+    const json = writeJsonReport(this.dir, report, known);
+    const rest = writeHtmlAndJunit(this.dir, report);
+    const w = { report, jsonl: this.jsonl, json: await json, ...rest };
     await this.drain();
     return { ...w, jsonl: this.compressStream() };
   }
