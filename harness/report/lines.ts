@@ -57,38 +57,69 @@ type CaseDetail = NonNullable<EntryResult['case']>;
 
 /**
  * A plain pass whose line its maker wrote (a reference-model case that passed with its trail
- * computed and nothing observed: there is nothing to enrich). Its `case` is read back from the
- * line when asked for: a getter of the class, so that making one costs no closure (a run under
- * --keep all makes hundreds of thousands), which means that a spread (`{ ...r }`) or a structured
- * clone would lose it: copy one with copyResult, which every copying step of the comparator uses.
+ * computed and nothing observed: there is nothing to enrich). Its fields are getters of the class
+ * (its `case` read back from the line when asked for), so that making one costs no closure and
+ * little memory (a run under --keep all makes hundreds of thousands), which means that a spread
+ * (`{ ...r }`) or a structured clone would lose them: copy one with copyResult, which every
+ * copying step of the comparator uses.
  */
-export class PlainPass implements EntryResult, LineRef {
-  readonly id: string;
+export interface PlainPassGroup {
   readonly family: string;
-  readonly kind = 'case' as const;
   readonly ptx: string;
-  readonly modulePtx = '-';
   readonly catalog: EntryResult['catalog'];
-  readonly verdict = 'pass' as const;
   readonly reason: string;
+  /** The id up to the case's name (`<variant>/<file>:`). */
+  readonly idPrefix: string;
+}
+
+export class PlainPass implements EntryResult, LineRef {
+  // what the results of a group share, and where this one's name is: the fields a result has are
+  // getters over them, so that a run keeping hundreds of thousands holds small objects (the
+  // collector copies every one of them while the run goes)
+  readonly #g: PlainPassGroup;
+  readonly #names: { name(i: number): string };
+  readonly #i: number;
   // where its line is (LineRef, as getters: no object per line)
   readonly #buf: Uint8Array;
   readonly #start: number;
   readonly #cat: number;
   readonly #catEnd: number;
   readonly #end: number;
+  #id: string | undefined;
   #case: CaseDetail | undefined;
-  constructor(id: string, family: string, ptx: string, catalog: EntryResult['catalog'], reason: string, buf: Uint8Array, start: number, cat: number, catEnd: number, end: number) {
-    this.id = id;
-    this.family = family;
-    this.ptx = ptx;
-    this.catalog = catalog;
-    this.reason = reason;
+  constructor(g: PlainPassGroup, names: { name(i: number): string }, i: number, buf: Uint8Array, start: number, cat: number, catEnd: number, end: number) {
+    this.#g = g;
+    this.#names = names;
+    this.#i = i;
     this.#buf = buf;
     this.#start = start;
     this.#cat = cat;
     this.#catEnd = catEnd;
     this.#end = end;
+  }
+  get id(): string {
+    return (this.#id ??= this.#g.idPrefix + this.#names.name(this.#i));
+  }
+  get family(): string {
+    return this.#g.family;
+  }
+  get kind(): 'case' {
+    return 'case';
+  }
+  get ptx(): string {
+    return this.#g.ptx;
+  }
+  get modulePtx(): string {
+    return '-';
+  }
+  get catalog(): EntryResult['catalog'] {
+    return this.#g.catalog;
+  }
+  get verdict(): 'pass' {
+    return 'pass';
+  }
+  get reason(): string {
+    return this.#g.reason;
   }
   get buf(): Uint8Array {
     return this.#buf;
@@ -112,7 +143,7 @@ export class PlainPass implements EntryResult, LineRef {
   static lineOf(r: EntryResult): LineRef | undefined {
     return r instanceof PlainPass ? r : undefined;
   }
-  /** The result as a plain object, `case` included (JSON.stringify takes this). */
+  /** The result as a plain object, `case` included (JSON.stringify takes this; copyResult copies it). */
   toJSON(): EntryResult {
     return { id: this.id, family: this.family, kind: this.kind, ptx: this.ptx, modulePtx: this.modulePtx, catalog: this.catalog, verdict: this.verdict, reason: this.reason, case: this.case };
   }

@@ -16,7 +16,7 @@
  * result.
  */
 import { HAS_EXPECT_RETURNED, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED } from '../../case-readers/packed.js';
-import { LineBytes, type LineRef, PlainPass } from '../../report/lines.js';
+import { LineBytes, type LineRef, PlainPass, type PlainPassGroup } from '../../report/lines.js';
 import type { EntryResult } from '../../report/types.js';
 
 const ENC = new TextEncoder();
@@ -66,11 +66,9 @@ interface Hole {
 }
 
 /** What a group's representative (its full result) gives every plain pass of the group in one block. */
-export interface PassGroup {
+export interface PassGroup extends PlainPassGroup {
   /** False: the representative's result is not what the line would say; the group goes the full way. */
   readonly ok: boolean;
-  readonly catalog: EntryResult['catalog'];
-  readonly reason: string;
   /** `{"id":"<variant>/<file>:` */
   readonly id: Uint8Array;
   /** `","family":...,"catalog":`, the judgement's JSON (at [cat, catEnd) of it), `,"verdict":"pass",... "line":` */
@@ -166,8 +164,11 @@ export function passGroup(p: PackedCases, i: number, full: EntryResult, kind: nu
   mid.set(post, pre.length + cat.length);
   const g: PassGroup = {
     ok: true,
+    family: full.family,
+    ptx: full.ptx,
     catalog: full.catalog,
     reason: full.reason,
+    idPrefix: `${v.variant.id}/${p.idFile}:`,
     id: utf8(`{"id":${idJson.slice(0, -1)}`),
     mid,
     cat: pre.length,
@@ -179,7 +180,7 @@ export function passGroup(p: PackedCases, i: number, full: EntryResult, kind: nu
   };
   const w = new LineBytes(1 << 12);
   passLine(w, p, i, g, outcome);
-  const ok = full.verdict === 'pass' && DEC.decode(w.buf.subarray(0, w.n)) === `${JSON.stringify(full)}\n`;
+  const ok = full.verdict === 'pass' && full.id === p.id(i) && DEC.decode(w.buf.subarray(0, w.n)) === `${JSON.stringify(full)}\n`;
   return ok ? g : { ...g, ok: false };
 }
 
@@ -235,6 +236,5 @@ function passLine(w: LineBytes, p: PackedCases, i: number, g: PassGroup, outcome
 /** Plain pass i of the block as a result, its line written into `w` (`g` from passGroup, ok). */
 export function packedPass(w: LineBytes, p: PackedCases, i: number, g: PassGroup, outcome: Uint32Array | undefined): EntryResult {
   const r = passLine(w, p, i, g, outcome);
-  const v = p.variants[p.vidx[i]!]!.variant;
-  return new PlainPass(p.id(i), v.family, v.ptx, g.catalog, g.reason, r.buf, r.start, r.cat, r.catEnd, r.end);
+  return new PlainPass(g, p, i, r.buf, r.start, r.cat, r.catEnd, r.end);
 }
