@@ -10,7 +10,7 @@
  *     (default 10): the seconds from the signal to the process's exit (target <= 2 s), and the
  *     partial report's size against a whole default run's (target: no larger).
  *
- *   npm run bench:keep-all [-- --cases N] [--after S] [--skip-keep] [--skip-signal]
+ *   npm run bench:keep-all [-- --cases N] [--spelling S] [--after S] [--skip-keep] [--skip-signal]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -31,6 +31,8 @@ const num = (name: string, d: number) => {
 };
 const cases = num('--cases', 200_000);
 const after = num('--after', 10);
+// the file's spelling (scripts/vector-spellings.ts, or testfloat: TestFloat f16 adds)
+const spelling = args.includes('--spelling') ? args[args.indexOf('--spelling') + 1]! : 'flow';
 const tmp = mkdtempSync(join(tmpdir(), 'bench-keep-all-'));
 const cli = ['--import', 'tsx', join(repo, 'harness', 'cli', 'main.ts')];
 
@@ -59,7 +61,7 @@ const files = (dir: string) =>
 
 if (!args.includes('--skip-keep')) {
   const file = join(tmp, 'cases.yaml');
-  const g = spawn(process.execPath, ['--import', 'tsx', join(repo, 'scripts', 'gen-spelled.ts'), file, 'flow', String(cases)], { cwd: repo, stdio: 'ignore' });
+  const g = spawn(process.execPath, ['--import', 'tsx', join(repo, 'scripts', 'gen-spelled.ts'), file, spelling, String(cases)], { cwd: repo, stdio: 'ignore' });
   await new Promise((r) => g.on('exit', r));
   // three of each, taken in turn (the machine's noise falls on both alike); the medians compared
   const plainRuns: Awaited<ReturnType<typeof runCli>>[] = [];
@@ -74,7 +76,7 @@ if (!args.includes('--skip-keep')) {
   const plain = { seconds: median(plainRuns), code: plainRuns.map((r) => r.code).join('/') };
   const all = { seconds: median(allRuns), code: allRuns.map((r) => r.code).join('/') };
   const each = (rs: { seconds: number }[]) => rs.map((r) => r.seconds.toFixed(2)).join(', ');
-  console.log(`--keep all on ${cases} YAML cases (--backend reference; median of 3, taken in turn):`);
+  console.log(`--keep all on ${cases} YAML cases, spelled ${spelling} (--backend reference; median of 3, taken in turn):`);
   console.log(`  without --keep   ${plain.seconds.toFixed(2)} s (${each(plainRuns)}; exit ${plain.code}), report ${mb(size(join(tmp, 'plain')))}`);
   console.log(`  --keep all       ${all.seconds.toFixed(2)} s (${each(allRuns)}; exit ${all.code}), report ${mb(size(join(tmp, 'all')))}`);
   console.log(`  ratio            ${(all.seconds / plain.seconds).toFixed(2)}x (target <= 2x: ${all.seconds <= 2 * plain.seconds ? 'met' : 'NOT met'})`);

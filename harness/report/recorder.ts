@@ -64,7 +64,7 @@ class ByteChunk {
   private n = 0;
   private room(k: number): void {
     if (this.n + k <= this.buf.length) return;
-    const b = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.n + k, 1 << 23));
+    const b = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.n + k, 1 << 16));
     b.set(this.buf.subarray(0, this.n));
     this.buf = b;
   }
@@ -84,16 +84,20 @@ class ByteChunk {
   get size(): number {
     return this.n;
   }
-  /** What was gathered, emptied (the bytes are the caller's: a fresh array takes what follows). */
+  /** What was gathered, emptied (the bytes are the caller's). */
   take(): Uint8Array {
-    const out = this.buf.subarray(0, this.n);
-    if (this.n) this.buf = EMPTY;
+    // a copy of what there is: the buffer stays for what follows (a few results at a time would
+    // otherwise each hand over, and keep alive, a buffer of MBs)
+    const out = Uint8Array.prototype.slice.call(this.buf, 0, this.n); // (a Buffer's own slice is a view)
     this.n = 0;
     return out;
   }
 }
 const ENCODER = new TextEncoder();
 const EMPTY = new Uint8Array(0);
+/** The stream is written and compressed in pieces of a MB, or what there is after HELD_MS. */
+const HELD_BYTES = 1 << 20;
+const HELD_MS = 200;
 
 export class RunRecorder {
   readonly results: EntryResult[] = [];
@@ -205,6 +209,26 @@ export class RunRecorder {
    * takes the stream from the compressed chunks, never from the file.
    */
   private write(bytes: Uint8Array): void {
+    this.held.push(bytes);
+    this.heldBytes += bytes.length;
+    if (this.heldBytes >= HELD_BYTES) this.emit();
+    else this.timer ??= setTimeout(() => this.emit(), HELD_MS).unref();
+  }
+  /**
+   * Pieces written, held until there is a MB of them or HELD_MS have passed (or the report is
+   * written): each call to zlib costs a handle and its buffers, a run that adds its results a few
+   * at a time would make one per add (a hundred thousand of them: seconds of collections).
+   */
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private emit(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.heldBytes) return;
+    const bytes = this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held, this.heldBytes);
+    this.held = [];
+    this.heldBytes = 0;
     this.file.write(bytes);
     this.compress(bytes);
   }
@@ -215,7 +239,7 @@ export class RunRecorder {
     this.gz.push(slot);
     this.pendingGz.push(
       new Promise((done) =>
-        gzip(raw, { level: 3, chunkSize: 1 << 20 }, (err, out) => {
+        gzip(raw, { level: 3, chunkSize: Math.min(1 << 20, Math.max(1 << 14, raw.length)) }, (err, out) => {
           if (!err && slot.raw) {
             slot.gz = out;
             slot.raw = undefined;
@@ -228,6 +252,7 @@ export class RunRecorder {
 
   /** Waits for the stream's compression so far (a finished run calls it before finish(); finish without it compresses what is left itself). */
   async drain(): Promise<void> {
+    this.emit();
     await Promise.all(this.pendingGz);
     await this.file.flushed();
   }
@@ -319,6 +344,7 @@ export class RunRecorder {
     if (this.compressed) return `${this.jsonl}.gz`;
     this.compressed = true;
     this.flush();
+    this.emit();
     this.file.stop();
     const gz = `${this.jsonl}.gz`;
     const parts = this.gz.map((s) => s.gz ?? gzipSync(s.raw!, { level: 3 }));
@@ -386,6 +412,9 @@ export class RunRecorder {
   /** Nothing recorded (a signal before the first result): the stream's file goes, the report is not written. */
   discard(): void {
     this.finished = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.held = [];
+    this.heldBytes = 0;
     this.file.stop();
     rmSync(this.jsonl, { force: true });
   }

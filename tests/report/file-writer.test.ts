@@ -68,6 +68,20 @@ describe("the recorder's stream", () => {
     expect(rec.completeStream()).toBeUndefined();
   });
 
+  it('results added one at a time are written and compressed in pieces, not one zlib call each', async () => {
+    const rec = new RunRecorder(join(dir, 'one-by-one'), meta, [], null);
+    for (let k = 0; k < 20_000; k++) rec.add([result(k)]);
+    const w = await rec.finishAsync();
+    const gz = readFileSync(w.jsonl);
+    const lines = gunzipSync(gz).toString().trim().split('\n');
+    expect(lines.length).toBe(20_001);
+    expect(JSON.parse(lines[20_000]!).id).toBe('v/f:case-19999');
+    // gzip members (each begins 1f 8b 08): one per piece of a MB or so, not one per add
+    let members = 0;
+    for (let i = 0; i + 2 < gz.length; i++) if (gz[i] === 0x1f && gz[i + 1] === 0x8b && gz[i + 2] === 0x08) members++;
+    expect(members).toBeLessThan(100);
+  });
+
   it('a partial report (no waiting): the same, from the chunks compressed or not yet', () => {
     const rec = new RunRecorder(join(dir, 'partial'), meta, [], null);
     for (let b = 0; b < 20; b++) rec.add(Array.from({ length: 500 }, (_, k) => result(b * 500 + k)));
