@@ -17,12 +17,12 @@ export class LineBytes {
   buf: Uint8Array;
   n = 0;
   constructor(private readonly size = 1 << 20) {
-    this.buf = new Uint8Array(size);
+    this.buf = Buffer.allocUnsafeSlow(size);
   }
   /** Begins a line of at most k bytes. */
   line(k: number): void {
     if (this.n + k > this.buf.length) {
-      this.buf = new Uint8Array(Math.max(this.size, k));
+      this.buf = Buffer.allocUnsafeSlow(Math.max(this.size, k));
       this.n = 0;
     }
   }

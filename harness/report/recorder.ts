@@ -60,22 +60,22 @@ function writeHtmlAndJunit(dir: string, report: RunReport): { html: string; juni
 
 /** Bytes gathered for one write: strings and byte ranges appended, taken as one array. */
 class ByteChunk {
-  private buf: Uint8Array = EMPTY;
+  private buf: Buffer = Buffer.allocUnsafeSlow(0);
   private n = 0;
   private room(k: number): void {
     if (this.n + k <= this.buf.length) return;
     const b = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.n + k, 1 << 16));
-    b.set(this.buf.subarray(0, this.n));
+    this.buf.copy(b, 0, 0, this.n);
     this.buf = b;
   }
+  /** Appends bytes [s, e) of `u` (copied natively: no view made per range). */
   bytes(u: Uint8Array, s: number, e: number): void {
     this.room(e - s);
-    this.buf.set(u.subarray(s, e), this.n);
-    this.n += e - s;
+    this.n += Buffer.prototype.copy.call(u, this.buf, this.n, s, e);
   }
   text(s: string): void {
     this.room(s.length * 3);
-    this.n += ENCODER.encodeInto(s, this.buf.subarray(this.n)).written;
+    this.n += this.buf.write(s, this.n);
   }
   byte(b: number): void {
     this.room(1);
@@ -84,17 +84,22 @@ class ByteChunk {
   get size(): number {
     return this.n;
   }
-  /** What was gathered, emptied (the bytes are the caller's). */
+  /**
+   * What was gathered, emptied (the bytes are the caller's): a big chunk is handed over whole and a
+   * fresh buffer takes what follows; a small one is copied and the buffer kept (a run that adds a
+   * few results at a time would otherwise hand over, and keep alive, a buffer per add).
+   */
   take(): Uint8Array {
-    // a copy of what there is: the buffer stays for what follows (a few results at a time would
-    // otherwise each hand over, and keep alive, a buffer of MBs)
-    const out = Uint8Array.prototype.slice.call(this.buf, 0, this.n); // (a Buffer's own slice is a view)
+    let out: Uint8Array;
+    if (this.n >= this.buf.length >> 1) {
+      out = this.buf.subarray(0, this.n);
+      this.buf = Buffer.allocUnsafeSlow(this.buf.length);
+    } else out = Uint8Array.prototype.slice.call(this.buf, 0, this.n); // (a Buffer's own slice is a view)
     this.n = 0;
     return out;
   }
 }
 const ENCODER = new TextEncoder();
-const EMPTY = new Uint8Array(0);
 /** The stream is written and compressed in pieces of a MB, or what there is after HELD_MS. */
 const HELD_BYTES = 1 << 20;
 const HELD_MS = 200;
@@ -154,36 +159,36 @@ export class RunRecorder {
     // reference model's cases compiled nothing
     rs = this.stamp(rs);
     for (const r of rs) this.results.push(r);
-    // each result's line: the bytes its maker wrote (harness/report/lines.ts), a run of lines side
-    // by side in one array written as they are; or its JSON
+    // each result's line: the bytes its maker wrote (harness/report/lines.ts; a run of lines side
+    // by side in one array copied at once), or its JSON
     const out = this.out;
     let run: Uint8Array | undefined;
     let from = 0;
     let to = 0;
     for (const r of rs) {
       const ref = lineOf(r);
+      if (ref && ref.buf === run && ref.start === to) {
+        to = ref.end + 1;
+        continue;
+      }
+      if (run) out.bytes(run, from, to);
+      run = undefined;
+      if (out.size >= HELD_BYTES) this.emit();
       if (ref) {
-        if (ref.buf === run && ref.start === to) {
-          to = ref.end + 1;
-          continue;
-        }
-        if (run) this.write(run.subarray(from, to));
-        this.flush();
         run = ref.buf;
         from = ref.start;
         to = ref.end + 1;
         continue;
       }
-      if (run) this.write(run.subarray(from, to));
-      run = undefined;
       const line = JSON.stringify(r);
       this.lines.set(r, line);
       out.text(line);
       out.byte(0x0a);
-      if (out.size > 1 << 22) this.flush();
     }
-    if (run) this.write(run.subarray(from, to));
-    this.flush();
+    if (run) out.bytes(run, from, to);
+    // written when there is a MB of it, or a moment later
+    if (out.size >= HELD_BYTES) this.emit();
+    else this.timer ??= setTimeout(() => this.emit(), HELD_MS).unref();
   }
 
   /** The stream's bytes not yet written, and the file they go to (opened at the first add). */
@@ -196,42 +201,23 @@ export class RunRecorder {
   private readonly gz: { raw: Uint8Array | undefined; gz: Buffer | undefined }[] = [];
   private readonly pendingGz: Promise<void>[] = [];
 
-  /** Writes what add() gathered to results.jsonl (and hands it to the compressor). */
-  private flush(): void {
-    const chunk = this.out.take();
-    if (chunk.length) this.write(chunk);
-  }
-
   /**
-   * Writes bytes (never changed after) to results.jsonl and hands them to the compressor. The
-   * write goes on libuv's threads (harness/report/file-writer.ts), so the run does not wait on the
-   * disk; the report's end waits for it (drain), and a report written without waiting (a signal's)
-   * takes the stream from the compressed chunks, never from the file.
+   * Writes what add() gathered to results.jsonl and hands it to the compressor (zlib on libuv's
+   * threads). Pieces of a MB, or what there is HELD_MS after an add: each call to zlib costs a handle
+   * and its buffers, and a run that adds its results a few at a time would make one per add. The
+   * write goes on libuv's threads too (harness/report/file-writer.ts), so the run does not wait on
+   * the disk; the report's end waits for it (drain), and a report written without waiting (a
+   * signal's) takes the stream from the compressed chunks, never from the file.
    */
-  private write(bytes: Uint8Array): void {
-    this.held.push(bytes);
-    this.heldBytes += bytes.length;
-    if (this.heldBytes >= HELD_BYTES) this.emit();
-    else this.timer ??= setTimeout(() => this.emit(), HELD_MS).unref();
-  }
-  /**
-   * Pieces written, held until there is a MB of them or HELD_MS have passed (or the report is
-   * written): each call to zlib costs a handle and its buffers, a run that adds its results a few
-   * at a time would make one per add (a hundred thousand of them: seconds of collections).
-   */
-  private held: Uint8Array[] = [];
-  private heldBytes = 0;
-  private timer: NodeJS.Timeout | undefined;
   private emit(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.heldBytes) return;
-    const bytes = this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held, this.heldBytes);
-    this.held = [];
-    this.heldBytes = 0;
+    if (!this.out.size) return;
+    const bytes = this.out.take();
     this.file.write(bytes);
     this.compress(bytes);
   }
+  private timer: NodeJS.Timeout | undefined;
   private readonly file: FileWriter;
 
   private compress(raw: Uint8Array): void {
@@ -343,7 +329,6 @@ export class RunRecorder {
   private compressStream(): string {
     if (this.compressed) return `${this.jsonl}.gz`;
     this.compressed = true;
-    this.flush();
     this.emit();
     this.file.stop();
     const gz = `${this.jsonl}.gz`;
@@ -413,8 +398,6 @@ export class RunRecorder {
   discard(): void {
     this.finished = true;
     if (this.timer) clearTimeout(this.timer);
-    this.held = [];
-    this.heldBytes = 0;
     this.file.stop();
     rmSync(this.jsonl, { force: true });
   }

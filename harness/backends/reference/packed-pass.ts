@@ -6,8 +6,10 @@
  * harness/report/lines.ts), and the result's `case` is read back from that line only if something
  * asks for it.
  *
- * Only cases the fast path called a plain pass come here (the one outcome the model allows is the
- * file's expect, or, without an expect, the outcome the fast path wrote). What the line holds that
+ * Only cases the fast path called a pass come here: the one outcome the model allows is the file's
+ * expect, or, without an expect, the outcome the fast path wrote; or the expect holds a NaN in the
+ * lanes where the model leaves any NaN (their allowed set `{"bits":[],"anyNaN":true}`, the lanes part
+ * of the group's key). What the line holds that
  * the words do not (the catalog judgement, the reason, the unspecified rules) comes from a
  * representative of the group (variant, space, expect kind): the first such case of each block,
  * which goes the full way, and whose full result must serialise to exactly the line made here for
@@ -86,7 +88,7 @@ export interface PassGroup extends PlainPassGroup {
 }
 
 /** The template's tail and its holes: the text of the line after the origin's name (as JSON.stringify writes the full result). */
-function tailOf(p: PackedCases, i: number, full: EntryResult, kind: number): { tail: Uint8Array; holes: Hole[] } {
+function tailOf(p: PackedCases, i: number, full: EntryResult, kind: number, nan: number): { tail: Uint8Array; holes: Hole[] } {
   const v = p.variants[p.vidx[i]!]!;
   const fmt = v.fmt;
   const n = v.lanes;
@@ -104,11 +106,16 @@ function tailOf(p: PackedCases, i: number, full: EntryResult, kind: number): { t
     }
     t += ']';
   };
-  const exactly = (src: number) => {
+  // the expected memory's lanes in `open` (bit k * lanes + l) are any NaN
+  const exactly = (src: number, open = 0) => {
     t += '[';
     for (let k = 0; k < n; k++) {
       t += k ? ',[' : '[';
       for (let l = 0; l < fmt.lanes; l++) {
+        if (open & (1 << (k * fmt.lanes + l))) {
+          t += `${l ? ',' : ''}{"bits":[],"anyNaN":true}`;
+          continue;
+        }
         t += `${l ? ',' : ''}{"bits":["0x`;
         holes.push({ src, k, lane: fmt.lanes === 1 ? -1 : l, at: head.length + t.length });
         t += `${'0'.repeat(fmt.lane.bits >> 2)}"],"anyNaN":false}`;
@@ -138,7 +145,7 @@ function tailOf(p: PackedCases, i: number, full: EntryResult, kind: number): { t
     t += '}';
   }
   t += ',"allowed":{"memory":';
-  exactly(kind === 0 ? 5 : 3);
+  exactly(kind === 0 ? 5 : 3, nan);
   if (v.returns) {
     t += ',"returned":';
     exactly(0);
@@ -152,7 +159,7 @@ function tailOf(p: PackedCases, i: number, full: EntryResult, kind: number): { t
 }
 
 /** A group's shared parts from its representative's full result `full` (case i of the block). */
-export function passGroup(p: PackedCases, i: number, full: EntryResult, kind: number, outcome: Uint32Array | undefined): PassGroup {
+export function passGroup(p: PackedCases, i: number, full: EntryResult, kind: number, outcome: Uint32Array | undefined, nan = 0): PassGroup {
   const v = p.variants[p.vidx[i]!]!;
   const idJson = JSON.stringify(`${v.variant.id}/${p.idFile}:`);
   const pre = utf8(`","family":${JSON.stringify(full.family)},"kind":"case","ptx":${JSON.stringify(full.ptx)},"modulePtx":"-","catalog":`);
@@ -174,7 +181,7 @@ export function passGroup(p: PackedCases, i: number, full: EntryResult, kind: nu
     cat: pre.length,
     catEnd: pre.length + cat.length,
     name: utf8(',"name":"'),
-    ...tailOf(p, i, full, kind),
+    ...tailOf(p, i, full, kind, nan),
     bits: v.fmt.bits,
     laneBits: v.fmt.lane.bits,
   };

@@ -17,6 +17,7 @@
  */
 import { HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED, unpack } from '../../case-readers/packed.js';
 import { type BatchChecker, fastChecker, fastOutcome } from '../../reference/fast.js';
+import { type FloatFormat, classify, splitLanes } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
 import { runCaseOnReference } from './cases.js';
 import { type PassGroup, packedPass, passGroup } from './packed-pass.js';
@@ -99,6 +100,8 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
   // plain passes without expect that are kept whole (their allowed memory)
   const keys = new Int32Array(n);
   let outcome: Uint32Array | undefined;
+  // of a case kept whole that the fast path passed as 2: which lanes of its expect are NaN (bit e*lanes+l)
+  let open: Uint16Array | undefined;
   let fastPasses = 0;
   if (fast) {
     // group by (variant, space, expect kind): a counting sort on the key, in typed arrays
@@ -143,10 +146,13 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
       for (let j = 0; j < m; j++) {
         const f = S.flags[j];
         const i = order[g0 + j]!;
-        if (f === 1 || (i < head && f !== 0)) continue;
+        // a case kept whole whose expect holds a NaN where the model leaves any NaN (2) is made
+        // from the words too, its NaN lanes in its group's key (without an expect: the full way)
+        if (f === 1 || (i < head && f === 2 && kind === 0)) continue;
         pass[i] = 1;
         fastPasses++;
         if (i < head && kind === 0) copySlot(S.memOut, j, (outcome ??= new Uint32Array(n * SLOT_WORDS)), i);
+        if (i < head && f === 2) (open ??= new Uint16Array(n))[i] = nanLanes(p, i);
       }
     }
   }
@@ -162,11 +168,12 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
     if (pass[i]) {
       if (i < head) {
         // kept whole: from the words, after the group's representative went the full way
-        const key = keys[i]!;
+        const nan = open?.[i] ?? 0;
+        const key = keys[i]! * 65536 + nan;
         const g = groups.get(key);
         if (g === undefined || !g.ok) {
           const r = runCaseOnReference(unpack(p, i), WHOLE);
-          if (g === undefined) groups.set(key, passGroup(p, i, r, key & 3, outcome));
+          if (g === undefined) groups.set(key, passGroup(p, i, r, keys[i]! & 3, outcome, nan));
           const k = `total.${p.variants[p.vidx[i]!]!.variant.family}.${r.verdict}`;
           totals[k] = (totals[k] ?? 0) + 1;
           kept.push(r);
@@ -198,4 +205,16 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
 }
 
 const ZERO = new Uint32Array(SLOT_WORDS);
+
+/** Which lanes of case i's expected memory are NaN: bit (element * lanes + lane). */
+function nanLanes(p: PackedCases, i: number): number {
+  const v = p.variants[p.vidx[i]!]!;
+  const fmt = v.fmt;
+  if (fmt.lane.kind !== 'float') return 0;
+  const lane = fmt.lane as FloatFormat;
+  const c = unpack(p, i);
+  let m = 0;
+  c.expect!.memory!.forEach((e, k) => splitLanes(fmt, e).forEach((x, l) => (m |= classify(lane, x) === 'nan' ? 1 << (k * fmt.lanes + l) : 0)));
+  return m;
+}
 const WHOLE = { whole: true };
