@@ -2,7 +2,7 @@
  * Backend selection. `auto` takes the richest backend this machine can run and says why; an
  * explicitly requested backend that cannot run is a usage error naming what is missing.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import type { Target } from '../arch/targets.js';
 import { type DeviceInfo, loadLauncher, probeDevices } from './gpu/driver.js';
 import { type Ptxas, ToolchainError, probePtxas } from './ptxas/toolchain.js';

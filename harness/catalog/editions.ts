@@ -5,7 +5,7 @@
  * 9.2-9.4 changed for these instructions). The edition is process-wide: the CLI sets it once, and
  * child processes (gpu workers) inherit it through PTXCONF_SPEC_EDITION.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 
 export const EDITIONS = ['9.1', '9.2', '9.3', '9.4'] as const;
 export type Edition = (typeof EDITIONS)[number];

@@ -4,7 +4,7 @@
  * the entries of the full enumeration filtered afterwards (tests/catalog/select.test.ts).
  */
 import type { Target } from '../arch/targets.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { compileFilter, compileFilterPrefix } from '../util/filter.js';
 import { families } from '../registry/index.js';
 import { type CatalogEntry, type EntryKind, enumerateMatching, enumerateMatchingAsync } from './enumerate.js';

@@ -10,7 +10,7 @@ import { BACKENDS, type BackendName } from '../backends/names.js';
 import type { EntryKind } from '../catalog/enumerate.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { nearestWords as nearest } from '../util/nearest.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { KEEP_WHOLE } from '../report/keep.js';
 import { canonicalFilter } from '../catalog/select.js';
 import { type Shard, parseShard } from '../util/shard.js';

@@ -12,7 +12,7 @@ import type { EntryResult } from '../report/types.js';
 import { type ContentionOutcome, runContention } from '../contention/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH } from './args.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { readExpectations } from './expectations-file.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';

@@ -11,7 +11,7 @@ import { choosePtxas } from '../backends/ptxas/toolchain.js';
 import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
 import { type Shard, parseShard } from '../util/shard.js';
 import { DEFAULT_ARCH, checkPtxasPaths, missingValue } from './args.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 
 const COMMON = {
   arch: { type: 'string' },

@@ -13,7 +13,7 @@ import { type MemoryKind, MEMORY_KINDS } from '../hostmem/judge.js';
 import { type HostmemRun, planFor, runHostmem } from '../hostmem/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { prepareReportDir } from '../report/dir.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';
 import { hexBits } from '../numerics/hex.js';

@@ -22,7 +22,7 @@ import { exitCode, printSummary, printWritten } from './summary.js';
 import { prepareReportDir } from '../report/dir.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH, missingValue } from './args.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import type { Io } from './io.js';
 
 export const LENS_USAGE = `npm run conformance -- lens [options]

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromRoot } from '../util/paths.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 
 /**
  * The litmus files the paths name, in order: a file as given, a folder's *.litmus files (its

@@ -18,7 +18,7 @@ import { xmlText } from '../report/junit.js';
 import { compileFilter } from '../util/filter.js';
 import { shown as shownPath } from '../util/paths.js';
 import { litmusFiles } from './litmus-files.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import type { Io } from './io.js';
 
 export const LITMUS_USAGE = `npm run conformance -- litmus [PATH...] [options]
@@ -40,13 +40,12 @@ export function verdictWord(j: Pick<Judgement, 'quantifier' | 'holds'>): 'allowe
 }
 
 /** The axioms forbidding the outcomes the word is about ("no axiom forbids it" when allowed). */
-export function verdictAxioms(j: Judgement, test: LitmusTest, holdsFor: (values: Record<string, string>) => boolean): string {
+export function verdictAxioms(j: Judgement, holdsFor: (values: Record<string, string>) => boolean): string {
   if (verdictWord(j) === 'allowed') return 'no axiom forbids it';
   const about = j.outcomes.filter((o) => !o.allowed && (j.quantifier === 'exists' ? holdsFor(o.values) : !holdsFor(o.values)));
   // rows with '*' values stand for executions an axiom rejected before their final values were settled
   const wild = j.outcomes.filter((o) => !o.allowed && Object.values(o.values).includes('*'));
   const axioms = [...new Set((about.length ? about : wild).map((o) => o.axiom ?? '?'))];
-  void test;
   return axioms.length ? axioms.join(', ') : 'no candidate execution has it';
 }
 
@@ -152,7 +151,7 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
       const j = judge(test);
       const holdsFor = (values: Record<string, string>) => condHolds(test, values);
       const word = verdictWord(j);
-      const axioms = verdictAxioms(j, test, holdsFor);
+      const axioms = verdictAxioms(j, holdsFor);
       const agrees = !intent || intent.verdict === word;
       const r: LitmusResult = {
         file: shown,

@@ -20,7 +20,7 @@ import { selectEntries } from '../catalog/select.js';
 import { setSpecEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
 import { parseOptions } from './args.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { findCommand } from './commands.js';
 import type { Io } from './io.js';
 import { stdio } from './stdio.js';

@@ -27,7 +27,7 @@ import type { EntryResult } from '../report/types.js';
 import { toolchainFolder, toolchainName } from '../util/toolchain-name.js';
 import { shardSlice } from '../util/shard.js';
 import type { Options } from './args.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import type { Io } from './io.js';
 import { Progress } from './progress.js';
 

@@ -23,7 +23,7 @@ import type { RunRecorder } from '../report/recorder.js';
 import type { Options } from './args.js';
 import { CATALOG_PTX_ISA, type Target, modulePtxFor } from '../arch/targets.js';
 import { multicastLibrary } from '../backends/multicast/library.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { printWritten } from './summary.js';
 import type { Io } from './io.js';
 

@@ -19,7 +19,7 @@ import { prepareReportDir } from '../report/dir.js';
 import { type PeerContentionOutcome, peerContentionGroups, runPeerContention } from '../peer/contend.js';
 import { MEMORY_DEVICE_ENV, peerEnvironmentRefusal } from '../peer/guard.js';
 import { CONTENTION_RULES, PEER_RULES, SINGLE_FILTER, peerGroupId } from '../peer/plan.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';
 

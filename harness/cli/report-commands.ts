@@ -12,7 +12,7 @@ import { loadReport } from '../report/load.js';
 import { writeReportFiles } from '../report/recorder.js';
 import { prepareReportDir } from '../report/dir.js';
 import { type Edition, parseEdition, setSpecEdition } from '../catalog/editions.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { readExpectations } from './expectations-file.js';
 import { exitCode, printSummary, printWritten } from './summary.js';
 import type { Io } from './io.js';

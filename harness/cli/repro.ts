@@ -9,7 +9,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadReport } from '../report/load.js';
 import { type Edition, parseEdition } from '../catalog/editions.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { SWEEP_PAIRS_DEFAULT, isSweepId } from '../repro/sweep.js';
 import type { Io } from './io.js';
 

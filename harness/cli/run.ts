@@ -32,7 +32,7 @@ import { compileFilter } from '../util/filter.js';
 import { NEWEST_EDITION, setSpecEdition } from '../catalog/editions.js';
 import { shardSlice, shardStream, shardText } from '../util/shard.js';
 import { type Options, USAGE, parseOptions } from './args.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { EXIT_CODES, asksHelp, commandsHelp, findCommand, unknownCommand } from './commands.js';
 import { readExpectations } from './expectations-file.js';
 import { Progress } from './progress.js';

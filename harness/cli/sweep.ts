@@ -20,7 +20,7 @@ import { type SweepOutcome, runSweeps } from '../sweep/run.js';
 import { CELLS, SPECIALS32 } from '../sweep/space.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { DEFAULT_ARCH } from './args.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../util/errors.js';
 import { readExpectations } from './expectations-file.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';

@@ -16,7 +16,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameS
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { LENS_DIR, LENS_HEADER } from './manifest.js';
 
 const run = promisify(execFile);

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import type { Layout } from '../contention/cases.js';
 import { fromRoot } from '../util/paths.js';
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
 import type { Launcher } from '../backends/gpu/driver.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { type ContentionGroup, type OperandSet, operandSets, scopeIncludes } from '../contention/cases.js';
 import { type ContentionOutcome, runGroup } from '../contention/run.js';
 import { elementFormat } from '../numerics/formats.js';

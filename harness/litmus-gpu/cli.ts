@@ -13,7 +13,7 @@ import { findTarget, modulePtxFor } from '../arch/targets.js';
 import { compileModules } from '../backends/gpu/cache.js';
 import { loadLauncher, probeDevices } from '../backends/gpu/driver.js';
 import { DEFAULT_ARCH } from '../cli/args.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { gpuFor } from '../cli/gpu-command.js';
 import type { Io } from '../cli/io.js';
 import { parseLitmus } from '../memory-model/extended.js';

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import type { StressSetting } from './stress.js';
 
 export const REPORT_SCHEMA = 'ptx-reduction-conformance/litmus-report';

@@ -9,7 +9,7 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import type { Judgement } from '../memory-model/events.js';
 import { buildScript } from '../repro/common.js';
 import { SAMPLES, type Plant, type StressOptions, type TestPlan, keyWords, launchGeometry, litmusModule, regWords } from './kernel.js';

@@ -247,11 +247,10 @@ export function parseLitmus(text: string, file: string): ParsedLitmus {
       if (ctaCluster.has(k) && ctaCluster.get(k) !== t.cluster) soft(headerLine + 1, 1, `CTA ${t.cta} (gpu ${t.gpu}) is put in two clusters by the header; a CTA belongs to one cluster`);
       ctaCluster.set(k, t.cluster);
     }
-    for (const [s, d] of sharedDecl) {
+    for (const d of sharedDecl.values()) {
       if (d.cluster !== undefined) continue;
       const k = `${d.gpu}/${d.cta}`;
       if (ctaCluster.has(k)) d.cluster = ctaCluster.get(k);
-      void s;
     }
     // rows until the condition
     const rowsStart = li;

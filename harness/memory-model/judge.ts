@@ -274,7 +274,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
           const fv = new Set<bigint>();
           let firstBad: Axiom | null = null;
           for (const order of ordersOf(l)) {
-            const a = checkLocation(s, d, l, ws, readsByLoc.get(l) ?? [], order);
+            const a = checkLocation(s, d, ws, readsByLoc.get(l) ?? [], order);
             if (a === null) fv.add(ev[order[order.length - 1]!]!.value!);
             else if (!firstBad || a < firstBad) firstBad = a;
           }

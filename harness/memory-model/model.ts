@@ -311,11 +311,11 @@ export function thinAir(s: Static, rf: Int32Array): boolean {
 }
 
 /**
- * Per-location checks for one linear order `order` (write ids, init first) of location `loc`'s
+ * Per-location checks for one linear order `order` (write ids, init first) of one location's
  * writes. Coherence order (8.9.6) is the restriction of the order to pairs that are morally strong
  * or related in causality order, transitively closed. Returns the first violated axiom, or null.
  */
-export function checkLocation(s: Static, d: Dynamic, loc: string, writes: XEvent[], reads: XEvent[], order: number[]): Axiom | null {
+export function checkLocation(s: Static, d: Dynamic, writes: XEvent[], reads: XEvent[], order: number[]): Axiom | null {
   const { n, ms, po, faults, ev } = s;
   const k = order.length;
   const pos = new Map<number, number>();
@@ -372,7 +372,6 @@ export function checkLocation(s: Static, d: Dynamic, loc: string, writes: XEvent
         if (d.rf[r.id] === w.id && d.cause[r.id * n + w.id]) return '8.10.6 Causality';
         if (fr(r, w) && d.cause[w.id * n + r.id]) return '8.10.6 Causality';
       }
-  void loc;
   return null;
 }
 

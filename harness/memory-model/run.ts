@@ -61,7 +61,6 @@ const MAX_TRACES = 20000;
  */
 export function threadTraces(test: LitmusTest, t: number, domain: (loc: string) => bigint[], asyncGeneric: boolean): Trace[] {
   const out: Trace[] = [];
-  const choices: number[] = [];
   const unroll = test.unroll ?? 1;
   // depth-first over choice vectors
   const stack: number[][] = [[]];
@@ -75,7 +74,6 @@ export function threadTraces(test: LitmusTest, t: number, domain: (loc: string) 
       if (out.length > MAX_TRACES) throw new Error(`${test.name}: thread P${t} has more than ${MAX_TRACES} traces; shrink the test`);
     }
   }
-  void choices;
   return out;
 }
 

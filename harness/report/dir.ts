@@ -10,7 +10,7 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { fromRoot } from '../util/paths.js';
 
 export function timestampName(d: Date): string {

@@ -22,7 +22,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { type ElementFormat, elementFormat, splitLanes } from '../numerics/formats.js';
 import { compileFilter } from '../util/filter.js';
 import { opAndType } from './html.js';

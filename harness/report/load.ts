@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { judgeRun } from '../compare/judge-run.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { REPORT_SCHEMA_ID, REPORT_VERSION, type RunReport, inlineDetails, inlineJudgements } from './json.js';
 import { type RuleDetail, countResults } from './types.js';
 

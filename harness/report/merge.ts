@@ -13,7 +13,7 @@
  */
 import { findingsOf } from '../compare/compare.js';
 import type { ExpectationOutcome } from '../compare/expectations.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { type RunReport, buildReport } from './json.js';
 import type { EntryResult } from './types.js';
 

@@ -4,7 +4,7 @@
  * inputs in slot 0, one thread, and what the PTX ISA text allows for it (the reference model under
  * the chosen edition), lane by lane, for the memory at [a] and the returned values.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { formatCitation } from '../catalog/cite.js';
 import { type Edition, withEdition } from '../catalog/editions.js';
 import { SLOT, tensorMapGeometry } from '../backends/gpu/family.js';

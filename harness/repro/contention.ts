@@ -10,7 +10,7 @@
  * order of the operations gives (the contention model's order sets, computed here); the values the
  * operations returned are not checked there (the harness's judgement of them is in the report).
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { formatCitation } from '../catalog/cite.js';
 import { SLOT } from '../backends/gpu/family.js';
 import { gpuPlan } from '../backends/gpu/plan.js';

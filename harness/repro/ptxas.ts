@@ -7,7 +7,7 @@
 import { findTarget } from '../arch/targets.js';
 import { formatCitation } from '../catalog/cite.js';
 import { enumerateMatching } from '../catalog/enumerate.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { buildModule } from '../backends/ptxas/module.js';
 import type { RunReport } from '../report/json.js';
 import type { ReproFiles } from './contention.js';

@@ -9,7 +9,7 @@
  * folder holds at most --pairs of them (default 4,096: 8 KiB of expected 16-bit results); the README
  * says which sub-range and how many pairs of the cell it leaves out.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../util/errors.js';
 import { formatCitation } from '../catalog/cite.js';
 import { type Edition, withEdition } from '../catalog/editions.js';
 import { gpuPlan } from '../backends/gpu/plan.js';

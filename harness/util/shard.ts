@@ -6,7 +6,7 @@
  * unsharded run takes them, so that shard 0's results, then shard 1's, ... are the unsharded run's
  * in order; a stream (vector files) by ordinal, case k to shard k mod N. `merge` puts them together.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from './errors.js';
 
 export interface Shard {
   /** 0 .. count-1. */

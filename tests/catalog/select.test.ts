@@ -10,7 +10,7 @@ import { type CatalogEntry, type EntryKind, coreVariants, enumerateCatalog, enum
 import { evaluate } from '../../harness/catalog/evaluate.js';
 import { selectEntries } from '../../harness/catalog/select.js';
 import { variantId } from '../../harness/catalog/spelling.js';
-import { UsageError } from '../../harness/cli/errors.js';
+import { UsageError } from '../../harness/util/errors.js';
 import { families } from '../../harness/registry/index.js';
 import { compileFilter, compileFilterPrefix } from '../../harness/util/filter.js';
 

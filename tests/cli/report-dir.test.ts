@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../harness/cli/errors.js';
+import { UsageError } from '../../harness/util/errors.js';
 import type { Io } from '../../harness/cli/io.js';
 import { main } from '../../harness/cli/main.js';
 import { prepareReportDir, pruneRuns, timestampName } from '../../harness/report/dir.js';

@@ -4,7 +4,7 @@
  * read-modify-write writes, computed by the project's reference model (harness/reference/model.ts).
  */
 import type { Instr, Scope, Sem, SpaceQual } from '../../memory-model/events.js';
-import { ELEMENT_FORMATS, splitLanes } from '../../numerics/formats.js';
+import { ELEMENT_FORMATS } from '../../numerics/formats.js';
 import { reference, singleElement } from '../../reference/model.js';
 import { familyPlugin } from '../../registry/index.js';
 import type { LitmusContext, LitmusInstruction } from '../../registry/litmus-family.js';
@@ -88,7 +88,6 @@ export function rmwUpdate(family: string, q: Readonly<Record<string, string>>, s
       const v = l.bits[0] ?? (((1n << w) - 1n) >> 1n); // all-ones exponent and mantissa: a NaN
       bits |= v << (w * BigInt(i));
     });
-    void splitLanes;
     return bits;
   };
 }
