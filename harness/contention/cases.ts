@@ -117,7 +117,7 @@ export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): Co
       continue;
     }
     // every ordering, scope and cache hint on the family's .global.add.f32 (bulk: .add.f32), across CTAs
-    const scoped = Boolean(q.scope || q.sem || q.hint) && q.op === 'add' && q.type === 'f32' && (q.space === 'global' || e.family === 'cp.reduce.async.bulk') && !q.vec;
+    const scoped = Boolean(q.scope || q.sem || q.hint) && q.op === 'add' && q.type === 'f32' && (q.space === 'global' || gv.shape.bulkCopy === true) && !q.vec;
     if ((q.sem || q.scope || q.hint) && !scoped) continue;
     const shape = `${e.family}|${JSON.stringify(Object.entries(q).filter(([k, x]) => x && k !== 'sem' && k !== 'scope' && k !== 'hint').sort())}`;
     if (!scoped) {
@@ -128,7 +128,7 @@ export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): Co
     const modes: (0 | 1)[] = gv.shape.generic && !q.vec ? [0, 1] : [0];
     for (const mode of modes) {
       // across CTAs: the grid; in one cluster: global memory (its scoped representatives) and .shared::cluster
-      const clusterOk = mode === 0 && (q.space === 'shared::cluster' || q.dst === 'shared::cluster' || (scoped && e.family !== 'cp.reduce.async.bulk'));
+      const clusterOk = mode === 0 && (q.space === 'shared::cluster' || q.dst === 'shared::cluster' || (scoped && !gv.shape.bulkCopy));
       const layouts = gv.shape.clustered
         ? (['cluster'] as Layout[])
         : scoped ? (['grid', 'cluster'] as Layout[]).filter((l) => l === 'grid' || clusterOk) : [...LAYOUTS.filter((l) => !((shared || mode === 1) && l === 'grid')), ...(clusterOk ? (['cluster'] as Layout[]) : [])];

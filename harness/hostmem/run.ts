@@ -16,6 +16,7 @@ import { type HostJob, type HostJudgement, type HostObservation, type MemoryKind
 import { hostmemKernelName, hostmemModule, kernelKey } from './kernel.js';
 import { type PlannedJob, type SingleCase, hostmemPlan, neededIds, singleCases } from './plan.js';
 import { hexBits } from '../numerics/hex.js';
+import { familyPlugin } from '../registry/index.js';
 
 /** The addon's host-memory calls (native/src/hostmem.cc), beside the launcher's. */
 export interface HostAddon extends Launcher {
@@ -236,7 +237,7 @@ export async function runHostmem(opts: { arch: string; ptx: string; ptxas: { pat
         const ob = Buffer.alloc(72);
         l.copyFromDevice(ob, out);
         const j = judgeSingle(c, s.entry, final);
-        const returns = s.entry.family === 'atom';
+        const returns = familyPlugin(s.entry.family).shape.returns(s.entry.q);
         singleResults.push({ c, final, ...(returns ? { returned: readWord(ob, w, 64) } : {}), allowed: j.allowed, verdict: j.verdict, reason: j.reason });
       } catch (e) {
         singleResults.push({ c, verdict: 'error', reason: e instanceof Error ? e.message : String(e) });

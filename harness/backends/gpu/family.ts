@@ -43,6 +43,12 @@ export interface KernelShape {
   /** Whether the variant takes generic addresses (a case's `space: shared` launches with mode 1). */
   readonly generic: boolean;
   /**
+   * A bulk copy-reduction (cp.reduce.async.bulk): the memory it reduces into is named by its
+   * destination (`.dst`), not by a `.space`, and a contention group of its scoped variants runs
+   * across CTAs of the grid only (harness/contention/cases.ts asks this, not the family's name).
+   */
+  readonly bulkCopy?: boolean;
+  /**
    * For a variant that reads a tensor map (cp.reduce.async.bulk.tensor): the executor encodes one per
    * launch over the launch's memory slots (tensorMapGeometry), copies it to device memory and passes
    * its address as the kernel's `pc` parameter (such a kernel takes no operand c).

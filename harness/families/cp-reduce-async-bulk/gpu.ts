@@ -258,7 +258,7 @@ export const bulkGpu: GpuFamily = {
   unsupported: () => undefined,
   shape: (e): KernelShape => {
     const width = elementType(e.q.type ?? '').bits;
-    return { width, elements: (SLOT * 8) / width, returns: false, clustered: e.q.dst === 'shared::cluster', generic: false };
+    return { width, elements: (SLOT * 8) / width, returns: false, clustered: e.q.dst === 'shared::cluster', generic: false, bulkCopy: true };
   },
   kernel: (name, e) => kernel(name, e),
   caseUnfit: (c, k) => {
