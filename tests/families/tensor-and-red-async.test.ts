@@ -1,6 +1,6 @@
 /**
- * The two families of issue 14: cp.reduce.async.bulk.tensor (its element type held by the tensor map,
- * a descriptor slot) and red.async. Parsing, enumeration, the tensor-map geometry the gpu executor
+ * cp.reduce.async.bulk.tensor (its element type held by the tensor map, a
+ * descriptor slot) and red.async. Parsing, enumeration, the tensor-map geometry the gpu executor
  * builds, what an observed float add did with subnormals, and the recorded H100 run replayed.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 5: what a new user's trial of the CLI found, each on the command line as the user
+ * What the CLI tells a user where a first trial found it wanting, each on the command line as the user
  * met it: an expectation over reference-model cases called "not run"; --generated and --vectors
  * ignored without a word; export without --out blamed on the report; a string option without its
  * value answered with node's message and the whole usage; a typo's "did you mean" far from the
