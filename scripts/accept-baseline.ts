@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { UsageError } from '../harness/cli/errors.js';
+import { UsageError } from '../harness/util/errors.js';
 import { diffReports, formatDiff, regressions } from '../harness/report/diff.js';
 import { reportText } from '../harness/report/json.js';
 import { loadReport } from '../harness/report/load.js';
