@@ -9,7 +9,7 @@
  * - the *program* ({@link LitmusTest}: threads of {@link Instr}, locations, the final condition),
  *   which the enumerator runs once per choice of values read;
  * - the *events* ({@link MemEvent}) one run produces, over which the relations of chapter 8 are
- *   computed (`relations.ts`) and the axioms checked (`axioms.ts`).
+ *   computed and the axioms checked (`model.ts`, `judge.ts`).
  */
 
 /** 8.5 scopes, smallest first. A warp is not a scope. */

@@ -7,7 +7,7 @@
  * 32-bit halves). Whatever is not that (a NaN result, any differing bit, a rule that leaves the
  * flushing open) is flagged, and the full judge (backends/gpu/observations.ts) decides it.
  *
- * Slot layout (backends/gpu/emit.ts): case i owns words 4i..4i+3 of each buffer; element k of the
+ * Slot layout (backends/gpu/family.ts, SLOT): case i owns words 4i..4i+3 of each buffer; element k of the
  * variant's type sits little-endian at byte k*(bits/8), packed lanes low lane first.
  *
  * binary64 add is not on the model's fast path (the model adds f64 exactly, with BigInt: exact.ts);

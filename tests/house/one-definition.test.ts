@@ -4,7 +4,7 @@
  * with two argument orders and three float encoders, one of them truncating, stood here before).
  * The check reads the sources; a planted copy shows that it fails.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -54,6 +54,47 @@ describe('one definition of hex and of the float encoder; no dead names kept ali
       'contention/y.ts:1: a float encoder (a typed array or DataView write)',
       'contention/y.ts:2: a float encoder (a typed array or DataView write)',
       'cli/z.ts:2: `void name;` keeping a dead name alive',
+    ]);
+  });
+});
+
+describe('file references in comments', () => {
+  /** Paths under the repository's folders named in harness/'s comments that do not exist (a `.js` import name stands for its `.ts`). */
+  function staleRefs(files: readonly { path: string; text: string }[], exists: (p: string) => boolean): string[] {
+    const out: string[] = [];
+    const ROOTED = /(?<![\w./-])((?:harness|tests|scripts|docs|cases|native|reports|\.ci)\/[\w./@-]*[\w-])/g;
+    const UNDER = /(?<![\w./-])([\w-]+\/[\w./-]*\.(?:ts|js|mjs))\b/g;
+    for (const f of files) {
+      f.text.split('\n').forEach((line, i) => {
+        if (!/^\s*(\/\/|\*|\/\*\*)/.test(line)) return;
+        for (const m of line.matchAll(ROOTED)) {
+          const p = m[1]!;
+          // placeholders of a message or an example (X, x, N stand for a name)
+          if (/(^|\/)(X|x|N)(\.\w+)?$/.test(p)) continue;
+          if (![p, p.replace(/\.js$/, '.ts'), `${p}.ts`, `${p}.gz`].some(exists)) out.push(`harness/${f.path}:${i + 1}: ${p}`);
+        }
+        // a file named from harness/ (`backends/gpu/family.ts`): it must be there
+        for (const m of line.matchAll(UNDER)) {
+          const p = m[1]!;
+          if (!FOLDERS.has(p.split('/')[0]!)) continue;
+          if (![p, p.replace(/\.js$/, '.ts')].some((x) => exists(`harness/${x}`))) out.push(`harness/${f.path}:${i + 1}: ${p}`);
+        }
+      });
+    }
+    return out;
+  }
+  const ROOT = join(HARNESS, '..');
+  // harness/'s folders but `shared` (families/shared, or the workspace's ../shared in a citation)
+  const FOLDERS = new Set(readdirSync(HARNESS, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'shared').map((d) => d.name));
+  const exists = (p: string) => existsSync(join(ROOT, p));
+  it('name files that exist', () => {
+    const files = sources(HARNESS).map((p) => ({ path: relative(HARNESS, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }));
+    expect(staleRefs(files, exists)).toEqual([]);
+  });
+  it('a planted stale one is found', () => {
+    expect(staleRefs([{ path: 'report/x.ts', text: '/**\n * see harness/backends/gpu/emit.ts and harness/report/json.ts\n * (slot layout: backends/gpu/emit.ts; backends/gpu/family.ts)\n */' }], exists)).toEqual([
+      'harness/report/x.ts:2: harness/backends/gpu/emit.ts',
+      'harness/report/x.ts:3: backends/gpu/emit.ts',
     ]);
   });
 });
