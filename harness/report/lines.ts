@@ -100,6 +100,10 @@ export class PlainPass implements EntryResult, LineRef {
   get id(): string {
     return (this.#id ??= this.#g.idPrefix + this.#names.name(this.#i));
   }
+  /** The id up to its case name (its group's). */
+  get idPrefix(): string {
+    return this.#g.idPrefix;
+  }
   get family(): string {
     return this.#g.family;
   }

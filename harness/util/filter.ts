@@ -117,3 +117,51 @@ function globPrefixTest(glob: string): (prefix: string) => boolean {
     return true;
   };
 }
+
+/** The characters of a case name (letters, digits, _ . -): what follows the last ':' of a case's id. */
+const NAME_CHAR = /^[A-Za-z0-9_.-]*$/;
+
+/**
+ * For ids `<prefix><name>` whose name is made of name characters only (a vector file's case ids:
+ * `<variant>/<file>:<name>`): whether some such name could complete a match of the filter after
+ * `prefix`. False only when none can (each alternative, run as an automaton over the prefix, is
+ * left only in states whose rest of the glob needs a character no name has), so a run testing the
+ * same pattern against many ids of one prefix can skip them all (the expectations over a --keep all
+ * run). A substring alternative counts as the glob `*a*`.
+ */
+export function compileFilterNameGate(pattern: string | undefined): (prefix: string) => boolean {
+  if (!pattern) return () => true;
+  const globs = alternatives(pattern).map((a) => (isGlob(a) ? a : `*${a}*`));
+  const tests = globs.map((g) => {
+    // completes[i]: the glob from position i on has only name characters, `*` and `?`
+    const completes = Array.from({ length: g.length + 1 }, (_, i) => [...g.slice(i)].every((ch) => ch === '*' || ch === '?' || NAME_CHAR.test(ch)));
+    return (prefix: string) => {
+      const n = g.length;
+      const close = (s: Set<number>) => {
+        for (const i of [...s]) for (let j = i; j < n && g[j] === '*'; j++) s.add(j + 1);
+        return s;
+      };
+      let states = close(new Set([0]));
+      for (const ch of prefix) {
+        const next = new Set<number>();
+        for (const i of states) {
+          if (i >= n) continue;
+          const c = g[i];
+          if (c === '*') next.add(i);
+          else if (c === '?' || c === ch) next.add(i + 1);
+        }
+        if (!next.size) return false;
+        states = close(next);
+      }
+      for (const i of states) if (completes[i]) return true;
+      return false;
+    };
+  });
+  return (prefix) => tests.some((t) => t(prefix));
+}
+
+/** Where the name of a case id begins (after its last ':'), or -1 when what follows is not a name. */
+export function nameStart(id: string): number {
+  const c = id.lastIndexOf(':');
+  return c >= 0 && NAME_CHAR.test(id.slice(c + 1)) ? c + 1 : -1;
+}

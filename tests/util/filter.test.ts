@@ -36,3 +36,32 @@ describe('globs', () => {
     expect(compileFilter('ab*ba')('aba')).toBe(false);
   });
 });
+
+describe('the name gate (compileFilterNameGate): may an id <prefix><name> match at all', () => {
+  const gateOf = async () => (await import('../../harness/util/filter.js')).compileFilterNameGate;
+
+  it('never says no where an id of that prefix and a name matches (fast-check over patterns, prefixes and names)', async () => {
+    const gate = await gateOf();
+    const ch = fc.constantFrom('a', 't', 'o', 'm', '.', '/', ':', '-', '_', '1', '*', '?', 'c');
+    const nameCh = fc.constantFrom('a', 't', '1', '.', '-', '_', 'c', 'm');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: ch, minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 }), fc.string({ unit: ch.filter((c) => c !== '*' && c !== '?'), maxLength: 12 }), fc.string({ unit: nameCh, minLength: 1, maxLength: 6 }), (alts, prefix, name) => {
+        const pattern = alts.join(',');
+        if (compileFilter(pattern)(prefix + name)) expect(gate(pattern)(prefix)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('says no for the shipped expectations against a vector file prefix, and yes where a name could match', async () => {
+    const gate = await gateOf();
+    const prefix = 'atom.global.add.u32/cases.yaml:';
+    expect(gate('*.shared::cluster.and.b64*/contend-cluster-*')(prefix)).toBe(false);
+    expect(gate('cp.reduce.async.bulk.global.*add.f32*')(prefix)).toBe(false);
+    expect(gate('atom.global.add.u32/cases.yaml:case-1?')(prefix)).toBe(true);
+    expect(gate('*case-1*')(prefix)).toBe(true); // the name may hold it
+    expect(gate('add.u32')(prefix)).toBe(true); // a substring already in the prefix
+    expect(gate('contend-cluster')(prefix)).toBe(true); // a substring of name characters: a name could hold it
+    expect(gate('/contend-')(prefix)).toBe(false); // needs a '/' after the prefix, which no name has
+  });
+});
