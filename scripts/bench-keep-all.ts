@@ -123,7 +123,10 @@ if (!args.includes('--skip-signal')) {
   console.log(`Ctrl-C ${after} s into a default run (ptxas + reference):`);
   console.log(`  whole run        ${whole.seconds.toFixed(1)} s (exit ${whole.code}), report ${mb(size(join(tmp, 'whole')))}: ${files(join(tmp, 'whole'))}`);
   console.log(`  SIGINT to exit   ${((cut.exitAt - sentAt) / 1000).toFixed(2)} s (exit ${cut.code ?? cut.signal}; target <= 2 s)`);
-  if (gone) {
+  if (gone && /after the report was written/.test(cut.stderr)) {
+    // the signal came while the finished run wrote its report: the report is whole, not partial
+    console.log(`  report           ${mb(size(join(tmp, 'cut')))}: ${files(join(tmp, 'cut'))} (the run had finished its judging: its whole report, completed at the signal)`);
+  } else if (gone) {
     const s = size(join(tmp, 'cut'));
     console.log(`  partial report   ${mb(s)}: ${files(join(tmp, 'cut'))} (${s <= size(join(tmp, 'whole')) ? 'no larger than' : 'LARGER than'} the whole run's)`);
   } else console.log('  partial report   none (the folder was removed: nothing recorded)');

@@ -528,8 +528,8 @@ async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: Run
   const onSignal = (sig: NodeJS.Signals) => {
     const n = rec?.recorded ?? 0;
     if (rec?.done) {
-      // the report files are written; the stream, if the run was still compressing it, is compressed now
-      rec.completeStream();
+      // the run was writing its report: what it had not finished (report.json, the stream's compression) is done now
+      rec.completeReport();
       io.err(`\n${sig}: stopped after the report was written.`);
     }
     else if (rec && n) {

@@ -13,6 +13,8 @@ export class FileWriter {
   private busy = false;
   private idle: (() => void) | undefined;
   private waiting: Promise<void> | undefined;
+  /** Once stopped, nothing more is written (the file is not opened again). */
+  private stopped = false;
 
   constructor(
     readonly path: string,
@@ -21,7 +23,7 @@ export class FileWriter {
 
   /** Queues bytes (the file is opened at the first). */
   write(bytes: Uint8Array): void {
-    if (!bytes.length) return;
+    if (!bytes.length || this.stopped) return;
     this.fd ??= openSync(this.path, this.flags);
     this.queue.push(bytes);
     if (!this.busy) this.pump();
@@ -73,6 +75,7 @@ export class FileWriter {
 
   /** Drops what is queued and closes the file (now, or when the write on its way is done). */
   stop(): void {
+    this.stopped = true;
     const fd = this.fd;
     this.fd = undefined;
     this.queue.length = 0;

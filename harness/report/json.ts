@@ -2,7 +2,7 @@
  * The JSON run report: versioned, described by reports/schema/run-report.schema.json, written
  * atomically (a temporary file renamed into place) so a reader never sees half a document.
  */
-import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import type { ReportFinding } from '../compare/compare.js';
 import type { ExpectationOutcome } from '../compare/expectations.js';
 import { cpus, hostname, platform, release, arch as cpuArch } from 'node:os';
@@ -310,10 +310,10 @@ export function inlineJudgements(
  * Written a few MB at a time (never one string of the whole report: a --keep all run's is
  * hundreds of MB); `known` as in reportText.
  */
-export function writeJsonReportSync(dir: string, report: RunReport, known?: KnownJson): string {
+export function writeJsonReportSync(dir: string, report: RunReport, known?: KnownJson, tmpTag = ''): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'report.json');
-  const tmp = `${file}.tmp-${process.pid}`;
+  const tmp = `${file}.tmp${tmpTag}-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
     for (const chunk of reportChunks(report, known)) writeSync(fd, chunk);
@@ -324,27 +324,51 @@ export function writeJsonReportSync(dir: string, report: RunReport, known?: Know
   return file;
 }
 
+/** A report.json being written on libuv's threads (writeJsonReport), which a signal can take over. */
+export interface JsonWrite {
+  readonly done: Promise<string>;
+  /**
+   * Writes report.json now, synchronously (from its own temporary file), the asynchronous write
+   * dropped: the path a signal takes while a finished run waits on it. Returns the path.
+   */
+  finishNow(): string;
+}
+
 /**
  * The same for a caller that can wait: each chunk is written on libuv's threads while the next is
  * made (one write on its way at a time, so the two buffers the chunks take turns in are never
  * written while a write reads them).
  */
-export async function writeJsonReport(dir: string, report: RunReport, known?: KnownJson): Promise<string> {
+export function writeJsonReport(dir: string, report: RunReport, known?: KnownJson): JsonWrite {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'report.json');
   const tmp = `${file}.tmp-${process.pid}`;
   const w = new FileWriter(tmp, 'w');
-  try {
-    for (const chunk of reportChunks(report, known)) {
-      await w.flushed();
-      w.write(chunk);
+  let taken = false;
+  const done = (async () => {
+    try {
+      for (const chunk of reportChunks(report, known)) {
+        await w.flushed();
+        if (taken) return file;
+        w.write(chunk);
+      }
+      await w.end();
+    } finally {
+      w.stop();
     }
-    await w.end();
-  } finally {
-    w.stop();
-  }
-  renameSync(tmp, file);
-  return file;
+    if (!taken) renameSync(tmp, file);
+    return file;
+  })();
+  return {
+    done,
+    finishNow: () => {
+      taken = true;
+      // the file the writes went to goes (a write still on its way lands in no file anyone reads)
+      w.stop();
+      rmSync(tmp, { force: true });
+      return writeJsonReportSync(dir, report, known, '-now');
+    },
+  };
 }
 
 /**

@@ -18,7 +18,7 @@ import { judgeRun } from '../compare/judge-run.js';
 import { PlainPass, copyResult, lineOf } from './lines.js';
 import { editionCheck, findingsWithEditions } from '../compare/editions.js';
 import { renderHtml } from './html.js';
-import { type KnownJson, type ReportInput, type RunReport, buildReport, writeJsonReport, writeJsonReportSync } from './json.js';
+import { type KnownJson, type ReportInput, type RunReport, type JsonWrite, buildReport, writeJsonReport, writeJsonReportSync } from './json.js';
 import { renderJunit } from './junit.js';
 import type { EntryResult } from './types.js';
 import { toolchainName } from '../util/toolchain-name.js';
@@ -317,10 +317,13 @@ export class RunRecorder {
   async finishAsync(): Promise<WrittenReport> {
     const report = this.runReport();
     const known = (r: EntryResult) => this.lines.get(r);
-    // report.json written on libuv's threads, chunk by chunk, the page and JUnit made meanwhile
-    const json = writeJsonReport(this.dir, report, known);
+    // report.json written on libuv's threads, chunk by chunk, the page and JUnit made meanwhile (a
+    // signal meanwhile: completeReport writes it at once)
+    const json = (this.jsonWrite = writeJsonReport(this.dir, report, known));
     const rest = writeHtmlAndJunit(this.dir, report);
-    const w = { report, jsonl: this.jsonl, json: await json, ...rest };
+    const file = await json.done;
+    this.jsonWrite = undefined;
+    const w = { report, jsonl: this.jsonl, json: file, ...rest };
     await this.drain();
     return { ...w, jsonl: this.compressStream() };
   }
@@ -352,13 +355,20 @@ export class RunRecorder {
   private compressed = false;
 
   /**
-   * A signal after the report files are written but before the stream is compressed (finishAsync
-   * waiting on zlib's threads): the stream compressed now, so that the folder holds what a finished
-   * run's does. Returns its path, or undefined when it already was.
+   * A signal while finishAsync waits (on report.json's writes, or on the stream's compression; the
+   * page and JUnit are written by then): report.json written now, synchronously, and the stream
+   * compressed, so that the folder holds what a finished run's does. Returns the stream's path, or
+   * undefined when it already was compressed.
    */
-  completeStream(): string | undefined {
-    return this.finished && !this.compressed ? this.compressStream() : undefined;
+  completeReport(): string | undefined {
+    if (!this.finished) return undefined;
+    const json = this.jsonWrite;
+    this.jsonWrite = undefined;
+    json?.finishNow();
+    return this.compressed ? undefined : this.compressStream();
   }
+  /** report.json while finishAsync has it written on libuv's threads. */
+  private jsonWrite: JsonWrite | undefined;
 
   /** Whether the report has been written (finish or finishPartial). */
   get done(): boolean {

@@ -3,7 +3,7 @@
  * end() waiting for them, stop() dropping what is queued; and the recorder's stream, compressed in
  * gzip members while the run goes, reads back as the lines it was given, a signal's report included.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -55,17 +55,21 @@ describe("the recorder's stream", () => {
     expect(lines.slice(1).map((l) => JSON.parse(l).id)).toEqual(Array.from({ length: 10_000 }, (_, k) => `v/f:case-${k}`));
   });
 
-  it('a signal while the finished run waits on the compression: the stream is compressed at once, whole', async () => {
+  it('a signal while the finished run waits on report.json or the compression: both done at once, whole', async () => {
     const rec = new RunRecorder(join(dir, 'signalled'), meta, [], null);
     for (let b = 0; b < 20; b++) rec.add(Array.from({ length: 500 }, (_, k) => result(b * 500 + k)));
-    const finishing = rec.finishAsync(); // the report files written; now waiting on zlib's threads
+    const finishing = rec.finishAsync(); // report.json on its way on libuv's threads, the page and JUnit written
     expect(rec.done).toBe(true);
-    const gz = rec.completeStream(); // what the signal handler does
+    const gz = rec.completeReport(); // what the signal handler does
     expect(gz).toBe(join(dir, 'signalled', 'results.jsonl.gz'));
     expect(gunzipSync(readFileSync(gz!)).toString().trim().split('\n').length).toBe(10_001);
     expect(existsSync(join(dir, 'signalled', 'results.jsonl'))).toBe(false);
     expect((await finishing).jsonl).toBe(gz);
-    expect(rec.completeStream()).toBeUndefined();
+    expect(rec.completeReport()).toBeUndefined();
+    // report.json is whole and in place, no temporary file left
+    expect(JSON.parse(readFileSync(join(dir, 'signalled', 'report.json'), 'utf8')).results.length).toBe(10_000);
+    expect(readdirSync(join(dir, 'signalled')).filter((f) => f.includes('.tmp')).sort()).toEqual([]);
+    expect(readdirSync(join(dir, 'signalled')).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'results.jsonl.gz']);
   });
 
   it('results added one at a time are written and compressed in pieces, not one zlib call each', async () => {
