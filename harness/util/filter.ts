@@ -95,27 +95,32 @@ export function compileFilterPrefix(pattern: string | undefined): (prefix: strin
 
 /** Runs the glob as an automaton over `prefix`; the prefix is viable while some state is alive. */
 function globPrefixTest(glob: string): (prefix: string) => boolean {
+  return (prefix) => globStates(glob, prefix) !== undefined;
+}
+
+/**
+ * The glob as an automaton over `prefix`: the positions of the glob it can be at after reading it
+ * (a `*` at position i may match nothing: i + 1 too), or undefined when none is alive.
+ */
+function globStates(glob: string, prefix: string): Set<number> | undefined {
   const n = glob.length;
-  // states: positions in the glob; a `*` at position i may match nothing (go to i + 1).
   const close = (s: Set<number>) => {
     for (const i of [...s]) for (let j = i; j < n && glob[j] === '*'; j++) s.add(j + 1);
     return s;
   };
-  return (prefix) => {
-    let states = close(new Set([0]));
-    for (const ch of prefix) {
-      const next = new Set<number>();
-      for (const i of states) {
-        if (i >= n) continue;
-        const g = glob[i];
-        if (g === '*') next.add(i);
-        else if (g === '?' || g === ch) next.add(i + 1);
-      }
-      if (!next.size) return false;
-      states = close(next);
+  let states = close(new Set([0]));
+  for (const ch of prefix) {
+    const next = new Set<number>();
+    for (const i of states) {
+      if (i >= n) continue;
+      const g = glob[i];
+      if (g === '*') next.add(i);
+      else if (g === '?' || g === ch) next.add(i + 1);
     }
-    return true;
-  };
+    if (!next.size) return undefined;
+    states = close(next);
+  }
+  return states;
 }
 
 /** The characters of a case name (letters, digits, _ . -): what follows the last ':' of a case's id. */
@@ -136,23 +141,8 @@ export function compileFilterNameGate(pattern: string | undefined): (prefix: str
     // completes[i]: the glob from position i on has only name characters, `*` and `?`
     const completes = Array.from({ length: g.length + 1 }, (_, i) => [...g.slice(i)].every((ch) => ch === '*' || ch === '?' || NAME_CHAR.test(ch)));
     return (prefix: string) => {
-      const n = g.length;
-      const close = (s: Set<number>) => {
-        for (const i of [...s]) for (let j = i; j < n && g[j] === '*'; j++) s.add(j + 1);
-        return s;
-      };
-      let states = close(new Set([0]));
-      for (const ch of prefix) {
-        const next = new Set<number>();
-        for (const i of states) {
-          if (i >= n) continue;
-          const c = g[i];
-          if (c === '*') next.add(i);
-          else if (c === '?' || c === ch) next.add(i + 1);
-        }
-        if (!next.size) return false;
-        states = close(next);
-      }
+      const states = globStates(g, prefix);
+      if (!states) return false;
       for (const i of states) if (completes[i]) return true;
       return false;
     };
