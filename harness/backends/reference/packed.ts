@@ -17,7 +17,7 @@
  */
 import { HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED, unpack } from '../../case-readers/packed.js';
 import { type BatchChecker, fastChecker, fastOutcome } from '../../reference/fast.js';
-import { type FloatFormat, classify, splitLanes } from '../../numerics/formats.js';
+import { type FloatFormat, classify } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
 import { runCaseOnReference } from './cases.js';
 import { type PassGroup, packedPass, passGroup } from './packed-pass.js';
@@ -206,15 +206,26 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
 
 const ZERO = new Uint32Array(SLOT_WORDS);
 
-/** Which lanes of case i's expected memory are NaN: bit (element * lanes + lane). */
+/** Which lanes of case i's expected memory are NaN: bit (element * lanes + lane). Read from the words (no Case object) for elements of up to 32 bits. */
 function nanLanes(p: PackedCases, i: number): number {
   const v = p.variants[p.vidx[i]!]!;
   const fmt = v.fmt;
   if (fmt.lane.kind !== 'float') return 0;
   const lane = fmt.lane as FloatFormat;
-  const c = unpack(p, i);
   let m = 0;
-  c.expect!.memory!.forEach((e, k) => splitLanes(fmt, e).forEach((x, l) => (m |= classify(lane, x) === 'nan' ? 1 << (k * fmt.lanes + l) : 0)));
+  if (fmt.bits > 32) {
+    unpack(p, i).expect!.memory!.forEach((e, k) => (m |= classify(lane, e) === 'nan' ? 1 << k : 0));
+    return m;
+  }
+  const base = i * SLOT_WORDS;
+  const lb = fmt.lane.bits;
+  for (let k = 0; k < v.lanes; k++) {
+    const e = fmt.bits === 16 ? (p.expMem[base + (k >> 1)]! >>> ((k & 1) << 4)) & 0xffff : p.expMem[base + k]!;
+    for (let l = 0; l < fmt.lanes; l++) {
+      const x = lb === 32 ? e : (e >>> (l * lb)) & ((1 << lb) - 1);
+      if (classify(lane, x) === 'nan') m |= 1 << (k * fmt.lanes + l);
+    }
+  }
   return m;
 }
 const WHOLE = { whole: true };
