@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { filesText } from '../../harness/cli/run.js';
+import { filesText } from '../../harness/cli/run-cases.js';
 import { runLines } from '../helpers/cli.js';
 import { SPELLING_HEAD, spell, spelledCase } from '../../scripts/vector-spellings.js';
 
