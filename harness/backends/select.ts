@@ -12,17 +12,16 @@ import type { BackendName } from './names.js';
 export { BACKENDS, type BackendName } from './names.js';
 
 export interface Selected {
-  readonly name: 'reference' | 'ptxas' | 'gpu';
+  readonly name: 'reference' | 'ptxas' | 'gpu' | 'multicast';
   readonly device?: DeviceInfo;
   readonly driverVersion?: number;
   readonly reason: string;
   readonly ptxas?: Ptxas;
   /** Why richer backends were passed over. */
   readonly passedOver: readonly string[];
+  /** Why the gpu backend cannot run here, where the probe found it cannot. */
+  readonly gpuUnavailable?: string;
 }
-
-/** Why the gpu backend cannot run: set by selectBackend's probe. */
-export let GPU_UNAVAILABLE = 'gpu backend: not probed';
 
 /** Whether a device of compute capability `sm` runs code built for `t` (a: same sm; f: same family, >=). */
 export function deviceRuns(sm: number, t: Target): boolean {
@@ -48,20 +47,21 @@ function probeGpu(target: Target): { device: DeviceInfo; driverVersion: number }
   return { device: d, driverVersion: info.driverVersion };
 }
 
-async function tryPtxas(): Promise<Ptxas | string> {
+async function tryPtxas(chosen: string | undefined): Promise<Ptxas | string> {
   try {
-    return await probePtxas();
+    return await probePtxas(chosen);
   } catch (e) {
     if (e instanceof ToolchainError) return e.message;
     throw e;
   }
 }
 
-export async function selectBackend(requested: BackendName, target: Target): Promise<Selected> {
+/** The backend to run (`ptxasPath`: the ptxas --ptxas chose; undefined: the one found). */
+export async function selectBackend(requested: BackendName, target: Target, ptxasPath?: string): Promise<Selected> {
   if (requested === 'reference') return { name: 'reference', reason: 'requested with --backend reference', passedOver: [] };
   const g = probeGpu(target);
-  if (typeof g === 'string') GPU_UNAVAILABLE = g;
-  const p = await tryPtxas();
+  const gpuUnavailable = typeof g === 'string' ? g : 'gpu backend: not probed';
+  const p = await tryPtxas(ptxasPath);
   if (requested === 'gpu' || (requested === 'auto' && typeof g !== 'string' && typeof p !== 'string')) {
     if (typeof g === 'string') throw new UsageError(`${g}. Use --backend ptxas or --backend reference.`);
     if (typeof p === 'string') throw new UsageError(`gpu backend needs ptxas to compile its kernels: ${p}`);
@@ -76,12 +76,12 @@ export async function selectBackend(requested: BackendName, target: Target): Pro
   }
   if (requested === 'ptxas') {
     if (typeof p === 'string') throw new UsageError(p);
-    return { name: 'ptxas', reason: `requested with --backend ptxas; ${describe(p)}`, ptxas: p, passedOver: [] };
+    return { name: 'ptxas', reason: `requested with --backend ptxas; ${describe(p)}`, ptxas: p, passedOver: [], gpuUnavailable };
   }
-  const passedOver = [GPU_UNAVAILABLE];
-  if (typeof p !== 'string') return { name: 'ptxas', reason: `auto: ${describe(p)}; ${GPU_UNAVAILABLE}`, ptxas: p, passedOver };
+  const passedOver = [gpuUnavailable];
+  if (typeof p !== 'string') return { name: 'ptxas', reason: `auto: ${describe(p)}; ${gpuUnavailable}`, ptxas: p, passedOver, gpuUnavailable };
   passedOver.push(`ptxas backend: ${p}`);
-  return { name: 'reference', reason: `auto: no toolchain: ${p}; ${GPU_UNAVAILABLE}`, passedOver };
+  return { name: 'reference', reason: `auto: no toolchain: ${p}; ${gpuUnavailable}`, passedOver, gpuUnavailable };
 }
 
 function describe(p: Ptxas): string {

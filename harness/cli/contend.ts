@@ -83,7 +83,7 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   const exFile = v.expectations ?? expectationsPath(target.name);
   const expectations = await readExpectations(exFile, v.expectations !== undefined, io);
   if (!expectations) return 2;
-  const backend = await gpuFor(target, 'contention runs', `The contention model's judgement is tested on CPU (tests/contention/); reports recorded elsewhere open here with \`render\``);
+  const backend = await gpuFor(target, 'contention runs', `The contention model's judgement is tested on CPU (tests/contention/); reports recorded elsewhere open here with \`render\``, v.ptxas?.[0]);
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const started = new Date();

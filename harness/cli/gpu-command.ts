@@ -7,7 +7,6 @@
 import { parseArgs } from 'node:util';
 import { type Target, findTarget } from '../arch/targets.js';
 import { type Selected, selectBackend } from '../backends/select.js';
-import { choosePtxas } from '../backends/ptxas/toolchain.js';
 import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
 import { type Shard, parseShard } from '../util/shard.js';
 import { DEFAULT_ARCH, checkPtxasPaths, missingValue } from './args.js';
@@ -94,12 +93,7 @@ export async function withPtxas(command: string, argv: readonly string[], io: { 
     const { commandMatrix } = await import('./matrix.js');
     return commandMatrix(command, argv, paths, report, io, (a) => withPtxas(command, a, io, run));
   }
-  choosePtxas(paths[0]);
-  try {
-    return await run(argv);
-  } finally {
-    choosePtxas(undefined);
-  }
+  return run(argv);
 }
 
 /** --backend for a GPU-only command: gpu or auto (the same), else a UsageError saying why. */
@@ -108,9 +102,9 @@ export function checkGpuOnly(backend: string | undefined, what: string, why: str
 }
 
 /** The GPU for a GPU-only command; without one, a UsageError (exit 2) saying why and what to do instead. */
-export async function gpuFor(target: Target, what: string, instead: string): Promise<Selected> {
+export async function gpuFor(target: Target, what: string, instead: string, ptxasPath?: string): Promise<Selected> {
   try {
-    return await selectBackend('gpu', target);
+    return await selectBackend('gpu', target, ptxasPath);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     throw new UsageError(`${what} on a GPU, and there is none to use here: ${e.message.replace(/\s*Use --backend ptxas or --backend reference\.?$/, '').replace(/\.$/, '')}. ${instead}`);

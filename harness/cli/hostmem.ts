@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { modulePtxFor } from '../arch/targets.js';
-import { choosePtxas, probePtxas } from '../backends/ptxas/toolchain.js';
+import { probePtxas } from '../backends/ptxas/toolchain.js';
 import { type MemoryKind, MEMORY_KINDS } from '../hostmem/judge.js';
 import { type HostmemRun, planFor, runHostmem } from '../hostmem/run.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
@@ -64,8 +64,7 @@ export async function hostmemCommand(argv: readonly string[], io: Io): Promise<n
   const kinds = (v.memory ?? MEMORY_KINDS.join(',')).split(',').map((s) => s.trim());
   for (const k of kinds) if (!(MEMORY_KINDS as readonly string[]).includes(k)) throw new UsageError(`--memory takes ${MEMORY_KINDS.join(', ')} (comma-separated), got '${k}'`);
   if (v['plan-only']) {
-    choosePtxas(v.ptxas?.[0]);
-    const ptxas = await probePtxas().catch(() => undefined);
+    const ptxas = await probePtxas(v.ptxas?.[0]).catch(() => undefined);
     const ptx = modulePtxFor(target, ptxas?.maxPtx ?? target.maxPtx ?? '9.0') ?? target.minPtx;
     const p = planFor(target.name, ptx, v.filter, kinds as MemoryKind[]);
     if (!p.jobs.length && !p.singles.length) throw new UsageError(`no hostmem job matches --filter '${v.filter}'`);
@@ -77,7 +76,7 @@ export async function hostmemCommand(argv: readonly string[], io: Io): Promise<n
     io.out(`${p.jobs.length} jobs (${p.jobs.filter((j) => j.skip).length} skipped), ${p.singles.length} single-thread cases (PTX ISA ${ptx}${ptxas ? `, ${ptxas.versionLine}` : ', no ptxas found'})`);
     return 0;
   }
-  const backend = await gpuFor(target, 'hostmem runs', 'Its judge is tested on CPU (tests/hostmem/); --plan-only lists the jobs without a GPU');
+  const backend = await gpuFor(target, 'hostmem runs', 'Its judge is tested on CPU (tests/hostmem/); --plan-only lists the jobs without a GPU', v.ptxas?.[0]);
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const started = new Date();
   const dir = prepareReportDir(v.report, 'hostmem-', started, (l) => io.err(l), { overwrite: v.overwrite ?? false });

@@ -17,7 +17,7 @@ import { existsSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_PTX_ISA, type Target, findTarget, modulePtxFor } from '../arch/targets.js';
 import { type PtxasRun, runPtxasBackend } from '../backends/ptxas/backend.js';
-import { type Ptxas, ToolchainError, choosePtxas, probePtxas } from '../backends/ptxas/toolchain.js';
+import { type Ptxas, ToolchainError, probePtxas } from '../backends/ptxas/toolchain.js';
 import { selectBackend } from '../backends/select.js';
 import { selectEntries } from '../catalog/select.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
@@ -250,8 +250,7 @@ async function probeToolchains(paths: readonly string[]): Promise<{ path: string
   const toolchains: { path: string; ptxas: Ptxas; label: string }[] = [];
   try {
     for (const path of paths) {
-      choosePtxas(path);
-      const p = await probePtxas();
+      const p = await probePtxas(path);
       let label = toolchainFolder(p);
       for (let k = 2; toolchains.some((t) => t.label === label); k++) label = `${toolchainFolder(p)}-${k}`;
       toolchains.push({ path, ptxas: p, label });
@@ -259,8 +258,6 @@ async function probeToolchains(paths: readonly string[]): Promise<{ path: string
   } catch (e) {
     if (e instanceof ToolchainError) throw new UsageError(e.message);
     throw e;
-  } finally {
-    choosePtxas(undefined);
   }
   return toolchains;
 }
@@ -280,13 +277,7 @@ export async function matrixCommand(argv: readonly string[], opts: Options, io: 
   const toolchains = await probeToolchains(opts.ptxas);
   const labels = toolchains.map((t) => t.label);
   io.err(`toolchain matrix: ${toolchains.map((t) => `${t.label} (${toolchainName(t.ptxas)}, PTX ISA up to ${t.ptxas.maxPtx}, ${t.path})`).join('; ')}`);
-  choosePtxas(toolchains[0]!.path);
-  let backendName: string;
-  try {
-    backendName = (await selectBackend(opts.backend, target)).name;
-  } finally {
-    choosePtxas(undefined);
-  }
+  const backendName = (await selectBackend(opts.backend, target, toolchains[0]!.path)).name;
   const dir = prepareReportDir(opts.report, 'matrix-', started, (l) => io.err(l), { overwrite: opts.overwrite });
 
   // the ptxas backend: every toolchain classifies the same entries before any report is written

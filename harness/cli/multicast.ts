@@ -26,6 +26,7 @@ import { multicastLibrary } from '../backends/multicast/library.js';
 import { UsageError } from '../util/errors.js';
 import { printWritten } from './summary.js';
 import type { Io } from './io.js';
+import type { Executor } from './run-context.js';
 
 /** The library's multimem vector files (the families the executor runs). */
 function libraryFiles(root: string): string[] {
@@ -37,7 +38,10 @@ function libraryFiles(root: string): string[] {
     .map((f) => join(dir, f));
 }
 
-export async function runMulticastCommand(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder, root = process.cwd()): Promise<number | RunRecorder> {
+/** The multicast executor (run-backend.ts's table): the cases of `root`'s library or --vectors over replicas. */
+export const runMulticast: Executor = (ctx) => runMulticastCommand(ctx.opts, ctx.target, ctx.io, () => ctx.startRecorder());
+
+async function runMulticastCommand(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder, root = process.cwd()): Promise<number | RunRecorder> {
   const files = opts.vectors.length ? [...opts.vectors] : libraryFiles(root);
   const { cases: all, problems } = await loadVectors(files, root);
   if (problems.length) {

@@ -12,7 +12,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { modulePtxFor } from '../arch/targets.js';
 import { type Launcher, type PeerLinkInfo, loadLauncher, probeDevices } from '../backends/gpu/driver.js';
 import { gpuPlan } from '../backends/gpu/plan.js';
-import { choosePtxas, probePtxas } from '../backends/ptxas/toolchain.js';
+import { probePtxas } from '../backends/ptxas/toolchain.js';
 import { compileFilter } from '../util/filter.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { prepareReportDir } from '../report/dir.js';
@@ -125,8 +125,7 @@ export async function peerCommand(argv: readonly string[], io: Io, runMain: (arg
   if (!Number.isInteger(generated) || generated < 0 || generated > 1_000_000) throw new UsageError(`--generated takes a whole number from 0 to 1000000, got '${v.generated}'`);
   const reps = Number(v.reps ?? 256);
   if (!Number.isInteger(reps) || reps < 32 || reps > 1024 || reps % 32) throw new UsageError(`--reps takes a multiple of 32 from 32 to 1024, got '${v.reps}'`);
-  choosePtxas(v.ptxas?.[0]);
-  const ptxasProbe = await probePtxas().catch(() => undefined);
+  const ptxasProbe = await probePtxas(v.ptxas?.[0]).catch(() => undefined);
   const planPtx = modulePtxFor(target, ptxasProbe?.maxPtx ?? target.maxPtx ?? '9.0') ?? target.minPtx;
   const keep = v.filter ? compileFilter(v.filter) : () => true;
   const singleIds = only === 'contend' ? [] : gpuPlan(target.name, planPtx, SINGLE_FILTER).variants.map((x) => x.entry.id).filter(keep);
@@ -144,7 +143,7 @@ export async function peerCommand(argv: readonly string[], io: Io, runMain: (arg
   }
   // refused before any driver call: the environment, then the devices and the link
   if (refusal) throw new UsageError(refusal);
-  const backend = await gpuFor(target, 'peer runs', 'Its judges are tested on CPU (tests/peer/); --plan-only lists the jobs without a GPU');
+  const backend = await gpuFor(target, 'peer runs', 'Its judges are tested on CPU (tests/peer/); --plan-only lists the jobs without a GPU', v.ptxas?.[0]);
   const loaded = loadLauncher();
   if (!('launcher' in loaded)) throw new UsageError(loaded.reason);
   const l: Launcher = loaded.launcher;

@@ -4,7 +4,7 @@
  * EXECUTORS. Adding a backend is one row here and its module.
  */
 import type { Target } from '../arch/targets.js';
-import { GPU_UNAVAILABLE, type Selected, selectBackend } from '../backends/select.js';
+import { type Selected, selectBackend } from '../backends/select.js';
 import { GENERATED_PER_LEVEL } from '../case-readers/sources.js';
 import { vectorFilesByEdition } from '../case-readers/vectors.js';
 import type { RunRecorder } from '../report/recorder.js';
@@ -19,6 +19,7 @@ const EXECUTORS: Record<Selected['name'], () => Promise<Executor>> = {
   reference: async () => (await import('./run-reference.js')).runReference,
   gpu: async () => (await import('./run-gpu.js')).runGpu,
   ptxas: async () => (await import('./run-ptxas.js')).runPtxas,
+  multicast: async () => (await import('./multicast.js')).runMulticast,
 };
 
 /** Runs the backend the options choose into the recorder `startRecorder` makes once the run is sure to start. */
@@ -27,12 +28,15 @@ export async function runBackend(opts: Options, target: Target, io: Io, startRec
   if (opts.backend === 'multicast') {
     const why = generatedIgnored(opts, 'multicast', wantsCases);
     if (why) io.err(why);
-    return (await import('./multicast.js')).runMulticastCommand(opts, target, io, () => startRecorder());
+    // never chosen by auto: it runs only when named (with --allow-multicast), and selects its devices itself
+    const backend: Selected = { name: 'multicast', reason: 'requested with --backend multicast', passedOver: [] };
+    return (await EXECUTORS.multicast())({ opts, target, io, backend, wantsCases, hooks, startRecorder });
   }
   if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference or --backend gpu');
-  let backend: Selected = await selectBackend(opts.backend, target);
+  let backend: Selected = await selectBackend(opts.backend, target, opts.ptxas[0]);
   if (wantsCases && backend.name === 'ptxas') {
-    backend = { name: 'reference', reason: `auto: --vectors/--case run cases: the gpu backend would run them on hardware, but ${GPU_UNAVAILABLE.replace(/^gpu backend: /, '')}; the reference model runs them here`, passedOver: [GPU_UNAVAILABLE] };
+    const why = backend.gpuUnavailable ?? 'gpu backend: not probed';
+    backend = { name: 'reference', reason: `auto: --vectors/--case run cases: the gpu backend would run them on hardware, but ${why.replace(/^gpu backend: /, '')}; the reference model runs them here`, passedOver: [why] };
   }
   io.err(`backend: ${backend.name} (${backend.reason})`);
   const ignored = generatedIgnored(opts, backend.name, wantsCases);

@@ -10,7 +10,6 @@
  * 130/143 when interrupted (a partial report is written first); 3 on an internal error (likewise).
  */
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
-import { choosePtxas } from '../backends/ptxas/toolchain.js';
 import { selectEntries } from '../catalog/select.js';
 import { NEWEST_EDITION, setSpecEdition } from '../catalog/editions.js';
 import { expectationsPath } from '../compare/expectations.js';
@@ -83,12 +82,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
   if (opts.ptxas.length > 1 && !hooks.matrix && !opts.list) {
     return exit2OnUsageError(io, async () => (await import('./matrix.js')).matrixCommand(argv, opts, io, main));
   }
-  choosePtxas(opts.ptxas[0]);
-  try {
-    return await runOne(argv, opts, io, hooks);
-  } finally {
-    choosePtxas(undefined);
-  }
+  return runOne(argv, opts, io, hooks);
 }
 
 /** One run (under the ptxas --ptxas chose, or the one found): the report and its exit code. */

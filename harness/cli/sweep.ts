@@ -127,7 +127,7 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers takes a positive integer, got '${v.workers}'`);
   checkGpuOnly(v.backend, 'a sweep', "it compares the GPU's results with the reference model; the reference model's own results need no sweep, and ptxas checks are the main run's (npm run conformance -- --backend ptxas)");
   const startup = performance.now() / 1000;
-  const backend = await gpuFor(target, 'sweeps run', `Run a sweep on a machine with a CUDA driver and an sm_90 (or newer) GPU; reports recorded elsewhere open here with \`render\``);
+  const backend = await gpuFor(target, 'sweeps run', `Run a sweep on a machine with a CUDA driver and an sm_90 (or newer) GPU; reports recorded elsewhere open here with \`render\``, v.ptxas?.[0]);
   const probe = performance.now() / 1000 - startup;
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;

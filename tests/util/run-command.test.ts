@@ -7,7 +7,7 @@ import { runCommand } from '../../harness/util/run-command.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { choosePtxas, probePtxas } from '../../harness/backends/ptxas/toolchain.js';
+import { probePtxas } from '../../harness/backends/ptxas/toolchain.js';
 
 describe('runCommand', () => {
   it('gives the exit code and the output without its last newline', async () => {
@@ -35,11 +35,9 @@ describe('runCommand', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptxconf-run-'));
     const f = join(dir, 'ptxas');
     writeFileSync(f, 'not a program', { mode: 0o644 });
-    choosePtxas(f);
     try {
-      await expect(probePtxas()).rejects.toThrow(new RegExp(`${f} \\(--ptxas\\) could not be run: .*EACCES.*; give the path of a ptxas binary`));
+      await expect(probePtxas(f)).rejects.toThrow(new RegExp(`${f} \\(--ptxas\\) could not be run: .*EACCES.*; give the path of a ptxas binary`));
     } finally {
-      choosePtxas(undefined);
       rmSync(dir, { recursive: true, force: true });
     }
   });

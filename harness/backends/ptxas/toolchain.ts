@@ -33,16 +33,11 @@ export function ptxasCandidates(env: NodeJS.ProcessEnv = process.env): { path: s
 
 export class ToolchainError extends Error {}
 
-/** The ptxas `--ptxas PATH` chose for this run (undefined: found in PATH, $CUDA_HOME or /usr/local/cuda). */
-let chosen: string | undefined;
-
-/** Makes every later probe use this ptxas (`--ptxas PATH`); undefined goes back to searching. */
-export function choosePtxas(path: string | undefined): void {
-  chosen = path;
-}
-
-/** Where ptxas is, or why it is not: the error lists every place looked in. */
-export function locatePtxas(env: NodeJS.ProcessEnv = process.env): { path: string; via: string } {
+/**
+ * Where ptxas is, or why it is not: the error lists every place looked in. `chosen`: the path
+ * `--ptxas PATH` gave this run (undefined: found in PATH, $CUDA_HOME or /usr/local/cuda).
+ */
+export function locatePtxas(chosen?: string, env: NodeJS.ProcessEnv = process.env): { path: string; via: string } {
   if (chosen !== undefined) {
     if (!existsSync(chosen)) throw new ToolchainError(`--ptxas ${chosen}: no such file; give the path of a ptxas binary, e.g. /usr/local/cuda/bin/ptxas`);
     return { path: chosen, via: '--ptxas' };
@@ -63,9 +58,9 @@ const cache = new Map<string, Promise<Ptxas>>();
 
 export { toolchainName } from '../../util/toolchain-name.js';
 
-/** Probes ptxas once per path: version, highest PTX ISA, known targets. */
-export function probePtxas(env: NodeJS.ProcessEnv = process.env): Promise<Ptxas> {
-  const loc = locatePtxas(env);
+/** Probes ptxas once per path: version, highest PTX ISA, known targets. `chosen`: --ptxas's path, if given. */
+export function probePtxas(chosen?: string, env: NodeJS.ProcessEnv = process.env): Promise<Ptxas> {
+  const loc = locatePtxas(chosen, env);
   let p = cache.get(loc.path);
   if (!p) {
     p = probe(loc.path, loc.via);
