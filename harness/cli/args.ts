@@ -274,6 +274,11 @@ export function parseOptions(argv: readonly string[]): Options {
   };
 }
 
+/** The options of a run a command starts itself (peer): the defaults, with `fields` in their place. */
+export function runOptions(fields: Partial<Options>): Options {
+  return { ...parseOptions([]), ...fields };
+}
+
 /** --ptxas paths as given: each an existing file, none twice (else a UsageError naming it). */
 export function checkPtxasPaths(paths: readonly string[]): string[] {
   const seen = new Set<string>();

@@ -4,12 +4,14 @@
  * (tests/docs) all read this table. Adding a command is one row here and its module. Each module is
  * imported when its command runs (or its usage is asked for), so `--list` stays light.
  */
+import type { Options } from './args.js';
 import type { Io } from './io.js';
+import type { RunHooks } from './matrix.js';
 import { editDistance } from '../util/nearest.js';
 
-/** What a command's run gets besides its arguments: the main run, for commands that drive it. */
+/** What a command's run gets besides its arguments: the main run as a function, for commands that drive runs of their own. */
 export interface CommandContext {
-  readonly main: (argv: readonly string[], io: Io) => Promise<number>;
+  readonly run: (opts: Options, command: readonly string[], io: Io, hooks?: RunHooks) => Promise<number>;
 }
 
 export interface Command {
@@ -97,7 +99,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'peer',
     summary: "atom and red on another GPU's memory (two GPUs, peer mappings, never multicast)",
     usage: async () => (await import('./peer.js')).PEER_USAGE,
-    run: async (a, io, ctx) => (await import('./peer.js')).peerCommand(a, io, (argv, sub) => ctx.main(argv, sub)),
+    run: async (a, io, ctx) => (await import('./peer.js')).peerCommand(a, io, ctx.run),
   },
 ];
 

@@ -47,6 +47,8 @@ export interface RunHooks {
   readonly matrix?: MatrixMember;
   /** The finished report of the run (undefined when it wrote none) and its exit code. */
   readonly onReport?: (report: RunReport | undefined) => void;
+  /** The peer command: the device that holds the cases' memory (the gpu workers are told in their spawn environment). */
+  readonly memoryDevice?: number;
 }
 
 /** One entry's answer under one toolchain. */

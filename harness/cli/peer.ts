@@ -6,9 +6,9 @@
  * judged by the contention model. Exit 0 when nothing is a mismatch or an error, 1 otherwise, 2 on
  * usage errors or where the run is refused (environment, devices, peer access).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { modulePtxFor } from '../arch/targets.js';
 import { type Launcher, type PeerLinkInfo, loadLauncher, probeDevices } from '../backends/gpu/driver.js';
 import { gpuPlan } from '../backends/gpu/plan.js';
@@ -17,10 +17,13 @@ import { compileFilter } from '../util/filter.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
 import { prepareReportDir } from '../report/dir.js';
 import { type PeerContentionOutcome, peerContentionGroups, runPeerContention } from '../peer/contend.js';
-import { MEMORY_DEVICE_ENV, peerEnvironmentRefusal } from '../peer/guard.js';
+import { peerEnvironmentRefusal } from '../peer/guard.js';
 import { CONTENTION_RULES, PEER_RULES, SINGLE_FILTER, peerGroupId } from '../peer/plan.js';
 import { UsageError } from '../util/errors.js';
 import { checkGpuOnly, gpuFor, parseGpuCommand, toolchainOf } from './gpu-command.js';
+import type { RunReport } from '../report/json.js';
+import { type Options, runOptions } from './args.js';
+import type { RunHooks } from './matrix.js';
 import type { Io } from './io.js';
 
 export const PEER_USAGE = `npm run conformance -- peer [options]
@@ -62,10 +65,8 @@ interface RunSummary {
   readonly bad: { id: string; verdict: string; reason: string }[];
 }
 
-function readRun(dir: string, memory: 'local' | 'peer', memoryDevice: number, exitCode: number): RunSummary {
-  const file = join(dir, 'report.json');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : gunzipSync(readFileSync(`${file}.gz`)).toString();
-  const r = JSON.parse(text) as { stats: Record<string, unknown>; counts: Record<string, unknown>; results: { id: string; kind: string; verdict: string; reason: string; sass?: string; case?: { observed?: unknown } }[] };
+/** What peer.json keeps of one single-thread run: its report's counts, kept cases and results that do not pass. */
+function summariseRun(r: RunReport, dir: string, memory: 'local' | 'peer', memoryDevice: number, exitCode: number): RunSummary {
   const cases = new Map<string, { verdict: string; observed: unknown; sass?: string }>();
   const bad: RunSummary['bad'] = [];
   for (const x of r.results) {
@@ -110,13 +111,13 @@ export function contentionJson(xs: readonly PeerContentionOutcome[]): unknown[] 
 }
 
 /**
- * `peer`: `runMain` is the main command (run.ts's main), handed in by the caller so that this module
- * does not import the entry that loads it (no import cycle).
+ * `peer`: `run` is the main run as a function (run.ts's runWith), handed in by the command table so
+ * that this module does not import the entry that loads it (no import cycle).
  */
-export async function peerCommand(argv: readonly string[], io: Io, runMain: (argv: readonly string[], io: Io) => Promise<number>): Promise<number> {
+export async function peerCommand(argv: readonly string[], io: Io, run: (opts: Options, command: readonly string[], io: Io, hooks?: RunHooks) => Promise<number>): Promise<number> {
   const parsed = parseGpuCommand(argv, { 'plan-only': { type: 'boolean' }, only: { type: 'string' }, generated: { type: 'string' }, reps: { type: 'string' } }, PEER_USAGE, io.out);
   if (!parsed) return 0;
-  const { v, target, shard } = parsed;
+  const { v, target, shard, edition } = parsed;
   checkGpuOnly(v.backend, 'peer', 'it runs atomics on two GPUs');
   if (shard) throw new UsageError('peer does not take --shard: its two single-thread runs and its contention groups run on one two-GPU host; narrow it with --filter or --only instead');
   const only = v.only ?? 'both';
@@ -166,21 +167,15 @@ export async function peerCommand(argv: readonly string[], io: Io, runMain: (arg
     const filterArg = v.filter ? singleIds.join(',') : SINGLE_FILTER;
     const sub: Io = { out: (s) => io.err(`  ${s}`), err: (s) => io.err(`  ${s}`), isTTY: false };
     for (const memory of ['local', 'peer'] as const) {
-      const saved = process.env[MEMORY_DEVICE_ENV];
-      if (memory === 'peer') process.env[MEMORY_DEVICE_ENV] = '1';
-      else delete process.env[MEMORY_DEVICE_ENV];
       const ts = performance.now();
-      let code: number;
-      try {
-        io.err(`peer: single-thread cases, memory ${memory === 'peer' ? 'on device 1 (peer)' : 'on device 0 (local)'}`);
-        code = await runMain(['--backend', 'gpu', '--arch', target.name, '--filter', filterArg, '--generated', String(generated), '--report', join(dir, memory), ...(v.overwrite ? ['--overwrite'] : []), ...(v['cache-dir'] ? ['--cache-dir', v['cache-dir']] : []), ...(v.ptxas?.length ? ['--ptxas', v.ptxas[0]!] : []), ...(v['spec-edition'] ? ['--spec-edition', v['spec-edition']] : [])], sub);
-      } finally {
-        if (saved === undefined) delete process.env[MEMORY_DEVICE_ENV];
-        else process.env[MEMORY_DEVICE_ENV] = saved;
-      }
+      io.err(`peer: single-thread cases, memory ${memory === 'peer' ? 'on device 1 (peer)' : 'on device 0 (local)'}`);
+      // the main run on the gpu backend, its cases' memory on device 1 for the peer half
+      const opts = runOptions({ backend: 'gpu', arch: target.name, filter: filterArg, generated, generatedGiven: true, report: join(dir, memory), overwrite: v.overwrite ?? false, cacheDir: resolveCacheDir(v['cache-dir']), ptxas: v.ptxas?.length ? [v.ptxas[0]!] : [], specEdition: edition });
+      let report: RunReport | undefined;
+      const code = await run(opts, ['npm', 'run', 'conformance', '--', 'peer', ...argv], sub, { ...(memory === 'peer' ? { memoryDevice: 1 } : {}), onReport: (r) => (report = r) });
       singleSeconds[memory] = (performance.now() - ts) / 1000;
-      if (code === 2) throw new UsageError(`the ${memory} single-thread run stopped (exit 2); its output is above`);
-      runs.push(readRun(join(dir, memory), memory, memory === 'peer' ? 1 : 0, code));
+      if (code === 2 || !report) throw new UsageError(`the ${memory} single-thread run stopped (exit ${code}); its output is above`);
+      runs.push(summariseRun(report, join(dir, memory), memory, memory === 'peer' ? 1 : 0, code));
     }
   }
   let cont: Awaited<ReturnType<typeof runPeerContention>> | undefined;

@@ -19,7 +19,7 @@ import type { Io } from './io.js';
 import type { Executor } from './run-context.js';
 import { loadingProgress, noCaseSelected, selectCases, vectorProblems } from './run-cases.js';
 
-export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, startRecorder }) => {
+export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, hooks, startRecorder }) => {
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const keep = compileFilter(opts.filter);
   let rec: RunRecorder | undefined;
@@ -74,6 +74,7 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
     executor: childCommand('executor'),
     worker: childCommand('worker'),
     prestart,
+    ...(hooks.memoryDevice !== undefined ? { memoryDevice: hooks.memoryDevice } : {}),
     onProgress: (m) => io.err(m),
     onResults: (rs) => recorder().add(rs),
   });

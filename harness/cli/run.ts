@@ -48,7 +48,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
   const command = findCommand(argv[0]);
   if (command) {
     return exit2OnUsageError(io, async () => {
-      if (!asksHelp(command, argv.slice(1))) return command.run(argv.slice(1), io, { main: (a, sub) => main(a, sub) });
+      if (!asksHelp(command, argv.slice(1))) return command.run(argv.slice(1), io, { run: runWith });
       io.out(await command.usage());
       return 0;
     });
@@ -82,11 +82,15 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
   if (opts.ptxas.length > 1 && !hooks.matrix && !opts.list) {
     return exit2OnUsageError(io, async () => (await import('./matrix.js')).matrixCommand(argv, opts, io, main));
   }
-  return runOne(argv, opts, io, hooks);
+  return runWith(opts, ['npm', 'run', 'conformance', '--', ...argv], io, hooks);
 }
 
-/** One run (under the ptxas --ptxas chose, or the one found): the report and its exit code. */
-async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: RunHooks): Promise<number> {
+/**
+ * One run of the options (under the ptxas --ptxas chose, or the one found): the report and its exit
+ * code. `command`: what the report records as the command that ran it. Commands that drive runs of
+ * their own (peer) call this with options they made.
+ */
+export async function runWith(opts: Options, command: readonly string[], io: Io, hooks: RunHooks = {}): Promise<number> {
   const target = findTarget(opts.arch)!;
   setSpecEdition(opts.specEdition);
   const started = new Date();
@@ -131,7 +135,7 @@ async function runOne(argv: readonly string[], opts: Options, io: Io, hooks: Run
     // keepPasses: the ptxas + reference run keeps the first --keep passes whole, which merge applies again to the whole run
     const out = await runBackend(opts, target, io, (keepPasses?: number) => {
       const shard = opts.shard ? { shard: { ...opts.shard, keepPasses: keepPasses !== undefined && Number.isFinite(keepPasses) ? keepPasses : null } } : {};
-      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, filter: opts.filter ?? null, seed: opts.seed, specEdition: opts.specEdition, ...shard }, expectations, expectations.length ? exFile : null);
+      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: [...command], arch: target.name, filter: opts.filter ?? null, seed: opts.seed, specEdition: opts.specEdition, ...shard }, expectations, expectations.length ? exFile : null);
       // the keep rule a partial report applies: the run's (entries and library cases: --keep; vector files and gpu cases: --keep, else KEEP_WHOLE)
       rec.keepPasses = keepPasses ?? (opts.keepGiven ? opts.keepPasses : KEEP_WHOLE);
       io.err(`streaming results to ${rec.jsonl}`);

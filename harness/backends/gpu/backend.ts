@@ -36,6 +36,7 @@ import { caseResult, keepCase } from './results.js';
 import { type KernelShape, slotsPerCase, wideKernelName } from './family.js';
 import { type GpuJob, libraryCases } from './worker.js';
 import { hexBits as hex } from '../../numerics/hex.js';
+import { MEMORY_DEVICE_ENV } from '../../peer/guard.js';
 
 /** How to start a child: the bundled .mjs beside this code, or the TS source through tsx. */
 export function childCommand(name: 'executor' | 'worker'): string[] {
@@ -74,6 +75,8 @@ export interface GpuRunOptions {
    * instead of the run waiting for them.
    */
   readonly prestart?: boolean;
+  /** The device that holds the cases' memory (the peer command), given to each worker in its environment; default device 0. */
+  readonly memoryDevice?: number;
   readonly onProgress?: (msg: string) => void;
   /** Called with each batch of results as it is judged (for streaming to results.jsonl). */
   readonly onResults?: (rs: readonly EntryResult[]) => void;
@@ -290,7 +293,8 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     tr = performance.now();
     if (pool) return; // started before the cases were read (prestart)
     workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), Math.ceil(jobCount / 8)));
-    pool = new WorkerPool(opts.worker, workers, 600_000);
+    // the peer command's memory device goes to the workers in their environment (peer/guard.ts reads it there)
+    pool = new WorkerPool(opts.worker, workers, 600_000, opts.memoryDevice !== undefined ? { ...process.env, [MEMORY_DEVICE_ENV]: String(opts.memoryDevice) } : undefined);
   };
   const full = (j: Omit<GpuJob, 'id' | 'cubin' | 'sass'>, gv: GpuVariant, id: number): GpuJob => {
     const m = modules[moduleOf(gv)!]!;

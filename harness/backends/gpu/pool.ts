@@ -34,12 +34,14 @@ export class WorkerPool {
     private readonly cmd: readonly string[],
     readonly size: number,
     private readonly timeoutMs: number,
+    /** The workers' environment (default this process's). */
+    private readonly env?: NodeJS.ProcessEnv,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const child = spawn(this.cmd[0]!, this.cmd.slice(1), { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+    const child = spawn(this.cmd[0]!, this.cmd.slice(1), { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced', ...(this.env ? { env: this.env } : {}) });
     this.started++;
     running.add(child);
     const slot: Slot = { child, stderr: '', ready: Promise.resolve() };
