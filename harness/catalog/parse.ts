@@ -208,3 +208,31 @@ export function parseInstruction(text: string): ParsedInstruction {
     violations: [...evaluation.violations, ...operandViolations],
   };
 }
+
+/** Per spelling, once: a report of 200,000 results has a few hundred instructions. */
+const opAndTypeMemo = new Map<string, { readonly op: string; readonly type: string }>();
+
+/**
+ * The operation and element type of an instruction as the report's filters name them (`add`,
+ * `f16x2`; `-` where the spelling has none), read by the grammar's parser: the op slot, or where a
+ * family has none its instruction's last word (`multimem.st`: `st`). `id`: a result's id, whose
+ * base (before `~`) is read when the spelling itself does not parse (a spelling neighbour that
+ * writes a qualifier twice).
+ */
+export function opAndType(ptx: string, id?: string): { readonly op: string; readonly type: string } {
+  const known = opAndTypeMemo.get(ptx);
+  if (known) return known;
+  let p: ParsedInstruction | undefined;
+  for (const text of [ptx, id?.split('~')[0]]) {
+    if (p || text === undefined) continue;
+    try {
+      p = parseInstruction(text.replace(/\(_\)$/, ''));
+    } catch {
+      // not an instruction the catalog spells
+    }
+  }
+  const hasOp = p?.family.slots.some((s) => s.name === 'op');
+  const found = Object.freeze(p ? { op: p.q.op || (hasOp ? '-' : p.family.head.split('.').at(-1)!), type: p.q.type || '-' } : { op: '-', type: '-' });
+  if (opAndTypeMemo.size < 100_000) opAndTypeMemo.set(ptx, found);
+  return found;
+}

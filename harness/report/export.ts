@@ -25,7 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { UsageError } from '../util/errors.js';
 import { type ElementFormat, elementFormat, splitLanes } from '../numerics/formats.js';
 import { compileFilter } from '../util/filter.js';
-import { opAndType } from './html.js';
+import { opAndType } from '../catalog/parse.js';
 import type { RunReport } from './json.js';
 import type { EntryResult } from './types.js';
 import { hexDigits as hex } from '../numerics/hex.js';
