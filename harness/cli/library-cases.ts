@@ -4,6 +4,7 @@
  * One function for the run's own thread (run.ts) and for the case child (case-child.ts), which
  * runs the library on the reference model while ptxas classifies the catalog.
  */
+import { Tally, addTally } from '../report/tally.js';
 import { fork } from 'node:child_process';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +52,11 @@ export async function selectLibrary(opts: LibraryOptions): Promise<LibrarySelect
 export class CaseTally {
   cases = 0;
   dropped = 0;
-  readonly totals: Record<string, number> = {};
+  private readonly tally = new Tally();
+  /** The counts, as stats keys (report/tally.ts). */
+  get totals(): Record<string, number> {
+    return this.tally.stats();
+  }
   /** Passes judged so far (kept or not). */
   passes = 0;
   constructor(private readonly keepPasses: number) {}
@@ -60,11 +65,11 @@ export class CaseTally {
   keep(batch: readonly EntryResult[]): EntryResult[] {
     const kept: EntryResult[] = [];
     for (const r of batch) {
-      this.totals[`total.${r.family}.${r.verdict}`] = (this.totals[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
+      this.tally.judged(r.family, r.verdict);
       if (r.verdict !== 'pass' || this.passes++ < this.keepPasses) kept.push(r);
       else {
         this.dropped++;
-        this.totals[`dropped.${r.family}.cases`] = (this.totals[`dropped.${r.family}.cases`] ?? 0) + 1;
+        this.tally.dropped(r.family, 'cases');
       }
     }
     this.cases += batch.length;
@@ -198,7 +203,7 @@ export function mergeShared(done: CaseChildDone & { readonly rest: readonly Entr
   const tally = new CaseTally(Math.max(0, keepPasses - done.passes));
   const kept = tally.keep(inOrder);
   const totals = { ...done.totals };
-  for (const [k, n] of Object.entries(tally.totals)) totals[k] = (totals[k] ?? 0) + n;
+  addTally(totals, tally.totals);
   return { kept, cases: done.cases + tally.cases, totals, dropped: done.dropped + tally.dropped };
 }
 

@@ -2,6 +2,7 @@
  * The commands that read reports rather than run anything: diff, render, merge and export. Each
  * usage text below is the one the command table (commands.ts) shows for `X --help`.
  */
+import { moveTally } from '../report/tally.js';
 import { expectationsPath, undoJudgementOf } from '../compare/expectations.js';
 import { judgeRun } from '../compare/judge-run.js';
 import { editionCheck, findingsWithEditions, verdictUnder } from '../compare/editions.js';
@@ -138,10 +139,7 @@ export async function renderCommand(args: readonly string[], io: Io): Promise<nu
   judged.results.forEach((r, i) => {
     const before = old.results[i]!;
     if (r.verdict === before.verdict || r.kind !== 'case') return;
-    const from = `total.${r.family}.${before.verdict}`;
-    if (stats[from] === undefined) return;
-    stats[from]!--;
-    stats[`total.${r.family}.${r.verdict}`] = (stats[`total.${r.family}.${r.verdict}`] ?? 0) + 1;
+    moveTally(stats, 'total', r.family, before.verdict, r.verdict);
   });
   if (edition !== was) Object.assign(stats, { rejudgedCases: rejudged, rejudgedChanged: changed });
   const ed = judged.results.some((r) => r.case?.observed) ? editionCheck(judged.results) : undefined;

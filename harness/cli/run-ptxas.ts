@@ -11,6 +11,7 @@ import { runPtxasBackend } from '../backends/ptxas/backend.js';
 import { selectEntriesAsync } from '../catalog/select.js';
 import type { RunRecorder } from '../report/recorder.js';
 import type { EntryResult } from '../report/types.js';
+import { Tally } from '../report/tally.js';
 import { shardSlice, shardText } from '../util/shard.js';
 import { ptxasFields } from './gpu-command.js';
 import type { Io } from './io.js';
@@ -118,20 +119,20 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
 function keepEntries(rec: RunRecorder, results: readonly EntryResult[], keepPasses: number, alsoKeep: ReadonlySet<string> | undefined): Record<string, number> {
   let passes = 0;
   const kept: EntryResult[] = [];
-  const totals: Record<string, number> = {};
+  const tally = new Tally();
   const droppedIds: string[] = [];
   for (const r of results) {
-    totals[`entries.${r.family}.${r.verdict}`] = (totals[`entries.${r.family}.${r.verdict}`] ?? 0) + 1;
+    tally.checked(r.family, r.verdict);
     if (r.verdict !== 'pass' || alsoKeep?.has(r.id) || passes++ < keepPasses) kept.push(r);
     else {
       droppedIds.push(r.id);
-      totals[`dropped.${r.family}.entries`] = (totals[`dropped.${r.family}.entries`] ?? 0) + 1;
+      tally.dropped(r.family, 'entries');
     }
   }
   rec.add(kept);
   if (!droppedIds.length) return {};
   rec.cover(droppedIds, 'entries');
-  return totals;
+  return tally.stats();
 }
 
 /** Once ptxas is done: every other case of what the child has left judged here, then one tally of both in case order. */

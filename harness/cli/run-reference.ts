@@ -5,6 +5,7 @@
 import { CATALOG_PTX_ISA, modulePtxFor } from '../arch/targets.js';
 import { runVectorsOnReference } from '../backends/reference/vectors.js';
 import { KEEP_WHOLE, type RunRecorder } from '../report/recorder.js';
+import { Tally, tallyRows } from '../report/tally.js';
 import { compileFilter } from '../util/filter.js';
 import { UsageError } from '../util/errors.js';
 import { shardStream } from '../util/shard.js';
@@ -55,11 +56,8 @@ async function runVectorFiles({ opts, backend, target, io, startRecorder }: RunC
   // the passes judged and not kept whole, per family: the summary table counts them (the kept sample said apart)
   const keptPasses: Record<string, number> = {};
   for (const x of r.kept) if (x.verdict === 'pass') keptPasses[x.family] = (keptPasses[x.family] ?? 0) + 1;
-  const dropped: Record<string, number> = {};
-  for (const [k, n] of Object.entries(r.totals)) {
-    const m = /^total\.(.+)\.pass$/.exec(k);
-    if (m && n > (keptPasses[m[1]!] ?? 0)) dropped[`dropped.${m[1]!}.cases`] = n - (keptPasses[m[1]!] ?? 0);
-  }
-  rec.set({ stats: { cases: r.cases, fastJudged: r.fastPasses, ...(r.cases > r.kept.length ? r.totals : {}), ...dropped } });
+  const dropped = new Tally();
+  for (const t of tallyRows(r.totals, 'total')) if (t.what === 'pass' && t.n > (keptPasses[t.family] ?? 0)) dropped.dropped(t.family, 'cases', t.n - (keptPasses[t.family] ?? 0));
+  rec.set({ stats: { cases: r.cases, fastJudged: r.fastPasses, ...(r.cases > r.kept.length ? r.totals : {}), ...dropped.stats() } });
   return rec;
 }

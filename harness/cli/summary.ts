@@ -2,6 +2,7 @@
  * The closing summary: counts per family and verdict, then the findings (one behaviour, one line
  * with its count and explanation), the expectations' outcomes, and where the reports are.
  */
+import { tallyRows, tallyText } from '../report/tally.js';
 import type { RunReport } from '../report/json.js';
 import { familyVerdictRows } from '../report/types.js';
 import { skipAccount } from '../report/skips.js';
@@ -53,12 +54,12 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   const lines = table(rows);
   if (lines.every((l) => l.length <= columns)) for (const l of lines) io.out(l);
   else for (const r of rows.slice(1)) for (const l of wrap(`${r[0]}:`, [...used.map((v, i) => `${v} ${r[i + 1]}`).filter((x) => !x.endsWith(' 0')), `total ${r[r.length - 1]}`], columns)) io.out(l);
-  const judged = Object.entries(report.stats).filter(([k]) => k.startsWith('total.'));
+  const judged = tallyRows(report.stats, 'total');
   if (droppedAll) {
     const what = [droppedPasses ? `${droppedPasses} passes` : '', every.notKept.observed ? `${every.notKept.observed} observed results` : ''].filter(Boolean).join(' and ');
     io.out(fitTo(`\n${what} are counted above but not kept whole in the report (--keep all keeps every catalog entry and every case given in files or by --case; generated cases are sampled); replay any by its id`, columns + 1));
   }
-  if (judged.length) io.out(fitTo(`\nevery case judged (the report keeps a sample of the passes): ${judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', ')}`, columns + 1));
+  if (judged.length) io.out(fitTo(`\nevery case judged (the report keeps a sample of the passes): ${tallyText(judged)}`, columns + 1));
   printSkips(io, report, fitTo, columns);
 
   if (report.findings.length) {

@@ -6,6 +6,7 @@
  * report files with a map per sweep and the seconds per stage. Exit codes as a run: 0 clean, 1 a
  * mismatch (a self-test expects them), 2 usage or no GPU.
  */
+import { Tally, addTally } from '../report/tally.js';
 import { existsSync } from 'node:fs';
 import { modulePtxFor } from '../arch/targets.js';
 import { childCommand } from '../backends/gpu/backend.js';
@@ -166,7 +167,9 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     rec.add([sum, ...o.results]);
     // every pair was judged: an expectation over this variant that no kept case shows is an unexpected pass
     rec.cover([sum.id]);
-    for (const [k, n] of [['pass', o.pass], ['observed', o.observed], ['mismatch', o.mismatch - knownPairs], ['known-deviation', knownPairs]] as const) if (n || k !== 'known-deviation') stats[`total.${o.family}.${k}`] = (stats[`total.${o.family}.${k}`] ?? 0) + n;
+    const judged = new Tally();
+    for (const [k, n] of [['pass', o.pass], ['observed', o.observed], ['mismatch', o.mismatch - knownPairs], ['known-deviation', knownPairs]] as const) if (n || k !== 'known-deviation') judged.judged(o.family, k, n);
+    addTally(stats, judged);
     stats.sweepPairs = (stats.sweepPairs ?? 0) + o.pairs;
     stats.sweepSeconds = (stats.sweepSeconds ?? 0) + o.seconds.total;
     sweeps.push({

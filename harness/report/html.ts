@@ -7,6 +7,7 @@
  * opens its detail (verdict, explanation, hex and decoded values side by side with the bits that
  * differ from the nearest allowed value marked, rule trail with citations, ptxas/SASS evidence).
  */
+import { tallyRows, tallyText } from './tally.js';
 import { decodeTable } from '../numerics/encode.js';
 import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import type { RunReport } from './json.js';
@@ -335,8 +336,8 @@ export function totalsSection(report: RunReport): string {
       `it keeps every result that is not a plain pass, and the first --keep passes of entries and of cases (${n(report.counts.total.pass ?? 0)} passes here); the summary matrix and the result list below count only the results it keeps. ` +
       `<code>--keep all</code> keeps them all; replay any by its id (<code>--filter ID</code> for a catalog entry, <code>--case ID</code> for a case).</p>`;
   }
-  const judged = Object.entries(report.stats).filter(([k]) => k.startsWith('total.'));
-  if (judged.length) html += `<p id="every-case" class="muted">every case judged (the report keeps a sample of the passes): ${esc(judged.map(([k, v]) => `${k.slice(6)} ${n(v)}`).join(', '))}</p>`;
+  const judged = tallyRows(report.stats, 'total');
+  if (judged.length) html += `<p id="every-case" class="muted">every case judged (the report keeps a sample of the passes): ${esc(tallyText(judged, n))}</p>`;
   return html;
 }
 

@@ -5,6 +5,7 @@
  * reason; known-deviation and observed pass, with what they are in <system-out>. A gpu run that
  * judged more cases than it keeps adds one testcase per family for the whole count.
  */
+import { tallyRows, tallyText } from './tally.js';
 import type { RunReport } from './json.js';
 import type { EntryResult } from './types.js';
 import { caseLines } from './case-text.js';
@@ -96,19 +97,19 @@ export function renderJunit(report: RunReport): string {
   let skipped = 0;
   for (const [fam, rs] of byFamily) {
     const extra: string[] = [];
-    const judged = Object.entries(report.stats).filter(([k, v]) => k.startsWith(`total.${fam}.`) && v > 0);
+    const judged = tallyRows(report.stats, 'total', fam).filter((t) => t.n > 0);
     if (judged.length) {
-      const n = judged.reduce((a, [, v]) => a + v, 0);
-      const bad = judged.filter(([k]) => /\.(mismatch|error)$/.test(k)).reduce((a, [, v]) => a + v, 0);
-      const text = xmlText(judged.map(([k, v]) => `${k.slice(6)} ${v}`).join(', '));
+      const n = judged.reduce((a, t) => a + t.n, 0);
+      const bad = judged.filter((t) => t.what === 'mismatch' || t.what === 'error').reduce((a, t) => a + t.n, 0);
+      const text = xmlText(tallyText(judged));
       extra.push(`<testcase name="${xmlText(`${fam}: all ${n} cases judged`)}" classname="${xmlText(`${fam}.run`)}">${bad ? `<failure type="mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`);
     }
     // catalog entries counted but not all kept whole (a default run keeps a sample of the passes)
-    const checked = Object.entries(report.stats).filter(([k, v]) => k.startsWith(`entries.${fam}.`) && v > 0);
+    const checked = tallyRows(report.stats, 'entries', fam).filter((t) => t.n > 0);
     if (checked.length) {
-      const n = checked.reduce((a, [, v]) => a + v, 0);
-      const bad = checked.filter(([k]) => /\.(compile-mismatch|mismatch|error)$/.test(k)).reduce((a, [, v]) => a + v, 0);
-      const text = xmlText(checked.map(([k, v]) => `${k.slice(8)} ${v}`).join(', '));
+      const n = checked.reduce((a, t) => a + t.n, 0);
+      const bad = checked.filter((t) => t.what === 'compile-mismatch' || t.what === 'mismatch' || t.what === 'error').reduce((a, t) => a + t.n, 0);
+      const text = xmlText(tallyText(checked));
       extra.push(`<testcase name="${xmlText(`${fam}: all ${n} catalog entries checked`)}" classname="${xmlText(`${fam}.catalog`)}">${bad ? `<failure type="compile-mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`);
     }
     const t = testcases(rs, report);

@@ -5,6 +5,8 @@
  * cases writes a report of a few MB. A module of its own, so that --help states it without loading
  * the report writers.
  */
+import { Tally } from './tally.js';
+
 export const KEEP_WHOLE = 20_000;
 
 /** What a keep rule needs of a result. */
@@ -23,7 +25,7 @@ interface Judged {
  */
 export function applyKeepRule<R extends Judged>(rs: readonly R[], keepPasses: number, passesKept: number): { kept: R[]; counts: Record<string, number>; cases: string[]; entries: string[] } {
   const kept: R[] = [];
-  const counts: Record<string, number> = {};
+  const counts = new Tally();
   const cases: string[] = [];
   const entries: string[] = [];
   let passes = passesKept;
@@ -34,7 +36,7 @@ export function applyKeepRule<R extends Judged>(rs: readonly R[], keepPasses: nu
     }
     const what = r.kind === 'case' ? 'cases' : 'entries';
     (what === 'cases' ? cases : entries).push(r.id);
-    counts[`dropped.${r.family}.${what}`] = (counts[`dropped.${r.family}.${what}`] ?? 0) + 1;
+    counts.dropped(r.family, what);
   }
-  return { kept, counts, cases, entries };
+  return { kept, counts: counts.stats(), cases, entries };
 }

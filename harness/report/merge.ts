@@ -11,6 +11,7 @@
  * (command without --shard/--report, arch, backend, seed, filter, expectations file, toolchain), a
  * shard given twice, and a missing shard (named; merge the ones you have with --allow-missing).
  */
+import { Tally, addCount, hasTally, tallyRows } from './tally.js';
 import { findingsOf } from '../compare/compare.js';
 import type { ExpectationOutcome } from '../compare/expectations.js';
 import { UsageError } from '../util/errors.js';
@@ -86,17 +87,14 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
   // statistics: counts summed; each shard's counts of entries and cases derived from its results where it kept them all
   const stats: Record<string, number> = {};
   const add = (k: string, v: number) => (stats[k] = (stats[k] ?? 0) + v);
-  const hasTotals = ordered.some((s) => Object.keys(s.report.stats).some((k) => k.startsWith('total.')));
-  const derived: Record<string, number> = {};
+  const hasTotals = ordered.some((s) => hasTally(s.report.stats, 'total', undefined, true));
+  const derived = new Tally();
   for (const s of ordered) {
     for (const [k, v] of Object.entries(s.report.stats)) if (!PER_PROCESS.test(k) && typeof v === 'number') add(k, v);
-    const keys = Object.keys(s.report.stats);
-    const counted = { entries: keys.some((k) => k.startsWith('entries.')), total: keys.some((k) => k.startsWith('total.')) };
+    const counted = { entries: hasTally(s.report.stats, 'entries', undefined, true), total: hasTally(s.report.stats, 'total', undefined, true) };
     for (const r of s.report.results) {
-      const prefix = r.kind === 'case' ? 'total' : 'entries';
-      if (counted[prefix]) continue;
-      const k = `${prefix}.${r.family}.${r.verdict}`;
-      derived[k] = (derived[k] ?? 0) + 1;
+      const kind = r.kind === 'case' ? 'total' : 'entries';
+      if (!counted[kind]) derived.add(kind, r.family, r.verdict);
     }
   }
   // the passes kept whole: the whole run's first --keep of entries and of cases
@@ -106,14 +104,14 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
     let passes = 0;
     return rs.filter((r) => {
       if (r.verdict !== 'pass' || passes++ < keep) return true;
-      add(`dropped.${r.family}.${what}`, 1);
+      addCount(stats, 'dropped', r.family, what);
       return false;
     });
   };
   const results = [...trim(entries, 'entries'), ...trim(cases, 'cases')];
-  const dropped = (what: string) => Object.entries(stats).some(([k, v]) => k.startsWith('dropped.') && k.endsWith(`.${what}`) && v > 0);
-  for (const [k, v] of Object.entries(derived)) {
-    if (k.startsWith('entries.') ? dropped('entries') : hasTotals || dropped('cases')) add(k, v);
+  const dropped = (what: string) => hasTally(stats, 'dropped', what);
+  for (const t of tallyRows(derived.stats())) {
+    if (t.kind === 'entries' ? dropped('entries') : hasTotals || dropped('cases')) addCount(stats, t.kind, t.family, t.what, t.n);
   }
 
   // expectations: per result already; outcomes summed

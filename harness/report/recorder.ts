@@ -9,6 +9,7 @@
  * decided but not yet added, and compresses the stream as finish() does: it is no larger than the
  * whole run's report.
  */
+import { addTally, moveTally } from './tally.js';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { FileWriter } from './file-writer.js';
 import { gzip, gzipSync } from 'node:zlib';
@@ -271,13 +272,7 @@ export class RunRecorder {
     // a backend's totals over every case judged (gpu) move known deviations out of their verdict too
     const stats = { ...this.fields.stats };
     // and the counts of catalog entries (entries.*, where passes are not all kept) likewise
-    const move = (prefix: string, family: string, was: string) => {
-      const from = `${prefix}.${family}.${was}`;
-      if (stats[from] === undefined) return false;
-      stats[from]!--;
-      stats[`${prefix}.${family}.known-deviation`] = (stats[`${prefix}.${family}.known-deviation`] ?? 0) + 1;
-      return true;
-    };
+    const move = (kind: 'total' | 'entries', family: string, was: string) => moveTally(stats, kind, family, was, 'known-deviation');
     for (const r of judged.results) {
       if (r.verdict !== 'known-deviation' || !r.expectation) continue;
       const was = this.expectations.find((e) => e.id === r.expectation)!.verdict;
@@ -397,7 +392,7 @@ export class RunRecorder {
       if (k.cases.length) this.cover(k.cases, 'cases');
       if (k.entries.length) this.cover(k.entries, 'entries');
       const stats = { ...this.fields.stats };
-      for (const [key, n] of Object.entries(k.counts)) stats[key] = (stats[key] ?? 0) + n;
+      addTally(stats, k.counts);
       this.fields = { ...this.fields, stats };
     }
     const w = this.writeReport(reason);

@@ -2,32 +2,14 @@
  * The contracts between backends, the comparator and reports: verdicts and per-entry results.
  * The JSON report (reports/schema/run-report.schema.json) is these types serialised.
  */
+import { tallyRows } from './tally.js';
 import type { Citation } from '../catalog/cite.js';
 import type { EntryKind, Expectation } from '../catalog/enumerate.js';
 import type { Status } from '../catalog/evaluate.js';
 import type { FamilyId } from '../catalog/types.js';
 
-export const VERDICTS = [
-  'pass',
-  'mismatch',
-  'known-deviation',
-  'observed',
-  'compile-mismatch',
-  'error',
-  'skipped',
-] as const;
-export type Verdict = (typeof VERDICTS)[number];
-
-/** What each verdict means; printed by --help and in the README. */
-export const VERDICT_MEANING: Readonly<Record<Verdict, string>> = {
-  pass: 'the backend did what the spec catalog and the reference say',
-  mismatch: 'observed bits differ from every outcome the reference allows',
-  'known-deviation': 'a mismatch listed in cases/expectations/<arch>.yaml with its reason',
-  observed: 'the spec leaves this open (ambiguous rule, unspecified bits); what the backend did is recorded',
-  'compile-mismatch': 'the catalog says valid and ptxas rejects, or the catalog says invalid and ptxas accepts',
-  error: 'the backend failed to produce a result (tool crash, launch fault); the cause is recorded',
-  skipped: 'not checked, with the reason (toolchain too old, arch not executable here, no GPU, no multicast)',
-};
+export { VERDICTS, VERDICT_MEANING, type Verdict } from './verdicts.js';
+import { VERDICTS, type Verdict } from './verdicts.js';
 
 export interface RuleDetail {
   readonly rule: string;
@@ -119,12 +101,9 @@ export function countResults(results: readonly EntryResult[]): { byFamily: Count
  * passes of entries and of cases; merge applies --keep again over the whole run).
  */
 export function passesNotKept(stats: Readonly<Record<string, number>>): { family: string; what: 'cases' | 'entries'; n: number }[] {
-  const out: { family: string; what: 'cases' | 'entries'; n: number }[] = [];
-  for (const [k, n] of Object.entries(stats)) {
-    const m = /^dropped\.(.+)\.(cases|entries)$/.exec(k);
-    if (m && n > 0) out.push({ family: m[1]!, what: m[2] as 'cases' | 'entries', n });
-  }
-  return out;
+  return tallyRows(stats, 'dropped')
+    .filter((t) => (t.what === 'cases' || t.what === 'entries') && t.n > 0)
+    .map((t) => ({ family: t.family, what: t.what as 'cases' | 'entries', n: t.n }));
 }
 
 /**
@@ -133,12 +112,9 @@ export function passesNotKept(stats: Readonly<Record<string, number>>): { family
  * any NaN, every other lane its one outcome, as the fast judge decides them).
  */
 export function observedNotKept(stats: Readonly<Record<string, number>>): { family: string; n: number }[] {
-  const out: { family: string; n: number }[] = [];
-  for (const [k, n] of Object.entries(stats)) {
-    const m = /^droppedObserved\.(.+)\.cases$/.exec(k);
-    if (m && n > 0) out.push({ family: m[1]!, n });
-  }
-  return out;
+  return tallyRows(stats, 'droppedObserved')
+    .filter((t) => t.what === 'cases' && t.n > 0)
+    .map((t) => ({ family: t.family, n: t.n }));
 }
 
 /**

@@ -37,6 +37,7 @@ import { type KernelShape, slotsPerCase, wideKernelName } from './family.js';
 import { type GpuJob, libraryCases } from './worker.js';
 import { hexBits as hex } from '../../numerics/hex.js';
 import { MEMORY_DEVICE_ENV } from '../../peer/guard.js';
+import { Tally, addTally, tallyRows } from '../../report/tally.js';
 
 /** How to start a child: the bundled .mjs beside this code, or the TS source through tsx. */
 export function childCommand(name: 'executor' | 'worker'): string[] {
@@ -82,6 +83,16 @@ export interface GpuRunOptions {
   readonly onResults?: (rs: readonly EntryResult[]) => void;
 }
 
+
+/** The passes and observed results counted in `totals` beyond those the report keeps whole, as counts of their own. */
+function notKept(totals: Readonly<Record<string, number>>, keptPasses: Readonly<Record<string, number>>, keptObserved: Readonly<Record<string, number>>): Record<string, number> {
+  const t = new Tally();
+  for (const r of tallyRows(totals, 'total')) {
+    if (r.what === 'pass' && r.n > (keptPasses[r.family] ?? 0)) t.dropped(r.family, 'cases', r.n - (keptPasses[r.family] ?? 0));
+    if (r.what === 'observed' && r.n > (keptObserved[r.family] ?? 0)) t.add('droppedObserved', r.family, 'cases', r.n - (keptObserved[r.family] ?? 0));
+  }
+  return t.stats();
+}
 
 /** Cases per job for cases given by the caller. */
 const FILE_JOB = 1 << 14;
@@ -239,10 +250,9 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   // Compiling, the pool and dispatching, ready before the given cases are read: a big vector file
   // starts running once STREAM_ABOVE of its cases are buffered, with at most 2 jobs per worker in
   // flight, so that memory stays bounded whatever the file's size.
+  // verdict counts per family (report/tally.ts), as the workers send them
   const totals: Record<string, number> = {};
-  const add = (t: Record<string, number>) => {
-    for (const [k, v] of Object.entries(t)) totals[k] = (totals[k] ?? 0) + v;
-  };
+  const add = (t: Record<string, number>) => addTally(totals, t);
   const ms = { make: 0, gpu: 0, judge: 0 };
   let cases = 0;
   let fast = 0;
@@ -509,17 +519,9 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       workerGpuSeconds: ms.gpu / 1000,
       workerJudgeSeconds: ms.judge / 1000,
       seconds: (performance.now() - started) / 1000,
-      ...Object.fromEntries(Object.entries(totals).map(([k, v]) => [`total.${k}`, v])),
-      // the passes judged and not kept whole, per family: the summary table counts them (the kept sample said apart)
-      ...Object.fromEntries(
-        Object.entries(totals).flatMap(([k, v]) => {
-          const pass = k.endsWith('.pass') ? k.slice(0, -5) : undefined;
-          const observed = k.endsWith('.observed') ? k.slice(0, -9) : undefined;
-          if (pass !== undefined && v > (keptPasses[pass] ?? 0)) return [[`dropped.${pass}.cases`, v - (keptPasses[pass] ?? 0)]];
-          if (observed !== undefined && v > (keptObserved[observed] ?? 0)) return [[`droppedObserved.${observed}.cases`, v - (keptObserved[observed] ?? 0)]];
-          return [];
-        }),
-      ),
+      ...totals,
+      // the passes (and observed results) judged and not kept whole, per family: the summary table counts them (the kept sample said apart)
+      ...notKept(totals, keptPasses, keptObserved),
     },
   };
 }
@@ -557,21 +559,21 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
     cases: all.map((c) => ({ memory: c.input.memory!.map((x) => hex(w, x)), b: (c.input.b ?? c.input.source)!.map((x) => hex(w, x)), ...(c.input.c ? { c: c.input.c.map((x) => hex(w, x)) } : {}) })),
   };
   const iso = await runIsolated([launch], { executor: opts.executor, cubin: job.cubin, timeoutMs: 120_000 });
-  const totals: Record<string, number> = {};
+  const tally = new Tally();
   const results: EntryResult[] = [];
   // the given cases come first: the first keepFirst of them kept whole (all without it), the others when not a plain pass
   const keepFirst = job.keepFirst ?? (job.keepGiven === false ? 0 : given.length);
   all.forEach((c, j) => {
     const o = iso.outcomes[0]![j]!;
     if ('error' in o) {
-      totals[`${v.family}.error`] = (totals[`${v.family}.error`] ?? 0) + 1;
+      tally.judged(v.family, 'error');
       results.push({ ...skippedCase(c, ''), modulePtx: job.modulePtx, sass: job.sass, verdict: 'error', reason: `the launch failed for this case alone: ${o.error} (the worker had failed with ${why})` });
       return;
     }
     const observed = { memory: o.memory.map((x) => BigInt(x)), ...(job.shape.returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
     const verdict = judge(c.id, v, c.input, observed);
-    totals[`${v.family}.${verdict.verdict}`] = (totals[`${v.family}.${verdict.verdict}`] ?? 0) + 1;
+    tally.judged(v.family, verdict.verdict);
     if (j < given.length ? j < keepFirst || verdict.verdict !== 'pass' : keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed)) results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
   });
-  return { totals, results, cases: all.length };
+  return { totals: tally.stats(), results, cases: all.length };
 }

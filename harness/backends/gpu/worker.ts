@@ -7,6 +7,7 @@
  * worth keeping. A CUDA error poisons the context: the worker reports it on stderr as
  * `CUDA_ERROR <name> <kernel>` and exits with code 3; the parent isolates that job.
  */
+import { Tally } from '../../report/tally.js';
 import { readFileSync } from 'node:fs';
 import { generateCases, randomShape } from '../../../cases/generators/cases.js';
 import { directedCases } from '../../../cases/generators/directed.js';
@@ -17,7 +18,7 @@ import type { Case, CaseVariant } from '../../case-readers/types.js';
 import { elementFormat } from '../../numerics/formats.js';
 import { fastChecker } from '../../reference/fast.js';
 import type { ReferenceCase } from '../../reference/model.js';
-import type { EntryResult } from '../../report/types.js';
+import type { EntryResult, Verdict } from '../../report/types.js';
 import { type Launcher, loadLauncher } from './driver.js';
 import { peerMemoryDevice } from '../../peer/guard.js';
 import { BLOCK, type KernelShape, SLOT, encodeTensorMap, slotsPerCase } from './family.js';
@@ -346,8 +347,8 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   if (checker) checker({ mem: sub(inWords[0]!), b: sub(inWords[1]!), c: sub(inWords[2]!), memOut: sub(memOut), ...(shape.returns ? { ret: sub(ret) } : {}), n: n * spc }, slotFlags);
   else slotFlags.fill(1);
   const flags = spc === 1 ? slotFlags : caseFlags(slotFlags, spc);
-  const totals: Record<string, number> = {};
-  const count = (verdict: string, k = 1) => (totals[`${v.family}.${verdict}`] = (totals[`${v.family}.${verdict}`] ?? 0) + k);
+  const tally = new Tally();
+  const count = (verdict: Verdict, k = 1) => tally.judged(v.family, verdict, k);
   const results: EntryResult[] = [];
   let passes = 0;
   let opens = 0; // observed: NaN lanes where the model allows any NaN (fast judge flag 2)
@@ -401,7 +402,7 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   }
   if (passes) count('pass', passes);
   if (opens) count('observed', opens);
-  return { id: job.id, totals, results, cases: n, fast: passes + opens };
+  return { id: job.id, totals: tally.stats(), results, cases: n, fast: passes + opens };
 }
 
 /** Per case of `spc` slots, its worst slot flag: 1 (full judge) over 2 (observed NaN) over 0 (pass). */

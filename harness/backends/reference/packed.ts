@@ -15,6 +15,7 @@
  * under --keep all) are made from the words (harness/backends/reference/packed-pass.ts), each line
  * the text the full way would give; anything else kept whole goes the full way.
  */
+import { Tally } from '../../report/tally.js';
 import { HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED, unpack } from '../../case-readers/packed.js';
 import { type BatchChecker, fastChecker, fastOutcome } from '../../reference/fast.js';
 import { type FloatFormat, classify } from '../../numerics/formats.js';
@@ -83,7 +84,7 @@ export interface PackedJudgement {
   readonly kept: EntryResult[];
   /** Cases passed by the fast path (not kept; counted). */
   readonly fastPasses: number;
-  /** Verdict counts over the whole block, per family: `total.<family>.<verdict>`. */
+  /** Verdict counts over the whole block, per family (report/tally.ts, as stats keys). */
   readonly totals: Record<string, number>;
 }
 
@@ -157,7 +158,7 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
     }
   }
   const kept: EntryResult[] = [];
-  const totals: Record<string, number> = {};
+  const tally = new Tally();
   // the shared parts of the plain passes kept whole, per group key (made at its first such case)
   const groups = new Map<number, PassGroup>();
   let lines: LineBytes | undefined;
@@ -174,8 +175,7 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
         if (g === undefined || !g.ok) {
           const r = runCaseOnReference(unpack(p, i), WHOLE);
           if (g === undefined) groups.set(key, passGroup(p, i, r, keys[i]! & 3, outcome, nan));
-          const k = `total.${p.variants[p.vidx[i]!]!.variant.family}.${r.verdict}`;
-          totals[k] = (totals[k] ?? 0) + 1;
+          tally.judged(p.variants[p.vidx[i]!]!.variant.family, r.verdict);
           kept.push(r);
           fastPasses--;
           continue;
@@ -183,25 +183,20 @@ export function judgePackedOnReference(p: PackedCases, keepWhole: number, fast =
         kept.push(packedPass((lines ??= new LineBytes()), p, i, g, outcome));
       }
       const v = p.vidx[i]!;
-      if (passes[v]! === 0) {
-        const k = `total.${p.variants[v]!.variant.family}.pass`;
-        totals[k] ??= 0;
-      }
+      if (passes[v]! === 0) tally.judged(p.variants[v]!.variant.family, 'pass', 0);
       passes[v]!++;
       continue;
     }
     // a case of the first keepWhole is kept whatever its verdict: its detail is made at once
     const r = runCaseOnReference(unpack(p, i), i < head ? WHOLE : undefined);
-    const k = `total.${p.variants[p.vidx[i]!]!.variant.family}.${r.verdict}`;
-    totals[k] = (totals[k] ?? 0) + 1;
+    tally.judged(p.variants[p.vidx[i]!]!.variant.family, r.verdict);
     if (i < head || r.verdict !== 'pass') kept.push(r);
   }
   for (let v = 0; v < passes.length; v++) {
     if (!passes[v]) continue;
-    const k = `total.${p.variants[v]!.variant.family}.pass`;
-    totals[k] = (totals[k] ?? 0) + passes[v]!;
+    tally.judged(p.variants[v]!.variant.family, 'pass', passes[v]!);
   }
-  return { kept, fastPasses, totals };
+  return { kept, fastPasses, totals: tally.stats() };
 }
 
 const ZERO = new Uint32Array(SLOT_WORDS);

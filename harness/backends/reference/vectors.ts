@@ -7,6 +7,7 @@
  * anyway: the first `keepWhole` results whole, then those that are not a plain pass; the rest are
  * counted.
  */
+import { Tally, tallyRows } from '../../report/tally.js';
 import { type CaseBatch, isPacked } from '../../case-readers/packed.js';
 import type { Case, InputProblem } from '../../case-readers/types.js';
 import { validateVectors } from '../../case-readers/vectors.js';
@@ -22,7 +23,7 @@ export interface VectorRun {
   /** Cases judged (after the filter). */
   readonly cases: number;
   readonly kept: EntryResult[];
-  /** `total.<family>.<verdict>` over every judged case. */
+  /** Verdict counts per family over every judged case (report/tally.ts, as stats keys). */
   readonly totals: Record<string, number>;
   readonly verdicts: Partial<Record<Verdict, number>>;
   /** Cases passed by the fast path. */
@@ -44,13 +45,12 @@ export async function runVectorsOnReference(
 ): Promise<VectorRun> {
   const keep = opts.keep;
   const kept: EntryResult[] = [];
-  const totals: Record<string, number> = {};
+  const tally = new Tally();
   const verdicts: Partial<Record<Verdict, number>> = {};
   let judged = 0;
   let fastPasses = 0;
   const count = (family: string, v: Verdict, k = 1) => {
-    const key = `total.${family}.${v}`;
-    totals[key] = (totals[key] ?? 0) + k;
+    tally.judged(family, v, k);
     verdicts[v] = (verdicts[v] ?? 0) + k;
   };
   const onCases = (b: CaseBatch) => {
@@ -59,10 +59,9 @@ export async function runVectorsOnReference(
       if (!blk.n) return;
       const r = judgePackedOnReference(blk, opts.keepWhole - judged, opts.fast !== false);
       for (const k of r.kept) kept.push(k);
-      for (const [k, n] of Object.entries(r.totals)) {
-        totals[k] = (totals[k] ?? 0) + n;
-        const v = k.slice(k.lastIndexOf('.') + 1) as Verdict;
-        verdicts[v] = (verdicts[v] ?? 0) + n;
+      for (const t of tallyRows(r.totals, 'total')) {
+        tally.judged(t.family, t.what as Verdict, t.n);
+        verdicts[t.what as Verdict] = (verdicts[t.what as Verdict] ?? 0) + t.n;
       }
       fastPasses += r.fastPasses;
       judged += blk.n;
@@ -78,5 +77,5 @@ export async function runVectorsOnReference(
   };
   const v = await validateVectors(paths, idRoot, (files, read, bytes, total) => opts.onProgress?.(files, read, bytes, total, verdicts), onCases);
   if (v.problems.length) return { problems: v.problems, files: v.files, read: v.cases, cases: 0, kept: [], totals: {}, verdicts: {}, fastPasses: 0 };
-  return { problems: [], files: v.files, read: v.cases, cases: judged, kept, totals, verdicts, fastPasses };
+  return { problems: [], files: v.files, read: v.cases, cases: judged, kept, totals: tally.stats(), verdicts, fastPasses };
 }
