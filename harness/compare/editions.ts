@@ -7,7 +7,7 @@
  * are such cases gets the same in `editions`; `render --spec-edition` re-judges under another one.
  */
 import { EDITIONS, type Edition, withEdition } from '../catalog/editions.js';
-import { judgeObservation } from '../backends/gpu/observations.js';
+import { judgeObservation } from './judge-case.js';
 import { findFpRule } from '../numerics/rule-lookup.js';
 import type { ReportFinding } from './compare.js';
 import { PlainPass } from '../report/lines.js';

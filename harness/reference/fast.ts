@@ -5,7 +5,7 @@
  * the single outcome the model allows, computed with the model's own primitives (`fastAdder` and
  * `fastMinMax` of numerics/ops.ts, the flushing of `fpRule`, the integer Semantics of `intOp` on
  * 32-bit halves). Whatever is not that (a NaN result, any differing bit, a rule that leaves the
- * flushing open) is flagged, and the full judge (backends/gpu/observations.ts) decides it.
+ * flushing open) is flagged, and the full judge (compare/judge-case.ts) decides it.
  *
  * Slot layout (backends/gpu/family.ts, SLOT): case i owns words 4i..4i+3 of each buffer; element k of the
  * variant's type sits little-endian at byte k*(bits/8), packed lanes low lane first.

@@ -13,7 +13,7 @@ import { shardSlice } from '../util/shard.js';
 import { availableParallelism } from 'node:os';
 import { type GpuVariantRun, openModule } from '../backends/gpu/cache.js';
 import type { Launcher } from '../backends/gpu/driver.js';
-import { judge } from '../backends/gpu/observations.js';
+import { judge } from '../compare/judge-case.js';
 import { type GpuPlan, gpuPlan } from '../backends/gpu/plan.js';
 import { WorkerPool } from '../backends/gpu/pool.js';
 import { caseResult } from '../backends/gpu/results.js';

@@ -16,7 +16,7 @@ import { parseExpectations } from '../../harness/compare/expectations.js';
 import { runAtRoot } from '../helpers/cli.js';
 import { loadReport } from '../../harness/report/load.js';
 import { findFpRule } from '../../harness/numerics/rule-lookup.js';
-import { judgeObservation } from '../../harness/backends/gpu/observations.js';
+import { judgeObservation } from '../../harness/compare/judge-case.js';
 import { editionSensitive } from '../../harness/compare/editions.js';
 
 const root = join(import.meta.dirname, '..', '..');

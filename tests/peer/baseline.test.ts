@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { gpuPlan } from '../../harness/backends/gpu/plan.js';
-import { judge } from '../../harness/backends/gpu/observations.js';
+import { judge } from '../../harness/compare/judge-case.js';
 import { setOps } from '../../harness/contention/cases.js';
 import { type ContentionCase, judgeContention, lanesOf } from '../../harness/contention/model.js';
 import { elementFormat } from '../../harness/numerics/formats.js';

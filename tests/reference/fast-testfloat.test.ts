@@ -7,7 +7,7 @@
  * and 1 (full judge) for every wrong bit. The file's expected bits are the full model's.
  */
 import { describe, expect, it } from 'vitest';
-import { judge } from '../../harness/backends/gpu/observations.js';
+import { judge } from '../../harness/compare/judge-case.js';
 import { variantFromId } from '../../harness/case-readers/sources.js';
 import { fastChecker } from '../../harness/reference/fast.js';
 import { reference } from '../../harness/reference/model.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { probes } from '../../cases/generators/directed.js';
 import { level1, level2 } from '../../cases/generators/values.js';
 import { CATALOG_PTX_ISA, findTarget } from '../../harness/arch/targets.js';
-import { judge } from '../../harness/backends/gpu/observations.js';
+import { judge } from '../../harness/compare/judge-case.js';
 import { vectorLength } from '../../harness/catalog/elements.js';
 import { enumerateCatalog } from '../../harness/catalog/enumerate.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { judgeObservation } from '../../harness/backends/gpu/observations.js';
+import { judgeObservation } from '../../harness/compare/judge-case.js';
 import { runAtRoot } from '../helpers/cli.js';
 import { testfloatFunction } from '../../harness/report/export.js';
 import { writeJsonReportSync } from '../../harness/report/json.js';

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { judge } from '../../harness/backends/gpu/observations.js';
+import { judge } from '../../harness/compare/judge-case.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
 import type { Io } from '../../harness/cli/io.js';
 import { main } from '../../harness/cli/main.js';

@@ -29,7 +29,7 @@ import { genModule } from './gen-kernel.js';
 import type { DeviceInfo } from './driver.js';
 import type { LaunchJob } from './executor.js';
 import { runIsolated } from './isolate.js';
-import { judge } from './observations.js';
+import { judge } from '../../compare/judge-case.js';
 import { type GpuPlan, type GpuVariant, GivenPlan, gpuPlan, moduleText, notAccepted } from './plan.js';
 import { WorkerPool } from './pool.js';
 import { caseResult, keepCase } from './results.js';

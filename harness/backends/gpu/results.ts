@@ -10,7 +10,7 @@ import type { Case } from '../../case-readers/types.js';
 import type { Qualifiers } from '../../catalog/types.js';
 import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
-import type { ObservationVerdict } from './observations.js';
+import type { ObservationVerdict } from '../../compare/judge-case.js';
 import { hexBits as hex } from '../../numerics/hex.js';
 
 

@@ -24,7 +24,7 @@ import { peerMemoryDevice } from '../../peer/guard.js';
 import { BLOCK, type KernelShape, SLOT, encodeTensorMap, slotsPerCase } from './family.js';
 import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, launchShape, readSlot } from './batch.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
-import { judge } from './observations.js';
+import { judge } from '../../compare/judge-case.js';
 import { type SweepRefRequest, referenceCells } from '../../sweep/reference.js';
 import { registerAllFamilies } from '../../families/index.js';
 

@@ -11,7 +11,7 @@ import type { Case } from '../../case-readers/types.js';
 import { multicastFamily } from '../../registry/multicast.js';
 import { elementFormat } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';
-import { type ObservationVerdict, judge } from '../gpu/observations.js';
+import { type ObservationVerdict, judge } from '../../compare/judge-case.js';
 import type { MulticastDriver } from './driver.js';
 import { type JobOutcome, type MulticastJob, runMulticastGroup } from './executor.js';
 import { hexBits } from '../../numerics/hex.js';

@@ -5,37 +5,17 @@
  * the model cannot evaluate is an error with the reason.
  */
 import type { Case } from '../../case-readers/types.js';
-import { type ElementFormat, elementFormat, splitLanes } from '../../numerics/formats.js';
-import { type Allowed, allows } from '../../numerics/ops.js';
+import { type ElementFormat, elementFormat } from '../../numerics/formats.js';
+import type { Allowed } from '../../numerics/ops.js';
 import { CaseError, type ElementAllowed, type ReferenceOutcome, reference } from '../../reference/model.js';
 import type { EntryResult } from '../../report/types.js';
 import { TRAILS_COMPUTED } from '../../compare/compare.js';
+import { checkBits } from '../../compare/judge-case.js';
 import { hexBits as hex } from '../../numerics/hex.js';
 
 
 function allowedHex(fmt: ElementFormat, a: Allowed) {
   return { bits: a.bits.map((b) => hex(fmt.lane.bits, b)), anyNaN: a.anyNaN };
-}
-
-function describe(fmt: ElementFormat, e: ElementAllowed): string {
-  return e.map((l) => [...l.bits.map((b) => hex(fmt.lane.bits, b)), ...(l.anyNaN ? ['any NaN'] : [])].join('|')).join(' ; ');
-}
-
-/** Where `expected` (elements) falls outside `allowed`, or undefined. */
-function firstMiss(fmt: ElementFormat, what: string, expected: readonly bigint[] | undefined, allowed: readonly ElementAllowed[] | undefined): string | undefined {
-  if (!expected) return undefined;
-  if (!allowed) return `${what}: the instruction produces none, the case expects some`;
-  for (let i = 0; i < expected.length; i++) {
-    const lanes = splitLanes(fmt, expected[i]!);
-    const al = allowed[i];
-    if (!al) return `${what}[${i}]: no such element`;
-    for (let l = 0; l < lanes.length; l++) {
-      if (!allows(fmt.lane, al[l]!, lanes[l]!)) {
-        return `${what}[${i}]${fmt.lanes > 1 ? ` lane ${l}` : ''}: expected ${hex(fmt.lane.bits, lanes[l]!)}, the reference allows ${describe(fmt, [al[l]!])}`;
-      }
-    }
-  }
-  return undefined;
 }
 
 /** The bits of a case, and what its file expects, as hex strings (the report's `case` detail). */
@@ -144,11 +124,8 @@ export function runCaseOnReference(c: Case, opts?: { whole?: boolean }): EntryRe
     };
   }
   const ex = c.expect;
-  const miss = ex
-    ? (firstMiss(fmt, 'memory', ex.memory, o.memory) ??
-      firstMiss(fmt, 'returned', ex.returned, o.returned) ??
-      (ex.replicas ? ex.replicas.map((r, k) => firstMiss(fmt, `replicas[${k}]`, r, o.replicas?.[k])).find(Boolean) : undefined))
-    : undefined;
+  // the file's expect: judged as a backend's observed bits are (compare/judge-case.ts), said as the file's
+  const miss = ex ? checkBits(fmt, o, ex, 'expected').miss : undefined;
   const catalog = judgementFor(o.trail);
   let n = outcomeCount(o.returned, outcomeCount(o.memory, 1));
   if (o.replicas) for (const r of o.replicas) n = outcomeCount(r, n);
