@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { SLOT, im2colGeometry, tensorMapGeometry } from '../../harness/backends/gpu/family.js';
-import { judge } from '../../harness/backends/gpu/observations.js';
+import { judge } from '../../harness/compare/judge-case.js';
 import { gpuPlan, kernelsText } from '../../harness/backends/gpu/plan.js';
 import { resultVariant, variantOf } from '../../harness/compare/explain.js';
 import { im2colBoxOffsets } from '../../harness/families/cp-reduce-async-bulk-tensor/im2col.js';

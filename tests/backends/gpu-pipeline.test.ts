@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { randomInputs, randomShape } from '../../cases/generators/cases.js';
 import { laneTable, stringKey } from '../../cases/generators/random.js';
 import { decodeCase, fillGenerated } from '../../harness/backends/gpu/batch.js';
-import { judge } from '../../harness/backends/gpu/observations.js';
+import { judge } from '../../harness/compare/judge-case.js';
 import { gpuPlan } from '../../harness/backends/gpu/plan.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
 import { elementFormat } from '../../harness/numerics/formats.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLauncher, probeDevices } from '../../harness/backends/gpu/driver.js';
-import { type GpuObservation, judgeObservation } from '../../harness/backends/gpu/observations.js';
+import { type GpuObservation, judgeObservation } from '../../harness/compare/judge-case.js';
 
 const loaded = loadLauncher();
 const launcher = 'launcher' in loaded ? loaded.launcher : undefined;

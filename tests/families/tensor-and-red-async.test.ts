@@ -12,7 +12,7 @@ import { enumerateCatalog } from '../../harness/catalog/enumerate.js';
 import { evaluate } from '../../harness/catalog/evaluate.js';
 import { ParseError, parseInstruction } from '../../harness/catalog/parse.js';
 import { SLOT, tensorMapGeometry } from '../../harness/backends/gpu/family.js';
-import { judge } from '../../harness/backends/gpu/observations.js';
+import { judge } from '../../harness/compare/judge-case.js';
 import { resultVariant, subnormalBehaviour, variantOf } from '../../harness/compare/explain.js';
 import { familyById } from '../../harness/registry/index.js';
 
