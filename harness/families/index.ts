@@ -2,7 +2,7 @@
  * The instruction families, listed, and their registration. Adding a family: write its folder under
  * harness/families/ (catalog.ts with its FamilyDef, index.ts with its FamilyPlugin; see
  * harness/registry/plugin.ts and docs/architecture.md "Families: one folder each") and list its
- * plugin in PLUGINS (and its gpu.ts, multicast.ts, litmus.ts in the tables below where it has them).
+ * row in FAMILIES: its plugin, and its gpu.ts, multicast.ts and litmus.ts where it has them.
  *
  * The core never imports this module: the program calls `registerAllFamilies()` where it is put
  * together (harness/cli/main.ts, harness/backends/gpu/worker.ts, scripts, the tests' setup file),
@@ -42,50 +42,46 @@ import { redAsyncGpu } from './red-async/gpu.js';
 import { redAsyncPlugin } from './red-async/index.js';
 import { redAsyncLitmus } from './red-async/litmus.js';
 
-/** Every family, in catalog order (the order of enumeration and of reports). */
-export const PLUGINS: readonly FamilyPlugin[] = [
-  atomPlugin,
-  redPlugin,
-  multimemLdReducePlugin,
-  multimemStPlugin,
-  multimemRedPlugin,
-  cpReduceAsyncBulkPlugin,
-  multimemCpReduceAsyncBulkPlugin,
-  cpReduceAsyncBulkTensorPlugin,
-  redAsyncPlugin,
+/** One family: its plugin (catalog, model, rules, shape) and the executors' parts it has. */
+export interface FamilyEntry {
+  readonly plugin: FamilyPlugin;
+  /** The one-GPU executor's part (its gpu.ts); a family without it runs on the other executors only (multimem needs a multicast object). */
+  readonly gpu?: GpuFamily;
+  /**
+   * The multicast executor's part (its multicast.ts). multimem.cp.reduce.async.bulk needs PTX ISA
+   * 9.1, which ptxas 13.0 does not write: its jobs are skipped, with that reason, where the
+   * installed ptxas is older.
+   */
+  readonly multicast?: MulticastFamily;
+  /** The litmus language's part (its litmus.ts; docs/litmus.md). */
+  readonly litmus?: LitmusFamily;
+}
+
+/** Every family, in catalog order (the order of enumeration and of reports), with its parts: adding a family is a row here. */
+export const FAMILIES: readonly FamilyEntry[] = [
+  { plugin: atomPlugin, gpu: atomGpu, litmus: atomLitmus },
+  { plugin: redPlugin, gpu: redGpu, litmus: redLitmus },
+  { plugin: multimemLdReducePlugin, multicast: ldReduceMulticast, litmus: multimemLdReduceLitmus },
+  { plugin: multimemStPlugin, multicast: stMulticast, litmus: multimemStLitmus },
+  { plugin: multimemRedPlugin, multicast: redMulticast, litmus: multimemRedLitmus },
+  { plugin: cpReduceAsyncBulkPlugin, gpu: bulkGpu, litmus: bulkLitmus },
+  { plugin: multimemCpReduceAsyncBulkPlugin, multicast: multimemBulkMulticast },
+  { plugin: cpReduceAsyncBulkTensorPlugin, gpu: tensorGpu },
+  { plugin: redAsyncPlugin, gpu: redAsyncGpu, litmus: redAsyncLitmus },
 ];
 
-/**
- * The families the gpu executor (one GPU, no multicast) can run, each with its own gpu.ts. A
- * family missing here is run by the other executors only (multimem needs a multicast object).
- */
-export const GPU_FAMILIES: Readonly<Record<string, GpuFamily>> = {
-  atom: atomGpu,
-  red: redGpu,
-  'cp.reduce.async.bulk': bulkGpu,
-  'cp.reduce.async.bulk.tensor': tensorGpu,
-  'red.async': redAsyncGpu,
-};
+/** The plugins, in catalog order. */
+export const PLUGINS: readonly FamilyPlugin[] = FAMILIES.map((f) => f.plugin);
 
-/**
- * The families the multicast executor runs (harness/backends/multicast/), each with its own
- * multicast.ts. multimem.cp.reduce.async.bulk needs PTX ISA 9.1, which ptxas 13.0 does not write:
- * its jobs are skipped, with that reason, where the installed ptxas is older.
- */
-export const MULTICAST_FAMILIES: Readonly<Record<string, MulticastFamily>> = {
-  'multimem.ld_reduce': ldReduceMulticast,
-  'multimem.red': redMulticast,
-  'multimem.st': stMulticast,
-  'multimem.cp.reduce.async.bulk': multimemBulkMulticast,
-};
-
-/** The families the litmus language reads (docs/litmus.md), each with its own litmus.ts. */
-export const LITMUS_FAMILIES: readonly LitmusFamily[] = [atomLitmus, redLitmus, redAsyncLitmus, bulkLitmus, multimemRedLitmus, multimemStLitmus, multimemLdReduceLitmus];
+/** One executor's parts by family id, from the table. */
+function parts<K extends 'gpu' | 'multicast'>(k: K): Readonly<Record<string, NonNullable<FamilyEntry[K]>>> {
+  return Object.fromEntries(FAMILIES.filter((f) => f[k]).map((f) => [f.plugin.def.id, f[k]!]));
+}
 
 /** Hands every family to the registry (harness/registry/): call it once where a program starts. */
 export function registerAllFamilies(): void {
   registerFamilies(PLUGINS);
-  registerGpuFamilies(GPU_FAMILIES);
-  registerMulticastFamilies(MULTICAST_FAMILIES);
-  registerLitmusFamilies(LITMUS_FAMILIES);
+  registerGpuFamilies(parts('gpu'));
+  registerMulticastFamilies(parts('multicast'));
+  registerLitmusFamilies(FAMILIES.flatMap((f) => (f.litmus ? [f.litmus] : [])));
 }
