@@ -2,9 +2,11 @@
  * PTX ISA editions the catalog encodes, and the one a run is judged against (`--spec-edition`).
  * A rule row that carries `editions` holds only in that range (the text changed); a row without it
  * encodes text that is the same in every edition here (9.1 to 9.4; the excerpts ../shared/ptx-spec-newer list what
- * 9.2-9.4 changed for these instructions). The edition is process-wide: the CLI sets it once, and
- * child processes (gpu workers) inherit it through PTXCONF_SPEC_EDITION.
+ * 9.2-9.4 changed for these instructions). The edition travels with the run: the CLI runs each
+ * command and run inside `withEdition(e, ...)` (an AsyncLocalStorage context, not a global), and a
+ * child process that judges gets it in its spawn environment (childEnv, editionFromEnv).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { UsageError } from '../util/errors.js';
 
 export const EDITIONS = ['9.1', '9.2', '9.3', '9.4'] as const;
@@ -60,34 +62,48 @@ export function parseRange(text: string): EditionRange | undefined {
   return { ...(m[1] ? { from: m[1] as Edition } : {}), ...(m[3] ? { until: m[3] as Edition } : {}) };
 }
 
+/** The environment variable that gives a child process (a gpu worker, an executor) its run's edition. */
+export const EDITION_ENV = 'PTXCONF_SPEC_EDITION';
+
 /**
- * The edition lives on globalThis, not in this module: a module loaded twice in one process (an ES
- * module and a CommonJS copy, as the stand-in launcher loads it) must see one edition.
+ * In a child process: the edition its parent gave it in EDITION_ENV (set in the child's spawn
+ * environment by childEnv, never in the parent's own), else the newest.
  */
-const g = globalThis as { __ptxconfSpecEdition?: Edition };
-g.__ptxconfSpecEdition ??= (EDITIONS as readonly string[]).includes(process.env.PTXCONF_SPEC_EDITION ?? '') ? (process.env.PTXCONF_SPEC_EDITION as Edition) : NEWEST_EDITION;
+export function editionFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Edition {
+  const e = env[EDITION_ENV];
+  return e !== undefined && (EDITIONS as readonly string[]).includes(e) ? (e as Edition) : NEWEST_EDITION;
+}
 
-/** The edition this process judges against. */
+/** The process's own edition: its parent's (a child), else the newest. Read once; never written. */
+const processEdition = editionFromEnv();
+
+/**
+ * The run's context: the edition `withEdition` set around the code running now (and everything it
+ * awaits or starts), so that two runs in one process, or a comparison across editions, each see
+ * their own; there is no process-wide setting.
+ */
+const context = new AsyncLocalStorage<Edition>();
+
+/** The edition the code running now is judged against: its run's (withEdition), else the process's. */
 export function specEdition(): Edition {
-  return g.__ptxconfSpecEdition!;
+  return context.getStore() ?? processEdition;
 }
 
-/** Sets the edition for this process and the processes it starts. */
-export function setSpecEdition(e: Edition): void {
-  g.__ptxconfSpecEdition = e;
-  process.env.PTXCONF_SPEC_EDITION = e;
-}
-
-/** Runs `f` judged against `e`, then restores the edition (comparisons across editions). */
+/** Runs `f` (and what it awaits and starts) judged against `e`: a run, a command, a comparison across editions. */
 export function withEdition<T>(e: Edition, f: () => T): T {
-  const was = g.__ptxconfSpecEdition;
-  const env = process.env.PTXCONF_SPEC_EDITION;
-  setSpecEdition(e);
-  try {
-    return f();
-  } finally {
-    g.__ptxconfSpecEdition = was;
-    if (env === undefined) delete process.env.PTXCONF_SPEC_EDITION;
-    else process.env.PTXCONF_SPEC_EDITION = env;
-  }
+  return context.run(e, f);
+}
+
+/**
+ * For a test framework's hooks only (tests/helpers/spec.ts `judgedAgainst`): what runs after it in
+ * this asynchronous context is judged against `e` (undefined: the process's edition again). The
+ * harness itself scopes runs with withEdition; tests/house/one-definition.test.ts holds it to that.
+ */
+export function enterEdition(e: Edition | undefined): void {
+  context.enterWith(e as Edition);
+}
+
+/** The environment of a child process that judges for this run: this process's, with the run's edition. */
+export function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, [EDITION_ENV]: specEdition(), ...extra };
 }

@@ -6,7 +6,7 @@
  * thread is free it sends `share`: the child hands it every other case of those it has left
  * (`shared`), judges the others and sends their results untallied (the run tallies the two in order).
  */
-import { setSpecEdition } from '../catalog/editions.js';
+import { withEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
 import { type CaseChildInbound, type CaseChildMessage, type CaseChildRequest, CaseTally, handedOver, judgeFor, selectLibrary, splitAt } from './library-cases.js';
 
@@ -27,8 +27,12 @@ process.on('message', (m: CaseChildInbound) => {
 });
 
 async function judge(req: CaseChildRequest): Promise<void> {
+  // the run's edition, sent in the request: this child judges inside it
+  return withEdition(req.specEdition, () => judgeRequest(req));
+}
+
+async function judgeRequest(req: CaseChildRequest): Promise<void> {
   try {
-    setSpecEdition(req.specEdition);
     const sel = await selectLibrary(req);
     await send({ type: 'selected', total: sel.total, counts: sel.counts, problems: sel.problems, problemCount: sel.problemCount });
     if (sel.problems.length) return;

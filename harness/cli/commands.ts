@@ -7,6 +7,7 @@
 import type { Options } from './args.js';
 import type { Io } from './io.js';
 import type { RunHooks } from './matrix.js';
+import { EDITIONS, type Edition, NEWEST_EDITION } from '../catalog/editions.js';
 import { editDistance } from '../util/nearest.js';
 
 /** What a command's run gets besides its arguments: the main run as a function, for commands that drive runs of their own. */
@@ -102,6 +103,20 @@ export const COMMANDS: readonly Command[] = [
     run: async (a, io, ctx) => (await import('./peer.js')).peerCommand(a, io, ctx.run),
   },
 ];
+
+/**
+ * The edition a command runs inside (`--spec-edition E` or `--spec-edition=E` among its arguments;
+ * default the newest): run.ts runs every command in withEdition(commandEdition(args)). A value
+ * that names no edition is left to the command's own parser, which says so.
+ */
+export function commandEdition(args: readonly string[]): Edition {
+  let v: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--spec-edition') v = args[i + 1];
+    else if (args[i]!.startsWith('--spec-edition=')) v = args[i]!.slice('--spec-edition='.length);
+  }
+  return (EDITIONS as readonly string[]).includes(v ?? '') ? (v as Edition) : NEWEST_EDITION;
+}
 
 /** The command named `name`, if any. */
 export function findCommand(name: string | undefined): Command | undefined {

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { type Target, findTarget } from '../arch/targets.js';
 import { type Selected, selectBackend } from '../backends/select.js';
-import { type Edition, NEWEST_EDITION, parseEdition, setSpecEdition } from '../catalog/editions.js';
+import { type Edition, NEWEST_EDITION, parseEdition } from '../catalog/editions.js';
 import { type Shard, parseShard } from '../util/shard.js';
 import { DEFAULT_ARCH, checkPtxasPaths, missingValue } from './args.js';
 import { UsageError } from '../util/errors.js';
@@ -61,8 +61,8 @@ export function parseGpuCommand<O extends Own>(argv: readonly string[], own: O, 
   const c = v as Values<typeof COMMON> & { ptxas?: string[] };
   checkPtxasPaths(c.ptxas ?? []);
   const shard: Shard | undefined = c.shard !== undefined ? parseShard(c.shard) : undefined;
+  // the command runs inside withEdition(edition) (commands.ts commandEdition, run.ts): checked here with the other options
   const edition: Edition = c['spec-edition'] !== undefined ? parseEdition(c['spec-edition']) : NEWEST_EDITION;
-  setSpecEdition(edition);
   const arch = c.arch ?? DEFAULT_ARCH;
   const target = findTarget(arch);
   if (!target) throw new UsageError(`unknown --arch '${arch}'`);

@@ -17,7 +17,7 @@
 import { pathToFileURL } from 'node:url';
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { selectEntries } from '../catalog/select.js';
-import { setSpecEdition } from '../catalog/editions.js';
+import { withEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
 import { parseOptions } from './args.js';
 import { UsageError } from '../util/errors.js';
@@ -68,7 +68,11 @@ function list(argv: readonly string[], io: Io): number | Promise<number> | undef
     throw e;
   }
   if (!opts.list || opts.help) return undefined;
-  setSpecEdition(opts.specEdition);
+  return withEdition(opts.specEdition, () => listIn(opts, io));
+}
+
+/** --list under the options' edition (its run context). */
+function listIn(opts: ReturnType<typeof parseOptions>, io: Io): number | Promise<number> {
   if (opts.vectors.length) return listVectors(opts, io);
   if (opts.case !== undefined) io.err(`--list lists the catalog's entries; --case ${opts.case} is not listed (run without --list to replay it)`);
   const target = findTarget(opts.arch)!;

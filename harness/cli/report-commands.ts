@@ -12,7 +12,7 @@ import { mergeReports } from '../report/merge.js';
 import { loadReport } from '../report/load.js';
 import { writeReportFiles } from '../report/recorder.js';
 import { prepareReportDir } from '../report/dir.js';
-import { type Edition, parseEdition, setSpecEdition } from '../catalog/editions.js';
+import { type Edition, parseEdition, withEdition } from '../catalog/editions.js';
 import { UsageError } from '../util/errors.js';
 import { readExpectations } from './expectations-file.js';
 import { exitCode, printSummary, printWritten } from './summary.js';
@@ -114,53 +114,55 @@ export async function renderCommand(args: readonly string[], io: Io): Promise<nu
   const old = await loadReport(file);
   const was: Edition = old.specEdition ?? '9.1';
   const edition = asked !== undefined ? parseEdition(asked) : was;
-  setSpecEdition(edition);
-  const exFile = flag('--expectations') ?? expectationsPath(old.arch);
-  const expectations = await readExpectations(exFile, flag('--expectations') !== undefined, io);
-  if (!expectations) return 2;
-  // back to the backend's verdicts; hardware cases judged again from their bits under the edition
-  let rejudged = 0;
-  let changed = 0;
-  // a contend report keeps each group's outcomes in `contention`: its known deviations were mismatches
-  const contended = new Set((old.contention ?? []).map((c) => c.id));
-  const raw = old.results.map((r) => {
-    const u = undoJudgementOf(r, contended.has(r.id));
-    if (edition === was || r.kind !== 'case' || !u.case?.observed) return u;
-    rejudged++;
-    const v = verdictUnder(u, edition);
-    if (v.verdict === u.verdict) return u;
-    changed++;
-    return { ...u, verdict: v.verdict, reason: v.reason, case: { ...u.case, unspecified: v.unspecified, allowed: {} } };
+  // the rest judged against that edition (the run's context, catalog/editions.ts)
+  return withEdition(edition, async () => {
+    const exFile = flag('--expectations') ?? expectationsPath(old.arch);
+    const expectations = await readExpectations(exFile, flag('--expectations') !== undefined, io);
+    if (!expectations) return 2;
+    // back to the backend's verdicts; hardware cases judged again from their bits under the edition
+    let rejudged = 0;
+    let changed = 0;
+    // a contend report keeps each group's outcomes in `contention`: its known deviations were mismatches
+    const contended = new Set((old.contention ?? []).map((c) => c.id));
+    const raw = old.results.map((r) => {
+      const u = undoJudgementOf(r, contended.has(r.id));
+      if (edition === was || r.kind !== 'case' || !u.case?.observed) return u;
+      rejudged++;
+      const v = verdictUnder(u, edition);
+      if (v.verdict === u.verdict) return u;
+      changed++;
+      return { ...u, verdict: v.verdict, reason: v.reason, case: { ...u.case, unspecified: v.unspecified, allowed: {} } };
+    });
+    if (edition !== was) io.err(`render: judged against PTX ISA ${edition} (the report was judged against ${was}): ${rejudged} kept cases with observed bits judged again from their bits, ${changed} changed verdict; the passes the run only counted are not re-judged`);
+    const judged = judgeRun(raw, expectations, [], [], contended);
+    // the run's counts over every case move with the kept results whose verdict changed
+    const stats = { ...old.stats };
+    judged.results.forEach((r, i) => {
+      const before = old.results[i]!;
+      if (r.verdict === before.verdict || r.kind !== 'case') return;
+      moveTally(stats, 'total', r.family, before.verdict, r.verdict);
+    });
+    if (edition !== was) Object.assign(stats, { rejudgedCases: rejudged, rejudgedChanged: changed });
+    const ed = judged.results.some((r) => r.case?.observed) ? editionCheck(judged.results) : undefined;
+    const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, editionCheck: _e, ...rest } = old;
+    const report = {
+      ...buildReport({
+        ...rest,
+        stats,
+        specEdition: edition,
+        catalogEntries: catalog.entries,
+        results: judged.results,
+        findings: ed ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
+        expectations: { file: expectations.length ? exFile : null, outcomes: judged.outcomes },
+        ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
+      }),
+      machine: old.machine,
+    };
+    const dir = prepareReportDir(flag('--report'), 'render-', new Date(), (l) => io.err(l), { overwrite: args.includes('--overwrite') });
+    printSummary(io, report);
+    printWritten(io, writeReportFiles(dir, report));
+    return exitCode(report);
   });
-  if (edition !== was) io.err(`render: judged against PTX ISA ${edition} (the report was judged against ${was}): ${rejudged} kept cases with observed bits judged again from their bits, ${changed} changed verdict; the passes the run only counted are not re-judged`);
-  const judged = judgeRun(raw, expectations, [], [], contended);
-  // the run's counts over every case move with the kept results whose verdict changed
-  const stats = { ...old.stats };
-  judged.results.forEach((r, i) => {
-    const before = old.results[i]!;
-    if (r.verdict === before.verdict || r.kind !== 'case') return;
-    moveTally(stats, 'total', r.family, before.verdict, r.verdict);
-  });
-  if (edition !== was) Object.assign(stats, { rejudgedCases: rejudged, rejudgedChanged: changed });
-  const ed = judged.results.some((r) => r.case?.observed) ? editionCheck(judged.results) : undefined;
-  const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, editionCheck: _e, ...rest } = old;
-  const report = {
-    ...buildReport({
-      ...rest,
-      stats,
-      specEdition: edition,
-      catalogEntries: catalog.entries,
-      results: judged.results,
-      findings: ed ? findingsWithEditions(judged.findings, judged.results, ed.byResult) : judged.findings,
-      expectations: { file: expectations.length ? exFile : null, outcomes: judged.outcomes },
-      ...(ed?.check.judged ? { editionCheck: ed.check } : {}),
-    }),
-    machine: old.machine,
-  };
-  const dir = prepareReportDir(flag('--report'), 'render-', new Date(), (l) => io.err(l), { overwrite: args.includes('--overwrite') });
-  printSummary(io, report);
-  printWritten(io, writeReportFiles(dir, report));
-  return exitCode(report);
 }
 
 /** `merge REPORT... [--report DIR] [--allow-missing]`: the shards' reports as the report of the whole run. */

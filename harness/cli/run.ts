@@ -11,7 +11,7 @@
  */
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { selectEntries } from '../catalog/select.js';
-import { NEWEST_EDITION, setSpecEdition } from '../catalog/editions.js';
+import { NEWEST_EDITION, withEdition } from '../catalog/editions.js';
 import { expectationsPath } from '../compare/expectations.js';
 import { caseLines } from '../report/case-text.js';
 import { prepareReportDir, pruneRuns, removeEmptyReportDirs } from '../report/dir.js';
@@ -19,7 +19,7 @@ import { KEEP_WHOLE, RunRecorder } from '../report/recorder.js';
 import { VERDICTS, VERDICT_MEANING } from '../report/types.js';
 import { UsageError } from '../util/errors.js';
 import { type Options, USAGE, parseOptions } from './args.js';
-import { EXIT_CODES, asksHelp, commandsHelp, findCommand, unknownCommand } from './commands.js';
+import { EXIT_CODES, asksHelp, commandEdition, commandsHelp, findCommand, unknownCommand } from './commands.js';
 import { readExpectations } from './expectations-file.js';
 import type { Io } from './io.js';
 import type { RunHooks } from './matrix.js';
@@ -48,7 +48,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
   const command = findCommand(argv[0]);
   if (command) {
     return exit2OnUsageError(io, async () => {
-      if (!asksHelp(command, argv.slice(1))) return command.run(argv.slice(1), io, { run: runWith });
+      // judged against --spec-edition's edition: the command's run context (catalog/editions.ts)
+      if (!asksHelp(command, argv.slice(1))) return withEdition(commandEdition(argv.slice(1)), () => command.run(argv.slice(1), io, { run: runWith }));
       io.out(await command.usage());
       return 0;
     });
@@ -90,9 +91,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo, hooks: R
  * code. `command`: what the report records as the command that ran it. Commands that drive runs of
  * their own (peer) call this with options they made.
  */
-export async function runWith(opts: Options, command: readonly string[], io: Io, hooks: RunHooks = {}): Promise<number> {
+export function runWith(opts: Options, command: readonly string[], io: Io, hooks: RunHooks = {}): Promise<number> {
+  // the run judged against --spec-edition: its context, seen by everything it awaits and starts (catalog/editions.ts)
+  return withEdition(opts.specEdition, () => runIn(opts, command, io, hooks));
+}
+
+async function runIn(opts: Options, command: readonly string[], io: Io, hooks: RunHooks): Promise<number> {
   const target = findTarget(opts.arch)!;
-  setSpecEdition(opts.specEdition);
   const started = new Date();
   let rec: RunRecorder | undefined;
   // a signal: the results so far as a partial report under the run's keep rule, or, before the

@@ -23,7 +23,7 @@ const replay = (r: R, memory = big(r.case!.observed!.memory)!) => judge(r.id, va
 const bytesOf = (r: R) => (r.case!.input.memory!.length * (r.case!.input.memory![0]!.length - 2) * 4) / 8;
 
 describe('the recorded H100 run of bulk sizes and im2col (reports/baselines/h100-sm_90-bulk-sizes-im2col)', () => {
-  judgedAgainst('9.4');
+  const it = judgedAgainst('9.4');
   const files = load('files-report.json.gz');
   const library = load('library-report.json.gz');
   it('the vector files: 49 cases of 16 B to 64 KiB, every one replays to its recorded verdict, none a mismatch', () => {

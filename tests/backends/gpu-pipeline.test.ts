@@ -278,7 +278,7 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
 });
 
 describe('recorded H100 runs of the one pipeline (reports/baselines/h100-sm_90-*)', () => {
-  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
+  const it = judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const load = (d: string) => JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', d, 'report.json.gz'))).toString());
   type R = { id: string; kind: string; verdict: string; ptx: string; case?: { input: Record<string, string[]>; observed?: Record<string, string[]>; fileExpect?: { agrees: boolean } } };
   const variantOf = (ptx: string) => {

@@ -43,7 +43,7 @@ describe('native launcher', () => {
 });
 
 describe('recorded H200 run replayed through the reference model', () => {
-  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
+  const it = judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const doc = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-smoke-atom-add.json'), 'utf8')) as {
     devices: { name: string; multicastSupported: boolean }[];
     observations: GpuObservation[];
@@ -77,7 +77,7 @@ describe('recorded H200 run replayed through the reference model', () => {
 });
 
 describe('recorded H200 runs of every sm_90 atom/red variant (an earlier single-process runner, since folded into --backend gpu), replayed on the CPU', () => {
-  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
+  const it = judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const load = (f: string) =>
     JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', f), 'utf8')) as {
       variants: number;
@@ -118,7 +118,7 @@ describe('recorded H200 runs of every sm_90 atom/red variant (an earlier single-
 });
 
 describe('recorded H200 runs of cp.reduce.async.bulk (every sm_90 variant, ~10^4 generated cases each)', () => {
-  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
+  const it = judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const load = (f: string) =>
     JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', f), 'utf8')) as {
       variants: number;
@@ -158,7 +158,7 @@ describe('recorded H200 runs of cp.reduce.async.bulk (every sm_90 variant, ~10^4
 });
 
 describe('`npm run conformance -- --backend gpu --arch sm_90` on the H200 (its report, recorded)', () => {
-  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
+  const it = judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const doc = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-sm_90-gpu-backend-report.json'), 'utf8'));
   it('validates against the report schema', async () => {
     const { Ajv } = await import('ajv');
@@ -210,7 +210,7 @@ describe('the GPU kernel emitter compiles with ptxas (representative variant of 
 });
 
 describe('the recorded full run: every sm_90 atom/red/bulk variant x directed probes x 10^4 generated (172.8M cases on the H200)', async () => {
-  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
+  const it = judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const { gunzipSync } = await import('node:zlib');
   const base = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-sm_90-gpu-run');
   const doc = JSON.parse(gunzipSync(readFileSync(join(base, 'report.json.gz'))).toString());

@@ -16,7 +16,7 @@ import { loadVectors } from '../../harness/case-readers/vectors.js';
 import { familyById, familyPlugin } from '../../harness/registry/index.js';
 import { familyVariants } from '../../harness/catalog/enumerate.js';
 import { evaluate } from '../../harness/catalog/evaluate.js';
-import { EDITIONS, setSpecEdition, specEdition } from '../../harness/catalog/editions.js';
+import { EDITIONS, withEdition } from '../../harness/catalog/editions.js';
 import { variantId } from '../../harness/catalog/spelling.js';
 import { E4M3, F16 } from '../../harness/numerics/formats.js';
 import { directedFiles } from '../../scripts/gen-directed.js';
@@ -26,10 +26,8 @@ const ldr = representativeVariants(familyById('multimem.ld_reduce')!).find((v) =
 
 describe('representative variants', () => {
   it('are the valid variants of familyVariants with sem/scope/hint/d omitted that the family calls representative, in its order, under every edition', () => {
-    const was = specEdition();
-    try {
-      for (const e of EDITIONS) {
-        setSpecEdition(e);
+    for (const e of EDITIONS) {
+      withEdition(e, () => {
         for (const fam of families()) {
           // the whole walk filtered afterwards: what representativeVariants walked before it walked only the omitted products
           const optional = ['sem', 'scope', 'hint', 'd'].filter((n) => fam.slots.find((s) => s.name === n)?.values.includes('') ?? true);
@@ -40,9 +38,7 @@ describe('representative variants', () => {
           expect(got.map((v) => v.id), `${fam.id} under ${e}`).toEqual(want);
           expect(got.length, fam.id).toBeGreaterThan(0);
         }
-      }
-    } finally {
-      setSpecEdition(was);
+      });
     }
   });
 });

@@ -4,7 +4,7 @@
  * (the invalid neighbours' kind), under every edition the catalog has.
  */
 import { describe, expect, it } from 'vitest';
-import { EDITIONS, setSpecEdition, specEdition } from '../../harness/catalog/editions.js';
+import { EDITIONS, withEdition } from '../../harness/catalog/editions.js';
 import { evaluate, statusOf } from '../../harness/catalog/evaluate.js';
 import { familyVariants } from '../../harness/catalog/enumerate.js';
 import type { Qualifiers } from '../../harness/catalog/types.js';
@@ -13,9 +13,7 @@ import { families } from '../../harness/registry/index.js';
 
 describe('statusOf', () => {
   it.each(EDITIONS.map((e) => [e]))('equals evaluate(...).status under PTX ISA %s: every variant and sampled changes of one slot', (edition) => {
-    const was = specEdition();
-    setSpecEdition(edition);
-    try {
+    withEdition(edition, () => {
       const vocab = vocabulary();
       let checked = 0;
       const wrong: string[] = [];
@@ -42,8 +40,6 @@ describe('statusOf', () => {
       // the comparison saw all three answers
       expect(counts.valid && counts.ambiguous && counts.invalid).toBeGreaterThan(0);
       expect(checked).toBeGreaterThan(15_000);
-    } finally {
-      setSpecEdition(was);
-    }
+    });
   });
 });

@@ -140,18 +140,12 @@ describe('vector files written from one edition (editions: header)', () => {
 describe('the directed library under every edition', () => {
   it('loads without a problem under each (variants only some editions have are in files whose editions: header says so; on the H100 a --spec-edition 9.1 run stopped on them)', async () => {
     const { collectCases } = await import('../../harness/case-readers/sources.js');
-    const { setSpecEdition, specEdition } = await import('../../harness/catalog/editions.js');
-    const was = specEdition();
+    const { withEdition } = await import('../../harness/catalog/editions.js');
     const counts: Record<string, number> = {};
-    try {
-      for (const e of EDITIONS) {
-        setSpecEdition(e);
-        const sel = await collectCases({ seed: 1, directed: true, generated: false });
-        expect(sel.problems, e).toEqual([]);
-        counts[e] = sel.counts.directed;
-      }
-    } finally {
-      setSpecEdition(was);
+    for (const e of EDITIONS) {
+      const sel = await withEdition(e, () => collectCases({ seed: 1, directed: true, generated: false }));
+      expect(sel.problems, e).toEqual([]);
+      counts[e] = sel.counts.directed;
     }
     // 9.4 has the .noftz.f32 variants' directed cases on top of the others
     expect(counts['9.4']!).toBeGreaterThan(counts['9.1']!);

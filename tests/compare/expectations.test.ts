@@ -113,7 +113,7 @@ const file = (explanation: string, pattern = `${bulk}*`) =>
   parseExpectations('e.yaml', `expectations:\n  - id: keeps\n    pattern: "${pattern}"\n    explanation: ${explanation}\n    reason: kept subnormals\n    link: https://example.invalid/e\n`).expectations;
 
 describe('applying expectations', () => {
-  judgedAgainst('9.1'); // the 9.1 text flushes bulk .add.f32: a kept subnormal is the mismatch these expectations cover
+  const it = judgedAgainst('9.1'); // the 9.1 text flushes bulk .add.f32: a kept subnormal is the mismatch these expectations cover
   const kept = gpu(`${bulk}/gen:1`, '0x00000001', '0x00000001', '0x00000002', 'mismatch');
   const fine = gpu(`${bulk}/gen:2`, '0x3f800000', '0x3f800000', '0x40000000', 'pass');
   it('a mismatch with the expected explanation becomes a known deviation, in its own finding', () => {

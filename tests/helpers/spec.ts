@@ -42,18 +42,25 @@ export function newerEditionExamples(): string[] {
   return out;
 }
 
-import { afterAll, beforeAll } from 'vitest';
-import { type Edition, setSpecEdition, specEdition } from '../../harness/catalog/editions.js';
+import { it as vitestIt } from 'vitest';
+import { type Edition, withEdition } from '../../harness/catalog/editions.js';
 
 /**
- * Inside a describe: its tests judge against edition `e` (a recorded run judged against the 9.1
- * text replays under 9.1), and the edition is restored after.
+ * `it` (and `it.each`) whose tests are judged against edition `e` (a recorded run judged against
+ * the 9.1 text replays under 9.1): each test's body runs inside withEdition(e), the run context the
+ * harness reads, and nothing outside it sees that edition. Inside a describe:
+ * `const it = judgedAgainst('9.1');`.
  */
-export function judgedAgainst(e: Edition): void {
-  let was: Edition;
-  beforeAll(() => {
-    was = specEdition();
-    setSpecEdition(e);
-  });
-  afterAll(() => setSpecEdition(was));
+export function judgedAgainst(e: Edition) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  type Fn = (...a: any[]) => any;
+  const wrap = (fn: Fn): Fn => (...a) => withEdition(e, () => fn(...a));
+  const under = (name: string, fn: Fn, timeout?: number) => vitestIt(name, wrap(fn), timeout);
+  under.each =
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    <T extends any[] | [any]>(table: readonly T[]) =>
+    (name: string, fn: (...a: T) => unknown, timeout?: number): void =>
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      vitestIt.each(table as any)(name, wrap(fn as Fn), timeout);
+  return under;
 }

@@ -300,7 +300,7 @@ describe('cp.reduce.async.bulk and 32-bit float add sweeps, the budget, known de
 });
 
 describe('recorded H100 sweeps (reports/baselines/h100-sm_90-sweeps/)', () => {
-  judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
+  const it = judgedAgainst('9.1'); // recorded under the PTX ISA 9.1 text (the report predates editions)
   const D = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100-sm_90-sweeps');
   it('every 16-bit sweep of sm_90 (245: atom, red, bulk, cas): 2^32 pairs each, every pair judged, no mismatch, NaN cells as the model says', async () => {
     const r = await loadReport(join(D, 'all16-sm_90-report.json.gz'));

@@ -37,6 +37,7 @@ import { type KernelShape, slotsPerCase, wideKernelName } from './family.js';
 import { type GpuJob, libraryCases } from './worker.js';
 import { hexBits as hex } from '../../numerics/hex.js';
 import { MEMORY_DEVICE_ENV } from '../../peer/guard.js';
+import { childEnv } from '../../catalog/editions.js';
 import { Tally, addTally, tallyRows } from '../../report/tally.js';
 
 /** How to start a child: the bundled .mjs beside this code, or the TS source through tsx. */
@@ -304,7 +305,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     if (pool) return; // started before the cases were read (prestart)
     workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), Math.ceil(jobCount / 8)));
     // the peer command's memory device goes to the workers in their environment (peer/guard.ts reads it there)
-    pool = new WorkerPool(opts.worker, workers, 600_000, opts.memoryDevice !== undefined ? { ...process.env, [MEMORY_DEVICE_ENV]: String(opts.memoryDevice) } : undefined);
+    pool = new WorkerPool(opts.worker, workers, 600_000, childEnv(opts.memoryDevice !== undefined ? { [MEMORY_DEVICE_ENV]: String(opts.memoryDevice) } : {}));
   };
   const full = (j: Omit<GpuJob, 'id' | 'cubin' | 'sass'>, gv: GpuVariant, id: number): GpuJob => {
     const m = modules[moduleOf(gv)!]!;

@@ -6,6 +6,7 @@
  * (or the time limit), and every other case still gets its result.
  */
 import { spawn } from 'node:child_process';
+import { childEnv } from '../../catalog/editions.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ interface Piece {
 
 function runChild(cmd: readonly string[], args: string[], timeoutMs: number): Promise<{ code: number | null; signal: string | null; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const c = spawn(cmd[0]!, [...cmd.slice(1), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const c = spawn(cmd[0]!, [...cmd.slice(1), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv() });
     let stderr = '';
     let timedOut = false;
     c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -6,6 +6,7 @@
  * and is replaced; the caller isolates that job.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { childEnv } from '../../catalog/editions.js';
 import type { GpuJob, WorkerMessage, WorkerOut } from './worker.js';
 
 export type JobOutcome = { readonly outs: WorkerOut[]; readonly cells?: Uint32Array } | { readonly failed: string };
@@ -34,14 +35,14 @@ export class WorkerPool {
     private readonly cmd: readonly string[],
     readonly size: number,
     private readonly timeoutMs: number,
-    /** The workers' environment (default this process's). */
-    private readonly env?: NodeJS.ProcessEnv,
+    /** The workers' environment: this process's with the run's edition (childEnv), taken when the pool starts, for every worker it starts. */
+    private readonly env: NodeJS.ProcessEnv = childEnv(),
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const child = spawn(this.cmd[0]!, this.cmd.slice(1), { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced', ...(this.env ? { env: this.env } : {}) });
+    const child = spawn(this.cmd[0]!, this.cmd.slice(1), { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced', env: this.env });
     this.started++;
     running.add(child);
     const slot: Slot = { child, stderr: '', ready: Promise.resolve() };

@@ -3,6 +3,7 @@
  * every driver object, so a fault or a kill takes only the child, whose objects the driver then
  * releases with the process, and a signal lets the child release them itself first.
  */
+import { childEnv } from '../../catalog/editions.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,7 @@ export async function runMulticastChild(job: ChildJob, onSpawn?: (pid: number) =
     const outPath = join(dir, 'out.json');
     writeFileSync(jobPath, JSON.stringify(job));
     const [cmd, ...args] = childCommand();
-    const child = spawn(cmd!, [...args, jobPath, outPath], { stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(cmd!, [...args, jobPath, outPath], { stdio: ['ignore', 'inherit', 'pipe'], env: childEnv() });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     if (child.pid) onSpawn?.(child.pid);
