@@ -5,7 +5,7 @@
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { judge, parseDat3m } from '../harness/memory-model/index.js';
+import { judge, parseLitmus } from '../harness/memory-model/index.js';
 import { registerAllFamilies } from '../harness/families/index.js';
 import { locatePeers } from './peer-corpus.mjs';
 
@@ -40,7 +40,7 @@ export function runPeer(root: string): PeerRow[] {
   return listLitmus(join(root, 'litmus')).map((f) => {
     const path = relative(root, f);
     const t0 = performance.now();
-    const { test, problems } = parseDat3m(readFileSync(f, 'utf8'), path);
+    const { test, problems } = parseLitmus(readFileSync(f, 'utf8'), path);
     if (!test) return { path, parsed: false, ms: performance.now() - t0, error: problems.map((p) => `${p.line}:${p.col} ${p.message}`).join('; '), ...(expected.has(path) ? { expected: expected.get(path)! } : {}) };
     try {
       const j = judge(test);

@@ -1,7 +1,7 @@
 /**
  * The program and event representation that the PTX memory model (chapter 8 of the PTX ISA,
- * `../shared/ptx-memory-model/`) judges. It names no instruction family: a litmus reader (Dat3M's
- * syntax in `dat3m.ts`, the project's extended syntax elsewhere) lowers each instruction to the
+ * `../shared/ptx-memory-model/`) judges. It names no instruction family: the litmus reader
+ * (`extended.ts`: the project's language, Dat3M's syntax a subset of it) lowers each instruction to the
  * {@link Instr} forms below, supplying the value function of a read-modify-write itself (families
  * compute it with the reference model).
  *

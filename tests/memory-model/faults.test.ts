@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { judge, parseDat3m, MODEL_FAULTS, type LitmusTest, type ModelFault } from '../../harness/memory-model/index.js';
+import { judge, parseLitmus, MODEL_FAULTS, type LitmusTest, type ModelFault } from '../../harness/memory-model/index.js';
 import { listLitmus } from '../../scripts/peer-litmus.js';
 import { peerRoot } from '../helpers/third-party.js';
 import { asyncProxyTest, fixture } from './helpers.js';
 
 const root = peerRoot('planted model faults against the Dat3M peer corpus');
-const peer: LitmusTest[] = (root ? listLitmus(join(root, 'litmus')) : []).map((f) => parseDat3m(readFileSync(f, 'utf8'), f).test!);
+const peer: LitmusTest[] = (root ? listLitmus(join(root, 'litmus')) : []).map((f) => parseLitmus(readFileSync(f, 'utf8'), f).test!);
 const own: LitmusTest[] = ['MP-cluster-same.litmus', 'MP-cluster-diff.litmus', 'MP-red-fence.litmus', 'MP-atom-fence.litmus'].map(fixture);
 own.push(asyncProxyTest(false), asyncProxyTest(true));
 const all = [...peer, ...own];

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDat3m, type LitmusTest } from '../../harness/memory-model/index.js';
+import { parseLitmus, type LitmusTest } from '../../harness/memory-model/index.js';
 
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 
 export function fixture(name: string): LitmusTest {
-  const { test, problems } = parseDat3m(readFileSync(join(FIXTURES, name), 'utf8'), name);
+  const { test, problems } = parseLitmus(readFileSync(join(FIXTURES, name), 'utf8'), name);
   if (!test) throw new Error(problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`).join('\n'));
   return test;
 }
