@@ -30,7 +30,7 @@ const ALLOWLIST: readonly { readonly path: string; readonly why: string }[] = [
   // every other shared file asks the family registry (familyPlugin, gpuFamily) instead of naming a family
   // the litmus language: `atom` and `red` are its instructions' mnemonics (parsed, and an event's label),
   // as `ld`, `st` and `fence` are; the family registry's litmus parts give the values (registry/litmus.ts)
-  { path: 'harness/memory-model/extended.ts', why: "the project's litmus syntax: `red` is a barrier mode (bar.red), matched as the PTX spells it" },
+  { path: 'harness/memory-model/litmus-instructions.ts', why: "the litmus language's shared instructions: `red` is a barrier mode (bar.red), matched as the PTX spells it" },
   { path: 'harness/memory-model/run.ts', why: "an event's label in a trace ('atom' or 'red', as the litmus test spelled it), not a branch" },
   // host and peer memory are experiments on atom and red by design (their plans are the two families'
   // .global variants); to become parts of the atom and red plugins (issue 41, deliverable 5)

@@ -1,0 +1,176 @@
+/**
+ * The instructions the litmus language lowers itself (extended.ts reads the file): a family's
+ * instruction goes to its litmus.ts (litmusFamilyFor); the shared ones are lowered here, one branch
+ * each: ld/st (and Dat3M's sust/suld/tld/cold), membar, fence.proxy.*, fence.mbarrier_init,
+ * fence{.sem}.scope, bar{.cta}.sync/arrive, mbarrier.init/arrive{.expect_tx}/expect_tx/try_wait/
+ * test_wait, cp.async.bulk.commit_group/wait_group, add/sub/mov/and/or/xor, beq/bne/goto/bra.
+ * `branch` records a branch's target, which the reader checks against the thread's labels.
+ */
+import type { LitmusContext, LitmusInstruction } from '../registry/litmus-family.js';
+import { litmusFamilyFor } from '../registry/litmus.js';
+import { ELEMENT_FORMATS } from '../numerics/formats.js';
+import type { Instr, Proxy, Scope, Sem, SpaceQual } from './events.js';
+
+export const SCOPES: readonly Scope[] = ['cta', 'cluster', 'gpu', 'sys'];
+const SPACES = ['global', 'shared', 'shared::cta', 'shared::cluster'];
+export const TYPES = Object.keys(ELEMENT_FORMATS);
+export const INT_LIT = /^-?(0x[0-9a-fA-F]+|\d+)$/;
+
+export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, branch: (target: string, col: number) => void): Instr[] {
+  const fam = litmusFamilyFor(ins.parts);
+  if (fam) return fam.lower(ins, ctx);
+  const p = ins.parts;
+  const line = ins.line;
+  const quals = (skip: number, allowed: Record<string, readonly string[]>) => {
+    const q: Record<string, string> = {};
+    for (const part of p.slice(skip)) {
+      const slot = Object.keys(allowed).find((k) => q[k] === undefined && allowed[k]!.includes(part));
+      if (!slot) ctx.fail(`'.${part}' is not a qualifier of ${p.slice(0, skip).join('.')} here (or repeats one); it takes ${Object.entries(allowed).map(([k, v]) => `${k} {${v.map((x) => `.${x}`).join(' ')}}`).join('; ')}`);
+      q[slot] = part;
+    }
+    return q;
+  };
+  const nops = (n: number, shape: string) => {
+    if (ins.operands.length !== n) ctx.fail(`takes ${shape} (${n} operand${n === 1 ? '' : 's'}); this one has ${ins.operands.length}`);
+  };
+  const sq = (s: string | undefined): SpaceQual => (s === 'shared' ? 'shared::cta' : ((s as SpaceQual | undefined) ?? 'generic'));
+  const mem = (q: Record<string, string>, defSem: Sem) => {
+    const vol = q.sem === 'volatile';
+    const sem = (vol ? 'relaxed' : q.sem === 'mmio' ? 'relaxed' : (q.sem ?? defSem)) as Sem;
+    if (sem !== 'weak' && !q.scope && !vol && q.sem !== 'mmio') ctx.fail(`.${sem} needs a scope (8.5: each strong operation specifies one): add .cta, .cluster, .gpu or .sys`);
+    const scope = (vol || q.sem === 'mmio' ? 'sys' : (q.scope ?? 'sys')) as Scope;
+    return { sem, scope, ...(vol ? { volatile: true } : {}) };
+  };
+  const head = p[0]!;
+  const proxyOf: Record<string, Proxy> = { sust: 'surface', suld: 'surface', tld: 'texture', cold: 'constant', ld: 'generic', st: 'generic' };
+  if (head === 'ld' || head === 'suld' || head === 'tld' || head === 'cold') {
+    const q = quals(1, { sem: ['weak', 'relaxed', 'acquire', 'volatile', 'mmio'], scope: SCOPES, space: SPACES, type: TYPES });
+    nops(2, 'd, [a]');
+    const dst = ctx.register(0);
+    // Dat3M's `ld r0, 1`: a register set to a constant (the Memalloy tests)
+    if (head === 'ld' && p.length === 1 && INT_LIT.test(ins.operands[1]!.text)) return [{ kind: 'local', dst, value: ctx.value(1, undefined), line }];
+    return [{ kind: 'read', dst, loc: ctx.location(1, sq(q.space)), ...mem(q, 'weak'), proxy: proxyOf[head]!, space: sq(q.space), line }];
+  }
+  if (head === 'st' || head === 'sust') {
+    const q = quals(1, { sem: ['weak', 'relaxed', 'release', 'volatile', 'mmio'], scope: SCOPES, space: SPACES, type: TYPES });
+    nops(2, '[a], b');
+    const loc = ctx.location(0, sq(q.space));
+    return [{ kind: 'write', value: ctx.value(1, q.type), loc, ...mem(q, 'weak'), proxy: proxyOf[head]!, space: sq(q.space), line }];
+  }
+  if (head === 'membar') {
+    const q = quals(1, { level: ['cta', 'gl', 'sys'] });
+    nops(0, 'no operands');
+    return [{ kind: 'fence', sem: 'sc', scope: q.level === 'gl' ? 'gpu' : ((q.level ?? 'sys') as Scope), line }];
+  }
+  if (head === 'fence' && p[1] === 'proxy') {
+    const q = quals(2, { proxy: ['alias', 'texture', 'surface', 'constant', 'async'], space: ['global', 'shared::cta', 'shared::cluster'] });
+    nops(0, 'no operands');
+    if (!q.proxy) ctx.fail('fence.proxy needs its kind: .alias, .async (optionally .global/.shared::cta/.shared::cluster), .texture, .surface or .constant');
+    if (q.space && q.proxy !== 'async') ctx.fail(`only fence.proxy.async takes a state space`);
+    return [{ kind: 'proxyFence', proxy: q.proxy as Proxy | 'alias', line }];
+  }
+  if (head === 'fence' && p[1] === 'mbarrier_init') {
+    quals(2, { sem: ['release'], scope: ['cluster'] });
+    nops(0, 'no operands');
+    // 9.7.15.4: a light-weight fence.release.cluster that orders prior mbarrier.init only; modelled as fence.release.cluster
+    return [{ kind: 'fence', sem: 'release', scope: 'cluster', line }];
+  }
+  if (head === 'fence') {
+    const q = quals(1, { sem: ['sc', 'acq_rel', 'acquire', 'release'], scope: SCOPES });
+    nops(0, 'no operands');
+    if (!q.scope) ctx.fail('a fence needs its scope: fence{.sem}.cta, .cluster, .gpu or .sys');
+    return [{ kind: 'fence', sem: (q.sem ?? 'acq_rel') as 'sc', scope: q.scope as Scope, line }];
+  }
+  if (head === 'bar' || head === 'barrier') {
+    const q = quals(1, { level: ['cta'], mode: ['sync', 'arrive', 'red'], aligned: ['aligned'] });
+    if (q.mode !== 'sync' && q.mode !== 'arrive') ctx.fail(`${head}{.cta}.sync and .arrive id{, count} are in the litmus language; .${q.mode ?? '?'} is not`);
+    if (ins.operands.length < 1 || ins.operands.length > 3) ctx.fail('takes id, or (Dat3M) instance, id{, quorum}');
+    // Dat3M: bar.cta.sync id | bar.cta.sync instance, id | bar.cta.sync instance, id, quorum
+    const idAt = ins.operands.length >= 2 ? 1 : 0;
+    return [{ kind: 'barrier', id: ctx.value(idAt, undefined), ...(ins.operands[2] ? { count: ctx.value(2, undefined) } : {}), ...(q.mode === 'arrive' ? { arrive: true } : {}), line }];
+  }
+  if (head === 'mbarrier') {
+    const op = p[1];
+    const sem = { sem: ['relaxed', 'acquire', 'release'], scope: ['cta', 'cluster'], space: ['shared', 'shared::cta', 'shared::cluster'], type: ['b64'], phase: ['parity'] };
+    if (op === 'init') {
+      quals(2, { space: ['shared', 'shared::cta'], type: ['b64'] });
+      nops(2, '[mbar], count');
+      const mbar = ctx.location(0, 'shared::cta');
+      const count = ins.operands[1]!.text;
+      if (!/^\d+$/.test(count) || BigInt(count) < 1n) ctx.fail('the count is a positive integer (the expected arrivals)', 1);
+      return [{ kind: 'mbarrier', op: 'init', mbar, count: BigInt(count), sem: 'relaxed', scope: 'cta', space: 'shared::cta', line }];
+    }
+    if (op === 'arrive' || op === 'expect_tx') {
+      const expect = op === 'expect_tx' || p[2] === 'expect_tx';
+      const q = quals(op === 'arrive' && expect ? 3 : 2, sem);
+      const defSem = op === 'expect_tx' ? 'relaxed' : 'release';
+      const s = (q.sem ?? defSem) as Sem;
+      const scope = (q.scope ?? 'cta') as Scope;
+      const space = sq(q.space ?? 'shared::cta');
+      if (op === 'expect_tx') {
+        nops(2, '[mbar], txCount');
+        if (s !== 'relaxed') ctx.fail('mbarrier.expect_tx is .relaxed only (9.7.15.16.14)');
+        return [{ kind: 'mbarrier', op: 'expect_tx', mbar: ctx.location(0, space), bytes: txCount(1), sem: 'relaxed', scope, space, line }];
+      }
+      if (s === 'acquire') ctx.fail('mbarrier.arrive is .release or .relaxed (9.7.15.16.16)');
+      const n = expect ? 3 : ins.operands.length;
+      if (n < 2 || n > 3 || ins.operands.length !== n) ctx.fail(expect ? 'takes state, [mbar], txCount' : 'takes state, [mbar]{, count}');
+      if (ins.operands[0]!.text !== '_') ctx.register(0);
+      const mbar = ctx.location(1, space);
+      const out: Instr[] = [];
+      if (expect) out.push({ kind: 'mbarrier', op: 'expect_tx', mbar, bytes: txCount(2), sem: 'relaxed', scope, space, line });
+      out.push({ kind: 'mbarrier', op: 'arrive', mbar, ...(!expect && ins.operands[2] ? { count: txCount(2) } : {}), sem: s, scope, space, line });
+      return out;
+    }
+    if (op === 'try_wait' || op === 'test_wait') {
+      const q = quals(2, sem);
+      nops(3, 'waitComplete, [mbar], state');
+      const s = (q.sem ?? 'acquire') as Sem;
+      if (s === 'release') ctx.fail(`mbarrier.${op} is .acquire or .relaxed (9.7.15.16.19)`);
+      const dst = ctx.register(0);
+      const space = sq(q.space ?? 'shared::cta');
+      return [{ kind: 'mbarrier', op: 'try_wait', mbar: ctx.location(1, space), dst, sem: s, scope: (q.scope ?? 'cta') as Scope, space, line }];
+    }
+    ctx.fail(`mbarrier.${op ?? ''} is not in the litmus language; it has mbarrier.init, .arrive, .arrive.expect_tx, .expect_tx, .try_wait, .test_wait`);
+  }
+  if (head === 'cp' && p[1] === 'async' && p[2] === 'bulk' && (p[3] === 'commit_group' || p[3] === 'wait_group')) {
+    if (p[3] === 'commit_group') {
+      nops(0, 'no operands');
+      return [{ kind: 'bulkCommit', line }];
+    }
+    if (p[4] === 'read') ctx.fail('cp.async.bulk.wait_group.read waits for the source reads only; it is not in the litmus language (use cp.async.bulk.wait_group N)');
+    nops(1, 'N');
+    const n = ins.operands[0]!.text;
+    if (!/^\d+$/.test(n)) ctx.fail('N is a non-negative integer (the bulk async-groups that may stay pending)', 0);
+    return [{ kind: 'bulkWait', n: Number(n), line }];
+  }
+  if (head === 'add' || head === 'sub' || head === 'mov' || head === 'and' || head === 'or' || head === 'xor') {
+    quals(1, { type: TYPES });
+    if (head === 'mov') {
+      nops(2, 'd, a');
+      return [{ kind: 'local', dst: ctx.register(0), value: ctx.value(1, undefined), line }];
+    }
+    nops(3, 'd, a, b');
+    const op = ({ add: '+', sub: '-', and: '&', or: '|', xor: '^' } as const)[head];
+    return [{ kind: 'local', dst: ctx.register(0), value: { k: 'bin', op, a: ctx.value(1, undefined), b: ctx.value(2, undefined) }, line }];
+  }
+  if (head === 'beq' || head === 'bne') {
+    nops(3, 'a, b, LABEL');
+    const target = ins.operands[2]!.text;
+    branch(target, ins.operands[2]!.col);
+    return [{ kind: 'branch', cond: { k: 'bin', op: head === 'beq' ? '==' : '!=', a: ctx.value(0, undefined), b: ctx.value(1, undefined) }, target, line }];
+  }
+  if (head === 'goto' || head === 'bra') {
+    nops(1, 'LABEL');
+    const target = ins.operands[0]!.text;
+    branch(target, ins.operands[0]!.col);
+    return [{ kind: 'branch', target, line }];
+  }
+  return ctx.fail(`'${ins.opcode}' is not an instruction of the litmus language; see docs/litmus.md for the instructions it reads`);
+
+  function txCount(i: number): bigint {
+    const s = ins.operands[i]?.text ?? '';
+    if (!/^\d+$/.test(s)) ctx.fail('a byte count (a non-negative integer) is expected here', i);
+    return BigInt(s);
+  }
+}
