@@ -1,7 +1,7 @@
 /**
  * The vector-file scanners in C++ (native/reader/src/: jsonl_scan.cc for JSON lines, yaml_scan.cc
  * for YAML list items), where they are built: speed-ups of the TypeScript packed scanners
- * (vector-jsonl.ts's scanPackedLine, vector-yaml.ts's packScan), which read any line or item they
+ * (vector-jsonl.ts's scanPackedLine, yaml-pack-scan.ts's PackScanner), which read any line or item they
  * do not take. `npm install` builds them with node-gyp (a C++ compiler is all they need, no CUDA);
  * without them, or with PTX_NATIVE_SCAN=0 in the environment, everything is read by the TypeScript
  * scanners, with the same cases and problems (tests/case-readers/jsonl-native.test.ts and
