@@ -12,7 +12,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CaseSink, HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, MAX_ELEMS, type PackFields, type PackVariant, SPACE_GLOBAL, SPACE_SHARED, newPackFields, fileVariant, packItem, packSmall, packVariantOf, resetPackFields } from './packed.js';
+import { type CaseSink, HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, SPACE_GLOBAL, SPACE_SHARED } from './packed.js';
+import { MAX_ELEMS, type PackFields, newPackFields, fileVariant, packItem, packSmall, packVariantOf, resetPackFields } from './pack-fields.js';
 
 /** The record layout and table sizes, as native/reader/src/scan_common.h has them (its `layout` string is checked against these). */
 export const R_NL = 0;

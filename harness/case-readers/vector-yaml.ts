@@ -12,7 +12,8 @@
  * items do not parse on their own, is parsed as one document, as long as it is small.
  */
 import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { type CaseBatch, CaseSink, type PackFields, endNames, packItem } from './packed.js';
+import { type CaseBatch, CaseSink, endNames } from './packed.js';
+import { type PackFields, packItem } from './pack-fields.js';
 import { type NativeScan, R_LEN, R_LINES, R_NAMELINE, R_NL, Spellings, YAML_SLACK, nativeScan, packRecord } from './native-scan.js';
 import type { Case } from './types.js';
 import { CR, type FastItem, ItemReader, NL, SP } from './yaml-item.js';

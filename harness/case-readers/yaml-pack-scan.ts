@@ -4,7 +4,7 @@
  * it), with no string per case. The TypeScript twin of native/reader/src/yaml_scan.cc, used where
  * the addon is absent and for the items the native scanner leaves.
  */
-import { type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, newPackFields, resetPackFields, setList } from './packed.js';
+import { type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, newPackFields, resetPackFields, setList } from './pack-fields.js';
 import { CR, NL, RESERVED, SP } from './yaml-item.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -7,8 +7,14 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type NativeScan, R_NL, Spellings, nativeScan, nativeScanStatus, recordFields, useNativeScan } from '../../harness/case-readers/native-scan.js';
-import { MAX_ELEMS, newPackFields, unpackAll } from '../../harness/case-readers/packed.js';
-import { JSONL_SLACK, JsonlScanner, scanPackedLine, scannedFields } from '../../harness/case-readers/vector-jsonl.js';
+import { unpackAll } from '../../harness/case-readers/packed.js';
+import { MAX_ELEMS, newPackFields } from '../../harness/case-readers/pack-fields.js';
+import { JSONL_SLACK, JsonlScanner } from '../../harness/case-readers/vector-jsonl.js';
+import { JsonlLineScanner } from '../../harness/case-readers/jsonl-pack-scan.js';
+
+const lineScan = new JsonlLineScanner();
+const scanPackedLine = (u: Uint8Array, s: number, e: number, last: boolean) => lineScan.scan(u, s, e, last);
+const scannedFields = () => lineScan.PF;
 import { loadVectorText } from '../../harness/case-readers/vectors.js';
 
 const nat = nativeScan();

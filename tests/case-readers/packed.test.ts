@@ -8,9 +8,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PackedCases, SLOT_WORDS, packVariant, unpack, unpackAll } from '../../harness/case-readers/packed.js';
-import { JsonlScanner, scanPackedLine } from '../../harness/case-readers/vector-jsonl.js';
+import { JsonlScanner } from '../../harness/case-readers/vector-jsonl.js';
+import { JsonlLineScanner } from '../../harness/case-readers/jsonl-pack-scan.js';
+
+const scanPackedLine = (u: Uint8Array, s: number, e: number, last: boolean) => new JsonlLineScanner().scan(u, s, e, last);
 import { loadVectorText } from '../../harness/case-readers/vectors.js';
-import { NameSet, nameHash, variantInfo } from '../../harness/case-readers/vector-check.js';
+import { variantInfo } from '../../harness/case-readers/vector-check.js';
+import { NameSet, nameHash } from '../../harness/case-readers/name-set.js';
 
 const LIB = join(import.meta.dirname, '..', '..', 'cases', 'vectors');
 

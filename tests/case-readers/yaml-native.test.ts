@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { R_LINES, R_NAMELINE, R_NL, Spellings, YAML_SLACK, nativeScan, nativeScanStatus, recordFields, useNativeScan } from '../../harness/case-readers/native-scan.js';
-import { MAX_ELEMS, type PackFields, newPackFields, unpackAll } from '../../harness/case-readers/packed.js';
+import { unpackAll } from '../../harness/case-readers/packed.js';
+import { MAX_ELEMS, type PackFields, newPackFields } from '../../harness/case-readers/pack-fields.js';
 import { loadVectorText } from '../../harness/case-readers/vectors.js';
 import { YamlScanner, packScanRun } from '../../harness/case-readers/vector-yaml.js';
 import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from '../../scripts/vector-spellings.js';
