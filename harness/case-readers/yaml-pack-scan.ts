@@ -97,7 +97,8 @@ export class PackScanner {
 
   /** Marks list L (1..4: operands b, c, expect memory, returned) present; false when it already is (a duplicate key). */
   private markList(L: number): boolean {
-    return setList(this.PF, L as ListSlot, 0);
+    const PF = this.PF;
+    return setList(PF, L as ListSlot, 0);
   }
 
   /** Whether u[s, e) is exactly the bytes w. */
@@ -279,15 +280,17 @@ export class PackScanner {
 
   /** Records element k of list L, u[s, t); false past MAX_ELEMS. */
   element(L: number, k: number, s: number, t: number): boolean {
+    const ELS = this.ELS;
     if (k >= MAX_ELEMS) return false;
     const x = L * 2 * MAX_ELEMS + 2 * k;
-    this.ELS[x] = s;
-    this.ELS[x + 1] = t;
+    ELS[x] = s;
+    ELS[x + 1] = t;
     return true;
   }
 
   /** The flow list `[ a, b ]` at u[p] ('['), its elements recorded as list L; the offset after ']', or -1. */
   flowList(u: Uint8Array, p: number, L: number): number {
+    const CNT = this.CNT;
     p++;
     while (u[p] === SP) p++;
     for (let k = 0; ; ) {
@@ -298,7 +301,7 @@ export class PackScanner {
       while (u[p] === SP) p++;
       const c = u[p];
       if (c === 93) {
-        this.CNT[L] = k;
+        CNT[L] = k;
         return p + 1;
       }
       if (c !== 44) return -1;
@@ -313,6 +316,7 @@ export class PackScanner {
    * The start of the first line after it, or -1.
    */
   blockSeq(u: Uint8Array, p: number, e: number, col: number, L: number): number {
+    const CNT = this.CNT;
     let at = -1;
     let k = 0;
     while (p < e) {
@@ -340,7 +344,7 @@ export class PackScanner {
       if (p < 0) return -1;
     }
     if (k === 0) return -1;
-    this.CNT[L] = k;
+    CNT[L] = k;
     return p;
   }
 
@@ -469,33 +473,34 @@ export class PackScanner {
 
   /** A scalar of key 1-3 at u[s, e) (as scalarEnd found it) into this.PF; false when it does not pack. */
   scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean {
+    const PF = this.PF;
     const q = u[s];
     const quoted = q === 34 || q === 39;
     if (!quoted && !this.plainIsString(u, s, e)) return false;
     const qs = quoted ? s + 1 : s;
     const qe = quoted ? e - 1 : e;
     if (key === 1) {
-      if (this.PF.nameAt >= 0 || qe <= qs) return false;
+      if (PF.nameAt >= 0 || qe <= qs) return false;
       let h = 0x811c9dc5;
       for (let i = qs; i < qe; i++) {
         const c = u[i]!;
         if (!NAME_BYTE[c]) return false;
         h = Math.imul(h ^ c, 0x01000193);
       }
-      this.PF.nameAt = qs;
-      this.PF.nameEnd = qe;
-      this.PF.nameHash = h | 1;
-      this.PF.nameChecked = true;
-      this.PF.nameCol = s - this.nameLineStart + 1;
+      PF.nameAt = qs;
+      PF.nameEnd = qe;
+      PF.nameHash = h | 1;
+      PF.nameChecked = true;
+      PF.nameCol = s - this.nameLineStart + 1;
       return true;
     }
     if (key === 2) {
-      if (this.PF.instruction !== undefined || qe <= qs) return false;
-      this.PF.instruction = this.instructionOf(u, qs, qe);
+      if (PF.instruction !== undefined || qe <= qs) return false;
+      PF.instruction = this.instructionOf(u, qs, qe);
       return true;
     }
-    if (this.PF.space !== undefined) return false;
-    this.PF.space = this.bytesIs(u, qs, qe, B_GLOBAL) ? 'global' : this.bytesIs(u, qs, qe, B_SHARED) ? 'shared' : '?';
+    if (PF.space !== undefined) return false;
+    PF.space = this.bytesIs(u, qs, qe, B_GLOBAL) ? 'global' : this.bytesIs(u, qs, qe, B_SHARED) ? 'shared' : '?';
     return true;
   }
 
@@ -507,8 +512,9 @@ export class PackScanner {
    * when `complete` (else an item that reaches `e` may go on in text not yet read: false).
    */
   packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd = false, complete = true): boolean {
-    resetPackFields(this.PF, u);
-    this.PF.elems = true;
+    const PF = this.PF;
+    resetPackFields(PF, u);
+    PF.elems = true;
     this.LN = 0;
     this.packNameLine = 0;
     let p = s + indent + 1;
@@ -533,26 +539,26 @@ export class PackScanner {
         const nx = this.endLine(u, a, e);
         if (nx < 0) return false;
         if (key === 4) {
-          if (this.PF.memory >= 0) return false;
-          this.PF.memory = 0;
+          if (PF.memory >= 0) return false;
+          PF.memory = 0;
           p = this.blockSeq(u, nx, e, keyCol, 0);
         } else if (key === 5 || key === 6) {
-          if (key === 5 ? this.PF.operands : this.PF.expect) return false;
-          if (key === 5) this.PF.operands = true;
-          else this.PF.expect = true;
+          if (key === 5 ? PF.operands : PF.expect) return false;
+          if (key === 5) PF.operands = true;
+          else PF.expect = true;
           p = this.blockMap(u, nx, e, keyCol, key - 4);
         } else return false;
         if (p < 0) return false;
       } else {
         let t: number;
         if (key === 4) {
-          if (this.PF.memory >= 0 || c !== 91) return false;
-          this.PF.memory = 0;
+          if (PF.memory >= 0 || c !== 91) return false;
+          PF.memory = 0;
           t = this.flowList(u, v, 0);
         } else if (key === 5 || key === 6) {
-          if (c !== 123 || (key === 5 ? this.PF.operands : this.PF.expect)) return false;
-          if (key === 5) this.PF.operands = true;
-          else this.PF.expect = true;
+          if (c !== 123 || (key === 5 ? PF.operands : PF.expect)) return false;
+          if (key === 5) PF.operands = true;
+          else PF.expect = true;
           t = this.flowMap(u, v, key - 4);
         } else {
           t = this.scalarEnd(u, v);
@@ -568,7 +574,7 @@ export class PackScanner {
           if (findEnd && !complete) return false;
           this.packLines = this.LN;
           this.packEnd = e;
-          return this.PF.nameAt >= 0;
+          return PF.nameAt >= 0;
         }
         const ls = p;
         while (u[p] === SP) p++;
@@ -577,7 +583,7 @@ export class PackScanner {
           if (findEnd && p - ls === indent && u[p] === 45 && u[p + 1] === SP) {
             this.packLines = this.LN;
             this.packEnd = ls;
-            return this.PF.nameAt >= 0;
+            return PF.nameAt >= 0;
           }
           return false;
         }
