@@ -7,11 +7,12 @@
  * 1 when an intent disagrees (or judging a test failed), 2 when a file did not parse (the others
  * still run) or on bad usage.
  */
+import { condHolds } from '../memory-model/condition.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { intentOf, parseLitmus } from '../memory-model/extended.js';
-import { judge, type Judgement, type LitmusTest } from '../memory-model/index.js';
+import { judge, type Judgement } from '../memory-model/index.js';
 import { prepareReportDir } from '../report/dir.js';
 import { printWritten } from './summary.js';
 import { xmlText } from '../report/junit.js';
@@ -47,34 +48,6 @@ export function verdictAxioms(j: Judgement, holdsFor: (values: Record<string, st
   const wild = j.outcomes.filter((o) => !o.allowed && Object.values(o.values).includes('*'));
   const axioms = [...new Set((about.length ? about : wild).map((o) => o.axiom ?? '?'))];
   return axioms.length ? axioms.join(', ') : 'no candidate execution has it';
-}
-
-/** Evaluates the test's condition on an outcome's values (the judge's `values` keys: `P0:r0`, `x`). */
-function condHolds(test: LitmusTest, values: Record<string, string>): boolean {
-  const term = (t: LitmusTest['cond'] extends infer C ? (C extends { k: 'cmp'; a: infer T } ? T : never) : never): bigint | undefined => {
-    if (t.k === 'const') return t.v;
-    const v = t.k === 'reg' ? values[`P${t.thread}:${t.reg}`] : values[t.loc];
-    return v !== undefined && /^-?(0x[0-9a-f]+|\d+)$/i.test(v) ? BigInt(v) : undefined; // '*': a value the outcome leaves open
-  };
-  const ev = (c: LitmusTest['cond']): boolean => {
-    switch (c.k) {
-      case 'true':
-        return true;
-      case 'not':
-        return !ev(c.a);
-      case 'and':
-        return ev(c.a) && ev(c.b);
-      case 'or':
-        return ev(c.a) || ev(c.b);
-      case 'cmp': {
-        const a = term(c.a);
-        const b = term(c.b);
-        if (a === undefined || b === undefined) return false;
-        return c.op === '==' ? a === b : c.op === '!=' ? a !== b : c.op === '<' ? a < b : c.op === '>' ? a > b : c.op === '<=' ? a <= b : a >= b;
-      }
-    }
-  };
-  return ev(test.cond);
 }
 
 export interface LitmusResult {
@@ -149,7 +122,7 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
     }
     try {
       const j = judge(test);
-      const holdsFor = (values: Record<string, string>) => condHolds(test, values);
+      const holdsFor = (values: Record<string, string>) => condHolds(test.cond, values) === true;
       const word = verdictWord(j);
       const axioms = verdictAxioms(j, holdsFor);
       const agrees = !intent || intent.verdict === word;

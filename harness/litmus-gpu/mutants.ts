@@ -11,9 +11,11 @@
  * mutant). A mutant is killed when a run of it shows its weak outcome at least once; the mutation
  * score of a class is the share of its mutants killed.
  */
-import type { Cond, Judgement, LitmusTest, Term } from '../memory-model/events.js';
+import type { Judgement, LitmusTest } from '../memory-model/events.js';
 import { parseLitmus } from '../memory-model/extended.js';
 import { judge } from '../memory-model/index.js';
+import { condHolds } from '../memory-model/condition.js';
+export { condHolds } from '../memory-model/condition.js';
 
 export type MutantClass = 'sem' | 'fence' | 'scope' | 'placement';
 export const MUTANT_CLASSES: readonly MutantClass[] = ['sem', 'fence', 'scope', 'placement'];
@@ -38,53 +40,6 @@ export interface Candidate {
   readonly allowed: boolean;
   /** Why it is not a mutant, when it is not. */
   readonly reason?: string;
-}
-
-const u32 = (v: bigint) => BigInt.asUintN(32, v);
-
-/**
- * The final condition on one outcome (values by key as decimal strings); undefined when a value is not
- * a number. Values and constants compare at full width, as the judge's condition does (a histogram
- * value is already unsigned at its key's width: a 64-bit `s != 0x100000001` must see s = 1 as
- * different); a negative one is read as a 32-bit word, the width of every signed value the corpus
- * and the peer tests write.
- */
-export function condHolds(c: Cond, values: Readonly<Record<string, string>>): boolean | undefined {
-  const val = (t: Term): bigint | undefined => {
-    if (t.k === 'const') return t.v < 0n ? u32(t.v) : t.v;
-    const s = values[t.k === 'reg' ? `P${t.thread}:${t.reg}` : t.loc];
-    if (s === undefined || !/^-?\d+$/.test(s)) return undefined;
-    const v = BigInt(s);
-    return v < 0n ? u32(v) : v;
-  };
-  switch (c.k) {
-    case 'true':
-      return true;
-    case 'not': {
-      const a = condHolds(c.a, values);
-      return a === undefined ? undefined : !a;
-    }
-    case 'and':
-    case 'or': {
-      const a = condHolds(c.a, values);
-      const b = condHolds(c.b, values);
-      if (a === undefined || b === undefined) return undefined;
-      return c.k === 'and' ? a && b : a || b;
-    }
-    case 'cmp': {
-      const a = val(c.a);
-      const b = val(c.b);
-      if (a === undefined || b === undefined) return undefined;
-      switch (c.op) {
-        case '==': return a === b;
-        case '!=': return a !== b;
-        case '<': return a < b;
-        case '>': return a > b;
-        case '<=': return a <= b;
-        case '>=': return a >= b;
-      }
-    }
-  }
 }
 
 /** Whether an outcome is the test's weak outcome: the condition holds (`exists`, `not exists`) or fails (`forall`). */
