@@ -75,6 +75,59 @@ const latin1 = (u: Uint8Array, s: number, e: number) => Buffer.from(u.buffer, u.
  * The packed path's scanner (the TypeScript twin of native/reader/src/yaml_scan.cc): one per file
  * scanner, its fields and positions its own. `scan` reads one item into PF.
  */
+/** Whether u[s, e) is exactly the bytes w. */
+function bytesIs(u: Uint8Array, s: number, e: number, w: Uint8Array): boolean {
+  if (e - s !== w.length) return false;
+  for (let i = 0; i < w.length; i++) if (u[s + i] !== w[i]) return false;
+  return true;
+}
+
+/** Whether the line whose first non-space byte is at u[p] holds nothing (blank, or a comment). */
+function emptyAt(u: Uint8Array, p: number, e: number): boolean {
+  if (p >= e) return true;
+  const c = u[p];
+  return c === NL || c === 35 || (c === CR && u[p + 1] === NL);
+}
+
+/** The end of an element token at u[p]: "double-quoted" (no escape), 'single-quoted' (no ''), or plain letters and digits; or -1. */
+function tokenEnd(u: Uint8Array, p: number): number {
+  const q = u[p];
+  if (q === 34) {
+    for (let i = p + 1; ; i++) {
+      const c = u[i];
+      if (c === 34) return i + 1;
+      if (c === undefined || c === 92 || c < 32) return -1;
+    }
+  }
+  if (q === 39) {
+    for (let i = p + 1; ; i++) {
+      const c = u[i];
+      if (c === 39) return u[i + 1] === 39 ? -1 : i + 1;
+      if (c === undefined || c < 32) return -1;
+    }
+  }
+  let i = p;
+  while (isAlnum(u[i])) i++;
+  return i > p ? i : -1;
+}
+
+/** Whether the plain scalar u[s, e) (bytes of isPlainByte) is a string as written under YAML's core schema (not null, a boolean or a number). */
+function plainIsString(u: Uint8Array, s: number, e: number): boolean {
+  const c0 = u[s]!;
+  if (isLetter(c0)) {
+    const n = e - s;
+    return !((n === 4 || n === 5) && RESERVED.test(latin1(u, s, e)));
+  }
+  if (c0 === 95) return true;
+  // a digit first: a string when something in it is not of a number (and it is no 0x/0o prefix)
+  if (!(c0 >= 48 && c0 <= 57) || u[s + 1] === 120 || u[s + 1] === 111) return false;
+  for (let i = s + 1; i < e; i++) {
+    const c = u[i]!;
+    if (!((c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45)) return true;
+  }
+  return false;
+}
+
 export class PackScanner {
   /** The fields of the item scanned last (packItem writes them into the block). */
   readonly PF: PackFields = newPackFields();
@@ -101,12 +154,6 @@ export class PackScanner {
     return setList(PF, L as ListSlot, 0);
   }
 
-  /** Whether u[s, e) is exactly the bytes w. */
-  bytesIs(u: Uint8Array, s: number, e: number, w: Uint8Array): boolean {
-    if (e - s !== w.length) return false;
-    for (let i = 0; i < w.length; i++) if (u[s + i] !== w[i]) return false;
-    return true;
-  }
 
   /**
    * The key at u[p] (plain [A-Za-z0-9_]+, or the same in double or single quotes) followed by ':', as
@@ -208,16 +255,16 @@ export class PackScanner {
     const c0 = u[s];
     this.KEY = 0;
     if (inner === 0) {
-      if (n === 4 && c0 === 110) this.KEY = this.bytesIs(u, s, i, B_NAME) ? 1 : 0;
-      else if (n === 11 && c0 === 105) this.KEY = this.bytesIs(u, s, i, B_INSTRUCTION) ? 2 : 0;
-      else if (n === 5 && c0 === 115) this.KEY = this.bytesIs(u, s, i, B_SPACE) ? 3 : 0;
-      else if (n === 6 && c0 === 109) this.KEY = this.bytesIs(u, s, i, B_MEMORY) ? 4 : 0;
-      else if (n === 8 && c0 === 111) this.KEY = this.bytesIs(u, s, i, B_OPERANDS) ? 5 : 0;
-      else if (n === 6 && c0 === 101) this.KEY = this.bytesIs(u, s, i, B_EXPECT) ? 6 : 0;
+      if (n === 4 && c0 === 110) this.KEY = bytesIs(u, s, i, B_NAME) ? 1 : 0;
+      else if (n === 11 && c0 === 105) this.KEY = bytesIs(u, s, i, B_INSTRUCTION) ? 2 : 0;
+      else if (n === 5 && c0 === 115) this.KEY = bytesIs(u, s, i, B_SPACE) ? 3 : 0;
+      else if (n === 6 && c0 === 109) this.KEY = bytesIs(u, s, i, B_MEMORY) ? 4 : 0;
+      else if (n === 8 && c0 === 111) this.KEY = bytesIs(u, s, i, B_OPERANDS) ? 5 : 0;
+      else if (n === 6 && c0 === 101) this.KEY = bytesIs(u, s, i, B_EXPECT) ? 6 : 0;
     } else if (inner === 1) {
       if (n === 1) this.KEY = c0 === 98 ? 11 : c0 === 99 ? 12 : 0;
-    } else if (n === 6 && c0 === 109) this.KEY = this.bytesIs(u, s, i, B_MEMORY) ? 13 : 0;
-    else if (n === 8 && c0 === 114) this.KEY = this.bytesIs(u, s, i, B_RETURNED) ? 14 : 0;
+    } else if (n === 6 && c0 === 109) this.KEY = bytesIs(u, s, i, B_MEMORY) ? 13 : 0;
+    else if (n === 8 && c0 === 114) this.KEY = bytesIs(u, s, i, B_RETURNED) ? 14 : 0;
     return this.KEY ? p + 1 : -1;
   }
 
@@ -242,12 +289,6 @@ export class PackScanner {
     return p + 1;
   }
 
-  /** Whether the line whose first non-space byte is at u[p] holds nothing (blank, or a comment). */
-  emptyAt(u: Uint8Array, p: number, e: number): boolean {
-    if (p >= e) return true;
-    const c = u[p];
-    return c === NL || c === 35 || (c === CR && u[p + 1] === NL);
-  }
 
   /** The start of the line after u[p] (the item's end when there is none); this.LN counts the line. */
   skipRest(u: Uint8Array, p: number, e: number): number {
@@ -256,27 +297,6 @@ export class PackScanner {
     return p < e ? p + 1 : e;
   }
 
-  /** The end of an element token at u[p]: "double-quoted" (no escape), 'single-quoted' (no ''), or plain letters and digits; or -1. */
-  tokenEnd(u: Uint8Array, p: number): number {
-    const q = u[p];
-    if (q === 34) {
-      for (let i = p + 1; ; i++) {
-        const c = u[i];
-        if (c === 34) return i + 1;
-        if (c === undefined || c === 92 || c < 32) return -1;
-      }
-    }
-    if (q === 39) {
-      for (let i = p + 1; ; i++) {
-        const c = u[i];
-        if (c === 39) return u[i + 1] === 39 ? -1 : i + 1;
-        if (c === undefined || c < 32) return -1;
-      }
-    }
-    let i = p;
-    while (isAlnum(u[i])) i++;
-    return i > p ? i : -1;
-  }
 
   /** Records element k of list L, u[s, t); false past MAX_ELEMS. */
   element(L: number, k: number, s: number, t: number): boolean {
@@ -294,7 +314,7 @@ export class PackScanner {
     p++;
     while (u[p] === SP) p++;
     for (let k = 0; ; ) {
-      const t = this.tokenEnd(u, p);
+      const t = tokenEnd(u, p);
       if (t < 0 || !this.element(L, k, p, t)) return -1;
       k++;
       p = t;
@@ -322,7 +342,7 @@ export class PackScanner {
     while (p < e) {
       const ls = p;
       while (u[p] === SP) p++;
-      if (this.emptyAt(u, p, e)) {
+      if (emptyAt(u, p, e)) {
         p = this.skipRest(u, p, e);
         continue;
       }
@@ -337,7 +357,7 @@ export class PackScanner {
       if (u[p + 1] !== SP) return -1;
       p += 2;
       while (u[p] === SP) p++;
-      const t = this.tokenEnd(u, p);
+      const t = tokenEnd(u, p);
       if (t < 0 || !this.element(L, k, p, t)) return -1;
       k++;
       p = this.endLine(u, t, e);
@@ -381,7 +401,7 @@ export class PackScanner {
     while (p < e) {
       const ls = p;
       while (u[p] === SP) p++;
-      if (this.emptyAt(u, p, e)) {
+      if (emptyAt(u, p, e)) {
         p = this.skipRest(u, p, e);
         continue;
       }
@@ -419,7 +439,7 @@ export class PackScanner {
    */
   scalarEnd(u: Uint8Array, p: number): number {
     const q = u[p];
-    if (q === 34 || q === 39) return this.tokenEnd(u, p);
+    if (q === 34 || q === 39) return tokenEnd(u, p);
     let i = p;
     for (;;) {
       const c = u[i];
@@ -434,22 +454,6 @@ export class PackScanner {
     return i > p ? i : -1;
   }
 
-  /** Whether the plain scalar u[s, e) (bytes of isPlainByte) is a string as written under YAML's core schema (not null, a boolean or a number). */
-  plainIsString(u: Uint8Array, s: number, e: number): boolean {
-    const c0 = u[s]!;
-    if (isLetter(c0)) {
-      const n = e - s;
-      return !((n === 4 || n === 5) && RESERVED.test(latin1(u, s, e)));
-    }
-    if (c0 === 95) return true;
-    // a digit first: a string when something in it is not of a number (and it is no 0x/0o prefix)
-    if (!(c0 >= 48 && c0 <= 57) || u[s + 1] === 120 || u[s + 1] === 111) return false;
-    for (let i = s + 1; i < e; i++) {
-      const c = u[i]!;
-      if (!((c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45)) return true;
-    }
-    return false;
-  }
 
   instructionOf(u: Uint8Array, s: number, e: number): string {
     const n = e - s;
@@ -476,7 +480,7 @@ export class PackScanner {
     const PF = this.PF;
     const q = u[s];
     const quoted = q === 34 || q === 39;
-    if (!quoted && !this.plainIsString(u, s, e)) return false;
+    if (!quoted && !plainIsString(u, s, e)) return false;
     const qs = quoted ? s + 1 : s;
     const qe = quoted ? e - 1 : e;
     if (key === 1) {
@@ -500,7 +504,7 @@ export class PackScanner {
       return true;
     }
     if (PF.space !== undefined) return false;
-    PF.space = this.bytesIs(u, qs, qe, B_GLOBAL) ? 'global' : this.bytesIs(u, qs, qe, B_SHARED) ? 'shared' : '?';
+    PF.space = bytesIs(u, qs, qe, B_GLOBAL) ? 'global' : bytesIs(u, qs, qe, B_SHARED) ? 'shared' : '?';
     return true;
   }
 
@@ -578,7 +582,7 @@ export class PackScanner {
         }
         const ls = p;
         while (u[p] === SP) p++;
-        if (!this.emptyAt(u, p, e)) {
+        if (!emptyAt(u, p, e)) {
           if (p - ls === keyCol) break;
           if (findEnd && p - ls === indent && u[p] === 45 && u[p + 1] === SP) {
             this.packLines = this.LN;
