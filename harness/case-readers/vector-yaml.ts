@@ -17,7 +17,7 @@ import { type PackFields, packItem } from './pack-fields.js';
 import { type NativeScan, R_LEN, R_LINES, R_NAMELINE, R_NL, Spellings, YAML_SLACK, nativeScan, packRecord } from './native-scan.js';
 import type { Case } from './types.js';
 import { CR, type FastItem, ItemReader, NL, SP } from './yaml-item.js';
-import { PackScanner } from './yaml-pack-scan.js';
+import { newPackScanner } from './yaml-pack-scan.js';
 import { type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 /** Files up to this size may be parsed as one document when they are not in the simple layout. */
@@ -116,7 +116,7 @@ function itemStartAt(u: Uint8Array, s: number, indent: number): boolean {
  * PackFields), where it ends and its lines, or undefined.
  */
 export function packScanRun(u: Uint8Array, s: number, n: number, indent: number, last: boolean): { f: PackFields; end: number; lines: number; nameLine: number } | undefined {
-  const ps = new PackScanner();
+  const ps = newPackScanner();
   return itemStartAt(u, s, indent) && ps.packScan(u, s, n, indent, true, last) ? { f: ps.PF, end: ps.packEnd, lines: ps.packLines, nameLine: ps.packNameLine } : undefined;
 }
 
@@ -160,7 +160,7 @@ export class YamlScanner {
   /** The fast path's reader of one-line item forms (yaml-item.ts). */
   private readonly itemReader = new ItemReader();
   /** The packed path's scanner (its fields and positions). */
-  private readonly pack = new PackScanner();
+  private readonly pack = newPackScanner();
   private readonly sink: CaseSink;
   /** Items checked (cases and items with problems), for progress. */
   items = 0;

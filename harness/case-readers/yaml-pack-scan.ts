@@ -1,16 +1,19 @@
 /**
  * The packed path of YAML vector files: an item of the common case shape read from the file's
- * UTF-8 bytes straight into packed fields (PackScanner; packed.ts's packItem then checks and writes
- * it), with no string per case. The TypeScript twin of native/reader/src/yaml_scan.cc, used where
- * the addon is absent and for the items the native scanner leaves.
+ * UTF-8 bytes straight into packed fields (a PackScanner; pack-fields.ts's packItem then checks and
+ * writes it), with no string per case. The TypeScript twin of native/reader/src/yaml_scan.cc, used
+ * where the addon is absent and for the items the native scanner leaves. Each scanner's state (its
+ * fields, line count, key, positions) is its own: newPackScanner() makes one, whose functions close
+ * over it (closures, read as fast as the module-level state they replace; a class's `this` fields
+ * cost the TypeScript twin 5-15 % end to end).
  */
 import { type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, newPackFields, resetPackFields, setList } from './pack-fields.js';
 import { CR, NL, RESERVED, SP } from './yaml-item.js';
 
 // ---------------------------------------------------------------------------------------------
-// The packed path: an item of the common shape read from the file's bytes straight into PF (then
+// An item of the common shape read from the file's bytes straight into PF (then
 // packItem checks and writes it), with no string per case. Anything else: false, and the item is
-// read by the general path below, which gives the same case or the located problem.
+// read by the general path (vector-yaml.ts), which gives the same case or the located problem.
 //
 // Taken: every line of the item blank, a comment, or a key of a case at the item's key column
 // (`name:`, `instruction:`, `space:` with a plain, "double" or 'single'-quoted scalar; `memory:`
@@ -24,14 +27,11 @@ import { CR, NL, RESERVED, SP } from './yaml-item.js';
 // calls it first where it is built): a change here is made there too, and
 // tests/case-readers/yaml-native.test.ts holds the two to the same fields on generated items.
 
-
-
 const isKeyByte = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57));
 const isAlnum = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57));
 /** A byte of a plain scalar the packed path takes (letters, digits, _ . - ( )). */
 const isPlainByte = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 40 || c === 41);
 const isLetter = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90));
-
 const bytesOf = (k: string) => Uint8Array.from(k, (c) => c.charCodeAt(0));
 const B_NAME = bytesOf('name');
 const B_INSTRUCTION = bytesOf('instruction');
@@ -42,166 +42,87 @@ const B_EXPECT = bytesOf('expect');
 const B_RETURNED = bytesOf('returned');
 const B_GLOBAL = bytesOf('global');
 const B_SHARED = bytesOf('shared');
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 const latin1 = (u: Uint8Array, s: number, e: number) => Buffer.from(u.buffer, u.byteOffset + s, e - s).toString('latin1');
 
-/** Recent instruction spellings as bytes, and the one string handed on for each (packItem matches strings by identity). */
-
-
-
-
-
-
-
-/**
- * The packed path's scanner (the TypeScript twin of native/reader/src/yaml_scan.cc): one per file
- * scanner, its fields and positions its own. `scan` reads one item into PF.
- */
-/** Whether u[s, e) is exactly the bytes w. */
-function bytesIs(u: Uint8Array, s: number, e: number, w: Uint8Array): boolean {
-  if (e - s !== w.length) return false;
-  for (let i = 0; i < w.length; i++) if (u[s + i] !== w[i]) return false;
-  return true;
-}
-
-/** Whether the line whose first non-space byte is at u[p] holds nothing (blank, or a comment). */
-function emptyAt(u: Uint8Array, p: number, e: number): boolean {
-  if (p >= e) return true;
-  const c = u[p];
-  return c === NL || c === 35 || (c === CR && u[p + 1] === NL);
-}
-
-/** The end of an element token at u[p]: "double-quoted" (no escape), 'single-quoted' (no ''), or plain letters and digits; or -1. */
-function tokenEnd(u: Uint8Array, p: number): number {
-  const q = u[p];
-  if (q === 34) {
-    for (let i = p + 1; ; i++) {
-      const c = u[i];
-      if (c === 34) return i + 1;
-      if (c === undefined || c === 92 || c < 32) return -1;
-    }
-  }
-  if (q === 39) {
-    for (let i = p + 1; ; i++) {
-      const c = u[i];
-      if (c === 39) return u[i + 1] === 39 ? -1 : i + 1;
-      if (c === undefined || c < 32) return -1;
-    }
-  }
-  let i = p;
-  while (isAlnum(u[i])) i++;
-  return i > p ? i : -1;
-}
-
-/** Whether the plain scalar u[s, e) (bytes of isPlainByte) is a string as written under YAML's core schema (not null, a boolean or a number). */
-function plainIsString(u: Uint8Array, s: number, e: number): boolean {
-  const c0 = u[s]!;
-  if (isLetter(c0)) {
-    const n = e - s;
-    return !((n === 4 || n === 5) && RESERVED.test(latin1(u, s, e)));
-  }
-  if (c0 === 95) return true;
-  // a digit first: a string when something in it is not of a number (and it is no 0x/0o prefix)
-  if (!(c0 >= 48 && c0 <= 57) || u[s + 1] === 120 || u[s + 1] === 111) return false;
-  for (let i = s + 1; i < e; i++) {
-    const c = u[i]!;
-    if (!((c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45)) return true;
-  }
-  return false;
-}
-
-export class PackScanner {
-  /** The fields of the item scanned last (packItem writes them into the block). */
-  readonly PF: PackFields = newPackFields();
-  private readonly ELS = this.PF.els;
-  private readonly CNT = this.PF.cnt;
+/** One packed scanner: `packScan` reads an item into PF; the numbers say where it was. */
+export interface PackScanner {
+  readonly PF: PackFields;
+  packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd?: boolean, complete?: boolean): boolean;
   /** Lines the last item scanned spans, and the line (from its first, 0) of its name: key. */
-  packLines = 0;
-  packNameLine = 0;
-  /** Lines consumed so far by the scan (every method that passes a line end counts it). */
-  private LN = 0;
-  /** The key keyAt found: 1 name, 2 instruction, 3 space, 4 memory, 5 operands, 6 expect; 11 b, 12 c (operands), 13 memory, 14 returned (expect). */
-  private KEY = 0;
+  readonly packLines: number;
+  readonly packNameLine: number;
   /** Where the item scanned last ends (the start of the next item's line, or the end of the text). */
-  packEnd = 0;
-  /** Where the line of the item's name: key starts. */
-  private nameLineStart = 0;
-  /** Recent instruction spellings, as bytes and as strings (the same few repeat on every case). */
-  private readonly RECENT_B: Uint8Array[] = [];
-  private readonly RECENT_T: string[] = [];
+  readonly packEnd: number;
+}
 
-  /** Marks list L (1..4: operands b, c, expect memory, returned) present; false when it already is (a duplicate key). */
-  private markList(L: number): boolean {
-    const PF = this.PF;
-    return setList(PF, L as ListSlot, 0);
+/** A packed scanner with state of its own. */
+export function newPackScanner(): PackScanner {
+  const PF: PackFields = newPackFields();
+  const ELS = PF.els;
+  const CNT = PF.cnt;
+
+  /** Lines the last item packScan read spans, and the line (from its first, 0) of its name: key. */
+  let packLines = 0;
+  let packNameLine = 0;
+  /** Lines consumed so far by packScan (every function that passes a line end counts it). */
+  let LN = 0;
+  /** The key keyAt found: 1 name, 2 instruction, 3 space, 4 memory, 5 operands, 6 expect; 11 b, 12 c (operands), 13 memory, 14 returned (expect). */
+  let KEY = 0;
+
+  /** Whether u[s, e) is exactly the bytes w. */
+  function bytesIs(u: Uint8Array, s: number, e: number, w: Uint8Array): boolean {
+    if (e - s !== w.length) return false;
+    for (let i = 0; i < w.length; i++) if (u[s + i] !== w[i]) return false;
+    return true;
   }
-
 
   /**
    * The key at u[p] (plain [A-Za-z0-9_]+, or the same in double or single quotes) followed by ':', as
-   * one of the keys of `inner` (0 a case, 1 operands, 2 expect) in this.KEY; the offset after the ':', or -1.
+   * one of the keys of `inner` (0 a case, 1 operands, 2 expect) in KEY; the offset after the ':', or -1.
    */
-  keyAt(u: Uint8Array, p: number, inner: number): number {
+  function keyAt(u: Uint8Array, p: number, inner: number): number {
     // the usual spelling first: the plain key and ':' matched in place (no second pass over its bytes)
-    const k = inner === 0 ? this.plainKey(u, p) : inner === 1 ? this.plainOperand(u, p) : this.plainExpect(u, p);
+    const k = inner === 0 ? plainKey(u, p) : inner === 1 ? plainOperand(u, p) : plainExpect(u, p);
     if (k > 0) return k;
-    return this.keyAtSlow(u, p, inner);
+    return keyAtSlow(u, p, inner);
   }
 
-  /** `name:`, `instruction:`, `space:`, `memory:`, `operands:` or `expect:` at u[p] (this.KEY set): the offset after ':', or -1. */
-  plainKey(u: Uint8Array, p: number): number {
+  /** `name:`, `instruction:`, `space:`, `memory:`, `operands:` or `expect:` at u[p] (KEY set): the offset after ':', or -1. */
+  function plainKey(u: Uint8Array, p: number): number {
     switch (u[p]) {
       case 110: // name
         if (u[p + 1] === 97 && u[p + 2] === 109 && u[p + 3] === 101 && u[p + 4] === 58) {
-          this.KEY = 1;
+          KEY = 1;
           return p + 5;
         }
         return -1;
       case 105: // instruction
         if (u[p + 11] === 58 && u[p + 1] === 110 && u[p + 2] === 115 && u[p + 3] === 116 && u[p + 4] === 114 && u[p + 5] === 117 && u[p + 6] === 99 && u[p + 7] === 116 && u[p + 8] === 105 && u[p + 9] === 111 && u[p + 10] === 110) {
-          this.KEY = 2;
+          KEY = 2;
           return p + 12;
         }
         return -1;
       case 115: // space
         if (u[p + 5] === 58 && u[p + 1] === 112 && u[p + 2] === 97 && u[p + 3] === 99 && u[p + 4] === 101) {
-          this.KEY = 3;
+          KEY = 3;
           return p + 6;
         }
         return -1;
       case 109: // memory
         if (u[p + 6] === 58 && u[p + 1] === 101 && u[p + 2] === 109 && u[p + 3] === 111 && u[p + 4] === 114 && u[p + 5] === 121) {
-          this.KEY = 4;
+          KEY = 4;
           return p + 7;
         }
         return -1;
       case 111: // operands
         if (u[p + 8] === 58 && u[p + 1] === 112 && u[p + 2] === 101 && u[p + 3] === 114 && u[p + 4] === 97 && u[p + 5] === 110 && u[p + 6] === 100 && u[p + 7] === 115) {
-          this.KEY = 5;
+          KEY = 5;
           return p + 9;
         }
         return -1;
       case 101: // expect
         if (u[p + 6] === 58 && u[p + 1] === 120 && u[p + 2] === 112 && u[p + 3] === 101 && u[p + 4] === 99 && u[p + 5] === 116) {
-          this.KEY = 6;
+          KEY = 6;
           return p + 7;
         }
         return -1;
@@ -210,32 +131,32 @@ export class PackScanner {
     }
   }
 
-  /** `b:` or `c:` at u[p] (this.KEY set): the offset after ':', or -1. */
-  plainOperand(u: Uint8Array, p: number): number {
+  /** `b:` or `c:` at u[p] (KEY set): the offset after ':', or -1. */
+  function plainOperand(u: Uint8Array, p: number): number {
     const c = u[p];
     if ((c === 98 || c === 99) && u[p + 1] === 58) {
-      this.KEY = c === 98 ? 11 : 12;
+      KEY = c === 98 ? 11 : 12;
       return p + 2;
     }
     return -1;
   }
 
-  /** `memory:` or `returned:` at u[p] (this.KEY set): the offset after ':', or -1. */
-  plainExpect(u: Uint8Array, p: number): number {
+  /** `memory:` or `returned:` at u[p] (KEY set): the offset after ':', or -1. */
+  function plainExpect(u: Uint8Array, p: number): number {
     const c = u[p];
     if (c === 109 && u[p + 6] === 58 && u[p + 1] === 101 && u[p + 2] === 109 && u[p + 3] === 111 && u[p + 4] === 114 && u[p + 5] === 121) {
-      this.KEY = 13;
+      KEY = 13;
       return p + 7;
     }
     if (c === 114 && u[p + 8] === 58 && u[p + 1] === 101 && u[p + 2] === 116 && u[p + 3] === 117 && u[p + 4] === 114 && u[p + 5] === 110 && u[p + 6] === 101 && u[p + 7] === 100) {
-      this.KEY = 14;
+      KEY = 14;
       return p + 9;
     }
     return -1;
   }
 
   /** keyAt for any other spelling: a quoted key, or a plain one that is none of the keys (then -1). */
-  keyAtSlow(u: Uint8Array, p: number, inner: number): number {
+  function keyAtSlow(u: Uint8Array, p: number, inner: number): number {
     const q = u[p];
     let s = p;
     let i: number;
@@ -253,54 +174,80 @@ export class PackScanner {
     if (u[p] !== 58) return -1;
     const n = i - s;
     const c0 = u[s];
-    this.KEY = 0;
+    KEY = 0;
     if (inner === 0) {
-      if (n === 4 && c0 === 110) this.KEY = bytesIs(u, s, i, B_NAME) ? 1 : 0;
-      else if (n === 11 && c0 === 105) this.KEY = bytesIs(u, s, i, B_INSTRUCTION) ? 2 : 0;
-      else if (n === 5 && c0 === 115) this.KEY = bytesIs(u, s, i, B_SPACE) ? 3 : 0;
-      else if (n === 6 && c0 === 109) this.KEY = bytesIs(u, s, i, B_MEMORY) ? 4 : 0;
-      else if (n === 8 && c0 === 111) this.KEY = bytesIs(u, s, i, B_OPERANDS) ? 5 : 0;
-      else if (n === 6 && c0 === 101) this.KEY = bytesIs(u, s, i, B_EXPECT) ? 6 : 0;
+      if (n === 4 && c0 === 110) KEY = bytesIs(u, s, i, B_NAME) ? 1 : 0;
+      else if (n === 11 && c0 === 105) KEY = bytesIs(u, s, i, B_INSTRUCTION) ? 2 : 0;
+      else if (n === 5 && c0 === 115) KEY = bytesIs(u, s, i, B_SPACE) ? 3 : 0;
+      else if (n === 6 && c0 === 109) KEY = bytesIs(u, s, i, B_MEMORY) ? 4 : 0;
+      else if (n === 8 && c0 === 111) KEY = bytesIs(u, s, i, B_OPERANDS) ? 5 : 0;
+      else if (n === 6 && c0 === 101) KEY = bytesIs(u, s, i, B_EXPECT) ? 6 : 0;
     } else if (inner === 1) {
-      if (n === 1) this.KEY = c0 === 98 ? 11 : c0 === 99 ? 12 : 0;
-    } else if (n === 6 && c0 === 109) this.KEY = bytesIs(u, s, i, B_MEMORY) ? 13 : 0;
-    else if (n === 8 && c0 === 114) this.KEY = bytesIs(u, s, i, B_RETURNED) ? 14 : 0;
-    return this.KEY ? p + 1 : -1;
+      if (n === 1) KEY = c0 === 98 ? 11 : c0 === 99 ? 12 : 0;
+    } else if (n === 6 && c0 === 109) KEY = bytesIs(u, s, i, B_MEMORY) ? 13 : 0;
+    else if (n === 8 && c0 === 114) KEY = bytesIs(u, s, i, B_RETURNED) ? 14 : 0;
+    return KEY ? p + 1 : -1;
   }
 
-  /** After a value at u[p]: spaces, an optional comment (' #...'), the line's end. The next line's start (this.LN counts the line), or -1. */
-  endLine(u: Uint8Array, p: number, e: number): number {
+  /** After a value at u[p]: spaces, an optional comment (' #...'), the line's end. The next line's start (LN counts the line), or -1. */
+  function endLine(u: Uint8Array, p: number, e: number): number {
     const s = p;
     while (u[p] === SP) p++;
     if (p >= e) {
-      this.LN++;
+      LN++;
       return e;
     }
     const c = u[p];
     if (c === 35) {
       if (p === s) return -1;
-      return this.skipRest(u, p, e);
+      return skipRest(u, p, e);
     }
     if (c === CR) {
       if (u[p + 1] !== NL) return -1;
       p++;
     } else if (c !== NL) return -1;
-    this.LN++;
+    LN++;
     return p + 1;
   }
 
+  /** Whether the line whose first non-space byte is at u[p] holds nothing (blank, or a comment). */
+  function emptyAt(u: Uint8Array, p: number, e: number): boolean {
+    if (p >= e) return true;
+    const c = u[p];
+    return c === NL || c === 35 || (c === CR && u[p + 1] === NL);
+  }
 
-  /** The start of the line after u[p] (the item's end when there is none); this.LN counts the line. */
-  skipRest(u: Uint8Array, p: number, e: number): number {
+  /** The start of the line after u[p] (the item's end when there is none); LN counts the line. */
+  function skipRest(u: Uint8Array, p: number, e: number): number {
     while (p < e && u[p] !== NL) p++;
-    this.LN++;
+    LN++;
     return p < e ? p + 1 : e;
   }
 
+  /** The end of an element token at u[p]: "double-quoted" (no escape), 'single-quoted' (no ''), or plain letters and digits; or -1. */
+  function tokenEnd(u: Uint8Array, p: number): number {
+    const q = u[p];
+    if (q === 34) {
+      for (let i = p + 1; ; i++) {
+        const c = u[i];
+        if (c === 34) return i + 1;
+        if (c === undefined || c === 92 || c < 32) return -1;
+      }
+    }
+    if (q === 39) {
+      for (let i = p + 1; ; i++) {
+        const c = u[i];
+        if (c === 39) return u[i + 1] === 39 ? -1 : i + 1;
+        if (c === undefined || c < 32) return -1;
+      }
+    }
+    let i = p;
+    while (isAlnum(u[i])) i++;
+    return i > p ? i : -1;
+  }
 
   /** Records element k of list L, u[s, t); false past MAX_ELEMS. */
-  element(L: number, k: number, s: number, t: number): boolean {
-    const ELS = this.ELS;
+  function element(L: number, k: number, s: number, t: number): boolean {
     if (k >= MAX_ELEMS) return false;
     const x = L * 2 * MAX_ELEMS + 2 * k;
     ELS[x] = s;
@@ -309,13 +256,12 @@ export class PackScanner {
   }
 
   /** The flow list `[ a, b ]` at u[p] ('['), its elements recorded as list L; the offset after ']', or -1. */
-  flowList(u: Uint8Array, p: number, L: number): number {
-    const CNT = this.CNT;
+  function flowList(u: Uint8Array, p: number, L: number): number {
     p++;
     while (u[p] === SP) p++;
     for (let k = 0; ; ) {
       const t = tokenEnd(u, p);
-      if (t < 0 || !this.element(L, k, p, t)) return -1;
+      if (t < 0 || !element(L, k, p, t)) return -1;
       k++;
       p = t;
       while (u[p] === SP) p++;
@@ -335,15 +281,14 @@ export class PackScanner {
    * column, at least `col` (its key's column), blank and comment lines between; recorded as list L.
    * The start of the first line after it, or -1.
    */
-  blockSeq(u: Uint8Array, p: number, e: number, col: number, L: number): number {
-    const CNT = this.CNT;
+  function blockSeq(u: Uint8Array, p: number, e: number, col: number, L: number): number {
     let at = -1;
     let k = 0;
     while (p < e) {
       const ls = p;
       while (u[p] === SP) p++;
       if (emptyAt(u, p, e)) {
-        p = this.skipRest(u, p, e);
+        p = skipRest(u, p, e);
         continue;
       }
       const ind = p - ls;
@@ -358,9 +303,9 @@ export class PackScanner {
       p += 2;
       while (u[p] === SP) p++;
       const t = tokenEnd(u, p);
-      if (t < 0 || !this.element(L, k, p, t)) return -1;
+      if (t < 0 || !element(L, k, p, t)) return -1;
       k++;
-      p = this.endLine(u, t, e);
+      p = endLine(u, t, e);
       if (p < 0) return -1;
     }
     if (k === 0) return -1;
@@ -368,18 +313,21 @@ export class PackScanner {
     return p;
   }
 
+  /** Marks list L (1..4: operands b, c, expect memory, returned) present; false when it already is (a duplicate key). */
+  const markList = (L: number) => setList(PF, L as ListSlot, 0);
+
   /** The flow map `{ b: [..], c: [..] }` (inner 1) or `{ memory: [..], returned: [..] }` (inner 2) at u[p] ('{'); the offset after '}', or -1. */
-  flowMap(u: Uint8Array, p: number, inner: number): number {
+  function flowMap(u: Uint8Array, p: number, inner: number): number {
     p++;
     while (u[p] === SP) p++;
     for (;;) {
-      const a = this.keyAt(u, p, inner);
+      const a = keyAt(u, p, inner);
       if (a < 0 || u[a] !== SP) return -1;
-      const L = this.KEY - 10;
+      const L = KEY - 10;
       let q = a;
       while (u[q] === SP) q++;
-      if (u[q] !== 91 || !this.markList(L)) return -1;
-      p = this.flowList(u, q, L);
+      if (u[q] !== 91 || !markList(L)) return -1;
+      p = flowList(u, q, L);
       if (p < 0) return -1;
       while (u[p] === SP) p++;
       const c = u[p];
@@ -395,14 +343,14 @@ export class PackScanner {
    * column past keyCol, each with a flow list on its line or a block sequence under it; blank and
    * comment lines between. The start of the first line after it, or -1.
    */
-  blockMap(u: Uint8Array, p: number, e: number, keyCol: number, inner: number): number {
+  function blockMap(u: Uint8Array, p: number, e: number, keyCol: number, inner: number): number {
     let col = -1;
     let n = 0;
     while (p < e) {
       const ls = p;
       while (u[p] === SP) p++;
       if (emptyAt(u, p, e)) {
-        p = this.skipRest(u, p, e);
+        p = skipRest(u, p, e);
         continue;
       }
       const ind = p - ls;
@@ -412,20 +360,20 @@ export class PackScanner {
       }
       if (col < 0) col = ind;
       else if (ind !== col) return -1;
-      const a = this.keyAt(u, p, inner);
+      const a = keyAt(u, p, inner);
       if (a < 0) return -1;
-      const L = this.KEY - 10;
-      if (!this.markList(L)) return -1;
+      const L = KEY - 10;
+      if (!markList(L)) return -1;
       let q = a;
       while (u[q] === SP) q++;
       if (q > a && u[q] === 91) {
-        const t = this.flowList(u, q, L);
+        const t = flowList(u, q, L);
         if (t < 0) return -1;
-        p = this.endLine(u, t, e);
+        p = endLine(u, t, e);
       } else {
-        const nx = this.endLine(u, a, e);
+        const nx = endLine(u, a, e);
         if (nx < 0) return -1;
-        p = this.blockSeq(u, nx, e, col, L);
+        p = blockSeq(u, nx, e, col, L);
       }
       if (p < 0) return -1;
       n++;
@@ -437,7 +385,7 @@ export class PackScanner {
    * The end of a scalar value at u[p] (quoted as tokenEnd takes it, or plain: bytes of isPlainByte,
    * and ':' not followed by a space or the line's end, as in `atom.shared::cta.add.u32`), or -1.
    */
-  scalarEnd(u: Uint8Array, p: number): number {
+  function scalarEnd(u: Uint8Array, p: number): number {
     const q = u[p];
     if (q === 34 || q === 39) return tokenEnd(u, p);
     let i = p;
@@ -454,30 +402,49 @@ export class PackScanner {
     return i > p ? i : -1;
   }
 
+  /** Whether the plain scalar u[s, e) (bytes of isPlainByte) is a string as written under YAML's core schema (not null, a boolean or a number). */
+  function plainIsString(u: Uint8Array, s: number, e: number): boolean {
+    const c0 = u[s]!;
+    if (isLetter(c0)) {
+      const n = e - s;
+      return !((n === 4 || n === 5) && RESERVED.test(latin1(u, s, e)));
+    }
+    if (c0 === 95) return true;
+    // a digit first: a string when something in it is not of a number (and it is no 0x/0o prefix)
+    if (!(c0 >= 48 && c0 <= 57) || u[s + 1] === 120 || u[s + 1] === 111) return false;
+    for (let i = s + 1; i < e; i++) {
+      const c = u[i]!;
+      if (!((c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45)) return true;
+    }
+    return false;
+  }
 
-  instructionOf(u: Uint8Array, s: number, e: number): string {
+  /** Recent instruction spellings as bytes, and the one string handed on for each (packItem matches strings by identity). */
+  const RECENT_B: Uint8Array[] = [];
+  const RECENT_T: string[] = [];
+
+  function instructionOf(u: Uint8Array, s: number, e: number): string {
     const n = e - s;
-    for (let r = 0; r < this.RECENT_B.length; r++) {
-      const b = this.RECENT_B[r]!;
+    for (let r = 0; r < RECENT_B.length; r++) {
+      const b = RECENT_B[r]!;
       if (b.length !== n) continue;
       // from the end: spellings of one file differ mostly in their last qualifiers (.f32, .b32, .u32)
       let i = n - 1;
       while (i >= 0 && u[s + i] === b[i]) i--;
-      if (i < 0) return this.RECENT_T[r]!;
+      if (i < 0) return RECENT_T[r]!;
     }
     const w = Buffer.from(u.buffer, u.byteOffset + s, n).toString('utf8');
-    if (this.RECENT_B.length >= 16) {
-      this.RECENT_B.pop();
-      this.RECENT_T.pop();
+    if (RECENT_B.length >= 16) {
+      RECENT_B.pop();
+      RECENT_T.pop();
     }
-    this.RECENT_B.unshift(new Uint8Array(u.subarray(s, e))); // a copy: the bytes are the reader's reused buffer
-    this.RECENT_T.unshift(w);
+    RECENT_B.unshift(new Uint8Array(u.subarray(s, e))); // a copy: the bytes are the reader's reused buffer
+    RECENT_T.unshift(w);
     return w;
   }
 
-  /** A scalar of key 1-3 at u[s, e) (as scalarEnd found it) into this.PF; false when it does not pack. */
-  scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean {
-    const PF = this.PF;
+  /** A scalar of key 1-3 at u[s, e) (as scalarEnd found it) into PF; false when it does not pack. */
+  function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean {
     const q = u[s];
     const quoted = q === 34 || q === 39;
     if (!quoted && !plainIsString(u, s, e)) return false;
@@ -495,12 +462,12 @@ export class PackScanner {
       PF.nameEnd = qe;
       PF.nameHash = h | 1;
       PF.nameChecked = true;
-      PF.nameCol = s - this.nameLineStart + 1;
+      PF.nameCol = s - nameLineStart + 1;
       return true;
     }
     if (key === 2) {
       if (PF.instruction !== undefined || qe <= qs) return false;
-      PF.instruction = this.instructionOf(u, qs, qe);
+      PF.instruction = instructionOf(u, qs, qe);
       return true;
     }
     if (PF.space !== undefined) return false;
@@ -508,30 +475,34 @@ export class PackScanner {
     return true;
   }
 
+  /** Where the item packScan read ends (the start of the next item's line, or the end of the text). */
+  let packEnd = 0;
+  /** Where the line of the item's name: key starts. */
+  let nameLineStart = 0;
+
   /**
-   * Scans the list item starting at u[s] (first line: `indent` spaces and `- `) into this.PF when it has
-   * the packed shape (above); this.packLines and this.packNameLine say where its lines are, this.packEnd where it
+   * Scans the list item starting at u[s] (first line: `indent` spaces and `- `) into PF when it has
+   * the packed shape (above); packLines and packNameLine say where its lines are, packEnd where it
    * ends. `findEnd` false: the item is u[s, e). `findEnd` true: u[s, e) holds the item and what
    * follows; the item ends at the next line that starts an item (`indent` spaces and `- `), or at `e`
    * when `complete` (else an item that reaches `e` may go on in text not yet read: false).
    */
-  packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd = false, complete = true): boolean {
-    const PF = this.PF;
+  function packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd = false, complete = true): boolean {
     resetPackFields(PF, u);
     PF.elems = true;
-    this.LN = 0;
-    this.packNameLine = 0;
+    LN = 0;
+    packNameLine = 0;
     let p = s + indent + 1;
     if (u[p] !== SP) return false;
     while (u[p] === SP) p++;
     const keyCol = p - s;
     for (;;) {
-      const a = this.keyAt(u, p, 0);
+      const a = keyAt(u, p, 0);
       if (a < 0) return false;
-      const key = this.KEY;
+      const key = KEY;
       if (key === 1) {
-        this.packNameLine = this.LN;
-        this.nameLineStart = p - keyCol;
+        packNameLine = LN;
+        nameLineStart = p - keyCol;
       }
       let v = a;
       while (u[v] === SP) v++;
@@ -540,17 +511,17 @@ export class PackScanner {
       if (v === a && !eol) return false; // `key:value` is one plain scalar in YAML
       if (eol || c === 35) {
         // nothing on the key's line: a block value under it
-        const nx = this.endLine(u, a, e);
+        const nx = endLine(u, a, e);
         if (nx < 0) return false;
         if (key === 4) {
           if (PF.memory >= 0) return false;
           PF.memory = 0;
-          p = this.blockSeq(u, nx, e, keyCol, 0);
+          p = blockSeq(u, nx, e, keyCol, 0);
         } else if (key === 5 || key === 6) {
           if (key === 5 ? PF.operands : PF.expect) return false;
           if (key === 5) PF.operands = true;
           else PF.expect = true;
-          p = this.blockMap(u, nx, e, keyCol, key - 4);
+          p = blockMap(u, nx, e, keyCol, key - 4);
         } else return false;
         if (p < 0) return false;
       } else {
@@ -558,26 +529,26 @@ export class PackScanner {
         if (key === 4) {
           if (PF.memory >= 0 || c !== 91) return false;
           PF.memory = 0;
-          t = this.flowList(u, v, 0);
+          t = flowList(u, v, 0);
         } else if (key === 5 || key === 6) {
           if (c !== 123 || (key === 5 ? PF.operands : PF.expect)) return false;
           if (key === 5) PF.operands = true;
           else PF.expect = true;
-          t = this.flowMap(u, v, key - 4);
+          t = flowMap(u, v, key - 4);
         } else {
-          t = this.scalarEnd(u, v);
-          if (t < 0 || !this.scalarValue(key, u, v, t)) return false;
+          t = scalarEnd(u, v);
+          if (t < 0 || !scalarValue(key, u, v, t)) return false;
         }
         if (t < 0) return false;
-        p = this.endLine(u, t, e);
+        p = endLine(u, t, e);
         if (p < 0) return false;
       }
       // the next key's line (blank and comment lines skipped), or the item's end
       for (;;) {
         if (p >= e) {
           if (findEnd && !complete) return false;
-          this.packLines = this.LN;
-          this.packEnd = e;
+          packLines = LN;
+          packEnd = e;
           return PF.nameAt >= 0;
         }
         const ls = p;
@@ -585,15 +556,28 @@ export class PackScanner {
         if (!emptyAt(u, p, e)) {
           if (p - ls === keyCol) break;
           if (findEnd && p - ls === indent && u[p] === 45 && u[p + 1] === SP) {
-            this.packLines = this.LN;
-            this.packEnd = ls;
+            packLines = LN;
+            packEnd = ls;
             return PF.nameAt >= 0;
           }
           return false;
         }
-        p = this.skipRest(u, p, e);
+        p = skipRest(u, p, e);
       }
     }
   }
 
+  return {
+    PF,
+    packScan,
+    get packLines() {
+      return packLines;
+    },
+    get packNameLine() {
+      return packNameLine;
+    },
+    get packEnd() {
+      return packEnd;
+    },
+  };
 }
