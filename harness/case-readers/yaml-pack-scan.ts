@@ -61,9 +61,8 @@ export function newPackScanner(): PackScanner {
   const ELS = PF.els;
   const CNT = PF.cnt;
 
-  /** Lines the last item packScan read spans, and the line (from its first, 0) of its name: key. */
-  let packLines = 0;
-  let packNameLine = 0;
+  // what the caller reads after a scan: plain fields of the scanner object (no getter call an item)
+  const st: { -readonly [K in keyof PackScanner]: PackScanner[K] } = { PF, packScan, packLines: 0, packNameLine: 0, packEnd: 0 };
   /** Lines consumed so far by packScan (every function that passes a line end counts it). */
   let LN = 0;
   /** The key keyAt found: 1 name, 2 instruction, 3 space, 4 memory, 5 operands, 6 expect; 11 b, 12 c (operands), 13 memory, 14 returned (expect). */
@@ -475,14 +474,12 @@ export function newPackScanner(): PackScanner {
     return true;
   }
 
-  /** Where the item packScan read ends (the start of the next item's line, or the end of the text). */
-  let packEnd = 0;
   /** Where the line of the item's name: key starts. */
   let nameLineStart = 0;
 
   /**
    * Scans the list item starting at u[s] (first line: `indent` spaces and `- `) into PF when it has
-   * the packed shape (above); packLines and packNameLine say where its lines are, packEnd where it
+   * the packed shape (above); st.packLines and st.packNameLine say where its lines are, st.packEnd where it
    * ends. `findEnd` false: the item is u[s, e). `findEnd` true: u[s, e) holds the item and what
    * follows; the item ends at the next line that starts an item (`indent` spaces and `- `), or at `e`
    * when `complete` (else an item that reaches `e` may go on in text not yet read: false).
@@ -491,7 +488,7 @@ export function newPackScanner(): PackScanner {
     resetPackFields(PF, u);
     PF.elems = true;
     LN = 0;
-    packNameLine = 0;
+    st.packNameLine = 0;
     let p = s + indent + 1;
     if (u[p] !== SP) return false;
     while (u[p] === SP) p++;
@@ -501,7 +498,7 @@ export function newPackScanner(): PackScanner {
       if (a < 0) return false;
       const key = KEY;
       if (key === 1) {
-        packNameLine = LN;
+        st.packNameLine = LN;
         nameLineStart = p - keyCol;
       }
       let v = a;
@@ -547,8 +544,8 @@ export function newPackScanner(): PackScanner {
       for (;;) {
         if (p >= e) {
           if (findEnd && !complete) return false;
-          packLines = LN;
-          packEnd = e;
+          st.packLines = LN;
+          st.packEnd = e;
           return PF.nameAt >= 0;
         }
         const ls = p;
@@ -556,8 +553,8 @@ export function newPackScanner(): PackScanner {
         if (!emptyAt(u, p, e)) {
           if (p - ls === keyCol) break;
           if (findEnd && p - ls === indent && u[p] === 45 && u[p + 1] === SP) {
-            packLines = LN;
-            packEnd = ls;
+            st.packLines = LN;
+            st.packEnd = ls;
             return PF.nameAt >= 0;
           }
           return false;
@@ -567,17 +564,5 @@ export function newPackScanner(): PackScanner {
     }
   }
 
-  return {
-    PF,
-    packScan,
-    get packLines() {
-      return packLines;
-    },
-    get packNameLine() {
-      return packNameLine;
-    },
-    get packEnd() {
-      return packEnd;
-    },
-  };
+  return st;
 }
