@@ -7,18 +7,13 @@
  * 1 when an intent disagrees (or judging a test failed), 2 when a file did not parse (the others
  * still run) or on bad usage.
  */
-import { condHolds } from '../memory-model/condition.js';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { intentOf, parseLitmus } from '../memory-model/extended.js';
+import { condHolds } from '../memory-model/condition.js';
+import { intentOf } from '../memory-model/extended.js';
 import { judge, type Judgement } from '../memory-model/index.js';
 import { prepareReportDir } from '../report/dir.js';
-import { printWritten } from './summary.js';
 import { xmlText } from '../report/junit.js';
-import { compileFilter } from '../util/filter.js';
-import { shown as shownPath } from '../util/paths.js';
-import { litmusFiles } from './litmus-files.js';
+import { litmusFiles, readLitmusFiles, statusCounts, writeLitmusReports } from './litmus-files.js';
 import { UsageError } from '../util/errors.js';
 import type { Io } from './io.js';
 
@@ -90,31 +85,19 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
   }
   if (o.backend !== undefined && o.backend !== 'reference') throw new UsageError(`--backend ${o.backend}: litmus tests run under the reference model (--backend reference) or on the GPU (--backend gpu; issue 26, first slice)`);
   const files = litmusFiles(v.positionals);
-  const keep = compileFilter(o.filter);
   const results: LitmusResult[] = [];
   let unparsed = 0;
   const started = new Date();
   // the folder is checked before any test runs: a --report holding a report costs nothing (exit 2)
   const dir = o.list ? '' : prepareReportDir(o.report, 'litmus-', started, (s) => io.err(s), { overwrite: o.overwrite ?? false });
-  for (const file of files) {
-    const shown = shownPath(file);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new UsageError(`${shown}: cannot read it (${(e as Error).message})`);
-    }
-    const p = parseLitmus(text, shown);
-    const name = p.test?.name ?? /^\s*PTX\s+(\S+)/m.exec(text)?.[1] ?? shown;
-    if (o.filter && !keep(shown) && !keep(name)) continue;
-    if (!p.test) {
+  for (const f of readLitmusFiles(files, o.filter, io)) {
+    const { file: shown, name } = f;
+    if (!f.test) {
       unparsed++;
-      const problems = p.problems.map((x) => `${x.file}:${x.line}:${x.col}: ${x.message}`);
-      for (const l of problems) io.err(l);
-      results.push({ file: shown, name, status: 'unparsed', problems });
+      results.push({ file: shown, name, status: 'unparsed', problems: f.problems });
       continue;
     }
-    const test = p.test;
+    const test = f.test;
     const intent = intentOf(test);
     if (o.list) {
       io.out(`${shown}\t${test.name}\t${intent ? intent.verdict : '(no intent)'}`);
@@ -160,31 +143,30 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
   const withIntent = results.filter((r) => r.intent).length;
   const agreeing = results.filter((r) => r.intent && r.status === 'passed').length;
   io.out(`${results.length} test(s): ${results.length - unparsed} judged, ${unparsed} unparsed; ${agreeing} of ${withIntent} stated intents agree with the model${failed ? `; ${failed} failed` : ''}`);
-  writeReports(dir, results, started, argv);
-  // on stderr when stdout's reader is gone (litmus | head -1): the paths are never lost
-  printWritten(io, { json: join(dir, 'report.json'), html: join(dir, 'report.html'), junit: join(dir, 'junit.xml') });
+  writeLitmusReports(dir, io, { backend: 'reference', argv, started, counts: statusCounts(results, STATUSES), results, indent: 1, html: referenceHtml(results, started), junit: junitOf(results) });
   if (unparsed) return 2;
   return failed ? 1 : 0;
 }
 
-function writeReports(dir: string, results: readonly LitmusResult[], started: Date, argv: readonly string[]): void {
-  const counts = { tests: results.length, passed: 0, failed: 0, unparsed: 0, error: 0 };
-  for (const r of results) counts[r.status]++;
-  const report = { schema: 'ptx-reduction-conformance/litmus-report', version: 1, startedAt: started.toISOString(), command: ['litmus', ...argv], backend: 'reference', counts, results };
-  writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 1)}\n`);
+const STATUSES = ['passed', 'failed', 'unparsed', 'error'] as const;
+
+/** The reference command's report.html: one row per test. */
+function referenceHtml(results: readonly LitmusResult[], started: Date): string {
+  const counts = statusCounts(results, STATUSES);
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const rows = results
     .map((r) => `<tr class="${r.status}"><td>${esc(r.file)}</td><td>${esc(r.name)}</td><td>${r.status}</td><td>${r.word ?? ''}</td><td>${esc(r.axioms ?? (r.problems ?? []).join('; '))}</td><td>${esc(r.intent?.text ?? '')}</td></tr>`)
     .join('\n');
-  writeFileSync(
-    join(dir, 'report.html'),
-    `<!doctype html><meta charset="utf-8"><title>litmus report</title><style>body{font-family:sans-serif}td{padding:2px 8px;border-bottom:1px solid #ddd}.failed,.error,.unparsed{background:#fdd}</style><h1>Litmus tests under the PTX memory model</h1><p>${counts.tests} tests: ${counts.passed} passed, ${counts.failed} failed (intent disagrees), ${counts.unparsed} unparsed, ${counts.error} errors. Started ${started.toISOString()}.</p><table><tr><th>file</th><th>test</th><th>status</th><th>verdict</th><th>axiom</th><th>intent</th></tr>\n${rows}\n</table>\n`,
-  );
-  const cases = results
-    .map((r) => {
-      const body = r.status === 'passed' ? '' : r.status === 'failed' ? `<failure message="${xmlText(`intent ${r.intent!.verdict}, model ${r.word}`)}">${xmlText(r.intent!.text)}</failure>` : `<error message="${xmlText(r.status)}">${xmlText((r.problems ?? []).join('\n'))}</error>`;
-      return `  <testcase classname="litmus" name="${xmlText(r.file)}" time="${((r.ms ?? 0) / 1000).toFixed(3)}">${body}</testcase>`;
-    })
-    .join('\n');
-  writeFileSync(join(dir, 'junit.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="litmus" tests="${counts.tests}" failures="${counts.failed}" errors="${counts.error + counts.unparsed}">\n${cases}\n</testsuite></testsuites>\n`);
+  return `<!doctype html><meta charset="utf-8"><title>litmus report</title><style>body{font-family:sans-serif}td{padding:2px 8px;border-bottom:1px solid #ddd}.failed,.error,.unparsed{background:#fdd}</style><h1>Litmus tests under the PTX memory model</h1><p>${counts.tests} tests: ${counts.passed} passed, ${counts.failed} failed (intent disagrees), ${counts.unparsed} unparsed, ${counts.error} errors. Started ${started.toISOString()}.</p><table><tr><th>file</th><th>test</th><th>status</th><th>verdict</th><th>axiom</th><th>intent</th></tr>\n${rows}\n</table>\n`;
+}
+
+/** The reference command's JUnit suite: a disagreeing intent a failure, a file that does not parse or a test the model could not judge an error. */
+function junitOf(results: readonly LitmusResult[]): Parameters<typeof writeLitmusReports>[2]['junit'] {
+  const counts = statusCounts(results, STATUSES);
+  const cases = results.map((r) => ({
+    name: r.file,
+    seconds: (r.ms ?? 0) / 1000,
+    body: r.status === 'passed' ? '' : r.status === 'failed' ? `<failure message="${xmlText(`intent ${r.intent!.verdict}, model ${r.word}`)}">${xmlText(r.intent!.text)}</failure>` : `<error message="${xmlText(r.status)}">${xmlText((r.problems ?? []).join('\n'))}</error>`,
+  }));
+  return { suite: 'litmus', failures: counts.failed, errors: counts.error + counts.unparsed, cases };
 }

@@ -16,15 +16,12 @@ import { DEFAULT_ARCH } from '../cli/args.js';
 import { UsageError } from '../util/errors.js';
 import { gpuFor } from '../cli/gpu-command.js';
 import type { Io } from '../cli/io.js';
-import { parseLitmus } from '../memory-model/extended.js';
 import { judge } from '../memory-model/index.js';
 import { prepareReportDir } from '../report/dir.js';
-import { printWritten } from '../cli/summary.js';
 import { xmlText } from '../report/junit.js';
 import { resolveCacheDir } from '../util/cache-dir.js';
-import { compileFilter } from '../util/filter.js';
 import { fromRoot, shown as shownPath } from '../util/paths.js';
-import { litmusFiles } from '../cli/litmus-files.js';
+import { litmusFiles, readLitmusFiles, statusCounts, writeLitmusReports } from '../cli/litmus-files.js';
 import type { Judgement } from '../memory-model/events.js';
 import { DEFAULT_STRESS, type Plant, type StressOptions, type TestPlan, launchGeometry, litmusModule, planTest } from './kernel.js';
 import { type GpuLitmusRun, mergeRuns, runPlanned } from './run.js';
@@ -150,7 +147,6 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const target = findTarget(o.arch ?? DEFAULT_ARCH);
   if (!target) throw new UsageError(`unknown --arch '${o.arch}'`);
   const paths = litmusFiles(selfTest ? [fromRoot(SELF_TEST_FILE)] : v.positionals);
-  const keep = compileFilter(o.filter);
   const backend = await gpuFor(target, 'litmus --backend gpu runs litmus tests', 'The judge of GPU histograms is tested on CPU (tests/litmus-gpu/); `--backend reference` judges the tests under the model alone');
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const loaded = loadLauncher();
@@ -168,28 +164,23 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   // parse and plan every test (and its mutants); modules are built and compiled per stress setting
   interface Item { file: string; name: string; plan: TestPlan; j: Judgement; mutant?: Omit<NonNullable<GpuLitmusResult['mutant']>, 'weak'> }
   const items: Item[] = [];
-  for (const file of paths) {
-    const shown = shownPath(file);
-    const text = readFileSync(file, 'utf8');
-    const p = parseLitmus(text, shown);
-    const name = p.test?.name ?? shown;
-    if (o.filter && !keep(shown) && !keep(name)) continue;
-    if (!p.test) {
+  for (const f of readLitmusFiles(paths, o.filter, io)) {
+    const { file: shown, text, name } = f;
+    if (!f.test) {
       unparsed++;
-      const msg = p.problems.map((x) => `${x.file}:${x.line}:${x.col}: ${x.message}`).join('; ');
-      io.err(msg);
-      results.push({ file: shown, name, status: 'unparsed', reason: msg });
+      results.push({ file: shown, name: shown, status: 'unparsed', reason: f.problems.join('; ') }); // named by its path, as GPU reports have it
       continue;
     }
-    const plan = planTest(p.test, text);
+    const test = f.test;
+    const plan = planTest(test, text);
     if (!plan.ok) {
       results.push({ file: shown, name, status: 'skipped', reason: plan.reason });
       continue;
     }
-    const j = judge(p.test);
+    const j = judge(test);
     items.push({ file: shown, name, plan: plan.plan, j });
     if (!withMutants) continue;
-    for (const m of mutantsOf(p.test, text, j, shown)) {
+    for (const m of mutantsOf(test, text, j, shown)) {
       const mp = planTest(m.test, m.text);
       if (!mp.ok) continue; // a mutant this slice cannot run (none in the corpus: mutants keep the test's instructions)
       items.push({ file: `${shown}#${m.name}`, name: `${name}#${m.name}`, plan: mp.plan, j: m.judgement, mutant: { of: shown, cls: m.cls, name: m.name, change: m.change } });
@@ -337,9 +328,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     io.out(`reproducer of ${r.file}: ${folder} (sh build.sh && ./repro)`);
   }
   const replayRecord: ReplayRecord = { version: 1, seed, arch: target.name, smCount, modulePtx: ptx, toolchain: backend.ptxas!.versionLine, selfTest, mutants: withMutants, files: [...new Set(items.map((it) => it.mutant?.of ?? it.file))].map((file) => ({ file, sha256: sha256(readFileSync(file)) })) };
-  writeGpuReports(dir, results, started, argv, { device: info.devices[0]?.name ?? '', seconds, stress, seed, stride, selfTest, stressFile: replay ? `the replayed report ${replay.path}` : fixed ? 'command line' : stressFile ? stressPath : 'defaults', ...(mutation ? { mutation } : {}), replay: replayRecord, ...(replay ? { replayOf: replay.path } : {}), ...(Object.keys(repros).length ? { repros } : {}) });
-  // on stderr when stdout's reader is gone (litmus | head -1): the paths are never lost
-  printWritten(io, { json: join(dir, 'report.json'), html: join(dir, 'report.html'), junit: join(dir, 'junit.xml') });
+  writeGpuReports(dir, io, results, started, argv, { device: info.devices[0]?.name ?? '', seconds, stress, seed, stride, selfTest, stressFile: replay ? `the replayed report ${replay.path}` : fixed ? 'command line' : stressFile ? stressPath : 'defaults', ...(mutation ? { mutation } : {}), replay: replayRecord, ...(replay ? { replayOf: replay.path } : {}), ...(Object.keys(repros).length ? { repros } : {}) });
   if (unparsed) return 2;
   if (selfTest) {
     const seen = ran[0]?.gpu?.forbiddenSeen ?? 0;
@@ -388,13 +377,14 @@ export function mutationLines(m: MutationReport): string[] {
   return out;
 }
 
-export function writeGpuReports(dir: string, results: readonly GpuLitmusResult[], started: Date, argv: readonly string[], run: { device: string; seconds: number; stress: StressOptions; seed: number; stride: number; selfTest: boolean; stressFile?: string; mutation?: MutationReport; replay?: ReplayRecord; replayOf?: string; repros?: Record<string, string> }): void {
-  const counts = { tests: results.length, passed: 0, failed: 0, 'known-deviation': 0, skipped: 0, unparsed: 0, error: 0 };
-  for (const r of results) counts[r.status]++;
-  writeFileSync(join(dir, 'report.json'), `${JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-report', version: 1, startedAt: started.toISOString(), command: ['litmus', ...argv], backend: 'gpu', run, counts, results })}\n`);
-  writeFileSync(join(dir, 'report.html'), renderGpuHtml(results, { ...run, arch: run.replay?.arch }));
-  const cases = results
-    .map((r) => `  <testcase classname="litmus-gpu" name="${xmlText(r.file)}" time="${(r.gpu?.seconds ?? 0).toFixed(3)}">${r.status === 'failed' ? `<failure message="${xmlText(`forbidden outcome seen ${r.gpu!.forbiddenSeen} times`)}"/>` : r.status === 'skipped' ? `<skipped message="${xmlText(r.reason ?? '')}"/>` : r.status === 'error' || r.status === 'unparsed' ? `<error message="${xmlText(r.reason ?? r.status)}"/>` : ''}</testcase>`)
-    .join('\n');
-  writeFileSync(join(dir, 'junit.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="litmus-gpu" tests="${counts.tests}" failures="${counts.failed}" errors="${counts.error + counts.unparsed}" skipped="${counts.skipped}">\n${cases}\n</testsuite></testsuites>\n`);
+const GPU_STATUSES = ['passed', 'failed', 'known-deviation', 'skipped', 'unparsed', 'error'] as const;
+
+export function writeGpuReports(dir: string, io: Io, results: readonly GpuLitmusResult[], started: Date, argv: readonly string[], run: { device: string; seconds: number; stress: StressOptions; seed: number; stride: number; selfTest: boolean; stressFile?: string; mutation?: MutationReport; replay?: ReplayRecord; replayOf?: string; repros?: Record<string, string> }): void {
+  const counts = statusCounts(results, GPU_STATUSES);
+  const cases = results.map((r) => ({
+    name: r.file,
+    seconds: r.gpu?.seconds ?? 0,
+    body: r.status === 'failed' ? `<failure message="${xmlText(`forbidden outcome seen ${r.gpu!.forbiddenSeen} times`)}"/>` : r.status === 'skipped' ? `<skipped message="${xmlText(r.reason ?? '')}"/>` : r.status === 'error' || r.status === 'unparsed' ? `<error message="${xmlText(r.reason ?? r.status)}"/>` : '',
+  }));
+  writeLitmusReports(dir, io, { backend: 'gpu', argv, started, run, counts, results, html: renderGpuHtml(results, { ...run, arch: run.replay?.arch }), junit: { suite: 'litmus-gpu', failures: counts.failed, errors: counts.error + counts.unparsed, skipped: counts.skipped, cases } });
 }

@@ -12,8 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../util/errors.js';
 import type { StressSetting } from './stress.js';
+import { LITMUS_REPORT_SCHEMA } from '../cli/litmus-files.js';
 
-export const REPORT_SCHEMA = 'ptx-reduction-conformance/litmus-report';
 
 export interface ReplayRecord {
   readonly version: 1;
@@ -66,7 +66,7 @@ export function loadReplay(path: string, only: readonly string[] = []): LoadedRe
   } catch (e) {
     throw new UsageError(`${what}: not a JSON report (${(e as Error).message}); give the report.json a \`litmus --backend gpu\` run wrote`);
   }
-  if (rep?.schema !== REPORT_SCHEMA || rep.backend !== 'gpu' || !Array.isArray(rep.results)) throw new UsageError(`${what}: not a litmus-gpu report (schema ${JSON.stringify(rep?.schema)}, backend ${JSON.stringify(rep?.backend)}); give the report.json a \`litmus --backend gpu\` run wrote`);
+  if (rep?.schema !== LITMUS_REPORT_SCHEMA || rep.backend !== 'gpu' || !Array.isArray(rep.results)) throw new UsageError(`${what}: not a litmus-gpu report (schema ${JSON.stringify(rep?.schema)}, backend ${JSON.stringify(rep?.backend)}); give the report.json a \`litmus --backend gpu\` run wrote`);
   const rec = rep.run?.replay;
   if (!rec || rec.version !== 1 || !Array.isArray(rec.files)) throw new UsageError(`${what}: the report records no replay parameters (run.replay): it was written before replay existed; run the tests afresh`);
   const runs = new Map<string, RunRecord[]>();

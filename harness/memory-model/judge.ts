@@ -5,7 +5,7 @@
  * each location's orders are enumerated on their own.
  */
 import type { Axiom, Cond, Judgement, LitmusTest, ModelFault, Outcome, Term } from './events.js';
-import { checkLocation, dynamic, fenceScViolated, patterns, staticRels, thinAir, type XEvent } from './model.js';
+import { dynamic, fenceScViolated, locationCheck, staticRels, thinAir, type XEvent, xEvent } from './model.js';
 import { physLoc, threadTraces, type Trace } from './run.js';
 
 export interface JudgeOptions {
@@ -190,7 +190,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
     const initId = new Map<string, number>();
     for (const [l, v] of initOf) {
       initId.set(l, ev.length);
-      ev.push({ id: ev.length, kind: 'W', init: true, agent: 0, issuer: -1, thread: -1, po: 0, cta: -1, cluster: -1, gpu: -1, addr: l, loc: l, gaddr: l, proxy: 'generic', value: v, sem: 'weak', scope: 'sys', deps: [], depIdx: [] });
+      ev.push(xEvent({ id: ev.length, kind: 'W', init: true, agent: 0, issuer: -1, thread: -1, po: 0, cta: -1, cluster: -1, gpu: -1, addr: l, loc: l, gaddr: l, proxy: 'generic', value: v, sem: 'weak', scope: 'sys', deps: [], depIdx: [] }));
     }
     const regsOf: Array<Record<string, bigint>> = [];
     let agentBase = nT;
@@ -201,7 +201,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
       tr.events.forEach((e, i) => {
         if (e.agent === 0 ? e.po > hungPo : (e.issuedAfter ?? 0) > hungPo) return;
         map.set(i, ev.length);
-        const x: XEvent = { ...e, id: ev.length, thread: e.agent === 0 ? t : agentBase + e.agent - 1, deps: [] };
+        const x = xEvent({ ...e, id: ev.length, thread: e.agent === 0 ? t : agentBase + e.agent - 1, deps: [] });
         const g = groupOf.get(`${t}/${i}`);
         if (g !== undefined) x.barGroup = g;
         ev.push(x);
@@ -215,14 +215,14 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
       agentBase += tr.agents;
       regsOf.push(cut !== undefined ? tr.events[cut]!.regsAt ?? {} : tr.regs);
     });
-    const s = staticRels(ev, faults);
-    const pat = patterns(s);
     const n = ev.length;
     const reads = ev.filter((e) => e.kind === 'R');
+    // candidate writes per read: same location, same value; a read with none: no execution
+    const cands = reads.map((r) => ev.filter((w) => w.kind === 'W' && w.loc === r.loc && w.value === r.value && w.id !== r.partnerId).map((w) => w.id));
+    if (cands.some((c) => !c.length)) return;
+    const s = staticRels(ev, faults);
     const scFences = ev.filter((e) => e.kind === 'F' && e.fenceSem === 'sc').map((e) => e.id);
     const scOrders = faults.has('drop-fence-sc') ? [[]] : permutations(scFences);
-    // candidate writes per read: same location, same value
-    const cands = reads.map((r) => ev.filter((w) => w.kind === 'W' && w.loc === r.loc && w.value === r.value && w.id !== r.partnerId).map((w) => w.id));
     const writesByLoc = new Map<string, XEvent[]>();
     for (const w of ev) if (w.kind === 'W') (writesByLoc.get(w.loc!) ?? writesByLoc.set(w.loc!, []).get(w.loc!)!).push(w);
     const readsByLoc = new Map<string, XEvent[]>();
@@ -262,7 +262,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
           failAll('8.10.4 No Thin Air');
           return;
         }
-        const d = dynamic(s, pat, rf, sc);
+        const d = dynamic(s, rf, sc);
         if (!faults.has('drop-fence-sc') && fenceScViolated(s, d, sc)) {
           failAll('8.10.2 Fence-SC');
           continue;
@@ -273,8 +273,9 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
         for (const [l, ws] of writesByLoc) {
           const fv = new Set<bigint>();
           let firstBad: Axiom | null = null;
+          const check = locationCheck(s, d, ws, readsByLoc.get(l) ?? []);
           for (const order of ordersOf(l)) {
-            const a = checkLocation(s, d, ws, readsByLoc.get(l) ?? [], order);
+            const a = check(order);
             if (a === null) fv.add(ev[order[order.length - 1]!]!.value!);
             else if (!firstBad || a < firstBad) firstBad = a;
           }
