@@ -4,151 +4,58 @@
  * gives every line its default instruction and citation. A line of the common shape (string and
  * hex-list fields only, no escapes) is read by hand straight into a packed block (jsonl-pack-scan.ts,
  * then pack-fields.ts and packed.ts); any
- * other line is parsed with JSON.parse, and only a line with a problem is scanned again, by hand, to
- * find the column of the offending field.
+ * other line is parsed with JSON.parse; a problem is located by the `yaml` package (yaml-locate.ts)
+ * and a syntax error by JSON.parse's own message.
  */
 import { type CaseBatch, CaseSink, endNames } from './packed.js';
 import { packItem } from './pack-fields.js';
-import { type FileCtx, type Located, type Locator, type Path, checkCase, checkHeader, newFileCtx } from './vector-check.js';
+import { type FileCtx, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 import { type NativeScan, R_LEN, R_NL, Spellings, nativeScan, packRecord } from './native-scan.js';
 import { JsonlLineScanner } from './jsonl-pack-scan.js';
+import { TextLocator } from './yaml-locate.js';
 
-const WS = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
-
-/** A hand-written reader over one line of JSON: finds the offset of a path, or the first syntax error. */
-class JsonScan {
-  p = 0;
-  constructor(readonly t: string) {}
-  ws(): void {
-    while (this.p < this.t.length && WS(this.t.charCodeAt(this.p))) this.p++;
-  }
-  fail(what: string): never {
-    throw new JsonSyntax(this.p, what);
-  }
-  string(): string {
-    const s = this.p;
-    if (this.t[this.p] !== '"') this.fail('expected a string in double quotes');
-    this.p++;
-    for (;;) {
-      if (this.p >= this.t.length) this.fail('unterminated string');
-      const c = this.t.charCodeAt(this.p);
-      if (c === 34) break;
-      if (c < 32) this.fail('a control character inside a string');
-      if (c === 92) {
-        const e = this.t[this.p + 1] ?? '';
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(this.t.slice(this.p + 2, this.p + 6))) this.fail('a bad \\u escape');
-          this.p += 6;
-          continue;
-        }
-        if (!'"\\/bfnrt'.includes(e) || e === '') this.fail('a bad escape');
-        this.p += 2;
-        continue;
-      }
-      this.p++;
-    }
-    this.p++;
-    return JSON.parse(this.t.slice(s, this.p)) as string;
-  }
-  /** Skips a value; at `path` (from `depth`) records where it starts. */
-  value(path?: Path, depth = 0, asKey = false, found?: { off: number }): void {
-    this.ws();
-    // on the path: the deepest value reached so far (the key itself when asked for one)
-    if (found && path && depth <= path.length && !(asKey && depth === path.length)) found.off = this.p;
-    const c = this.t[this.p];
-    if (c === '{') {
-      this.p++;
-      this.ws();
-      if (this.t[this.p] === '}') {
-        this.p++;
-        return;
-      }
-      for (;;) {
-        this.ws();
-        const kOff = this.p;
-        const k = this.string();
-        this.ws();
-        if (this.t[this.p] !== ':') this.fail("expected ':' after a key");
-        this.p++;
-        const here = found && path && depth < path.length && path[depth] === k;
-        if (here && asKey && depth === path.length - 1) found.off = kOff;
-        this.value(here ? path : undefined, depth + 1, asKey && !!here, here ? found : undefined);
-        this.ws();
-        const d = this.t[this.p++];
-        if (d === '}') return;
-        if (d !== ',') {
-          this.p--;
-          this.fail("expected ',' or '}' after a value");
-        }
-      }
-    }
-    if (c === '[') {
-      this.p++;
-      this.ws();
-      if (this.t[this.p] === ']') {
-        this.p++;
-        return;
-      }
-      for (let i = 0; ; i++) {
-        const here = found && path && depth < path.length && path[depth] === i;
-        this.value(here ? path : undefined, depth + 1, asKey && !!here, here ? found : undefined);
-        this.ws();
-        const d = this.t[this.p++];
-        if (d === ']') return;
-        if (d !== ',') {
-          this.p--;
-          this.fail("expected ',' or ']' after an element");
-        }
-      }
-    }
-    if (c === '"') {
-      this.string();
-      return;
-    }
-    const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)/.exec(this.t.slice(this.p, this.p + 400));
-    if (!m) this.fail(c === undefined ? 'the line ends where a value should be' : `unexpected ${JSON.stringify(c)}`);
-    this.p += m[0].length;
-  }
-}
-
-class JsonSyntax extends Error {
-  constructor(
-    readonly off: number,
-    readonly what: string,
-  ) {
-    super(what);
-  }
-}
-
-/** The first syntax error of a line that JSON.parse rejected: offset and what is wrong. */
+/**
+ * The first syntax error of a line that JSON.parse rejected: its offset and what is wrong, both from
+ * JSON.parse. Where its message gives no position ("Unexpected token 'x', ..."), the error is at the
+ * end of the longest prefix JSON.parse still reads as an unfinished text (a prefix that is not, has
+ * the error in it: the property is monotone, so a binary search finds it).
+ */
 export function jsonSyntaxError(line: string): { off: number; what: string } {
-  const s = new JsonScan(line);
+  const message = parseError(line);
+  if (message === undefined) return { off: 0, what: 'not valid JSON' };
+  const what = message
+    .replace(/, .* is not valid JSON$/s, '')
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/^Unexpected token/, 'unexpected')
+    .replace(/^./, (c) => c.toLowerCase());
+  const at = / at position (\d+)/.exec(message);
+  if (at) return { off: Number(at[1]), what };
+  let lo = 0; // line.slice(0, lo) reads as unfinished
+  let hi = line.length; // line.slice(0, hi) has the error
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (unfinished(line.slice(0, mid))) lo = mid;
+    else hi = mid;
+  }
+  return { off: lo, what };
+}
+
+function parseError(text: string): string | undefined {
   try {
-    s.value();
-    s.ws();
-    if (s.p < line.length) s.fail('more text after the object');
-    return { off: 0, what: 'not valid JSON' };
+    JSON.parse(text);
+    return undefined;
   } catch (e) {
-    if (e instanceof JsonSyntax) return { off: e.off, what: e.what };
-    throw e;
+    return (e as Error).message;
   }
 }
 
-/** Locates a path on the current line. */
-class LineLocator implements Locator {
-  text = '';
-  line = 0;
-  locate(path: Path, asKey: boolean): Located {
-    const found = { off: 0 };
-    try {
-      new JsonScan(this.text).value(path, 0, asKey, found);
-    } catch {
-      // a located problem on a line JSON.parse accepted cannot hit a syntax error; be safe anyway
-    }
-    return { line: this.line, col: found.off + 1, quoted: this.text[found.off] === '"' };
-  }
+/** Whether JSON.parse reads `text` as valid or as cut short (its error at the end, not inside). */
+function unfinished(text: string): boolean {
+  const m = parseError(text);
+  if (m === undefined || /Unexpected end of JSON input/.test(m)) return true;
+  const at = / at position (\d+)/.exec(m);
+  return at !== null && Number(at[1]) >= text.trimEnd().length;
 }
-
 
 const HEADER_KEYS = ['instruction', 'cite', 'editions'];
 
@@ -161,7 +68,7 @@ export class JsonlScanner {
   private buf = '';
   private lineNo = 1;
   private sawFirst = false;
-  private readonly loc = new LineLocator();
+  private readonly loc = new TextLocator(false);
   /** The packed path's line scanner (jsonl-pack-scan.ts). */
   private readonly lineScan = new JsonlLineScanner();
   private readonly sink: CaseSink;
@@ -333,7 +240,7 @@ export class JsonlScanner {
     }
     this.sawFirst = true;
     this.loc.text = text;
-    this.loc.line = this.lineNo;
+    this.loc.baseLine = this.lineNo;
     if (first && typeof v === 'object' && v !== null && !Array.isArray(v)) {
       const keys = Object.keys(v);
       if (keys.length > 0 && keys.every((k) => HEADER_KEYS.includes(k))) {

@@ -11,7 +11,8 @@
  * numbers offset to the real file. A file that is not in that layout, or (small files only) whose
  * items do not parse on their own, is parsed as one document, as long as it is small.
  */
-import { type Document, LineCounter, type Node, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { type Document, LineCounter, type Node, isMap, isSeq, parseDocument } from 'yaml';
+import { NodeLocator, TextLocator, YAML_OPTS, plainOf } from './yaml-locate.js';
 import { type CaseBatch, CaseSink, endNames } from './packed.js';
 import { type PackFields, packItem } from './pack-fields.js';
 import { type NativeScan, R_LEN, R_LINES, R_NAMELINE, R_NL, Spellings, YAML_SLACK, nativeScan, packRecord } from './native-scan.js';
@@ -24,83 +25,6 @@ import { type FileCtx, type Located, type Locator, type Path, at, checkCase, che
 export const WHOLE_DOC_LIMIT = 4 * 1024 * 1024;
 /** The header (everything before `cases:`) of a big file may be this long. */
 const HEADER_LIMIT = 1024 * 1024;
-
-const YAML_OPTS = { prettyErrors: false, uniqueKeys: true } as const;
-
-function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
-
-/** A yaml node as a plain value (what the checks read); aliases resolve, to a bounded depth. */
-export function plainOf(n: unknown, doc: Document | undefined, depth = 0): unknown {
-  if (n === null || n === undefined || depth > 64) return null;
-  if (isScalar(n)) {
-    // a plain hex scalar (`0x0000abcd`, which YAML's core schema reads as an integer) stays the hex
-    // text as written: an element's digits say its width (docs/vector-files.md)
-    if (n.format === 'HEX' && n.type === 'PLAIN' && n.tag === undefined && typeof n.source === 'string') return n.source;
-    return n.value;
-  }
-  if (isSeq(n)) return n.items.map((x) => plainOf(x, doc, depth + 1));
-  if (isMap(n)) {
-    const o: Record<string, unknown> = {};
-    for (const p of n.items) setKey(o, isScalar(p.key) ? String(p.key.value) : '?', plainOf(p.value, doc, depth + 1));
-    return o;
-  }
-  if (isAlias(n) && doc) return plainOf(n.resolve(doc), doc, depth + 1);
-  return null;
-}
-
-/** Where a path leads in a yaml node (the deepest node that exists on the way). */
-function nodeAt(root: unknown, path: Path, asKey: boolean): Node | undefined {
-  let cur = root as Node | undefined;
-  for (let i = 0; i < path.length; i++) {
-    const seg = path[i];
-    if (isMap(cur) && typeof seg === 'string') {
-      const pair = cur.items.find((p) => (isScalar(p.key) ? String(p.key.value) : '?') === seg);
-      if (!pair) break;
-      if ((i === path.length - 1 && asKey) || pair.value === null || pair.value === undefined) return pair.key as Node;
-      cur = pair.value as Node;
-    } else if (isSeq(cur) && typeof seg === 'number' && seg < cur.items.length) {
-      cur = cur.items[seg] as Node;
-    } else break;
-  }
-  return cur;
-}
-
-function locatedIn(node: Node | undefined, lc: LineCounter, baseLine: number): Located {
-  const off = node?.range?.[0] ?? 0;
-  const p = lc.linePos(off);
-  const quoted = isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE');
-  return { line: baseLine + p.line - 1, col: p.col, quoted };
-}
-
-/** Locates within one parsed yaml node (a case item or a file root). */
-class NodeLocator implements Locator {
-  constructor(
-    public node: unknown,
-    public lc: LineCounter,
-    public baseLine: number,
-  ) {}
-  locate(path: Path, asKey: boolean): Located {
-    return locatedIn(nodeAt(this.node, path, asKey), this.lc, this.baseLine);
-  }
-}
-
-/** Locates within an item the fast parser read: parses the item with the yaml package on demand. */
-class ChunkLocator implements Locator {
-  text = '';
-  s = 0;
-  e = 0;
-  baseLine = 1;
-  locate(path: Path, asKey: boolean): Located {
-    const lc = new LineCounter();
-    const doc = parseDocument(this.text.slice(this.s, this.e), { ...YAML_OPTS, lineCounter: lc });
-    const seq = doc.contents;
-    const item = isSeq(seq) ? seq.items[0] : seq;
-    return locatedIn(nodeAt(item, path, asKey), lc, this.baseLine);
-  }
-}
 
 /** Whether u[s] starts a list item's first line: `indent` spaces, '-', ' '. */
 function itemStartAt(u: Uint8Array, s: number, indent: number): boolean {
@@ -156,7 +80,7 @@ export class YamlScanner {
   private itemErrors = false;
   /** `whole`: the text as given, for the one-document reading. */
   private text = '';
-  private readonly chunkLoc = new ChunkLocator();
+  private readonly chunkLoc = new TextLocator(true);
   /** The fast path's reader of one-line item forms (yaml-item.ts). */
   private readonly itemReader = new ItemReader();
   /** The packed path's scanner (its fields and positions). */
@@ -433,8 +357,6 @@ export class YamlScanner {
     this.fastItems++;
     const loc = this.chunkLoc;
     loc.text = text;
-    loc.s = 0;
-    loc.e = text.length;
     loc.baseLine = line;
     this.ctx.loc = loc;
     const c = checkCase(this.ctx, fast.value, line, line + fast.nameLine);

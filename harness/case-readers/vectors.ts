@@ -6,6 +6,8 @@
  * multiple of one read block (1 MB of text and the cases it holds) plus each file's set of names,
  * whatever the size of the files. The formats are in docs/vector-files.md.
  */
+import { isMap, isScalar, parseDocument } from 'yaml';
+import { YAML_OPTS } from './yaml-locate.js';
 import { type Edition, type EditionRange, inEdition, parseRange, rangeText, specEdition } from '../catalog/editions.js';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -89,9 +91,11 @@ export async function fileEditions(file: string): Promise<EditionRange | undefin
       return undefined;
     }
   }
-  const top = head.split(/^cases\s*:/m)[0] ?? '';
-  const m = /^editions\s*:\s*["']?([0-9.\-\s]+?)["']?\s*(#.*)?$/m.exec(top);
-  return m ? parseRange(m[1]!) : undefined;
+  // the header: the top-level keys before the cases: line, read by the yaml package
+  const doc = parseDocument(head.split(/^cases\s*:/m)[0] ?? '', YAML_OPTS);
+  const node: unknown = doc.errors.length === 0 && isMap(doc.contents) ? doc.contents.get('editions', true) : undefined;
+  // a plain 9.4 is a number to YAML: its text as written
+  return isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number') ? parseRange(node.source ?? String(node.value)) : undefined;
 }
 
 interface Sink {

@@ -26,12 +26,11 @@ it('c on add is a problem in YAML and JSON lines; c on cas is not', async () => 
 });
 
 it('a vector file\'s cite: reaches each result of its cases in the report (issue 13, defect 8)', async () => {
-  const { main } = await import('../../harness/cli/main.js');
+  const { runCli } = await import('../helpers/cli.js');
   const { readFileSync } = await import('node:fs');
   const f = join(dir, 'cite.yaml');
   writeFileSync(f, 'cite: "PTX ISA 9.7.13.5"\ncases:\n  - name: add-one\n    instruction: atom.global.add.f32\n    memory: ["0x3f800000"]\n    operands: { b: ["0x3f800000"] }\n    expect: { memory: ["0x40000001"] }\n  - name: add-ok\n    instruction: atom.global.add.f32\n    memory: ["0x3f800000"]\n    operands: { b: ["0x3f800000"] }\n');
-  const out: string[] = [];
-  const code = await main(['--backend', 'reference', '--vectors', f, '--report', join(dir, 'rep')], { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false });
+  const { code } = await runCli(['--backend', 'reference', '--vectors', f, '--report', join(dir, 'rep')]);
   expect(code).toBe(1);
   const rep = JSON.parse(readFileSync(join(dir, 'rep', 'report.json'), 'utf8'));
   expect(rep.results.map((r: { case: { origin: { name: string; cite: string } } }) => [r.case.origin.name, r.case.origin.cite])).toEqual([

@@ -236,7 +236,7 @@ describe('JSON lines', () => {
       [7, col(7, '"memroy"'), /unknown key 'memroy' in a case; did you mean 'memory'\?/],
       [7, 1, /memory: is missing/],
       [8, col(8, 'f33'), /unknown qualifier '\.f33'.*did you mean \.f32/],
-      [9, lines[8]!.length + 1, /^JSON: expected ',' or '\}' after a value; each line is one JSON object/],
+      [9, lines[8]!.length + 1, /^JSON: expected ',' or '\}' after property value; each line is one JSON object/],
       [10, col(10, '["0x00000002"]'), /red returns nothing; expect memory:/],
       [11, col(11, '{"b"'), /atom\.global\.cas\.b32 needs operand c/],
     ];
@@ -249,6 +249,18 @@ describe('JSON lines', () => {
     expect(r.cases.map((c) => c.origin.kind === 'vectors' && c.origin.name)).toEqual(['ok', 'shorthand']);
     expect(r.cases[1]!.input).toEqual({ memory: [0x3fc00000n], b: [0x7f800000n] });
     expect(r.cases[0]!.cite).toBe('PTX ISA 9.7.13.5');
+  });
+  it("a syntax error JSON.parse gives no position for is found at its character (the longest prefix that reads as unfinished)", () => {
+    const head = '{"instruction": "atom.global.add.f32"}\n';
+    for (const [line, bad] of [
+      ['{"name": "a", "memory": ["0x00000001",], "operands": {"b": ["0x00000001"]}}', '],'],
+      ['{"name": "a", "memory": ["0x00000001"], "operands": {"b": [tru]}}', ']}}'],
+      ['{"name": "a", "memory": [.5]}', '.5'],
+    ] as const) {
+      const r = loadVectorText('s.jsonl', head + line + '\n');
+      expect(r.problems.map((p) => `${p.line}:${p.col}`)).toEqual([`2:${line.indexOf(bad) + 1}`]);
+      expect(r.problems[0]!.message).toMatch(/^JSON: unexpected '[\].]'; each line is one JSON object/);
+    }
   });
   it('fast-check: mangled lines always come back as problems, never a crash (seed 7)', () => {
     const base = readFileSync(join(FIX, 'planted-mistakes.jsonl'), 'utf8');

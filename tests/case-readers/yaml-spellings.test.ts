@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { unpackAll } from '../../harness/case-readers/packed.js';
 import { loadVectorText, streamVectors } from '../../harness/case-readers/vectors.js';
 import { YamlScanner } from '../../harness/case-readers/vector-yaml.js';
-import { main } from '../../harness/cli/run.js';
 import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from '../../scripts/vector-spellings.js';
+import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'yaml-spellings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,7 +106,7 @@ describe('seven YAML spellings of the same cases', () => {
     for (const sp of SPELLINGS) {
       writeFileSync(join(dir, `${sp}.yaml`), text(sp, n));
       const report = join(dir, `r-${sp}`);
-      const exit = await main(['--vectors', join(dir, `${sp}.yaml`), '--backend', 'reference', '--report', report, '--keep', '200'], { out: () => {}, err: () => {}, isTTY: false });
+      const exit = (await runCli(['--vectors', join(dir, `${sp}.yaml`), '--backend', 'reference', '--report', report, '--keep', '200'])).code;
       const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number; fastJudged: number }; results: { id: string; verdict: string }[] };
       const verdicts = r.results.map((x) => `${x.id.split(':').pop()} ${x.verdict}`).join('\n');
       seen.push({ verdicts, cases: r.stats.cases, fast: r.stats.fastJudged, exit });

@@ -7,9 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import { KEEP_WHOLE as KEEP_ALL } from '../../harness/report/recorder.js';
+import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-big-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,9 +24,7 @@ describe('a 25,000-case JSON-lines file on the reference backend', () => {
     }
     const file = join(dir, 'big.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const out: string[] = [];
-    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-    const code = await main(['--vectors', file, '--backend', 'reference', '--report', join(dir, 'r')], io);
+    const { code, out } = await runCli(['--vectors', file, '--backend', 'reference', '--report', join(dir, 'r')]);
     expect(code).toBe(1);
     const rep = JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8'));
     expect(KEEP_ALL).toBe(20_000);
@@ -38,6 +35,6 @@ describe('a 25,000-case JSON-lines file on the reference backend', () => {
     const bad = rep.results.filter((r: { verdict: string }) => r.verdict === 'mismatch');
     expect(bad).toHaveLength(1);
     expect(bad[0].id).toMatch(/:c24321$/);
-    expect(out.join('\n')).toMatch(/every case judged .*red\.pass 24999, red\.mismatch 1/);
+    expect(out).toMatch(/every case judged .*red\.pass 24999, red\.mismatch 1/);
   }, 120_000);
 });

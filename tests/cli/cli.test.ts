@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
+import { runCli } from '../helpers/cli.js';
 
 const schema = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'schema', 'run-report.schema.json'), 'utf8'));
 const validate = new Ajv({ allErrors: true }).compile(schema);
@@ -21,11 +20,8 @@ const ptxas = await ptxasOrReason();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => err.push(s), isTTY: false };
-  const code = await main(argv, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  const r = await runCli(argv);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 describe('usage errors exit 2 and say what is valid', () => {

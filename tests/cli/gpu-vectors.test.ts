@@ -8,10 +8,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import { register } from 'tsx/cjs/api';
 import { ptxasOrReason } from '../helpers/ptxas.js';
+import { runCli } from '../helpers/cli.js';
+import { runWithStandin } from '../helpers/standin.js';
 
 // the CLI probes the launcher in this process: let require() read the stand-in's TypeScript
 register();
@@ -21,19 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const p = await ptxasOrReason();
 if (typeof p === 'string') console.log(`[skip] --vectors on the gpu backend: ${p}`);
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-  const saved = { ...process.env };
-  process.env.PTX_CONFORMANCE_ADDON = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
-  process.env.XDG_CACHE_HOME = join(dir, 'cache');
-  try {
-    const code = await main(argv, io);
-    return { code, out: out.join('\n') };
-  } finally {
-    process.env = saved;
-  }
-}
+const run = (...argv: string[]) => runWithStandin(argv, { XDG_CACHE_HOME: join(dir, 'cache') });
 
 describe.skipIf(typeof p === 'string')('vector files and --case on the gpu backend (stand-in launcher)', () => {
   it('runs cases/hardware on the "GPU": every case judged, observed bits beside the allowed set, the expect and the agreement', async () => {
@@ -74,15 +62,8 @@ describe.skipIf(typeof p === 'string')('vector files and --case on the gpu backe
 
 describe('--backend gpu where there is no GPU', () => {
   it('is exit 2 with the reason, not a silent fall-back to the reference model', async () => {
-    const out: string[] = [];
-    const saved = process.env.PTX_CONFORMANCE_ADDON;
-    delete process.env.PTX_CONFORMANCE_ADDON;
-    try {
-      const code = await main(['--vectors', 'cases/hardware', '--backend', 'gpu', '--report', join(dir, 'c')], { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false });
-      expect(code).toBe(2);
-      expect(out.join('\n')).toMatch(/error: gpu backend: (no CUDA driver|the native CUDA launcher)/);
-    } finally {
-      if (saved !== undefined) process.env.PTX_CONFORMANCE_ADDON = saved;
-    }
+    const { code, out } = await runCli(['--vectors', 'cases/hardware', '--backend', 'gpu', '--report', join(dir, 'c')], { env: { PTX_CONFORMANCE_ADDON: undefined } });
+    expect(code).toBe(2);
+    expect(out).toMatch(/error: gpu backend: (no CUDA driver|the native CUDA launcher)/);
   });
 });

@@ -8,8 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { main } from '../../harness/cli/main.js';
-import { runLines } from '../helpers/cli.js';
+import { runCli, runLines } from '../helpers/cli.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-keep-'));
@@ -35,5 +34,5 @@ it.skipIf(typeof (await ptxasOrReason()) === 'string')('--keep 5 against --keep 
   expect(rb.results.filter((x: { verdict: string; kind: string }) => x.verdict === 'pass' && x.kind === 'case').length).toBe(5);
   expect(b.out.join('\n')).toMatch(/passes are counted above but not kept whole in the report \(--keep all keeps every catalog entry and every case given in files or by --case; generated cases are sampled\)/);
   expect(existsSync(join(dir, 'five', 'results.jsonl.gz'))).toBe(true);
-  expect(await main(['--keep', 'most'], { out: () => {}, err: () => {}, isTTY: false })).toBe(2);
+  expect((await runCli(['--keep', 'most'])).code).toBe(2);
 }, 240_000);

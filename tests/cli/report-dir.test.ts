@@ -12,10 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../harness/util/errors.js';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import { prepareReportDir, pruneRuns, timestampName } from '../../harness/report/dir.js';
 import { fromRoot } from '../../harness/util/paths.js';
+import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-dir-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,11 +64,7 @@ describe('prepareReportDir', () => {
 });
 
 describe('the CLI', () => {
-  const run = async (args: string[]) => {
-    const out: string[] = [];
-    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-    return { code: await main(args, io), out: out.join('\n') };
-  };
+  const run = (args: string[]) => runCli(args);
   it('--report at a file: exit 2, a plain message, no stack trace', async () => {
     const f = join(dir, 'plain');
     writeFileSync(f, 'x');
@@ -154,9 +149,9 @@ describe('runs do not pile up (issue 13, defect 5 in part)', () => {
     expect(readdirSync(base).sort()).toEqual(['2026-11-20T10-00-00.000Z', 'notes']);
   });
   it('--keep-runs takes a number', async () => {
-    const out: string[] = [];
-    expect(await main(['--keep-runs', 'many'], { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false })).toBe(2);
-    expect(out.join('\n')).toMatch(/--keep-runs takes a number of runs/);
+    const r = await runCli(['--keep-runs', 'many']);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/--keep-runs takes a number of runs/);
   });
 });
 
@@ -170,16 +165,11 @@ describe('no empty report folder is left behind (issue 23, defect 2)', () => {
   const list = () => (existsSync(out) ? readdirSync(out) : []);
   let last = { before: new Set<string>(), from: '', to: '' };
   const runIn = async (args: string[]) => {
-    const lines: string[] = [];
-    const io: Io = { out: (s) => lines.push(s), err: (s) => lines.push(s), isTTY: false };
-    const was = process.cwd();
     const before = new Set(list());
     const from = timestampName(new Date());
-    process.chdir(cwd);
     try {
-      return { code: await main(args, io), out: lines.join('\n') };
+      return await runCli(args, { cwd });
     } finally {
-      process.chdir(was);
       last = { before, from, to: `${timestampName(new Date())}~` };
     }
   };

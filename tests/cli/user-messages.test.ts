@@ -10,30 +10,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import { printSummary } from '../../harness/cli/summary.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
 import { htmlData } from '../../harness/report/html.js';
 import type { RunReport } from '../../harness/report/json.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-trial-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The CLI in this process, from the repository root; stdout and stderr apart. */
 async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => err.push(s), isTTY: false };
-  const cwd = process.cwd();
-  process.chdir(ROOT);
-  try {
-    const code = await main(argv, io);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    process.chdir(cwd);
-  }
+  const r = await runCli(argv, { cwd: ROOT });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 /** A vector file whose expect: is wrong (1 + 1 is 2, not 3): a mismatch against the reference model. */

@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { register } from 'tsx/cjs/api';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
+import { runCli } from '../helpers/cli.js';
 
 register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-contend-ex-'));
@@ -25,11 +24,7 @@ const BASELINE = join(ROOT, 'reports', 'baselines', 'h100-sm_90-toolchain-matrix
 const SM90 = join(ROOT, 'cases', 'expectations', 'sm_90.yaml');
 const CLUSTER = ['shared-cluster-b64-and-or-xor-not-atomic', 'shared-cluster-64bit-min-max-not-atomic', 'shared-cluster-f16x2-bf16x2-add-as-integer'];
 
-async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-  return { code: await main(args, io), out: out.join('\n') };
-}
+const cli = (args: string[]) => runCli(args);
 
 type Report = { counts: { total: Record<string, number> }; expectations: { outcomes: { id: string; status: string; matched: number }[] }; results: { id: string; verdict: string; expectation?: string }[] };
 const reportOf = (d: string) => JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')) as Report;

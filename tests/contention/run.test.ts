@@ -8,8 +8,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import type { ContentionReport } from '../../harness/report/json.js';
 import { register } from 'tsx/cjs/api';
 import { ptxasOrReason } from '../helpers/ptxas.js';
@@ -20,6 +18,7 @@ import { contentionPlan, setOps } from '../../harness/contention/cases.js';
 import { groupId } from '../../harness/contention/run.js';
 import { MAX_SPLIT_N, judgeContention } from '../../harness/contention/model.js';
 import { elementFormat } from '../../harness/numerics/formats.js';
+import { runCli } from '../helpers/cli.js';
 
 register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-contend-'));
@@ -100,20 +99,12 @@ describe('contend against the stand-in launcher', async () => {
 });
 
 it('without a GPU, or with bad options: exit 2 and why', async () => {
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-  expect(await main(['contend', '--reps', '33'], io)).toBe(2);
-  expect(out.join('\n')).toMatch(/--reps takes a multiple of 32/);
-  expect(await main(['contend', '--backend', 'reference'], io)).toBe(2);
-  const saved = process.env.PTX_CONFORMANCE_ADDON;
-  process.env.PTX_CONFORMANCE_ADDON = join(dir, 'none.node');
-  try {
-    const code = await main(['contend'], io);
-    if (code === 2) expect(out.join('\n')).toMatch(/contention runs on a GPU, and there is none to use here/);
-  } finally {
-    if (saved === undefined) delete process.env.PTX_CONFORMANCE_ADDON;
-    else process.env.PTX_CONFORMANCE_ADDON = saved;
-  }
+  const reps = await runCli(['contend', '--reps', '33']);
+  expect(reps.code).toBe(2);
+  expect(reps.out).toMatch(/--reps takes a multiple of 32/);
+  expect((await runCli(['contend', '--backend', 'reference'])).code).toBe(2);
+  const none = await runCli(['contend'], { env: { PTX_CONFORMANCE_ADDON: join(dir, 'none.node') } });
+  if (none.code === 2) expect(none.out).toMatch(/contention runs on a GPU, and there is none to use here/);
 });
 
 describe('recorded H100 contention (reports/baselines/h100-sm_90-contention/)', () => {

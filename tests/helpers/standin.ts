@@ -4,20 +4,10 @@
  * The caller registers tsx's require hook (the launcher is TypeScript loaded with require).
  */
 import { join } from 'node:path';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
+import { type CliResult, runCli } from './cli.js';
 
 export const STANDIN_LAUNCHER = join(import.meta.dirname, '..', 'fixtures', 'standin-launcher.cts');
 
-export async function runWithStandin(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
-  const saved = { ...process.env };
-  process.env.PTX_CONFORMANCE_ADDON = STANDIN_LAUNCHER;
-  Object.assign(process.env, env);
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-  try {
-    return { code: await main(args, io), out: out.join('\n') };
-  } finally {
-    process.env = saved;
-  }
+export function runWithStandin(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(args, { env: { PTX_CONFORMANCE_ADDON: STANDIN_LAUNCHER, ...env } });
 }

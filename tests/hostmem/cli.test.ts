@@ -4,16 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { register } from 'tsx/cjs/api';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 
 register();
 
-async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-  return { code: await main(args, io), out: out.join('\n') };
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('hostmem CLI', () => {
   it('--plan-only lists the 465 jobs and 48 single-thread cases', async () => {

@@ -11,11 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { register } from 'tsx/cjs/api';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import type { LensSection } from '../../harness/lens/report.js';
 import { NVCC_FLAGS, fileKey, lensSources } from '../../harness/lens/compile.js';
 import { LENS_DIR } from '../../harness/lens/manifest.js';
+import { runCli } from '../helpers/cli.js';
 
 register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-lens-'));
@@ -36,17 +35,7 @@ function fakePrebuilt(out: string, src = LENS_DIR): void {
   writeFileSync(join(d, 'toolchain.json'), JSON.stringify({ schema: 'ptx-reduction-conformance/cuda-lens-prebuilt', nvcc: { path: '/fake/nvcc', versionLine, slug: 'nvcc-99.9.1' }, arch: 'sm_90', flags, files }));
 }
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-  try {
-    return { code: await main(args, io), out: out.join('\n') };
-  } finally {
-    process.env = saved;
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env });
 /** The lens section of the report a lens run wrote (report.json, as every command writes). */
 const report = (d: string) => JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')).lens as LensSection;
 /** An expectations file with none in it: every deviation is a failure. */

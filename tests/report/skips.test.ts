@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { register } from 'tsx/cjs/api';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import { type SkipAccount, skipAccount, skipGroup } from '../../harness/report/skips.js';
 import type { EntryResult } from '../../harness/report/types.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
+import { runCli } from '../helpers/cli.js';
 
 register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-skips-'));
@@ -27,9 +26,8 @@ const counts = (a: SkipAccount) => Object.fromEntries(a.groups.map((g) => [g.gro
 
 describe('the recorded H100 default GPU run (ptxas 13.0) judged again', () => {
   it('prints and writes its skips by what running them needs: 156 executor (im2col), 5,652 multicast, 1,537 toolchain, 32 other', async () => {
-    const out: string[] = [];
-    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-    expect(await main(['render', BASELINE, '--report', join(dir, 'gpu')], io)).toBe(0);
+    const r = await runCli(['render', BASELINE, '--report', join(dir, 'gpu')]);
+    expect(r.code).toBe(0);
     const rep = JSON.parse(readFileSync(join(dir, 'gpu', 'report.json'), 'utf8')) as { skips: SkipAccount; counts: { total: { skipped: number } } };
     expect(rep.skips.total).toBe(rep.counts.total.skipped);
     expect(counts(rep.skips)).toEqual({ executor: 156, multicast: 5652, architecture: 0, toolchain: 1537, other: 32 });
@@ -38,7 +36,7 @@ describe('the recorded H100 default GPU run (ptxas 13.0) judged again', () => {
     expect(g('executor').reasons[0]!.example).toMatch(/^cp\.reduce\.async\.bulk\.tensor\..*im2col_no_offs/);
     // the 32 recorded before a case said why its variant is not accepted (red.async .release: sm_100+)
     expect(g('other').reasons).toEqual([expect.objectContaining({ count: 32, reason: 'the variant is not one the catalog expects ptxas to accept for sm_90 (PTX ISA 9.0); --list shows why' })]);
-    const text = out.join('\n');
+    const text = r.out;
     expect(text).toMatch(/^skipped 7377, by what running them needs \(report\.json: skips\):$/m);
     expect(text).toMatch(/^ {2}executor limitation \(this harness does not run it yet\) +156$/m);
     expect(text).toMatch(/^ {2}needs multicast \(NVLink SHARP\) hardware +5652$/m);
@@ -50,18 +48,16 @@ describe('the default GPU run on the H100 after bulk sizes and im2col, and on th
   const AFTER = join(ROOT, 'reports', 'baselines', 'h100-sm_90-gpu-default', '2026-11-25-after-bulk-im2col', 'report.json.gz');
   const FINAL = join(ROOT, 'reports', 'baselines', 'h100-sm_90-gpu-default', '2026-11-26-final', 'report.json.gz');
   it('the final run judged again: exit 0, no mismatch, 0 executor limitations', async () => {
-    const out: string[] = [];
-    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-    expect(await main(['render', FINAL, '--report', join(dir, 'final')], io)).toBe(0);
+    const r = await runCli(['render', FINAL, '--report', join(dir, 'final')]);
+    expect(r.code).toBe(0);
     const rep = JSON.parse(readFileSync(join(dir, 'final', 'report.json'), 'utf8')) as { skips: SkipAccount; counts: { total: Record<string, number> } };
     expect(rep.counts.total.mismatch ?? 0).toBe(0);
     expect(counts(rep.skips).executor).toBe(0);
-    expect(out.join('\n')).toMatch(/executor limitation \(this harness does not run it yet\)\s+0/);
+    expect(r.out).toMatch(/executor limitation \(this harness does not run it yet\)\s+0/);
   }, 120_000);
   it('judged again: 0 executor limitations; every skip needs multicast, a newer architecture or a newer toolchain', async () => {
-    const out: string[] = [];
-    const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-    expect(await main(['render', AFTER, '--report', join(dir, 'after')], io)).toBe(0);
+    const r = await runCli(['render', AFTER, '--report', join(dir, 'after')]);
+    expect(r.code).toBe(0);
     const rep = JSON.parse(readFileSync(join(dir, 'after', 'report.json'), 'utf8')) as { skips: SkipAccount; counts: { total: { skipped: number } } };
     expect(rep.skips.total).toBe(rep.counts.total.skipped);
     const c = counts(rep.skips);
@@ -69,7 +65,7 @@ describe('the default GPU run on the H100 after bulk sizes and im2col, and on th
     expect(c.other).toBe(0);
     expect((c.multicast ?? 0) + (c.architecture ?? 0) + (c.toolchain ?? 0)).toBe(rep.skips.total);
     expect(rep.skips.total).toBeGreaterThan(7000);
-    expect(out.join('\n')).toMatch(/executor limitation \(this harness does not run it yet\)\s+0/);
+    expect(r.out).toMatch(/executor limitation \(this harness does not run it yet\)\s+0/);
     // the account catches an executor limitation: one skip's reason changed to the old im2col sentence
     const { gunzipSync } = await import('node:zlib');
     const raw = JSON.parse(gunzipSync(readFileSync(AFTER)).toString()) as { results: EntryResult[] };

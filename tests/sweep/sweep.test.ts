@@ -13,8 +13,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judge } from '../../harness/compare/judge-case.js';
 import { parseInstruction } from '../../harness/catalog/parse.js';
-import type { Io } from '../../harness/cli/io.js';
-import { main } from '../../harness/cli/main.js';
 import { loadReport } from '../../harness/report/load.js';
 import { expectationsPath, loadExpectations, undoJudgement } from '../../harness/compare/expectations.js';
 import { judgeRun } from '../../harness/compare/judge-run.js';
@@ -25,6 +23,7 @@ import { CANONICAL_NAN16, CELLS, CELL_PAIRS, NAN_TOKEN, SPECIALS32, domainA, dom
 import { register } from 'tsx/cjs/api';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
+import { runCli } from '../helpers/cli.js';
 
 // the stand-in launcher is TypeScript, loaded with require in this process (the gpu probe)
 register();
@@ -250,7 +249,7 @@ describe('cp.reduce.async.bulk and 32-bit float add sweeps, the budget, known de
     const r1 = report('b1');
     expect([r1.sweeps.length, r1.sweepsNotRun?.length]).toEqual([1, 2 * SPECIALS32.length - 1]);
     expect(b.out).toMatch(/--budget of 0.001 s for 32-bit sweeps is spent/);
-    expect(await main(['sweep', '--budget', 'soon'], { out: () => {}, err: () => {}, isTTY: false })).toBe(2);
+    expect((await runCli(['sweep', '--budget', 'soon'])).code).toBe(2);
   }, 240_000);
   it.skipIf(typeof p === 'string')('a deviation an expectation names (bulk add.f32 keeps subnormals, as on the H200): its group is known, with its count; the run passes; without the fault the expectation is an unexpected pass', async () => {
     const r = await run(['--filter', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', '--spec-edition', '9.1', '--cells', '1', '--budget', '0.001', '--report', join(dir, 'known')], { PTXCONF_STANDIN_KEEPSUB: '1' });
@@ -421,24 +420,18 @@ describe('recorded H100 sweeps (reports/baselines/h100-sm_90-sweeps/)', () => {
 });
 
 it('without a GPU: exit 2 and why, and bad options likewise', async () => {
-  const saved = process.env.PTX_CONFORMANCE_ADDON;
-  process.env.PTX_CONFORMANCE_ADDON = join(dir, 'no-such-launcher.node');
-  const out: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false };
-  try {
-    // (on a machine with a driver this probes the real GPU; then only the option errors are checked)
-    const code = await main(['sweep', '--cells', '1'], io);
-    if (!/CUDA driver|launcher/.test(out.join('\n')) || code !== 2) console.log(`[note] a GPU was found; the no-GPU message is not checked here (exit ${code})`);
-    else expect(out.join('\n')).toMatch(/sweeps run on a GPU, and there is none to use here/);
-    expect(await main(['sweep', '--cells', '0'], io)).toBe(2);
-    expect(out.join('\n')).toMatch(/--cells takes 1 to 65536/);
-    expect(await main(['sweep', '--bogus'], io)).toBe(2);
-    expect(await main(['sweep', '--backend', 'reference'], io)).toBe(2);
-    expect(out.join('\n')).toMatch(/--backend reference: a sweep runs on the gpu backend only \(--backend gpu or auto\): it compares the GPU's results with the reference model/);
-  } finally {
-    if (saved === undefined) delete process.env.PTX_CONFORMANCE_ADDON;
-    else process.env.PTX_CONFORMANCE_ADDON = saved;
-  }
+  const cli = (args: string[]) => runCli(args, { env: { PTX_CONFORMANCE_ADDON: join(dir, 'no-such-launcher.node') } });
+  // (on a machine with a driver this probes the real GPU; then only the option errors are checked)
+  const r = await cli(['sweep', '--cells', '1']);
+  if (!/CUDA driver|launcher/.test(r.out) || r.code !== 2) console.log(`[note] a GPU was found; the no-GPU message is not checked here (exit ${r.code})`);
+  else expect(r.out).toMatch(/sweeps run on a GPU, and there is none to use here/);
+  const cells = await cli(['sweep', '--cells', '0']);
+  expect(cells.code).toBe(2);
+  expect(cells.out).toMatch(/--cells takes 1 to 65536/);
+  expect((await cli(['sweep', '--bogus'])).code).toBe(2);
+  const ref = await cli(['sweep', '--backend', 'reference']);
+  expect(ref.code).toBe(2);
+  expect(ref.out).toMatch(/--backend reference: a sweep runs on the gpu backend only \(--backend gpu or auto\): it compares the GPU's results with the reference model/);
 });
 
 it('the sweep benchmark script is valid sh', () => {
