@@ -1,5 +1,5 @@
 /**
- * The lens's checking path on CPU, against a stand-in launcher (standin-launcher.cts: each lens
+ * The lens's checking path on CPU, against a stand-in launcher (tests/fixtures/standin-launcher.cts: each lens
  * kernel emulated as an atomic contention kernel of its variant) and a prebuilt folder of dummy
  * cubins (the stand-in does not read them): every group allowed; a kernel made non-atomic
  * (LENS_STANDIN_SPLIT) judged a mismatch at its addresses, the others not; a stale prebuilt folder,
@@ -14,12 +14,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LensSection } from '../../harness/lens/report.js';
 import { NVCC_FLAGS, fileKey, lensSources } from '../../harness/lens/compile.js';
 import { LENS_DIR } from '../../harness/lens/manifest.js';
-import { runCli } from '../helpers/cli.js';
+import { runWithStandin } from '../helpers/standin.js';
 
 register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-lens-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const STANDIN = join(import.meta.dirname, 'standin-launcher.cts');
+
 
 /** A prebuilt folder for the lens sources in `src` whose cubins are dummy bytes (the stand-in ignores them). */
 function fakePrebuilt(out: string, src = LENS_DIR): void {
@@ -35,7 +35,7 @@ function fakePrebuilt(out: string, src = LENS_DIR): void {
   writeFileSync(join(d, 'toolchain.json'), JSON.stringify({ schema: 'ptx-reduction-conformance/cuda-lens-prebuilt', nvcc: { path: '/fake/nvcc', versionLine, slug: 'nvcc-99.9.1' }, arch: 'sm_90', flags, files }));
 }
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env });
+const cli = (args: string[], env: Record<string, string> = {}) => runWithStandin(args, env);
 /** The lens section of the report a lens run wrote (report.json, as every command writes). */
 const report = (d: string) => JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')).lens as LensSection;
 /** An expectations file with none in it: every deviation is a failure. */
@@ -46,10 +46,10 @@ describe('lens against the stand-in launcher', () => {
   const pre = join(dir, 'pre');
   fakePrebuilt(pre);
   it('atomic kernels: every group of every memory passes, each result names its call, type, memory and toolchain', async () => {
-    const r = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64,atomicAdd_half2,atomicMin_u64', '--reps', '32', '--expectations', NONE, '--report', join(dir, 'a')], { PTX_CONFORMANCE_ADDON: STANDIN });
+    const r = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64,atomicAdd_half2,atomicMin_u64', '--reps', '32', '--expectations', NONE, '--report', join(dir, 'a')], {});
     expect(r.code).toBe(0);
     // with the sm_90 expectations an atomic dsmem atomicOr is an unexpected pass: the finding went away (exit 1)
-    const u = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64', '--reps', '32', '--report', join(dir, 'a-unexpected')], { PTX_CONFORMANCE_ADDON: STANDIN });
+    const u = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64', '--reps', '32', '--report', join(dir, 'a-unexpected')], {});
     expect([u.code, u.out]).toEqual([1, expect.stringMatching(/shared-cluster-b64-and-or-xor-not-atomic: UNEXPECTED PASS/)]);
     const rep = report(join(dir, 'a'));
     expect(rep.results.length).toBeGreaterThan(10);
@@ -61,7 +61,7 @@ describe('lens against the stand-in launcher', () => {
   }, 60_000);
   it('a non-atomic stand-in for atomicOr_u64_dsmem and atomicMin_u64_dsmem: their groups are mismatches at every address (lost updates), the other kernels pass; exit 1 with no expectation', async () => {
     for (const k of ['atomicOr_u64_dsmem', 'atomicMin_u64_dsmem']) {
-      const r = await cli(['lens', '--prebuilt', pre, '--filter', `${k.replace(/_dsmem$/, '')}`, '--reps', '32', '--expectations', NONE, '--report', join(dir, k)], { PTX_CONFORMANCE_ADDON: STANDIN, LENS_STANDIN_SPLIT: k });
+      const r = await cli(['lens', '--prebuilt', pre, '--filter', `${k.replace(/_dsmem$/, '')}`, '--reps', '32', '--expectations', NONE, '--report', join(dir, k)], { LENS_STANDIN_SPLIT: k });
       expect(r.code).toBe(1);
       const rep = report(join(dir, k));
       const bad = rep.results.filter((x) => x.verdict === 'mismatch');
@@ -76,7 +76,7 @@ describe('lens against the stand-in launcher', () => {
   }, 60_000);
   it('the same with the sm_90 expectations (the .shared::cluster finding): known deviations, exit 0; the common report (report.json, html, junit) with the groups in its contention section', async () => {
     const k = 'atomicOr_u64_dsmem';
-    const r = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64', '--reps', '32', '--report', join(dir, 'known')], { PTX_CONFORMANCE_ADDON: STANDIN, LENS_STANDIN_SPLIT: k });
+    const r = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64', '--reps', '32', '--report', join(dir, 'known')], { LENS_STANDIN_SPLIT: k });
     expect(r.code, r.out).toBe(0);
     const rep = JSON.parse(readFileSync(join(dir, 'known', 'report.json'), 'utf8'));
     const known = rep.results.filter((x: { verdict: string }) => x.verdict === 'known-deviation');
@@ -91,7 +91,7 @@ describe('lens against the stand-in launcher', () => {
     writeFileSync(join(src, 'u64.cu'), `${readFileSync(join(src, 'u64.cu'), 'utf8')}\n// changed\n`);
     const stale = join(dir, 'stale');
     fakePrebuilt(stale, src);
-    const r = await cli(['lens', '--prebuilt', stale, '--reps', '32'], { PTX_CONFORMANCE_ADDON: STANDIN });
+    const r = await cli(['lens', '--prebuilt', stale, '--reps', '32'], {});
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/u64\.cu was compiled from other sources .*stale.*--compile-only/);
   });

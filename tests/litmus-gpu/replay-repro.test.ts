@@ -22,7 +22,7 @@ import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
 import { shown } from '../../harness/util/paths.js';
 
-const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'litmus-gpu-standin.cts');
+
 const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 const SB = 'cases/litmus/SB+fence.sc.cluster-other-cluster.litmus';
 const dir = mkdtempSync(join(tmpdir(), 'litmus-replay-'));
@@ -47,7 +47,7 @@ let n = 0;
 async function run(args: string[], rows: string) {
   const report = join(dir, `report-${++n}`);
   const log = join(dir, `log-${n}`);
-  const r = await runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTX_CONFORMANCE_ADDON: FIXTURE, PTXCONF_LITMUS_ROWS: rows, PTXCONF_LITMUS_LOG: log });
+  const r = await runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTXCONF_LITMUS_ROWS: rows, PTXCONF_LITMUS_LOG: log });
   const rep = existsSync(join(report, 'report.json')) ? JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) : undefined;
   return { ...r, report, rep, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
 }

@@ -18,7 +18,7 @@ import { defaultCacheDir } from '../../harness/util/cache-dir.js';
 import { runWithStandin } from '../helpers/standin.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
-const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'litmus-gpu-standin.cts');
+
 const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 const FINDING = 'reports/findings/shared-cluster-atomicity';
 let ptxas: string | undefined;
@@ -175,7 +175,7 @@ describe('the shared-memory module', () => {
 describe('litmus --backend gpu with the stand-in: 64-bit keys and explained findings', () => {
   const run = (args: string[], rows: string) => {
     const report = mkdtempSync(join(tmpdir(), 'litmus-gpu-'));
-    return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTX_CONFORMANCE_ADDON: FIXTURE, PTXCONF_LITMUS_ROWS: rows }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
+    return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTXCONF_LITMUS_ROWS: rows }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
   };
   const findingsFile = (outcomes: Record<string, string>[], test = MP) => {
     const f = join(mkdtempSync(join(tmpdir(), 'findings-')), 'gpu-findings.json');
@@ -234,7 +234,7 @@ exists (P0:r0 == 1 /\\ P1:r0 == 0x100000000)
     const badDir = mkdtempSync(join(tmpdir(), 'findings-bad-'));
     const bad = join(badDir, 'f.json');
     writeFileSync(bad, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-findings', version: 1, explained: [{ test: MP, outcomes: [{ 'P1:r0': '1' }], finding: 'reports/findings/no-such-finding', why: 'x' }] }));
-    const b = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--findings', bad], { PTX_CONFORMANCE_ADDON: FIXTURE });
+    const b = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--findings', bad], {});
     expect(b.code).toBe(2);
     expect(b.out).toMatch(/finding 'reports\/findings\/no-such-finding' is not a folder/);
   }, 60_000);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runWithStandin } from '../helpers/standin.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
-const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'litmus-gpu-standin.cts');
+
 const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 let noPtxas: string | undefined;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 const run = (args: string[], rows: string, env: Record<string, string> = {}) => {
   const report = mkdtempSync(join(tmpdir(), 'litmus-gpu-'));
-  return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTX_CONFORMANCE_ADDON: FIXTURE, PTXCONF_LITMUS_ROWS: rows, ...env }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
+  return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTXCONF_LITMUS_ROWS: rows, ...env }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
 };
 
 describe('litmus --backend gpu with the stand-in launcher', () => {
@@ -54,7 +54,7 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     expect(r.code, r.out).toBe(0);
     expect(r.report.results[0]).toMatchObject({ status: 'skipped' });
     expect(r.report.results[0].reason).toMatch(/shared memory|not run in this slice/);
-    const bad = await runWithStandin(['litmus', '--backend', 'gpu', '--iterations', 'x'], { PTX_CONFORMANCE_ADDON: FIXTURE });
+    const bad = await runWithStandin(['litmus', '--backend', 'gpu', '--iterations', 'x'], {});
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/--iterations takes a whole number/);
   }, 60_000);
@@ -96,10 +96,10 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     expect(r.report.results.find((x: { mutant?: unknown }) => x.mutant).stress).toMatchObject({ warps: 0, iters: 16, stride: 1, align: false, from: 'stress file, class MP' });
     const again = await run([MP, '--stress-file', f, '--iterations', '1', '--instances', '1024'], '0,0');
     expect(again.report.results[0].stress).toMatchObject({ warps: 0, iters: 16, from: 'stress file, class MP' });
-    const bad = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--search-stress', '--stress-warps', '2'], { PTX_CONFORMANCE_ADDON: FIXTURE });
+    const bad = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--search-stress', '--stress-warps', '2'], {});
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/--search-stress chooses/);
-    const badTarget = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--stress-target', 'test'], { PTX_CONFORMANCE_ADDON: FIXTURE });
+    const badTarget = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--stress-target', 'test'], {});
     expect(badTarget.code).toBe(2);
     expect(badTarget.out).toMatch(/needs|--stride 2 or more/);
   }, 120_000);

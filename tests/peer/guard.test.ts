@@ -22,7 +22,8 @@ register();
 
 const SAFE = { NCCL_NVLS_ENABLE: '0', NVSHMEM_DISABLE_NVLS: '1', TORCH_SYMM_MEM_DISABLE_MULTICAST: '1' };
 const UNSAFE = { NCCL_NVLS_ENABLE: '', NVSHMEM_DISABLE_NVLS: '', TORCH_SYMM_MEM_DISABLE_MULTICAST: '' };
-const PEER_STANDIN = join(import.meta.dirname, '..', 'fixtures', 'peer-standin.cts');
+/** The stand-in launcher with its second device. */
+const TWO_DEVICES = { PTXCONF_STANDIN_DEVICES: '2' };
 
 function hasPtxas(): boolean {
   try {
@@ -94,12 +95,12 @@ describe('peer CLI', () => {
     expect(r.out).toContain('atom.sys.global.add.u32/peer-contend-2+2-small\tcontend\t2 CTA(s) on 0 + 2 on 1, memory on 1, must be atomic (.sys)');
   }, 120_000);
   it('refuses a run without the three settings (exit 2, naming them, no stack trace), and a host without peer access', async () => {
-    const r = await runWithStandin(['peer', '--filter', 'atom.sys.global.add.u32'], { ...UNSAFE, PTX_CONFORMANCE_ADDON: PEER_STANDIN });
+    const r = await runWithStandin(['peer', '--filter', 'atom.sys.global.add.u32'], { ...UNSAFE, ...TWO_DEVICES });
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/^error: the peer command runs only where NVLink multicast is kept off/m);
     expect(r.out).toContain("NCCL_NVLS_ENABLE is ''");
     expect(r.out).not.toMatch(/\n\s+at /);
-    const n = await runWithStandin(['peer', '--filter', 'atom.sys.global.add.u32', '--report', mkdtempSync(join(tmpdir(), 'peer-'))], { ...SAFE, PTX_CONFORMANCE_ADDON: PEER_STANDIN, PTXCONF_PEER_STANDIN_NOPEER: '1' });
+    const n = await runWithStandin(['peer', '--filter', 'atom.sys.global.add.u32', '--report', mkdtempSync(join(tmpdir(), 'peer-'))], { ...SAFE, ...TWO_DEVICES, PTXCONF_PEER_STANDIN_NOPEER: '1' });
     expect(n.code).toBe(2);
     expect(n.out).toMatch(/error: no peer access between devices 0 \(Stand-in 0 \(reference model\)\) and 1/);
     for (const bad of [['--only', 'both-ways'], ['--reps', '100'], ['--generated', '-1'], ['--shard', '0/2']]) {

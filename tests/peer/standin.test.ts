@@ -1,5 +1,5 @@
 /**
- * The peer command end to end against the two-device stand-in (tests/fixtures/peer-standin.cts), in
+ * The peer command end to end against the stand-in launcher with two devices (tests/fixtures/standin-launcher.cts, PTXCONF_STANDIN_DEVICES=2), in
  * this process and its gpu workers: cross-GPU contention that is atomic passes (exit 0); a planted
  * lost update (device 0's launch reads the memory as it was before device 1's) is a mismatch at
  * .sys and observed, counted, at .gpu and no scope (exit 1); a planted wrong bit in single-thread
@@ -16,12 +16,13 @@ import { runWithStandin } from '../helpers/standin.js';
 register();
 
 const SAFE = { NCCL_NVLS_ENABLE: '0', NVSHMEM_DISABLE_NVLS: '1', TORCH_SYMM_MEM_DISABLE_MULTICAST: '1' };
-const PEER_STANDIN = join(import.meta.dirname, '..', 'fixtures', 'peer-standin.cts');
+/** The stand-in launcher with its second device. */
+const TWO_DEVICES = { PTXCONF_STANDIN_DEVICES: '2' };
 
 describe('peer command on the two-device stand-in', () => {
   const contend = async (env: Record<string, string>) => {
     const dir = mkdtempSync(join(tmpdir(), 'peer-'));
-    const r = await runWithStandin(['peer', '--only', 'contend', '--filter', 'atom.global.add.u32,atom.sys.global.add.u32,red.gpu.global.add.f32,red.sys.global.add.f32', '--reps', '32', '--report', dir], { ...SAFE, PTX_CONFORMANCE_ADDON: PEER_STANDIN, ...env });
+    const r = await runWithStandin(['peer', '--only', 'contend', '--filter', 'atom.global.add.u32,atom.sys.global.add.u32,red.gpu.global.add.f32,red.sys.global.add.f32', '--reps', '32', '--report', dir], { ...SAFE, ...TWO_DEVICES, ...env });
     const j = JSON.parse(gunzipSync(readFileSync(join(dir, 'peer.json.gz'))).toString()) as { contention: { groups: { variant: string; scope: string; verdict: string; lostUpdates: number; outcomes: { reason: string }[] }[] } };
     return { r, groups: j.contention.groups };
   };
@@ -43,7 +44,7 @@ describe('peer command on the two-device stand-in', () => {
   }, 300_000);
   it('single-thread cases: a planted wrong bit on peer memory is a mismatch in the peer run only (exit 1), and the comparison names it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'peer-'));
-    const r = await runWithStandin(['peer', '--only', 'single', '--filter', 'atom.sys.global.add.f32,red.global.add.u64', '--generated', '4', '--report', dir], { ...SAFE, PTX_CONFORMANCE_ADDON: PEER_STANDIN, PTXCONF_PEER_STANDIN_FLIP: '3' });
+    const r = await runWithStandin(['peer', '--only', 'single', '--filter', 'atom.sys.global.add.f32,red.global.add.u64', '--generated', '4', '--report', dir], { ...SAFE, ...TWO_DEVICES, PTXCONF_PEER_STANDIN_FLIP: '3' });
     expect(r.code).toBe(1);
     const j = JSON.parse(gunzipSync(readFileSync(join(dir, 'peer.json.gz'))).toString()) as { single: { memory: string; memoryDevice: string; exitCode: number; notPassing: { verdict: string }[] }[]; compare: { differ: unknown[] } };
     const [local, peer] = j.single;

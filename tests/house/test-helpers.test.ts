@@ -1,8 +1,10 @@
 /**
  * Tests drive the CLI in their own process through one helper, tests/helpers/cli.ts (`runCli`:
  * output, extra environment and working directory for the run only), and the stand-in launcher
- * through tests/helpers/standin.ts, which calls it. Twelve test files wrote their own runner
- * before. The check reads the test sources; a planted runner shows that it fails.
+ * through tests/helpers/standin.ts, which calls it; there is one stand-in launcher,
+ * tests/fixtures/standin-launcher.cts (its litmus kernels and second device included). Twelve test
+ * files wrote their own runner and three files were launchers before. The checks read the test
+ * sources; planted copies show that they fail.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -27,11 +29,32 @@ export function ownRunners(files: readonly { path: string; text: string }[]): st
   return out;
 }
 
+const LAUNCHER = 'fixtures/standin-launcher.cts';
+
+/** Files other than the stand-in launcher that implement the launcher's interface (a module with getFunction and launch). */
+export function otherLaunchers(files: readonly { path: string; text: string }[]): string[] {
+  return files.filter((f) => f.path !== LAUNCHER && /\bgetFunction\s*[:(]/.test(f.text) && /\blaunch\s*[:(]/.test(f.text) && /module\.exports|export default/.test(f.text)).map((f) => f.path);
+}
+
+describe('one stand-in launcher', () => {
+  const files = sources(TESTS)
+    .map((p) => ({ path: relative(TESTS, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }))
+    .filter((f) => f.path !== 'house/test-helpers.test.ts');
+  it('only tests/fixtures/standin-launcher.cts is one', () => {
+    expect(files.some((f) => f.path === LAUNCHER)).toBe(true);
+    expect(otherLaunchers(files)).toEqual([]);
+  });
+  it('a planted second launcher is found', () => {
+    const planted = { path: 'fixtures/peer.cts', text: 'module.exports = { getFunction: () => 1n, launch: () => undefined };' };
+    expect(otherLaunchers([...files, planted])).toEqual(['fixtures/peer.cts']);
+  });
+});
+
 describe('one CLI test helper', () => {
   it('no test imports the CLI entry but the helper', () => {
     const files = sources(TESTS)
       .map((p) => ({ path: relative(TESTS, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }))
-      .filter((f) => f.path !== 'house/one-cli-helper.test.ts'); // its planted lines below
+      .filter((f) => f.path !== 'house/test-helpers.test.ts'); // its planted lines below
     expect(files.some((f) => f.path === HELPER)).toBe(true);
     expect(ownRunners(files)).toEqual([]);
   });
