@@ -4,6 +4,7 @@
  * Coherence choices are independent per location (every co-dependent axiom is per location), so
  * each location's orders are enumerated on their own.
  */
+import { condHolds } from './condition.js';
 import type { Axiom, Cond, Judgement, LitmusTest, ModelFault, Outcome, Term } from './events.js';
 import { dynamic, fenceScViolated, locationCheck, staticRels, thinAir, type XEvent, xEvent } from './model.js';
 import { physLoc, threadTraces, type Trace } from './run.js';
@@ -12,8 +13,6 @@ export interface JudgeOptions {
   /** Planted faults (tests only). */
   faults?: ModelFault[];
 }
-
-const UNSET = -1n << 70n;
 
 function permutations<T>(xs: T[]): T[][] {
   if (xs.length <= 1) return [xs.slice()];
@@ -32,32 +31,6 @@ function terms(c: Cond, acc: Term[] = []): Term[] {
 }
 
 const termKey = (t: Term) => (t.k === 'reg' ? `P${t.thread}:${t.reg}` : t.k === 'mem' ? t.loc : String(t.v));
-
-function evalCond(c: Cond, val: (t: Term) => bigint): boolean {
-  switch (c.k) {
-    case 'true':
-      return true;
-    case 'not':
-      return !evalCond(c.a, val);
-    case 'and':
-      return evalCond(c.a, val) && evalCond(c.b, val);
-    case 'or':
-      return evalCond(c.a, val) || evalCond(c.b, val);
-    case 'cmp': {
-      const a = val(c.a);
-      const b = val(c.b);
-      if (a === UNSET || b === UNSET) return false; // a register its thread never wrote (it hangs at a barrier)
-      switch (c.op) {
-        case '==': return a === b;
-        case '!=': return a !== b;
-        case '<': return a < b;
-        case '>': return a > b;
-        case '<=': return a <= b;
-        case '>=': return a >= b;
-      }
-    }
-  }
-}
 
 /** Judges `test` under the chapter-8 model. */
 export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
@@ -317,12 +290,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
   });
   // a forbidden outcome whose memory values are '*' is dropped where an allowed outcome has its registers
   const allowed = outs.filter((o) => o.allowed);
-  const val = (o: Outcome) => (t: Term): bigint => {
-    if (t.k === 'const') return t.v;
-    const s = o.values[termKey(t)];
-    return s === undefined || s === '?' || s === '*' ? UNSET : BigInt(s);
-  };
-  const satisfied = allowed.filter((o) => evalCond(test.cond, val(o)));
+  const satisfied = allowed.filter((o) => condHolds(test.cond, o.values, true));
   const holds = test.quantifier === 'exists' ? satisfied.length > 0 : test.quantifier === 'not exists' ? satisfied.length === 0 : satisfied.length === allowed.length;
   return { name: test.name, quantifier: test.quantifier, holds, outcomes: outs, executions, ms: performance.now() - t0 };
 }

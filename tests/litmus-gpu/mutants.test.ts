@@ -60,6 +60,10 @@ describe('mutants', () => {
     expect(weakCount(test, keys, [{ values: ['1', '0'], count: 7 }, { values: ['1', '1'], count: 90 }, { values: ['0', '0'], count: 3 }])).toBe(7);
     expect(weakCount(test, keys, [{ values: ['0', '1'], count: 7 }])).toBe(0);
     expect(condHolds(test.cond, { 'P1:r0': '1' })).toBeUndefined();
+    // the judge's reading (a register never written, '?', makes its comparison false, and the rest follows)
+    expect(condHolds(test.cond, { 'P1:r0': '1', 'P1:r1': '?' }, true)).toBe(false);
+    expect(condHolds({ k: 'not', a: test.cond }, { 'P1:r0': '1', 'P1:r1': '?' }, true)).toBe(true);
+    expect(condHolds({ k: 'not', a: test.cond }, { 'P1:r0': '1', 'P1:r1': '?' })).toBeUndefined();
     // 64-bit values at full width: a lost 2^32 (s = 1) is not 0x100000001 (cut to 32 bits both were 1)
     const a64 = load('cases/litmus/Atomicity+atom.or.b64.cluster-shared.litmus').test;
     expect(condHolds(a64.cond, { s: '1' })).toBe(true);
