@@ -22,12 +22,18 @@ async function main(argv: string[]): Promise<number> {
   const toDir = at >= 0 ? argv[at + 1] : undefined;
   if (at >= 0 && !toDir) throw new UsageError('--to needs a folder');
   const args = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv;
-  if (args.length !== 1) throw new UsageError('accept-baseline takes one report: npm run accept-baseline -- reports/out/<time>/report.json (or its folder) [--to DIR, default reports/accepted]');
+  if (args.length !== 1)
+    throw new UsageError(
+      'accept-baseline takes one report: npm run accept-baseline -- reports/out/<time>/report.json (or its folder) [--to DIR, default reports/accepted]',
+    );
   let file = args[0]!;
   if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'report.json');
   const report = await loadReport(file);
   if (report.partial) throw new UsageError(`${file}: a partial report (${report.partialReason ?? 'stopped early'}); accept only a whole run`);
-  if (report.shard) throw new UsageError(`${file}: shard ${report.shard.index}/${report.shard.count} of a run; merge the shards (npm run conformance -- merge ...) and accept the merged report`);
+  if (report.shard)
+    throw new UsageError(
+      `${file}: shard ${report.shard.index}/${report.shard.count} of a run; merge the shards (npm run conformance -- merge ...) and accept the merged report`,
+    );
   const dir = toDir ?? join(import.meta.dirname, '..', 'reports', 'accepted');
   const to = join(dir, `${report.arch}-${report.backend.name}.json.gz`);
   if (existsSync(to)) {
@@ -39,8 +45,12 @@ async function main(argv: string[]): Promise<number> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(to, gzipSync(reportText(report)));
   const rel = relative(process.cwd(), to);
-  console.log(`\naccepted: ${rel} (${(statSync(to).size / 1e6).toFixed(2)} MB; run of ${report.startedAt} on ${report.machine.hostname}, ${report.toolchain.gpu?.device ? JSON.stringify(report.toolchain.gpu.device).slice(0, 80) : report.backend.name})`);
-  console.log(`commit it in a pull request:  git add ${rel} && git commit -m "Accept the ${report.arch} ${report.backend.name} baseline of ${report.startedAt.slice(0, 10)}"`);
+  console.log(
+    `\naccepted: ${rel} (${(statSync(to).size / 1e6).toFixed(2)} MB; run of ${report.startedAt} on ${report.machine.hostname}, ${report.toolchain.gpu?.device ? JSON.stringify(report.toolchain.gpu.device).slice(0, 80) : report.backend.name})`,
+  );
+  console.log(
+    `commit it in a pull request:  git add ${rel} && git commit -m "Accept the ${report.arch} ${report.backend.name} baseline of ${report.startedAt.slice(0, 10)}"`,
+  );
   return 0;
 }
 

@@ -41,9 +41,17 @@ function run(label: string): number {
     console.error(err.slice(-2000));
     throw new Error(`the run exited with ${r.status}`);
   }
-  const line = (re: RegExp) => err.split('\n').find((l) => re.test(l))?.trim() ?? '(no such line)';
+  const line = (re: RegExp) =>
+    err
+      .split('\n')
+      .find((l) => re.test(l))
+      ?.trim() ?? '(no such line)';
   const cpuText = cpu ? `, ${(Number(cpu[1]) + Number(cpu[2])).toFixed(1)} s CPU (user ${cpu[1]}, system ${cpu[2]})` : '';
-  console.log(`${label.padEnd(14)} ${s.toFixed(1).padStart(6)} s wall${cpuText}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `${label.padEnd(14)} ${s.toFixed(1).padStart(6)} s wall${cpuText}; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(`  ${line(/^backend:/).slice(0, 110)}`);
   console.log(`  ${line(/^ptxas: \d+ entries classified/)}`);
   // the case library: all in the case child, or shared with the run's thread once ptxas was done
@@ -58,7 +66,9 @@ try {
   for (let i = 0; i < WARM_RUNS; i++) warm.push(run(`warm cache${WARM_RUNS > 1 ? ` ${i + 1}` : ''}`));
   const w = [...warm].sort((a, b) => a - b)[Math.floor(warm.length / 2)]!;
   console.log(`\ndefault run, empty cache: ${empty.toFixed(1)} s (target <= ${TARGET_EMPTY_S} s: ${empty <= TARGET_EMPTY_S ? 'met' : 'NOT met'})`);
-  console.log(`default run, warm cache:  ${w.toFixed(1)} s${warm.length > 1 ? ' (median)' : ''} (target <= ${TARGET_WARM_S} s: ${w <= TARGET_WARM_S ? 'met' : 'NOT met'})`);
+  console.log(
+    `default run, warm cache:  ${w.toFixed(1)} s${warm.length > 1 ? ' (median)' : ''} (target <= ${TARGET_WARM_S} s: ${w <= TARGET_WARM_S ? 'met' : 'NOT met'})`,
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

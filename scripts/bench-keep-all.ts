@@ -37,7 +37,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'bench-keep-all-'));
 const cli = ['--import', 'tsx', join(repo, 'harness', 'cli', 'main.ts')];
 
 /** Runs the CLI; resolves with its exit code and wall seconds (`onStart` gets the child). */
-function runCli(argv: string[], onStart?: (c: ChildProcess) => void): Promise<{ code: number | null; signal: string | null; seconds: number; exitAt: number; stderr: string }> {
+function runCli(
+  argv: string[],
+  onStart?: (c: ChildProcess) => void,
+): Promise<{ code: number | null; signal: string | null; seconds: number; exitAt: number; stderr: string }> {
   return new Promise((done) => {
     const t0 = performance.now();
     const c = spawn(process.execPath, [...cli, ...argv], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -61,7 +64,10 @@ const files = (dir: string) =>
 
 if (!args.includes('--skip-keep')) {
   const file = join(tmp, 'cases.yaml');
-  const g = spawn(process.execPath, ['--import', 'tsx', join(repo, 'scripts', 'gen-spelled.ts'), file, spelling, String(cases)], { cwd: repo, stdio: 'ignore' });
+  const g = spawn(process.execPath, ['--import', 'tsx', join(repo, 'scripts', 'gen-spelled.ts'), file, spelling, String(cases)], {
+    cwd: repo,
+    stdio: 'ignore',
+  });
   await new Promise((r) => g.on('exit', r));
   // three of each, taken in turn (the machine's noise falls on both alike); the medians compared
   const plainRuns: Awaited<ReturnType<typeof runCli>>[] = [];
@@ -83,7 +89,10 @@ if (!args.includes('--skip-keep')) {
   // the report writing alone, as the run does it: the same --keep all run in this process, the
   // recorder's add (the stream) and finish (report.json, html, junit, gzip) timed
   const spent = { add: 0, finish: 0, results: 0 };
-  const proto = RunRecorder.prototype as unknown as { add: (rs: readonly EntryResult[]) => void; finishAsync: () => Promise<{ report: { results: unknown[] } }> };
+  const proto = RunRecorder.prototype as unknown as {
+    add: (rs: readonly EntryResult[]) => void;
+    finishAsync: () => Promise<{ report: { results: unknown[] } }>;
+  };
   const add = proto.add;
   const finish = proto.finishAsync;
   proto.add = function (this: RunRecorder, rs) {
@@ -103,7 +112,9 @@ if (!args.includes('--skip-keep')) {
     spent.add = spent.finish = spent.results = 0;
     await main(['--vectors', file, '--backend', 'reference', '--keep', 'all', '--report', join(tmp, `in-process-${k}`)], quiet);
     const sec = (spent.add + spent.finish) / 1000;
-    console.log(`  report writing   ${spent.results} results in ${sec.toFixed(2)} s (stream ${(spent.add / 1000).toFixed(2)} s, report files and gzip ${(spent.finish / 1000).toFixed(2)} s): ${Math.round(spent.results / sec / 1000)} k results/s (target >= 100 k/s: ${spent.results / sec >= 100_000 ? 'met' : 'NOT met'})`);
+    console.log(
+      `  report writing   ${spent.results} results in ${sec.toFixed(2)} s (stream ${(spent.add / 1000).toFixed(2)} s, report files and gzip ${(spent.finish / 1000).toFixed(2)} s): ${Math.round(spent.results / sec / 1000)} k results/s (target >= 100 k/s: ${spent.results / sec >= 100_000 ? 'met' : 'NOT met'})`,
+    );
   }
   proto.add = add;
   proto.finishAsync = finish;
@@ -125,11 +136,21 @@ if (!args.includes('--skip-signal')) {
   console.log(`  SIGINT to exit   ${((cut.exitAt - sentAt) / 1000).toFixed(2)} s (exit ${cut.code ?? cut.signal}; target <= 2 s)`);
   if (gone && /after the report was written/.test(cut.stderr)) {
     // the signal came while the finished run wrote its report: the report is whole, not partial
-    console.log(`  report           ${mb(size(join(tmp, 'cut')))}: ${files(join(tmp, 'cut'))} (the run had finished its judging: its whole report, completed at the signal)`);
+    console.log(
+      `  report           ${mb(size(join(tmp, 'cut')))}: ${files(join(tmp, 'cut'))} (the run had finished its judging: its whole report, completed at the signal)`,
+    );
   } else if (gone) {
     const s = size(join(tmp, 'cut'));
-    console.log(`  partial report   ${mb(s)}: ${files(join(tmp, 'cut'))} (${s <= size(join(tmp, 'whole')) ? 'no larger than' : 'LARGER than'} the whole run's)`);
+    console.log(
+      `  partial report   ${mb(s)}: ${files(join(tmp, 'cut'))} (${s <= size(join(tmp, 'whole')) ? 'no larger than' : 'LARGER than'} the whole run's)`,
+    );
   } else console.log('  partial report   none (the folder was removed: nothing recorded)');
-  console.log(`  the run said     ${cut.stderr.trim().split('\n').filter((l) => /SIGINT|partial|recorded/.test(l)).join(' | ')}`);
+  console.log(
+    `  the run said     ${cut.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => /SIGINT|partial|recorded/.test(l))
+      .join(' | ')}`,
+  );
 }
 rmSync(tmp, { recursive: true, force: true });

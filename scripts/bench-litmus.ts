@@ -17,12 +17,18 @@ const files = listLitmus(join(peerRootOrExit(), 'litmus'));
 const corpus = join(import.meta.dirname, '../cases/litmus');
 const own = existsSync(corpus) ? listLitmus(corpus) : [];
 const t0 = performance.now();
-let judged = 0, skipped = 0;
+let judged = 0,
+  skipped = 0;
 for (const f of [...files, ...own]) {
   const { test } = parseLitmus(readFileSync(f, 'utf8'), f);
-  if (!test) { skipped++; continue; } // a file that does not parse (none should)
+  if (!test) {
+    skipped++;
+    continue;
+  } // a file that does not parse (none should)
   judge(test);
   judged++;
 }
 const s = (performance.now() - t0) / 1000;
-console.log(`bench:litmus: ${judged} tests judged (${files.length} peer, ${own.length} in cases/litmus, ${skipped} did not parse) in ${s.toFixed(2)} s; target <= 20 s: ${s <= 20 ? 'met' : 'NOT met'}`);
+console.log(
+  `bench:litmus: ${judged} tests judged (${files.length} peer, ${own.length} in cases/litmus, ${skipped} did not parse) in ${s.toFixed(2)} s; target <= 20 s: ${s <= 20 ? 'met' : 'NOT met'}`,
+);

@@ -14,7 +14,11 @@ const extra = process.argv.slice(2);
 const TARGET_MB = 20;
 const repo = join(import.meta.dirname, '..');
 const t0 = performance.now();
-const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '-s', 'conformance', '--', ...extra], { cwd: repo, encoding: 'utf8', maxBuffer: 256 << 20 });
+const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '-s', 'conformance', '--', ...extra], {
+  cwd: repo,
+  encoding: 'utf8',
+  maxBuffer: 256 << 20,
+});
 const seconds = (performance.now() - t0) / 1000;
 const line = /^report: (.+)$/m.exec(r.stdout ?? '');
 if (!line) {
@@ -31,7 +35,9 @@ for (const f of readdirSync(dir).sort()) {
   console.log(`  ${f.padEnd(20)} ${mb(n).padStart(7)} MB`);
 }
 const doc = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { results: unknown[]; stats: Record<string, number> };
-const counted = Object.entries(doc.stats).filter(([k]) => /^(entries|total)\./.test(k)).reduce((a, [, v]) => a + v, 0);
+const counted = Object.entries(doc.stats)
+  .filter(([k]) => /^(entries|total)\./.test(k))
+  .reduce((a, [, v]) => a + v, 0);
 const verdict = extra.length ? '(the target is for a default run)' : `target <= ${TARGET_MB} MB: ${total <= TARGET_MB * 1e6 ? 'met' : 'NOT met'}`;
 console.log(`  ${'in all'.padEnd(20)} ${mb(total).padStart(7)} MB   ${verdict}`);
 console.log(`results kept whole: ${doc.results.length}; counted (entries and cases): ${counted}`);

@@ -38,20 +38,30 @@ try {
     const s = conformance([...extra, '--shard', `${k}/${N}`, '--report', join(tmp, `s${k}`)]);
     const part = /catalog: .*\(shard \d+\/\d+: (\d+) of (\d+)\)/.exec(s.err);
     const cases = /cases on the reference model: (\d+)/.exec(s.err);
-    console.log(`shard ${k}/${N}: exit ${s.code}, ${s.seconds.toFixed(1)} s, ${part?.[1] ?? '?'} of ${part?.[2] ?? '?'} catalog entries, ${cases?.[1] ?? '?'} cases`);
+    console.log(
+      `shard ${k}/${N}: exit ${s.code}, ${s.seconds.toFixed(1)} s, ${part?.[1] ?? '?'} of ${part?.[2] ?? '?'} catalog entries, ${cases?.[1] ?? '?'} cases`,
+    );
     files.push(join(tmp, `s${k}`, 'report.json'));
   }
   const m = conformance(['merge', ...files, '--report', join(tmp, 'merged')]);
   console.log(`merge: exit ${m.code} (whole run: ${whole.code}), ${m.seconds.toFixed(1)} s`);
   const [a, b] = await Promise.all([loadReport(join(tmp, 'whole', 'report.json')), loadReport(join(tmp, 'merged', 'report.json'))]);
-  const counted = (r: RunReport) => JSON.stringify(Object.entries(r.stats).filter(([k, v]) => /^(entries|total|dropped)\./.test(k) && v > 0).sort());
+  const counted = (r: RunReport) =>
+    JSON.stringify(
+      Object.entries(r.stats)
+        .filter(([k, v]) => /^(entries|total|dropped)\./.test(k) && v > 0)
+        .sort(),
+    );
   const outcomes = (r: RunReport) => JSON.stringify(r.expectations.outcomes.map(({ id, status, matched, ran }) => ({ id, status, matched, ran })));
   const checks: [string, boolean][] = [
     ['verdict counts (by family, by kind, total)', JSON.stringify(a.counts) === JSON.stringify(b.counts)],
     ['entries and cases counted, not kept whole', counted(a) === counted(b)],
     ['findings (verdict, subject, count, examples)', JSON.stringify(a.findings) === JSON.stringify(b.findings)],
     ['expectation outcomes', outcomes(a) === outcomes(b)],
-    ['results kept, in order, with verdicts', JSON.stringify(a.results.map((r) => [r.id, r.verdict])) === JSON.stringify(b.results.map((r) => [r.id, r.verdict]))],
+    [
+      'results kept, in order, with verdicts',
+      JSON.stringify(a.results.map((r) => [r.id, r.verdict])) === JSON.stringify(b.results.map((r) => [r.id, r.verdict])),
+    ],
     ['exit code', whole.code === m.code],
   ];
   for (const [what, ok] of checks) console.log(`  ${ok ? 'equal    ' : 'DIFFERENT'} ${what}`);

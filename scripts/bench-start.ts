@@ -29,9 +29,16 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-start-'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const benches: Bench[] = [
   { name: `npm run conformance -- --list --filter ${FILTER}`, cmd: [npm, 'run', '-s', 'conformance', '--', '--list', '--filter', FILTER], target: TARGET_S },
-  { name: `node --import tsx harness/cli/main.ts --list --filter ${FILTER}`, cmd: [process.execPath, '--import', 'tsx', 'harness/cli/main.ts', '--list', '--filter', FILTER], target: TARGET_S },
+  {
+    name: `node --import tsx harness/cli/main.ts --list --filter ${FILTER}`,
+    cmd: [process.execPath, '--import', 'tsx', 'harness/cli/main.ts', '--list', '--filter', FILTER],
+    target: TARGET_S,
+  },
   { name: 'npm run conformance -- --list (whole catalog)', cmd: [npm, 'run', '-s', 'conformance', '--', '--list'] },
-  { name: `npm run conformance -- --backend reference --filter ${FILTER} --report <tmp> --overwrite`, cmd: [npm, 'run', '-s', 'conformance', '--', '--backend', 'reference', '--filter', FILTER, '--report', join(scratch, 'report'), '--overwrite'] },
+  {
+    name: `npm run conformance -- --backend reference --filter ${FILTER} --report <tmp> --overwrite`,
+    cmd: [npm, 'run', '-s', 'conformance', '--', '--backend', 'reference', '--filter', FILTER, '--report', join(scratch, 'report'), '--overwrite'],
+  },
 ];
 
 function once(b: Bench, env: NodeJS.ProcessEnv): number {
@@ -65,7 +72,8 @@ try {
     once(b, warmEnv);
     const warm = Array.from({ length: RUNS }, () => once(b, warmEnv));
     const [c, w] = [median(cold), median(warm)];
-    const verdict = b.target === undefined ? '' : `<= ${b.target} s: ${w <= b.target ? 'met' : 'MISSED'} (warm)${c <= b.target ? '' : `, cold ${c.toFixed(2)} s over`}`;
+    const verdict =
+      b.target === undefined ? '' : `<= ${b.target} s: ${w <= b.target ? 'met' : 'MISSED'} (warm)${c <= b.target ? '' : `, cold ${c.toFixed(2)} s over`}`;
     if (b.target !== undefined && w > b.target) failed = true;
     console.log(`${b.name.padEnd(92)} ${c.toFixed(2).padStart(7)} ${w.toFixed(2).padStart(7)}  ${verdict}`);
   }

@@ -57,54 +57,92 @@ export function writeMixedFile(path: string, n: number, seed = 7): { cases: numb
   const kinds: Kind[] = [];
   const half = (id: string) => {
     const op = lane(id);
-    kinds.push({ id, make: () => {
-      const a = f16(), b = f16();
-      return { m: h(a, 4), b: h(b, 4), em: h(nan16(op(a, b)), 4), er: h(a, 4) };
-    } });
+    kinds.push({
+      id,
+      make: () => {
+        const a = f16(),
+          b = f16();
+        return { m: h(a, 4), b: h(b, 4), em: h(nan16(op(a, b)), 4), er: h(a, 4) };
+      },
+    });
   };
   half('atom.global.add.noftz.f16');
   half('atom.global.add.noftz.bf16');
   const addF32 = (id: string, space: 'global' | 'shared', returns: boolean) => {
     const op = lane(id, space);
-    kinds.push({ id, make: () => {
-      const a = f32(), b = f32();
-      const x = op(a, b);
-      return { m: h(a, 8), b: h(b, 8), em: h(x < 0 ? 0x7fffffff : x, 8), ...(returns ? { er: h(a, 8) } : {}) };
-    } });
+    kinds.push({
+      id,
+      make: () => {
+        const a = f32(),
+          b = f32();
+        const x = op(a, b);
+        return { m: h(a, 8), b: h(b, 8), em: h(x < 0 ? 0x7fffffff : x, 8), ...(returns ? { er: h(a, 8) } : {}) };
+      },
+    });
   };
   addF32('atom.global.add.f32', 'global', true);
   addF32('red.global.add.f32', 'global', false);
   addF32('atom.shared::cta.add.f32', 'shared', true);
   const bf2 = lane('red.global.add.noftz.bf16x2');
-  kinds.push({ id: 'red.global.add.noftz.bf16x2', make: () => {
-    const a = f32(), b = f32();
-    const lo = nan16(bf2(a & 0xffff, b & 0xffff)), hi = nan16(bf2(a >>> 16, b >>> 16));
-    return { m: h(a, 8), b: h(b, 8), em: h(((hi << 16) | lo) >>> 0, 8) };
-  } });
-  kinds.push({ id: 'red.global.add.u32', make: () => {
-    const a = next(), b = next();
-    return { m: h(a, 8), b: h(b, 8), em: h((a + b) >>> 0, 8) };
-  } });
-  kinds.push({ id: 'atom.global.and.b32', make: () => {
-    const a = next(), b = next();
-    return { m: h(a, 8), b: h(b, 8), em: h((a & b) >>> 0, 8), er: h(a, 8) };
-  } });
-  kinds.push({ id: 'atom.global.max.s32', make: () => {
-    const a = next() | 0, b = next() | 0;
-    return { m: h(a >>> 0, 8), b: h(b >>> 0, 8), em: h(Math.max(a, b) >>> 0, 8), er: h(a >>> 0, 8) };
-  } });
-  kinds.push({ id: 'atom.global.cas.b32', make: () => {
-    const a = next(), b = next() & 1 ? a : next(), c = next();
-    return { m: h(a, 8), b: h(b, 8), c: h(c, 8), em: h(a === b ? c : a, 8), er: h(a, 8) };
-  } });
-  kinds.push({ id: 'atom.global.exch.b64', make: () => {
-    const a = u64(), b = u64();
-    return { m: h(a, 16), b: h(b, 16), em: h(b, 16), er: h(a, 16) };
-  } });
-  kinds.push({ id: 'atom.global.add.u64', make: () => {
-    const a = u64(), b = u64();
-    return { m: h(a, 16), b: h(b, 16), em: h((a + b) & 0xffffffffffffffffn, 16), er: h(a, 16) };
-  } });
+  kinds.push({
+    id: 'red.global.add.noftz.bf16x2',
+    make: () => {
+      const a = f32(),
+        b = f32();
+      const lo = nan16(bf2(a & 0xffff, b & 0xffff)),
+        hi = nan16(bf2(a >>> 16, b >>> 16));
+      return { m: h(a, 8), b: h(b, 8), em: h(((hi << 16) | lo) >>> 0, 8) };
+    },
+  });
+  kinds.push({
+    id: 'red.global.add.u32',
+    make: () => {
+      const a = next(),
+        b = next();
+      return { m: h(a, 8), b: h(b, 8), em: h((a + b) >>> 0, 8) };
+    },
+  });
+  kinds.push({
+    id: 'atom.global.and.b32',
+    make: () => {
+      const a = next(),
+        b = next();
+      return { m: h(a, 8), b: h(b, 8), em: h((a & b) >>> 0, 8), er: h(a, 8) };
+    },
+  });
+  kinds.push({
+    id: 'atom.global.max.s32',
+    make: () => {
+      const a = next() | 0,
+        b = next() | 0;
+      return { m: h(a >>> 0, 8), b: h(b >>> 0, 8), em: h(Math.max(a, b) >>> 0, 8), er: h(a >>> 0, 8) };
+    },
+  });
+  kinds.push({
+    id: 'atom.global.cas.b32',
+    make: () => {
+      const a = next(),
+        b = next() & 1 ? a : next(),
+        c = next();
+      return { m: h(a, 8), b: h(b, 8), c: h(c, 8), em: h(a === b ? c : a, 8), er: h(a, 8) };
+    },
+  });
+  kinds.push({
+    id: 'atom.global.exch.b64',
+    make: () => {
+      const a = u64(),
+        b = u64();
+      return { m: h(a, 16), b: h(b, 16), em: h(b, 16), er: h(a, 16) };
+    },
+  });
+  kinds.push({
+    id: 'atom.global.add.u64',
+    make: () => {
+      const a = u64(),
+        b = u64();
+      return { m: h(a, 16), b: h(b, 16), em: h((a + b) & 0xffffffffffffffffn, 16), er: h(a, 16) };
+    },
+  });
   const fd = openSync(path, 'w');
   let chunk = '';
   let bytes = 0;
@@ -150,7 +188,9 @@ async function main(args: readonly string[]): Promise<number> {
     } else {
       const g = writeTestFloatFile(file, n);
       genSeconds = (performance.now() - t0) / 1000;
-      console.log(`generated ${file}: ${g.cases} cases, ${g.nan} NaN results (${((100 * g.nan) / g.cases).toFixed(1)} %), ${(g.bytes / 1e6).toFixed(1)} MB in ${genSeconds.toFixed(2)} s`);
+      console.log(
+        `generated ${file}: ${g.cases} cases, ${g.nan} NaN results (${((100 * g.nan) / g.cases).toFixed(1)} %), ${(g.bytes / 1e6).toFixed(1)} MB in ${genSeconds.toFixed(2)} s`,
+      );
     }
   }
 
@@ -189,11 +229,17 @@ async function main(args: readonly string[]): Promise<number> {
   console.log('stage     seconds');
   console.log(`start     ${f(tBackend)}   (process start to the backend chosen)`);
   if (backend === 'gpu') {
-    console.log(`read      ${f(tCases - tBackend)}   (the one read: every file validated, its cases held${readAgain ? '; too big to hold: read again in the run stage' : ''}; the workers start their CUDA contexts meanwhile)`);
+    console.log(
+      `read      ${f(tCases - tBackend)}   (the one read: every file validated, its cases held${readAgain ? '; too big to hold: read again in the run stage' : ''}; the workers start their CUDA contexts meanwhile)`,
+    );
     console.log(`plan      ${f(st.planSeconds)}   (${st.plannedVariants ?? '?'} variants planned)`);
     console.log(`compile   ${f(st.compileSeconds)}   (${st.modulesCompiled ?? 0} modules compiled, ${st.modulesCached ?? 0} from the cubin cache)`);
-    console.log(`run       ${f(st.runSeconds)}   (${readAgain ? 'second read, ' : ''}GPU and judging overlapped; worker seconds: GPU ${f(st.workerGpuSeconds)}, judging ${f(st.workerJudgeSeconds)}, ${st.workers} workers; ${st.fastJudged} cases decided by the fast judge)`);
-    console.log(`other     ${f(tJudged - tCases - (st.planSeconds ?? 0) - (st.compileSeconds ?? 0) - (st.runSeconds ?? 0))}   (between the read and the last case judged, outside plan, compile and run)`);
+    console.log(
+      `run       ${f(st.runSeconds)}   (${readAgain ? 'second read, ' : ''}GPU and judging overlapped; worker seconds: GPU ${f(st.workerGpuSeconds)}, judging ${f(st.workerJudgeSeconds)}, ${st.workers} workers; ${st.fastJudged} cases decided by the fast judge)`,
+    );
+    console.log(
+      `other     ${f(tJudged - tCases - (st.planSeconds ?? 0) - (st.compileSeconds ?? 0) - (st.runSeconds ?? 0))}   (between the read and the last case judged, outside plan, compile and run)`,
+    );
   } else console.log(`read      ${f(tCases - tBackend)}   (validation pass over the file)`);
   console.log(`report    ${f(wall - tJudged)}   (last case judged to the end: comparator, report files)`);
   console.log(`total     ${f(wall)}   end to end${genSeconds ? ` (generating the file, ${genSeconds.toFixed(2)} s, not counted)` : ''}`);

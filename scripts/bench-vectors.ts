@@ -92,7 +92,11 @@ async function child(mode: string, file: string): Promise<void> {
     const report = join(tmpdir(), 'ptx-bench-vectors', `report-${process.pid}`);
     let fastJudge = '';
     const grab = (s: string) => void (/fast judge/.test(s) && (fastJudge = s.trim()));
-    exit = await cliMain(['--vectors', file, '--backend', 'reference', '--report', report], { out: grab, err: (s) => (grab(s), void (lastProgress = s)), isTTY: false });
+    exit = await cliMain(['--vectors', file, '--backend', 'reference', '--report', report], {
+      out: grab,
+      err: (s) => (grab(s), void (lastProgress = s)),
+      isTTY: false,
+    });
     // the run ends here: reading its report back (below, to count what it kept) is the bench's own work
     cliEnd = { wall: performance.now(), cpu: process.cpuUsage(cpu0) };
     const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number }; results: unknown[] };
@@ -197,9 +201,17 @@ async function main(): Promise<void> {
   if (!existsSync(jsonl)) await writeLines(jsonl, n, jsonCase, HEAD_JSONL);
   const n50 = Math.round((50 * 2 ** 20) / 125);
   if (!existsSync(big50)) await writeLines(big50, n50, yamlCase, HEAD_YAML);
-  if (!existsSync(flow50)) await writeLines(flow50, n50, (i) => `${i ? ',' : ''}{name: f${i}, instruction: red.global.add.u32, memory: ["${hex(8)}"], operands: {b: ["${hex(8)}"]}}\n`, 'cases: [\n');
+  if (!existsSync(flow50))
+    await writeLines(
+      flow50,
+      n50,
+      (i) => `${i ? ',' : ''}{name: f${i}, instruction: red.global.add.u32, memory: ["${hex(8)}"], operands: {b: ["${hex(8)}"]}}\n`,
+      'cases: [\n',
+    );
   const mb = (f: string) => `${(statSync(f).size / 2 ** 20).toFixed(0)} MB`;
-  console.log(`files in ${dir} (written in ${((performance.now() - t0) / 1000).toFixed(1)} s): ${n} cases YAML ${mb(yaml)}, JSONL ${mb(jsonl)}; 50 MB YAML ${mb(big50)} (${n50} cases); flow-style YAML ${mb(flow50)}`);
+  console.log(
+    `files in ${dir} (written in ${((performance.now() - t0) / 1000).toFixed(1)} s): ${n} cases YAML ${mb(yaml)}, JSONL ${mb(jsonl)}; 50 MB YAML ${mb(big50)} (${n50} cases); flow-style YAML ${mb(flow50)}`,
+  );
   console.log('each line: one child process; rates per core = cases / CPU-seconds of that process (wall-clock rate beside it)\n');
 
   const line = (label: string, f: Figures, what: string, target?: number) => {
@@ -235,7 +247,9 @@ async function main(): Promise<void> {
   const lj = runChild('load', jsonl);
   line(`  JSONL ${n}`, lj, `validate ${lj.validateCpu.toFixed(2)} s + stream ${(lj.totalCpu - lj.validateCpu).toFixed(2)} s =`);
   const fl = runChild('read', flow50);
-  console.log(`${'YAML 50 MB, flow style'.padEnd(30)} not the simple layout: ${fl.problems} located problem in ${fl.totalCpu.toFixed(2)} s CPU, peak RSS ${fl.maxRssMB.toFixed(0)} MB: ${fl.firstProblem}`);
+  console.log(
+    `${'YAML 50 MB, flow style'.padEnd(30)} not the simple layout: ${fl.problems} located problem in ${fl.totalCpu.toFixed(2)} s CPU, peak RSS ${fl.maxRssMB.toFixed(0)} MB: ${fl.firstProblem}`,
+  );
   console.log(`\nprogress callback (last call): ${rj.lastProgress}`);
   await spellings(n, dir);
 }
@@ -246,7 +260,9 @@ async function spellings(n: number, dir: string): Promise<void> {
   const arg = at >= 0 ? process.argv[at + 1] : undefined;
   const only = arg && !arg.startsWith('--') ? arg.split(',') : undefined;
   const which = SPELLINGS.filter((sp) => !only || only.includes(sp));
-  console.log(`\nthe same ${n} cases with expect:, ${which.length} YAML spellings (and TestFloat f16 adds in block YAML), end to end (--vectors FILE --backend reference):`);
+  console.log(
+    `\nthe same ${n} cases with expect:, ${which.length} YAML spellings (and TestFloat f16 adds in block YAML), end to end (--vectors FILE --backend reference):`,
+  );
   const rates: number[] = [];
   for (const sp of which) {
     const f = join(dir, `spelled-${sp}-${n}.yaml`);

@@ -52,11 +52,35 @@ for (const f of [E4M3, E5M2, F16, BF16, F32]) {
   }
 }
 rows.push(['u32', 'add', rate((i) => addInt32((i * 2654435761) >>> 0, (i * 40503) >>> 0)), true]);
-rows.push(['f64', 'add (exact BigInt path)', rate((i) => Number(addOnce(F64, BigInt(i) * 0x9e3779b97f4a7c15n & 0x7fefffffffffffffn, 0x3ff0000000000000n + BigInt(i), false).bits & 1n)), false]);
-rows.push(['u64', 'add (BigInt)', rate((i) => Number(intOp('add', INT_FORMATS.u64, BigInt(i) * 0x9e3779b97f4a7c15n & 0xffffffffffffffffn, 12345n) & 1n)), false]);
+rows.push([
+  'f64',
+  'add (exact BigInt path)',
+  rate((i) => Number(addOnce(F64, (BigInt(i) * 0x9e3779b97f4a7c15n) & 0x7fefffffffffffffn, 0x3ff0000000000000n + BigInt(i), false).bits & 1n)),
+  false,
+]);
+rows.push([
+  'u64',
+  'add (BigInt)',
+  rate((i) => Number(intOp('add', INT_FORMATS.u64, (BigInt(i) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn, 12345n) & 1n)),
+  false,
+]);
 rows.push(['b128', 'cas (BigInt)', rate((i) => Number(intOp('cas', INT_FORMATS.b128, BigInt(i), BigInt(i & 1), 5n) & 1n)), false]);
 const eight = [0x3c00n, 0x1000n, 0x1001n, 0x9000n, 0x1000n, 0x2000n, 0x0001n, 0x1000n];
-rows.push(['f16', 'ld_reduce set over 8 replicas (all 135135 trees)', rate((i) => reductionSet('add', F16, F16, eight.map((v) => v ^ BigInt(i & 3)), false).results.length), false]);
+rows.push([
+  'f16',
+  'ld_reduce set over 8 replicas (all 135135 trees)',
+  rate(
+    (i) =>
+      reductionSet(
+        'add',
+        F16,
+        F16,
+        eight.map((v) => v ^ BigInt(i & 3)),
+        false,
+      ).results.length,
+  ),
+  false,
+]);
 for (const [t, op, r, target] of rows) {
   const shown = r >= 1e5 ? `${(r / 1e6).toFixed(2).padStart(8)} M/s` : `${r.toFixed(0).padStart(8)} /s `;
   console.log(`  ${t.padEnd(5)} ${op.padEnd(50)} ${shown}${target ? (r >= REF_TARGET ? '  (target 20 M/s: met)' : '  (target 20 M/s: NOT met)') : ''}`);
@@ -106,7 +130,7 @@ console.log('');
       if (fmt.bits === 16) dv.setUint16(off, Number(x), true);
       else if (fmt.bits === 32) dv.setUint32(off, Number(x), true);
       else if (fmt.bits === 64) dv.setBigUint64(off, x, true);
-      else (dv.setBigUint64(off, x & 0xffffffffffffffffn, true), dv.setBigUint64(off + 8, x >> 64n, true));
+      else dv.setBigUint64(off, x & 0xffffffffffffffffn, true), dv.setBigUint64(off + 8, x >> 64n, true);
     };
     for (let i = 0; i < DISTINCT; i++) {
       const mem = Array.from({ length: elements }, () => bitsOf(fmt.bits));
@@ -117,7 +141,15 @@ console.log('');
         put(dvs[0]!, i, k, mem[k]!);
         put(dvs[1]!, i, k, b[k]!);
         put(dvs[2]!, i, k, c[k]!);
-        put(dvs[3]!, i, k, joinLanes(fmt, lanes.map((a) => a.bits[0] ?? BigInt(fmt.lane.kind === 'float' ? fmt.lane.canonicalNaN : 0))));
+        put(
+          dvs[3]!,
+          i,
+          k,
+          joinLanes(
+            fmt,
+            lanes.map((a) => a.bits[0] ?? BigInt(fmt.lane.kind === 'float' ? fmt.lane.canonicalNaN : 0)),
+          ),
+        );
         put(dvs[4]!, i, k, mem[k]!);
       });
     }
@@ -127,7 +159,9 @@ console.log('');
     return { label, ptx, batch, check, flags: new Uint8Array(N) };
   });
   for (const r of runs) r.check?.(r.batch, r.flags);
-  console.log(`fast judge, one core (harness/reference/fast.ts, 2^20-case batches; target 50 M/s over 16 cores = ${(PER_CORE / 1e6).toFixed(1)} M/s per core):`);
+  console.log(
+    `fast judge, one core (harness/reference/fast.ts, 2^20-case batches; target 50 M/s over 16 cores = ${(PER_CORE / 1e6).toFixed(1)} M/s per core):`,
+  );
   for (const r of runs) {
     if (!r.check) {
       console.log(`  ${r.label.padEnd(40)} no fast path`);
@@ -173,7 +207,9 @@ for (const arch of ARCHS) {
     const n = (k: string, x?: string) => es.filter((e) => e.kind === k && (!x || e.expect === x)).length;
     return [f, n('variant', 'accept'), n('variant', 'either'), n('variant', 'reject'), n('neighbour'), n('isa-neighbour'), es.length];
   });
-  console.log(['family', 'valid', 'ambiguous', 'unsupported', 'neighbours', 'isa-neighbours', 'total'].map((h, i) => (i ? h.padStart(16) : h.padEnd(30))).join(''));
+  console.log(
+    ['family', 'valid', 'ambiguous', 'unsupported', 'neighbours', 'isa-neighbours', 'total'].map((h, i) => (i ? h.padStart(16) : h.padEnd(30))).join(''),
+  );
   for (const r of rows) console.log(r.map((c, i) => (i ? String(c).padStart(16) : String(c).padEnd(30))).join(''));
 
   if (typeof ptxas === 'string') {
@@ -206,7 +242,13 @@ for (const arch of ARCHS) {
   const judged = judgeRun(raw, ex.expectations);
   const judgeS = (performance.now() - t) / 1000;
   const { schema: _s, version: _v, counts: _c, rules: _r, catalog, machine: _m, ...rest } = doc;
-  const report = buildReport({ ...rest, catalogEntries: catalog.entries, results: judged.results, findings: judged.findings, expectations: { file: null, outcomes: judged.outcomes } });
+  const report = buildReport({
+    ...rest,
+    catalogEntries: catalog.entries,
+    results: judged.results,
+    findings: judged.findings,
+    expectations: { file: null, outcomes: judged.outcomes },
+  });
   t = performance.now();
   const json = JSON.stringify(report);
   const jsonS = (performance.now() - t) / 1000;

@@ -47,19 +47,48 @@ export interface Figures {
     readonly backend: string;
     readonly backendReason: string;
   };
-  readonly machine: { readonly hostname: string; readonly platform: string; readonly osRelease: string; readonly cpu: string; readonly cpus: number; readonly node: string };
+  readonly machine: {
+    readonly hostname: string;
+    readonly platform: string;
+    readonly osRelease: string;
+    readonly cpu: string;
+    readonly cpus: number;
+    readonly node: string;
+  };
   readonly ptxas: { readonly versionLine: string; readonly maxPtx: string } | null;
   readonly catalogEntries: number;
   /** Per family, catalog entries and cases by verdict (kept results plus the passes only counted), as the console's table. */
-  readonly table: readonly { readonly family: string; readonly what: 'catalog entries' | 'cases'; readonly verdicts: Readonly<Record<string, number>>; readonly total: number }[];
+  readonly table: readonly {
+    readonly family: string;
+    readonly what: 'catalog entries' | 'cases';
+    readonly verdicts: Readonly<Record<string, number>>;
+    readonly total: number;
+  }[];
   readonly totals: Readonly<Record<string, number>>;
   readonly resultsKept: number;
   readonly passesCounted: number;
   /** The ptxas backend's own counts (stats), where it ran. */
-  readonly ptxasWork: { readonly classified: number; readonly skipped: number; readonly crashes: number; readonly calls: number; readonly classifyS: number } | null;
+  readonly ptxasWork: {
+    readonly classified: number;
+    readonly skipped: number;
+    readonly crashes: number;
+    readonly calls: number;
+    readonly classifyS: number;
+  } | null;
   readonly cases: number | null;
-  readonly findings: readonly { readonly key: string; readonly verdict: string; readonly count: number; readonly subject: string; readonly text: string; readonly expectation?: string; readonly example?: string }[];
-  readonly expectations: { readonly file: string | null; readonly outcomes: readonly { readonly id: string; readonly status: string; readonly matched: number; readonly ran: number; readonly editions?: string }[] };
+  readonly findings: readonly {
+    readonly key: string;
+    readonly verdict: string;
+    readonly count: number;
+    readonly subject: string;
+    readonly text: string;
+    readonly expectation?: string;
+    readonly example?: string;
+  }[];
+  readonly expectations: {
+    readonly file: string | null;
+    readonly outcomes: readonly { readonly id: string; readonly status: string; readonly matched: number; readonly ran: number; readonly editions?: string }[];
+  };
   /** The files of the report's folder, with their sizes in bytes. */
   readonly files: readonly { readonly name: string; readonly bytes: number }[];
   /** The closing summary as the run prints it (printSummary, 100 columns), without the report paths. */
@@ -137,7 +166,13 @@ export function figuresOf(report: RunReport, file: string, sha256: string, dirFi
     })),
     expectations: {
       file: report.expectations.file,
-      outcomes: report.expectations.outcomes.map((o) => ({ id: o.id, status: o.status, matched: o.matched, ran: o.ran, ...(o.editions ? { editions: o.editions } : {}) })),
+      outcomes: report.expectations.outcomes.map((o) => ({
+        id: o.id,
+        status: o.status,
+        matched: o.matched,
+        ran: o.ran,
+        ...(o.editions ? { editions: o.editions } : {}),
+      })),
     },
     files: [...dirFiles].sort((a, b) => (a.name < b.name ? -1 : 1)),
     console: lines,
@@ -188,17 +223,30 @@ function renderRun(f: Figures): string[] {
     `| family | what | ${verdicts.join(' | ')} | total |`,
     `|---|---|${verdicts.map(() => '---:|').join('')}---:|`,
   );
-  for (const r of f.table) out.push(`| ${r.family} | ${r.what} | ${verdicts.map((v) => (r.verdicts[v] ? n(r.verdicts[v]!) : '')).join(' | ')} | ${n(r.total)} |`);
+  for (const r of f.table)
+    out.push(`| ${r.family} | ${r.what} | ${verdicts.map((v) => (r.verdicts[v] ? n(r.verdicts[v]!) : '')).join(' | ')} | ${n(r.total)} |`);
   out.push(`| **all** | | ${verdicts.map((v) => `**${n(f.totals[v]!)}**`).join(' | ')} | **${n(Object.values(f.totals).reduce((a, b) => a + b, 0))}** |`);
   out.push('', '### Report files', '', '| file | size |', '|---|---:|');
   for (const x of f.files) out.push(`| \`${x.name}\` | ${mb(x.bytes)} |`);
   out.push(`| in all | ${mb(f.files.reduce((a, b) => a + b.bytes, 0))} |`);
   if (f.expectations.outcomes.length) {
     out.push('', '### Expectations', '', `From \`${f.expectations.file}\`.`, '', '| expectation | outcome | matched | ran |', '|---|---|---:|---:|');
-    for (const o of f.expectations.outcomes) out.push(`| \`${o.id}\` | ${o.status}${o.editions ? ` (for ${o.editions})` : ''} | ${n(o.matched)} | ${n(o.ran)} |`);
+    for (const o of f.expectations.outcomes)
+      out.push(`| \`${o.id}\` | ${o.status}${o.editions ? ` (for ${o.editions})` : ''} | ${n(o.matched)} | ${n(o.ran)} |`);
   }
-  out.push('', '### Findings', '', `${f.findings.length} findings, as the console lists them (key, verdict, count, subject, what, an example id).`, '', '| key | verdict | count | subject | what | example |', '|---|---|---:|---|---|---|');
-  for (const x of f.findings) out.push(`| ${x.key} | ${x.verdict} | ${n(x.count)} | ${cell(x.subject)} | ${cell(x.text)}${x.expectation ? ` [\`${x.expectation}\`]` : ''} | ${x.example ? `\`${cell(x.example)}\`` : ''} |`);
+  out.push(
+    '',
+    '### Findings',
+    '',
+    `${f.findings.length} findings, as the console lists them (key, verdict, count, subject, what, an example id).`,
+    '',
+    '| key | verdict | count | subject | what | example |',
+    '|---|---|---:|---|---|---|',
+  );
+  for (const x of f.findings)
+    out.push(
+      `| ${x.key} | ${x.verdict} | ${n(x.count)} | ${cell(x.subject)} | ${cell(x.text)}${x.expectation ? ` [\`${x.expectation}\`]` : ''} | ${x.example ? `\`${cell(x.example)}\`` : ''} |`,
+    );
   out.push('', '### The closing summary as printed (100 columns)', '', '```', ...f.console, '```');
   return out;
 }
@@ -255,7 +303,9 @@ export function writeRegion(doc: string, name: string, body: string): string {
 }
 
 export function renderRegion(name: (typeof REGIONS)[number]['name'], f: Figures): string {
-  return `${REGIONS.find((r) => r.name === name)!.render(f).join('\n')}\n`;
+  return `${REGIONS.find((r) => r.name === name)!
+    .render(f)
+    .join('\n')}\n`;
 }
 
 /** The regions under `root` that are not what docs/numbers.json renders (empty: all current). */
@@ -266,7 +316,8 @@ export function staleRegions(root: string): string[] {
     const doc = readFileSync(join(root, r.file), 'utf8');
     const have = readRegion(doc, r.name);
     if (have === undefined) stale.push(`${r.file}: no region '${r.name}'`);
-    else if (have !== renderRegion(r.name, f)) stale.push(`${r.file}: region '${r.name}' differs from what scripts/docs-numbers.ts renders from docs/numbers.json`);
+    else if (have !== renderRegion(r.name, f))
+      stale.push(`${r.file}: region '${r.name}' differs from what scripts/docs-numbers.ts renders from docs/numbers.json`);
   }
   return stale;
 }
@@ -314,7 +365,9 @@ async function main(argv: readonly string[]): Promise<number> {
     if (a === '--check') check = true;
     else if (a === '--root') root = argv[++i] ?? root;
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('npx tsx scripts/docs-numbers.ts [REPORT_DIR | report.json] [--root DIR]   (default: the newest reports/out/<time>/)\nnpx tsx scripts/docs-numbers.ts --check [--root DIR]\n');
+      process.stdout.write(
+        'npx tsx scripts/docs-numbers.ts [REPORT_DIR | report.json] [--root DIR]   (default: the newest reports/out/<time>/)\nnpx tsx scripts/docs-numbers.ts --check [--root DIR]\n',
+      );
       return 0;
     } else if (a.startsWith('--')) {
       process.stderr.write(`docs-numbers: unknown option ${a} (it takes a report, --check and --root DIR)\n`);
@@ -324,7 +377,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (check) {
     const stale = staleRegions(root);
     for (const s of stale) process.stderr.write(`${s}; run npm run docs:numbers -- REPORT\n`);
-    if (!stale.length) process.stdout.write(`the generated regions (${REGIONS.map((r) => `${r.file}#${r.name}`).join(', ')}) are what docs/numbers.json renders\n`);
+    if (!stale.length)
+      process.stdout.write(`the generated regions (${REGIONS.map((r) => `${r.file}#${r.name}`).join(', ')}) are what docs/numbers.json renders\n`);
     return stale.length ? 1 : 0;
   }
   let file: string;

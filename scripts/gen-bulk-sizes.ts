@@ -61,7 +61,12 @@ const yaml = [
   '# Bulk reductions of 16 B to 4 KiB: the gpu executor runs sizes past 16 bytes one CTA per case.',
   'cite: "PTX ISA 9.7.9.25.4.2 cp.reduce.async.bulk"',
   'cases:',
-  ...small.flatMap((c) => [`  - name: ${c.name}`, `    instruction: ${c.instruction}`, `    memory: [${c.memory.map((x) => `"${x}"`).join(', ')}]`, `    source: [${c.source.map((x) => `"${x}"`).join(', ')}]`]),
+  ...small.flatMap((c) => [
+    `  - name: ${c.name}`,
+    `    instruction: ${c.instruction}`,
+    `    memory: [${c.memory.map((x) => `"${x}"`).join(', ')}]`,
+    `    source: [${c.source.map((x) => `"${x}"`).join(', ')}]`,
+  ]),
   '',
 ].join('\n');
 writeFileSync(join(import.meta.dirname, '..', 'cases', 'vectors', 'cp-reduce-async-bulk-sizes.yaml'), yaml);

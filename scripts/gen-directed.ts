@@ -37,7 +37,8 @@ export function directedFiles(): Map<string, string> {
       const only = eds.length < EDITIONS.length ? rangeText({ from: eds[0]!, until: eds.at(-1)! }) : undefined;
       const name = `${fam.id.replace(/\./g, '-')}-${group(v.q.type ?? '')}${only ? `-${only}` : ''}.yaml`;
       let lines = files.get(name);
-      if (!lines) files.set(name, (lines = [GENERATED, `cite: "PTX ISA ${section.section} ${section.title}"`, ...(only ? [`editions: ${only}`] : []), 'cases:']));
+      if (!lines)
+        files.set(name, (lines = [GENERATED, `cite: "PTX ISA ${section.section} ${section.title}"`, ...(only ? [`editions: ${only}`] : []), 'cases:']));
       for (const c of directedCases(v)) {
         lines.push(`  - name: ${c.name}`, `    instruction: ${v.id}`); // the id: a tensor map's element type as (f32)
         for (const [k, val] of Object.entries(c.fields)) lines.push(`    ${k}: ${JSON.stringify(val).replace(/,/g, ', ').replace(/:/g, ': ')}`);

@@ -25,7 +25,12 @@ type Placement = 'same-cta' | 'same-cluster' | 'other-cluster';
 /** Where the flag lives: global, or shared memory of the writer's / reader's CTA (one CTA when same-cta). */
 type Mem = 'global' | 'shared' | 'shared-writer' | 'shared-reader';
 
-interface WriterOp { op: string; type: string; init: number; args: string } // the write takes `init` to 1
+interface WriterOp {
+  op: string;
+  type: string;
+  init: number;
+  args: string;
+} // the write takes `init` to 1
 /** Each op class with the ops it rotates through; each takes the flag from `init` to 1. */
 const CLASSES: Record<string, WriterOp[]> = {
   add: [{ op: 'add', type: 'u32', init: 0, args: '1' }],
@@ -95,10 +100,25 @@ export function intent(c: Case): { verdict: 'forbidden' | 'allowed'; because: st
   const release = c.writer.sem === 'release' || c.writer.sem === 'acq_rel';
   const acquire = c.reader.sem === 'acquire';
   const strong = scopeIncludesOther(c.scope, c.placement);
-  if (!release) return { verdict: 'allowed', because: `the relaxed ${c.writer.instr} on the flag forms no release pattern (8.8), so nothing orders the write of x before its read (8.9.4, 8.10.6)` };
-  if (!acquire) return { verdict: 'allowed', because: `the relaxed ${c.reader.instr} of the flag forms no acquire pattern (8.8), so nothing orders the write of x before its read (8.9.4, 8.10.6)` };
-  if (!strong) return { verdict: 'allowed', because: `${PLACE_WORDS[c.placement]}, and .${c.scope} scope does not include the other thread (8.5), so ${w} and ${r} are not morally strong (8.7) and do not synchronize (8.9.4 item 4); nothing orders x, 8.10.6` };
-  return { verdict: 'forbidden', because: `${PLACE_WORDS[c.placement]}, so .${c.scope} scope includes both (8.5); ${w} is a release pattern and ${r} an acquire pattern (8.8), morally strong (8.7), so when the read observes the write they synchronize (8.9.4 item 4) and the read of x cannot return the initial value, 8.10.6 Causality` };
+  if (!release)
+    return {
+      verdict: 'allowed',
+      because: `the relaxed ${c.writer.instr} on the flag forms no release pattern (8.8), so nothing orders the write of x before its read (8.9.4, 8.10.6)`,
+    };
+  if (!acquire)
+    return {
+      verdict: 'allowed',
+      because: `the relaxed ${c.reader.instr} of the flag forms no acquire pattern (8.8), so nothing orders the write of x before its read (8.9.4, 8.10.6)`,
+    };
+  if (!strong)
+    return {
+      verdict: 'allowed',
+      because: `${PLACE_WORDS[c.placement]}, and .${c.scope} scope does not include the other thread (8.5), so ${w} and ${r} are not morally strong (8.7) and do not synchronize (8.9.4 item 4); nothing orders x, 8.10.6`,
+    };
+  return {
+    verdict: 'forbidden',
+    because: `${PLACE_WORDS[c.placement]}, so .${c.scope} scope includes both (8.5); ${w} is a release pattern and ${r} an acquire pattern (8.8), morally strong (8.7), so when the read observes the write they synchronize (8.9.4 item 4) and the read of x cannot return the initial value, 8.10.6 Causality`,
+  };
 }
 
 const MEM_WORDS: Record<Mem, string> = { global: 'global', shared: 'shared', 'shared-writer': 'shared-writer', 'shared-reader': 'shared-reader' };
@@ -119,12 +139,14 @@ export function render(c: Case): string {
   const rSpace = c.mem === 'global' ? 'global' : owner === 1 || c.placement === 'same-cta' ? 'shared::cta' : 'shared::cluster';
   const decl = c.mem === 'global' ? `flag=${init};` : `flag @ shared cta ${owner},cluster 0,gpu 0 = ${init};`;
   const { op, type, args } = c.writer.op;
-  const wIns = c.writer.instr === 'red'
-    ? `red.${c.writer.sem}.${c.scope}.${wSpace}.${op}.${type} flag, ${args}`
-    : `atom.${c.writer.sem}.${c.scope}.${wSpace}.${op}.${type} r9, flag, ${args}`;
-  const rIns = c.reader.instr === 'ld'
-    ? `ld.${c.reader.sem}.${c.scope}.${rSpace}.u32 r0, flag`
-    : `atom.${c.reader.sem}.${c.scope}.${rSpace}.${c.reader.op!.op}.${c.reader.op!.type} r0, flag, ${c.reader.op!.arg}`;
+  const wIns =
+    c.writer.instr === 'red'
+      ? `red.${c.writer.sem}.${c.scope}.${wSpace}.${op}.${type} flag, ${args}`
+      : `atom.${c.writer.sem}.${c.scope}.${wSpace}.${op}.${type} r9, flag, ${args}`;
+  const rIns =
+    c.reader.instr === 'ld'
+      ? `ld.${c.reader.sem}.${c.scope}.${rSpace}.u32 r0, flag`
+      : `atom.${c.reader.sem}.${c.scope}.${rSpace}.${c.reader.op!.op}.${c.reader.op!.type} r0, flag, ${c.reader.op!.arg}`;
   const rows = [
     [`P0@cta 0,cluster 0,gpu 0`, `P1@cta ${cta1},cluster ${cluster1},gpu 0`],
     ['st.weak x, 1', rIns],
@@ -150,32 +172,58 @@ export function render(c: Case): string {
 /** Every case of the matrix, deduplicated by name, in a stable order. */
 export function matrixCases(): Case[] {
   const out = new Map<string, Case>();
-  const add = (c: Case) => { const n = caseName(c); if (!out.has(n)) out.set(n, c); };
+  const add = (c: Case) => {
+    const n = caseName(c);
+    if (!out.has(n)) out.set(n, c);
+  };
   // A. op class x sem x scope
   for (const instr of ['atom', 'red'] as const) {
     (instr === 'atom' ? ATOM_CLASSES : RED_CLASSES).forEach((cls, ci) => {
       const sems = instr === 'atom' ? (['relaxed', 'release', 'acq_rel'] as const) : (['relaxed', 'release'] as const);
-      sems.forEach((sem, si) => SCOPES.forEach((scope, sc) => {
-        const ops = CLASSES[cls]!;
-        add({ writer: { instr, sem, op: ops[(si + sc) % ops.length]! }, reader: { instr: 'atom', sem: 'acquire', op: READER_OPS[(ci + si + sc) % READER_OPS.length]! }, scope, placement: 'same-cluster', mem: 'global' });
-      }));
+      sems.forEach((sem, si) =>
+        SCOPES.forEach((scope, sc) => {
+          const ops = CLASSES[cls]!;
+          add({
+            writer: { instr, sem, op: ops[(si + sc) % ops.length]! },
+            reader: { instr: 'atom', sem: 'acquire', op: READER_OPS[(ci + si + sc) % READER_OPS.length]! },
+            scope,
+            placement: 'same-cluster',
+            mem: 'global',
+          });
+        }),
+      );
     });
   }
   // B. placement x flag memory x scope x reader, writer atom.release / red.release
   const seen = new Set<string>(); // block A already has the same-cluster/global/atom.acquire row
   for (const c of out.values()) if (c.writer.sem === 'release') seen.add(`${c.writer.instr}|${c.scope}|atom.acquire|${c.placement}|${c.mem}`);
-  let ka = 0, kr = 0, kd = 0;
-  for (const { p, mems } of PLACEMENTS) for (const mem of mems) for (const scope of SCOPES) {
-    for (const instr of ['atom', 'red'] as const) {
-      for (const [rInstr, rSem] of [['atom', 'relaxed'], ['atom', 'acquire'], ['ld', 'relaxed'], ['ld', 'acquire']] as const) {
-        if (seen.has(`${instr}|${scope}|${rInstr}.${rSem}|${p}|${mem}`)) continue;
-        const classes = instr === 'atom' ? ATOM_CLASSES : RED_CLASSES;
-        const cls = CLASSES[classes[(instr === 'atom' ? ka++ : kr++) % classes.length]!]!;
-        const op = cls[(SCOPES.indexOf(scope) + mems.indexOf(mem)) % cls.length]!;
-        add({ writer: { instr, sem: 'release', op }, reader: rInstr === 'atom' ? { instr: 'atom', sem: rSem, op: READER_OPS[kd++ % READER_OPS.length]! } : { instr: 'ld', sem: rSem }, scope, placement: p, mem });
+  let ka = 0,
+    kr = 0,
+    kd = 0;
+  for (const { p, mems } of PLACEMENTS)
+    for (const mem of mems)
+      for (const scope of SCOPES) {
+        for (const instr of ['atom', 'red'] as const) {
+          for (const [rInstr, rSem] of [
+            ['atom', 'relaxed'],
+            ['atom', 'acquire'],
+            ['ld', 'relaxed'],
+            ['ld', 'acquire'],
+          ] as const) {
+            if (seen.has(`${instr}|${scope}|${rInstr}.${rSem}|${p}|${mem}`)) continue;
+            const classes = instr === 'atom' ? ATOM_CLASSES : RED_CLASSES;
+            const cls = CLASSES[classes[(instr === 'atom' ? ka++ : kr++) % classes.length]!]!;
+            const op = cls[(SCOPES.indexOf(scope) + mems.indexOf(mem)) % cls.length]!;
+            add({
+              writer: { instr, sem: 'release', op },
+              reader: rInstr === 'atom' ? { instr: 'atom', sem: rSem, op: READER_OPS[kd++ % READER_OPS.length]! } : { instr: 'ld', sem: rSem },
+              scope,
+              placement: p,
+              mem,
+            });
+          }
+        }
       }
-    }
-  }
   return [...out.values()];
 }
 

@@ -17,7 +17,8 @@ const h4 = (x: number) => `"0x${x.toString(16).padStart(4, '0')}"`;
 export function* testFloatYaml(n: number): Generator<string> {
   yield `# TestFloat f16 adds, converted\ninstruction: ${TESTFLOAT_INSTRUCTION}\ncite: "bench"\ncases:\n`;
   let i = 0;
-  for (const c of testFloatCases(n)) yield `  - name: f16_add-${i++}\n    memory: [${h4(c.a)}]\n    operands:\n      b: [${h4(c.b)}]\n    expect:\n      memory: [${h4(c.sum)}]\n      returned: [${h4(c.a)}]\n`;
+  for (const c of testFloatCases(n))
+    yield `  - name: f16_add-${i++}\n    memory: [${h4(c.a)}]\n    operands:\n      b: [${h4(c.b)}]\n    expect:\n      memory: [${h4(c.sum)}]\n      returned: [${h4(c.a)}]\n`;
 }
 
 /** The spelled file's text, item by item. */

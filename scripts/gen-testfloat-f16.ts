@@ -103,5 +103,7 @@ if (process.argv[1] && /gen-testfloat-f16\.(m?js|ts)$/.test(process.argv[1])) {
   }
   const t0 = performance.now();
   const r = writeTestFloatFile(out, flag('--cases', 1_300_000), flag('--seed', 1));
-  console.log(`${out}: ${r.cases} cases, ${r.nan} NaN results (${((100 * r.nan) / r.cases).toFixed(1)} %), ${(r.bytes / 1e6).toFixed(1)} MB in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
+  console.log(
+    `${out}: ${r.cases} cases, ${r.nan} NaN results (${((100 * r.nan) / r.cases).toFixed(1)} %), ${(r.bytes / 1e6).toFixed(1)} MB in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+  );
 }

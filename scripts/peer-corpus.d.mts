@@ -8,4 +8,6 @@ export declare const HOW_TO_GET: string;
 export declare function corpusFiles(dir: string): string[];
 export declare function corpusHash(dir: string): string;
 export declare function corpusProblem(dir: string): string | undefined;
-export declare function locatePeers(env?: NodeJS.ProcessEnv): { root: string; via: string; reason?: undefined } | { root?: undefined; via?: undefined; reason: string };
+export declare function locatePeers(
+  env?: NodeJS.ProcessEnv,
+): { root: string; via: string; reason?: undefined } | { root?: undefined; via?: undefined; reason: string };

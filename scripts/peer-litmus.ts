@@ -29,7 +29,14 @@ export function listLitmus(dir: string): string[] {
   return out;
 }
 
-export interface PeerRow { path: string; parsed: boolean; expected?: number; ours?: number; ms: number; error?: string }
+export interface PeerRow {
+  path: string;
+  parsed: boolean;
+  expected?: number;
+  ours?: number;
+  ms: number;
+  error?: string;
+}
 
 export function runPeer(root: string): PeerRow[] {
   const expected = new Map<string, number>();
@@ -41,7 +48,14 @@ export function runPeer(root: string): PeerRow[] {
     const path = relative(root, f);
     const t0 = performance.now();
     const { test, problems } = parseLitmus(readFileSync(f, 'utf8'), path);
-    if (!test) return { path, parsed: false, ms: performance.now() - t0, error: problems.map((p) => `${p.line}:${p.col} ${p.message}`).join('; '), ...(expected.has(path) ? { expected: expected.get(path)! } : {}) };
+    if (!test)
+      return {
+        path,
+        parsed: false,
+        ms: performance.now() - t0,
+        error: problems.map((p) => `${p.line}:${p.col} ${p.message}`).join('; '),
+        ...(expected.has(path) ? { expected: expected.get(path)! } : {}),
+      };
     try {
       const j = judge(test);
       return { path, parsed: true, ours: j.holds ? 1 : 0, ms: performance.now() - t0, ...(expected.has(path) ? { expected: expected.get(path)! } : {}) };
@@ -53,13 +67,21 @@ export function runPeer(root: string): PeerRow[] {
 
 if (process.argv[1]?.endsWith('peer-litmus.ts')) {
   const rows = runPeer(peerRootOrExit());
-  let agree = 0, dis = 0;
+  let agree = 0,
+    dis = 0;
   for (const r of rows) {
     if (r.error) console.log('ERROR', r.path, r.error);
-    else if (r.expected !== undefined && r.expected !== r.ours) { dis++; console.log('DIFF', r.path, 'dat3m', r.expected, 'ours', r.ours, r.ms.toFixed(0) + 'ms'); }
-    else if (r.expected !== undefined) agree++;
+    else if (r.expected !== undefined && r.expected !== r.ours) {
+      dis++;
+      console.log('DIFF', r.path, 'dat3m', r.expected, 'ours', r.ours, r.ms.toFixed(0) + 'ms');
+    } else if (r.expected !== undefined) agree++;
   }
-  const slow = [...rows].sort((a, b) => b.ms - a.ms).slice(0, 5).map((r) => `${r.path} ${r.ms.toFixed(0)}ms`);
-  console.log(`parsed ${rows.filter((r) => r.parsed).length}/${rows.length}, agree ${agree}, disagree ${dis}, total ms ${rows.reduce((a, r) => a + r.ms, 0).toFixed(0)}`);
+  const slow = [...rows]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((r) => `${r.path} ${r.ms.toFixed(0)}ms`);
+  console.log(
+    `parsed ${rows.filter((r) => r.parsed).length}/${rows.length}, agree ${agree}, disagree ${dis}, total ms ${rows.reduce((a, r) => a + r.ms, 0).toFixed(0)}`,
+  );
   console.log(slow.join('\n'));
 }

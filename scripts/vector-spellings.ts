@@ -64,7 +64,13 @@ export function spell(x: SpelledCase, sp: Spelling): string {
     const ops = `operands: { b: [${q(x.b)}]${x.c !== undefined ? `, c: [${q(x.c)}]` : ''} }`;
     const exp = `expect: { memory: [${q(x.expMemory)}]${x.expReturned !== undefined ? `, returned: [${q(x.expReturned)}]` : ''} }`;
     if (sp !== 'order') return `  - name: ${x.name}\n    instruction: ${x.instruction}\n    memory: [${q(x.memory)}]\n    ${ops}\n    ${exp}\n`;
-    return `  - ${exp.replace('{ memory', '{ returned').replace(/\{ returned: (\[[^\]]*\]), returned: (\[[^\]]*\]) \}/, '{ returned: $2, memory: $1 }').replace(/\{ returned: (\[[^\]]*\]) \}/, '{ memory: $1 }')}\n    ${ops}\n    memory: [${q(x.memory)}]\n    instruction: "${x.instruction}"\n    name: ${x.name}\n`;
+    return `  - ${exp
+      .replace('{ memory', '{ returned')
+      .replace(/\{ returned: (\[[^\]]*\]), returned: (\[[^\]]*\]) \}/, '{ returned: $2, memory: $1 }')
+      .replace(
+        /\{ returned: (\[[^\]]*\]) \}/,
+        '{ memory: $1 }',
+      )}\n    ${ops}\n    memory: [${q(x.memory)}]\n    instruction: "${x.instruction}"\n    name: ${x.name}\n`;
   }
   const com = sp === 'comments';
   const t = (s: string) => (com ? `${s}   # ${s.trim().split(':')[0]}` : s);

@@ -41,7 +41,8 @@ function checkRange(f: FloatFormat, op: Op, from: number, to: number): { checked
       for (let b = 0; b < 65536; b++) {
         const got = model(a, b);
         const want = addBf16ViaF32Fast(a, b);
-        if (want === -1 ? !isNaN16(got) : got !== want) note(`${a.toString(16)}+${b.toString(16)}: model ${got.toString(16)}, oracle ${want === -1 ? 'NaN' : want.toString(16)}`);
+        if (want === -1 ? !isNaN16(got) : got !== want)
+          note(`${a.toString(16)}+${b.toString(16)}: model ${got.toString(16)}, oracle ${want === -1 ? 'NaN' : want.toString(16)}`);
       }
     }
   } else {
@@ -88,9 +89,11 @@ if (process.argv[2] === '--worker') {
           c.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker for ${fmt} ${op} ${r[0]}..${r[1]} exited with ${code}`))));
         });
       const queue = [...ranges];
-      await Promise.all(Array.from({ length: workers }, async () => {
-        while (queue.length) await run(queue.shift()!);
-      }));
+      await Promise.all(
+        Array.from({ length: workers }, async () => {
+          while (queue.length) await run(queue.shift()!);
+        }),
+      );
       total += mismatches;
       const s = (performance.now() - t0) / 1000;
       console.log(`${fmt} ${op}: ${checked} pairs, mismatches: ${mismatches}, ${s.toFixed(1)} s (${(checked / s / 1e6).toFixed(1)} M pairs/s)`);

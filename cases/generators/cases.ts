@@ -65,14 +65,20 @@ function generateBulkCases(v: CaseVariant, seed: number, level: Level, count: nu
   const len = familyPlugin(v.family).shape.length(v.q);
   if (len.kind !== 'bulk') throw new Error(`${v.id} is not a bulk reduction: its generated cases have no size in bytes`);
   if (level !== 3) throw new Error(`generated bulk cases of ${bytes} bytes are level 3 only`);
-  if (!Number.isInteger(bytes) || bytes <= 0 || bytes % len.bytes !== 0) throw new Error(`a generated bulk case of ${bytes} bytes: the size must be a positive multiple of ${len.bytes} bytes`);
+  if (!Number.isInteger(bytes) || bytes <= 0 || bytes % len.bytes !== 0)
+    throw new Error(`a generated bulk case of ${bytes} bytes: the size must be a positive multiple of ${len.bytes} bytes`);
   const per = bytes / len.bytes;
   return Array.from({ length: count }, (_, k) => {
     const i = from + k;
     const parts = randomInputs(v, seed, per, i * per);
     const input: Record<string, bigint[]> = {};
     for (const key of Object.keys(parts[0]!) as (keyof ReferenceCase)[]) input[key] = parts.flatMap((p) => p[key] as bigint[]);
-    return { id: `${v.id}/gen:seed=${seed}:level=${level}:bytes=${bytes}:i=${i}`, variant: v, input: input as ReferenceCase, origin: { kind: 'gen', seed, level, index: i } } as Case;
+    return {
+      id: `${v.id}/gen:seed=${seed}:level=${level}:bytes=${bytes}:i=${i}`,
+      variant: v,
+      input: input as ReferenceCase,
+      origin: { kind: 'gen', seed, level, index: i },
+    } as Case;
   });
 }
 
@@ -91,13 +97,19 @@ export function randomInputs(v: CaseVariant, seed: number, count: number, from =
   const t = laneTable(fmt.lane);
   const shape = randomShape(v);
   const vkey = stringKey(v.id);
-  const element = (i: number, field: number, k: number) => joinLanes(fmt, Array.from({ length: fmt.lanes }, (_, j) => laneBits(t, seed, vkey, i, saltOf(field, k, j))));
+  const element = (i: number, field: number, k: number) =>
+    joinLanes(
+      fmt,
+      Array.from({ length: fmt.lanes }, (_, j) => laneBits(t, seed, vkey, i, saltOf(field, k, j))),
+    );
   const out: ReferenceCase[] = [];
   for (let i = from; i < from + count; i++) {
     const input: Record<string, unknown> = {};
     for (const f of shape.fields) input[f.name] = Array.from({ length: f.elements }, (_, k) => element(i, f.field, k));
     if (shape.replicaElements !== undefined) {
-      input.replicas = Array.from({ length: replicaCount(seed, vkey, i) }, (_, r) => Array.from({ length: shape.replicaElements! }, (_, k) => element(i, 3 + r, k)));
+      input.replicas = Array.from({ length: replicaCount(seed, vkey, i) }, (_, r) =>
+        Array.from({ length: shape.replicaElements! }, (_, k) => element(i, 3 + r, k)),
+      );
     }
     out.push(input as ReferenceCase);
   }
@@ -107,7 +119,9 @@ export function randomInputs(v: CaseVariant, seed: number, count: number, from =
 /** Parses a generated case id back into (variant id, seed, level, index, and bytes for a bulk case of another size). */
 export function parseGenId(id: string): { variant: string; seed: number; level: Level; index: number; bytes?: number } | undefined {
   const m = /^(.*)\/gen:seed=(\d+):level=([123])(?::bytes=(\d+))?:i=(\d+)$/.exec(id);
-  return m ? { variant: m[1]!, seed: Number(m[2]), level: Number(m[3]) as Level, index: Number(m[5]), ...(m[4] !== undefined ? { bytes: Number(m[4]) } : {}) } : undefined;
+  return m
+    ? { variant: m[1]!, seed: Number(m[2]), level: Number(m[3]) as Level, index: Number(m[5]), ...(m[4] !== undefined ? { bytes: Number(m[4]) } : {}) }
+    : undefined;
 }
 
 /**

@@ -33,7 +33,9 @@ const P = (name: string, a: bigint, b: bigint, c?: bigint): Probe => ({ name, a,
 export function probes(op: string, f: ScalarFormat): Probe[] {
   const e = named(f);
   if (f.kind === 'float') {
-    const nanNames = edges(f).filter((x) => /nan/.test(x.name) && !x.name.startsWith('neg-')).map((x) => x.name);
+    const nanNames = edges(f)
+      .filter((x) => /nan/.test(x.name) && !x.name.startsWith('neg-'))
+      .map((x) => x.name);
     if (op === 'add') {
       return [
         P('signed-zeros', e('zero'), e('neg-zero')),
@@ -64,19 +66,46 @@ export function probes(op: string, f: ScalarFormat): Probe[] {
   const all = e('all-ones');
   switch (op) {
     case 'add':
-      return [P('wrap-around', all, e('one')), P('signed-max-plus-one', e('max-signed'), e('one')), P('high-bits', e('high-bit'), e('high-bit')), P('zero-plus-zero', 0n, 0n)];
+      return [
+        P('wrap-around', all, e('one')),
+        P('signed-max-plus-one', e('max-signed'), e('one')),
+        P('high-bits', e('high-bit'), e('high-bit')),
+        P('zero-plus-zero', 0n, 0n),
+      ];
     case 'min':
     case 'max':
-      return [P('signed-extremes', e('high-bit'), e('max-signed')), P('all-ones-vs-one', all, e('one')), P('equal', e('two'), e('two')), P('zero-vs-one', 0n, e('one'))];
+      return [
+        P('signed-extremes', e('high-bit'), e('max-signed')),
+        P('all-ones-vs-one', all, e('one')),
+        P('equal', e('two'), e('two')),
+        P('zero-vs-one', 0n, e('one')),
+      ];
     case 'inc':
     case 'dec':
-      return [P('at-zero', 0n, 5n), P('at-bound', 5n, 5n), P('above-bound', 6n, 5n), P('below-bound', 4n, 5n), P('all-ones-bound', all, all), P('all-ones-value', all, 5n), P('zero-bound', 0n, 0n)];
+      return [
+        P('at-zero', 0n, 5n),
+        P('at-bound', 5n, 5n),
+        P('above-bound', 6n, 5n),
+        P('below-bound', 4n, 5n),
+        P('all-ones-bound', all, all),
+        P('all-ones-value', all, 5n),
+        P('zero-bound', 0n, 0n),
+      ];
     case 'and':
     case 'or':
     case 'xor':
-      return [P('alternating', e('alternating'), e('alternating-inverse')), P('same', e('alternating'), e('alternating')), P('all-ones', all, e('alternating')), P('zero', 0n, e('alternating'))];
+      return [
+        P('alternating', e('alternating'), e('alternating-inverse')),
+        P('same', e('alternating'), e('alternating')),
+        P('all-ones', all, e('alternating')),
+        P('zero', 0n, e('alternating')),
+      ];
     case 'cas':
-      return [P('equal', e('alternating'), e('alternating'), e('alternating-inverse')), P('unequal', e('alternating'), e('alternating-inverse'), all), P('equal-zero', 0n, 0n, all)];
+      return [
+        P('equal', e('alternating'), e('alternating'), e('alternating-inverse')),
+        P('unequal', e('alternating'), e('alternating-inverse'), all),
+        P('equal-zero', 0n, 0n, all),
+      ];
     case 'exch':
       return [P('pattern', e('alternating'), e('alternating-inverse')), P('all-ones', 0n, all)];
     default:
@@ -105,7 +134,11 @@ export function directedCases(v: CaseVariant): DirectedCase[] {
   const ps = probes(op === 'exch' && fmt.lane.kind === 'float' ? 'min' : op, fmt.lane);
   const n = caseElements(v, fmt);
   const H = (x: bigint) => hex(fmt.bits, x);
-  const element = (k: number, pick: (p: Probe) => bigint) => joinLanes(fmt, Array.from({ length: fmt.lanes }, (_, j) => pick(ps[(k + j) % ps.length]!)));
+  const element = (k: number, pick: (p: Probe) => bigint) =>
+    joinLanes(
+      fmt,
+      Array.from({ length: fmt.lanes }, (_, j) => pick(ps[(k + j) % ps.length]!)),
+    );
   const vec = (k: number, pick: (p: Probe) => bigint) => Array.from({ length: n }, (_, i) => H(element(k + i * fmt.lanes, pick)));
   const base = v.id.replace(/[^A-Za-z0-9_.-]/g, '_');
   return ps.map((p, k) => ({

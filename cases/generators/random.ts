@@ -86,7 +86,13 @@ export interface InputShape {
   readonly replicaElements?: number;
 }
 
-export function shapeOf(input: { memory?: readonly unknown[]; b?: readonly unknown[]; c?: readonly unknown[]; source?: readonly unknown[]; replicas?: readonly (readonly unknown[])[] }): InputShape {
+export function shapeOf(input: {
+  memory?: readonly unknown[];
+  b?: readonly unknown[];
+  c?: readonly unknown[];
+  source?: readonly unknown[];
+  replicas?: readonly (readonly unknown[])[];
+}): InputShape {
   const fields: { name: 'memory' | 'b' | 'c' | 'source'; field: number; elements: number }[] = [];
   if (input.memory) fields.push({ name: 'memory', field: 0, elements: input.memory.length });
   if (input.b) fields.push({ name: 'b', field: 1, elements: input.b.length });

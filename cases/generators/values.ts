@@ -114,8 +114,5 @@ export const LEVELS: Readonly<Record<Level, string>> = {
 export function bitsArbitrary(f: ScalarFormat, level: Level): fc.Arbitrary<bigint> {
   if (level === 1) return fc.constantFrom(...level1(f));
   if (level === 2) return fc.constantFrom(...level2(f));
-  return fc.oneof(
-    { arbitrary: fc.bigInt({ min: 0n, max: (1n << BigInt(f.bits)) - 1n }), weight: 3 },
-    { arbitrary: fc.constantFrom(...level1(f)), weight: 1 },
-  );
+  return fc.oneof({ arbitrary: fc.bigInt({ min: 0n, max: (1n << BigInt(f.bits)) - 1n }), weight: 3 }, { arbitrary: fc.constantFrom(...level1(f)), weight: 1 });
 }

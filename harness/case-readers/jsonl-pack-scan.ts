@@ -6,10 +6,6 @@
 import { viewOf } from './packed.js';
 import { type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, hex4, hex8, newPackFields, resetPackFields, setList } from './pack-fields.js';
 
-
-
-
-
 const K = (k: string) => Uint8Array.from(k, (c) => c.charCodeAt(0));
 const K_GLOBAL = K('global');
 const K_SHARED = K('shared');
@@ -17,15 +13,16 @@ const K_SHARED = K('shared');
 // Whether u[p] starts `"key"` (the quote at p, the first letter already matched by the caller): each
 // key's bytes compared with constants (no loop over a key array: a few of these run per line).
 /** "memory" */
-const isMemory = (u: Uint8Array, p: number) => u[p + 7] === 34 && u[p + 2] === 101 && u[p + 3] === 109 && u[p + 4] === 111 && u[p + 5] === 114 && u[p + 6] === 121;
+const isMemory = (u: Uint8Array, p: number) =>
+  u[p + 7] === 34 && u[p + 2] === 101 && u[p + 3] === 109 && u[p + 4] === 111 && u[p + 5] === 114 && u[p + 6] === 121;
 /** "expect" */
-const isExpect = (u: Uint8Array, p: number) => u[p + 7] === 34 && u[p + 2] === 120 && u[p + 3] === 112 && u[p + 4] === 101 && u[p + 5] === 99 && u[p + 6] === 116;
+const isExpect = (u: Uint8Array, p: number) =>
+  u[p + 7] === 34 && u[p + 2] === 120 && u[p + 3] === 112 && u[p + 4] === 101 && u[p + 5] === 99 && u[p + 6] === 116;
 /** "space" */
 const isSpace = (u: Uint8Array, p: number) => u[p + 6] === 34 && u[p + 2] === 112 && u[p + 3] === 97 && u[p + 4] === 99 && u[p + 5] === 101;
 /** "returned" */
-const isReturned = (u: Uint8Array, p: number) => u[p + 9] === 34 && u[p + 2] === 101 && u[p + 3] === 116 && u[p + 4] === 117 && u[p + 5] === 114 && u[p + 6] === 110 && u[p + 7] === 101 && u[p + 8] === 100;
-
-
+const isReturned = (u: Uint8Array, p: number) =>
+  u[p + 9] === 34 && u[p + 2] === 101 && u[p + 3] === 116 && u[p + 4] === 117 && u[p + 5] === 114 && u[p + 6] === 110 && u[p + 7] === 101 && u[p + 8] === 100;
 
 function wordsOf(b: Uint8Array): Int32Array {
   const n = b.length;
@@ -245,18 +242,40 @@ export class JsonlLineScanner {
           break;
         case 105:
           if (
-            u[p + 12] !== 34 || u[p + 2] !== 110 || u[p + 3] !== 115 || u[p + 4] !== 116 || u[p + 5] !== 114 || u[p + 6] !== 117 || u[p + 7] !== 99 || u[p + 8] !== 116 || u[p + 9] !== 105 || u[p + 10] !== 111 || u[p + 11] !== 110 ||
+            u[p + 12] !== 34 ||
+            u[p + 2] !== 110 ||
+            u[p + 3] !== 115 ||
+            u[p + 4] !== 116 ||
+            u[p + 5] !== 114 ||
+            u[p + 6] !== 117 ||
+            u[p + 7] !== 99 ||
+            u[p + 8] !== 116 ||
+            u[p + 9] !== 105 ||
+            u[p + 10] !== 111 ||
+            u[p + 11] !== 110 ||
             this.PF.instruction !== undefined
           )
             return -1; // "instruction"
           v = p + 13;
           break;
         case 109:
-          if (u[p + 7] !== 34 || u[p + 2] !== 101 || u[p + 3] !== 109 || u[p + 4] !== 111 || u[p + 5] !== 114 || u[p + 6] !== 121 || this.PF.memory >= 0) return -1; // "memory"
+          if (u[p + 7] !== 34 || u[p + 2] !== 101 || u[p + 3] !== 109 || u[p + 4] !== 111 || u[p + 5] !== 114 || u[p + 6] !== 121 || this.PF.memory >= 0)
+            return -1; // "memory"
           v = p + 8;
           break;
         case 111:
-          if (u[p + 9] !== 34 || u[p + 2] !== 112 || u[p + 3] !== 101 || u[p + 4] !== 114 || u[p + 5] !== 97 || u[p + 6] !== 110 || u[p + 7] !== 100 || u[p + 8] !== 115 || this.PF.operands) return -1; // "operands"
+          if (
+            u[p + 9] !== 34 ||
+            u[p + 2] !== 112 ||
+            u[p + 3] !== 101 ||
+            u[p + 4] !== 114 ||
+            u[p + 5] !== 97 ||
+            u[p + 6] !== 110 ||
+            u[p + 7] !== 100 ||
+            u[p + 8] !== 115 ||
+            this.PF.operands
+          )
+            return -1; // "operands"
           v = p + 10;
           break;
         case 101:
@@ -374,4 +393,3 @@ export class JsonlLineScanner {
     }
   }
 }
-

@@ -130,7 +130,16 @@ export function packRecord(sink: CaseSink, rec: Int32Array, o: number, u: Uint8A
   // the item's instruction, or the file's (a header's instruction:)
   const v = id >= 0 ? sp.packings[id]! : (fileVariant(sink.ctx) ?? null);
   const space = rec[o + R_SPACE]!;
-  if (v !== null && v.lanes === 1 && v.fmt.bits <= 32 && space !== 3 && rec[o + R_NAME_AT]! >= 0 && rec[o + R_LIST]! >= 0 && rec[o + R_LIST + 1]! >= 0 && rec[o + R_LIST + 2]! >= 0 === v.cas) {
+  if (
+    v !== null &&
+    v.lanes === 1 &&
+    v.fmt.bits <= 32 &&
+    space !== 3 &&
+    rec[o + R_NAME_AT]! >= 0 &&
+    rec[o + R_LIST]! >= 0 &&
+    rec[o + R_LIST + 1]! >= 0 &&
+    rec[o + R_LIST + 2]! >= 0 === v.cas
+  ) {
     const dg = v.fmt.bits >> 2;
     const pos = o + R_POS;
     const m = o + rec[pos]!;
@@ -147,7 +156,11 @@ export function packRecord(sink: CaseSink, rec: Int32Array, o: number, u: Uint8A
         const hasR = rec[o + R_LIST + 4]! >= 0;
         const xm = o + rec[pos + 3]!;
         const xr = o + rec[pos + 4]!;
-        ok = (hasM || hasR) && (!hasR || v.returns) && (!hasM || (rec[o + R_CNT + 3]! === 1 && rec[xm]! === dg)) && (!hasR || (rec[o + R_CNT + 4]! === 1 && rec[xr]! === dg));
+        ok =
+          (hasM || hasR) &&
+          (!hasR || v.returns) &&
+          (!hasM || (rec[o + R_CNT + 3]! === 1 && rec[xm]! === dg)) &&
+          (!hasR || (rec[o + R_CNT + 4]! === 1 && rec[xr]! === dg));
         if (hasM) {
           bits |= HAS_EXPECT_MEMORY;
           em = rec[xm + 1]!;
@@ -158,7 +171,23 @@ export function packRecord(sink: CaseSink, rec: Int32Array, o: number, u: Uint8A
         }
       }
       if (ok) {
-        packSmall(sink, v, u, rec[o + R_NAME_AT]!, rec[o + R_NAME_END]!, rec[o + R_HASH]!, rec[o + R_COL]!, line, nameLine, rec[m + 1]!, rec[b + 1]!, v.cas ? rec[c + 1]! : 0, bits, em, er);
+        packSmall(
+          sink,
+          v,
+          u,
+          rec[o + R_NAME_AT]!,
+          rec[o + R_NAME_END]!,
+          rec[o + R_HASH]!,
+          rec[o + R_COL]!,
+          line,
+          nameLine,
+          rec[m + 1]!,
+          rec[b + 1]!,
+          v.cas ? rec[c + 1]! : 0,
+          bits,
+          em,
+          er,
+        );
         return true;
       }
     }

@@ -53,7 +53,27 @@ export interface PackFields {
 export const MAX_ELEMS = 16;
 
 export function newPackFields(): PackFields {
-  return { src: new Uint8Array(0), nameAt: -1, nameEnd: -1, nameHash: 0, nameChecked: false, nameCol: 1, instruction: undefined, space: undefined, memory: -1, b: -1, c: -1, expMemory: -1, expReturned: -1, operands: false, expect: false, elems: false, els: new Int32Array(5 * 2 * MAX_ELEMS), cnt: new Int32Array(5), pre: new Int32Array(5 * 3 * MAX_ELEMS).fill(-1) };
+  return {
+    src: new Uint8Array(0),
+    nameAt: -1,
+    nameEnd: -1,
+    nameHash: 0,
+    nameChecked: false,
+    nameCol: 1,
+    instruction: undefined,
+    space: undefined,
+    memory: -1,
+    b: -1,
+    c: -1,
+    expMemory: -1,
+    expReturned: -1,
+    operands: false,
+    expect: false,
+    elems: false,
+    els: new Int32Array(5 * 2 * MAX_ELEMS),
+    cnt: new Int32Array(5),
+    pre: new Int32Array(5 * 3 * MAX_ELEMS).fill(-1),
+  };
 }
 
 export function resetPackFields(f: PackFields, src: Uint8Array): void {
@@ -314,7 +334,23 @@ export function packItem(sink: CaseSink, f: PackFields, line: number, nameLine: 
     (f.expMemory < 0 || (pre[9 * M] === dg && cnt[3] === 1)) &&
     (f.expReturned < 0 || (pre[12 * M] === dg && cnt[4] === 1))
   ) {
-    packSmall(sink, v, u, ns, ne, f.nameHash, f.nameCol, line, nameLine, pre[1]!, pre[3 * M + 1]!, v.cas ? pre[6 * M + 1]! : 0, bits, f.expMemory >= 0 ? pre[9 * M + 1]! : 0, f.expReturned >= 0 ? pre[12 * M + 1]! : 0);
+    packSmall(
+      sink,
+      v,
+      u,
+      ns,
+      ne,
+      f.nameHash,
+      f.nameCol,
+      line,
+      nameLine,
+      pre[1]!,
+      pre[3 * M + 1]!,
+      v.cas ? pre[6 * M + 1]! : 0,
+      bits,
+      f.expMemory >= 0 ? pre[9 * M + 1]! : 0,
+      f.expReturned >= 0 ? pre[12 * M + 1]! : 0,
+    );
     return true;
   }
   const blk = sink.next();
@@ -361,7 +397,23 @@ export function packVariantOf(instr: string): PackVariant | undefined {
  * `em`, `er`). The name is u[ns, ne) (hash, column of its value, line), checked later with the
  * file's others.
  */
-export function packSmall(sink: CaseSink, v: PackVariant, u: Uint8Array, ns: number, ne: number, hash: number, col: number, line: number, nameLine: number, mem: number, b: number, c: number, bits: number, em = 0, er = 0): void {
+export function packSmall(
+  sink: CaseSink,
+  v: PackVariant,
+  u: Uint8Array,
+  ns: number,
+  ne: number,
+  hash: number,
+  col: number,
+  line: number,
+  nameLine: number,
+  mem: number,
+  b: number,
+  c: number,
+  bits: number,
+  em = 0,
+  er = 0,
+): void {
   const blk = sink.next();
   const base = blk.n * SLOT_WORDS;
   // (a fresh slot is zero; 16-bit values are the slot's low half)

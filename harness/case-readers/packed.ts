@@ -52,7 +52,10 @@ export function packVariant(variant: CaseVariant, fmt: ElementFormat, lanes: num
     const takes = shape.inputs(variant.q);
     const cas = variant.q.op === 'cas';
     const simple = takes.includes('memory') && takes.includes('b') && !takes.includes('replicas') && !takes.includes('source') && (takes.includes('c') || !cas);
-    p = simple && lanes >= 1 && lanes * fmt.bits <= 128 && [16, 32, 64, 128].includes(fmt.bits) ? { variant, fmt, lanes, cas, returns: shape.returns(variant.q) } : null;
+    p =
+      simple && lanes >= 1 && lanes * fmt.bits <= 128 && [16, 32, 64, 128].includes(fmt.bits)
+        ? { variant, fmt, lanes, cas, returns: shape.returns(variant.q) }
+        : null;
     if (PACK_VARIANTS.size >= 4096) PACK_VARIANTS.clear();
     PACK_VARIANTS.set(variant, p);
   }
@@ -283,7 +286,19 @@ export class PackedCases {
   static fromData(d: PackedData): PackedCases {
     const p = new PackedCases(d.idFile, d.cite, 0);
     const w = p as unknown as Record<string, unknown>;
-    Object.assign(w, { capacity: d.n, vidx: d.vidx, mem: d.mem, b: d.b, c_: d.c, expMem_: d.expMem, expRet_: d.expRet, bits: d.bits, line: d.line, nameBytes: d.nameBytes, nameStart: d.nameStart });
+    Object.assign(w, {
+      capacity: d.n,
+      vidx: d.vidx,
+      mem: d.mem,
+      b: d.b,
+      c_: d.c,
+      expMem_: d.expMem,
+      expRet_: d.expRet,
+      bits: d.bits,
+      line: d.line,
+      nameBytes: d.nameBytes,
+      nameStart: d.nameStart,
+    });
     for (const v of d.variants) {
       const info = variantInfo(v.ptx);
       const pv = info.variant && packVariant(info.variant, info.fmt!, info.lanes!);
@@ -495,7 +510,12 @@ export function endNames(sink: CaseSink): void {
   const drop = new Set<number>();
   for (const d of names.dups) {
     const line = names.lineOf(d.x);
-    const p = { file: ctx.file, line, col: names.colOf(d.x), message: `duplicate case name '${names.nameOf(d.x)}' (first at line ${d.firstLine}); names must be unique in a file` };
+    const p = {
+      file: ctx.file,
+      line,
+      col: names.colOf(d.x),
+      message: `duplicate case name '${names.nameOf(d.x)}' (first at line ${d.firstLine}); names must be unique in a file`,
+    };
     let i = ctx.problems.length;
     while (i > 0 && ctx.problems[i - 1]!.line > line) i--;
     ctx.problems.splice(i, 0, p);

@@ -40,7 +40,13 @@ export function variantFromId(id: string): CaseVariant | undefined {
 }
 
 /** The default case set: directed library, user files, and generated cases for every representative variant. */
-export async function collectCases(opts: { vectors?: readonly string[]; seed: number; directed?: boolean; generated?: boolean; keep?: (variantId: string) => boolean }): Promise<CaseSelection> {
+export async function collectCases(opts: {
+  vectors?: readonly string[];
+  seed: number;
+  directed?: boolean;
+  generated?: boolean;
+  keep?: (variantId: string) => boolean;
+}): Promise<CaseSelection> {
   const keep = opts.keep ?? (() => true);
   const problems: InputProblem[] = [];
   const cases: Case[] = [];
@@ -86,11 +92,16 @@ export async function findCase(id: string, extraVectors: readonly string[] = [])
   if (gen) {
     const v = variantFromId(gen.variant);
     if (!v) return { problems: [], why: `'${gen.variant}' is not a valid variant of the catalog` };
-    if (gen.bytes !== undefined && (gen.level !== 3 || familyPlugin(v.family).shape.length(v.q).kind !== 'bulk' || gen.bytes <= 0 || gen.bytes % 16 !== 0)) return { problems: [], why: `'${id}': a generated case with bytes= is a level-3 bulk reduction case of a positive multiple of 16 bytes` };
+    if (gen.bytes !== undefined && (gen.level !== 3 || familyPlugin(v.family).shape.length(v.q).kind !== 'bulk' || gen.bytes <= 0 || gen.bytes % 16 !== 0))
+      return { problems: [], why: `'${id}': a generated case with bytes= is a level-3 bulk reduction case of a positive multiple of 16 bytes` };
     return { case: generateCases(v, gen.seed, gen.level, 1, gen.index, gen.bytes)[0]!, problems: [] };
   }
   const m = /^([^/]+(?:\(_\))?)\/(.+):([A-Za-z0-9_.-]+)$/.exec(id);
-  if (!m) return { problems: [], why: `'${id}' is not a case id; ids look like atom.global.add.f32/vectors/atom-f32.yaml:NAME or atom.global.add.f32/gen:seed=${DEFAULT_SEED}:level=1:i=0` };
+  if (!m)
+    return {
+      problems: [],
+      why: `'${id}' is not a case id; ids look like atom.global.add.f32/vectors/atom-f32.yaml:NAME or atom.global.add.f32/gen:seed=${DEFAULT_SEED}:level=1:i=0`,
+    };
   const [, prefix, file, name] = m;
   const candidates = [resolve(file!), join(CASES_DIR, file!), ...extraVectors.map((d) => resolve(d, file!))];
   const path = candidates.find((p) => existsSync(p));

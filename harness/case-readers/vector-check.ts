@@ -66,7 +66,12 @@ export interface FileCtx {
   checkNames: boolean;
 }
 
-export function newFileCtx(file: string, idFile: string, loc: Locator, noInstruction = 'no instruction: for this case; give one at the top of the file or in the case'): FileCtx {
+export function newFileCtx(
+  file: string,
+  idFile: string,
+  loc: Locator,
+  noInstruction = 'no instruction: for this case; give one at the top of the file or in the case',
+): FileCtx {
   return { file, idFile, problems: [], loc, names: new NameSet(), fileHasInstruction: false, noInstruction, build: true, checkNames: true };
 }
 
@@ -86,7 +91,8 @@ const CASE_KEY_SET = new Set(CASE_KEYS);
 
 function keysOf(ctx: FileCtx, map: Record<string, unknown>, path: Path, allowed: readonly string[], where: string): void {
   for (const k in map) {
-    if (map[k] !== undefined && !allowed.includes(k)) at(ctx, [...path, k], `unknown key '${k}' in ${where}; did you mean '${nearestWords(k, allowed, 1)[0]}'? (keys: ${allowed.join(', ')})`, 0, true);
+    if (map[k] !== undefined && !allowed.includes(k))
+      at(ctx, [...path, k], `unknown key '${k}' in ${where}; did you mean '${nearestWords(k, allowed, 1)[0]}'? (keys: ${allowed.join(', ')})`, 0, true);
   }
 }
 
@@ -94,7 +100,8 @@ function keysOf(ctx: FileCtx, map: Record<string, unknown>, path: Path, allowed:
 function exactFloatBits(f: FloatFormat, v: unknown): bigint | undefined {
   let x: number;
   if (typeof v === 'number') x = v;
-  else if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v)) x = Number(v); // plain hex in YAML (plainOf)
+  else if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v))
+    x = Number(v); // plain hex in YAML (plainOf)
   else if (typeof v === 'string' && /^[-+]?\.?(inf|infinity)$/i.test(v)) x = v.startsWith('-') ? -Infinity : Infinity;
   else if (typeof v === 'string' && /^[-+]?\.?nan$/i.test(v)) return BigInt(f.canonicalNaN);
   else return undefined;
@@ -122,7 +129,11 @@ function element(ctx: FileCtx, v: unknown, parent: Path, index: number, fmt: Ele
     const path = [...parent, index];
     const example = `0x${'0'.repeat(digits - 1)}1`;
     if (!/^0x[0-9a-fA-F]+$/.test(v)) {
-      at(ctx, path, `${what}: '${v}' is not a hex bit pattern; write 0x and exactly ${digits} hex digits for .${fmt.name} (e.g. ${example}), or a typed shorthand like {${fmt.name}: 1.5}`);
+      at(
+        ctx,
+        path,
+        `${what}: '${v}' is not a hex bit pattern; write 0x and exactly ${digits} hex digits for .${fmt.name} (e.g. ${example}), or a typed shorthand like {${fmt.name}: 1.5}`,
+      );
       return undefined;
     }
     at(ctx, path, `${what}: '${v}' has ${v.length - 2} hex digit(s); .${fmt.name} elements take exactly ${digits} (e.g. ${example})`);
@@ -140,7 +151,11 @@ function element(ctx: FileCtx, v: unknown, parent: Path, index: number, fmt: Ele
       const raw = v[k];
       const lanes = fmt.lanes === 1 ? [raw] : Array.isArray(raw) ? raw : undefined;
       if (!lanes || lanes.length !== fmt.lanes) {
-        at(ctx, path, `${what}: .${fmt.name} packs ${fmt.lanes} lanes; write {${fmt.name}: [${Array(fmt.lanes).fill('v').join(', ')}]} (lane 0 first, in the low bits)`);
+        at(
+          ctx,
+          path,
+          `${what}: .${fmt.name} packs ${fmt.lanes} lanes; write {${fmt.name}: [${Array(fmt.lanes).fill('v').join(', ')}]} (lane 0 first, in the low bits)`,
+        );
         return undefined;
       }
       const out: bigint[] = [];
@@ -148,7 +163,8 @@ function element(ctx: FileCtx, v: unknown, parent: Path, index: number, fmt: Ele
         if (fmt.lane.kind === 'int') {
           const lf = fmt.lane;
           // a plain hex scalar in YAML arrives as its text (vector-yaml.ts plainOf)
-          const n = typeof x === 'number' && Number.isInteger(x) ? BigInt(x) : typeof x === 'string' && /^(?:-?\d+|0x[0-9a-fA-F]+)$/.test(x) ? BigInt(x) : undefined;
+          const n =
+            typeof x === 'number' && Number.isInteger(x) ? BigInt(x) : typeof x === 'string' && /^(?:-?\d+|0x[0-9a-fA-F]+)$/.test(x) ? BigInt(x) : undefined;
           const lo = lf.signed ? -(1n << BigInt(lf.bits - 1)) : 0n;
           const hi = lf.signed ? (1n << BigInt(lf.bits - 1)) - 1n : (1n << BigInt(lf.bits)) - 1n;
           if (n === undefined || n < lo || n > hi) {
@@ -176,7 +192,13 @@ function element(ctx: FileCtx, v: unknown, parent: Path, index: number, fmt: Ele
 function list(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: string, length?: number, lengthIs = 'one per vector lane'): bigint[] | undefined {
   if (!Array.isArray(v)) {
     const key = what.split(' ')[0];
-    at(ctx, path, v !== undefined ? `${what} must be a list of elements, e.g. ["0x${'0'.repeat(fmt.bits / 4)}"]` : `${key}: is missing; add ${key}: ["0x${'0'.repeat(fmt.bits / 4)}"]`);
+    at(
+      ctx,
+      path,
+      v !== undefined
+        ? `${what} must be a list of elements, e.g. ["0x${'0'.repeat(fmt.bits / 4)}"]`
+        : `${key}: is missing; add ${key}: ["0x${'0'.repeat(fmt.bits / 4)}"]`,
+    );
     return undefined;
   }
   if (length !== undefined && v.length !== length) {
@@ -194,7 +216,12 @@ function list(ctx: FileCtx, v: unknown, path: Path, fmt: ElementFormat, what: st
 
 /** A bulk range of `len` elements is 16 bytes or a multiple (cp.reduce.async.bulk's size operand); the family's sentence says why. */
 function bulkSize(ctx: FileCtx, path: Path, len: number, fmt: ElementFormat, per: string, rule?: Citation): void {
-  if ((len * fmt.bits) % 128 !== 0) at(ctx, path, `bulk size must be a multiple of 16 bytes: ${len} x ${fmt.bits / 8} bytes is not${rule ? ` (${formatCitation(rule)})` : ''}; use ${128 / fmt.bits} elements${per} or a multiple`);
+  if ((len * fmt.bits) % 128 !== 0)
+    at(
+      ctx,
+      path,
+      `bulk size must be a multiple of 16 bytes: ${len} x ${fmt.bits / 8} bytes is not${rule ? ` (${formatCitation(rule)})` : ''}; use ${128 / fmt.bits} elements${per} or a multiple`,
+    );
 }
 
 /** The sentence that sets a bulk family's size (its shape's length rule), if it names one. */
@@ -289,17 +316,27 @@ function need(ctx: FileCtx, opMap: Record<string, unknown> | undefined, key: 'b'
   const v = opMap?.[key];
   const fmt = info.fmt!;
   if (v === undefined) {
-    at(ctx, P_OPERANDS, `${info.variant!.ptx} needs operand ${key}: add operands: { ${key}: [${Array(info.lanes!).fill(`"0x${'0'.repeat(fmt.bits / 4)}"`).join(', ')}] }`);
+    at(
+      ctx,
+      P_OPERANDS,
+      `${info.variant!.ptx} needs operand ${key}: add operands: { ${key}: [${Array(info.lanes!)
+        .fill(`"0x${'0'.repeat(fmt.bits / 4)}"`)
+        .join(', ')}] }`,
+    );
     return undefined;
   }
   return list(ctx, v, P_OPERAND[key], fmt, key === 'b' ? 'operands.b' : 'operands.c', info.lanes);
 }
 
 /** What a validation pass (FileCtx.build false) returns for a good case. */
-export const VALID: Case = Object.freeze({ id: '', variant: { family: '', q: {}, ptx: '', id: '' }, input: {}, origin: { kind: 'vectors', file: '', line: 0, name: '' } }) as Case;
+export const VALID: Case = Object.freeze({
+  id: '',
+  variant: { family: '', q: {}, ptx: '', id: '' },
+  input: {},
+  origin: { kind: 'vectors', file: '', line: 0, name: '' },
+}) as Case;
 
 const scalar = (v: unknown) => v !== undefined && (typeof v !== 'object' || v === null);
-
 
 /** The file-level keys (`instruction:`, `cite:`) of a YAML root map or a JSON-lines header line. */
 export function checkHeader(ctx: FileCtx, root: Record<string, unknown>, allowed: readonly string[] = FILE_KEYS, where = 'the file'): void {
@@ -309,7 +346,11 @@ export function checkHeader(ctx: FileCtx, root: Record<string, unknown>, allowed
   ctx.fileInfo = info;
   ctx.cite = scalar(root.cite) ? own(String(root.cite)) : undefined;
   if (has(root, 'editions') && !(scalar(root.editions) && parseRange(String(root.editions)))) {
-    at(ctx, ['editions'], `editions: '${String(root.editions)}' is not a range of the catalog's PTX ISA editions (${EDITIONS.join(', ')}); write e.g. "9.1-9.3" or "9.4": the editions whose text the file's expect: values follow`);
+    at(
+      ctx,
+      ['editions'],
+      `editions: '${String(root.editions)}' is not a range of the catalog's PTX ISA editions (${EDITIONS.join(', ')}); write e.g. "9.1-9.3" or "9.4": the editions whose text the file's expect: values follow`,
+    );
   }
 }
 
@@ -372,7 +413,8 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
       // a bulk range: the destination on each GPU, and the source, all of one length
       const len = r[0]!.length;
       const odd = r.findIndex((x) => x.length !== len);
-      if (odd > 0) at(ctx, [...P_REPLICAS, odd], `replicas[${odd}] has ${r[odd]!.length} elements and replicas[0] ${len}; every replica holds the same destination range`);
+      if (odd > 0)
+        at(ctx, [...P_REPLICAS, odd], `replicas[${odd}] has ${r[odd]!.length} elements and replicas[0] ${len}; every replica holds the same destination range`);
       else bulkSize(ctx, P_REPLICAS, len, fmt, ' per replica', bulkRule(variant));
     }
     if (bulk) {
@@ -402,7 +444,12 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
   // an operand the instruction does not take is a mistake in the file, not something to ignore
   if (opMap) {
     const extra = (['b', 'c'] as const).filter((k) => has(opMap, k) && !(k === 'c' ? variant.q.op === 'cas' && takes.includes('c') : takes.includes('b')));
-    if (extra.length) at(ctx, P_OPERANDS, `operands: ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} not an operand of ${variant.ptx ?? fam}${takes.includes('source') ? ` (a bulk case gives ${takes.includes('replicas') ? 'replicas:' : 'memory:'} and source:)` : variant.q.op === 'cas' ? '' : ' (c is the swap value of cas only)'}; remove it`);
+    if (extra.length)
+      at(
+        ctx,
+        P_OPERANDS,
+        `operands: ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} not an operand of ${variant.ptx ?? fam}${takes.includes('source') ? ` (a bulk case gives ${takes.includes('replicas') ? 'replicas:' : 'memory:'} and source:)` : variant.q.op === 'cas' ? '' : ' (c is the swap value of cas only)'}; remove it`,
+      );
   }
   const sp = item.space;
   if (sp !== undefined) {
@@ -422,7 +469,8 @@ export function checkCase(ctx: FileCtx, item: unknown, line: number, nameLine: n
         if (!familyPlugin(fam).shape.returns(variant.q)) at(ctx, ['expect', 'returned'], `${fam} returns nothing; expect memory: (or replicas:) instead`);
         else e.returned = list(ctx, ex.returned, ['expect', 'returned'], fmt, 'expect.returned', n);
       }
-      if (has(ex, 'replicas')) e.replicas = replicaLists(ctx, ex.replicas, ['expect', 'replicas'], fmt, 'expect.replicas', takes.includes('source') ? input.source?.length : n);
+      if (has(ex, 'replicas'))
+        e.replicas = replicaLists(ctx, ex.replicas, ['expect', 'replicas'], fmt, 'expect.replicas', takes.includes('source') ? input.source?.length : n);
       expect = e;
     }
   }

@@ -90,7 +90,12 @@ export class JsonlScanner {
     /** The file's size, if known: the name set is made big enough for it at once. */
     bytes = 0,
   ) {
-    this.ctx = newFileCtx(file, idFile, this.loc, 'no instruction for this case; give "instruction" on its line, or a first line {"instruction": ..., "cite": ...} for the file');
+    this.ctx = newFileCtx(
+      file,
+      idFile,
+      this.loc,
+      'no instruction for this case; give "instruction" on its line, or a first line {"instruction": ..., "cite": ...} for the file',
+    );
     this.sink = new CaseSink(this.ctx, packing);
     this.nat = packing ? nativeScan() : undefined;
     // records for about a quarter of the file's bytes (a line of the common shape is about 40 words in 110 bytes), 1K to 16K words

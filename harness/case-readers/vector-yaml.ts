@@ -39,9 +39,17 @@ function itemStartAt(u: Uint8Array, s: number, indent: number): boolean {
  * zero bytes after it) read to the next item's line, or to n when `last`; its fields (a scanner's
  * PackFields), where it ends and its lines, or undefined.
  */
-export function packScanRun(u: Uint8Array, s: number, n: number, indent: number, last: boolean): { f: PackFields; end: number; lines: number; nameLine: number } | undefined {
+export function packScanRun(
+  u: Uint8Array,
+  s: number,
+  n: number,
+  indent: number,
+  last: boolean,
+): { f: PackFields; end: number; lines: number; nameLine: number } | undefined {
   const ps = newPackScanner();
-  return itemStartAt(u, s, indent) && ps.packScan(u, s, n, indent, true, last) ? { f: ps.PF, end: ps.packEnd, lines: ps.packLines, nameLine: ps.packNameLine } : undefined;
+  return itemStartAt(u, s, indent) && ps.packScan(u, s, n, indent, true, last)
+    ? { f: ps.PF, end: ps.packEnd, lines: ps.packLines, nameLine: ps.packNameLine }
+    : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -149,7 +157,8 @@ export class YamlScanner {
       const w = Buffer.allocUnsafe(Math.max(len + more + SLACK, 2 * this.work.length, 1 << 16));
       this.buf.copy(w, 0, keep);
       this.work = w;
-    } else if (len > 0 && keep > 0) this.work.copyWithin(0, this.buf.byteOffset - this.work.byteOffset + keep, this.buf.byteOffset - this.work.byteOffset + keep + len);
+    } else if (len > 0 && keep > 0)
+      this.work.copyWithin(0, this.buf.byteOffset - this.work.byteOffset + keep, this.buf.byteOffset - this.work.byteOffset + keep + len);
     this.p = Math.max(0, this.p - keep);
     if (this.itemStart >= 0) this.itemStart -= keep;
     return len;
@@ -211,7 +220,12 @@ export class YamlScanner {
           continue;
         }
       }
-      if (!itemStartAt(buf, p, I) || !this.pack.packScan(buf, p, n, I, true, last) || !packItem(this.sink, this.pack.PF, this.lineNo, this.lineNo + this.pack.packNameLine)) break;
+      if (
+        !itemStartAt(buf, p, I) ||
+        !this.pack.packScan(buf, p, n, I, true, last) ||
+        !packItem(this.sink, this.pack.PF, this.lineNo, this.lineNo + this.pack.packNameLine)
+      )
+        break;
       this.items++;
       this.packedItems++;
       this.lineNo += this.pack.packLines;
@@ -279,7 +293,10 @@ export class YamlScanner {
           this.phase = 'after';
           this.stop({ line: this.lineNo, why: 'a top-level key after the cases: list (put instruction: and cite: before cases:)' });
         } else {
-          this.stop({ line: this.lineNo, why: `a line inside the cases: list that is not indented past its items (${I} spaces) and does not start a new item` });
+          this.stop({
+            line: this.lineNo,
+            why: `a line inside the cases: list that is not indented past its items (${I} spaces) and does not start a new item`,
+          });
         }
         break;
       }
@@ -296,7 +313,13 @@ export class YamlScanner {
   private begin(buf: Buffer, p: number, nl: number, last: boolean): number {
     const nx = buf.indexOf(this.needle, nl - 1);
     const e = nx >= 0 ? nx + 1 : last ? buf.length : -1;
-    if (e > p && !this.notSimple && this.sink.packing && this.pack.packScan(this.sbuf, p, e, this.indent) && packItem(this.sink, this.pack.PF, this.lineNo, this.lineNo + this.pack.packNameLine)) {
+    if (
+      e > p &&
+      !this.notSimple &&
+      this.sink.packing &&
+      this.pack.packScan(this.sbuf, p, e, this.indent) &&
+      packItem(this.sink, this.pack.PF, this.lineNo, this.lineNo + this.pack.packNameLine)
+    ) {
       this.items++;
       this.packedItems++;
       this.itemStart = -1;
@@ -407,7 +430,8 @@ export class YamlScanner {
       for (const c of wholeDocument(this.ctx, this.text)) this.sink.case(c);
     } else {
       endNames(this.sink);
-      if (!simple && (this.phase as string) !== 'done') this.stop({ line: this.lineNo - 1, why: this.phase === 'header' ? 'no top-level cases: line' : 'an empty cases: list' });
+      if (!simple && (this.phase as string) !== 'done')
+        this.stop({ line: this.lineNo - 1, why: this.phase === 'header' ? 'no top-level cases: line' : 'an empty cases: list' });
     }
     this.phase = 'done';
   }
@@ -416,7 +440,12 @@ export class YamlScanner {
 function yamlErrors(ctx: FileCtx, doc: Document, lc: LineCounter, baseLine: number): void {
   for (const e of doc.errors) {
     const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
-    ctx.problems.push({ file: ctx.file, line: baseLine + pos.line - 1, col: pos.col, message: `YAML: ${e.message.split('\n')[0]}; fix the syntax (indentation, brackets, quotes)` });
+    ctx.problems.push({
+      file: ctx.file,
+      line: baseLine + pos.line - 1,
+      col: pos.col,
+      message: `YAML: ${e.message.split('\n')[0]}; fix the syntax (indentation, brackets, quotes)`,
+    });
   }
 }
 

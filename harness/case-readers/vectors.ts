@@ -38,9 +38,16 @@ function scannerFor(file: string, idFile: string, whole: boolean, bytes: number)
  * `fastYaml: false` reads every YAML item with the yaml package (the fast path must agree with it);
  * `packed: false` reads nothing by the packed path (which must agree with the general one).
  */
-export function loadVectorText(file: string, text: string, idFile = file, opts: { fastYaml?: boolean; packed?: boolean } = {}): { cases: Case[]; problems: InputProblem[]; packed: number } {
+export function loadVectorText(
+  file: string,
+  text: string,
+  idFile = file,
+  opts: { fastYaml?: boolean; packed?: boolean } = {},
+): { cases: Case[]; problems: InputProblem[]; packed: number } {
   const fast = opts.fastYaml !== false;
-  const s = isJsonl(file) ? new JsonlScanner(file, idFile, opts.packed !== false) : new YamlScanner(file, idFile, true, text.length, fast, fast && opts.packed !== false);
+  const s = isJsonl(file)
+    ? new JsonlScanner(file, idFile, opts.packed !== false)
+    : new YamlScanner(file, idFile, true, text.length, fast, fast && opts.packed !== false);
   const cases = s.push(text, true).flatMap((b) => unpackAll(b));
   return { cases, problems: s.ctx.problems, packed: s.packedItems };
 }
@@ -54,7 +61,10 @@ export async function vectorFiles(paths: readonly string[]): Promise<string[]> {
  * The vector files under `paths`, and those left out because their `editions:` header names PTX ISA
  * editions other than the one the run is judged against (their expect: values follow another text).
  */
-export async function vectorFilesByEdition(paths: readonly string[], edition: Edition = specEdition()): Promise<{ files: string[]; leftOut: { file: string; editions: string }[] }> {
+export async function vectorFilesByEdition(
+  paths: readonly string[],
+  edition: Edition = specEdition(),
+): Promise<{ files: string[]; leftOut: { file: string; editions: string }[] }> {
   const files: string[] = [];
   const leftOut: { file: string; editions: string }[] = [];
   const walk = async (p: string) => {
@@ -138,9 +148,23 @@ async function* fileCases(file: string, idFile: string, sink: Sink): AsyncGenera
         await fh.close();
       }
     }
-    const why = blank ? (size === 0 ? 'empty file' : 'only blank lines') : problems.length ? undefined : /\.jsonl$/i.test(file) ? 'a header line and no case after it' : 'its cases: list is empty';
+    const why = blank
+      ? size === 0
+        ? 'empty file'
+        : 'only blank lines'
+      : problems.length
+        ? undefined
+        : /\.jsonl$/i.test(file)
+          ? 'a header line and no case after it'
+          : 'its cases: list is empty';
     // a blank file's one problem is that it is blank (the reader's "a vector file is a map ..." says less)
-    if (why) problems.splice(0, problems.length, { file: idFile, line: 1, col: 1, message: `holds no case (${why}); write cases into it (docs/vector-files.md shows both forms) or leave it out of --vectors` });
+    if (why)
+      problems.splice(0, problems.length, {
+        file: idFile,
+        line: 1,
+        col: 1,
+        message: `holds no case (${why}); write cases into it (docs/vector-files.md shows both forms) or leave it out of --vectors`,
+      });
   }
   if (sink.problems) for (const p of problems) sink.problems.push(p);
 }
@@ -323,7 +347,11 @@ const HELD_OBJECT_BYTES = 1024;
 export async function validateAndHold(
   paths: readonly string[],
   idRoot: string,
-  opts: { keep?: (variantId: string) => boolean; holdBytes: number; onProgress?: (filesDone: number, casesSoFar: number, bytesDone: number, bytesTotal: number) => void },
+  opts: {
+    keep?: (variantId: string) => boolean;
+    holdBytes: number;
+    onProgress?: (filesDone: number, casesSoFar: number, bytesDone: number, bytesTotal: number) => void;
+  },
 ): Promise<{ problems: InputProblem[]; cases: number; files: string[]; bytes: number; held: CaseBatch[] | undefined }> {
   const { bytes } = await vectorFilesSize(paths);
   const keep = opts.keep;
@@ -341,7 +369,8 @@ export async function validateAndHold(
       heldBytes += k.length * HELD_OBJECT_BYTES;
       kept = k;
     }
-    if (heldBytes > opts.holdBytes) held = undefined; // too many to hold: the caller reads them again (with a keep of its own)
+    if (heldBytes > opts.holdBytes)
+      held = undefined; // too many to hold: the caller reads them again (with a keep of its own)
     else if (batchSize(kept)) held.push(kept);
   };
   const v = await validateVectors(paths, idRoot, opts.onProgress, held ? hold : undefined);
@@ -356,10 +385,22 @@ export async function validateAndHold(
  * packed readers took come as packed blocks (of at most 4096) between batches of Case objects;
  * otherwise every case is an object.
  */
-export function streamVectors(paths: readonly string[], idRoot: string, opts: { batch?: number; keep?: (variantId: string) => boolean; packed?: false }): AsyncGenerator<Case[]>;
-export function streamVectors(paths: readonly string[], idRoot: string, opts: { batch?: number; keep?: (variantId: string) => boolean; packed: true }): AsyncGenerator<CaseBatch>;
+export function streamVectors(
+  paths: readonly string[],
+  idRoot: string,
+  opts: { batch?: number; keep?: (variantId: string) => boolean; packed?: false },
+): AsyncGenerator<Case[]>;
+export function streamVectors(
+  paths: readonly string[],
+  idRoot: string,
+  opts: { batch?: number; keep?: (variantId: string) => boolean; packed: true },
+): AsyncGenerator<CaseBatch>;
 export function streamVectors(paths: readonly string[], idRoot: string): AsyncGenerator<Case[]>;
-export async function* streamVectors(paths: readonly string[], idRoot: string, opts: { batch?: number; keep?: (variantId: string) => boolean; packed?: boolean } = {}): AsyncGenerator<CaseBatch> {
+export async function* streamVectors(
+  paths: readonly string[],
+  idRoot: string,
+  opts: { batch?: number; keep?: (variantId: string) => boolean; packed?: boolean } = {},
+): AsyncGenerator<CaseBatch> {
   const size = Math.max(1, opts.batch ?? DEFAULT_BATCH);
   const keep = opts.keep;
   let out: Case[] = [];

@@ -101,7 +101,20 @@ export class ItemReader {
     if ((c0 >= 97 && c0 <= 122) || (c0 >= 65 && c0 <= 90)) {
       for (let i = s + 1; i < e; i++) {
         const c = this.T.charCodeAt(i);
-        if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 40 || c === 41 || (c === 58 && block))) return undefined;
+        if (
+          !(
+            (c >= 97 && c <= 122) ||
+            (c >= 65 && c <= 90) ||
+            (c >= 48 && c <= 57) ||
+            c === 95 ||
+            c === 46 ||
+            c === 45 ||
+            c === 40 ||
+            c === 41 ||
+            (c === 58 && block)
+          )
+        )
+          return undefined;
       }
       if (this.T.charCodeAt(e - 1) === 58) return undefined;
       const len = e - s;
@@ -232,7 +245,8 @@ export class ItemReader {
       if (!isKeyStart(this.T.charCodeAt(this.P))) return undefined;
       const k = this.readKey();
       // only the keys of a case, each once (the yaml package reports anything else)
-      if (k === undefined || this.T.charCodeAt(this.P) !== 58 || this.T.charCodeAt(this.P + 1) !== SP || !CASE_KEY_SET.has(k) || out[k] !== undefined) return undefined;
+      if (k === undefined || this.T.charCodeAt(this.P) !== 58 || this.T.charCodeAt(this.P + 1) !== SP || !CASE_KEY_SET.has(k) || out[k] !== undefined)
+        return undefined;
       this.P += 2;
       this.skipSpaces();
       const c = this.T.charCodeAt(this.P);

@@ -30,7 +30,8 @@ import { CR, NL, RESERVED, SP } from './yaml-item.js';
 const isKeyByte = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57));
 const isAlnum = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57));
 /** A byte of a plain scalar the packed path takes (letters, digits, _ . - ( )). */
-const isPlainByte = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 40 || c === 41);
+const isPlainByte = (c: number | undefined) =>
+  c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 40 || c === 41);
 const isLetter = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90));
 const bytesOf = (k: string) => Uint8Array.from(k, (c) => c.charCodeAt(0));
 const B_NAME = bytesOf('name');
@@ -96,7 +97,19 @@ export function newPackScanner(): PackScanner {
         }
         return -1;
       case 105: // instruction
-        if (u[p + 11] === 58 && u[p + 1] === 110 && u[p + 2] === 115 && u[p + 3] === 116 && u[p + 4] === 114 && u[p + 5] === 117 && u[p + 6] === 99 && u[p + 7] === 116 && u[p + 8] === 105 && u[p + 9] === 111 && u[p + 10] === 110) {
+        if (
+          u[p + 11] === 58 &&
+          u[p + 1] === 110 &&
+          u[p + 2] === 115 &&
+          u[p + 3] === 116 &&
+          u[p + 4] === 114 &&
+          u[p + 5] === 117 &&
+          u[p + 6] === 99 &&
+          u[p + 7] === 116 &&
+          u[p + 8] === 105 &&
+          u[p + 9] === 111 &&
+          u[p + 10] === 110
+        ) {
           KEY = 2;
           return p + 12;
         }
@@ -114,7 +127,16 @@ export function newPackScanner(): PackScanner {
         }
         return -1;
       case 111: // operands
-        if (u[p + 8] === 58 && u[p + 1] === 112 && u[p + 2] === 101 && u[p + 3] === 114 && u[p + 4] === 97 && u[p + 5] === 110 && u[p + 6] === 100 && u[p + 7] === 115) {
+        if (
+          u[p + 8] === 58 &&
+          u[p + 1] === 112 &&
+          u[p + 2] === 101 &&
+          u[p + 3] === 114 &&
+          u[p + 4] === 97 &&
+          u[p + 5] === 110 &&
+          u[p + 6] === 100 &&
+          u[p + 7] === 115
+        ) {
           KEY = 5;
           return p + 9;
         }
@@ -147,7 +169,17 @@ export function newPackScanner(): PackScanner {
       KEY = 13;
       return p + 7;
     }
-    if (c === 114 && u[p + 8] === 58 && u[p + 1] === 101 && u[p + 2] === 116 && u[p + 3] === 117 && u[p + 4] === 114 && u[p + 5] === 110 && u[p + 6] === 101 && u[p + 7] === 100) {
+    if (
+      c === 114 &&
+      u[p + 8] === 58 &&
+      u[p + 1] === 101 &&
+      u[p + 2] === 116 &&
+      u[p + 3] === 117 &&
+      u[p + 4] === 114 &&
+      u[p + 5] === 110 &&
+      u[p + 6] === 101 &&
+      u[p + 7] === 100
+    ) {
       KEY = 14;
       return p + 9;
     }

@@ -19,13 +19,13 @@ export interface ElementType {
   readonly lane: string;
 }
 
-const row = (
-  name: string,
-  bits: ElementType['bits'],
-  klass: ElementClass,
-  lanes: ElementType['lanes'] = 1,
-  lane = name,
-): ElementType => ({ name, bits, klass, lanes, lane });
+const row = (name: string, bits: ElementType['bits'], klass: ElementClass, lanes: ElementType['lanes'] = 1, lane = name): ElementType => ({
+  name,
+  bits,
+  klass,
+  lanes,
+  lane,
+});
 
 /**
  * One row per element type. Register widths follow the PTX rule that a bit-size register

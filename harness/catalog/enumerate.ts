@@ -6,14 +6,7 @@
  * uses). Each entry carries what the toolchain is expected to do and the rules that say so.
  */
 import { inEdition, specEdition } from './editions.js';
-import {
-  type Target,
-  type TargetClause,
-  clauseHolds,
-  comparePtx,
-  describeClause,
-  previousPtx,
-} from '../arch/targets.js';
+import { type Target, type TargetClause, clauseHolds, comparePtx, describeClause, previousPtx } from '../arch/targets.js';
 import { families } from '../registry/index.js';
 import type { Citation } from './cite.js';
 import { type AmbiguityNote, type Status, type Violation, effectiveQualifiers, evaluate, matches, statusOf } from './evaluate.js';
@@ -248,9 +241,7 @@ export function familyNeighbours(
   const seen = new Set<string>();
   const out: { q: Qualifiers; of: string }[] = [];
   const holders = fam.slots.filter((s) => s.descriptor);
-  const core = only
-    ? variants
-    : variants.filter((q) => fam.fanout.every((s) => (q[s] ?? '') === '') && statusOf(fam, q) === 'valid');
+  const core = only ? variants : variants.filter((q) => fam.fanout.every((s) => (q[s] ?? '') === '') && statusOf(fam, q) === 'valid');
   const spelled = new Set<string>();
   for (const base of core) {
     // one base per spelling where a slot is held outside the instruction (its neighbours differ only there)
@@ -344,7 +335,15 @@ function spellingBases(fam: FamilyDef, opts: EnumerateOptions): CatalogEntry[] {
   for (const q of coreVariants(fam)) {
     const e = evaluate(fam, q);
     const form = e.form?.id;
-    if (!form || done.has(form) || (q.d ?? '') !== '' || spell(fam, q).slice(fam.head.length + 1).split('.').length < 3) continue;
+    if (
+      !form ||
+      done.has(form) ||
+      (q.d ?? '') !== '' ||
+      spell(fam, q)
+        .slice(fam.head.length + 1)
+        .split('.').length < 3
+    )
+      continue;
     const entry = makeEntry(fam, q, 'variant', opts);
     if (entry.expect !== 'accept') continue;
     done.add(form);
@@ -468,18 +467,23 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
     const known = new Set<string>();
     const picked: { q: Qualifiers; asVariant: boolean; forIsa: boolean }[] = [];
     for (const form of fam.forms) {
-      walkForm(fam, fam.slots.map((s) => form.slots[s.name] ?? ['']), viable, (id, tmp) => {
-        if (seen.has(id)) return;
-        seen.add(id);
-        const kept = keep(id);
-        const asVariant = wantV && kept;
-        const forIsa = pins.some((p) => keep(`${id}@ptx${p}`)) && isaPinsOf(fam, opts.target, tmp).some((p) => keep(`${id}@ptx${p}`));
-        if (!asVariant && !forIsa && !(wantN && kept)) return;
-        const q = { ...tmp };
-        if (statusOf(fam, q) === 'invalid') return;
-        known.add(id);
-        if (asVariant || forIsa) picked.push({ q, asVariant, forIsa });
-      });
+      walkForm(
+        fam,
+        fam.slots.map((s) => form.slots[s.name] ?? ['']),
+        viable,
+        (id, tmp) => {
+          if (seen.has(id)) return;
+          seen.add(id);
+          const kept = keep(id);
+          const asVariant = wantV && kept;
+          const forIsa = pins.some((p) => keep(`${id}@ptx${p}`)) && isaPinsOf(fam, opts.target, tmp).some((p) => keep(`${id}@ptx${p}`));
+          if (!asVariant && !forIsa && !(wantN && kept)) return;
+          const q = { ...tmp };
+          if (statusOf(fam, q) === 'invalid') return;
+          known.add(id);
+          if (asVariant || forIsa) picked.push({ q, asVariant, forIsa });
+        },
+      );
     }
     yield;
     const entries: { q: Qualifiers; asVariant: boolean; forIsa: boolean; entry: CatalogEntry }[] = [];
@@ -498,7 +502,11 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
       yield;
     }
     if (wantI) {
-      const isa = isaNeighbours(fam, entries.filter((e) => e.forIsa).map((e) => e.entry), opts);
+      const isa = isaNeighbours(
+        fam,
+        entries.filter((e) => e.forIsa).map((e) => e.entry),
+        opts,
+      );
       for (const e of isa) if (keep(e.id)) out.push(e);
     }
     yield;
@@ -530,12 +538,17 @@ export function validWithOmitted(fam: FamilyDef, omitted: readonly string[]): Qu
       const l = form.slots[s.name] ?? [''];
       return omitted.includes(s.name) ? l.filter((v) => v === '') : l;
     });
-    walkForm(fam, lists, () => true, (id, tmp) => {
-      if (seen.has(id)) return;
-      seen.add(id);
-      const q = { ...tmp };
-      if (statusOf(fam, q) === 'valid') out.push(q);
-    });
+    walkForm(
+      fam,
+      lists,
+      () => true,
+      (id, tmp) => {
+        if (seen.has(id)) return;
+        seen.add(id);
+        const q = { ...tmp };
+        if (statusOf(fam, q) === 'valid') out.push(q);
+      },
+    );
   }
   return out;
 }

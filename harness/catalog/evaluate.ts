@@ -58,7 +58,9 @@ function tableViolation(t: RuleTable, q: Qualifiers): Violation {
   const have = cols.map((k) => `${k} ${show(val(q, k))}`).join(', ');
   const allowed =
     t.rows.length === 1
-      ? ` needs ${Object.entries(t.rows[0]!.values).map(([k, vs]) => `${k} in ${showSet(vs)}`).join(' and ')}`
+      ? ` needs ${Object.entries(t.rows[0]!.values)
+          .map(([k, vs]) => `${k} in ${showSet(vs)}`)
+          .join(' and ')}`
       : ' is not a row of the table';
   const cite = t.editionCites?.find((e) => inEdition(e.editions, specEdition()))?.cite ?? t.cite;
   return { rule: t.id, text: `${t.text}: (${have})${allowed}`, cite, basis: t.rows[0]?.basis ?? 'table' };

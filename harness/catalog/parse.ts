@@ -96,7 +96,11 @@ function operandChecks(fam: FamilyDef, q: Qualifiers, kinds: readonly OperandKin
       const coords = /\{([^{}]*)\}\s*\]$/.exec(op);
       const dims = Number((q.dim ?? '').replace('d', ''));
       if (dims && (!coords || splitOperands(coords[1]!).length !== dims)) {
-        out.push({ rule: `${fam.id}.operands.vector`, text: `operand ${i + 1} (tensorMap, tensorCoords) must end in a brace-enclosed list of ${dims} coordinates (.${q.dim}), got ${op}`, cite: c });
+        out.push({
+          rule: `${fam.id}.operands.vector`,
+          text: `operand ${i + 1} (tensorMap, tensorCoords) must end in a brace-enclosed list of ${dims} coordinates (.${q.dim}), got ${op}`,
+          cite: c,
+        });
       }
     }
     if (['a', 'dstMem', 'srcMem', 'mbar', 'tensor'].includes(k) && !/^\[.*\]$/.test(op)) {
@@ -163,7 +167,10 @@ export function parseInstruction(text: string): ParsedInstruction {
   const vocab = vocabulary();
   const q: Record<string, string> = {};
   let pos = col + fam.head.length + 1;
-  for (const tok of opcode.slice(fam.head.length + 1).split('.').filter((t, i, a) => t !== '' || i < a.length - 1)) {
+  for (const tok of opcode
+    .slice(fam.head.length + 1)
+    .split('.')
+    .filter((t, i, a) => t !== '' || i < a.length - 1)) {
     if (tok === '') throw new ParseError(`empty qualifier (two dots) in '${opcode}'`, pos);
     const own = fam.slots.filter((sl) => !sl.operand && !sl.descriptor && sl.values.includes(tok) && !(sl.name in q));
     const other = fam.slots.filter((sl) => !sl.operand && !sl.descriptor && !(sl.name in q) && (vocab.get(sl.name) ?? []).includes(tok));
@@ -171,11 +178,23 @@ export function parseInstruction(text: string): ParsedInstruction {
     if (!slot) {
       const rule = `${fam.id}.grammar.unknown-qualifier`;
       const holder = fam.slots.find((sl) => sl.descriptor && sl.values.includes(tok));
-      if (holder) throw new ParseError(`'.${tok}' is not spelled in ${fam.head}: its .${holder.name} is held by ${holder.descriptor}; write it after the opcode in parentheses, e.g. '${fam.head}...(${tok})'`, pos, rule);
+      if (holder)
+        throw new ParseError(
+          `'.${tok}' is not spelled in ${fam.head}: its .${holder.name} is held by ${holder.descriptor}; write it after the opcode in parentheses, e.g. '${fam.head}...(${tok})'`,
+          pos,
+          rule,
+        );
       const taken = fam.slots.find((sl) => !sl.descriptor && (vocab.get(sl.name) ?? []).includes(tok));
       if (taken) throw new ParseError(`'${opcode}' has two .${taken.name} qualifiers ('.${q[taken.name]}' and '.${tok}')`, pos, rule);
       if (allTokens().includes(tok)) {
-        throw new ParseError(`'.${tok}' is a PTX qualifier, but ${fam.head} has no qualifier of its kind (its slots: ${fam.slots.filter((x) => !x.operand).map((x) => x.name).join(', ')})`, pos, rule);
+        throw new ParseError(
+          `'.${tok}' is a PTX qualifier, but ${fam.head} has no qualifier of its kind (its slots: ${fam.slots
+            .filter((x) => !x.operand)
+            .map((x) => x.name)
+            .join(', ')})`,
+          pos,
+          rule,
+        );
       }
       const guesses = suggestQualifiers(fam, q, tok);
       const at = opcode.slice(0, pos - col);
@@ -187,7 +206,12 @@ export function parseInstruction(text: string): ParsedInstruction {
   }
   const descriptors = fam.slots.filter((sl) => sl.descriptor);
   if (held.length > descriptors.length) {
-    throw new ParseError(descriptors.length ? `'${text.trim()}' gives ${held.length} values in parentheses; ${fam.head} takes ${descriptors.length} (${descriptors.map((d) => `${d.name}, held by ${d.descriptor}`).join('; ')})` : `'(${held.join(')(')})' after the opcode: ${fam.head} takes no value in parentheses (only a variant of an instruction whose operand holds its element type does, e.g. cp.reduce.async.bulk.tensor...bulk_group(f32))`, col);
+    throw new ParseError(
+      descriptors.length
+        ? `'${text.trim()}' gives ${held.length} values in parentheses; ${fam.head} takes ${descriptors.length} (${descriptors.map((d) => `${d.name}, held by ${d.descriptor}`).join('; ')})`
+        : `'(${held.join(')(')})' after the opcode: ${fam.head} takes no value in parentheses (only a variant of an instruction whose operand holds its element type does, e.g. cp.reduce.async.bulk.tensor...bulk_group(f32))`,
+      col,
+    );
   }
   descriptors.forEach((d, i) => {
     if (held[i] !== undefined) q[d.name] = held[i]!;

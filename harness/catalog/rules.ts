@@ -27,7 +27,8 @@ export function ruleIndex(): Map<string, RuleInfo> {
   for (const f of families()) {
     const syntax = f.forms[0]!.cite;
     for (const s of f.slots) {
-      if (!s.operand) add({ id: `${f.id}.grammar.${s.name}`, family: f.id, kind: 'grammar', text: `.${s.name} takes one of the grammar's values`, cite: s.cite });
+      if (!s.operand)
+        add({ id: `${f.id}.grammar.${s.name}`, family: f.id, kind: 'grammar', text: `.${s.name} takes one of the grammar's values`, cite: s.cite });
     }
     add({ id: `${f.id}.grammar.unknown-qualifier`, family: f.id, kind: 'grammar', text: `every qualifier is one of ${f.head}'s, once`, cite: syntax });
     add({ id: `${f.id}.form`, family: f.id, kind: 'form', text: `some syntax form of ${f.head} must admit the combination`, cite: syntax });
@@ -36,7 +37,14 @@ export function ruleIndex(): Map<string, RuleInfo> {
     for (const a of f.ambiguities) add({ id: a.id, family: f.id, kind: 'ambiguity', text: a.text, cite: a.cite });
     for (const [k, text] of Object.entries(SPELLING_TEXT)) add({ id: `${f.id}.spelling.${k}`, family: f.id, kind: 'ambiguity', text, cite: syntax });
     for (const r of f.requirements) {
-      add({ id: r.id, family: f.id, kind: 'requirement', text: `${r.feature}${r.ptx ? `: PTX ISA ${r.ptx}` : ''}`, cite: r.cite, editions: rangeText(r.editions) });
+      add({
+        id: r.id,
+        family: f.id,
+        kind: 'requirement',
+        text: `${r.feature}${r.ptx ? `: PTX ISA ${r.ptx}` : ''}`,
+        cite: r.cite,
+        editions: rangeText(r.editions),
+      });
     }
     for (const [k, text] of [
       ['count', 'the operands of the syntax form, no more and no fewer'],
@@ -46,9 +54,12 @@ export function ruleIndex(): Map<string, RuleInfo> {
       add({ id: `${f.id}.operands.${k}`, family: f.id, kind: 'operands', text, cite: syntax });
     }
   }
-  for (const r of familyFpRules()) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
-  for (const r of familyMinMaxBasis()) add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
-  for (const r of [...Object.values(UNSPECIFIED), ...Object.values(MINMAX_RULES)]) add({ id: r.id, family: '(all)', kind: 'numerics', text: r.text, cite: r.cite });
+  for (const r of familyFpRules())
+    add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
+  for (const r of familyMinMaxBasis())
+    add({ id: r.id, family: r.families.join(', '), kind: 'numerics', text: r.text, cite: r.cite, editions: rangeText(r.editions) });
+  for (const r of [...Object.values(UNSPECIFIED), ...Object.values(MINMAX_RULES)])
+    add({ id: r.id, family: '(all)', kind: 'numerics', text: r.text, cite: r.cite });
   // what a model notes in a case's trail besides those rows (atom's returned value, ld_reduce's accumulation)
   for (const r of familyModelRules()) add({ id: r.rule, family: r.family, kind: 'numerics', text: r.text, cite: r.cite });
   index = m;

@@ -101,8 +101,13 @@ export function filterGuess(filter: string | undefined, selects: (respelled: str
  * the respelled filter selects something (asked of the pruned enumeration, not the whole catalog).
  */
 function noMatch(opts: SelectOptions, target: Target, ptx: string): UsageError {
-  const fams = families().map((f) => f.id).join(', ');
-  const guess = filterGuess(opts.filter, (r) => enumerateMatching({ target, ptx, kinds: opts.kinds, keep: compileFilter(r), viable: compileFilterPrefix(r) }).length > 0);
+  const fams = families()
+    .map((f) => f.id)
+    .join(', ');
+  const guess = filterGuess(
+    opts.filter,
+    (r) => enumerateMatching({ target, ptx, kinds: opts.kinds, keep: compileFilter(r), viable: compileFilterPrefix(r) }).length > 0,
+  );
   return new UsageError(
     `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog.${guess} ` +
       `Ids look like 'atom.global.add.f32' or 'red.shared::cta.min.u32'; families: ${fams}. Run with --list to see them.`,

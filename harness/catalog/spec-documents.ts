@@ -38,14 +38,26 @@ export const FAMILY_DOCUMENTS = {
   'editions/atom-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.14.5', title: 'atom (PTX ISA 9.3)' },
   'editions/red-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.14.6', title: 'red (PTX ISA 9.3)', writtenAs: '9.7.14.5/6/7' },
   'editions/bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4', title: 'cp.reduce.async.bulk (PTX ISA 9.3)' },
-  'editions/multimem-bulk-9.3': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.9.26.4.5', title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.3)' },
+  'editions/multimem-bulk-9.3': {
+    file: '../ptx-spec-newer/editions-9.2-9.4.md',
+    section: '9.7.9.26.4.5',
+    title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.3)',
+  },
   'editions/bulk': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.10.28.4', title: 'cp.reduce.async.bulk (PTX ISA 9.4)' },
   'editions/multimem-bulk': { file: '../ptx-spec-newer/editions-9.2-9.4.md', section: '9.7.10.28.4.5', title: 'multimem.cp.reduce.async.bulk (PTX ISA 9.4)' },
   // families written from the newest text only (their 9.1 wording, where it differs, is quoted in the same file)
   'editions/red-async': { file: '../ptx-spec-newer/red-async.md', section: '9.7.15.7', title: 'red.async (PTX ISA 9.4)' },
   'editions/tensor': { file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md', section: '9.7.10.28.5.4', title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.4)' },
   // the older wording those two files quote, under the section number of the edition it is from
-  'editions/tensor-9.2': { file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md', section: '9.7.9.25.5.3', title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.0-9.2)' },
-  'editions/tensor-9.3': { file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md', section: '9.7.9.26.5.3', title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.3)' },
+  'editions/tensor-9.2': {
+    file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md',
+    section: '9.7.9.25.5.3',
+    title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.0-9.2)',
+  },
+  'editions/tensor-9.3': {
+    file: '../ptx-spec-newer/cp-reduce-async-bulk-tensor.md',
+    section: '9.7.9.26.5.3',
+    title: 'cp.reduce.async.bulk.tensor (PTX ISA 9.3)',
+  },
   'editions/red-async-9.1': { file: '../ptx-spec-newer/red-async.md', section: '9.7.13.7', title: 'red.async (PTX ISA 9.1-9.2)' },
 } as const satisfies Record<string, SpecDocument>;

@@ -140,7 +140,7 @@ const VALUE_OF: Readonly<Record<string, string>> = {
   '--keep': `all, or a number of passes kept whole, e.g. --keep ${DEFAULT_KEEP_PASSES}`,
   '--keep-runs': `a number of report folders kept (0: all), e.g. --keep-runs ${DEFAULT_KEEP_RUNS}`,
   '--cache-dir': 'a folder, e.g. --cache-dir /tmp/ptxconf-cache',
-  '--shard': 'I/N, this run\'s part of N (from 0), e.g. --shard 0/4',
+  '--shard': "I/N, this run's part of N (from 0), e.g. --shard 0/4",
   '--spec-edition': `a PTX ISA edition, e.g. --spec-edition ${NEWEST_EDITION}; one of ${EDITIONS.join(', ')}`,
   '--launches': 'a number of launches (1 or more), e.g. --launches 8',
   '--ptxas': 'the path of a ptxas binary, e.g. --ptxas /usr/local/cuda/bin/ptxas (repeatable)',
@@ -156,7 +156,9 @@ export function missingValue(msg: string, argv: readonly string[], valueOf: Read
   if (!opt) return undefined;
   const next = argv[argv.indexOf(opt) + 1];
   const takes = valueOf[opt] ?? VALUE_OF[opt];
-  return new UsageError(`${opt} needs a value${takes ? ` (${takes})` : ''}${next !== undefined ? `; '${next}' after it is an option (a value that starts with '-' is written ${opt}=VALUE)` : ''}`);
+  return new UsageError(
+    `${opt} needs a value${takes ? ` (${takes})` : ''}${next !== undefined ? `; '${next}' after it is an option (a value that starts with '-' is written ${opt}=VALUE)` : ''}`,
+  );
 }
 
 export function parseOptions(argv: readonly string[]): Options {
@@ -197,7 +199,31 @@ export function parseOptions(argv: readonly string[]): Options {
     const missing = missingValue(msg, argv);
     if (missing) throw missing;
     const opt = /'(--?[^' ]+)'/.exec(msg)?.[1];
-    const known = ['--arch', '--backend', '--filter', '--kind', '--list', '--report', '--overwrite', '--seed', '--vectors', '--case', '--generated', '--expectations', '--no-cases', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--allow-multicast', '--plan-only', '--launches', '--ptxas', '--help'];
+    const known = [
+      '--arch',
+      '--backend',
+      '--filter',
+      '--kind',
+      '--list',
+      '--report',
+      '--overwrite',
+      '--seed',
+      '--vectors',
+      '--case',
+      '--generated',
+      '--expectations',
+      '--no-cases',
+      '--keep',
+      '--keep-runs',
+      '--shard',
+      '--spec-edition',
+      '--cache-dir',
+      '--allow-multicast',
+      '--plan-only',
+      '--launches',
+      '--ptxas',
+      '--help',
+    ];
     const hint = opt ? ` Did you mean ${nearest(opt, known, 2).join(' or ')}?` : '';
     throw new UsageError(`${msg}.${hint}\nValid options: ${known.join(' ')}\n\n${USAGE}`);
   }
@@ -219,9 +245,13 @@ export function parseOptions(argv: readonly string[]): Options {
   }
   let kinds = ENTRY_KINDS;
   if (v.kind !== undefined) {
-    const ks = v.kind.split(',').map((k) => k.trim()).filter(Boolean);
+    const ks = v.kind
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
     const bad = ks.filter((k) => !ENTRY_KINDS.includes(k as EntryKind));
-    if (bad.length || !ks.length) throw new UsageError(`unknown --kind '${bad.join(',') || v.kind}'. Valid values: ${ENTRY_KINDS.join(', ')} (comma-separated)`);
+    if (bad.length || !ks.length)
+      throw new UsageError(`unknown --kind '${bad.join(',') || v.kind}'. Valid values: ${ENTRY_KINDS.join(', ')} (comma-separated)`);
     kinds = ks as EntryKind[];
   }
   if (v.filter !== undefined && v.filter.trim() === '') throw new UsageError('--filter needs a pattern, e.g. --filter atom.global');

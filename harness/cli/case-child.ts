@@ -8,7 +8,16 @@
  */
 import { withEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
-import { type CaseChildInbound, type CaseChildMessage, type CaseChildRequest, CaseTally, handedOver, judgeFor, selectLibrary, splitAt } from './library-cases.js';
+import {
+  type CaseChildInbound,
+  type CaseChildMessage,
+  type CaseChildRequest,
+  CaseTally,
+  handedOver,
+  judgeFor,
+  selectLibrary,
+  splitAt,
+} from './library-cases.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
 
@@ -56,7 +65,14 @@ async function judgeRequest(req: CaseChildRequest): Promise<void> {
       else void send({ type: 'results', kept: [], rest: batch.map((r) => ({ ...r })), n: batch.length, verdicts });
       await new Promise((r) => setImmediate(r));
     }
-    await send({ type: 'done', cases: tally.cases, totals: tally.totals, dropped: tally.dropped, passes: tally.passes, ...(split !== undefined ? { split } : {}) });
+    await send({
+      type: 'done',
+      cases: tally.cases,
+      totals: tally.totals,
+      dropped: tally.dropped,
+      passes: tally.passes,
+      ...(split !== undefined ? { split } : {}),
+    });
   } catch (e) {
     await send({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     process.exit(1);

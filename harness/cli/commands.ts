@@ -126,10 +126,14 @@ export function findCommand(name: string | undefined): Command | undefined {
 /** What to say of a first word that names no command: the nearest command(s), or all of them. */
 export function unknownCommand(word: string): string {
   // within two edits (a swap of neighbours is one), nearest first
-  const scored = COMMANDS.map((c) => ({ name: c.name, d: editDistance(word.toLowerCase(), c.name) })).filter((x) => x.d <= Math.min(2, Math.max(1, word.length - 2)));
+  const scored = COMMANDS.map((c) => ({ name: c.name, d: editDistance(word.toLowerCase(), c.name) })).filter(
+    (x) => x.d <= Math.min(2, Math.max(1, word.length - 2)),
+  );
   const best = Math.min(...scored.map((x) => x.d));
   const near = scored.filter((x) => x.d === best).map((x) => x.name);
-  return near.length ? `unknown command '${word}'; did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : `unknown command '${word}'; the commands are ${COMMANDS.map((c) => c.name).join(', ')}; a run takes options only (--help)`;
+  return near.length
+    ? `unknown command '${word}'; did you mean ${near.map((n) => `'${n}'`).join(' or ')}?`
+    : `unknown command '${word}'; the commands are ${COMMANDS.map((c) => c.name).join(', ')}; a run takes options only (--help)`;
 }
 
 /** Whether args ask for help (and the command does not answer it itself). */

@@ -71,7 +71,9 @@ function summary(o: ContentionOutcome, modulePtx: string): EntryResult {
 export async function contendCommand(argv: readonly string[], io: Io): Promise<number> {
   // --keep is the main run's (issue 28: honoured on every path that takes it, refused here in words)
   if (argv.some((a) => a === '--keep' || a.startsWith('--keep='))) {
-    throw new UsageError('--keep is not an option of contend: contend keeps one result for every group it runs (a variant, a layout of participants, an operand set), with its outcomes counted. --keep sets what a run keeps (npm run conformance -- --keep N)');
+    throw new UsageError(
+      '--keep is not an option of contend: contend keeps one result for every group it runs (a variant, a layout of participants, an operand set), with its outcomes counted. --keep sets what a run keeps (npm run conformance -- --keep N)',
+    );
   }
   const parsed = parseGpuCommand(argv, { reps: { type: 'string' }, 'self-test': { type: 'boolean' }, expectations: { type: 'string' } }, CONTEND_USAGE, io.out);
   if (!parsed) return 0;
@@ -83,7 +85,12 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   const exFile = v.expectations ?? expectationsPath(target.name);
   const expectations = await readExpectations(exFile, v.expectations !== undefined, io);
   if (!expectations) return 2;
-  const backend = await gpuFor(target, 'contention runs', `The contention model's judgement is tested on CPU (tests/contention/); reports recorded elsewhere open here with \`render\``, v.ptxas?.[0]);
+  const backend = await gpuFor(
+    target,
+    'contention runs',
+    `The contention model's judgement is tested on CPU (tests/contention/); reports recorded elsewhere open here with \`render\``,
+    v.ptxas?.[0],
+  );
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const started = new Date();
@@ -91,9 +98,35 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
   io.err(`contend on ${backend.device!.name}: ${reps} addresses per launch, 2 launches per group${selftest ? ', SELF-TEST (plain load/add/store)' : ''}`);
   if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
   const t0 = performance.now();
-  const r = await runContention({ arch: target.name, ptx, ptxas: backend.ptxas!, cacheDir: resolveCacheDir(v['cache-dir']), ...(v.filter ? { filter: v.filter } : {}), ...(shard ? { shard } : {}), reps, selftest, onProgress: (m) => io.err(m) });
-  if (!r.outcomes.length && !shard) throw new UsageError(`no variant to run under contention${v.filter ? ` matches --filter '${v.filter}'` : ''}: contention covers atom and red (not 128-bit types)`);
-  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'contend', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, specEdition: edition, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, expectations, expectations.length ? exFile : null);
+  const r = await runContention({
+    arch: target.name,
+    ptx,
+    ptxas: backend.ptxas!,
+    cacheDir: resolveCacheDir(v['cache-dir']),
+    ...(v.filter ? { filter: v.filter } : {}),
+    ...(shard ? { shard } : {}),
+    reps,
+    selftest,
+    onProgress: (m) => io.err(m),
+  });
+  if (!r.outcomes.length && !shard)
+    throw new UsageError(
+      `no variant to run under contention${v.filter ? ` matches --filter '${v.filter}'` : ''}: contention covers atom and red (not 128-bit types)`,
+    );
+  const rec = new RunRecorder(
+    dir,
+    {
+      startedAt: started.toISOString(),
+      command: ['npm', 'run', 'conformance', '--', 'contend', ...argv],
+      arch: target.name,
+      filter: v.filter ?? null,
+      seed: 0,
+      specEdition: edition,
+      ...(shard ? { shard: { ...shard, keepPasses: null } } : {}),
+    },
+    expectations,
+    expectations.length ? exFile : null,
+  );
   rec.set({ toolchain: toolchainOf(backend), backend: { name: 'gpu', reason: `contend: ${backend.reason}`, passedOver: [] } });
   rec.add(r.outcomes.map((o) => summary(o, ptx)));
   const contention: ContentionReport[] = r.outcomes.map((o) => ({
@@ -119,12 +152,21 @@ export async function contendCommand(argv: readonly string[], io: Io): Promise<n
     toolchain: toolchainOf(backend),
     modulePtx: ptx,
     backend: { name: 'gpu', reason: `contend: ${backend.reason}`, passedOver: [] },
-    stats: { contentionGroups: r.outcomes.length, contentionSeconds: seconds, contentionCompileSeconds: r.seconds.compile, contentionGpuAndJudgeSeconds: r.seconds.gpu, contentionNondeterministic: r.outcomes.filter((o) => !o.deterministic).length, contentionLostUpdates: r.outcomes.reduce((t, o) => t + o.lostUpdates, 0) },
+    stats: {
+      contentionGroups: r.outcomes.length,
+      contentionSeconds: seconds,
+      contentionCompileSeconds: r.seconds.compile,
+      contentionGpuAndJudgeSeconds: r.seconds.gpu,
+      contentionNondeterministic: r.outcomes.filter((o) => !o.deterministic).length,
+      contentionLostUpdates: r.outcomes.reduce((t, o) => t + o.lostUpdates, 0),
+    },
     catalogEntries: new Set(r.outcomes.map((o) => o.group.gv.entry.id)).size,
     contention,
   });
   const w = rec.finish();
-  io.err(`contend seconds: ${seconds.toFixed(2)} (compile ${r.seconds.compile.toFixed(2)}, GPU and judging ${r.seconds.gpu.toFixed(2)}) for ${r.outcomes.length} groups; ${r.outcomes.filter((o) => !o.deterministic).length} groups whose two launches differed`);
+  io.err(
+    `contend seconds: ${seconds.toFixed(2)} (compile ${r.seconds.compile.toFixed(2)}, GPU and judging ${r.seconds.gpu.toFixed(2)}) for ${r.outcomes.length} groups; ${r.outcomes.filter((o) => !o.deterministic).length} groups whose two launches differed`,
+  );
   printSummary(io, w.report);
   printWritten(io, w);
   return exitCode(w.report);

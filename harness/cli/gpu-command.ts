@@ -73,7 +73,12 @@ export function parseGpuCommand<O extends Own>(argv: readonly string[], own: O, 
  * --ptxas for a GPU-only command: none, the one found; one, that ptxas; two or more, the command once
  * per ptxas and a comparison (a toolchain matrix, matrix.ts).
  */
-export async function withPtxas(command: string, argv: readonly string[], io: { out: (s: string) => void; err: (s: string) => void; outGone?: () => boolean; isTTY: boolean }, run: (argv: readonly string[]) => Promise<number>): Promise<number> {
+export async function withPtxas(
+  command: string,
+  argv: readonly string[],
+  io: { out: (s: string) => void; err: (s: string) => void; outGone?: () => boolean; isTTY: boolean },
+  run: (argv: readonly string[]) => Promise<number>,
+): Promise<number> {
   const paths: string[] = [];
   let report: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -98,7 +103,8 @@ export async function withPtxas(command: string, argv: readonly string[], io: { 
 
 /** --backend for a GPU-only command: gpu or auto (the same), else a UsageError saying why. */
 export function checkGpuOnly(backend: string | undefined, what: string, why: string): void {
-  if (backend !== undefined && backend !== 'gpu' && backend !== 'auto') throw new UsageError(`--backend ${backend}: ${what} runs on the gpu backend only (--backend gpu or auto): ${why}`);
+  if (backend !== undefined && backend !== 'gpu' && backend !== 'auto')
+    throw new UsageError(`--backend ${backend}: ${what} runs on the gpu backend only (--backend gpu or auto): ${why}`);
 }
 
 /** The GPU for a GPU-only command; without one, a UsageError (exit 2) saying why and what to do instead. */
@@ -107,7 +113,9 @@ export async function gpuFor(target: Target, what: string, instead: string, ptxa
     return await selectBackend('gpu', target, ptxasPath);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    throw new UsageError(`${what} on a GPU, and there is none to use here: ${e.message.replace(/\s*Use --backend ptxas or --backend reference\.?$/, '').replace(/\.$/, '')}. ${instead}`);
+    throw new UsageError(
+      `${what} on a GPU, and there is none to use here: ${e.message.replace(/\s*Use --backend ptxas or --backend reference\.?$/, '').replace(/\.$/, '')}. ${instead}`,
+    );
   }
 }
 

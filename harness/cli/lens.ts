@@ -61,9 +61,21 @@ const VALUE_OF: Record<string, string> = {
 
 function table(rows: readonly LensRow[]): string[] {
   const head = ['C++ call', 'memory', 'toolchain', 'status', 'addresses wrong', 'groups wrong'];
-  const body = rows.map((r) => [r.call, r.memory, r.toolchain.replace(/^Cuda compilation tools, /, ''), r.status, r.status === 'skipped' ? '-' : `${r.addressesMismatching} of ${r.addresses}`, r.status === 'skipped' ? '-' : `${r.groupsMismatching} of ${r.groups}${r.where.length ? ` (${r.where.join(', ')})` : ''}`]);
+  const body = rows.map((r) => [
+    r.call,
+    r.memory,
+    r.toolchain.replace(/^Cuda compilation tools, /, ''),
+    r.status,
+    r.status === 'skipped' ? '-' : `${r.addressesMismatching} of ${r.addresses}`,
+    r.status === 'skipped' ? '-' : `${r.groupsMismatching} of ${r.groups}${r.where.length ? ` (${r.where.join(', ')})` : ''}`,
+  ]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  return [head, ...body].map((r) => r.map((c, i) => c.padEnd(w[i]!)).join('  ').trimEnd());
+  return [head, ...body].map((r) =>
+    r
+      .map((c, i) => c.padEnd(w[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export async function lensCommand(argv: readonly string[], io: Io): Promise<number> {
@@ -101,13 +113,20 @@ export async function lensCommand(argv: readonly string[], io: Io): Promise<numb
   if (!findTarget(arch)) throw new UsageError(`unknown --arch '${arch}'`);
   const reps = v.reps === undefined ? 256 : Number(v.reps);
   if (!Number.isInteger(reps) || reps < 32 || reps > 1024 || reps % 32) throw new UsageError(`--reps takes a multiple of 32 from 32 to 1024, got '${v.reps}'`);
-  if (v.out !== undefined && !v['compile-only']) throw new UsageError('--out goes with --compile-only (it writes the prebuilt cubins); for the report give --report DIR');
+  if (v.out !== undefined && !v['compile-only'])
+    throw new UsageError('--out goes with --compile-only (it writes the prebuilt cubins); for the report give --report DIR');
   if (v.prebuilt !== undefined && v['compile-only']) throw new UsageError('--prebuilt runs cubins compiled before; --compile-only compiles: give one of them');
   const kernels = lensKernels(loadManifest(), v.filter);
   if (!kernels.length) throw new UsageError(`no lens kernel matches --filter '${v.filter}'; --list lists them`);
   const groups = lensPlan(kernels, arch);
   if (v.list) {
-    for (const k of kernels) io.out(`${k.kernel}  ${k.call.call} on ${MEMORY[k.memory].what}  (${k.call.file}; as ${k.variant}; ${groups.filter((g) => g.kernel === k).map((g) => `${g.group.layout}/${g.group.set.name}`).join(' ')})`);
+    for (const k of kernels)
+      io.out(
+        `${k.kernel}  ${k.call.call} on ${MEMORY[k.memory].what}  (${k.call.file}; as ${k.variant}; ${groups
+          .filter((g) => g.kernel === k)
+          .map((g) => `${g.group.layout}/${g.group.set.name}`)
+          .join(' ')})`,
+      );
     io.err(`${kernels.length} kernels, ${groups.length} contention groups`);
     return 0;
   }
@@ -119,11 +138,19 @@ export async function lensCommand(argv: readonly string[], io: Io): Promise<numb
       const nvcc = await findNvcc(p);
       if (toolchains.some((t) => t.nvcc.slug === nvcc.slug)) {
         io.err(`lens: ${nvcc.versionLine} (${nvcc.path}) is in the prebuilt folder too: compiled here, the prebuilt one dropped`);
-        toolchains.splice(toolchains.findIndex((t) => t.nvcc.slug === nvcc.slug), 1);
+        toolchains.splice(
+          toolchains.findIndex((t) => t.nvcc.slug === nvcc.slug),
+          1,
+        );
       }
       const t = await compileLens(nvcc, arch, cacheDir);
       toolchains.push(t);
-      io.err(`lens: ${nvcc.versionLine} (${nvcc.path}): ${t.files.filter((f) => f.cubin).length} of ${t.files.length} files compiled (${t.files.filter((f) => f.cached).length} cached)${t.files.filter((f) => f.error).map((f) => `; ${f.file} rejected: ${f.error}`).join('')}`);
+      io.err(
+        `lens: ${nvcc.versionLine} (${nvcc.path}): ${t.files.filter((f) => f.cubin).length} of ${t.files.length} files compiled (${t.files.filter((f) => f.cached).length} cached)${t.files
+          .filter((f) => f.error)
+          .map((f) => `; ${f.file} rejected: ${f.error}`)
+          .join('')}`,
+      );
     }
   }
   const compileSeconds = (performance.now() - t0) / 1000;
@@ -144,7 +171,10 @@ export async function lensCommand(argv: readonly string[], io: Io): Promise<numb
   const expectations = await readExpectations(exFile, v.expectations !== undefined, io);
   if (!expectations) return 2;
   const loaded = loadLauncher();
-  if (!('launcher' in loaded)) throw new UsageError(`the lens runs on a GPU, and there is none to use here: ${loaded.reason}. Compile and disassemble without one: lens --compile-only [--out DIR] (then lens --prebuilt DIR on a GPU host)`);
+  if (!('launcher' in loaded))
+    throw new UsageError(
+      `the lens runs on a GPU, and there is none to use here: ${loaded.reason}. Compile and disassemble without one: lens --compile-only [--out DIR] (then lens --prebuilt DIR on a GPU host)`,
+    );
   const l = loaded.launcher;
   let device;
   try {
@@ -157,7 +187,9 @@ export async function lensCommand(argv: readonly string[], io: Io): Promise<numb
   l.useDevice(0);
   const started = new Date();
   const dir = prepareReportDir(v.report, 'lens-', started, (s) => io.err(s), { overwrite: v.overwrite ?? false });
-  io.err(`lens on ${device.name} (driver ${device.driverVersion}): ${kernels.length} kernels x ${toolchains.length} toolchain(s), ${reps} addresses per launch, 2 launches per group`);
+  io.err(
+    `lens on ${device.name} (driver ${device.driverVersion}): ${kernels.length} kernels x ${toolchains.length} toolchain(s), ${reps} addresses per launch, 2 launches per group`,
+  );
   const t1 = performance.now();
   const { results, skipped } = await runLens({ toolchains, kernels, arch, reps, launcher: l, onProgress: (m) => io.err(m) });
   const seconds = (performance.now() - t1) / 1000;
@@ -165,18 +197,30 @@ export async function lensCommand(argv: readonly string[], io: Io): Promise<numb
   const lens: LensSection = {
     reps,
     device,
-    toolchains: toolchains.map((t) => ({ ...t.nvcc, flags: [...t.flags], files: t.files.map((f) => ({ file: f.file, compiled: Boolean(f.cubin), ...(f.error ? { error: f.error } : {}), sassBy: f.sassBy })) })),
+    toolchains: toolchains.map((t) => ({
+      ...t.nvcc,
+      flags: [...t.flags],
+      files: t.files.map((f) => ({ file: f.file, compiled: Boolean(f.cubin), ...(f.error ? { error: f.error } : {}), sassBy: f.sassBy })),
+    })),
     seconds: { compile: compileSeconds, gpuAndJudge: seconds },
     rows,
     results,
     skipped,
   };
   // the report every command writes, judged with the expectations (a known finding is no failure)
-  const w = writeLensReport(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'lens', ...argv], arch, filter: v.filter ?? null }, lens, expectations, expectations.length ? exFile : null);
+  const w = writeLensReport(
+    dir,
+    { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'lens', ...argv], arch, filter: v.filter ?? null },
+    lens,
+    expectations,
+    expectations.length ? exFile : null,
+  );
   const lines = table(rows);
   writeFileSync(join(dir, 'summary.txt'), `${lines.join('\n')}\n`);
   for (const x of lines) io.out(x);
-  io.out(`\n${results.length} groups on ${device.name}; ${skipped.length} kernels skipped; ${seconds.toFixed(1)} s on the GPU and judging (the lens table: ${join(dir, 'summary.txt')})`);
+  io.out(
+    `\n${results.length} groups on ${device.name}; ${skipped.length} kernels skipped; ${seconds.toFixed(1)} s on the GPU and judging (the lens table: ${join(dir, 'summary.txt')})`,
+  );
   printSummary(io, w.report);
   printWritten(io, w);
   return exitCode(w.report);

@@ -101,7 +101,13 @@ export interface CaseChildDone {
  */
 export type CaseChildMessage =
   | { readonly type: 'selected'; readonly total: number; readonly counts: string; readonly problems: string[]; readonly problemCount: number }
-  | { readonly type: 'results'; readonly kept: EntryResult[]; readonly rest?: EntryResult[]; readonly n: number; readonly verdicts: Partial<Record<Verdict, number>> }
+  | {
+      readonly type: 'results';
+      readonly kept: EntryResult[];
+      readonly rest?: EntryResult[];
+      readonly n: number;
+      readonly verdicts: Partial<Record<Verdict, number>>;
+    }
   | { readonly type: 'shared'; readonly split: number; readonly cases: Case[] }
   | ({ readonly type: 'done' } & CaseChildDone)
   | { readonly type: 'failed'; readonly message: string };
@@ -150,7 +156,10 @@ export interface CaseChild {
  * over; `onBatch` after every few milliseconds' worth (the event loop gets a turn: the child's
  * results and signals come in). Returns the results in the order of the cases handed over.
  */
-export async function judgeShared(child: Pick<CaseChild, 'share'>, onBatch: (batch: readonly EntryResult[], verdicts: Partial<Record<Verdict, number>>) => void): Promise<{ split: number; results: EntryResult[] }> {
+export async function judgeShared(
+  child: Pick<CaseChild, 'share'>,
+  onBatch: (batch: readonly EntryResult[], verdicts: Partial<Record<Verdict, number>>) => void,
+): Promise<{ split: number; results: EntryResult[] }> {
   const s = await child.share();
   const results: EntryResult[] = [];
   for (let i = 0; i < s.cases.length; ) {
@@ -168,7 +177,13 @@ export async function judgeShared(child: Pick<CaseChild, 'share'>, onBatch: (bat
  * one, at most `max`): their results, how many of each verdict, and the index to go on from. The
  * batches of the case child, of the run's thread sharing its work, and of a run judging alone.
  */
-export function judgeFor(cases: readonly Case[], i: number, step: number, ms: number, max = Infinity): { batch: EntryResult[]; verdicts: Partial<Record<Verdict, number>>; next: number } {
+export function judgeFor(
+  cases: readonly Case[],
+  i: number,
+  step: number,
+  ms: number,
+  max = Infinity,
+): { batch: EntryResult[]; verdicts: Partial<Record<Verdict, number>>; next: number } {
   const batch: EntryResult[] = [];
   const verdicts: Partial<Record<Verdict, number>> = {};
   const until = performance.now() + ms;
@@ -187,14 +202,26 @@ export function judgeFor(cases: readonly Case[], i: number, step: number, ms: nu
  * ...) put back in case order and tallied after the child's tally, keeping what is left of
  * --keep's passes (`keepPasses`). `kept` are the results to add after the child's kept ones.
  */
-export function mergeShared(done: CaseChildDone & { readonly rest: readonly EntryResult[] }, shared: { split: number; results: readonly EntryResult[] }, keepPasses: number, total: number): { kept: EntryResult[]; cases: number; totals: Record<string, number>; dropped: number } {
+export function mergeShared(
+  done: CaseChildDone & { readonly rest: readonly EntryResult[] },
+  shared: { split: number; results: readonly EntryResult[] },
+  keepPasses: number,
+  total: number,
+): { kept: EntryResult[]; cases: number; totals: Record<string, number>; dropped: number } {
   const left = total - done.cases;
   if (done.split === undefined) {
-    if (left !== 0 || shared.results.length || done.rest.length) throw new Error(`the case child tallied ${done.cases} of ${total} cases without sharing, and ${done.rest.length + shared.results.length} more were judged`);
+    if (left !== 0 || shared.results.length || done.rest.length)
+      throw new Error(
+        `the case child tallied ${done.cases} of ${total} cases without sharing, and ${done.rest.length + shared.results.length} more were judged`,
+      );
     return { kept: [], cases: done.cases, totals: done.totals, dropped: done.dropped };
   }
-  if (shared.split !== done.split || done.cases !== done.split) throw new Error(`the case child split at case ${done.split} after tallying ${done.cases}, and the cases it handed over start after ${shared.split}`);
-  if (done.rest.length !== Math.ceil(left / 2) || shared.results.length !== Math.floor(left / 2)) throw new Error(`after the split at case ${done.split} of ${total} the case child judged ${done.rest.length} and this thread ${shared.results.length}: every other case each was due`);
+  if (shared.split !== done.split || done.cases !== done.split)
+    throw new Error(`the case child split at case ${done.split} after tallying ${done.cases}, and the cases it handed over start after ${shared.split}`);
+  if (done.rest.length !== Math.ceil(left / 2) || shared.results.length !== Math.floor(left / 2))
+    throw new Error(
+      `after the split at case ${done.split} of ${total} the case child judged ${done.rest.length} and this thread ${shared.results.length}: every other case each was due`,
+    );
   const inOrder: EntryResult[] = [];
   for (let k = 0; k < done.rest.length; k++) {
     inOrder.push(done.rest[k]!);
@@ -221,10 +248,18 @@ export interface CaseChildRequest extends LibraryOptions {
  * judged, the kept results having gone to `onResults` on the way. Undefined where no child can be
  * started (a bundle without case-child.mjs): the caller runs the cases itself.
  */
-export function startCaseChild(req: CaseChildRequest, onResults: (kept: EntryResult[], n: number, verdicts: Partial<Record<Verdict, number>>) => void): CaseChild | undefined {
+export function startCaseChild(
+  req: CaseChildRequest,
+  onResults: (kept: EntryResult[], n: number, verdicts: Partial<Record<Verdict, number>>) => void,
+): CaseChild | undefined {
   const cmd = nodeChildCommand(dirname(fileURLToPath(import.meta.url)), 'case-child');
   if (!cmd) return undefined;
-  const child = fork(cmd.at(-1)!, [], { execPath: cmd[0], execArgv: cmd.slice(1, -1), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+  const child = fork(cmd.at(-1)!, [], {
+    execPath: cmd[0],
+    execArgv: cmd.slice(1, -1),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'advanced',
+  });
   let onSelected!: (s: ChildSelection) => void;
   let onDone!: (d: CaseChildDone & { rest: EntryResult[] }) => void;
   let onFail!: (e: Error) => void;
@@ -282,7 +317,7 @@ export function startCaseChild(req: CaseChildRequest, onResults: (kept: EntryRes
         const ask: CaseChildInbound = { type: 'share' };
         child.send(ask, (e) => {
           // the child ended between our look and the send: nothing to spare
-          if (e && sharing.includes(res)) (sharing.splice(sharing.indexOf(res), 1), res({ split: -1, cases: [] }));
+          if (e && sharing.includes(res)) sharing.splice(sharing.indexOf(res), 1), res({ split: -1, cases: [] });
         });
       }),
     stop: () => {

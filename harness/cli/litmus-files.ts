@@ -38,7 +38,10 @@ export function litmusFiles(paths: readonly string[]): string[] {
     if (!existsSync(p)) throw new UsageError(`${p}: no such file or folder; give litmus files or folders (default cases/litmus/)`);
     const before = out.length;
     walk(p);
-    if (out.length === before) throw new UsageError(`${p}: the folder holds no litmus test (looked for files named *.litmus in it and its subfolders); give a folder that holds some, or the test files themselves`);
+    if (out.length === before)
+      throw new UsageError(
+        `${p}: the folder holds no litmus test (looked for files named *.litmus in it and its subfolders); give a folder that holds some, or the test files themselves`,
+      );
   }
   return out;
 }
@@ -100,11 +103,25 @@ export interface LitmusReport {
 
 /** Writes report.json, report.html and junit.xml into `dir` and says where (on stderr when stdout's reader is gone: litmus | head -1). */
 export function writeLitmusReports(dir: string, io: Io, r: LitmusReport): void {
-  const json = { schema: LITMUS_REPORT_SCHEMA, version: 1, startedAt: r.started.toISOString(), command: ['litmus', ...r.argv], backend: r.backend, ...(r.run !== undefined ? { run: r.run } : {}), counts: r.counts, results: r.results };
+  const json = {
+    schema: LITMUS_REPORT_SCHEMA,
+    version: 1,
+    startedAt: r.started.toISOString(),
+    command: ['litmus', ...r.argv],
+    backend: r.backend,
+    ...(r.run !== undefined ? { run: r.run } : {}),
+    counts: r.counts,
+    results: r.results,
+  };
   writeFileSync(join(dir, 'report.json'), `${JSON.stringify(json, null, r.indent)}\n`);
   writeFileSync(join(dir, 'report.html'), r.html);
   const j = r.junit;
-  const cases = j.cases.map((c) => `  <testcase classname="${j.suite}" name="${xmlText(c.name)}" time="${c.seconds.toFixed(3)}">${c.body}</testcase>`).join('\n');
-  writeFileSync(join(dir, 'junit.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="${j.suite}" tests="${r.counts.tests}" failures="${j.failures}" errors="${j.errors}"${j.skipped !== undefined ? ` skipped="${j.skipped}"` : ''}>\n${cases}\n</testsuite></testsuites>\n`);
+  const cases = j.cases
+    .map((c) => `  <testcase classname="${j.suite}" name="${xmlText(c.name)}" time="${c.seconds.toFixed(3)}">${c.body}</testcase>`)
+    .join('\n');
+  writeFileSync(
+    join(dir, 'junit.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="${j.suite}" tests="${r.counts.tests}" failures="${j.failures}" errors="${j.errors}"${j.skipped !== undefined ? ` skipped="${j.skipped}"` : ''}>\n${cases}\n</testsuite></testsuites>\n`,
+  );
   printWritten(io, { json: join(dir, 'report.json'), html: join(dir, 'report.html'), junit: join(dir, 'junit.xml') });
 }

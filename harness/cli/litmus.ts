@@ -64,17 +64,40 @@ function outcomeTable(r: LitmusResult): string[] {
   if (!rows.length) return ['    (no final outcome)'];
   const keys = [...new Set(rows.flatMap((o) => Object.keys(o.values)))];
   const head = [...keys, 'verdict', ''];
-  const body = rows.map((o) => [...keys.map((k) => o.values[k] ?? '-'), o.allowed ? 'allowed' : `forbidden (${o.axiom ?? '?'})`, o.described ? '<- condition' : '']);
+  const body = rows.map((o) => [
+    ...keys.map((k) => o.values[k] ?? '-'),
+    o.allowed ? 'allowed' : `forbidden (${o.axiom ?? '?'})`,
+    o.described ? '<- condition' : '',
+  ]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  return [head, ...body].map((row) => `    ${row.map((c, i) => c.padEnd(w[i]!)).join('  ').trimEnd()}`);
+  return [head, ...body].map(
+    (row) =>
+      `    ${row
+        .map((c, i) => c.padEnd(w[i]!))
+        .join('  ')
+        .trimEnd()}`,
+  );
 }
 
 export async function litmusCommand(argv: readonly string[], io: Io): Promise<number> {
   // --backend gpu: the GPU runner (issue 26, first slice) parses its own options
-  if (argv.some((a, i) => a === '--backend=gpu' || (a === '--backend' && argv[i + 1] === 'gpu'))) return (await import('../litmus-gpu/cli.js')).litmusGpuCommand(argv, io);
+  if (argv.some((a, i) => a === '--backend=gpu' || (a === '--backend' && argv[i + 1] === 'gpu')))
+    return (await import('../litmus-gpu/cli.js')).litmusGpuCommand(argv, io);
   let v;
   try {
-    v = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { filter: { type: 'string' }, backend: { type: 'string' }, list: { type: 'boolean' }, report: { type: 'string' }, overwrite: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    v = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        filter: { type: 'string' },
+        backend: { type: 'string' },
+        list: { type: 'boolean' },
+        report: { type: 'string' },
+        overwrite: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (e) {
     throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${LITMUS_USAGE}`);
   }
@@ -83,7 +106,10 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
     io.out(LITMUS_USAGE);
     return 0;
   }
-  if (o.backend !== undefined && o.backend !== 'reference') throw new UsageError(`--backend ${o.backend}: litmus tests run under the reference model (--backend reference) or on the GPU (--backend gpu; issue 26, first slice)`);
+  if (o.backend !== undefined && o.backend !== 'reference')
+    throw new UsageError(
+      `--backend ${o.backend}: litmus tests run under the reference model (--backend reference) or on the GPU (--backend gpu; issue 26, first slice)`,
+    );
   const files = litmusFiles(v.positionals);
   const results: LitmusResult[] = [];
   let unparsed = 0;
@@ -131,7 +157,8 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
     }
   }
   if (o.list) return unparsed ? 2 : 0;
-  if (!results.length) throw new UsageError(`no litmus test selected${o.filter ? ` by --filter '${o.filter}'` : ''} in ${files.length} file(s); --list shows them`);
+  if (!results.length)
+    throw new UsageError(`no litmus test selected${o.filter ? ` by --filter '${o.filter}'` : ''} in ${files.length} file(s); --list shows them`);
   io.out('');
   const w = Math.max(...results.map((r) => r.file.length));
   for (const r of results) {
@@ -142,8 +169,19 @@ export async function litmusCommand(argv: readonly string[], io: Io): Promise<nu
   const failed = results.filter((r) => r.status === 'failed' || r.status === 'error').length;
   const withIntent = results.filter((r) => r.intent).length;
   const agreeing = results.filter((r) => r.intent && r.status === 'passed').length;
-  io.out(`${results.length} test(s): ${results.length - unparsed} judged, ${unparsed} unparsed; ${agreeing} of ${withIntent} stated intents agree with the model${failed ? `; ${failed} failed` : ''}`);
-  writeLitmusReports(dir, io, { backend: 'reference', argv, started, counts: statusCounts(results, STATUSES), results, indent: 1, html: referenceHtml(results, started), junit: junitOf(results) });
+  io.out(
+    `${results.length} test(s): ${results.length - unparsed} judged, ${unparsed} unparsed; ${agreeing} of ${withIntent} stated intents agree with the model${failed ? `; ${failed} failed` : ''}`,
+  );
+  writeLitmusReports(dir, io, {
+    backend: 'reference',
+    argv,
+    started,
+    counts: statusCounts(results, STATUSES),
+    results,
+    indent: 1,
+    html: referenceHtml(results, started),
+    junit: junitOf(results),
+  });
   if (unparsed) return 2;
   return failed ? 1 : 0;
 }
@@ -155,7 +193,10 @@ function referenceHtml(results: readonly LitmusResult[], started: Date): string 
   const counts = statusCounts(results, STATUSES);
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const rows = results
-    .map((r) => `<tr class="${r.status}"><td>${esc(r.file)}</td><td>${esc(r.name)}</td><td>${r.status}</td><td>${r.word ?? ''}</td><td>${esc(r.axioms ?? (r.problems ?? []).join('; '))}</td><td>${esc(r.intent?.text ?? '')}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr class="${r.status}"><td>${esc(r.file)}</td><td>${esc(r.name)}</td><td>${r.status}</td><td>${r.word ?? ''}</td><td>${esc(r.axioms ?? (r.problems ?? []).join('; '))}</td><td>${esc(r.intent?.text ?? '')}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html><meta charset="utf-8"><title>litmus report</title><style>body{font-family:sans-serif}td{padding:2px 8px;border-bottom:1px solid #ddd}.failed,.error,.unparsed{background:#fdd}</style><h1>Litmus tests under the PTX memory model</h1><p>${counts.tests} tests: ${counts.passed} passed, ${counts.failed} failed (intent disagrees), ${counts.unparsed} unparsed, ${counts.error} errors. Started ${started.toISOString()}.</p><table><tr><th>file</th><th>test</th><th>status</th><th>verdict</th><th>axiom</th><th>intent</th></tr>\n${rows}\n</table>\n`;
 }
@@ -166,7 +207,12 @@ function junitOf(results: readonly LitmusResult[]): Parameters<typeof writeLitmu
   const cases = results.map((r) => ({
     name: r.file,
     seconds: (r.ms ?? 0) / 1000,
-    body: r.status === 'passed' ? '' : r.status === 'failed' ? `<failure message="${xmlText(`intent ${r.intent!.verdict}, model ${r.word}`)}">${xmlText(r.intent!.text)}</failure>` : `<error message="${xmlText(r.status)}">${xmlText((r.problems ?? []).join('\n'))}</error>`,
+    body:
+      r.status === 'passed'
+        ? ''
+        : r.status === 'failed'
+          ? `<failure message="${xmlText(`intent ${r.intent!.verdict}, model ${r.word}`)}">${xmlText(r.intent!.text)}</failure>`
+          : `<error message="${xmlText(r.status)}">${xmlText((r.problems ?? []).join('\n'))}</error>`,
   }));
   return { suite: 'litmus', failures: counts.failed, errors: counts.error + counts.unparsed, cases };
 }

@@ -52,7 +52,9 @@ async function listVectors(opts: ReturnType<typeof parseOptions>, io: Io): Promi
     io.err(`error: no case selected by --filter '${opts.filter}' of the ${v.cases} in the vector files; --list without --vectors shows the catalog's variants`);
     return 2;
   }
-  io.err(`${n} case(s) in ${v.files.length} vector file(s)${opts.filter ? ` selected by --filter '${opts.filter}' of ${v.cases}` : ''}: --list with --vectors lists the files' cases, not the catalog's entries (without --vectors it lists those); replay one with --case ID --vectors PATH`);
+  io.err(
+    `${n} case(s) in ${v.files.length} vector file(s)${opts.filter ? ` selected by --filter '${opts.filter}' of ${v.cases}` : ''}: --list with --vectors lists the files' cases, not the catalog's entries (without --vectors it lists those); replay one with --case ID --vectors PATH`,
+  );
   return 0;
 }
 

@@ -70,7 +70,7 @@ export interface MatrixDifference {
 export function answerOf(r: EntryResult): Answer {
   if (!r.ptxas) return { verdict: r.verdict, answer: r.verdict === 'skipped' ? 'skipped' : r.verdict, message: r.reason };
   const a = r.ptxas.crashed ? `crash ${r.ptxas.crashed}` : !r.ptxas.accepted ? 'reject' : (r.ptxas.answer ?? 'accept');
-  const msgs = r.ptxas.messages.filter((m) => a === 'reject' ? !/^warning/i.test(m) : true);
+  const msgs = r.ptxas.messages.filter((m) => (a === 'reject' ? !/^warning/i.test(m) : true));
   return { verdict: r.verdict, answer: a, ...(msgs.length ? { message: msgs.join(' | ') } : {}) };
 }
 
@@ -90,10 +90,15 @@ export interface MatrixComparison {
 }
 
 /** Why a toolchain has no result for an entry another one has. */
-export const NOT_IN_REPORT = 'not in its report: a plain pass the report did not keep whole, or a variant its plan left out (a PTX ISA newer than that ptxas writes)';
+export const NOT_IN_REPORT =
+  'not in its report: a plain pass the report did not keep whole, or a variant its plan left out (a PTX ISA newer than that ptxas writes)';
 
 /** Compares the toolchains' results entry by entry (results of one plan, any order). */
-export function compareAnswers(labels: readonly string[], runs: readonly (readonly EntryResult[])[], answer: (r: EntryResult) => Answer = answerOf): MatrixComparison {
+export function compareAnswers(
+  labels: readonly string[],
+  runs: readonly (readonly EntryResult[])[],
+  answer: (r: EntryResult) => Answer = answerOf,
+): MatrixComparison {
   const byId = new Map<string, (EntryResult | undefined)[]>();
   runs.forEach((rs, t) => {
     for (const r of rs) {
@@ -115,7 +120,11 @@ export function compareAnswers(labels: readonly string[], runs: readonly (readon
         else notChecked.set(k, { label, reason, count: 1, example: id });
       };
       // skipped by every toolchain, each with a result: one count, with the reason less the toolchain's name
-      if (row.every((r) => r && r.verdict === 'skipped')) count('every toolchain', row[0]!.reason.replace(/; ptxas \d+\.\d+ supports up to [\d.]+$/, '').replace(/, and this ptxas writes PTX ISA [\d.]+ at most$/, ''));
+      if (row.every((r) => r && r.verdict === 'skipped'))
+        count(
+          'every toolchain',
+          row[0]!.reason.replace(/; ptxas \d+\.\d+ supports up to [\d.]+$/, '').replace(/, and this ptxas writes PTX ISA [\d.]+ at most$/, ''),
+        );
       else row.forEach((r, t) => skipped[t] && count(labels[t]!, r ? r.reason : NOT_IN_REPORT));
       continue;
     }
@@ -131,10 +140,16 @@ export function compareAnswers(labels: readonly string[], runs: readonly (readon
 }
 
 /** The lines matrix.txt holds and the run prints: toolchains, then differences grouped, then what some did not check. */
-export function matrixLines(toolchains: readonly { label: string; name: string; path: string; maxPtx: string; seconds: number; exit: number; report?: string; checked?: number }[], c: MatrixComparison, max = 40): string[] {
+export function matrixLines(
+  toolchains: readonly { label: string; name: string; path: string; maxPtx: string; seconds: number; exit: number; report?: string; checked?: number }[],
+  c: MatrixComparison,
+  max = 40,
+): string[] {
   const L: string[] = ['toolchain matrix:'];
   for (const t of toolchains) {
-    L.push(`  ${t.label.padEnd(12)} ${t.name}, PTX ISA up to ${t.maxPtx}, ${t.path}: ${t.checked !== undefined ? `${t.checked} checked, ` : ''}${t.seconds.toFixed(1)} s, exit ${t.exit}${t.report ? `; ${t.report}` : ''}`);
+    L.push(
+      `  ${t.label.padEnd(12)} ${t.name}, PTX ISA up to ${t.maxPtx}, ${t.path}: ${t.checked !== undefined ? `${t.checked} checked, ` : ''}${t.seconds.toFixed(1)} s, exit ${t.exit}${t.report ? `; ${t.report}` : ''}`,
+    );
   }
   const labels = toolchains.map((t) => t.label);
   L.push(`answers: ${c.same} alike under every toolchain, ${c.differences.length} differ (entries every toolchain checked)`);
@@ -180,7 +195,14 @@ export function memberArgv(argv: readonly string[], ptxas: string, report: strin
  * into its own folder, then the results compared (contention groups and sweep cells by id: verdict,
  * and the observed bits where a result has them).
  */
-export async function commandMatrix(command: string, argv: readonly string[], paths: readonly string[], report: string | undefined, io: Io, runOne: (argv: readonly string[], io: Io) => Promise<number>): Promise<number> {
+export async function commandMatrix(
+  command: string,
+  argv: readonly string[],
+  paths: readonly string[],
+  report: string | undefined,
+  io: Io,
+  runOne: (argv: readonly string[], io: Io) => Promise<number>,
+): Promise<number> {
   const started = new Date();
   const toolchains = await probeToolchains(paths);
   const dir = prepareReportDir(report, `${command}-matrix-`, started, (l) => io.err(l), { overwrite: argv.includes('--overwrite') });
@@ -207,7 +229,17 @@ export async function commandMatrix(command: string, argv: readonly string[], pa
     return worst(codes);
   }
   const comparison = compareAnswers(labels.slice(0, results.length), results, gpuAnswerOf);
-  const rows = toolchains.map((t, i) => ({ label: t.label, name: toolchainName(t.ptxas), path: t.path, release: t.ptxas.release, versionLine: t.ptxas.versionLine, maxPtx: t.ptxas.maxPtx, seconds: seconds[i] ?? 0, exit: codes[i] ?? -1, ...(results[i]?.length ? { report: join(t.label, 'report.json'), checked: results[i]!.length } : {}) }));
+  const rows = toolchains.map((t, i) => ({
+    label: t.label,
+    name: toolchainName(t.ptxas),
+    path: t.path,
+    release: t.ptxas.release,
+    versionLine: t.ptxas.versionLine,
+    maxPtx: t.ptxas.maxPtx,
+    seconds: seconds[i] ?? 0,
+    exit: codes[i] ?? -1,
+    ...(results[i]?.length ? { report: join(t.label, 'report.json'), checked: results[i]!.length } : {}),
+  }));
   writeMatrix(dir, { command: ['npm', 'run', 'conformance', '--', command, ...argv], arch: null, backend: 'gpu', filter: null, started, rows, comparison }, io);
   return worst(codes);
 }
@@ -221,7 +253,19 @@ function removeIfEmpty(d: string): void {
   }
 }
 
-function writeMatrix(dir: string, m: { command: string[]; arch: string | null; backend: string; filter: string | null; started: Date; rows: Parameters<typeof matrixLines>[0]; comparison: MatrixComparison }, io: Io): void {
+function writeMatrix(
+  dir: string,
+  m: {
+    command: string[];
+    arch: string | null;
+    backend: string;
+    filter: string | null;
+    started: Date;
+    rows: Parameters<typeof matrixLines>[0];
+    comparison: MatrixComparison;
+  },
+  io: Io,
+): void {
   const lines = matrixLines(m.rows, m.comparison);
   const doc = {
     schema: 'ptx-reduction-conformance/toolchain-matrix',
@@ -264,14 +308,23 @@ async function probeToolchains(paths: readonly string[]): Promise<{ path: string
   return toolchains;
 }
 
-const worst = (codes: readonly number[]): number => [3, 143, 130, 2, 1].find((c) => codes.includes(c)) ?? (codes.find((c) => c !== 0) ?? 0);
+const worst = (codes: readonly number[]): number => [3, 143, 130, 2, 1].find((c) => codes.includes(c)) ?? codes.find((c) => c !== 0) ?? 0;
 
-export async function matrixCommand(argv: readonly string[], opts: Options, io: Io, runOne: (argv: readonly string[], io: Io, hooks: RunHooks) => Promise<number>): Promise<number> {
+export async function matrixCommand(
+  argv: readonly string[],
+  opts: Options,
+  io: Io,
+  runOne: (argv: readonly string[], io: Io, hooks: RunHooks) => Promise<number>,
+): Promise<number> {
   if (opts.backend === 'reference' || opts.backend === 'multicast') {
-    throw new UsageError(`--ptxas given ${opts.ptxas.length} times: a toolchain matrix compares what each ptxas does, which the ${opts.backend} backend does not use; use --backend ptxas (the catalog) or --backend gpu (auto picks the richest)`);
+    throw new UsageError(
+      `--ptxas given ${opts.ptxas.length} times: a toolchain matrix compares what each ptxas does, which the ${opts.backend} backend does not use; use --backend ptxas (the catalog) or --backend gpu (auto picks the richest)`,
+    );
   }
   if (opts.vectors.length || opts.case !== undefined) {
-    throw new UsageError('--ptxas given several times with --vectors/--case: a toolchain matrix runs the catalog (ptxas backend) or the gpu backend\'s plan; run the cases under each ptxas with one --ptxas each');
+    throw new UsageError(
+      "--ptxas given several times with --vectors/--case: a toolchain matrix runs the catalog (ptxas backend) or the gpu backend's plan; run the cases under each ptxas with one --ptxas each",
+    );
   }
   const target = findTarget(opts.arch)!;
   const started = new Date();
@@ -308,9 +361,14 @@ export async function matrixCommand(argv: readonly string[], opts: Options, io: 
     pre.push(...runs);
     for (const [i, t] of toolchains.entries()) {
       const s = pre[i]!.stats;
-      io.err(`${t.label}: ${s.classified} entries classified, ${s.skipped} skipped, in ${seconds[i]!.toFixed(1)} s (${s.ptxasCalls} ptxas calls, ${s.crashes} crashes)`);
+      io.err(
+        `${t.label}: ${s.classified} entries classified, ${s.skipped} skipped, in ${seconds[i]!.toFixed(1)} s (${s.ptxasCalls} ptxas calls, ${s.crashes} crashes)`,
+      );
     }
-    comparison = compareAnswers(labels, pre.map((r) => r.results));
+    comparison = compareAnswers(
+      labels,
+      pre.map((r) => r.results),
+    );
   }
   const alsoKeep = comparison ? new Set(comparison.differences.map((d) => d.id)) : undefined;
 
@@ -350,6 +408,10 @@ export async function matrixCommand(argv: readonly string[], opts: Options, io: 
     ...(reports[i] ? { report: join(t.label, 'report.json') } : {}),
     ...(pre[i] ? { checked: pre[i]!.stats.classified, skipped: pre[i]!.stats.skipped } : {}),
   }));
-  writeMatrix(dir, { command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, backend: backendName, filter: opts.filter ?? null, started, rows, comparison }, io);
+  writeMatrix(
+    dir,
+    { command: ['npm', 'run', 'conformance', '--', ...argv], arch: target.name, backend: backendName, filter: opts.filter ?? null, started, rows, comparison },
+    io,
+  );
   return worst(codes);
 }

@@ -41,7 +41,13 @@ function libraryFiles(root: string): string[] {
 /** The multicast executor (run-backend.ts's table): the cases of `root`'s library or --vectors over replicas. */
 export const runMulticast: Executor = (ctx) => runMulticastCommand(ctx.opts, ctx.target, ctx.io, () => ctx.startRecorder());
 
-async function runMulticastCommand(opts: Options, target: Target, io: Io, startRecorder: () => RunRecorder, root = process.cwd()): Promise<number | RunRecorder> {
+async function runMulticastCommand(
+  opts: Options,
+  target: Target,
+  io: Io,
+  startRecorder: () => RunRecorder,
+  root = process.cwd(),
+): Promise<number | RunRecorder> {
   const files = opts.vectors.length ? [...opts.vectors] : libraryFiles(root);
   const { cases: all, problems } = await loadVectors(files, root);
   if (problems.length) {
@@ -53,18 +59,31 @@ async function runMulticastCommand(opts: Options, target: Target, io: Io, startR
   // a library run adds every accepted variant of the families over 2, 4 and 8 replicas
   const generated = opts.vectors.length ? [] : multicastLibrary(target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA, opts.seed, 2, keep);
   const cases = [...all.filter((c) => keep(c.variant.id)), ...generated];
-  if (!cases.length) throw new UsageError(`--filter '${opts.filter ?? ''}' leaves no multimem case of ${files.length} file(s) for the multicast backend (it runs ${multicastFamilyIds().join(', ')})`);
+  if (!cases.length)
+    throw new UsageError(
+      `--filter '${opts.filter ?? ''}' leaves no multimem case of ${files.length} file(s) for the multicast backend (it runs ${multicastFamilyIds().join(', ')})`,
+    );
   let surveyed: DeviceSurvey | undefined;
   const survey = () => (surveyed ??= surveyDevices());
   const guard = multicastGuard({ allowed: opts.allowMulticast, env: process.env, survey });
 
   if (opts.planOnly) {
-    const devices = 'devices' in guard ? guard.devices.length : surveyed && 'devices' in surveyed ? Math.max(surveyed.devices.filter((d) => d.multicastSupported).length, 0) : 8;
-    const assumed = 'devices' in guard ? `${devices} device(s) with multicast support` : `${devices} device(s) (${surveyed ? 'those this machine reports with multicast support' : 'assumed: the devices were not asked'})`;
+    const devices =
+      'devices' in guard
+        ? guard.devices.length
+        : surveyed && 'devices' in surveyed
+          ? Math.max(surveyed.devices.filter((d) => d.multicastSupported).length, 0)
+          : 8;
+    const assumed =
+      'devices' in guard
+        ? `${devices} device(s) with multicast support`
+        : `${devices} device(s) (${surveyed ? 'those this machine reports with multicast support' : 'assumed: the devices were not asked'})`;
     // asking ptxas which PTX ISA it writes creates nothing (without one, no family is held back)
     const probed = await probePtxas().catch(() => undefined);
     const { jobs, skipped } = multicastJobs(cases, devices, probed?.maxPtx);
-    io.out(`multicast plan for ${target.name}: ${cases.length} case(s) (${cases.length - generated.length} of ${files.length} file(s)${generated.length ? `, ${generated.length} generated: every accepted variant over 2, 4 and 8 replicas` : ''}), ${jobs.length} job(s) on ${assumed}; each job launched ${opts.launches} time(s) from the same values`);
+    io.out(
+      `multicast plan for ${target.name}: ${cases.length} case(s) (${cases.length - generated.length} of ${files.length} file(s)${generated.length ? `, ${generated.length} generated: every accepted variant over 2, 4 and 8 replicas` : ''}), ${jobs.length} job(s) on ${assumed}; each job launched ${opts.launches} time(s) from the same values`,
+    );
     io.out('nothing below is created by --plan-only');
     const SHOWN = 12;
     for (const r of [...new Set(jobs.map((j) => j.replicas))].sort((a, b) => a - b)) {
@@ -76,7 +95,13 @@ async function runMulticastCommand(opts: Options, target: Target, io: Io, startR
           `cuMemCreate + cuMulticastBindMem on each device, 1 multicast and ${r} unicast mappings, operand and result buffers on device 0; then ${group.length} job(s), each: ` +
           `load its kernel, ${opts.launches} x (write ${r} replicas, launch, read back), unload; then release everything in reverse`,
       );
-      group.slice(0, SHOWN).forEach((j, k) => io.out(`    ${j.variant.ptx}: ${kernels[k]!.threads} case(s), one thread each, ${kernels[k]!.slotBytes} bytes a case; reads back ${j.family.returns ? 'the returned values' : `${r} replicas`}`));
+      group
+        .slice(0, SHOWN)
+        .forEach((j, k) =>
+          io.out(
+            `    ${j.variant.ptx}: ${kernels[k]!.threads} case(s), one thread each, ${kernels[k]!.slotBytes} bytes a case; reads back ${j.family.returns ? 'the returned values' : `${r} replicas`}`,
+          ),
+        );
       if (group.length > SHOWN) io.out(`    ... and ${group.length - SHOWN} more job(s) (--filter narrows the run)`);
     }
     // skipped cases, by reason: how many, and the first few
@@ -96,15 +121,38 @@ async function runMulticastCommand(opts: Options, target: Target, io: Io, startR
   const ptxas = await probePtxas().catch((e: Error) => {
     throw new UsageError(`--backend multicast compiles its kernels with ptxas: ${e.message}`);
   });
-  io.err(`multicast: ${cases.length} case(s) on devices ${guard.devices.join(', ')}, each job launched ${opts.launches} time(s); the executor runs in a child process`);
+  io.err(
+    `multicast: ${cases.length} case(s) on devices ${guard.devices.join(', ')}, each job launched ${opts.launches} time(s); the executor runs in a child process`,
+  );
   const rec = startRecorder();
   rec.set({
-    toolchain: { ptxas: { path: ptxas.path, foundVia: ptxas.foundVia, release: ptxas.release, versionLine: ptxas.versionLine, maxPtx: ptxas.maxPtx, targets: ptxas.targets } },
+    toolchain: {
+      ptxas: {
+        path: ptxas.path,
+        foundVia: ptxas.foundVia,
+        release: ptxas.release,
+        versionLine: ptxas.versionLine,
+        maxPtx: ptxas.maxPtx,
+        targets: ptxas.targets,
+      },
+    },
     modulePtx: ptxas.maxPtx,
-    backend: { name: 'multicast', reason: `requested with --backend multicast and --allow-multicast; devices ${guard.devices.join(', ')} report multicast support; binding ${binding.path}`, passedOver: [] },
+    backend: {
+      name: 'multicast',
+      reason: `requested with --backend multicast and --allow-multicast; devices ${guard.devices.join(', ')} report multicast support; binding ${binding.path}`,
+      passedOver: [],
+    },
     catalogEntries: 0,
   });
-  const { result, code, signalled } = await runMulticastChild({ cases: encodeCases(cases), devices: guard.devices, launches: opts.launches, ptxIsa: ptxas.maxPtx, target: target.name, ptxasPath: ptxas.path, allowed: true });
+  const { result, code, signalled } = await runMulticastChild({
+    cases: encodeCases(cases),
+    devices: guard.devices,
+    launches: opts.launches,
+    ptxIsa: ptxas.maxPtx,
+    target: target.name,
+    ptxasPath: ptxas.path,
+    allowed: true,
+  });
   rec.add(result.results);
   rec.set({ stats: result.stats });
   for (const e of result.releaseErrors) io.err(`multicast: ${e}`);

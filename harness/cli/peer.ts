@@ -77,14 +77,18 @@ function summariseRun(r: RunReport, dir: string, memory: 'local' | 'peer', memor
 }
 
 /** Kept cases of both runs whose bits or verdicts differ. */
-export function compareRuns(local: Pick<RunSummary, 'cases'>, peer: Pick<RunSummary, 'cases'>): { both: number; differ: { id: string; local: unknown; peer: unknown }[] } {
+export function compareRuns(
+  local: Pick<RunSummary, 'cases'>,
+  peer: Pick<RunSummary, 'cases'>,
+): { both: number; differ: { id: string; local: unknown; peer: unknown }[] } {
   const differ: { id: string; local: unknown; peer: unknown }[] = [];
   let both = 0;
   for (const [id, p] of peer.cases) {
     const l = local.cases.get(id);
     if (!l) continue;
     both++;
-    if (JSON.stringify(l.observed) !== JSON.stringify(p.observed) || l.verdict !== p.verdict) differ.push({ id, local: { verdict: l.verdict, observed: l.observed }, peer: { verdict: p.verdict, observed: p.observed } });
+    if (JSON.stringify(l.observed) !== JSON.stringify(p.observed) || l.verdict !== p.verdict)
+      differ.push({ id, local: { verdict: l.verdict, observed: l.observed }, peer: { verdict: p.verdict, observed: p.observed } });
   }
   return { both, differ };
 }
@@ -99,7 +103,10 @@ export function contentionJson(xs: readonly PeerContentionOutcome[]): unknown[] 
     participants: { gpu0: x.group.onFirst, gpu1: x.group.set.b.length - x.group.onFirst },
     memory: 'peer: device 1',
     atomicRequired: x.group.atomic,
-    rules: [x.group.atomic ? CONTENTION_RULES.atomic.id : CONTENTION_RULES.split.id, x.group.atomic ? PEER_RULES.sysIncludesPeer.id : PEER_RULES.gpuExcludesPeer.id],
+    rules: [
+      x.group.atomic ? CONTENTION_RULES.atomic.id : CONTENTION_RULES.split.id,
+      x.group.atomic ? PEER_RULES.sysIncludesPeer.id : PEER_RULES.gpuExcludesPeer.id,
+    ],
     reps: x.outcome.reps,
     verdict: x.outcome.verdict,
     lostUpdates: x.outcome.lostUpdates,
@@ -114,32 +121,57 @@ export function contentionJson(xs: readonly PeerContentionOutcome[]): unknown[] 
  * `peer`: `run` is the main run as a function (run.ts's runWith), handed in by the command table so
  * that this module does not import the entry that loads it (no import cycle).
  */
-export async function peerCommand(argv: readonly string[], io: Io, run: (opts: Options, command: readonly string[], io: Io, hooks?: RunHooks) => Promise<number>): Promise<number> {
-  const parsed = parseGpuCommand(argv, { 'plan-only': { type: 'boolean' }, only: { type: 'string' }, generated: { type: 'string' }, reps: { type: 'string' } }, PEER_USAGE, io.out);
+export async function peerCommand(
+  argv: readonly string[],
+  io: Io,
+  run: (opts: Options, command: readonly string[], io: Io, hooks?: RunHooks) => Promise<number>,
+): Promise<number> {
+  const parsed = parseGpuCommand(
+    argv,
+    { 'plan-only': { type: 'boolean' }, only: { type: 'string' }, generated: { type: 'string' }, reps: { type: 'string' } },
+    PEER_USAGE,
+    io.out,
+  );
   if (!parsed) return 0;
   const { v, target, shard, edition } = parsed;
   checkGpuOnly(v.backend, 'peer', 'it runs atomics on two GPUs');
-  if (shard) throw new UsageError('peer does not take --shard: its two single-thread runs and its contention groups run on one two-GPU host; narrow it with --filter or --only instead');
+  if (shard)
+    throw new UsageError(
+      'peer does not take --shard: its two single-thread runs and its contention groups run on one two-GPU host; narrow it with --filter or --only instead',
+    );
   const only = v.only ?? 'both';
   if (!['single', 'contend', 'both'].includes(only)) throw new UsageError(`--only takes single or contend, got '${only}'`);
   const generated = Number(v.generated ?? 8);
-  if (!Number.isInteger(generated) || generated < 0 || generated > 1_000_000) throw new UsageError(`--generated takes a whole number from 0 to 1000000, got '${v.generated}'`);
+  if (!Number.isInteger(generated) || generated < 0 || generated > 1_000_000)
+    throw new UsageError(`--generated takes a whole number from 0 to 1000000, got '${v.generated}'`);
   const reps = Number(v.reps ?? 256);
   if (!Number.isInteger(reps) || reps < 32 || reps > 1024 || reps % 32) throw new UsageError(`--reps takes a multiple of 32 from 32 to 1024, got '${v.reps}'`);
   const ptxasProbe = await probePtxas(v.ptxas?.[0]).catch(() => undefined);
   const planPtx = modulePtxFor(target, ptxasProbe?.maxPtx ?? target.maxPtx ?? '9.0') ?? target.minPtx;
   const keep = v.filter ? compileFilter(v.filter) : () => true;
-  const singleIds = only === 'contend' ? [] : gpuPlan(target.name, planPtx, SINGLE_FILTER).variants.map((x) => x.entry.id).filter(keep);
+  const singleIds =
+    only === 'contend'
+      ? []
+      : gpuPlan(target.name, planPtx, SINGLE_FILTER)
+          .variants.map((x) => x.entry.id)
+          .filter(keep);
   const contention = only === 'single' ? { groups: [], missing: [] } : peerContentionGroups(target.name, planPtx, v.filter);
   if (!singleIds.length && !contention.groups.length) throw new UsageError(`no peer job matches --filter '${v.filter}'`);
   const refusal = peerEnvironmentRefusal(process.env);
   if (v['plan-only']) {
     io.out('devices: 0 launches every kernel; 1 holds the peer memory (and runs the second half of each contention group)');
-    io.out('peer link, checked before anything runs: cuDeviceCanAccessPeer 0 -> 1 and 1 -> 0 (both needed), cuCtxEnablePeerAccess both ways; recorded: cuDeviceGetP2PAttribute 0 -> 1 performance rank, access supported, native atomics supported, CUDA array access');
+    io.out(
+      'peer link, checked before anything runs: cuDeviceCanAccessPeer 0 -> 1 and 1 -> 0 (both needed), cuCtxEnablePeerAccess both ways; recorded: cuDeviceGetP2PAttribute 0 -> 1 performance rank, access supported, native atomics supported, CUDA array access',
+    );
     io.out(`environment: ${refusal ? `a run would be refused here: ${refusal}` : 'NVLink multicast kept off (a run is allowed)'}`);
     for (const id of singleIds) io.out(`${id}\tsingle\tlocal (memory on 0) and peer (memory on 1)`);
-    for (const g of contention.groups) io.out(`${peerGroupId(g)}\tcontend\t${g.onFirst} CTA(s) on 0 + ${g.set.b.length - g.onFirst} on 1, memory on 1, ${g.atomic ? 'must be atomic (.sys)' : 'may lose updates'}`);
-    io.out(`${singleIds.length} single-thread variants (x2: local and peer; ${generated} generated cases each plus the library), ${contention.groups.length} cross-GPU contention groups x ${reps} addresses x 2 launches (PTX ISA ${planPtx}${ptxasProbe ? `, ${ptxasProbe.versionLine}` : ', no ptxas found'})`);
+    for (const g of contention.groups)
+      io.out(
+        `${peerGroupId(g)}\tcontend\t${g.onFirst} CTA(s) on 0 + ${g.set.b.length - g.onFirst} on 1, memory on 1, ${g.atomic ? 'must be atomic (.sys)' : 'may lose updates'}`,
+      );
+    io.out(
+      `${singleIds.length} single-thread variants (x2: local and peer; ${generated} generated cases each plus the library), ${contention.groups.length} cross-GPU contention groups x ${reps} addresses x 2 launches (PTX ISA ${planPtx}${ptxasProbe ? `, ${ptxasProbe.versionLine}` : ', no ptxas found'})`,
+    );
     return 0;
   }
   // refused before any driver call: the environment, then the devices and the link
@@ -149,17 +181,23 @@ export async function peerCommand(argv: readonly string[], io: Io, run: (opts: O
   if (!('launcher' in loaded)) throw new UsageError(loaded.reason);
   const l: Launcher = loaded.launcher;
   const { devices, driverVersion } = probeDevices(l);
-  if (devices.length < 2) throw new UsageError(`peer needs two devices; this machine has ${devices.length} (${devices.map((d) => `${d.ordinal}: ${d.name}`).join('; ') || 'none'})`);
+  if (devices.length < 2)
+    throw new UsageError(`peer needs two devices; this machine has ${devices.length} (${devices.map((d) => `${d.ordinal}: ${d.name}`).join('; ') || 'none'})`);
   if (!l.peerLink || !l.peerEnable) throw new UsageError('this cuda_launcher.node has no peer calls (built before native/src/peer.cc): run npm rebuild');
   const link: PeerLinkInfo = l.peerLink(0, 1);
   const back: PeerLinkInfo = l.peerLink(1, 0);
-  if (!link.canAccess[0] || !link.canAccess[1]) throw new UsageError(`no peer access between devices 0 (${devices[0]!.name}) and 1 (${devices[1]!.name}): cuDeviceCanAccessPeer says ${link.canAccess[0] ? 'yes' : 'no'} (0 -> 1) and ${link.canAccess[1] ? 'yes' : 'no'} (1 -> 0)`);
+  if (!link.canAccess[0] || !link.canAccess[1])
+    throw new UsageError(
+      `no peer access between devices 0 (${devices[0]!.name}) and 1 (${devices[1]!.name}): cuDeviceCanAccessPeer says ${link.canAccess[0] ? 'yes' : 'no'} (0 -> 1) and ${link.canAccess[1] ? 'yes' : 'no'} (1 -> 0)`,
+    );
   l.useDevice(0);
   l.peerEnable(0, 1);
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const started = new Date();
   const dir = prepareReportDir(v.report, 'peer-', started, (l) => io.err(l), { overwrite: v.overwrite ?? false });
-  io.err(`peer: kernels on 0 (${devices[0]!.name}), memory on 1 (${devices[1]!.name}); link 0 -> 1: ${ATTRS.map((a) => `${a} ${link.attributes[a]}`).join(', ')}`);
+  io.err(
+    `peer: kernels on 0 (${devices[0]!.name}), memory on 1 (${devices[1]!.name}); link 0 -> 1: ${ATTRS.map((a) => `${a} ${link.attributes[a]}`).join(', ')}`,
+  );
   const t0 = performance.now();
   const runs: RunSummary[] = [];
   const singleSeconds: Record<string, number> = {};
@@ -170,9 +208,23 @@ export async function peerCommand(argv: readonly string[], io: Io, run: (opts: O
       const ts = performance.now();
       io.err(`peer: single-thread cases, memory ${memory === 'peer' ? 'on device 1 (peer)' : 'on device 0 (local)'}`);
       // the main run on the gpu backend, its cases' memory on device 1 for the peer half
-      const opts = runOptions({ backend: 'gpu', arch: target.name, filter: filterArg, generated, generatedGiven: true, report: join(dir, memory), overwrite: v.overwrite ?? false, cacheDir: resolveCacheDir(v['cache-dir']), ptxas: v.ptxas?.length ? [v.ptxas[0]!] : [], specEdition: edition });
+      const opts = runOptions({
+        backend: 'gpu',
+        arch: target.name,
+        filter: filterArg,
+        generated,
+        generatedGiven: true,
+        report: join(dir, memory),
+        overwrite: v.overwrite ?? false,
+        cacheDir: resolveCacheDir(v['cache-dir']),
+        ptxas: v.ptxas?.length ? [v.ptxas[0]!] : [],
+        specEdition: edition,
+      });
       let report: RunReport | undefined;
-      const code = await run(opts, ['npm', 'run', 'conformance', '--', 'peer', ...argv], sub, { ...(memory === 'peer' ? { memoryDevice: 1 } : {}), onReport: (r) => (report = r) });
+      const code = await run(opts, ['npm', 'run', 'conformance', '--', 'peer', ...argv], sub, {
+        ...(memory === 'peer' ? { memoryDevice: 1 } : {}),
+        onReport: (r) => (report = r),
+      });
       singleSeconds[memory] = (performance.now() - ts) / 1000;
       if (code === 2 || !report) throw new UsageError(`the ${memory} single-thread run stopped (exit ${code}); its output is above`);
       runs.push(summariseRun(report, join(dir, memory), memory, memory === 'peer' ? 1 : 0, code));
@@ -181,7 +233,16 @@ export async function peerCommand(argv: readonly string[], io: Io, run: (opts: O
   let cont: Awaited<ReturnType<typeof runPeerContention>> | undefined;
   if (contention.groups.length) {
     io.err(`peer: ${contention.groups.length} contention groups across the two devices`);
-    cont = await runPeerContention(l, { arch: target.name, ptx, ptxas: backend.ptxas!, cacheDir: resolveCacheDir(v['cache-dir']), ...(v.filter ? { filter: v.filter } : {}), reps, second: 1, onProgress: (m) => io.err(m) });
+    cont = await runPeerContention(l, {
+      arch: target.name,
+      ptx,
+      ptxas: backend.ptxas!,
+      cacheDir: resolveCacheDir(v['cache-dir']),
+      ...(v.filter ? { filter: v.filter } : {}),
+      reps,
+      second: 1,
+      onProgress: (m) => io.err(m),
+    });
   }
   const seconds = (performance.now() - t0) / 1000;
   const cmp = runs.length === 2 ? compareRuns(runs[0]!, runs[1]!) : undefined;
@@ -193,30 +254,63 @@ export async function peerCommand(argv: readonly string[], io: Io, run: (opts: O
     modulePtx: ptx,
     toolchain: toolchainOf(backend),
     driverVersion,
-    devices: devices.map((d) => ({ ordinal: d.ordinal, name: d.name, cc: d.cc, smCount: d.smCount, role: d.ordinal === 0 ? 'launches every kernel; local memory' : d.ordinal === 1 ? 'peer memory (and the second half of each contention group)' : 'unused' })),
+    devices: devices.map((d) => ({
+      ordinal: d.ordinal,
+      name: d.name,
+      cc: d.cc,
+      smCount: d.smCount,
+      role: d.ordinal === 0 ? 'launches every kernel; local memory' : d.ordinal === 1 ? 'peer memory (and the second half of each contention group)' : 'unused',
+    })),
     link: { '0->1': link, '1->0': back },
     rules: [PEER_RULES.sysIncludesPeer, PEER_RULES.gpuExcludesPeer, CONTENTION_RULES.atomic, CONTENTION_RULES.split],
-    single: runs.map((r) => ({ memory: r.memory, memoryDevice: `${r.memoryDevice}: ${devices[r.memoryDevice]!.name}`, launchDevice: `0: ${devices[0]!.name}`, exitCode: r.exitCode, report: r.report, seconds: singleSeconds[r.memory], stats: r.stats, counts: r.counts, notPassing: r.bad })),
+    single: runs.map((r) => ({
+      memory: r.memory,
+      memoryDevice: `${r.memoryDevice}: ${devices[r.memoryDevice]!.name}`,
+      launchDevice: `0: ${devices[0]!.name}`,
+      exitCode: r.exitCode,
+      report: r.report,
+      seconds: singleSeconds[r.memory],
+      stats: r.stats,
+      counts: r.counts,
+      notPassing: r.bad,
+    })),
     ...(cmp ? { compare: { keptInBoth: cmp.both, differ: cmp.differ } } : {}),
-    ...(cont ? { contention: { seconds: cont.seconds, compileSeconds: cont.compileSeconds, reps, groups: contentionJson(cont.outcomes), sass: cont.sass } } : {}),
+    ...(cont
+      ? { contention: { seconds: cont.seconds, compileSeconds: cont.compileSeconds, reps, groups: contentionJson(cont.outcomes), sass: cont.sass } }
+      : {}),
     totalSeconds: seconds,
   };
   const file = join(dir, 'peer.json.gz');
   writeFileSync(file, gzipSync(JSON.stringify(json)));
-  for (const r of runs) io.out(`single ${r.memory.padEnd(5)} (memory on ${r.memoryDevice}): exit ${r.exitCode}; cases ${String(r.stats.cases)}; ${JSON.stringify((r.counts as { byKind?: { case?: unknown } }).byKind?.case ?? {})}; not passing: ${r.bad.length}${r.bad.length ? ` (e.g. ${r.bad[0]!.id}: ${r.bad[0]!.verdict})` : ''}`);
-  if (cmp) io.out(`single local vs peer: ${cmp.both} kept cases in both, ${cmp.differ.length} differ in bits or verdict${cmp.differ.length ? ` (e.g. ${cmp.differ[0]!.id})` : ''}`);
+  for (const r of runs)
+    io.out(
+      `single ${r.memory.padEnd(5)} (memory on ${r.memoryDevice}): exit ${r.exitCode}; cases ${String(r.stats.cases)}; ${JSON.stringify((r.counts as { byKind?: { case?: unknown } }).byKind?.case ?? {})}; not passing: ${r.bad.length}${r.bad.length ? ` (e.g. ${r.bad[0]!.id}: ${r.bad[0]!.verdict})` : ''}`,
+    );
+  if (cmp)
+    io.out(
+      `single local vs peer: ${cmp.both} kept cases in both, ${cmp.differ.length} differ in bits or verdict${cmp.differ.length ? ` (e.g. ${cmp.differ[0]!.id})` : ''}`,
+    );
   let contBad = false;
   if (cont) {
     io.out('scope    groups  pass  observed  mismatch  error  groups-losing  addresses-lost  overlapped  spin-timeouts');
     for (const scope of ['sys', 'gpu', ''] as const) {
       const xs = cont.outcomes.filter((x) => x.group.scope === scope);
       const c = (vv: string) => xs.filter((x) => x.outcome.verdict === vv).length;
-      io.out(`${(scope || 'default').padEnd(8)} ${String(xs.length).padStart(6)} ${String(c('pass')).padStart(5)} ${String(c('observed')).padStart(9)} ${String(c('mismatch')).padStart(9)} ${String(c('error')).padStart(6)} ${String(xs.filter((x) => x.outcome.lostUpdates).length).padStart(14)} ${String(xs.reduce((t, x) => t + x.outcome.lostUpdates, 0)).padStart(15)} ${String(xs.filter((x) => x.overlap.firstSawSecondMid + x.overlap.secondSawFirstMid > 0).length).padStart(11)} ${String(xs.reduce((t, x) => t + x.overlap.spinTimeouts, 0)).padStart(14)}`);
+      io.out(
+        `${(scope || 'default').padEnd(8)} ${String(xs.length).padStart(6)} ${String(c('pass')).padStart(5)} ${String(c('observed')).padStart(9)} ${String(c('mismatch')).padStart(9)} ${String(c('error')).padStart(6)} ${String(xs.filter((x) => x.outcome.lostUpdates).length).padStart(14)} ${String(xs.reduce((t, x) => t + x.outcome.lostUpdates, 0)).padStart(15)} ${String(xs.filter((x) => x.overlap.firstSawSecondMid + x.overlap.secondSawFirstMid > 0).length).padStart(11)} ${String(xs.reduce((t, x) => t + x.overlap.spinTimeouts, 0)).padStart(14)}`,
+      );
     }
-    for (const x of cont.outcomes.filter((y) => y.outcome.verdict === 'mismatch' || y.outcome.verdict === 'error').slice(0, 20)) io.out(`contend ${x.id}: ${x.outcome.verdict}: ${x.outcome.outcomes.find((o) => o.verdict !== 'pass')?.reason ?? ''}`.slice(0, 400));
+    for (const x of cont.outcomes.filter((y) => y.outcome.verdict === 'mismatch' || y.outcome.verdict === 'error').slice(0, 20))
+      io.out(`contend ${x.id}: ${x.outcome.verdict}: ${x.outcome.outcomes.find((o) => o.verdict !== 'pass')?.reason ?? ''}`.slice(0, 400));
     contBad = cont.outcomes.some((x) => x.outcome.verdict === 'mismatch' || x.outcome.verdict === 'error');
   }
-  io.out(`peer seconds: ${seconds.toFixed(2)} (single ${Object.entries(singleSeconds).map(([k, s]) => `${k} ${s.toFixed(2)}`).join(', ') || 'not run'}; contention ${cont ? `compile ${cont.compileSeconds.toFixed(2)}, run and judge ${cont.seconds.toFixed(2)}` : 'not run'})`);
+  io.out(
+    `peer seconds: ${seconds.toFixed(2)} (single ${
+      Object.entries(singleSeconds)
+        .map(([k, s]) => `${k} ${s.toFixed(2)}`)
+        .join(', ') || 'not run'
+    }; contention ${cont ? `compile ${cont.compileSeconds.toFixed(2)}, run and judge ${cont.seconds.toFixed(2)}` : 'not run'})`,
+  );
   io.out(`report: ${file}`);
   return runs.some((r) => r.exitCode !== 0) || contBad ? 1 : 0;
 }

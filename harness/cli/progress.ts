@@ -38,8 +38,11 @@ export class Progress {
     const s = (performance.now() - this.start) / 1000;
     const rate = this.done_ / Math.max(s, 1e-9);
     const pct = this.total ? ((100 * this.done_) / this.total).toFixed(1) : '100.0';
-    const left = rate > 0 && this.total > this.done_ && trustEta(s, this.done_ / Math.max(this.total, 1)) ? `, ${duration((this.total - this.done_) / rate)} left` : '';
-    const counts = VERDICTS.filter((v) => this.counts[v]).map((v) => `${v} ${this.counts[v]}`).join(' ');
+    const left =
+      rate > 0 && this.total > this.done_ && trustEta(s, this.done_ / Math.max(this.total, 1)) ? `, ${duration((this.total - this.done_) / rate)} left` : '';
+    const counts = VERDICTS.filter((v) => this.counts[v])
+      .map((v) => `${v} ${this.counts[v]}`)
+      .join(' ');
     return `${this.done_}/${this.total} ${this.verb} (${pct}%, ${Math.round(rate)}/s, ${s.toFixed(1)} s${left})${counts ? ` | ${counts}` : ''}`;
   }
 

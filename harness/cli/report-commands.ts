@@ -75,11 +75,17 @@ export async function diffCommand(args: readonly string[], io: Io): Promise<numb
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--fail-on') {
       failOn = args[++i] ?? '';
-      if (failOn !== 'any' && failOn !== 'regressions') throw new UsageError(`diff --fail-on takes any (every change fails) or regressions (new mismatches, compile-mismatches and errors, changed bits), got '${failOn}'`);
+      if (failOn !== 'any' && failOn !== 'regressions')
+        throw new UsageError(
+          `diff --fail-on takes any (every change fails) or regressions (new mismatches, compile-mismatches and errors, changed bits), got '${failOn}'`,
+        );
     } else if (args[i]!.startsWith('--')) throw new UsageError(`diff: unknown option ${args[i]}; it takes --fail-on any|regressions`);
     else files.push(args[i]!);
   }
-  if (files.length !== 2) throw new UsageError('diff takes two reports: npm run conformance -- diff OLD.json NEW.json [--fail-on any|regressions] (report.json of two runs; .json.gz too)');
+  if (files.length !== 2)
+    throw new UsageError(
+      'diff takes two reports: npm run conformance -- diff OLD.json NEW.json [--fail-on any|regressions] (report.json of two runs; .json.gz too)',
+    );
   const [a, b] = await Promise.all(files.map((f) => loadReport(f)));
   const d = diffReports(a!, b!);
   for (const l of formatDiff(d, a!, b!)) io.out(l);
@@ -99,7 +105,8 @@ export async function diffCommand(args: readonly string[], io: Io): Promise<numb
  */
 export async function renderCommand(args: readonly string[], io: Io): Promise<number> {
   const file = args[0];
-  if (!file || file.startsWith('--')) throw new UsageError('render takes a report: npm run conformance -- render REPORT.json [--report DIR] [--expectations FILE] [--spec-edition E]');
+  if (!file || file.startsWith('--'))
+    throw new UsageError('render takes a report: npm run conformance -- render REPORT.json [--report DIR] [--expectations FILE] [--spec-edition E]');
   const flag = (name: string) => {
     const i = args.indexOf(name);
     if (i < 0) return undefined;
@@ -133,7 +140,10 @@ export async function renderCommand(args: readonly string[], io: Io): Promise<nu
       changed++;
       return { ...u, verdict: v.verdict, reason: v.reason, case: { ...u.case, unspecified: v.unspecified, allowed: {} } };
     });
-    if (edition !== was) io.err(`render: judged against PTX ISA ${edition} (the report was judged against ${was}): ${rejudged} kept cases with observed bits judged again from their bits, ${changed} changed verdict; the passes the run only counted are not re-judged`);
+    if (edition !== was)
+      io.err(
+        `render: judged against PTX ISA ${edition} (the report was judged against ${was}): ${rejudged} kept cases with observed bits judged again from their bits, ${changed} changed verdict; the passes the run only counted are not re-judged`,
+      );
     const judged = judgeRun(raw, expectations, [], [], contended);
     // the run's counts over every case move with the kept results whose verdict changed
     const stats = { ...old.stats };
@@ -181,7 +191,10 @@ export async function mergeCommand(args: readonly string[], io: Io): Promise<num
     else if (a.startsWith('--')) throw new UsageError(`merge: unknown option ${a}; it takes --report DIR, --overwrite and --allow-missing`);
     else files.push(a);
   }
-  if (!files.length) throw new UsageError('merge takes the report.json of every shard: npm run conformance -- merge S0/report.json S1/report.json S2/report.json [--report DIR]');
+  if (!files.length)
+    throw new UsageError(
+      'merge takes the report.json of every shard: npm run conformance -- merge S0/report.json S1/report.json S2/report.json [--report DIR]',
+    );
   const shards = [];
   for (const f of files) shards.push({ file: f, report: await loadReport(f) });
   const report = mergeReports(shards, { allowMissing });
@@ -195,7 +208,8 @@ export async function mergeCommand(args: readonly string[], io: Io): Promise<num
 /** `export REPORT --format jsonl|testfloat --out FILE [--filter F]`: golden vectors of a hardware run. */
 export async function exportCommand(args: readonly string[], io: Io): Promise<number> {
   const { EXPORT_FORMATS, writeExport } = await import('../report/export.js');
-  const usage = 'export takes a report of a gpu run: npm run conformance -- export REPORT.json --format jsonl|testfloat --out FILE [--filter F] (FILE.gz is compressed)';
+  const usage =
+    'export takes a report of a gpu run: npm run conformance -- export REPORT.json --format jsonl|testfloat --out FILE [--filter F] (FILE.gz is compressed)';
   let file: string | undefined;
   const flags: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
@@ -209,7 +223,10 @@ export async function exportCommand(args: readonly string[], io: Io): Promise<nu
     else throw new UsageError(`export takes one report, got ${file} and ${a}; ${usage}`);
   }
   if (!file) throw new UsageError(usage);
-  if (!flags['--out']) throw new UsageError(`export needs --out FILE (where the golden vectors go; FILE.gz is compressed): npm run conformance -- export ${file} --format ${flags['--format'] ?? 'jsonl'} --out FILE`);
+  if (!flags['--out'])
+    throw new UsageError(
+      `export needs --out FILE (where the golden vectors go; FILE.gz is compressed): npm run conformance -- export ${file} --format ${flags['--format'] ?? 'jsonl'} --out FILE`,
+    );
   const format = flags['--format'] ?? 'jsonl';
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export --format takes ${EXPORT_FORMATS.join(' or ')}, got '${format}'`);
   const report = await loadReport(file);
@@ -219,7 +236,8 @@ export async function exportCommand(args: readonly string[], io: Io): Promise<nu
     io.out(`${out}: ${w.cases} cases, ${w.lines} ${format === 'jsonl' ? 'case lines after the provenance line' : 'vector lines'} (${format})`);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code && !(e instanceof UsageError)) throw new UsageError(`--out ${out}: cannot write it (${code}); give a file in a folder that exists and is writable`);
+    if (code && !(e instanceof UsageError))
+      throw new UsageError(`--out ${out}: cannot write it (${code}); give a file in a folder that exists and is writable`);
     throw e;
   }
   return 0;

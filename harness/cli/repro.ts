@@ -35,7 +35,19 @@ export const REPRO_USAGE = `npm run conformance -- repro REPORT.json (--finding 
 export async function reproCommand(argv: readonly string[], io: Io): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { finding: { type: 'string' }, case: { type: 'string' }, out: { type: 'string' }, 'spec-edition': { type: 'string' }, pairs: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        finding: { type: 'string' },
+        case: { type: 'string' },
+        out: { type: 'string' },
+        'spec-edition': { type: 'string' },
+        pairs: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (e) {
     throw new UsageError(`repro: ${e instanceof Error ? e.message : String(e)}\n\n${REPRO_USAGE}`);
   }
@@ -45,31 +57,64 @@ export async function reproCommand(argv: readonly string[], io: Io): Promise<num
     return 0;
   }
   const [file, ...extra] = parsed.positionals;
-  if (!file || extra.length) throw new UsageError(`repro takes one report (the report.json or .json.gz of a contend run)${extra.length ? `, not ${parsed.positionals.length}` : ''}\n\n${REPRO_USAGE}`);
-  if ((v.finding === undefined) === (v.case === undefined)) throw new UsageError('repro needs --finding KEY or --case ID (one of them): which finding to reproduce');
+  if (!file || extra.length)
+    throw new UsageError(
+      `repro takes one report (the report.json or .json.gz of a contend run)${extra.length ? `, not ${parsed.positionals.length}` : ''}\n\n${REPRO_USAGE}`,
+    );
+  if ((v.finding === undefined) === (v.case === undefined))
+    throw new UsageError('repro needs --finding KEY or --case ID (one of them): which finding to reproduce');
   if (!v.out) throw new UsageError('repro needs --out DIR: the folder the reproducer is written to');
   if (existsSync(v.out) && readdirSync(v.out).length) throw new UsageError(`repro --out ${v.out}: the folder is not empty; name a new or empty folder`);
   const report = await loadReport(file);
   let id = v.case;
   if (v.finding !== undefined) {
     const f = report.findings?.find((x) => x.key === v.finding);
-    if (!f) throw new UsageError(`repro --finding ${v.finding}: the report has no such finding (it has ${report.findings?.map((x) => x.key).slice(0, 12).join(', ') || 'none'}${(report.findings?.length ?? 0) > 12 ? ', ...' : ''})`);
+    if (!f)
+      throw new UsageError(
+        `repro --finding ${v.finding}: the report has no such finding (it has ${
+          report.findings
+            ?.map((x) => x.key)
+            .slice(0, 12)
+            .join(', ') || 'none'
+        }${(report.findings?.length ?? 0) > 12 ? ', ...' : ''})`,
+      );
     const ids = [...f.examples, ...report.results.filter((r) => r.finding === f.key).map((r) => r.id)];
-    id = ids.find((x) => x.includes('/contend-')) ?? ids.find((x) => { const y = report.results.find((r) => r.id === x); return y?.case?.observed !== undefined || (y?.kind !== 'case' && y?.ptxas !== undefined); }) ?? ids.find((x) => isSweepId(report, x));
-    if (!id) throw new UsageError(`repro --finding ${v.finding}: none of its results is a contention group or a case with observed bits (e.g. ${f.examples[0] ?? '-'}); repro reproduces what hardware did`);
+    id =
+      ids.find((x) => x.includes('/contend-')) ??
+      ids.find((x) => {
+        const y = report.results.find((r) => r.id === x);
+        return y?.case?.observed !== undefined || (y?.kind !== 'case' && y?.ptxas !== undefined);
+      }) ??
+      ids.find((x) => isSweepId(report, x));
+    if (!id)
+      throw new UsageError(
+        `repro --finding ${v.finding}: none of its results is a contention group or a case with observed bits (e.g. ${f.examples[0] ?? '-'}); repro reproduces what hardware did`,
+      );
   }
   const edition = v['spec-edition'] !== undefined ? parseEdition(v['spec-edition']) : ((report as { specEdition?: Edition }).specEdition ?? '9.1');
   const res = report.results.find((x) => x.id === id);
   if (v.pairs !== undefined && !isSweepId(report, id!)) throw new UsageError(`repro --pairs: only for a sweep cell; '${id}' is not one`);
   const pairs = v.pairs === undefined ? SWEEP_PAIRS_DEFAULT : Number(v.pairs);
   // a sweep result itself has no observed bits: its cells are what reproduces
-  const kind = id!.includes('/contend-') ? 'contention' : res && res.kind !== 'case' && res.ptxas ? 'ptxas' : (isSweepId(report, id!) || (!!report.sweeps?.length && /\/sweep/.test(id!) && !res)) && !res?.case?.observed ? 'sweep' : 'case';
-  if (kind === 'case' && id!.includes(':cell=')) throw new UsageError(`repro --case ${id}: not a sweep cell of this report (it has no sweeps, or no sweep result '${id!.slice(0, id!.indexOf(':cell='))}'); a sweep cell is RESULT:cell=0xHHHH of a sweep report's result`);
+  const kind = id!.includes('/contend-')
+    ? 'contention'
+    : res && res.kind !== 'case' && res.ptxas
+      ? 'ptxas'
+      : (isSweepId(report, id!) || (!!report.sweeps?.length && /\/sweep/.test(id!) && !res)) && !res?.case?.observed
+        ? 'sweep'
+        : 'case';
+  if (kind === 'case' && id!.includes(':cell='))
+    throw new UsageError(
+      `repro --case ${id}: not a sweep cell of this report (it has no sweeps, or no sweep result '${id!.slice(0, id!.indexOf(':cell='))}'); a sweep cell is RESULT:cell=0xHHHH of a sweep report's result`,
+    );
   const r =
-    kind === 'contention' ? (await import('../repro/contention.js')).contentionRepro(report, id!)
-    : kind === 'ptxas' ? (await import('../repro/ptxas.js')).ptxasRepro(report, id!)
-    : kind === 'sweep' ? (await import('../repro/sweep.js')).sweepCellRepro(report, id!, edition, pairs)
-    : (await import('../repro/case.js')).caseRepro(report, id!, edition);
+    kind === 'contention'
+      ? (await import('../repro/contention.js')).contentionRepro(report, id!)
+      : kind === 'ptxas'
+        ? (await import('../repro/ptxas.js')).ptxasRepro(report, id!)
+        : kind === 'sweep'
+          ? (await import('../repro/sweep.js')).sweepCellRepro(report, id!, edition, pairs)
+          : (await import('../repro/case.js')).caseRepro(report, id!, edition);
   // a sweep result names its cell in full once chosen
   if ('id' in r && typeof r.id === 'string') id = r.id;
   mkdirSync(v.out, { recursive: true });

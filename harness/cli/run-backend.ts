@@ -23,7 +23,13 @@ const EXECUTORS: Record<Selected['name'], () => Promise<Executor>> = {
 };
 
 /** Runs the backend the options choose into the recorder `startRecorder` makes once the run is sure to start. */
-export async function runBackend(opts: Options, target: Target, io: Io, startRecorder: (keepPasses?: number) => RunRecorder, hooks: RunHooks = {}): Promise<RunRecorder | number> {
+export async function runBackend(
+  opts: Options,
+  target: Target,
+  io: Io,
+  startRecorder: (keepPasses?: number) => RunRecorder,
+  hooks: RunHooks = {},
+): Promise<RunRecorder | number> {
   const wantsCases = opts.vectors.length > 0 || opts.case !== undefined;
   if (opts.backend === 'multicast') {
     const why = generatedIgnored(opts, 'multicast', wantsCases);
@@ -32,11 +38,16 @@ export async function runBackend(opts: Options, target: Target, io: Io, startRec
     const backend: Selected = { name: 'multicast', reason: 'requested with --backend multicast', passedOver: [] };
     return (await EXECUTORS.multicast())({ opts, target, io, backend, wantsCases, hooks, startRecorder });
   }
-  if (wantsCases && opts.backend === 'ptxas') throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference or --backend gpu');
+  if (wantsCases && opts.backend === 'ptxas')
+    throw new UsageError('--vectors and --case run cases, which the ptxas backend (compile acceptance only) cannot; use --backend reference or --backend gpu');
   let backend: Selected = await selectBackend(opts.backend, target, opts.ptxas[0]);
   if (wantsCases && backend.name === 'ptxas') {
     const why = backend.gpuUnavailable ?? 'gpu backend: not probed';
-    backend = { name: 'reference', reason: `auto: --vectors/--case run cases: the gpu backend would run them on hardware, but ${why.replace(/^gpu backend: /, '')}; the reference model runs them here`, passedOver: [why] };
+    backend = {
+      name: 'reference',
+      reason: `auto: --vectors/--case run cases: the gpu backend would run them on hardware, but ${why.replace(/^gpu backend: /, '')}; the reference model runs them here`,
+      passedOver: [why],
+    };
   }
   io.err(`backend: ${backend.name} (${backend.reason})`);
   const ignored = generatedIgnored(opts, backend.name, wantsCases);
@@ -44,8 +55,12 @@ export async function runBackend(opts: Options, target: Target, io: Io, startRec
   if (opts.vectors.length) {
     // files whose editions: header names other PTX ISA editions: their expect: values follow another text
     const { files, leftOut } = await vectorFilesByEdition(opts.vectors);
-    for (const l of leftOut) io.err(`--vectors: left out ${l.file}: its editions: header says ${l.editions}, this run is judged against PTX ISA ${opts.specEdition} (--spec-edition)`);
-    if (!files.length) throw new UsageError(`--vectors: every file is for other PTX ISA editions (${leftOut.map((l) => `${l.file}: ${l.editions}`).join('; ')}); run with --spec-edition set to one of them`);
+    for (const l of leftOut)
+      io.err(`--vectors: left out ${l.file}: its editions: header says ${l.editions}, this run is judged against PTX ISA ${opts.specEdition} (--spec-edition)`);
+    if (!files.length)
+      throw new UsageError(
+        `--vectors: every file is for other PTX ISA editions (${leftOut.map((l) => `${l.file}: ${l.editions}`).join('; ')}); run with --spec-edition set to one of them`,
+      );
   }
   const executor = await EXECUTORS[backend.name]();
   return executor({ opts, target, io, backend, wantsCases, hooks, startRecorder });

@@ -70,7 +70,11 @@ export async function selectCases(opts: Options, io: Io): Promise<CaseSelection 
       batches: () => streamVectors(opts.vectors, process.cwd(), { keep: shardStream(keep, opts.shard), packed: true }),
     };
   }
-  const sel = await selectLibrary({ seed: opts.seed, ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.shard ? { shard: opts.shard } : {}) });
+  const sel = await selectLibrary({
+    seed: opts.seed,
+    ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+    ...(opts.shard ? { shard: opts.shard } : {}),
+  });
   if (sel.problemCount) return libraryProblems(io, sel);
   return { total: sel.total, counts: sel.counts, batches: () => [sel.cases] };
 }
@@ -104,7 +108,13 @@ export function filesText(filesDone: number, bytesDone: number, bytesTotal: numb
  * side by side, get in; every result that is not a plain pass is kept, and the first `keepPasses`
  * passes; the rest are counted (`totals`, per family and verdict, and `dropped`).
  */
-export async function runCasesInto(rec: RunRecorder, sel: CaseSelection, io: Io, keepPasses = KEEP_WHOLE, into: (rs: EntryResult[]) => void = (rs) => rec.add(rs)): Promise<{ cases: number; totals: Record<string, number>; dropped: number }> {
+export async function runCasesInto(
+  rec: RunRecorder,
+  sel: CaseSelection,
+  io: Io,
+  keepPasses = KEEP_WHOLE,
+  into: (rs: EntryResult[]) => void = (rs) => rec.add(rs),
+): Promise<{ cases: number; totals: Record<string, number>; dropped: number }> {
   const progress = new Progress(io, sel.total, 'cases evaluated');
   const tally = new CaseTally(keepPasses);
   for await (const b of sel.batches()) {

@@ -54,7 +54,9 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
       return 2;
     }
     given = [lib.cases];
-    io.err(`cases: the directed library's ${lib.cases.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`);
+    io.err(
+      `cases: the directed library's ${lib.cases.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`,
+    );
     recorder();
   }
   const r = await runGpuBackend({
@@ -79,7 +81,10 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
     onResults: (rs) => recorder().add(rs),
   });
   if (bad !== undefined) return bad;
-  if (!r.results && !r.stats.cases && !opts.shard) throw new UsageError(`--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)${filterGuess(opts.filter)}`);
+  if (!r.results && !r.stats.cases && !opts.shard)
+    throw new UsageError(
+      `--filter '${opts.filter ?? ''}' selects no variant the gpu backend runs (atom, red, cp.reduce.async.bulk)${filterGuess(opts.filter)}`,
+    );
   io.err(
     `gpu: ${r.stats.cases} cases of ${r.stats.variants} variants judged in ${r.stats.runSeconds!.toFixed(1)} s (${(r.stats.casesPerSecond! / 1e6).toFixed(2)} M cases/s, ${r.stats.workers} workers; ` +
       `${r.stats.fastJudged} passed by the fast judge); modules: ${r.stats.modulesCompiled} compiled, ${r.stats.modulesCached} from the cubin cache in ${r.stats.compileSeconds!.toFixed(1)} s; ` +
@@ -98,15 +103,28 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
  * if the run had validated first. A clean read prints the count and starts the recorder
  * (`recorder`) before the first case runs.
  */
-async function* gpuVectors(opts: Options, io: Io, keep: (id: string) => boolean, bytes: number, recorder: () => RunRecorder, onBad: (code: number) => void): AsyncGenerator<CaseBatch> {
-  const v = await validateAndHold(opts.vectors, process.cwd(), { keep: shardStream(keep, opts.shard), holdBytes: holdBytes(), onProgress: loadingProgress(io) });
+async function* gpuVectors(
+  opts: Options,
+  io: Io,
+  keep: (id: string) => boolean,
+  bytes: number,
+  recorder: () => RunRecorder,
+  onBad: (code: number) => void,
+): AsyncGenerator<CaseBatch> {
+  const v = await validateAndHold(opts.vectors, process.cwd(), {
+    keep: shardStream(keep, opts.shard),
+    holdBytes: holdBytes(),
+    onProgress: loadingProgress(io),
+  });
   if (v.problems.length) {
     onBad(vectorProblems(io, v.problems));
     return;
   }
   const total = opts.shard ? Math.ceil(v.cases / opts.shard.count) : v.cases;
   if (!total && !opts.shard) throw noCaseSelected(opts);
-  io.err(`cases: ${total} (from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}${opts.shard ? `; ${shardText(opts.shard)}: every ${opts.shard.count}th from the ${opts.shard.index}th` : ''}), on the GPU${v.held ? '' : ` (${(bytes / 2 ** 20).toFixed(0)} MB of files: read again to run them)`}`);
+  io.err(
+    `cases: ${total} (from --vectors ${v.cases} in ${v.files.length} file(s)${opts.filter ? `, before --filter` : ''}${opts.shard ? `; ${shardText(opts.shard)}: every ${opts.shard.count}th from the ${opts.shard.index}th` : ''}), on the GPU${v.held ? '' : ` (${(bytes / 2 ** 20).toFixed(0)} MB of files: read again to run them)`}`,
+  );
   recorder();
   if (v.held) {
     yield* v.held;

@@ -30,10 +30,19 @@ export const runPtxas: Executor = async (ctx) => {
   const cases = new CaseResults();
   const child =
     !opts.noCases && backend.ptxas && childWanted
-      ? startCaseChild({ seed: opts.seed, ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.shard ? { shard: opts.shard } : {}), keepPasses: opts.keepPasses, specEdition: opts.specEdition }, (kept, n, verdicts) => {
-          for (const r of kept) cases.results.push(r);
-          cases.progress?.tick(n, verdicts);
-        })
+      ? startCaseChild(
+          {
+            seed: opts.seed,
+            ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+            ...(opts.shard ? { shard: opts.shard } : {}),
+            keepPasses: opts.keepPasses,
+            specEdition: opts.specEdition,
+          },
+          (kept, n, verdicts) => {
+            for (const r of kept) cases.results.push(r);
+            cases.progress?.tick(n, verdicts);
+          },
+        )
       : undefined;
   try {
     return await runPtxasAndCases(ctx, child, cases);
@@ -63,9 +72,16 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
     sel = { total: s.total, counts: s.counts, batches: () => [] };
   } else sel = opts.noCases || !backend.ptxas ? undefined : await selectCases(opts, io);
   if (typeof sel === 'number') return sel;
-  io.err(`catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}${opts.shard ? ` (${shardText(opts.shard)}: ${entries.length} of ${selected.length})` : ''}, compiled as PTX ISA ${ptx} modules (.version ${ptx}: the newest this ptxas reads for ${target.name}; the verdicts are judged against the spec edition above)`);
+  io.err(
+    `catalog: ${entries.length} entries for ${target.name}${opts.filter ? ` matching '${opts.filter}'` : ''}${opts.shard ? ` (${shardText(opts.shard)}: ${entries.length} of ${selected.length})` : ''}, compiled as PTX ISA ${ptx} modules (.version ${ptx}: the newest this ptxas reads for ${target.name}; the verdicts are judged against the spec edition above)`,
+  );
   const rec = ctx.startRecorder(opts.keepPasses);
-  rec.set({ toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {}, modulePtx: ptx, backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver }, catalogEntries: entries.length });
+  rec.set({
+    toolchain: backend.ptxas ? { ptxas: ptxasFields(backend.ptxas) } : {},
+    modulePtx: ptx,
+    backend: { name: backend.name, reason: backend.reason, passedOver: backend.passedOver },
+    catalogEntries: entries.length,
+  });
   let stats: Record<string, number> = {};
   let cases: Promise<CaseRun> | undefined;
   let childStarted = false;
@@ -87,13 +103,26 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
     rec.pending = () => [...decided, ...caseResults.results, ...caseResults.shared];
     // in a toolchain matrix, classified before any report was written (matrix.ts)
     const pre = hooks.matrix?.precomputed;
-    const classifying = pre ? undefined : runPtxasBackend(entries, target, backend.ptxas, (n) => progress.tick(n), (r) => decided.push(r), { cacheDir: opts.cacheDir });
+    const classifying = pre
+      ? undefined
+      : runPtxasBackend(
+          entries,
+          target,
+          backend.ptxas,
+          (n) => progress.tick(n),
+          (r) => decided.push(r),
+          { cacheDir: opts.cacheDir },
+        );
     startCases();
     const run = pre ?? (await classifying!);
     const caseRun = childStarted ? await shareWithChild(io, child!, caseResults, opts.keepPasses, (sel as CaseSelection).total) : await cases;
     rec.pending = undefined;
     if (!pre) progress.done();
-    stats = { ...keepEntries(rec, run.results, opts.keepPasses, hooks.matrix?.alsoKeep), ...run.stats, variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9) };
+    stats = {
+      ...keepEntries(rec, run.results, opts.keepPasses, hooks.matrix?.alsoKeep),
+      ...run.stats,
+      variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9),
+    };
     io.err(
       `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
         `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.cachedVerdicts !== undefined ? `${run.stats.cachedVerdicts} from the verdict cache; ` : ''}${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
@@ -146,6 +175,7 @@ async function shareWithChild(io: Io, child: CaseChild, caseResults: CaseResults
   const m = mergeShared(done, part, keepPasses, total);
   caseResults.shared.length = 0; // tallied: what is kept of them goes with the child's results
   for (const r of m.kept) caseResults.results.push(r);
-  if (part.results.length) io.err(`cases: ${done.cases + done.rest.length} judged by the case child, ${part.results.length} by this thread once ptxas was done`);
+  if (part.results.length)
+    io.err(`cases: ${done.cases + done.rest.length} judged by the case child, ${part.results.length} by this thread once ptxas was done`);
   return m;
 }

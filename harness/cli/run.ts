@@ -108,16 +108,19 @@ async function runIn(opts: Options, command: readonly string[], io: Io, hooks: R
       // the run was writing its report: what it had not finished (report.json, the stream's compression) is done now
       rec.completeReport();
       io.err(`\n${sig}: stopped after the report was written.`);
-    }
-    else if (rec && n) {
+    } else if (rec && n) {
       const w = rec.finishPartial(`interrupted by ${sig} after ${n} results`)!;
       const counted = n - w.report.results.length;
-      io.err(`\n${sig}: stopped. A partial report of the ${n} results so far (${w.report.results.length} kept whole${counted ? `, ${counted} passes counted` : ''}):`);
+      io.err(
+        `\n${sig}: stopped. A partial report of the ${n} results so far (${w.report.results.length} kept whole${counted ? `, ${counted} passes counted` : ''}):`,
+      );
       printWritten(io, w);
     } else {
       rec?.discard();
       const gone = removeEmptyReportDirs();
-      io.err(`\n${sig}: stopped before any result was recorded: no report written${gone.length ? `; the empty folder ${gone.join(', ')} removed` : opts.report !== undefined ? ` in ${opts.report}` : ''}.`);
+      io.err(
+        `\n${sig}: stopped before any result was recorded: no report written${gone.length ? `; the empty folder ${gone.join(', ')} removed` : opts.report !== undefined ? ` in ${opts.report}` : ''}.`,
+      );
     }
     process.exit(sig === 'SIGINT' ? 130 : 143);
   };
@@ -131,21 +134,43 @@ async function runIn(opts: Options, command: readonly string[], io: Io, hooks: R
     const exFile = opts.expectations ?? expectationsPath(target.name);
     const expectations = await readExpectations(exFile, opts.expectations !== undefined, io);
     if (!expectations) return 2;
-    for (const [from, to] of opts.filterRespelled ?? []) io.err(`--filter: '${from}' read as '${to}' (ids spell qualifiers in the grammar's order; ptxas accepts any order)`);
-    io.err(`spec: judged against the PTX ISA ${opts.specEdition} text${opts.specEdition === NEWEST_EDITION ? ' (the newest the catalog has; --spec-edition picks another)' : ' (--spec-edition)'}`);
+    for (const [from, to] of opts.filterRespelled ?? [])
+      io.err(`--filter: '${from}' read as '${to}' (ids spell qualifiers in the grammar's order; ptxas accepts any order)`);
+    io.err(
+      `spec: judged against the PTX ISA ${opts.specEdition} text${opts.specEdition === NEWEST_EDITION ? ' (the newest the catalog has; --spec-edition picks another)' : ' (--spec-edition)'}`,
+    );
     if (expectations.length) io.err(`expectations: ${expectations.length} known deviation(s) from ${exFile}`);
     const dir = prepareReportDir(opts.report, '', started, (l) => io.err(l), { overwrite: opts.overwrite });
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     // keepPasses: the ptxas + reference run keeps the first --keep passes whole, which merge applies again to the whole run
-    const out = await runBackend(opts, target, io, (keepPasses?: number) => {
-      const shard = opts.shard ? { shard: { ...opts.shard, keepPasses: keepPasses !== undefined && Number.isFinite(keepPasses) ? keepPasses : null } } : {};
-      rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: [...command], arch: target.name, filter: opts.filter ?? null, seed: opts.seed, specEdition: opts.specEdition, ...shard }, expectations, expectations.length ? exFile : null);
-      // the keep rule a partial report applies: the run's (entries and library cases: --keep; vector files and gpu cases: --keep, else KEEP_WHOLE)
-      rec.keepPasses = keepPasses ?? (opts.keepGiven ? opts.keepPasses : KEEP_WHOLE);
-      io.err(`streaming results to ${rec.jsonl}`);
-      return rec;
-    }, hooks);
+    const out = await runBackend(
+      opts,
+      target,
+      io,
+      (keepPasses?: number) => {
+        const shard = opts.shard ? { shard: { ...opts.shard, keepPasses: keepPasses !== undefined && Number.isFinite(keepPasses) ? keepPasses : null } } : {};
+        rec = new RunRecorder(
+          dir,
+          {
+            startedAt: started.toISOString(),
+            command: [...command],
+            arch: target.name,
+            filter: opts.filter ?? null,
+            seed: opts.seed,
+            specEdition: opts.specEdition,
+            ...shard,
+          },
+          expectations,
+          expectations.length ? exFile : null,
+        );
+        // the keep rule a partial report applies: the run's (entries and library cases: --keep; vector files and gpu cases: --keep, else KEEP_WHOLE)
+        rec.keepPasses = keepPasses ?? (opts.keepGiven ? opts.keepPasses : KEEP_WHOLE);
+        io.err(`streaming results to ${rec.jsonl}`);
+        return rec;
+      },
+      hooks,
+    );
     if (typeof out === 'number') return out;
     const w = await out.finishAsync();
     hooks.onReport?.(w.report);
@@ -155,7 +180,8 @@ async function runIn(opts: Options, command: readonly string[], io: Io, hooks: R
     printWritten(io, w);
     if (opts.report === undefined) {
       const gone = pruneRuns(opts.keepRuns);
-      if (gone.runs.length) io.err(`removed the ${gone.runs.length} oldest report folder(s) in reports/out/ (keeping ${opts.keepRuns}; --keep-runs 0 keeps all)`);
+      if (gone.runs.length)
+        io.err(`removed the ${gone.runs.length} oldest report folder(s) in reports/out/ (keeping ${opts.keepRuns}; --keep-runs 0 keeps all)`);
       if (gone.empty.length) io.err(`removed ${gone.empty.length} empty report folder(s) in reports/out/ that earlier runs left`);
     }
     return exitCode(w.report);

@@ -53,11 +53,21 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   io.out('');
   const lines = table(rows);
   if (lines.every((l) => l.length <= columns)) for (const l of lines) io.out(l);
-  else for (const r of rows.slice(1)) for (const l of wrap(`${r[0]}:`, [...used.map((v, i) => `${v} ${r[i + 1]}`).filter((x) => !x.endsWith(' 0')), `total ${r[r.length - 1]}`], columns)) io.out(l);
+  else
+    for (const r of rows.slice(1))
+      for (const l of wrap(`${r[0]}:`, [...used.map((v, i) => `${v} ${r[i + 1]}`).filter((x) => !x.endsWith(' 0')), `total ${r[r.length - 1]}`], columns))
+        io.out(l);
   const judged = tallyRows(report.stats, 'total');
   if (droppedAll) {
-    const what = [droppedPasses ? `${droppedPasses} passes` : '', every.notKept.observed ? `${every.notKept.observed} observed results` : ''].filter(Boolean).join(' and ');
-    io.out(fitTo(`\n${what} are counted above but not kept whole in the report (--keep all keeps every catalog entry and every case given in files or by --case; generated cases are sampled); replay any by its id`, columns + 1));
+    const what = [droppedPasses ? `${droppedPasses} passes` : '', every.notKept.observed ? `${every.notKept.observed} observed results` : '']
+      .filter(Boolean)
+      .join(' and ');
+    io.out(
+      fitTo(
+        `\n${what} are counted above but not kept whole in the report (--keep all keeps every catalog entry and every case given in files or by --case; generated cases are sampled); replay any by its id`,
+        columns + 1,
+      ),
+    );
   }
   if (judged.length) io.out(fitTo(`\nevery case judged (the report keeps a sample of the passes): ${tallyText(judged)}`, columns + 1));
   printSkips(io, report, fitTo, columns);
@@ -65,7 +75,12 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   if (report.findings.length) {
     io.out(`\nfindings (${report.findings.length}; key, verdict, count, subject: explanation; then an example id):`);
     for (const f of report.findings.slice(0, maxFindings)) {
-      io.out(fitTo(`  ${f.key.padEnd(4)} ${f.verdict.padEnd(15)} ${String(f.count).padStart(7)}  ${f.subject}: ${f.text}${f.expectation ? ` [expectation ${f.expectation}]` : ''}`, columns));
+      io.out(
+        fitTo(
+          `  ${f.key.padEnd(4)} ${f.verdict.padEnd(15)} ${String(f.count).padStart(7)}  ${f.subject}: ${f.text}${f.expectation ? ` [expectation ${f.expectation}]` : ''}`,
+          columns,
+        ),
+      );
       if (f.examples[0]) io.out(fitTo(`       e.g. ${f.examples[0]}`, columns));
     }
     if (report.findings.length > maxFindings) io.out(`  ... ${report.findings.length - maxFindings} more in the report`);
@@ -73,13 +88,30 @@ export function printSummary(io: Io, report: RunReport, maxFindings = 40, column
   const ed = report.editionCheck?.subjects.filter((x) => x.against.length);
   if (ed?.length) {
     io.out(`\nwhere the PTX ISA edition decides (judged against ${report.specEdition ?? '9.1'}; each kept hardware case judged under every edition):`);
-    for (const x of ed) io.out(fitTo(`  ${x.subject}: ${x.cases} cases; as ${editionsText(x.agrees) || 'no edition'} says${x.against.length ? `, against ${editionsText(x.against)}` : ''}`, columns));
+    for (const x of ed)
+      io.out(
+        fitTo(
+          `  ${x.subject}: ${x.cases} cases; as ${editionsText(x.agrees) || 'no edition'} says${x.against.length ? `, against ${editionsText(x.against)}` : ''}`,
+          columns,
+        ),
+      );
   }
   const outs = report.expectations.outcomes;
   if (outs.length) {
     io.out(`\nexpectations (${report.expectations.file}):`);
     for (const o of outs) {
-      const what = o.status === 'occurred' ? `occurred: ${o.matched} known deviation(s)` : o.status === 'unexpected-pass' ? (report.shard ? `did not occur in this shard (${o.ran} matching result(s) ran); merge judges it over the whole run` : `UNEXPECTED PASS: ${o.ran} matching result(s) ran and none deviated; remove or narrow it (${o.where})${o.why ? `; ${o.why}` : ''}`) : o.status === 'other-edition' ? `not applied: it is for PTX ISA ${o.editions}, this run is judged against ${report.specEdition ?? '9.1'}` : o.status === 'not-applicable' ? `not applied: its pattern matched ${o.seen} result(s), none of which could show ${/^[aeiou]/.test(o.verdict) ? 'an' : 'a'} ${o.verdict}: ${o.why}` : 'not run: nothing this run checked matches its pattern';
+      const what =
+        o.status === 'occurred'
+          ? `occurred: ${o.matched} known deviation(s)`
+          : o.status === 'unexpected-pass'
+            ? report.shard
+              ? `did not occur in this shard (${o.ran} matching result(s) ran); merge judges it over the whole run`
+              : `UNEXPECTED PASS: ${o.ran} matching result(s) ran and none deviated; remove or narrow it (${o.where})${o.why ? `; ${o.why}` : ''}`
+            : o.status === 'other-edition'
+              ? `not applied: it is for PTX ISA ${o.editions}, this run is judged against ${report.specEdition ?? '9.1'}`
+              : o.status === 'not-applicable'
+                ? `not applied: its pattern matched ${o.seen} result(s), none of which could show ${/^[aeiou]/.test(o.verdict) ? 'an' : 'a'} ${o.verdict}: ${o.why}`
+                : 'not run: nothing this run checked matches its pattern';
       io.out(`  ${o.id}: ${what}`);
     }
   }

@@ -38,7 +38,9 @@ export const SWEEP_USAGE = `npm run conformance -- sweep [options]
     shared memory, each ordering, scope and cache hint on the family's .add.noftz.f16 (atom.exch
     has no 16-bit type);
   - then 32-bit float add (atom, red, cp.reduce.async.bulk .add.f32; global, shared, generic): every
-    32-bit pattern of one operand against each of ${SPECIALS32.length} named values (${SPECIALS32.slice(0, 4).map((x) => x.name).join(', ')}, ...) in
+    32-bit pattern of one operand against each of ${SPECIALS32.length} named values (${SPECIALS32.slice(0, 4)
+      .map((x) => x.name)
+      .join(', ')}, ...) in
     both roles, value by value, as far as --budget allows
   --arch A          target (default ${DEFAULT_ARCH})
   --filter F        only variants whose id matches (as elsewhere)
@@ -100,7 +102,14 @@ function summary(o: SweepOutcome, selftest: boolean, modulePtx: string, known: M
       `${knownPairs ? `${knownPairs} of the ${o.mismatch} mismatching pairs are known deviations (${ex.join(', ')}); ` : ''}${o.pairs} pairs (${o.domain}${o.pairs < 2 ** 32 ? `, the first ${o.pairs / 65536} cells` : ''}): pass ${o.pass}, observed ${o.observed} (NaN where the model allows any NaN; ` +
       `${o.nonCanonicalNaN ? `${o.nonCanonicalNaN} NaN results are not the canonical ${canonical(o)}` : `every NaN result the canonical ${canonical(o)}`}), mismatch ${o.mismatch}` +
       `${o.returnedMismatch ? ` (${o.returnedMismatch} with a returned value that is not the memory before)` : ''}` +
-      `${o.groups.length ? `; by what went wrong: ${o.groups.slice(0, 8).map((g) => `${g.count} ${g.signature}${known.has(g.signature) ? ` (known: ${known.get(g.signature)})` : ''}`).join('; ')}${o.groups.length > 8 ? `; and ${o.groups.length - 8} more kinds` : ''}` : ''}` +
+      `${
+        o.groups.length
+          ? `; by what went wrong: ${o.groups
+              .slice(0, 8)
+              .map((g) => `${g.count} ${g.signature}${known.has(g.signature) ? ` (known: ${known.get(g.signature)})` : ''}`)
+              .join('; ')}${o.groups.length > 8 ? `; and ${o.groups.length - 8} more kinds` : ''}`
+          : ''
+      }` +
       `${o.mismatch ? ` (${o.results.length} kept whole as cases)` : ''}`,
   };
 }
@@ -110,7 +119,9 @@ const canonical = (o: SweepOutcome) => (o.laneBits === 32 ? '0x7fffffff' : '0x7f
 export async function sweepCommand(argv: readonly string[], io: Io): Promise<number> {
   // --keep is the main run's (issue 28: honoured on every path that takes it, refused here in words)
   if (argv.some((a) => a === '--keep' || a.startsWith('--keep='))) {
-    throw new UsageError('--keep is not an option of sweep: a sweep judges every pair and keeps, per variant, one result with its counts and up to 100 mismatching pairs whole (10 of each kind of what went wrong); the counts per cell are in the report\'s sweep section. --keep sets what a run keeps (npm run conformance -- --keep N)');
+    throw new UsageError(
+      "--keep is not an option of sweep: a sweep judges every pair and keeps, per variant, one result with its counts and up to 100 mismatching pairs whole (10 of each kind of what went wrong); the counts per cell are in the report's sweep section. --keep sets what a run keeps (npm run conformance -- --keep N)",
+    );
   }
   const parsed = parseGpuCommand(
     argv,
@@ -126,19 +137,33 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
   if (!Number.isFinite(budget) || budget < 0 || v.budget?.trim() === '') throw new UsageError(`--budget takes seconds (0 or more), got '${v.budget}'`);
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers takes a positive integer, got '${v.workers}'`);
-  checkGpuOnly(v.backend, 'a sweep', "it compares the GPU's results with the reference model; the reference model's own results need no sweep, and ptxas checks are the main run's (npm run conformance -- --backend ptxas)");
+  checkGpuOnly(
+    v.backend,
+    'a sweep',
+    "it compares the GPU's results with the reference model; the reference model's own results need no sweep, and ptxas checks are the main run's (npm run conformance -- --backend ptxas)",
+  );
   const startup = performance.now() / 1000;
-  const backend = await gpuFor(target, 'sweeps run', `Run a sweep on a machine with a CUDA driver and an sm_90 (or newer) GPU; reports recorded elsewhere open here with \`render\``, v.ptxas?.[0]);
+  const backend = await gpuFor(
+    target,
+    'sweeps run',
+    `Run a sweep on a machine with a CUDA driver and an sm_90 (or newer) GPU; reports recorded elsewhere open here with \`render\``,
+    v.ptxas?.[0],
+  );
   const probe = performance.now() / 1000 - startup;
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const selftest = v['self-test'] ?? false;
   const exFile = v.expectations ?? expectationsPath(target.name);
   const expectations = await readExpectations(exFile, v.expectations !== undefined, io);
   if (!expectations) return 2;
-  if (!existsSync(exFile)) io.err(`sweep: no expectations file at ${exFile} (a path relative to the working directory; --expectations FILE names one): every deviation counts as a mismatch`);
+  if (!existsSync(exFile))
+    io.err(
+      `sweep: no expectations file at ${exFile} (a path relative to the working directory; --expectations FILE names one): every deviation counts as a mismatch`,
+    );
   const started = new Date();
   const dir = prepareReportDir(v.report, 'sweep-', started, (l) => io.err(l), { overwrite: v.overwrite ?? false });
-  io.err(`sweep on ${backend.device!.name}: ${cells === CELLS ? 'every pair' : `the first ${cells} cells (${cells * 65536} pairs)`} per variant${selftest ? ', SELF-TEST kernels (results perturbed where b is subnormal)' : ''}`);
+  io.err(
+    `sweep on ${backend.device!.name}: ${cells === CELLS ? 'every pair' : `the first ${cells} cells (${cells * 65536} pairs)`} per variant${selftest ? ', SELF-TEST kernels (results perturbed where b is subnormal)' : ''}`,
+  );
   const r = await runSweeps({
     arch: target.name,
     ptx,
@@ -153,9 +178,23 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     ...(shard ? { shard } : {}),
     onProgress: (m) => io.err(m),
   });
-  if (!r.outcomes.length && !shard) throw new UsageError(`no variant to sweep${v.filter ? ` matches --filter '${v.filter}'` : ''}: sweeps cover atom/red add, min, max on .f16/.bf16 lanes`);
+  if (!r.outcomes.length && !shard)
+    throw new UsageError(`no variant to sweep${v.filter ? ` matches --filter '${v.filter}'` : ''}: sweeps cover atom/red add, min, max on .f16/.bf16 lanes`);
   const tm = performance.now();
-  const rec = new RunRecorder(dir, { startedAt: started.toISOString(), command: ['npm', 'run', 'conformance', '--', 'sweep', ...argv], arch: target.name, filter: v.filter ?? null, seed: 0, specEdition: edition, ...(shard ? { shard: { ...shard, keepPasses: null } } : {}) }, expectations, expectations.length ? exFile : null);
+  const rec = new RunRecorder(
+    dir,
+    {
+      startedAt: started.toISOString(),
+      command: ['npm', 'run', 'conformance', '--', 'sweep', ...argv],
+      arch: target.name,
+      filter: v.filter ?? null,
+      seed: 0,
+      specEdition: edition,
+      ...(shard ? { shard: { ...shard, keepPasses: null } } : {}),
+    },
+    expectations,
+    expectations.length ? exFile : null,
+  );
   // the totals below count pairs, known deviations already apart
   rec.totalsCountResults = false;
   const stats: Record<string, number> = { sweepCompileSeconds: r.profile.compile, sweepBudgetSeconds: budget, sweepsNotRun: r.notRun.length };
@@ -168,7 +207,13 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
     // every pair was judged: an expectation over this variant that no kept case shows is an unexpected pass
     rec.cover([sum.id]);
     const judged = new Tally();
-    for (const [k, n] of [['pass', o.pass], ['observed', o.observed], ['mismatch', o.mismatch - knownPairs], ['known-deviation', knownPairs]] as const) if (n || k !== 'known-deviation') judged.judged(o.family, k, n);
+    for (const [k, n] of [
+      ['pass', o.pass],
+      ['observed', o.observed],
+      ['mismatch', o.mismatch - knownPairs],
+      ['known-deviation', knownPairs],
+    ] as const)
+      if (n || k !== 'known-deviation') judged.judged(o.family, k, n);
     addTally(stats, judged);
     stats.sweepPairs = (stats.sweepPairs ?? 0) + o.pairs;
     stats.sweepSeconds = (stats.sweepSeconds ?? 0) + o.seconds.total;
@@ -183,7 +228,12 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
       observed: o.observed,
       mismatch: o.mismatch,
       returnedMismatch: o.returnedMismatch,
-      groups: o.groups.map((g) => ({ signature: g.signature, count: g.count, example: g.example, ...(known.has(g.signature) ? { expectation: known.get(g.signature)! } : {}) })),
+      groups: o.groups.map((g) => ({
+        signature: g.signature,
+        count: g.count,
+        example: g.example,
+        ...(known.has(g.signature) ? { expectation: known.get(g.signature)! } : {}),
+      })),
       space: o.space,
       nonCanonicalNaN: o.nonCanonicalNaN,
       differingCells: o.differingCells,
@@ -213,7 +263,10 @@ export async function sweepCommand(argv: readonly string[], io: Io): Promise<num
       `worker start ${line(p.workers)}, reference ${line(p.reference)}, GPU ${line(p.gpu)}, judging ${line(p.judge)}, maps and summaries ${line((tw - tm) / 1000)}, report ${line((performance.now() - tw) / 1000)}; ` +
       `command ${line(performance.now() / 1000)} since the process began`,
   );
-  if (r.notRun.length) io.err(`sweep: ${r.notRun.length} 32-bit sweeps not run within --budget ${budget} s (listed in report.json sweepsNotRun); their cached references make the next run faster`);
+  if (r.notRun.length)
+    io.err(
+      `sweep: ${r.notRun.length} 32-bit sweeps not run within --budget ${budget} s (listed in report.json sweepsNotRun); their cached references make the next run faster`,
+    );
   printSummary(io, w.report);
   printWritten(io, w);
   return exitCode(w.report);

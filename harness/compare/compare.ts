@@ -16,9 +16,19 @@ import type { Allowed } from '../numerics/ops.js';
 import { type ElementAllowed, CaseError, reference } from '../reference/model.js';
 import type { EntryResult, Verdict } from '../report/types.js';
 import { PlainPass, copyResult } from '../report/lines.js';
-import { type Explainable, explain, explanationText, groupExplained, nanBehaviour, referenceCaseOf, resultVariant, subjectOf, subnormalBehaviour, variantOf } from './explain.js';
+import {
+  type Explainable,
+  explain,
+  explanationText,
+  groupExplained,
+  nanBehaviour,
+  referenceCaseOf,
+  resultVariant,
+  subjectOf,
+  subnormalBehaviour,
+  variantOf,
+} from './explain.js';
 import { hexBits as hex } from '../numerics/hex.js';
-
 
 function allowedHex(fmt: ElementFormat, xs?: readonly ElementAllowed[]) {
   return xs?.map((e) => e.map((l: Allowed) => ({ bits: l.bits.map((b) => hex(fmt.lane.bits, b)), anyNaN: l.anyNaN })));
@@ -37,7 +47,12 @@ export function explainable(r: EntryResult): Explainable | undefined {
  * Whether an executor's bits are the ones a file's `expect:` names, element by element; a NaN
  * matches a NaN in a lane where the reference leaves the payload open (fp.nan-payload).
  */
-export function expectAgreement(fmt: ElementFormat, expect: Record<string, unknown>, observed: Record<string, unknown>, ref: { memory?: readonly ElementAllowed[]; returned?: readonly ElementAllowed[] }): { agrees: boolean; reason: string } {
+export function expectAgreement(
+  fmt: ElementFormat,
+  expect: Record<string, unknown>,
+  observed: Record<string, unknown>,
+  ref: { memory?: readonly ElementAllowed[]; returned?: readonly ElementAllowed[] },
+): { agrees: boolean; reason: string } {
   for (const what of ['memory', 'returned'] as const) {
     const want = (expect[what] as string[] | undefined)?.map((x) => BigInt(x));
     if (!want) continue;
@@ -49,7 +64,11 @@ export function expectAgreement(fmt: ElementFormat, expect: Record<string, unkno
       for (let l = 0; l < wl.length; l++) {
         if (wl[l] === gl[l]) continue;
         const open = ref[what]?.[i]?.[l]?.anyNaN && fmt.lane.kind === 'float' && classify(fmt.lane, wl[l]!) === 'nan' && classify(fmt.lane, gl[l]!) === 'nan';
-        if (!open) return { agrees: false, reason: `${what}[${i}]${fmt.lanes > 1 ? ` lane ${l}` : ''}: the file expects ${hex(fmt.lane.bits, wl[l]!)}, the executor gave ${hex(fmt.lane.bits, gl[l]!)}` };
+        if (!open)
+          return {
+            agrees: false,
+            reason: `${what}[${i}]${fmt.lanes > 1 ? ` lane ${l}` : ''}: the file expects ${hex(fmt.lane.bits, wl[l]!)}, the executor gave ${hex(fmt.lane.bits, gl[l]!)}`,
+          };
       }
     }
   }
@@ -174,11 +193,16 @@ export function findingsOf(results: readonly EntryResult[]): { findings: ReportF
   };
   // mismatches and known deviations of cases: one finding per subject and explanation
   for (const verdict of ['mismatch', 'known-deviation'] as const) {
-    const cases = results.flatMap((r, i) => (r.verdict === verdict && r.kind === 'case' ? [{ id: String(i), subject: `${subjectOf(resultVariant(r))}${r.expectation ? ` [${r.expectation}]` : ''}`, explanation: r.explanation?.ids ?? [] }] : []));
+    const cases = results.flatMap((r, i) =>
+      r.verdict === verdict && r.kind === 'case'
+        ? [{ id: String(i), subject: `${subjectOf(resultVariant(r))}${r.expectation ? ` [${r.expectation}]` : ''}`, explanation: r.explanation?.ids ?? [] }]
+        : [],
+    );
     for (const g of groupExplained(cases)) {
       const exp = results[Number(g.examples[0])]?.expectation;
       const k = `${verdict}|${g.subject}|${g.explanation}`;
-      for (const id of g.ids) add(k, () => ({ verdict, subject: g.subject, explanation: g.explanation, text: g.text, ...(exp ? { expectation: exp } : {}) }), Number(id));
+      for (const id of g.ids)
+        add(k, () => ({ verdict, subject: g.subject, explanation: g.explanation, text: g.text, ...(exp ? { expectation: exp } : {}) }), Number(id));
     }
   }
   for (const [i, r] of results.entries()) {
@@ -191,13 +215,30 @@ export function findingsOf(results: readonly EntryResult[]): { findings: ReportF
       const nan = r.case?.nan;
       const sub = r.case?.subnormals;
       const subject = subjectOf(resultVariant(r));
-      const text = r.verdict === 'observed' ? `inside the set the spec leaves open (${uns || 'order'})${sub ? `; subnormals: ${sub}` : ''}${nan ? `; NaN results: ${nan}` : ''}` : r.reason;
-      add(`${r.verdict}|${subject}|${text}`, () => ({ verdict: r.verdict, subject, explanation: [uns, sub && `subnormals ${sub}`, nan].filter(Boolean).join('; '), text }), i);
+      const text =
+        r.verdict === 'observed'
+          ? `inside the set the spec leaves open (${uns || 'order'})${sub ? `; subnormals: ${sub}` : ''}${nan ? `; NaN results: ${nan}` : ''}`
+          : r.reason;
+      add(
+        `${r.verdict}|${subject}|${text}`,
+        () => ({ verdict: r.verdict, subject, explanation: [uns, sub && `subnormals ${sub}`, nan].filter(Boolean).join('; '), text }),
+        i,
+      );
     } else {
       const rule = r.catalog.rules[0] ?? '';
       const tool = toolMessage(r) || r.reason;
       const subject = `${r.family}: expect ${r.catalog.expect} | ${rule}`;
-      add(`${r.verdict}|${subject}|${tool}${r.expectation ?? ''}`, () => ({ verdict: r.verdict, subject, explanation: tool, text: `${r.catalog.expect === 'either' ? 'the spec leaves it open' : `the catalog expects ${r.catalog.expect}`} (${rule}); ${tool}`, ...(r.expectation ? { expectation: r.expectation } : {}) }), i);
+      add(
+        `${r.verdict}|${subject}|${tool}${r.expectation ?? ''}`,
+        () => ({
+          verdict: r.verdict,
+          subject,
+          explanation: tool,
+          text: `${r.catalog.expect === 'either' ? 'the spec leaves it open' : `the catalog expects ${r.catalog.expect}`} (${rule}); ${tool}`,
+          ...(r.expectation ? { expectation: r.expectation } : {}),
+        }),
+        i,
+      );
     }
   }
   raws.sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict) || b.ids.length - a.ids.length || a.subject.localeCompare(b.subject));
@@ -210,4 +251,3 @@ export function findingsOf(results: readonly EntryResult[]): { findings: ReportF
   });
   return { findings, results: results.map((r, i) => (keyOf[i] ? copyResult(r, { finding: keyOf[i] }) : r)) };
 }
-

@@ -81,13 +81,15 @@ export function editionCheck(results: readonly EntryResult[]): { check: EditionC
     for (const e of EDITIONS) g.verdicts[e]![per[e]] = (g.verdicts[e]![per[e]] ?? 0) + 1;
     bySubject.set(subject, g);
   });
-  const subjects = [...bySubject].map(([subject, g]): EditionSubject => ({
-    subject,
-    cases: g.cases,
-    verdicts: g.verdicts as EditionSubject['verdicts'],
-    agrees: EDITIONS.filter((e) => !g.verdicts[e]!.mismatch),
-    against: EDITIONS.filter((e) => (g.verdicts[e]!.mismatch ?? 0) > 0),
-  }));
+  const subjects = [...bySubject].map(
+    ([subject, g]): EditionSubject => ({
+      subject,
+      cases: g.cases,
+      verdicts: g.verdicts as EditionSubject['verdicts'],
+      agrees: EDITIONS.filter((e) => !g.verdicts[e]!.mismatch),
+      against: EDITIONS.filter((e) => (g.verdicts[e]!.mismatch ?? 0) > 0),
+    }),
+  );
   return { check: { judged: byResult.size, subjects }, byResult };
 }
 
@@ -96,7 +98,11 @@ export function editionCheck(results: readonly EntryResult[]): { check: EditionC
  * with: judged under each edition where the reference depends on it, and otherwise the same under
  * every edition (a mismatch, or a known deviation, against all; anything else as all say).
  */
-export function findingsWithEditions(findings: readonly ReportFinding[], results: readonly EntryResult[], byResult: Map<number, Record<Edition, string>>): ReportFinding[] {
+export function findingsWithEditions(
+  findings: readonly ReportFinding[],
+  results: readonly EntryResult[],
+  byResult: Map<number, Record<Edition, string>>,
+): ReportFinding[] {
   const per = new Map<string, { agrees: Set<Edition>; against: Set<Edition> }>();
   results.forEach((r, i) => {
     if (!r.finding || !r.case?.observed) return;

@@ -109,7 +109,9 @@ export interface ExpectationsInclude {
  */
 export async function loadExpectations(file: string, mustExist = false): Promise<{ expectations: Expectation[]; problems: InputProblem[] }> {
   if (!existsSync(file)) {
-    return mustExist ? { expectations: [], problems: [{ file, line: 1, col: 1, message: `no such expectations file; check the path given to --expectations` }] } : { expectations: [], problems: [] };
+    return mustExist
+      ? { expectations: [], problems: [{ file, line: 1, col: 1, message: `no such expectations file; check the path given to --expectations` }] }
+      : { expectations: [], problems: [] };
   }
   const expectations: Expectation[] = [];
   const problems: InputProblem[] = [];
@@ -122,13 +124,31 @@ export async function loadExpectations(file: string, mustExist = false): Promise
     for (const inc of parsed.includes) {
       const target = resolve(dirname(f), inc.path);
       const shown = relative(process.cwd(), target) || target;
-      if (!existsSync(target)) problems.push({ file: f, line: inc.line, col: inc.col, message: `include: no such file '${inc.path}' (looked for ${shown}); paths are relative to this file's folder` });
-      else if (chain.includes(target)) problems.push({ file: f, line: inc.line, col: inc.col, message: `include: '${inc.path}' includes a file that includes it (${[...chain, target].map((c) => relative(process.cwd(), c)).join(' -> ')}); remove one of the includes` });
+      if (!existsSync(target))
+        problems.push({
+          file: f,
+          line: inc.line,
+          col: inc.col,
+          message: `include: no such file '${inc.path}' (looked for ${shown}); paths are relative to this file's folder`,
+        });
+      else if (chain.includes(target))
+        problems.push({
+          file: f,
+          line: inc.line,
+          col: inc.col,
+          message: `include: '${inc.path}' includes a file that includes it (${[...chain, target].map((c) => relative(process.cwd(), c)).join(' -> ')}); remove one of the includes`,
+        });
       else if (!done.has(target)) await read(shown, [...chain, target]);
     }
     for (const e of parsed.expectations) {
       const before = firstSeen.get(e.id);
-      if (before) problems.push({ file: f, line: e.line, col: 1, message: `id: '${e.id}' is used already (${before.file}:${before.line}); ids must be unique over a file and the files it includes` });
+      if (before)
+        problems.push({
+          file: f,
+          line: e.line,
+          col: 1,
+          message: `id: '${e.id}' is used already (${before.file}:${before.line}); ids must be unique over a file and the files it includes`,
+        });
       else firstSeen.set(e.id, e);
       expectations.push(e);
     }
@@ -155,7 +175,10 @@ export function parseExpectations(file: string, text: string): { expectations: E
   const incNode = isMap(root) ? (root.get('include', true) as Node | undefined) : undefined;
   const listNode = isMap(root) ? (root.get('expectations', true) as Node | undefined) : undefined;
   if (!isMap(root) || (listNode === undefined ? incNode === undefined : !isSeq(listNode))) {
-    at((listNode ?? root) as Node, "the file must be a map with the key 'expectations:' holding a list of expectations, and/or 'include:' listing other expectations files (see docs/expectations.md)");
+    at(
+      (listNode ?? root) as Node,
+      "the file must be a map with the key 'expectations:' holding a list of expectations, and/or 'include:' listing other expectations files (see docs/expectations.md)",
+    );
     return { expectations: [], problems, includes };
   }
   for (const p of root.items) {
@@ -184,7 +207,8 @@ export function parseExpectations(file: string, text: string): { expectations: E
     const line = lc.linePos(item.range?.[0] ?? 0).line;
     for (const p of m.items) {
       const k = isScalar(p.key) ? String(p.key.value) : '?';
-      if (!KEYS.includes(k)) at(p.key as Node, `unknown key '${k}' in an expectation; did you mean '${nearestWords(k, KEYS, 1)[0]}'? (keys: ${KEYS.join(', ')})`);
+      if (!KEYS.includes(k))
+        at(p.key as Node, `unknown key '${k}' in an expectation; did you mean '${nearestWords(k, KEYS, 1)[0]}'? (keys: ${KEYS.join(', ')})`);
     }
     const str = (key: string, required: boolean): string | undefined => {
       const n = m.get(key, true) as Node | undefined;
@@ -208,22 +232,33 @@ export function parseExpectations(file: string, text: string): { expectations: E
     const link = str('link', true);
     const editionsText = str('editions', false);
     const editions = editionsText !== undefined ? parseRange(editionsText) : undefined;
-    if (editionsText !== undefined && !editions) at(m.get('editions', true) as Node, `editions: '${editionsText}' is not a range of the catalog's PTX ISA editions (${EDITIONS.join(', ')}); write e.g. "9.1-9.3" or "9.4"`);
+    if (editionsText !== undefined && !editions)
+      at(
+        m.get('editions', true) as Node,
+        `editions: '${editionsText}' is not a range of the catalog's PTX ISA editions (${EDITIONS.join(', ')}); write e.g. "9.1-9.3" or "9.4"`,
+      );
     if (id !== undefined) {
       if (!/^[A-Za-z0-9_.-]+$/.test(id)) at(m.get('id', true) as Node, `id: '${id}' may use letters, digits, '_', '.' and '-' only`);
       if (seen.has(id)) at(m.get('id', true) as Node, `id: '${id}' is used already (line ${seen.get(id)}); ids must be unique`);
       seen.set(id, line);
     }
-    if (!EXPECTED_VERDICTS.includes(verdictText as ExpectedVerdict)) at(m.get('verdict', true) as Node, `verdict: '${verdictText}' cannot be expected; use one of ${EXPECTED_VERDICTS.join(', ')}`);
-    if (pattern !== undefined && pattern.split(',').every((x) => !x.trim())) at(m.get('pattern', true) as Node, 'pattern: is empty; write a glob over result ids, e.g. atom.global.add.f32*');
+    if (!EXPECTED_VERDICTS.includes(verdictText as ExpectedVerdict))
+      at(m.get('verdict', true) as Node, `verdict: '${verdictText}' cannot be expected; use one of ${EXPECTED_VERDICTS.join(', ')}`);
+    if (pattern !== undefined && pattern.split(',').every((x) => !x.trim()))
+      at(m.get('pattern', true) as Node, 'pattern: is empty; write a glob over result ids, e.g. atom.global.add.f32*');
     let expl: readonly string[] | string | undefined = explanation;
     if (explanation !== undefined && verdictText === 'mismatch') {
       const ids = explanation === 'none' ? [] : explanation.split(',').map((s) => s.trim());
       const bad = ids.filter((x) => !altIds.includes(x));
-      if (bad.length) at(m.get('explanation', true) as Node, `explanation: unknown alternative '${bad[0]}'; did you mean '${nearestWords(bad[0]!, altIds, 1)[0]}'? (alternatives: ${altIds.join(', ')}, or none)`);
+      if (bad.length)
+        at(
+          m.get('explanation', true) as Node,
+          `explanation: unknown alternative '${bad[0]}'; did you mean '${nearestWords(bad[0]!, altIds, 1)[0]}'? (alternatives: ${altIds.join(', ')}, or none)`,
+        );
       expl = ids;
     }
-    if (link !== undefined && !/^(https?:\/\/\S+|[\w./-]+)$/.test(link)) at(m.get('link', true) as Node, `link: '${link}' is neither a URL (https://...) nor a path in the repository`);
+    if (link !== undefined && !/^(https?:\/\/\S+|[\w./-]+)$/.test(link))
+      at(m.get('link', true) as Node, `link: '${link}' is neither a URL (https://...) nor a path in the repository`);
     if (id && pattern && expl !== undefined && reason && link && EXPECTED_VERDICTS.includes(verdictText as ExpectedVerdict)) {
       out.push({ id, pattern, verdict: verdictText as ExpectedVerdict, explanation: expl, reason, link, ...(editions ? { editions } : {}), file, line });
     }
@@ -251,7 +286,8 @@ function couldDeviate(e: Expectation, r: EntryResult, elsewhere: ReadonlySet<str
  * alternative, so only `explanation: none` can cover one.
  */
 const namesAlternatives = (e: Expectation) => e.verdict === 'mismatch' && typeof e.explanation !== 'string' && e.explanation.length > 0;
-const CONTENTION_NO_ALTERNATIVES = "contention group(s): judged by the contention model, which names no alternative rule (an expectation over them says 'explanation: none')";
+const CONTENTION_NO_ALTERNATIVES =
+  "contention group(s): judged by the contention model, which names no alternative rule (an expectation over them says 'explanation: none')";
 
 const ENTRIES_NO_BITS = "catalog entr(y/ies): a mismatch is of a case's bits on hardware, and an entry is checked for compile acceptance only";
 const CASES_NO_PTXAS = "case(s): a compile-mismatch is ptxas's answer on a catalog entry, and no case is one";
@@ -302,7 +338,16 @@ export function undoJudgement(r: EntryResult): EntryResult {
  */
 export function undoJudgementOf(r: EntryResult, observedElsewhere: boolean): EntryResult {
   const { explanation: _e, expectation: _x, finding: _f, ...rest } = r;
-  const verdict = r.verdict !== 'known-deviation' ? r.verdict : r.case?.observed || observedElsewhere ? 'mismatch' : r.ptxas?.crashed ? 'error' : r.ptxas ? 'compile-mismatch' : 'error';
+  const verdict =
+    r.verdict !== 'known-deviation'
+      ? r.verdict
+      : r.case?.observed || observedElsewhere
+        ? 'mismatch'
+        : r.ptxas?.crashed
+          ? 'error'
+          : r.ptxas
+            ? 'compile-mismatch'
+            : 'error';
   const reason = r.verdict === 'known-deviation' ? r.reason.replace(KNOWN_PREFIX, '') : r.reason;
   return { ...rest, verdict, reason, ...(r.case ? { case: { ...r.case, allowed: r.case.observed ? {} : r.case.allowed, nan: undefined } } : {}) };
 }
@@ -393,7 +438,11 @@ export function applyExpectations(
     const o = otherwise[k]!;
     const want = typeof e.explanation === 'string' ? `a message containing '${e.explanation}'` : e.explanation.join(',') || 'none';
     const why = [
-      ...(o.n ? [`${o.n} ${e.verdict === 'error' ? 'error(s)' : `${e.verdict}(es)`} with another ${typeof e.explanation === 'string' ? 'message' : 'explanation'} than it expects (${want}), e.g. ${o.example}: ${o.got}`] : []),
+      ...(o.n
+        ? [
+            `${o.n} ${e.verdict === 'error' ? 'error(s)' : `${e.verdict}(es)`} with another ${typeof e.explanation === 'string' ? 'message' : 'explanation'} than it expects (${want}), e.g. ${o.example}: ${o.got}`,
+          ]
+        : []),
       ...[...unfit[k]!].map(([what, u]) => `${u.n} ${what}, e.g. ${u.example}`),
     ].join('; ');
     return {

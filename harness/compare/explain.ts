@@ -38,13 +38,23 @@ export const ALTERNATIVES: readonly Alternative[] = [
   { id: 'round-ru', text: 'rounding up (toward +inf)', applies: ADDS, rounding: 'ru' },
   { id: 'round-rd', text: 'rounding down (toward -inf)', applies: ADDS, rounding: 'rd' },
   { id: 'round-rna', text: 'rounding to nearest, ties away from zero', applies: ADDS, rounding: 'rna' },
-  { id: 'nan-propagate', text: 'a NaN operand of min/max propagating (IEEE 754-2019 minimum/maximum) instead of yielding the other operand', applies: ['minmax', 'ld_reduce.minmax'], nanPropagates: true },
+  {
+    id: 'nan-propagate',
+    text: 'a NaN operand of min/max propagating (IEEE 754-2019 minimum/maximum) instead of yielding the other operand',
+    applies: ['minmax', 'ld_reduce.minmax'],
+    nanPropagates: true,
+  },
   { id: 'zeros-unordered', text: '-0.0 and +0.0 compared equal by min/max (either returned)', applies: ['minmax', 'ld_reduce.minmax'], zerosUnordered: true },
   { id: 'acc-f32', text: 'intermediate accumulation in .f32 (one rounding to the type at the end)', applies: ['ld_reduce.add'], acc: 'f32' },
   { id: 'acc-f16', text: 'intermediate accumulation in .f16', applies: ['ld_reduce.add'], acc: 'f16' },
   { id: 'acc-type', text: 'intermediate accumulation in the element type, each step rounded', applies: ['ld_reduce.add'], acc: 'type' },
   { id: 'acc-f64', text: 'intermediate accumulation in .f64 (one rounding to the type at the end)', applies: ['ld_reduce.add'], acc: 'f64' },
-  { id: 'acc-exact', text: 'accumulated exactly and rounded once to the type (no intermediate rounding in any order)', applies: ['ld_reduce.add'], acc: 'exact' },
+  {
+    id: 'acc-exact',
+    text: 'accumulated exactly and rounded once to the type (no intermediate rounding in any order)',
+    applies: ['ld_reduce.add'],
+    acc: 'exact',
+  },
 ];
 
 const flush = (f: FloatFormat, b: bigint) => (classify(f, b) === 'subnormal' ? b & (1n << BigInt(f.bits - 1)) : b);
@@ -81,7 +91,13 @@ function laneOp(alt: Alternative, lf: FloatFormat, op: string, specifiedFtz: boo
   const base = specifiedFtz === 'unspecified' ? undefined : specifiedFtz;
   const fi = alt.flushIn ?? base;
   const fo = alt.flushOut ?? base;
-  const modes: [boolean, boolean][] = fi === undefined || fo === undefined ? [[false, false], [true, true]] : [[fi, fo]];
+  const modes: [boolean, boolean][] =
+    fi === undefined || fo === undefined
+      ? [
+          [false, false],
+          [true, true],
+        ]
+      : [[fi, fo]];
   const bits: bigint[] = [];
   let anyNaN = false;
   for (const [i, o] of modes) {
@@ -110,7 +126,14 @@ function laneOp(alt: Alternative, lf: FloatFormat, op: string, specifiedFtz: boo
 export interface Explainable {
   /** Variant id or opcode (as in results: a bit-bucket variant ends in (_)). */
   readonly variant: string;
-  readonly input: { memory?: readonly string[]; b?: readonly string[]; c?: readonly string[]; source?: readonly string[]; replicas?: readonly (readonly string[])[]; space?: string };
+  readonly input: {
+    memory?: readonly string[];
+    b?: readonly string[];
+    c?: readonly string[];
+    source?: readonly string[];
+    replicas?: readonly (readonly string[])[];
+    space?: string;
+  };
   readonly observed: ObservedBits;
 }
 
@@ -270,7 +293,9 @@ export function nanBehaviour(c: Explainable): string | undefined {
   // returned values are results only where the family returns its operation's result (not an old value)
   const returnedIsResult = familyPlugin(v.family).shape.results === 'returned';
   const outs = [...(c.observed.memory ?? []), ...(c.observed.returned && returnedIsResult ? c.observed.returned : []), ...(c.observed.replicas ?? []).flat()];
-  const ins = [...(c.input.memory ?? []), ...(c.input.b ?? []), ...(c.input.source ?? []), ...(c.input.replicas ?? []).flat()].flatMap((x) => splitLanes(fmt, BigInt(x)));
+  const ins = [...(c.input.memory ?? []), ...(c.input.b ?? []), ...(c.input.source ?? []), ...(c.input.replicas ?? []).flat()].flatMap((x) =>
+    splitLanes(fmt, BigInt(x)),
+  );
   const quiet = (x: bigint) => x | (1n << BigInt(lf.fracBits - 1));
   let kind: string | undefined;
   let rank = -1;

@@ -47,7 +47,11 @@ const SAID = {
  */
 export function checkBits(fmt: ElementFormat, ref: ReferenceOutcome, bits: CaseBits, as: keyof typeof SAID): { miss?: string; widened: boolean } {
   let widened = false;
-  const places = [['memory', bits.memory, ref.memory] as const, ['returned', bits.returned, ref.returned] as const, ...(bits.replicas ?? []).map((b, r) => [`replicas[${r}]`, b, ref.replicas?.[r]] as const)];
+  const places = [
+    ['memory', bits.memory, ref.memory] as const,
+    ['returned', bits.returned, ref.returned] as const,
+    ...(bits.replicas ?? []).map((b, r) => [`replicas[${r}]`, b, ref.replicas?.[r]] as const),
+  ];
   for (const [what, obs, allowed] of places) {
     if (!obs) continue;
     const al = allowed as readonly ElementAllowed[] | undefined;
@@ -60,7 +64,10 @@ export function checkBits(fmt: ElementFormat, ref: ReferenceOutcome, bits: CaseB
         const s = set[l]!;
         if (!allows(fmt.lane, s, lanes[l]!)) {
           const shown = [...s.bits.map((b) => hex(fmt.lane.bits, b)), ...(s.anyNaN ? ['any NaN'] : [])].join('|');
-          return { miss: `${what}[${i}]${fmt.lanes > 1 ? ` lane ${l}` : ''}: ${SAID[as].bits} ${hex(fmt.lane.bits, lanes[l]!)}, the reference allows ${shown}`, widened };
+          return {
+            miss: `${what}[${i}]${fmt.lanes > 1 ? ` lane ${l}` : ''}: ${SAID[as].bits} ${hex(fmt.lane.bits, lanes[l]!)}, the reference allows ${shown}`,
+            widened,
+          };
         }
         if (s.anyNaN || s.bits.length > 1) widened = true;
       }

@@ -13,7 +13,13 @@ export interface JudgedRun {
   readonly outcomes: ExpectationOutcome[];
 }
 
-export function judgeRun(raw: readonly EntryResult[], expectations: readonly Expectation[] = [], covered: readonly string[] = [], coveredEntries: readonly string[] = [], observedElsewhere: ReadonlySet<string> = new Set()): JudgedRun {
+export function judgeRun(
+  raw: readonly EntryResult[],
+  expectations: readonly Expectation[] = [],
+  covered: readonly string[] = [],
+  coveredEntries: readonly string[] = [],
+  observedElsewhere: ReadonlySet<string> = new Set(),
+): JudgedRun {
   const enriched = raw.map(enrichResult);
   const { results: expected, outcomes } = applyExpectations(enriched, expectations, covered, coveredEntries, observedElsewhere);
   const { findings, results } = findingsOf(expected);

@@ -63,12 +63,20 @@ export function operandSets(fmt: ElementFormat, op: string): OperandSet[] {
   if (op === 'exch') return [{ name: 'exch', memory: 99n, b: [100n, 101n, 102n, 103n, 104n, 105n, 106n, 107n] }];
   if (lf.kind === 'int') {
     const ones = new Array(32).fill(1n);
-    if (op === 'add') return [{ name: 'exact', memory: 0n, b: ones }, { name: 'small', memory: 5n, b: [1n, 2n, 3n, 4n] }];
+    if (op === 'add')
+      return [
+        { name: 'exact', memory: 0n, b: ones },
+        { name: 'small', memory: 5n, b: [1n, 2n, 3n, 4n] },
+      ];
     if (op === 'inc' || op === 'dec') return [{ name: 'wrap', memory: 0n, b: [3n, 3n, 3n, 3n] }];
     // min: 'bits' never lowers the value (every operand is above 0x0f), so a lost min is invisible
     // there; 'falling' lowers it at every operation in thread order (found by the CUDA C++ lens:
     // atomicMin(unsigned long long*) on another CTA's shared memory)
-    if (op === 'min') return [{ name: 'bits', memory: 0x0fn, b: [0x11n, 0x22n, 0x44n, 0x88n] }, { name: 'falling', memory: 0xffn, b: [0x88n, 0x44n, 0x22n, 0x11n] }];
+    if (op === 'min')
+      return [
+        { name: 'bits', memory: 0x0fn, b: [0x11n, 0x22n, 0x44n, 0x88n] },
+        { name: 'falling', memory: 0xffn, b: [0x88n, 0x44n, 0x22n, 0x11n] },
+      ];
     return [{ name: 'bits', memory: 0x0fn, b: [0x11n, 0x22n, 0x44n, 0x88n] }];
   }
   const f = lf as FloatFormat;
@@ -119,7 +127,11 @@ export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): Co
     // every ordering, scope and cache hint on the family's .global.add.f32 (bulk: .add.f32), across CTAs
     const scoped = Boolean(q.scope || q.sem || q.hint) && q.op === 'add' && q.type === 'f32' && (q.space === 'global' || gv.shape.bulkCopy === true) && !q.vec;
     if ((q.sem || q.scope || q.hint) && !scoped) continue;
-    const shape = `${e.family}|${JSON.stringify(Object.entries(q).filter(([k, x]) => x && k !== 'sem' && k !== 'scope' && k !== 'hint').sort())}`;
+    const shape = `${e.family}|${JSON.stringify(
+      Object.entries(q)
+        .filter(([k, x]) => x && k !== 'sem' && k !== 'scope' && k !== 'hint')
+        .sort(),
+    )}`;
     if (!scoped) {
       if (seen.has(shape)) continue;
       seen.add(shape);
@@ -131,7 +143,9 @@ export function contentionPlan(plan: GpuPlan, keep: (id: string) => boolean): Co
       const clusterOk = mode === 0 && (q.space === 'shared::cluster' || q.dst === 'shared::cluster' || (scoped && !gv.shape.bulkCopy));
       const layouts = gv.shape.clustered
         ? (['cluster'] as Layout[])
-        : scoped ? (['grid', 'cluster'] as Layout[]).filter((l) => l === 'grid' || clusterOk) : [...LAYOUTS.filter((l) => !((shared || mode === 1) && l === 'grid')), ...(clusterOk ? (['cluster'] as Layout[]) : [])];
+        : scoped
+          ? (['grid', 'cluster'] as Layout[]).filter((l) => l === 'grid' || clusterOk)
+          : [...LAYOUTS.filter((l) => !((shared || mode === 1) && l === 'grid')), ...(clusterOk ? (['cluster'] as Layout[]) : [])];
       for (const layout of layouts) {
         for (const set of operandSets(fmt, q.op ?? '')) {
           if ((layout === 'cta' || layout === 'cluster') && set.b.length > 8) continue; // 8 warps; 8 CTAs in a cluster

@@ -38,7 +38,11 @@ export function contendKernel(gv: GpuVariant, selftest = false): string {
   const L: string[] = [];
   L.push(`.visible .entry ${contendKernelName(gv, selftest)}${CONTEND_PARAMS}`, '{');
   L.push(`  .shared .align 16 .b8 smem[${BLOCK * SLOT}];`);
-  L.push('  .reg .b64 %mem, %ops, %out, %slot, %po, %x64, %pol, %lo, %hi;', '  .reg .b32 %t, %tx, %nt, %n, %lay, %mode, %g, %i, %u, %sa, %gl, %sc;', '  .reg .pred %p, %lead, %sh, %cl;');
+  L.push(
+    '  .reg .b64 %mem, %ops, %out, %slot, %po, %x64, %pol, %lo, %hi;',
+    '  .reg .b32 %t, %tx, %nt, %n, %lay, %mode, %g, %i, %u, %sa, %gl, %sc;',
+    '  .reg .pred %p, %lead, %sh, %cl;',
+  );
   L.push(`  .reg .${T} %d<${n}>, %bv<${n}>, %cv<${n}>;`, '  .reg .f32 %fa, %fb;', ...(whole?.decls ?? []));
   L.push(
     '  ld.param.u64 %mem, [pmem];',
@@ -78,10 +82,22 @@ export function contendKernel(gv: GpuVariant, selftest = false): string {
     '  add.u64 %po, %ops, %po;',
   );
   for (let j = 0; j < n; j++) {
-    if (w === 128) L.push('  ld.global.v2.b64 {%lo, %hi}, [%po];', `  mov.b128 %bv${j}, {%lo, %hi};`, '  ld.global.v2.b64 {%lo, %hi}, [%po+16];', `  mov.b128 %cv${j}, {%lo, %hi};`);
+    if (w === 128)
+      L.push(
+        '  ld.global.v2.b64 {%lo, %hi}, [%po];',
+        `  mov.b128 %bv${j}, {%lo, %hi};`,
+        '  ld.global.v2.b64 {%lo, %hi}, [%po+16];',
+        `  mov.b128 %cv${j}, {%lo, %hi};`,
+      );
     else L.push(`  ld.global.${T} %bv${j}, [%po+${j * bytes}];`, `  ld.global.${T} %cv${j}, [%po+${16 + j * bytes}];`);
   }
-  L.push(`  mul.wide.u32 %slot, %g, ${SLOT};`, '  add.u64 %slot, %mem, %slot;', '  mov.u32 %sa, smem;', `  mad.lo.u32 %sa, %gl, ${SLOT}, %sa;`, '  setp.eq.u32 %lead, %i, 0;');
+  L.push(
+    `  mul.wide.u32 %slot, %g, ${SLOT};`,
+    '  add.u64 %slot, %mem, %slot;',
+    '  mov.u32 %sa, smem;',
+    `  mad.lo.u32 %sa, %gl, ${SLOT}, %sa;`,
+    '  setp.eq.u32 %lead, %i, 0;',
+  );
   const stageIn = ['  @%lead ld.global.v2.b64 {%pol, %x64}, [%slot];', '  @%lead st.shared.v2.b64 [%sa], {%pol, %x64};', '  bar.sync 0;'];
   const stageOut = ['  bar.sync 0;', '  @%lead ld.shared.v2.b64 {%pol, %x64}, [%sa];', '  @%lead st.global.v2.b64 [%slot], {%pol, %x64};'];
   const op = (target: string, space: string): string[] =>
@@ -93,19 +109,55 @@ export function contendKernel(gv: GpuVariant, selftest = false): string {
     L.push(...whole.lines);
   } else if (clusterSpace) {
     // in a cluster launch, the slot is rank 0's; otherwise this CTA's
-    const cIn = ['  @%lead ld.global.v2.b64 {%pol, %x64}, [%slot];', '  @%lead st.shared.v2.b64 [%sa], {%pol, %x64};', '  barrier.cluster.arrive;', '  barrier.cluster.wait;'];
-    const cOut = ['  barrier.cluster.arrive;', '  barrier.cluster.wait;', '  @%lead ld.shared.v2.b64 {%pol, %x64}, [%sa];', '  @%lead st.global.v2.b64 [%slot], {%pol, %x64};'];
-    L.push('  @%cl bra CLUSTER;', ...stageIn, ...op('%sa', '.shared::cluster'), ...stageOut, '  bra DONEOP;', 'CLUSTER:', ...cIn, '  mapa.shared::cluster.u32 %sc, %sa, 0;', ...op('%sc', '.shared::cluster'), ...cOut, 'DONEOP:');
+    const cIn = [
+      '  @%lead ld.global.v2.b64 {%pol, %x64}, [%slot];',
+      '  @%lead st.shared.v2.b64 [%sa], {%pol, %x64};',
+      '  barrier.cluster.arrive;',
+      '  barrier.cluster.wait;',
+    ];
+    const cOut = [
+      '  barrier.cluster.arrive;',
+      '  barrier.cluster.wait;',
+      '  @%lead ld.shared.v2.b64 {%pol, %x64}, [%sa];',
+      '  @%lead st.global.v2.b64 [%slot], {%pol, %x64};',
+    ];
+    L.push(
+      '  @%cl bra CLUSTER;',
+      ...stageIn,
+      ...op('%sa', '.shared::cluster'),
+      ...stageOut,
+      '  bra DONEOP;',
+      'CLUSTER:',
+      ...cIn,
+      '  mapa.shared::cluster.u32 %sc, %sa, 0;',
+      ...op('%sc', '.shared::cluster'),
+      ...cOut,
+      'DONEOP:',
+    );
   } else if (shared) {
     L.push(...stageIn, ...op('%sa', '.shared'), ...stageOut);
   } else if (k.generic) {
-    L.push('  and.b32 %u, %mode, 1;', '  setp.ne.u32 %sh, %u, 0;', '  @!%sh bra GLOBAL;', ...stageIn, '  cvt.u64.u32 %x64, %sa;', '  cvta.shared.u64 %x64, %x64;', ...op('%x64', ''), ...stageOut, '  bra DONEOP;', 'GLOBAL:', ...op('%slot', ''), 'DONEOP:');
+    L.push(
+      '  and.b32 %u, %mode, 1;',
+      '  setp.ne.u32 %sh, %u, 0;',
+      '  @!%sh bra GLOBAL;',
+      ...stageIn,
+      '  cvt.u64.u32 %x64, %sa;',
+      '  cvta.shared.u64 %x64, %x64;',
+      ...op('%x64', ''),
+      ...stageOut,
+      '  bra DONEOP;',
+      'GLOBAL:',
+      ...op('%slot', ''),
+      'DONEOP:',
+    );
   } else {
     L.push(...op('%slot', '.global'));
   }
   if (k.returns && !selftest) {
     L.push('  mad.lo.u32 %u, %g, %n, %i;', '  mul.wide.u32 %po, %u, 16;', '  add.u64 %po, %out, %po;');
-    for (let j = 0; j < n; j++) L.push(...(w === 128 ? [`  mov.b128 {%lo, %hi}, %d${j};`, '  st.global.v2.b64 [%po], {%lo, %hi};'] : [`  st.global.${T} [%po+${j * bytes}], %d${j};`]));
+    for (let j = 0; j < n; j++)
+      L.push(...(w === 128 ? [`  mov.b128 {%lo, %hi}, %d${j};`, '  st.global.v2.b64 [%po], {%lo, %hi};'] : [`  st.global.${T} [%po+${j * bytes}], %d${j};`]));
   }
   L.push('  ret;', '}');
   return L.join('\n');

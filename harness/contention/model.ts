@@ -35,22 +35,38 @@ export const CONTENTION_RULES = {
   atomic: {
     id: 'contention.atomic-scopes',
     text: 'operations whose scopes include one another are atomic with respect to each other: their effect is some sequential order',
-    cite: cite('atom.md', 'Description', 'Two atomic operations (atom or red) are performed atomically with respect to each other only if each operation specifies a scope that includes the other.'),
+    cite: cite(
+      'atom.md',
+      'Description',
+      'Two atomic operations (atom or red) are performed atomically with respect to each other only if each operation specifies a scope that includes the other.',
+    ),
   },
   split: {
     id: 'contention.split-read-write',
     text: 'where a scope does not include the other operation, each operation may be seen as a read followed by a dependent write (updates may be lost)',
-    cite: cite('atom.md', 'Description', 'When this condition is not met, each operation observes the other operation being performed as if it were split into a read followed by a dependent write.'),
+    cite: cite(
+      'atom.md',
+      'Description',
+      'When this condition is not met, each operation observes the other operation being performed as if it were split into a read followed by a dependent write.',
+    ),
   },
   scopes: {
     id: 'contention.scope-sets',
     text: 'a scope is a set of threads (.cta: one CTA; .cluster: one cluster; .gpu: the device; .sys: the system, as the memory consistency model defines them); no .scope means .gpu: so .cta does not include other CTAs, .cluster not other clusters',
-    cite: cite('atom.md', 'Description', 'The optional .scope qualifier specifies the set of threads that can directly observe the memory synchronizing effect of this operation / If the .scope qualifier is absent, .gpu scope is assumed by default.'),
+    cite: cite(
+      'atom.md',
+      'Description',
+      'The optional .scope qualifier specifies the set of threads that can directly observe the memory synchronizing effect of this operation / If the .scope qualifier is absent, .gpu scope is assumed by default.',
+    ),
   },
   perElement: {
     id: 'contention.per-element',
     text: 'a packed or vector atom is atomic per scalar element, not as a whole: each lane has its own order',
-    cite: cite('atom.md', 'Description', 'In such cases, the atomicity is guaranteed separately for each of the individual scalar elements; the entire atom is not guaranteed to be atomic as a single access.'),
+    cite: cite(
+      'atom.md',
+      'Description',
+      'In such cases, the atomicity is guaranteed separately for each of the individual scalar elements; the entire atom is not guaranteed to be atomic as a single access.',
+    ),
   },
 } as const satisfies Record<string, ContentionRule>;
 
@@ -211,7 +227,10 @@ export function orderSet(l: Lane, ops: number, opts: { free?: boolean; memoKey?:
   if (hit) return hit;
   let out: bigint[];
   if (ops > MAX_ORDER_N) {
-    if (!opts.free) throw new CaseError(`every order of ${ops} operations is not enumerated (up to ${MAX_ORDER_N}); use operands whose every order gives one result (exact partial sums)`);
+    if (!opts.free)
+      throw new CaseError(
+        `every order of ${ops} operations is not enumerated (up to ${MAX_ORDER_N}); use operands whose every order gives one result (exact partial sums)`,
+      );
     let s = new Set<bigint>([l.initial]);
     for (let i = 0; i < ops; i++) s = new Set([...s].flatMap((x) => statesOf(l.step(x, i))));
     out = [...s];
@@ -395,7 +414,11 @@ export interface ContentionJudgement {
 export function judgeContention(c: ContentionCase, obs: ContentionObserved, atomic: boolean, lanes: readonly Lane[] = lanesOf(c)): ContentionJudgement {
   const fmt = elementFormat(c.variant.q.type ?? '');
   const n = c.ops.length;
-  const rules: ContentionRule[] = [atomic ? CONTENTION_RULES.atomic : CONTENTION_RULES.split, CONTENTION_RULES.scopes, ...(lanes.length > 1 ? [CONTENTION_RULES.perElement] : [])];
+  const rules: ContentionRule[] = [
+    atomic ? CONTENTION_RULES.atomic : CONTENTION_RULES.split,
+    CONTENTION_RULES.scopes,
+    ...(lanes.length > 1 ? [CONTENTION_RULES.perElement] : []),
+  ];
   const out: LaneJudgement[] = [];
   const bad: string[] = [];
   const lost: string[] = [];
@@ -416,7 +439,9 @@ export function judgeContention(c: ContentionCase, obs: ContentionObserved, atom
     out.push(j);
     const hex = (x: bigint) => hexBits(l.bits, x);
     if (!j.atomic) {
-      const what = returned ? `returned ${returned.map(hex).join(', ')} and final ${hex(final)} are no order of the ${n} operations` : `final ${hex(final)} is not the result of any order of the ${n} operations (${j.allowed} allowed)`;
+      const what = returned
+        ? `returned ${returned.map(hex).join(', ')} and final ${hex(final)} are no order of the ${n} operations`
+        : `final ${hex(final)} is not the result of any order of the ${n} operations (${j.allowed} allowed)`;
       if (j.split) lost.push(`${where}${what}; a split read/write interleaving gives it (an update lost)`);
       else if (atomic || n <= MAX_SPLIT_N) bad.push(`${where}${what}${n <= MAX_SPLIT_N ? ', nor of any split read/write interleaving' : ''}`);
       else lost.push(`${where}${what}; split read/write interleavings of ${n} operations are not searched (up to ${MAX_SPLIT_N})`);
@@ -430,7 +455,9 @@ export function judgeContention(c: ContentionCase, obs: ContentionObserved, atom
   if (lost.length) return { verdict: 'observed', reason: `narrow scope: ${lost.join('; ')}`, lanes: out, lostUpdate: true, rules };
   return {
     verdict: 'pass',
-    reason: orders.length ? `one linearisation: order ${orders.join('; ')}` : `the final memory is the result of some order (${out.map((j) => j.allowed).join(', ')} allowed)`,
+    reason: orders.length
+      ? `one linearisation: order ${orders.join('; ')}`
+      : `the final memory is the result of some order (${out.map((j) => j.allowed).join(', ')} allowed)`,
     lanes: out,
     lostUpdate: false,
     rules,

@@ -47,7 +47,15 @@ function readElements(buf: Buffer, at: number, n: number, w: number): bigint[] {
   const out: bigint[] = [];
   for (let j = 0; j < n; j++) {
     const o = at + (j * w) / 8;
-    out.push(w === 16 ? BigInt(buf.readUInt16LE(o)) : w === 32 ? BigInt(buf.readUInt32LE(o)) : w === 64 ? buf.readBigUInt64LE(o) : buf.readBigUInt64LE(o) | (buf.readBigUInt64LE(o + 8) << 64n));
+    out.push(
+      w === 16
+        ? BigInt(buf.readUInt16LE(o))
+        : w === 32
+          ? BigInt(buf.readUInt32LE(o))
+          : w === 64
+            ? buf.readBigUInt64LE(o)
+            : buf.readBigUInt64LE(o) | (buf.readBigUInt64LE(o + 8) << 64n),
+    );
   }
   return out;
 }
@@ -71,7 +79,8 @@ export const LAYOUT_CODE = { warp: 0, cta: 1, grid: 2, cluster: 3 } as const;
 export function launchShape(layout: keyof typeof LAYOUT_CODE, n: number, reps: number): { grid: number; block: number; cluster: number } {
   // cluster: clusters of n CTAs of up to 256 threads (one shared slot per thread in the first CTA)
   const cblock = Math.min(reps, 256);
-  const [grid, block] = layout === 'warp' ? [(reps * n) / 256, 256] : layout === 'cta' ? [reps / 32, 32 * n] : layout === 'cluster' ? [n * (reps / cblock), cblock] : [n, reps];
+  const [grid, block] =
+    layout === 'warp' ? [(reps * n) / 256, 256] : layout === 'cta' ? [reps / 32, 32 * n] : layout === 'cluster' ? [n * (reps / cblock), cblock] : [n, reps];
   return { grid, block, cluster: layout === 'cluster' ? n : 1 };
 }
 
@@ -88,7 +97,14 @@ export function groupId(g: ContentionGroup): string {
 export type GroupExec = (launch: number, memBuf: Buffer, opsBuf: Buffer) => { readonly mem: Buffer; readonly out: Buffer };
 
 /** One group on the GPU: `reps` addresses, two launches of `fn` (a kernel of the contention contract, kernel.ts), every distinct outcome judged. The CUDA C++ lens (harness/lens/) launches its kernels through it too; `exec` replaces the launch (harness/peer/). */
-export function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: number, bufs: { mem: bigint; ops: bigint; out: bigint }, exec?: GroupExec): ContentionOutcome {
+export function runGroup(
+  l: Launcher,
+  fn: bigint,
+  g: ContentionGroup,
+  reps: number,
+  bufs: { mem: bigint; ops: bigint; out: bigint },
+  exec?: GroupExec,
+): ContentionOutcome {
   const e = g.gv.entry;
   const k = g.gv.shape;
   const fmt = elementFormat(e.q.type ?? '');
@@ -155,7 +171,14 @@ export function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: numb
       if (j.lostUpdate) lost += s.count;
     }
     const orders = 'lanes' in j ? j.lanes.filter((x) => x.order).map((x) => x.order!) : [];
-    outcomes.push({ count: s.count, memory: s.memory.map((x) => hex(x, w)), ...(s.returned ? { returned: s.returned.map((r) => r.map((x) => hex(x, w))) } : {}), verdict: j.verdict, reason: j.reason, ...(orders.length ? { orders } : {}) });
+    outcomes.push({
+      count: s.count,
+      memory: s.memory.map((x) => hex(x, w)),
+      ...(s.returned ? { returned: s.returned.map((r) => r.map((x) => hex(x, w))) } : {}),
+      verdict: j.verdict,
+      reason: j.reason,
+      ...(orders.length ? { orders } : {}),
+    });
     if (g.selftest) {
       const sj = judge(s, false);
       if (!split || sj.verdict === 'mismatch') split = { verdict: sj.verdict, reason: sj.reason };
@@ -166,14 +189,31 @@ export function runGroup(l: Launcher, fn: bigint, g: ContentionGroup, reps: numb
   // a scope that does not include every participant: a finding either way (whether an update was lost)
   if (!g.atomic && verdict === 'pass') verdict = 'observed';
   const deterministic = launches[0]!.every((k2, r) => k2 === launches[1]![r]);
-  return { group: g, id: groupId(g), n, reps, outcomes, ...(allowed !== undefined ? { allowed } : {}), deterministic, lostUpdates: lost, verdict, ...(split ? { asSplit: split } : {}) };
+  return {
+    group: g,
+    id: groupId(g),
+    n,
+    reps,
+    outcomes,
+    ...(allowed !== undefined ? { allowed } : {}),
+    deterministic,
+    lostUpdates: lost,
+    verdict,
+    ...(split ? { asSplit: split } : {}),
+  };
 }
 
-export async function runContention(opts: ContentionOptions): Promise<{ plan: GpuPlan; outcomes: ContentionOutcome[]; seconds: { compile: number; gpu: number } }> {
+export async function runContention(
+  opts: ContentionOptions,
+): Promise<{ plan: GpuPlan; outcomes: ContentionOutcome[]; seconds: { compile: number; gpu: number } }> {
   const plan = gpuPlan(opts.arch, opts.ptx, opts.filter);
   const groups = shardSlice(opts.selftest ? selftestPlan(gpuPlan(opts.arch, opts.ptx)) : contentionPlan(plan, () => true), opts.shard, (g) => g.set.b.length);
   if (!groups.length) return { plan, outcomes: [], seconds: { compile: 0, gpu: 0 } };
-  const { l, m, compileSeconds } = await openModule(contendModule(opts.arch, opts.ptx, groups), { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir });
+  const { l, m, compileSeconds } = await openModule(contendModule(opts.arch, opts.ptx, groups), {
+    ptxas: opts.ptxas,
+    arch: opts.arch,
+    cacheDir: opts.cacheDir,
+  });
   const t1 = performance.now();
   const maxN = Math.max(...groups.map((g) => g.set.b.length));
   const bufs = { mem: l.memAlloc(opts.reps * 16), ops: l.memAlloc(maxN * 32), out: l.memAlloc(opts.reps * maxN * 16) };
@@ -182,7 +222,13 @@ export async function runContention(opts: ContentionOptions): Promise<{ plan: Gp
     for (const g of groups) {
       const o = runGroup(l, l.getFunction(m, contendKernelName(g.gv, g.selftest)), g, opts.reps, bufs);
       outcomes.push(o);
-      if (o.verdict === 'mismatch' || o.verdict === 'error' || opts.selftest) opts.onProgress?.(`contend ${o.id}: ${o.verdict}, ${o.outcomes.length} distinct outcomes${o.allowed ? ` of ${o.allowed} allowed` : ''}; ${o.outcomes[0]?.reason ?? ''}`.slice(0, 400));
+      if (o.verdict === 'mismatch' || o.verdict === 'error' || opts.selftest)
+        opts.onProgress?.(
+          `contend ${o.id}: ${o.verdict}, ${o.outcomes.length} distinct outcomes${o.allowed ? ` of ${o.allowed} allowed` : ''}; ${o.outcomes[0]?.reason ?? ''}`.slice(
+            0,
+            400,
+          ),
+        );
     }
   } finally {
     l.memFree(bufs.mem);

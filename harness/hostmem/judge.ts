@@ -51,7 +51,11 @@ export const HOSTMEM_RULES = {
   sysLimit: {
     id: 'hostmem.sys-atomicity-limit',
     text: 'a .sys operation on host memory is atomic with respect to the CPU only where the system provides it: "certain strong operations with system scope may not be performed atomically on some systems" (lost updates at .sys against the CPU are allowed, and reported)',
-    cite: { file: '8.1.1-limitations-on-atomicity-at-system-scope.md', section: '8.1.1 Limitations on atomicity at system scope', quote: 'When communicating with the host CPU, certain strong operations with system scope may not be performed atomically on some systems.' },
+    cite: {
+      file: '8.1.1-limitations-on-atomicity-at-system-scope.md',
+      section: '8.1.1 Limitations on atomicity at system scope',
+      quote: 'When communicating with the host CPU, certain strong operations with system scope may not be performed atomically on some systems.',
+    },
   },
   narrowScope: {
     id: 'hostmem.narrow-scope-vs-cpu',
@@ -191,8 +195,8 @@ function ops(s: Side): number {
 /** Exact serial result and lost-update accounting for the additive classes (add, inc, dec, fadd, cas). */
 function additive(job: HostJob, obs: HostObservation): { serial: boolean; split: boolean; lost: HostJudgement['lost']; expected: string; detail: string } {
   const w = job.width;
-  const nG = job.cls === 'cas' ? obs.gpuSuccesses ?? 0 : ops(job.gpu);
-  const nC = job.cls === 'cas' ? obs.cpuSuccesses ?? 0 : ops(job.cpu);
+  const nG = job.cls === 'cas' ? (obs.gpuSuccesses ?? 0) : ops(job.gpu);
+  const nC = job.cls === 'cas' ? (obs.cpuSuccesses ?? 0) : ops(job.cpu);
   let gU: bigint;
   let cU: bigint;
   let delta: bigint | undefined;
@@ -204,7 +208,8 @@ function additive(job: HostJob, obs: HostObservation): { serial: boolean; split:
     const values = [job.init, ...new Array(Math.min(nG, 1)).fill(job.gpu.unit), ...new Array(Math.min(nC, 1)).fill(job.cpu.unit)];
     const total = gU * BigInt(nG) + cU * BigInt(nC);
     const p = (fmt.lane as FloatFormat).fracBits + 1;
-    if (!orderFree(fmt, 'add', values) || total >= 1n << BigInt(p)) throw new Error(`${job.id}: the operands do not make every order exact (total ${total} against 2^${p})`);
+    if (!orderFree(fmt, 'add', values) || total >= 1n << BigInt(p))
+      throw new Error(`${job.id}: the operands do not make every order exact (total ${total} against 2^${p})`);
     const f = floatInteger(job.type, obs.final);
     const i0 = floatInteger(job.type, job.init) ?? 0n;
     delta = f === undefined ? undefined : f - i0;
@@ -215,12 +220,19 @@ function additive(job: HostJob, obs: HostObservation): { serial: boolean; split:
     delta = ((d % (1n << BigInt(w))) + (1n << BigInt(w))) % (1n << BigInt(w));
   }
   // the GPU field must stay below the CPU unit, or the two sides' counts cannot be told apart
-  if (gU * BigInt(ops(job.gpu)) >= cU) throw new Error(`${job.id}: the GPU's ${ops(job.gpu)} operations of ${gU} reach the CPU's unit ${cU}: lost updates could not be told apart`);
+  if (gU * BigInt(ops(job.gpu)) >= cU)
+    throw new Error(`${job.id}: the GPU's ${ops(job.gpu)} operations of ${gU} reach the CPU's unit ${cU}: lost updates could not be told apart`);
   const expectedDelta = gU * BigInt(nG) + cU * BigInt(nC);
-  const expectedBits =
-    job.cls === 'fadd' ? undefined : job.cls === 'dec' ? (job.init - expectedDelta) & maskOf(w) : (job.init + expectedDelta) & maskOf(w);
+  const expectedBits = job.cls === 'fadd' ? undefined : job.cls === 'dec' ? (job.init - expectedDelta) & maskOf(w) : (job.init + expectedDelta) & maskOf(w);
   const expected = expectedBits !== undefined ? hex(expectedBits, w) : `${expectedDelta} (${job.type})`;
-  if (delta === undefined || delta < 0n) return { serial: false, split: false, lost: { total: 0, exact: false }, expected, detail: `final ${hex(obs.final, w)} is not an integer sum of the operands` };
+  if (delta === undefined || delta < 0n)
+    return {
+      serial: false,
+      split: false,
+      lost: { total: 0, exact: false },
+      expected,
+      detail: `final ${hex(obs.final, w)} is not an integer sum of the operands`,
+    };
   // fields: the GPU's count below the CPU unit, the CPU's above
   const g = delta % cU;
   const c = delta / cU;
@@ -233,7 +245,11 @@ function additive(job: HostJob, obs: HostObservation): { serial: boolean; split:
   return {
     serial,
     split: serial || split,
-    lost: serial ? { total: 0, gpu: 0, cpu: 0, exact: true } : split ? { total: lostG + lostC, gpu: lostG, cpu: lostC, exact: true } : { total: 0, exact: false },
+    lost: serial
+      ? { total: 0, gpu: 0, cpu: 0, exact: true }
+      : split
+        ? { total: lostG + lostC, gpu: lostG, cpu: lostC, exact: true }
+        : { total: 0, exact: false },
     expected,
     detail: serial
       ? `final ${hex(obs.final, w)} is the sum of all ${sides}`
@@ -247,11 +263,21 @@ function exch(job: HostJob, obs: HostObservation): { serial: boolean; split: boo
   const w = job.width;
   const gR = obs.gpuReturned ?? [];
   const cR = obs.cpuReturned ?? [];
-  if (gR.length !== ops(job.gpu) || cR.length !== ops(job.cpu)) throw new Error(`${job.id}: ${gR.length}/${cR.length} returned values for ${ops(job.gpu)}/${ops(job.cpu)} operations`);
+  if (gR.length !== ops(job.gpu) || cR.length !== ops(job.cpu))
+    throw new Error(`${job.id}: ${gR.length}/${cR.length} returned values for ${ops(job.gpu)}/${ops(job.cpu)} operations`);
   // every operation: its side, thread, iteration, written value, returned value
-  interface O { side: 0 | 1; t: number; k: number; v: bigint; r: bigint }
+  interface O {
+    side: 0 | 1;
+    t: number;
+    k: number;
+    v: bigint;
+    r: bigint;
+  }
   const all: O[] = [];
-  for (const [side, s, R] of [[0, job.gpu, gR], [1, job.cpu, cR]] as const)
+  for (const [side, s, R] of [
+    [0, job.gpu, gR],
+    [1, job.cpu, cR],
+  ] as const)
     for (let t = 0; t < s.threads; t++) for (let k = 0; k < s.iters; k++) all.push({ side, t, k, v: exchValue(job, side, t, k), r: R[t * s.iters + k]! });
   const written = new Map<bigint, O>(all.map((o) => [o.v, o]));
   const known = (x: bigint) => x === job.init || written.has(x);
@@ -311,7 +337,11 @@ function bitwise(job: HostJob, obs: HostObservation): { serial: boolean; split: 
     split: serial || split,
     lost: { total: serial ? 0 : n, exact: serial },
     expected: hex(expectedBits, w),
-    detail: serial ? `final ${hex(obs.final, w)}: every owned bit as its owner left it` : split ? `final ${hex(obs.final, w)} against ${hex(expectedBits, w)}: ${n} owned bits in the wrong state (at least ${n} updates lost)` : `final ${hex(obs.final, w)} changed bits no operation owns (${hex(wrong & ~owned, w)})`,
+    detail: serial
+      ? `final ${hex(obs.final, w)}: every owned bit as its owner left it`
+      : split
+        ? `final ${hex(obs.final, w)} against ${hex(expectedBits, w)}: ${n} owned bits in the wrong state (at least ${n} updates lost)`
+        : `final ${hex(obs.final, w)} changed bits no operation owns (${hex(wrong & ~owned, w)})`,
   };
 }
 
@@ -320,7 +350,10 @@ function minmax(job: HostJob, obs: HostObservation): { serial: boolean; split: b
   const key = (x: bigint) => (job.signed ? toSigned(x, w) : x);
   let best = job.init;
   const values = new Set<bigint>([job.init]);
-  for (const [side, s] of [[0, job.gpu], [1, job.cpu]] as const)
+  for (const [side, s] of [
+    [0, job.gpu],
+    [1, job.cpu],
+  ] as const)
     for (let t = 0; t < s.threads; t++)
       for (let k = 0; k < s.iters; k++) {
         const v = minmaxOperand(job, side, t, k);
@@ -334,14 +367,24 @@ function minmax(job: HostJob, obs: HostObservation): { serial: boolean; split: b
     split: serial || split,
     lost: { total: serial ? 0 : 1, exact: false },
     expected: hex(best, w),
-    detail: serial ? `final ${hex(obs.final, w)} is the ${job.cls} of every operand` : split ? `final ${hex(obs.final, w)} is an operand but not the ${job.cls} ${hex(best, w)}: an update lost` : `final ${hex(obs.final, w)} is no operand`,
+    detail: serial
+      ? `final ${hex(obs.final, w)} is the ${job.cls} of every operand`
+      : split
+        ? `final ${hex(obs.final, w)} is an operand but not the ${job.cls} ${hex(best, w)}: an update lost`
+        : `final ${hex(obs.final, w)} is no operand`,
   };
 }
 
 /** Judges one host-memory job's observation. */
 export function judgeHost(job: HostJob, obs: HostObservation): HostJudgement {
   const r =
-    job.cls === 'exch' ? exch(job, obs) : job.cls === 'min' || job.cls === 'max' ? minmax(job, obs) : job.cls === 'or' || job.cls === 'and' || job.cls === 'xor' ? bitwise(job, obs) : additive(job, obs);
+    job.cls === 'exch'
+      ? exch(job, obs)
+      : job.cls === 'min' || job.cls === 'max'
+        ? minmax(job, obs)
+        : job.cls === 'or' || job.cls === 'and' || job.cls === 'xor'
+          ? bitwise(job, obs)
+          : additive(job, obs);
   const overlapped = obs.gpuSawCpuMid > 0 || obs.cpuSawGpuMid > 0;
   const includesCpu = job.scope === 'sys' && job.cpuMode === 'atomic';
   const allowance = job.cpuMode === 'plain' ? HOSTMEM_RULES.plainCpu : job.scope === 'sys' ? HOSTMEM_RULES.sysLimit : HOSTMEM_RULES.narrowScope;
@@ -351,7 +394,9 @@ export function judgeHost(job: HostJob, obs: HostObservation): HostJudgement {
   let why: string;
   if (r.serial) {
     verdict = includesCpu ? 'pass' : 'observed';
-    why = includesCpu ? 'a serial order of every GPU and CPU operation explains it' : `no update lost (${job.cpuMode === 'plain' ? 'the CPU side is not atomic' : `the ${job.scope || 'default .gpu'} scope does not include the CPU`}: losses would be allowed)`;
+    why = includesCpu
+      ? 'a serial order of every GPU and CPU operation explains it'
+      : `no update lost (${job.cpuMode === 'plain' ? 'the CPU side is not atomic' : `the ${job.scope || 'default .gpu'} scope does not include the CPU`}: losses would be allowed)`;
   } else if (r.split) {
     verdict = 'observed';
     why = `NOT ATOMIC against the CPU: ${r.lost.total}${r.lost.exact ? '' : '+'} updates lost; allowed by ${allowance.id}`;
@@ -359,5 +404,14 @@ export function judgeHost(job: HostJob, obs: HostObservation): HostJudgement {
     verdict = 'mismatch';
     why = 'no serial order and no split read/write interleaving explains it';
   }
-  return { verdict, serial: r.serial, ...(r.serial ? {} : { split: r.split }), lost: r.lost, expected: r.expected, overlapped, reason: `${why}: ${r.detail}; ${ov}`, rules };
+  return {
+    verdict,
+    serial: r.serial,
+    ...(r.serial ? {} : { split: r.split }),
+    lost: r.lost,
+    expected: r.expected,
+    overlapped,
+    reason: `${why}: ${r.detail}; ${ov}`,
+    rules,
+  };
 }

@@ -13,7 +13,8 @@ import type { CatalogEntry } from '../catalog/enumerate.js';
 import { rmwInstruction, rmwShape } from '../families/shared/rmw-gpu.js';
 import type { OpClass } from './judge.js';
 
-export const HOSTMEM_PARAMS = '(.param .u64 pdata, .param .u64 pctrl, .param .u64 pout, .param .u32 piters, .param .u32 pcpu, .param .u64 punit, .param .u64 pstride, .param .u64 poff)';
+export const HOSTMEM_PARAMS =
+  '(.param .u64 pdata, .param .u64 pctrl, .param .u64 pout, .param .u32 piters, .param .u32 pcpu, .param .u64 punit, .param .u64 pstride, .param .u64 poff)';
 
 export function hostmemKernelName(key: string): string {
   let h = 0x811c9dc5;
@@ -77,10 +78,25 @@ export function hostmemKernel(cls: OpClass | 'single', e: CatalogEntry, partner?
   );
   // the operand in %x (u64) -> a register of the width
   const to = (reg: string, src: string): string[] =>
-    w === 64 ? [`  mov.b64 ${reg}, ${src};`] : w === 32 ? [`  cvt.u32.u64 %u, ${src};`, `  mov.b32 ${reg}, %u;`] : [`  cvt.u16.u64 %h, ${src};`, `  mov.b16 ${reg}, %h;`];
-  const from = (dst: string, reg: string): string[] => (w === 64 ? [`  mov.b64 ${dst}, ${reg};`] : w === 32 ? [`  mov.b32 %u, ${reg};`, `  cvt.u64.u32 ${dst}, %u;`] : [`  mov.b16 %h, ${reg};`, `  cvt.u64.u16 ${dst}, %h;`]);
+    w === 64
+      ? [`  mov.b64 ${reg}, ${src};`]
+      : w === 32
+        ? [`  cvt.u32.u64 %u, ${src};`, `  mov.b32 ${reg}, %u;`]
+        : [`  cvt.u16.u64 %h, ${src};`, `  mov.b16 ${reg}, %h;`];
+  const from = (dst: string, reg: string): string[] =>
+    w === 64
+      ? [`  mov.b64 ${dst}, ${reg};`]
+      : w === 32
+        ? [`  mov.b32 %u, ${reg};`, `  cvt.u64.u32 ${dst}, %u;`]
+        : [`  mov.b16 %h, ${reg};`, `  cvt.u64.u16 ${dst}, %h;`];
   const ins = (entry: CatalogEntry) => rmwInstruction(entry, rmwShape(entry, k.returns), '%data');
-  const store = ['  mad.lo.u32 %u, %t, %iters, %k;', '  mul.wide.u32 %po, %u, 8;', '  add.u64 %po, %out, %po;', ...from('%y', '%d0'), '  st.global.u64 [%po+64], %y;'];
+  const store = [
+    '  mad.lo.u32 %u, %t, %iters, %k;',
+    '  mul.wide.u32 %po, %u, 8;',
+    '  add.u64 %po, %out, %po;',
+    ...from('%y', '%d0'),
+    '  st.global.u64 [%po+64], %y;',
+  ];
   switch (cls) {
     case 'single':
       L.push(...to('%bv0', '%unit'), ...ins(e), ...(k.returns ? [...from('%y', '%d0'), '  st.global.u64 [%out+64], %y;'] : []));
@@ -110,16 +126,45 @@ export function hostmemKernel(cls: OpClass | 'single', e: CatalogEntry, partner?
         const [first, second] = cls === 'or' ? [e, partner] : [e, partner];
         const firstOperand = cls === 'or' ? '%x' : '%y';
         const secondOperand = cls === 'or' ? '%y' : '%x';
-        L.push('  and.b32 %v, %k, 1;', '  setp.ne.u32 %q, %v, 0;', '  @%q bra ALT;', ...to('%bv0', firstOperand), ...ins(first), '  bra OPDONE;', 'ALT:', ...to('%bv0', secondOperand), ...ins(second), 'OPDONE:');
+        L.push(
+          '  and.b32 %v, %k, 1;',
+          '  setp.ne.u32 %q, %v, 0;',
+          '  @%q bra ALT;',
+          ...to('%bv0', firstOperand),
+          ...ins(first),
+          '  bra OPDONE;',
+          'ALT:',
+          ...to('%bv0', secondOperand),
+          ...ins(second),
+          'OPDONE:',
+        );
       }
       break;
     }
     case 'exch':
-      L.push('  mad.lo.u32 %u, %t, %iters, %k;', '  add.u32 %u, %u, 1;', '  cvt.u64.u32 %x, %u;', '  or.b64 %x, %x, %off;', ...to('%bv0', '%x'), ...ins(e), ...store);
+      L.push(
+        '  mad.lo.u32 %u, %t, %iters, %k;',
+        '  add.u32 %u, %u, 1;',
+        '  cvt.u64.u32 %x, %u;',
+        '  or.b64 %x, %x, %off;',
+        ...to('%bv0', '%x'),
+        ...ins(e),
+        ...store,
+      );
       break;
     case 'cas':
       // one attempt of an increment loop: compare %g, swap in %g + unit
-      L.push(...to('%bv0', '%g'), '  add.u64 %x, %g, %unit;', ...to('%cv0', '%x'), ...ins(e), ...from('%y', '%d0'), ...from('%x', '%cv0'), `  setp.eq.b${w} %q, %d0, %bv0;`, '  @%q add.u64 %succ, %succ, 1;', '  selp.b64 %g, %x, %y, %q;');
+      L.push(
+        ...to('%bv0', '%g'),
+        '  add.u64 %x, %g, %unit;',
+        ...to('%cv0', '%x'),
+        ...ins(e),
+        ...from('%y', '%d0'),
+        ...from('%x', '%cv0'),
+        `  setp.eq.b${w} %q, %d0, %bv0;`,
+        '  @%q add.u64 %succ, %succ, 1;',
+        '  selp.b64 %g, %x, %y, %q;',
+      );
       break;
   }
   L.push(

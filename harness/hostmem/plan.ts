@@ -58,7 +58,18 @@ export function makeJob(family: 'atom' | 'red', scope: '' | 'gpu' | 'sys', spec:
   const w = widthOf(type);
   const variant = variantId(family, scope, spec.op, type);
   const partnerOp = spec.cls === 'or' ? 'and' : spec.cls === 'and' ? 'or' : undefined;
-  const base = { variant, ...(partnerOp ? { partner: variantId(family, scope, partnerOp, type) } : {}), family, cls: spec.cls, type, scope, memory, cpuMode, width: w, signed: type.startsWith('s') };
+  const base = {
+    variant,
+    ...(partnerOp ? { partner: variantId(family, scope, partnerOp, type) } : {}),
+    family,
+    cls: spec.cls,
+    type,
+    scope,
+    memory,
+    cpuMode,
+    width: w,
+    signed: type.startsWith('s'),
+  };
   const id = `${variant}/hostmem-${memory}${cpuMode === 'plain' ? '-plain-cpu' : ''}`;
   const std = { blocks: 2, threads: 64, iters: 16 };
   const cpu = { threads: 4, iters: 256 };
@@ -80,7 +91,14 @@ export function makeJob(family: 'atom' | 'red', scope: '' | 'gpu' | 'sys', spec:
     }
     case 'min':
     case 'max':
-      return { id, ...base, init: spec.cls === 'max' || base.signed ? 0n : (1n << BigInt(w)) - 1n, stride: 68n, gpu: { ...std, unit: 0n, offset: 0n }, cpu: { ...cpu, unit: 0n, offset: 64n } };
+      return {
+        id,
+        ...base,
+        init: spec.cls === 'max' || base.signed ? 0n : (1n << BigInt(w)) - 1n,
+        stride: 68n,
+        gpu: { ...std, unit: 0n, offset: 0n },
+        cpu: { ...cpu, unit: 0n, offset: 64n },
+      };
     case 'or':
     case 'and':
     case 'xor': {
@@ -92,7 +110,14 @@ export function makeJob(family: 'atom' | 'red', scope: '' | 'gpu' | 'sys', spec:
       return { id, ...base, init: spec.cls === 'and' ? own : 0n, stride: 0n, gpu: { ...g, unit: 0n, offset: 0n }, cpu: { ...cpu, unit: 0n, offset: cOff } };
     }
     case 'exch':
-      return { id, ...base, init: 0n, stride: 0n, gpu: { ...std, unit: 0n, offset: 1n << BigInt(w - 2) }, cpu: { ...cpu, unit: 0n, offset: 2n << BigInt(w - 2) } };
+      return {
+        id,
+        ...base,
+        init: 0n,
+        stride: 0n,
+        gpu: { ...std, unit: 0n, offset: 1n << BigInt(w - 2) },
+        cpu: { ...cpu, unit: 0n, offset: 2n << BigInt(w - 2) },
+      };
     case 'cas':
       return { id, ...base, init: 0n, stride: 0n, gpu: { ...std, unit: 1n, offset: 0n }, cpu: { ...cpu, unit: 1n << (w === 64 ? 32n : 16n), offset: 0n } };
   }
@@ -107,7 +132,11 @@ export interface PlannedJob {
 }
 
 /** Every job, in a fixed order; `lookup` gives a catalog entry the gpu backend runs, by id. */
-export function hostmemPlan(lookup: (id: string) => CatalogEntry | undefined, keep: (id: string) => boolean = () => true, kinds: readonly MemoryKind[] = MEMORY_KINDS): PlannedJob[] {
+export function hostmemPlan(
+  lookup: (id: string) => CatalogEntry | undefined,
+  keep: (id: string) => boolean = () => true,
+  kinds: readonly MemoryKind[] = MEMORY_KINDS,
+): PlannedJob[] {
   const out: PlannedJob[] = [];
   for (const memory of kinds)
     for (const spec of CLASSES)
@@ -120,7 +149,11 @@ export function hostmemPlan(lookup: (id: string) => CatalogEntry | undefined, ke
               if (!keep(job.variant) && !keep(job.id)) continue;
               const entry = lookup(job.variant);
               const partnerEntry = job.partner ? lookup(job.partner) : undefined;
-              const skip = !entry ? `${job.variant} is not a variant the gpu backend runs for this target and toolchain` : job.partner && !partnerEntry ? `its partner ${job.partner} is not runnable` : undefined;
+              const skip = !entry
+                ? `${job.variant} is not a variant the gpu backend runs for this target and toolchain`
+                : job.partner && !partnerEntry
+                  ? `its partner ${job.partner} is not runnable`
+                  : undefined;
               out.push({ job, ...(entry ? { entry } : {}), ...(partnerEntry ? { partnerEntry } : {}), ...(skip ? { skip } : {}) });
             }
           }
@@ -144,7 +177,14 @@ export function neededIds(keepAll = true): string[] {
 }
 
 /** Single-thread float cases: a subnormal on host memory against the same on device memory. */
-export const SINGLE_VARIANTS = ['atom.sys.global.add.f32', 'atom.global.add.f32', 'red.sys.global.add.f32', 'atom.sys.global.add.f64', 'atom.sys.global.add.noftz.f16', 'atom.sys.global.add.noftz.bf16'];
+export const SINGLE_VARIANTS = [
+  'atom.sys.global.add.f32',
+  'atom.global.add.f32',
+  'red.sys.global.add.f32',
+  'atom.sys.global.add.f64',
+  'atom.sys.global.add.noftz.f16',
+  'atom.sys.global.add.noftz.bf16',
+];
 export type SingleMemory = MemoryKind | 'device';
 export const SINGLE_MEMORIES: readonly SingleMemory[] = ['device', ...MEMORY_KINDS];
 

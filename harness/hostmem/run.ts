@@ -99,14 +99,22 @@ function wordBuf(x: bigint, w: number): Buffer {
 }
 
 /** The single-thread judgement: the reference model's allowed set for the operation on global memory. */
-export function judgeSingle(c: SingleCase, entry: CatalogEntry, final: bigint): { verdict: 'pass' | 'mismatch'; allowed: { bits: bigint[]; anyNaN: boolean }; reason: string } {
+export function judgeSingle(
+  c: SingleCase,
+  entry: CatalogEntry,
+  final: bigint,
+): { verdict: 'pass' | 'mismatch'; allowed: { bits: bigint[]; anyNaN: boolean }; reason: string } {
   const out = reference({ family: entry.family, q: entry.q }, { memory: [c.init], b: [c.b], source: [c.b] });
   const a = out.memory?.[0]?.[0];
   if (!a) throw new Error(`${c.id}: the model gives no memory outcome`);
   const ok = a.bits.includes(final);
   const w = c.type.endsWith('16') ? 16 : c.type.endsWith('32') ? 32 : 64;
   const h = (x: bigint) => hexBits(w, x);
-  return { verdict: ok ? 'pass' : 'mismatch', allowed: { bits: [...a.bits], anyNaN: a.anyNaN }, reason: `${c.what} on ${c.memory} memory: ${h(c.init)} + ${h(c.b)} = ${h(final)}; the model (global memory) allows ${a.bits.map(h).join(', ')}` };
+  return {
+    verdict: ok ? 'pass' : 'mismatch',
+    allowed: { bits: [...a.bits], anyNaN: a.anyNaN },
+    reason: `${c.what} on ${c.memory} memory: ${h(c.init)} + ${h(c.b)} = ${h(final)}; the model (global memory) allows ${a.bits.map(h).join(', ')}`,
+  };
 }
 
 export interface HostmemRun {
@@ -116,7 +124,12 @@ export interface HostmemRun {
   readonly seconds: { compile: number; run: number };
 }
 
-export function planFor(arch: string, ptx: string, filter?: string, kinds: readonly MemoryKind[] = MEMORY_KINDS): { jobs: PlannedJob[]; singles: { c: SingleCase; entry?: CatalogEntry }[] } {
+export function planFor(
+  arch: string,
+  ptx: string,
+  filter?: string,
+  kinds: readonly MemoryKind[] = MEMORY_KINDS,
+): { jobs: PlannedJob[]; singles: { c: SingleCase; entry?: CatalogEntry }[] } {
   const plan = gpuPlan(arch, ptx, neededIds().join(','));
   const lookup = (id: string) => plan.byId.get(id)?.entry;
   const keep = filter ? compileFilter(filter) : () => true;
@@ -128,14 +141,26 @@ export function planFor(arch: string, ptx: string, filter?: string, kinds: reado
   };
 }
 
-export async function runHostmem(opts: { arch: string; ptx: string; ptxas: { path: string; versionLine: string }; cacheDir: string; filter?: string; kinds?: readonly MemoryKind[]; onProgress?: (m: string) => void }): Promise<HostmemRun> {
+export async function runHostmem(opts: {
+  arch: string;
+  ptx: string;
+  ptxas: { path: string; versionLine: string };
+  cacheDir: string;
+  filter?: string;
+  kinds?: readonly MemoryKind[];
+  onProgress?: (m: string) => void;
+}): Promise<HostmemRun> {
   const kinds = opts.kinds ?? MEMORY_KINDS;
   const { jobs, singles } = planFor(opts.arch, opts.ptx, opts.filter, kinds);
-  const kernels = [...jobs.filter((j) => !j.skip).map((j) => ({ cls: j.job.cls, entry: j.entry!, ...(j.partnerEntry ? { partner: j.partnerEntry } : {}) })), ...singles.filter((s) => s.entry).map((s) => ({ cls: 'single' as const, entry: s.entry! }))];
+  const kernels = [
+    ...jobs.filter((j) => !j.skip).map((j) => ({ cls: j.job.cls, entry: j.entry!, ...(j.partnerEntry ? { partner: j.partnerEntry } : {}) })),
+    ...singles.filter((s) => s.entry).map((s) => ({ cls: 'single' as const, entry: s.entry! })),
+  ];
   const text = hostmemModule(opts.arch, opts.ptx, kernels);
   const { l: launcher, m, compileSeconds } = await openModule(text, { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir });
   const l = launcher as HostAddon;
-  if (typeof l.hostmemAlloc !== 'function') throw new Error('this cuda_launcher.node has no host-memory calls (built before native/src/hostmem.cc): run npm rebuild');
+  if (typeof l.hostmemAlloc !== 'function')
+    throw new Error('this cuda_launcher.node has no host-memory calls (built before native/src/hostmem.cc): run npm rebuild');
   const t0 = performance.now();
   const info = l.hostmemInfo(0);
   // the CPU may touch managed memory while a kernel runs only where the device says so (attribute 89)
@@ -163,7 +188,14 @@ export async function runHostmem(opts: { arch: string; ptx: string; ptxas: { pat
     for (const p of jobs) {
       const job = p.job;
       if (p.skip || (job.memory === 'managed' && !managedConcurrent) || timeouts >= 3) {
-        results.push({ job, skip: p.skip ?? (timeouts >= 3 ? 'three jobs in a row started without every GPU thread (the start flag did not reach both sides): the rest is not run' : 'the device has no concurrent managed access (CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS 0): the CPU may not touch managed memory while a kernel runs') });
+        results.push({
+          job,
+          skip:
+            p.skip ??
+            (timeouts >= 3
+              ? 'three jobs in a row started without every GPU thread (the start flag did not reach both sides): the rest is not run'
+              : 'the device has no concurrent managed access (CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS 0): the CPU may not touch managed memory while a kernel runs'),
+        });
         continue;
       }
       const [host, devPtr] = words.get(job.memory)!;
@@ -224,7 +256,22 @@ export async function runHostmem(opts: { arch: string; ptx: string; ptxas: { pat
         else l.hostmemWrite(host, wordBuf(c.init, w));
         l.hostmemWrite(ctrlHost, Buffer.alloc(256));
         l.copyToDevice(out, zeros);
-        const h = l.hostmemCpuStart({ data: host || ctrlHost, ctrl: ctrlHost, threads: 0, iters: 0, width: 32, op: 0, mode: 0, fmt: 0, signed: 0, unit: 0n, stride: 0n, offset: 0n, gpuArrivals: 1, gpuIters: 1 });
+        const h = l.hostmemCpuStart({
+          data: host || ctrlHost,
+          ctrl: ctrlHost,
+          threads: 0,
+          iters: 0,
+          width: 32,
+          op: 0,
+          mode: 0,
+          fmt: 0,
+          signed: 0,
+          unit: 0n,
+          stride: 0n,
+          offset: 0n,
+          gpuArrivals: 1,
+          gpuIters: 1,
+        });
         launchOne(fnOf(kernelKey('single', s.entry)), 1, 1, devPtr, 1, 0, c.b, 0n, 0n);
         l.hostmemCpuJoin(h);
         l.synchronize();

@@ -55,7 +55,9 @@ export async function findNvcc(path?: string): Promise<Nvcc> {
       errs.push(`${c}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]}`);
     }
   }
-  throw new UsageError(`no nvcc to compile the lens kernels (${errs.join('; ')}): install the CUDA toolkit, give --nvcc PATH, or run cubins compiled elsewhere with --prebuilt DIR`);
+  throw new UsageError(
+    `no nvcc to compile the lens kernels (${errs.join('; ')}): install the CUDA toolkit, give --nvcc PATH, or run cubins compiled elsewhere with --prebuilt DIR`,
+  );
 }
 
 /** What one toolchain made of one .cu file. */
@@ -96,7 +98,10 @@ const SASS_LINE = /^\s*\/\*[0-9a-f]+\*\/\s+((?:@!?U?P\d+\s+)?(?:ATOM|ATOMS|ATOMG
 
 /** Kernel -> its atomic and generic load/store SASS lines, from the first cuobjdump that reads the cubin. */
 export async function sassOf(cubin: string, nvccPath?: string): Promise<{ sass: Record<string, string[]>; by: string }> {
-  const tools = [...(nvccPath && nvccPath.includes('/') ? [join(dirname(nvccPath), 'cuobjdump'), join(dirname(nvccPath), '..', '..', '..', 'bin', 'cuobjdump')] : []), 'cuobjdump'];
+  const tools = [
+    ...(nvccPath && nvccPath.includes('/') ? [join(dirname(nvccPath), 'cuobjdump'), join(dirname(nvccPath), '..', '..', '..', 'bin', 'cuobjdump')] : []),
+    'cuobjdump',
+  ];
   for (const t of tools) {
     try {
       const { stdout } = await run(t, ['-sass', cubin], { maxBuffer: 1 << 28 });
@@ -150,9 +155,22 @@ export async function compileLens(nvcc: Nvcc, arch: string, cacheDir: string, fi
         const base = join(cache, `${basename(file, '.cu')}.${key.slice(0, 16)}`);
         if (existsSync(`${base}.json`)) {
           try {
-            const m = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as { key: string; sha256?: string; error?: string; sass: Record<string, string[]>; sassBy: string };
+            const m = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as {
+              key: string;
+              sha256?: string;
+              error?: string;
+              sass: Record<string, string[]>;
+              sassBy: string;
+            };
             if (m.key === key && (m.error !== undefined || (existsSync(`${base}.cubin`) && sha(readFileSync(`${base}.cubin`)) === m.sha256))) {
-              out[i] = { file, key, ...(m.error !== undefined ? { error: m.error } : { cubin: `${base}.cubin` }), sass: m.sass, sassBy: m.sassBy, cached: true };
+              out[i] = {
+                file,
+                key,
+                ...(m.error !== undefined ? { error: m.error } : { cubin: `${base}.cubin` }),
+                sass: m.sass,
+                sassBy: m.sassBy,
+                cached: true,
+              };
               continue;
             }
           } catch {
@@ -164,8 +182,13 @@ export async function compileLens(nvcc: Nvcc, arch: string, cacheDir: string, fi
           await run(nvcc.path, [...NVCC_FLAGS(arch), '-I', dir, '-o', tmp, join(dir, file)], { maxBuffer: 1 << 26 });
         } catch (e) {
           const err = (e as { stderr?: string }).stderr ?? '';
-          const lines = err.split('\n').filter((l) => /error|fatal/i.test(l)).slice(0, 4);
-          const error = (lines.length ? lines : err.split('\n').filter(Boolean).slice(0, 4)).map((l) => l.trim().replace(/^.*\/cases\/cuda-lens\//, '')).join(' | ') || String((e as Error).message).split('\n')[0]!;
+          const lines = err
+            .split('\n')
+            .filter((l) => /error|fatal/i.test(l))
+            .slice(0, 4);
+          const error =
+            (lines.length ? lines : err.split('\n').filter(Boolean).slice(0, 4)).map((l) => l.trim().replace(/^.*\/cases\/cuda-lens\//, '')).join(' | ') ||
+            String((e as Error).message).split('\n')[0]!;
           writeAtomic(`${base}.json`, JSON.stringify({ key, file, versionLine: nvcc.versionLine, error, sass: {}, sassBy: '' }));
           out[i] = { file, key, error, sass: {}, sassBy: '', cached: false };
           continue;
@@ -186,7 +209,15 @@ interface ToolchainJson {
   readonly nvcc: { path: string; versionLine: string; slug: string };
   readonly arch: string;
   readonly flags: readonly string[];
-  readonly files: readonly { file: string; key: string; cubin?: string; sha256?: string; error?: string; sass: Record<string, readonly string[]>; sassBy: string }[];
+  readonly files: readonly {
+    file: string;
+    key: string;
+    cubin?: string;
+    sha256?: string;
+    error?: string;
+    sass: Record<string, readonly string[]>;
+    sassBy: string;
+  }[];
 }
 
 /** Writes a toolchain's cubins and toolchain.json under `out`/<slug>/ (the prebuilt layout). */
@@ -210,9 +241,13 @@ export function writePrebuilt(t: CompiledToolchain, out: string): string {
  * intact. A UsageError says what is wrong and what to run.
  */
 export function readPrebuilt(dirIn: string, arch: string, dir = LENS_DIR): CompiledToolchain[] {
-  if (!existsSync(dirIn)) throw new UsageError(`--prebuilt ${dirIn}: no such folder; write one with \`npm run conformance -- lens --compile-only --out ${dirIn} [--nvcc PATH]...\``);
+  if (!existsSync(dirIn))
+    throw new UsageError(`--prebuilt ${dirIn}: no such folder; write one with \`npm run conformance -- lens --compile-only --out ${dirIn} [--nvcc PATH]...\``);
   const subs = readdirSync(dirIn).filter((s) => existsSync(join(dirIn, s, 'toolchain.json')));
-  if (!subs.length) throw new UsageError(`--prebuilt ${dirIn}: no <toolchain>/toolchain.json in it; write one with \`npm run conformance -- lens --compile-only --out ${dirIn}\``);
+  if (!subs.length)
+    throw new UsageError(
+      `--prebuilt ${dirIn}: no <toolchain>/toolchain.json in it; write one with \`npm run conformance -- lens --compile-only --out ${dirIn}\``,
+    );
   const sources = lensSources(dir);
   return subs.sort().map((s) => {
     const d = join(dirIn, s);
@@ -222,14 +257,18 @@ export function readPrebuilt(dirIn: string, arch: string, dir = LENS_DIR): Compi
     } catch (e) {
       throw new UsageError(`--prebuilt: ${join(d, 'toolchain.json')} is not JSON (${(e as Error).message}); write the folder again with lens --compile-only`);
     }
-    if (j.schema !== 'ptx-reduction-conformance/cuda-lens-prebuilt') throw new UsageError(`--prebuilt: ${join(d, 'toolchain.json')} is no lens prebuilt folder (schema '${String(j.schema)}')`);
+    if (j.schema !== 'ptx-reduction-conformance/cuda-lens-prebuilt')
+      throw new UsageError(`--prebuilt: ${join(d, 'toolchain.json')} is no lens prebuilt folder (schema '${String(j.schema)}')`);
     if (j.arch !== arch) throw new UsageError(`--prebuilt: ${d} was compiled for ${j.arch}, this run is for ${arch}; give --arch ${j.arch} or compile again`);
     const files: CompiledFile[] = [];
     for (const file of sources) {
       const f = j.files.find((x) => x.file === file);
       if (!f) throw new UsageError(`--prebuilt: ${d} has no ${file} (${j.nvcc.versionLine}); compile the folder again with lens --compile-only`);
       const key = fileKey(j.nvcc.versionLine, arch, j.flags, file, dir);
-      if (f.key !== key) throw new UsageError(`--prebuilt: ${d}: ${file} was compiled from other sources than cases/cuda-lens/ holds now (stale); compile the folder again with lens --compile-only --out ${dirIn}`);
+      if (f.key !== key)
+        throw new UsageError(
+          `--prebuilt: ${d}: ${file} was compiled from other sources than cases/cuda-lens/ holds now (stale); compile the folder again with lens --compile-only --out ${dirIn}`,
+        );
       if (f.cubin) {
         const p = join(d, f.cubin);
         if (!existsSync(p) || sha(readFileSync(p)) !== f.sha256) throw new UsageError(`--prebuilt: ${p} is missing or altered; compile the folder again`);

@@ -12,7 +12,9 @@ import type { Layout } from '../contention/cases.js';
 import { fromRoot } from '../util/paths.js';
 
 /** cases/cuda-lens beside this source, else under the package root (util/paths.ts; the bundle of npm run gpu:pack). */
-export const LENS_DIR = ((here) => (existsSync(join(here, 'lens.yaml')) ? here : fromRoot('cases', 'cuda-lens')))(resolve(import.meta.dirname, '..', '..', 'cases', 'cuda-lens'));
+export const LENS_DIR = ((here) => (existsSync(join(here, 'lens.yaml')) ? here : fromRoot('cases', 'cuda-lens')))(
+  resolve(import.meta.dirname, '..', '..', 'cases', 'cuda-lens'),
+);
 export const LENS_HEADER = 'lens.cuh';
 
 export type Memory = 'dsmem' | 'shared' | 'global';
@@ -58,7 +60,8 @@ export function loadManifest(dir = LENS_DIR): LensCall[] {
   const seen = new Set<string>();
   return calls.map((c: Record<string, unknown>, i) => {
     const where = `${file}: calls[${i}]`;
-    for (const k of ['name', 'file', 'call', 'type', 'variant']) if (typeof c?.[k] !== 'string' || !(c[k] as string).length) throw new UsageError(`${where}: '${k}' must be a non-empty string`);
+    for (const k of ['name', 'file', 'call', 'type', 'variant'])
+      if (typeof c?.[k] !== 'string' || !(c[k] as string).length) throw new UsageError(`${where}: '${k}' must be a non-empty string`);
     const name = c.name as string;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`${where}: name '${name}' is no C identifier`);
     if (seen.has(name)) throw new UsageError(`${where}: name '${name}' appears twice`);
@@ -66,16 +69,33 @@ export function loadManifest(dir = LENS_DIR): LensCall[] {
     if (!existsSync(join(dir, c.file as string))) throw new UsageError(`${where}: file '${c.file}' is not in ${dir}`);
     if (!(c.variant as string).includes('{space}')) throw new UsageError(`${where}: variant '${c.variant}' must contain {space}`);
     const memories = c.memories === undefined ? MEMORIES : c.memories;
-    if (!Array.isArray(memories) || !memories.every((m) => MEMORIES.includes(m as Memory))) throw new UsageError(`${where}: memories must be a list of ${MEMORIES.join(', ')}`);
-    for (const k of Object.keys(c)) if (!['name', 'file', 'call', 'type', 'variant', 'memories'].includes(k)) throw new UsageError(`${where}: unknown key '${k}'`);
+    if (!Array.isArray(memories) || !memories.every((m) => MEMORIES.includes(m as Memory)))
+      throw new UsageError(`${where}: memories must be a list of ${MEMORIES.join(', ')}`);
+    for (const k of Object.keys(c))
+      if (!['name', 'file', 'call', 'type', 'variant', 'memories'].includes(k)) throw new UsageError(`${where}: unknown key '${k}'`);
     return { name, file: c.file as string, call: c.call as string, type: c.type as string, variant: c.variant as string, memories: memories as Memory[] };
   });
 }
 
 /** Every kernel of the manifest (a call on each of its memories), those whose kernel, call or variant matches `filter` (comma-separated substrings or globs). */
 export function lensKernels(calls: readonly LensCall[], filter?: string): LensKernel[] {
-  const all = calls.flatMap((c) => c.memories.map((m) => ({ kernel: `${c.name}_${m}`, call: c, memory: m, variant: c.variant.replace('{space}', MEMORY[m].space) })));
+  const all = calls.flatMap((c) =>
+    c.memories.map((m) => ({ kernel: `${c.name}_${m}`, call: c, memory: m, variant: c.variant.replace('{space}', MEMORY[m].space) })),
+  );
   if (!filter) return all;
-  const pats = filter.split(',').map((p) => p.trim()).filter(Boolean).map((p) => new RegExp(p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.'), 'i'));
+  const pats = filter
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map(
+      (p) =>
+        new RegExp(
+          p
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')
+            .replace(/\?/g, '.'),
+          'i',
+        ),
+    );
   return all.filter((k) => pats.some((re) => re.test(k.kernel) || re.test(k.call.call) || re.test(k.variant) || re.test(k.call.file)));
 }

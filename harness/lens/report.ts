@@ -19,7 +19,13 @@ import type { LensResult, LensRow, LensSkip } from './run.js';
 export interface LensSection {
   readonly reps: number;
   readonly device: { readonly name: string; readonly cc: string; readonly driverVersion: number };
-  readonly toolchains: readonly { path: string; versionLine: string; slug: string; flags: readonly string[]; files: readonly { file: string; compiled: boolean; error?: string; sassBy: string }[] }[];
+  readonly toolchains: readonly {
+    path: string;
+    versionLine: string;
+    slug: string;
+    flags: readonly string[];
+    files: readonly { file: string; compiled: boolean; error?: string; sassBy: string }[];
+  }[];
   readonly seconds: { readonly compile: number; readonly gpuAndJudge: number };
   readonly rows: readonly LensRow[];
   readonly results: readonly LensResult[];
@@ -44,7 +50,12 @@ export function lensEntryResult(r: LensResult): EntryResult {
     kind: 'case',
     ptx: r.variant,
     modulePtx: '-',
-    catalog: { status: 'valid', expect: 'accept', reason: `${r.call} on ${r.memory}, compiled by ${r.toolchain}: the catalog variant it stands for, under contention`, rules: [] },
+    catalog: {
+      status: 'valid',
+      expect: 'accept',
+      reason: `${r.call} on ${r.memory}, compiled by ${r.toolchain}: the catalog variant it stands for, under contention`,
+      rules: [],
+    },
     verdict: r.verdict,
     toolchain: r.toolchain,
     ...(r.sass?.length ? { sass: r.sass.join(' / ') } : {}),
@@ -88,14 +99,24 @@ export interface LensRunMeta {
  * `known-deviation`, not a failure), the formats every run writes. The exit code is the run's
  * (summary.ts exitCode of the report).
  */
-export function writeLensReport(dir: string, meta: LensRunMeta, lens: LensSection, expectations: readonly Expectation[], expectationsFile: string | null): WrittenReport {
+export function writeLensReport(
+  dir: string,
+  meta: LensRunMeta,
+  lens: LensSection,
+  expectations: readonly Expectation[],
+  expectationsFile: string | null,
+): WrittenReport {
   // judged against the edition this process judges (the newest unless set): the lens takes no --spec-edition
   const rec = new RunRecorder(dir, { ...meta, seed: 0, specEdition: specEdition() }, expectations, expectationsFile);
   const results = lens.results.map(lensEntryResult);
   rec.set({
     toolchain: { gpu: { device: lens.device, driverVersion: lens.device.driverVersion } },
     modulePtx: '-',
-    backend: { name: 'gpu', reason: `lens: CUDA C++ compiled by ${lens.toolchains.map((t) => t.versionLine).join(' and ')}, run on ${lens.device.name}`, passedOver: [] },
+    backend: {
+      name: 'gpu',
+      reason: `lens: CUDA C++ compiled by ${lens.toolchains.map((t) => t.versionLine).join(' and ')}, run on ${lens.device.name}`,
+      passedOver: [],
+    },
     stats: {
       lensGroups: lens.results.length,
       lensKernelsSkipped: lens.skipped.length,

@@ -42,7 +42,10 @@ export function lensPlan(kernels: readonly LensKernel[], arch: string, plan: Gpu
   const out: LensGroup[] = [];
   for (const k of kernels) {
     const gv = plan.byId.get(k.variant);
-    if (!gv) throw new UsageError(`cases/cuda-lens/lens.yaml: ${k.call.name}: variant '${k.variant}' (for ${k.memory}) is not a gpu variant of the catalog on ${arch}; name one that \`npm run conformance -- --list --arch ${arch}\` lists`);
+    if (!gv)
+      throw new UsageError(
+        `cases/cuda-lens/lens.yaml: ${k.call.name}: variant '${k.variant}' (for ${k.memory}) is not a gpu variant of the catalog on ${arch}; name one that \`npm run conformance -- --list --arch ${arch}\` lists`,
+      );
     const q = gv.entry.q;
     for (const layout of MEMORY[k.memory].layouts) {
       const atomic = scopeIncludes(q.scope, layout);
@@ -163,7 +166,15 @@ export async function runLens(o: LensRunOptions): Promise<{ results: LensResult[
         if (!mine.length) continue;
         if (!f.cubin) {
           for (const k of new Set(mine.map((g) => g.kernel)))
-            skipped.push({ kernel: k.kernel, call: k.call.call, type: k.call.type, memory: k.memory, toolchain: t.nvcc.versionLine, toolchainSlug: t.nvcc.slug, reason: `nvcc (${t.nvcc.versionLine}) rejected ${f.file}: ${f.error ?? 'not compiled'}` });
+            skipped.push({
+              kernel: k.kernel,
+              call: k.call.call,
+              type: k.call.type,
+              memory: k.memory,
+              toolchain: t.nvcc.versionLine,
+              toolchainSlug: t.nvcc.slug,
+              reason: `nvcc (${t.nvcc.versionLine}) rejected ${f.file}: ${f.error ?? 'not compiled'}`,
+            });
           continue;
         }
         let sass = f.sass;
@@ -178,12 +189,26 @@ export async function runLens(o: LensRunOptions): Promise<{ results: LensResult[
             try {
               fn = l.getFunction(m, k.kernel);
             } catch (e) {
-              skipped.push({ kernel: k.kernel, call: k.call.call, type: k.call.type, memory: k.memory, toolchain: t.nvcc.versionLine, toolchainSlug: t.nvcc.slug, reason: `no kernel ${k.kernel} in ${f.file}'s cubin: ${(e as Error).message}` });
+              skipped.push({
+                kernel: k.kernel,
+                call: k.call.call,
+                type: k.call.type,
+                memory: k.memory,
+                toolchain: t.nvcc.versionLine,
+                toolchainSlug: t.nvcc.slug,
+                reason: `no kernel ${k.kernel} in ${f.file}'s cubin: ${(e as Error).message}`,
+              });
               continue;
             }
             const r = resultOf(g, t, runGroup(l, fn, g.group, o.reps, bufs), lines);
             results.push(r);
-            if (r.verdict === 'mismatch' || r.verdict === 'error') o.onProgress?.(`lens ${r.id}: ${r.verdict}, ${r.counts.mismatch ?? 0} of ${2 * r.reps} addresses; ${r.outcomes.find((x) => x.verdict === r.verdict)?.reason ?? ''}`.slice(0, 300));
+            if (r.verdict === 'mismatch' || r.verdict === 'error')
+              o.onProgress?.(
+                `lens ${r.id}: ${r.verdict}, ${r.counts.mismatch ?? 0} of ${2 * r.reps} addresses; ${r.outcomes.find((x) => x.verdict === r.verdict)?.reason ?? ''}`.slice(
+                  0,
+                  300,
+                ),
+              );
           }
         } finally {
           l.unloadModule(m);
@@ -220,7 +245,19 @@ export function lensRows(results: readonly LensResult[], skipped: readonly LensS
   const rows = new Map<string, LensRow & { where: string[] }>();
   for (const r of results) {
     const key = `${r.toolchainSlug}|${r.kernel}`;
-    const row = rows.get(key) ?? { call: r.call, type: r.type, memory: r.memory, toolchain: r.toolchain, kernel: r.kernel, status: 'not affected' as LensRow['status'], groups: 0, groupsMismatching: 0, addresses: 0, addressesMismatching: 0, where: [] };
+    const row = rows.get(key) ?? {
+      call: r.call,
+      type: r.type,
+      memory: r.memory,
+      toolchain: r.toolchain,
+      kernel: r.kernel,
+      status: 'not affected' as LensRow['status'],
+      groups: 0,
+      groupsMismatching: 0,
+      addresses: 0,
+      addressesMismatching: 0,
+      where: [],
+    };
     const bad = r.verdict === 'mismatch';
     const total = Object.values(r.counts).reduce((a, b) => a + b, 0);
     rows.set(key, {
@@ -233,6 +270,20 @@ export function lensRows(results: readonly LensResult[], skipped: readonly LensS
       where: bad ? [...row.where, `${r.layout}/${r.set}`] : row.where,
     });
   }
-  for (const s of skipped) rows.set(`${s.toolchainSlug}|${s.kernel}`, { call: s.call, type: s.type, memory: s.memory, toolchain: s.toolchain, kernel: s.kernel, status: 'skipped', groups: 0, groupsMismatching: 0, addresses: 0, addressesMismatching: 0, where: [], reason: s.reason });
+  for (const s of skipped)
+    rows.set(`${s.toolchainSlug}|${s.kernel}`, {
+      call: s.call,
+      type: s.type,
+      memory: s.memory,
+      toolchain: s.toolchain,
+      kernel: s.kernel,
+      status: 'skipped',
+      groups: 0,
+      groupsMismatching: 0,
+      addresses: 0,
+      addressesMismatching: 0,
+      where: [],
+      reason: s.reason,
+    });
   return [...rows.values()];
 }

@@ -33,7 +33,19 @@ import { type LoadedReplay, type ReplayRecord, type RunRecord, REPLAY_FIXES, che
 import { checkOutDir, litmusRepro, reproName, writeLitmusRepro } from './repro.js';
 
 export type { GpuLitmusResult, MutationReport } from './results.js';
-import { type StressFile, type StressSetting, SEARCH_GRID, SEARCH_SAMPLE, STRIDES, pickAlternates, pickBest, readStressFile, sampleMutants, stressesFor, testClass } from './stress.js';
+import {
+  type StressFile,
+  type StressSetting,
+  SEARCH_GRID,
+  SEARCH_SAMPLE,
+  STRIDES,
+  pickAlternates,
+  pickBest,
+  readStressFile,
+  sampleMutants,
+  stressesFor,
+  testClass,
+} from './stress.js';
 
 export const STRESS_FILE = 'cases/litmus/gpu-stress.json';
 export { FINDINGS_FILE };
@@ -76,7 +88,6 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
 
 export const SELF_TEST_FILE = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 
-
 const posInt = (name: string, s: string | undefined, min: number, max: number): number | undefined => {
   if (s === undefined) return undefined;
   const n = Number(s);
@@ -91,7 +102,34 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: { replay: { type: 'string' }, only: { type: 'string', multiple: true }, repro: { type: 'string', multiple: true }, out: { type: 'string' }, preload: { type: 'boolean' }, 'stress-target': { type: 'string' }, backend: { type: 'string' }, iterations: { type: 'string' }, instances: { type: 'string' }, total: { type: 'string' }, 'stress-warps': { type: 'string' }, 'stress-iters': { type: 'string' }, stride: { type: 'string' }, align: { type: 'boolean' }, seed: { type: 'string' }, 'self-test': { type: 'boolean' }, mutants: { type: 'boolean' }, 'search-stress': { type: 'boolean' }, 'stress-file': { type: 'string' }, findings: { type: 'string' }, filter: { type: 'string' }, arch: { type: 'string' }, 'cache-dir': { type: 'string' }, report: { type: 'string' }, overwrite: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        replay: { type: 'string' },
+        only: { type: 'string', multiple: true },
+        repro: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        preload: { type: 'boolean' },
+        'stress-target': { type: 'string' },
+        backend: { type: 'string' },
+        iterations: { type: 'string' },
+        instances: { type: 'string' },
+        total: { type: 'string' },
+        'stress-warps': { type: 'string' },
+        'stress-iters': { type: 'string' },
+        stride: { type: 'string' },
+        align: { type: 'boolean' },
+        seed: { type: 'string' },
+        'self-test': { type: 'boolean' },
+        mutants: { type: 'boolean' },
+        'search-stress': { type: 'boolean' },
+        'stress-file': { type: 'string' },
+        findings: { type: 'string' },
+        filter: { type: 'string' },
+        arch: { type: 'string' },
+        'cache-dir': { type: 'string' },
+        report: { type: 'string' },
+        overwrite: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (e) {
     throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${LITMUS_GPU_USAGE}`);
@@ -105,7 +143,10 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   let replay: LoadedReplay | undefined;
   if (o.replay !== undefined) {
     const given = REPLAY_FIXES.filter((k) => o[k] !== undefined);
-    if (given.length || v.positionals.length) throw new UsageError(`--replay reruns the recorded run's files and parameters; give ${[...given.map((k) => `--${k}`), ...(v.positionals.length ? ['PATH'] : [])].join(', ')} without it (--only TEST picks results)`);
+    if (given.length || v.positionals.length)
+      throw new UsageError(
+        `--replay reruns the recorded run's files and parameters; give ${[...given.map((k) => `--${k}`), ...(v.positionals.length ? ['PATH'] : [])].join(', ')} without it (--only TEST picks results)`,
+      );
     replay = loadReplay(o.replay, o.only ?? []);
     checkSources(replay);
     const rec = replay.record;
@@ -118,10 +159,25 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const cliWarps = posInt('stress-warps', o['stress-warps'], 0, 16);
   const cliIters = posInt('stress-iters', o['stress-iters'], 0, 1 << 20);
   const cliStride = posInt('stride', o.stride, 1, 64);
-  if (o['stress-target'] !== undefined && o['stress-target'] !== 'scratch' && o['stress-target'] !== 'test') throw new UsageError(`--stress-target takes 'scratch' or 'test', got '${o['stress-target']}'`);
-  const fixed = cliWarps !== undefined || cliIters !== undefined || cliStride !== undefined || o.align !== undefined || o.preload !== undefined || o['stress-target'] !== undefined;
-  const stress: StressOptions = { warps: cliWarps ?? DEFAULT_STRESS.warps, iters: cliIters ?? DEFAULT_STRESS.iters, lines: DEFAULT_STRESS.lines, align: o.align ?? false, preload: o.preload ?? false, target: (o['stress-target'] as 'scratch' | 'test' | undefined) ?? 'scratch' };
-  if (stress.target === 'test' && (cliStride ?? 1) < 2) throw new UsageError('--stress-target test hammers the words between instances\' copies of a location; give --stride 2 or more');
+  if (o['stress-target'] !== undefined && o['stress-target'] !== 'scratch' && o['stress-target'] !== 'test')
+    throw new UsageError(`--stress-target takes 'scratch' or 'test', got '${o['stress-target']}'`);
+  const fixed =
+    cliWarps !== undefined ||
+    cliIters !== undefined ||
+    cliStride !== undefined ||
+    o.align !== undefined ||
+    o.preload !== undefined ||
+    o['stress-target'] !== undefined;
+  const stress: StressOptions = {
+    warps: cliWarps ?? DEFAULT_STRESS.warps,
+    iters: cliIters ?? DEFAULT_STRESS.iters,
+    lines: DEFAULT_STRESS.lines,
+    align: o.align ?? false,
+    preload: o.preload ?? false,
+    target: (o['stress-target'] as 'scratch' | 'test' | undefined) ?? 'scratch',
+  };
+  if (stress.target === 'test' && (cliStride ?? 1) < 2)
+    throw new UsageError("--stress-target test hammers the words between instances' copies of a location; give --stride 2 or more");
   const stride = cliStride ?? 1;
   const seed = posInt('seed', o.seed, 0, 2 ** 32 - 1) ?? 1;
   const selfTest = o['self-test'] ?? false;
@@ -129,7 +185,10 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const search = o['search-stress'] ?? false;
   if (selfTest && v.positionals.length) throw new UsageError(`--self-test runs its own planted test (${SELF_TEST_FILE}); give no PATH with it`);
   if (selfTest && withMutants) throw new UsageError('--self-test runs only its planted test; give --mutants or --search-stress without it');
-  if (search && fixed) throw new UsageError('--search-stress chooses --stress-warps, --stress-iters, --stride, --align, --preload and --stress-target itself; give none of them with it');
+  if (search && fixed)
+    throw new UsageError(
+      '--search-stress chooses --stress-warps, --stress-iters, --stride, --align, --preload and --stress-target itself; give none of them with it',
+    );
   const stressPath = o['stress-file'] ?? shownPath(fromRoot(STRESS_FILE));
   let stressFile: StressFile | undefined;
   try {
@@ -147,7 +206,11 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const target = findTarget(o.arch ?? DEFAULT_ARCH);
   if (!target) throw new UsageError(`unknown --arch '${o.arch}'`);
   const paths = litmusFiles(selfTest ? [fromRoot(SELF_TEST_FILE)] : v.positionals);
-  const backend = await gpuFor(target, 'litmus --backend gpu runs litmus tests', 'The judge of GPU histograms is tested on CPU (tests/litmus-gpu/); `--backend reference` judges the tests under the model alone');
+  const backend = await gpuFor(
+    target,
+    'litmus --backend gpu runs litmus tests',
+    'The judge of GPU histograms is tested on CPU (tests/litmus-gpu/); `--backend reference` judges the tests under the model alone',
+  );
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
   const loaded = loadLauncher();
   if (!('launcher' in loaded)) throw new UsageError(loaded.reason);
@@ -162,7 +225,13 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const t0 = performance.now();
   const plant: Plant = selfTest ? 'hoist' : 'none';
   // parse and plan every test (and its mutants); modules are built and compiled per stress setting
-  interface Item { file: string; name: string; plan: TestPlan; j: Judgement; mutant?: Omit<NonNullable<GpuLitmusResult['mutant']>, 'weak'> }
+  interface Item {
+    file: string;
+    name: string;
+    plan: TestPlan;
+    j: Judgement;
+    mutant?: Omit<NonNullable<GpuLitmusResult['mutant']>, 'weak'>;
+  }
   const items: Item[] = [];
   for (const f of readLitmusFiles(paths, o.filter, io)) {
     const { file: shown, text, name } = f;
@@ -183,7 +252,13 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     for (const m of mutantsOf(test, text, j, shown)) {
       const mp = planTest(m.test, m.text);
       if (!mp.ok) continue; // a mutant this slice cannot run (none in the corpus: mutants keep the test's instructions)
-      items.push({ file: `${shown}#${m.name}`, name: `${name}#${m.name}`, plan: mp.plan, j: m.judgement, mutant: { of: shown, cls: m.cls, name: m.name, change: m.change } });
+      items.push({
+        file: `${shown}#${m.name}`,
+        name: `${name}#${m.name}`,
+        plan: mp.plan,
+        j: m.judgement,
+        mutant: { of: shown, cls: m.cls, name: m.name, change: m.change },
+      });
     }
   }
   if (replay) items.splice(0, items.length, ...items.filter((it) => replay.runs.has(it.file)));
@@ -191,20 +266,65 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const reproWanted = o.repro ?? [];
   if (o.out !== undefined && !reproWanted.length) throw new UsageError('--out names the folder of a --repro reproducer; give --repro TEST with it');
   if (o.out !== undefined) checkOutDir(o.out);
-  for (const t of reproWanted) if (!items.some((it) => it.file === t || it.name === t)) throw new UsageError(`--repro ${t}: not a test this run runs; name a test file (or file#mutant) given or selected, e.g. ${items.slice(0, 2).map((it) => it.file).join(', ') || SELF_TEST_FILE}`);
+  for (const t of reproWanted)
+    if (!items.some((it) => it.file === t || it.name === t))
+      throw new UsageError(
+        `--repro ${t}: not a test this run runs; name a test file (or file#mutant) given or selected, e.g. ${
+          items
+            .slice(0, 2)
+            .map((it) => it.file)
+            .join(', ') || SELF_TEST_FILE
+        }`,
+      );
   /** Builds, compiles (in parallel) and runs items under their settings; one result per item. */
-  const runItems = async (batch: readonly { item: Item; set: StressSetting; from: string; total: number; its?: number; per?: number }[]): Promise<GpuLitmusResult[]> => {
+  const runItems = async (
+    batch: readonly { item: Item; set: StressSetting; from: string; total: number; its?: number; per?: number }[],
+  ): Promise<GpuLitmusResult[]> => {
     const built = batch.map(({ item, set, total: tot, its: fixedIts, per }) => {
-      const st: StressOptions = { warps: set.warps, iters: set.iters, lines: DEFAULT_STRESS.lines, align: set.align, preload: set.preload ?? false, target: set.target ?? 'scratch' };
+      const st: StressOptions = {
+        warps: set.warps,
+        iters: set.iters,
+        lines: DEFAULT_STRESS.lines,
+        align: set.align,
+        preload: set.preload ?? false,
+        target: set.target ?? 'scratch',
+      };
       const geo = launchGeometry(item.plan.placement, smCount, st, per ?? perLaunch);
-      return { st, geo, asked: per ?? perLaunch, its: fixedIts ?? iterations ?? Math.max(1, Math.ceil(tot / geo.instances)), module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plant) };
+      return {
+        st,
+        geo,
+        asked: per ?? perLaunch,
+        its: fixedIts ?? iterations ?? Math.max(1, Math.ceil(tot / geo.instances)),
+        module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plant),
+      };
     });
     // one compile per distinct module (identical modules compiled at once race on the cache file)
     const once = new Map<string, Promise<string | Error>>();
-    for (const b of built) if (!once.has(b.module)) once.set(b.module, compileModules([b.module], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then((c) => c.modules[0]!.cubin, (e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
+    for (const b of built)
+      if (!once.has(b.module))
+        once.set(
+          b.module,
+          compileModules([b.module], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then(
+            (c) => c.modules[0]!.cubin,
+            (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+          ),
+        );
     const compiled: (string | Error)[] = await Promise.all(built.map((b) => once.get(b.module)!));
     return batch.map(({ item, set, from }, i) => {
-      const r: GpuLitmusResult = { file: item.file, name: item.name, status: 'passed', stress: { warps: set.warps, iters: set.iters, stride: set.stride, align: set.align, ...(set.preload ? { preload: true } : {}), ...(set.target === 'test' ? { target: 'test' as const } : {}), from } };
+      const r: GpuLitmusResult = {
+        file: item.file,
+        name: item.name,
+        status: 'passed',
+        stress: {
+          warps: set.warps,
+          iters: set.iters,
+          stride: set.stride,
+          align: set.align,
+          ...(set.preload ? { preload: true } : {}),
+          ...(set.target === 'test' ? { target: 'test' as const } : {}),
+          from,
+        },
+      };
       const c = compiled[i]!;
       if (c instanceof Error) {
         r.status = 'error';
@@ -214,11 +334,31 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       let m: bigint | undefined;
       try {
         m = l.loadModule(readFileSync(c));
-        const run = runPlanned(l, { test: l.getFunction(m, 'lt_test'), count: l.getFunction(m, 'lt_count') }, item.plan, item.j, { instances: built[i]!.geo.instances, iterations: built[i]!.its, stress: built[i]!.st, smCount, seed, stride: set.stride });
+        const run = runPlanned(l, { test: l.getFunction(m, 'lt_test'), count: l.getFunction(m, 'lt_count') }, item.plan, item.j, {
+          instances: built[i]!.geo.instances,
+          iterations: built[i]!.its,
+          stress: built[i]!.st,
+          smCount,
+          seed,
+          stride: set.stride,
+        });
         r.gpu = run;
         r.status = run.forbiddenSeen ? 'failed' : 'passed';
         const b = built[i]!;
-        r.runs = [{ ...r.stress!, iterations: b.its, ...(b.asked !== undefined ? { asked: b.asked } : {}), perLaunch: run.perLaunch, grid: run.geometry.grid, block: run.geometry.block, cluster: run.geometry.cluster, module: sha256(b.module), instances: run.instances, forbiddenSeen: run.forbiddenSeen }];
+        r.runs = [
+          {
+            ...r.stress!,
+            iterations: b.its,
+            ...(b.asked !== undefined ? { asked: b.asked } : {}),
+            perLaunch: run.perLaunch,
+            grid: run.geometry.grid,
+            block: run.geometry.block,
+            cluster: run.geometry.cluster,
+            module: sha256(b.module),
+            instances: run.instances,
+            forbiddenSeen: run.forbiddenSeen,
+          },
+        ];
         if (item.mutant) r.mutant = { ...item.mutant, weak: weakCount(item.plan.test, run.keys, run.histogram) };
       } catch (e) {
         r.status = 'error';
@@ -241,19 +381,44 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
         return sets.map((set, si) => {
           const part = rs.slice(si * sample.length, (si + 1) * sample.length);
           killedBy.push(part.flatMap((r, mi) => ((r.mutant?.weak ?? 0) > 0 ? [mi] : [])));
-          return { ...set, killed: part.filter((r) => (r.mutant?.weak ?? 0) > 0).length, mutants: sample.length, weakPerM: Math.round(part.reduce((s, r) => s + (r.gpu ? ((r.mutant?.weak ?? 0) / r.gpu.instances) * 1e6 : 0), 0)) };
+          return {
+            ...set,
+            killed: part.filter((r) => (r.mutant?.weak ?? 0) > 0).length,
+            mutants: sample.length,
+            weakPerM: Math.round(part.reduce((s, r) => s + (r.gpu ? ((r.mutant?.weak ?? 0) / r.gpu.instances) * 1e6 : 0), 0)),
+          };
         });
       };
       const killedBy: number[][] = [];
       const tried = await tryAll(SEARCH_GRID);
       const b = pickBest(tried);
-      tried.push(...(await tryAll(STRIDES.map((stride) => ({ warps: b.warps, iters: b.iters, stride, align: b.align, ...(b.preload ? { preload: true } : {}), ...(b.target === 'test' ? { target: 'test' as const } : {}) })))));
+      tried.push(
+        ...(await tryAll(
+          STRIDES.map((stride) => ({
+            warps: b.warps,
+            iters: b.iters,
+            stride,
+            align: b.align,
+            ...(b.preload ? { preload: true } : {}),
+            ...(b.target === 'test' ? { target: 'test' as const } : {}),
+          })),
+        )),
+      );
       const best = pickBest(tried);
       const alternates = pickAlternates(tried, killedBy, tried.indexOf(best), 2).map((i) => tried[i]!);
       classes[cls] = { ...best, tried, ...(alternates.length ? { alternates } : {}) };
-      io.out(`stress search ${cls}: ${sample.length} mutant(s) x ${tried.length} settings x ${searchTotal} instances; best align ${best.align ? 'on' : 'off'}, warps ${best.warps}, iters ${best.iters}, stride ${best.stride}: ${best.killed}/${best.mutants} killed, ${best.weakPerM} weak per M`);
+      io.out(
+        `stress search ${cls}: ${sample.length} mutant(s) x ${tried.length} settings x ${searchTotal} instances; best align ${best.align ? 'on' : 'off'}, warps ${best.warps}, iters ${best.iters}, stride ${best.stride}: ${best.killed}/${best.mutants} killed, ${best.weakPerM} weak per M`,
+      );
     }
-    stressFile = { schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, measuredOn: info.devices[0]?.name ?? '', measuredAt: new Date().toISOString(), instances: searchTotal, classes };
+    stressFile = {
+      schema: 'ptx-reduction-conformance/litmus-gpu-stress',
+      version: 1,
+      measuredOn: info.devices[0]?.name ?? '',
+      measuredAt: new Date().toISOString(),
+      instances: searchTotal,
+      classes,
+    };
     writeFileSync(stressPath, `${JSON.stringify(stressFile, null, 1)}\n`);
     io.out(`stress settings written to ${stressPath}`);
   }
@@ -261,8 +426,35 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     // every item under each of its settings (the class's best, then its alternates); histograms added up
     const batch = items.flatMap((item): { item: Item; set: StressSetting; from: string; total: number; its?: number; per?: number }[] => {
       const recorded = replay?.runs.get(item.file);
-      if (recorded) return recorded.map((rr) => ({ item, set: { warps: rr.warps, iters: rr.iters, stride: rr.stride, align: rr.align, ...(rr.preload ? { preload: true } : {}), ...(rr.target === 'test' ? { target: 'test' as const } : {}) }, from: rr.from, total, its: rr.iterations, ...(rr.asked !== undefined ? { per: rr.asked } : {}) }));
-      const sets = fixed ? [{ warps: stress.warps, iters: stress.iters, stride, align: stress.align ?? false, ...(stress.preload ? { preload: true } : {}), ...(stress.target === 'test' ? { target: 'test' as const } : {}), from: 'command line' }] : stressesFor(item.mutant?.of ?? item.file, stressFile);
+      if (recorded)
+        return recorded.map((rr) => ({
+          item,
+          set: {
+            warps: rr.warps,
+            iters: rr.iters,
+            stride: rr.stride,
+            align: rr.align,
+            ...(rr.preload ? { preload: true } : {}),
+            ...(rr.target === 'test' ? { target: 'test' as const } : {}),
+          },
+          from: rr.from,
+          total,
+          its: rr.iterations,
+          ...(rr.asked !== undefined ? { per: rr.asked } : {}),
+        }));
+      const sets = fixed
+        ? [
+            {
+              warps: stress.warps,
+              iters: stress.iters,
+              stride,
+              align: stress.align ?? false,
+              ...(stress.preload ? { preload: true } : {}),
+              ...(stress.target === 'test' ? { target: 'test' as const } : {}),
+              from: 'command line',
+            },
+          ]
+        : stressesFor(item.mutant?.of ?? item.file, stressFile);
       return sets.map((s) => ({ item, set: s, from: s.from, total }));
     });
     const rs = await runItems(batch);
@@ -288,12 +480,19 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     }
     const g = r.gpu;
     if (r.mutant && r.status !== 'failed') {
-      io.out(`${r.file}  mutant (${r.mutant.cls}: ${r.mutant.change})  weak outcome ${r.mutant.weak ? `seen ${r.mutant.weak} times` : 'NOT seen'} in ${g.instances} instances`);
+      io.out(
+        `${r.file}  mutant (${r.mutant.cls}: ${r.mutant.change})  weak outcome ${r.mutant.weak ? `seen ${r.mutant.weak} times` : 'NOT seen'} in ${g.instances} instances`,
+      );
       continue;
     }
-    io.out(`${r.file}  ${r.status === 'failed' ? `FORBIDDEN OUTCOME SEEN (${g.forbiddenSeen} of ${g.instances})` : r.status === 'known-deviation' ? r.known!.map((k) => `known deviation (finding ${findingName(k.finding)}): ${k.count} of ${g.instances}`).join('; ') : 'no forbidden outcome seen'}  ${g.instances} instances (${g.iterations} x ${g.perLaunch}), ${(g.instancesPerSecond / 1e6).toFixed(1)} M/s`);
+    io.out(
+      `${r.file}  ${r.status === 'failed' ? `FORBIDDEN OUTCOME SEEN (${g.forbiddenSeen} of ${g.instances})` : r.status === 'known-deviation' ? r.known!.map((k) => `known deviation (finding ${findingName(k.finding)}): ${k.count} of ${g.instances}`).join('; ') : 'no forbidden outcome seen'}  ${g.instances} instances (${g.iterations} x ${g.perLaunch}), ${(g.instancesPerSecond / 1e6).toFixed(1)} M/s`,
+    );
     io.out(`    ${[...g.keys, 'count', 'verdict'].join('  ')}`);
-    for (const h of g.histogram) io.out(`    ${[...h.values, String(h.count), h.allowed ? (h.count ? 'allowed' : `allowed, NEVER SEEN in ${g.instances} instances`) : `forbidden (${h.why})${h.count ? '  <- SEEN' : ''}`].join('  ')}`);
+    for (const h of g.histogram)
+      io.out(
+        `    ${[...h.values, String(h.count), h.allowed ? (h.count ? 'allowed' : `allowed, NEVER SEEN in ${g.instances} instances`) : `forbidden (${h.why})${h.count ? '  <- SEEN' : ''}`].join('  ')}`,
+      );
     if (g.other.count) io.out(`    ${g.other.count} outcome(s) outside the table; ${g.other.samples} sampled above`);
   }
   const ran = results.filter((r) => r.gpu);
@@ -302,7 +501,9 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const skipped = results.filter((r) => r.status === 'skipped').length;
   const knownDeviations = results.filter((r) => r.status === 'known-deviation').length;
   const inst = ran.reduce((s, r) => s + r.gpu!.instances, 0);
-  io.out(`${results.length} test(s): ${ran.length} ran on ${info.devices[0]?.name ?? 'the GPU'} (${inst} instances), ${skipped} skipped, ${unparsed} unparsed, ${errors} errors; ${forbidden} with a forbidden outcome seen${knownDeviations ? `, ${knownDeviations} with only known deviations (explained findings)` : ''}; ${seconds.toFixed(1)} s`);
+  io.out(
+    `${results.length} test(s): ${ran.length} ran on ${info.devices[0]?.name ?? 'the GPU'} (${inst} instances), ${skipped} skipped, ${unparsed} unparsed, ${errors} errors; ${forbidden} with a forbidden outcome seen${knownDeviations ? `, ${knownDeviations} with only known deviations (explained findings)` : ''}; ${seconds.toFixed(1)} s`,
+  );
   const mutation = withMutants ? scoreOf(results) : undefined;
   if (mutation) for (const line of mutationLines(mutation)) io.out(line);
   const dir = prepareReportDir(o.report, 'litmus-gpu-', started, (s) => io.err(s), { overwrite: o.overwrite ?? false });
@@ -314,21 +515,73 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     const item = items.find((it) => it.file === r.file)!;
     const rr = r.runs.slice().sort((a, b) => b.forbiddenSeen - a.forbiddenSeen)[0]!; // the setting that saw the most
     const folder = want && o.out ? (reproWanted.length > 1 ? join(o.out, reproName(r.file)) : o.out) : join(dir, 'repro', reproName(r.file));
-    const input = { file: r.file, name: r.name, plan: item.plan, judgement: item.j, arch: target.name, ptx: target.minPtx, stress: { warps: rr.warps, iters: rr.iters, lines: DEFAULT_STRESS.lines, align: rr.align, preload: rr.preload ?? false, target: rr.target ?? 'scratch', stride: rr.stride }, smCount, ...(rr.asked !== undefined ? { perLaunch: rr.asked } : {}), iterations: rr.iterations, seed, plant, run: r.gpu, command: `npm run conformance -- litmus --backend gpu --replay ${join(dir, 'report.json')} --only ${r.file}`, device: info.devices[0]?.name ?? '', toolchain: backend.ptxas!.versionLine };
+    const input = {
+      file: r.file,
+      name: r.name,
+      plan: item.plan,
+      judgement: item.j,
+      arch: target.name,
+      ptx: target.minPtx,
+      stress: {
+        warps: rr.warps,
+        iters: rr.iters,
+        lines: DEFAULT_STRESS.lines,
+        align: rr.align,
+        preload: rr.preload ?? false,
+        target: rr.target ?? 'scratch',
+        stride: rr.stride,
+      },
+      smCount,
+      ...(rr.asked !== undefined ? { perLaunch: rr.asked } : {}),
+      iterations: rr.iterations,
+      seed,
+      plant,
+      run: r.gpu,
+      command: `npm run conformance -- litmus --backend gpu --replay ${join(dir, 'report.json')} --only ${r.file}`,
+      device: info.devices[0]?.name ?? '',
+      toolchain: backend.ptxas!.versionLine,
+    };
     let files = litmusRepro(input);
     // kernel.ptx at the target's lowest PTX ISA version, if this ptxas takes it there; else at the run's
-    const low = await compileModules([files['kernel.ptx']!], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then(() => true, () => false);
+    const low = await compileModules([files['kernel.ptx']!], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then(
+      () => true,
+      () => false,
+    );
     if (!low) files = litmusRepro({ ...input, ptx, lowestRefused: target.minPtx });
     try {
       writeLitmusRepro(folder, files);
     } catch (e) {
-      throw new UsageError(`${o.out && want ? `--out ${o.out}` : folder}: the reproducer could not be written (${(e as Error).message}); name a folder you can write to`);
+      throw new UsageError(
+        `${o.out && want ? `--out ${o.out}` : folder}: the reproducer could not be written (${(e as Error).message}); name a folder you can write to`,
+      );
     }
     repros[r.file] = relative(dir, folder) || '.';
     io.out(`reproducer of ${r.file}: ${folder} (sh build.sh && ./repro)`);
   }
-  const replayRecord: ReplayRecord = { version: 1, seed, arch: target.name, smCount, modulePtx: ptx, toolchain: backend.ptxas!.versionLine, selfTest, mutants: withMutants, files: [...new Set(items.map((it) => it.mutant?.of ?? it.file))].map((file) => ({ file, sha256: sha256(readFileSync(file)) })) };
-  writeGpuReports(dir, io, results, started, argv, { device: info.devices[0]?.name ?? '', seconds, stress, seed, stride, selfTest, stressFile: replay ? `the replayed report ${replay.path}` : fixed ? 'command line' : stressFile ? stressPath : 'defaults', ...(mutation ? { mutation } : {}), replay: replayRecord, ...(replay ? { replayOf: replay.path } : {}), ...(Object.keys(repros).length ? { repros } : {}) });
+  const replayRecord: ReplayRecord = {
+    version: 1,
+    seed,
+    arch: target.name,
+    smCount,
+    modulePtx: ptx,
+    toolchain: backend.ptxas!.versionLine,
+    selfTest,
+    mutants: withMutants,
+    files: [...new Set(items.map((it) => it.mutant?.of ?? it.file))].map((file) => ({ file, sha256: sha256(readFileSync(file)) })),
+  };
+  writeGpuReports(dir, io, results, started, argv, {
+    device: info.devices[0]?.name ?? '',
+    seconds,
+    stress,
+    seed,
+    stride,
+    selfTest,
+    stressFile: replay ? `the replayed report ${replay.path}` : fixed ? 'command line' : stressFile ? stressPath : 'defaults',
+    ...(mutation ? { mutation } : {}),
+    replay: replayRecord,
+    ...(replay ? { replayOf: replay.path } : {}),
+    ...(Object.keys(repros).length ? { repros } : {}),
+  });
   if (unparsed) return 2;
   if (selfTest) {
     const seen = ran[0]?.gpu?.forbiddenSeen ?? 0;
@@ -338,11 +591,14 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   return forbidden || errors ? 1 : 0;
 }
 
-
 /** The mutation score of a run's mutant results (errors are not counted as mutants run). */
 /** One item's results under two stress settings as one: histograms added up, the first setting kept as `stress`, the others in `stressAlso`. */
 export function mergeResults(a: GpuLitmusResult, b: GpuLitmusResult): GpuLitmusResult {
-  const r: GpuLitmusResult = { ...a, stressAlso: [...(a.stressAlso ?? []), ...(b.stress ? [b.stress] : [])], ...(a.runs || b.runs ? { runs: [...(a.runs ?? []), ...(b.runs ?? [])] } : {}) };
+  const r: GpuLitmusResult = {
+    ...a,
+    stressAlso: [...(a.stressAlso ?? []), ...(b.stress ? [b.stress] : [])],
+    ...(a.runs || b.runs ? { runs: [...(a.runs ?? []), ...(b.runs ?? [])] } : {}),
+  };
   if (a.gpu && b.gpu) r.gpu = mergeRuns(a.gpu, b.gpu);
   else r.gpu = a.gpu ?? b.gpu;
   if (a.status === 'error' || b.status === 'error') {
@@ -367,8 +623,13 @@ export function scoreOf(results: readonly GpuLitmusResult[]): MutationReport {
 
 export function mutationLines(m: MutationReport): string[] {
   const pct = (c: ClassScore) => (c.mutants ? `${((100 * c.killed) / c.mutants).toFixed(1)} %` : 'no mutants');
-  const out = [`mutation score (mutants whose weak outcome was seen / mutants run): ${m.perClass.map((c) => `${c.cls} ${c.killed}/${c.mutants} (${pct(c)})`).join(', ')}; all ${m.all.killed}/${m.all.mutants} (${pct(m.all)}), target >= 85 %: ${m.all.mutants && m.all.score >= 0.85 ? 'met' : 'NOT met'}`];
-  if (m.notScored?.length) out.push(`  not scored: ${m.notScored.length} mutant(s) of tests that showed a forbidden outcome themselves (the hardware shows their weak outcome unmutated), e.g. ${m.notScored.slice(0, 3).join('; ')}`);
+  const out = [
+    `mutation score (mutants whose weak outcome was seen / mutants run): ${m.perClass.map((c) => `${c.cls} ${c.killed}/${c.mutants} (${pct(c)})`).join(', ')}; all ${m.all.killed}/${m.all.mutants} (${pct(m.all)}), target >= 85 %: ${m.all.mutants && m.all.score >= 0.85 ? 'met' : 'NOT met'}`,
+  ];
+  if (m.notScored?.length)
+    out.push(
+      `  not scored: ${m.notScored.length} mutant(s) of tests that showed a forbidden outcome themselves (the hardware shows their weak outcome unmutated), e.g. ${m.notScored.slice(0, 3).join('; ')}`,
+    );
   for (const c of m.perClass) {
     if (!c.mutants || c.score >= 0.5) continue;
     const nk = m.notKilled[c.cls] ?? [];
@@ -379,12 +640,47 @@ export function mutationLines(m: MutationReport): string[] {
 
 const GPU_STATUSES = ['passed', 'failed', 'known-deviation', 'skipped', 'unparsed', 'error'] as const;
 
-export function writeGpuReports(dir: string, io: Io, results: readonly GpuLitmusResult[], started: Date, argv: readonly string[], run: { device: string; seconds: number; stress: StressOptions; seed: number; stride: number; selfTest: boolean; stressFile?: string; mutation?: MutationReport; replay?: ReplayRecord; replayOf?: string; repros?: Record<string, string> }): void {
+export function writeGpuReports(
+  dir: string,
+  io: Io,
+  results: readonly GpuLitmusResult[],
+  started: Date,
+  argv: readonly string[],
+  run: {
+    device: string;
+    seconds: number;
+    stress: StressOptions;
+    seed: number;
+    stride: number;
+    selfTest: boolean;
+    stressFile?: string;
+    mutation?: MutationReport;
+    replay?: ReplayRecord;
+    replayOf?: string;
+    repros?: Record<string, string>;
+  },
+): void {
   const counts = statusCounts(results, GPU_STATUSES);
   const cases = results.map((r) => ({
     name: r.file,
     seconds: r.gpu?.seconds ?? 0,
-    body: r.status === 'failed' ? `<failure message="${xmlText(`forbidden outcome seen ${r.gpu!.forbiddenSeen} times`)}"/>` : r.status === 'skipped' ? `<skipped message="${xmlText(r.reason ?? '')}"/>` : r.status === 'error' || r.status === 'unparsed' ? `<error message="${xmlText(r.reason ?? r.status)}"/>` : '',
+    body:
+      r.status === 'failed'
+        ? `<failure message="${xmlText(`forbidden outcome seen ${r.gpu!.forbiddenSeen} times`)}"/>`
+        : r.status === 'skipped'
+          ? `<skipped message="${xmlText(r.reason ?? '')}"/>`
+          : r.status === 'error' || r.status === 'unparsed'
+            ? `<error message="${xmlText(r.reason ?? r.status)}"/>`
+            : '',
   }));
-  writeLitmusReports(dir, io, { backend: 'gpu', argv, started, run, counts, results, html: renderGpuHtml(results, { ...run, arch: run.replay?.arch }), junit: { suite: 'litmus-gpu', failures: counts.failed, errors: counts.error + counts.unparsed, skipped: counts.skipped, cases } });
+  writeLitmusReports(dir, io, {
+    backend: 'gpu',
+    argv,
+    started,
+    run,
+    counts,
+    results,
+    html: renderGpuHtml(results, { ...run, arch: run.replay?.arch }),
+    junit: { suite: 'litmus-gpu', failures: counts.failed, errors: counts.error + counts.unparsed, skipped: counts.skipped, cases },
+  });
 }

@@ -43,14 +43,19 @@ export function readFindingsFile(path: string): FindingsFile | undefined {
   } catch (e) {
     throw new Error(`${path}: not JSON (${(e as Error).message})`);
   }
-  if (f.schema !== 'ptx-reduction-conformance/litmus-gpu-findings' || f.version !== 1 || !Array.isArray(f.explained)) throw new Error(`${path}: not a litmus-gpu findings file (schema ptx-reduction-conformance/litmus-gpu-findings, version 1, explained: [...])`);
+  if (f.schema !== 'ptx-reduction-conformance/litmus-gpu-findings' || f.version !== 1 || !Array.isArray(f.explained))
+    throw new Error(`${path}: not a litmus-gpu findings file (schema ptx-reduction-conformance/litmus-gpu-findings, version 1, explained: [...])`);
   f.explained.forEach((e, i) => {
     const at = `${path}: explained[${i}]`;
     if (typeof e.test !== 'string' || !existsSync(fromRoot(e.test))) throw new Error(`${at}: test '${e.test}' is not a file`);
-    if (typeof e.finding !== 'string' || !existsSync(fromRoot(e.finding)) || !statSync(fromRoot(e.finding)).isDirectory()) throw new Error(`${at}: finding '${e.finding}' is not a folder (a finding under reports/findings/)`);
+    if (typeof e.finding !== 'string' || !existsSync(fromRoot(e.finding)) || !statSync(fromRoot(e.finding)).isDirectory())
+      throw new Error(`${at}: finding '${e.finding}' is not a folder (a finding under reports/findings/)`);
     if (typeof e.why !== 'string' || !e.why) throw new Error(`${at}: give 'why' (what the finding says about this outcome)`);
     if (!Array.isArray(e.outcomes) || !e.outcomes.length) throw new Error(`${at}: give 'outcomes' (one or more {key: value or "*"})`);
-    for (const o of e.outcomes) for (const [k, v] of Object.entries(o)) if (typeof v !== 'string' || !(v === '*' || /^(0x[0-9a-fA-F]+|-?\d+)$/.test(v))) throw new Error(`${at}: outcome value of ${k} is '${v}': write a decimal, 0x hex or "*"`);
+    for (const o of e.outcomes)
+      for (const [k, v] of Object.entries(o))
+        if (typeof v !== 'string' || !(v === '*' || /^(0x[0-9a-fA-F]+|-?\d+)$/.test(v)))
+          throw new Error(`${at}: outcome value of ${k} is '${v}': write a decimal, 0x hex or "*"`);
   });
   // the paths as the run shows its tests' (relative to the user's directory), which explain() compares
   return { ...f, explained: f.explained.map((e) => ({ ...e, test: shown(fromRoot(e.test)), finding: shown(fromRoot(e.finding)) })) };
@@ -70,7 +75,11 @@ export interface Explanation {
  * Splits a run's forbidden outcomes seen into explained (by finding) and unexplained. `file` is the
  * test's path as the run shows it; a mutant's `file#name` matches its test's entries.
  */
-export function explain(f: FindingsFile | undefined, file: string, run: Pick<GpuLitmusRun, 'keys' | 'keyBits' | 'histogram' | 'other' | 'forbiddenSeen'>): Explanation {
+export function explain(
+  f: FindingsFile | undefined,
+  file: string,
+  run: Pick<GpuLitmusRun, 'keys' | 'keyBits' | 'histogram' | 'other' | 'forbiddenSeen'>,
+): Explanation {
   // a mutant (`test#name`) keeps its test's instructions, so the hardware behaviour an entry explains
   // for the test explains the same outcome in its mutants
   const entries = (f?.explained ?? []).filter((e) => e.test === file || file.startsWith(`${e.test}#`));

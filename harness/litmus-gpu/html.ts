@@ -28,7 +28,12 @@ export function rowClass(h: Pick<HistRow, 'allowed' | 'count'>): 'a-seen' | 'a-n
   return h.allowed ? (h.count ? 'a-seen' : 'a-never') : h.count ? 'f-seen' : 'f-zero';
 }
 
-const VERDICT: Record<ReturnType<typeof rowClass>, string> = { 'a-seen': 'allowed', 'a-never': 'allowed, never seen', 'f-seen': 'FORBIDDEN, SEEN', 'f-zero': 'forbidden' };
+const VERDICT: Record<ReturnType<typeof rowClass>, string> = {
+  'a-seen': 'allowed',
+  'a-never': 'allowed, never seen',
+  'f-seen': 'FORBIDDEN, SEEN',
+  'f-zero': 'forbidden',
+};
 
 /** Bar width in % of the row's count on a log scale over the test's instances (1 instance is visible). */
 export function barWidth(count: number, instances: number): number {
@@ -50,7 +55,8 @@ function histogram(r: GpuLitmusResult): string {
 
 function settings(r: GpuLitmusResult): string {
   const g = r.gpu!;
-  const one = (s: NonNullable<GpuLitmusResult['stress']>) => `stress ${s.warps} warp(s) x ${s.iters} iter(s), stride ${s.stride}, align ${s.align ? 'on' : 'off'}${s.preload ? ', preload' : ''}${s.target === 'test' ? ", on the test's lines" : ''} (${esc(s.from)})`;
+  const one = (s: NonNullable<GpuLitmusResult['stress']>) =>
+    `stress ${s.warps} warp(s) x ${s.iters} iter(s), stride ${s.stride}, align ${s.align ? 'on' : 'off'}${s.preload ? ', preload' : ''}${s.target === 'test' ? ", on the test's lines" : ''} (${esc(s.from)})`;
   const all = r.stress ? [r.stress, ...(r.stressAlso ?? [])] : [];
   const st = all.length > 1 ? `under ${all.length} settings, histograms added: ${all.map(one).join('; ')}` : all.length ? one(all[0]!) : 'stress not recorded';
   return `${g.instances} instances (${g.iterations} x ${g.perLaunch}; grid ${g.geometry.grid} x block ${g.geometry.block}${g.geometry.cluster > 1 ? `, clusters of ${g.geometry.cluster}` : ''}), ${(g.instancesPerSecond / 1e6).toFixed(1)} M instances/s; ${st}`;
@@ -71,7 +77,9 @@ export function renderGpuHtml(results: readonly GpuLitmusResult[], run: HtmlRun)
   const never = ran.reduce((s, r) => s + r.gpu!.histogram.filter((h) => h.allowed && !h.count).length, 0);
   const summary = [
     `<p>${counts.tests} test(s)${counts.mutants ? ` and ${counts.mutants} mutant(s)` : ''}: ${counts.passed} no forbidden outcome seen, <b>${counts.failed} forbidden outcome seen</b>, ${counts['known-deviation']} known deviation(s) (explained findings), ${counts.skipped} skipped, ${counts.error} errors, ${counts.unparsed} unparsed; ${inst} instances in ${run.seconds.toFixed(1)} s${run.seed !== undefined ? `; seed ${run.seed}` : ''}${run.arch ? `, ${esc(run.arch)}` : ''}${run.stressFile ? `; stress settings from ${esc(run.stressFile)}` : ''}${run.replayOf ? `; a replay of ${esc(run.replayOf)}` : ''}. ${never} allowed outcome(s) never seen over the tests.</p>`,
-    failed.length ? `<p class="f-seen">Forbidden outcome seen in: ${failed.map((r) => `<a href="#${esc(anchor(r.file))}">${esc(r.file)}</a> (${r.gpu!.forbiddenSeen} of ${r.gpu!.instances})${repro(r)}`).join(', ')}</p>` : '',
+    failed.length
+      ? `<p class="f-seen">Forbidden outcome seen in: ${failed.map((r) => `<a href="#${esc(anchor(r.file))}">${esc(r.file)}</a> (${r.gpu!.forbiddenSeen} of ${r.gpu!.instances})${repro(r)}`).join(', ')}</p>`
+      : '',
     '<p>Row colours: <span class="a-seen">allowed, seen</span> <span class="a-never">allowed, never seen</span> <span class="f-seen">forbidden, SEEN</span> <span class="f-zero">forbidden, not seen</span>. Bars: log scale, full width = every instance.</p>',
   ].join('');
   const mutation = run.mutation
@@ -83,11 +91,17 @@ export function renderGpuHtml(results: readonly GpuLitmusResult[], run: HtmlRun)
   const mutants = results.filter((r) => r.mutant);
   const mut = mutants.length
     ? `<h2>Mutants (${mutants.length})</h2>${mutants
-        .map((r) => (r.gpu ? `<details class="${r.status}"${r.status === 'failed' ? ' open' : ''}><summary>${esc(r.file)}: ${r.mutant!.cls}, ${esc(r.mutant!.change)}: weak outcome ${r.mutant!.weak ? `<b>seen ${r.mutant!.weak} times</b> (killed)` : 'not seen'}${r.status === 'failed' ? ' <b>FORBIDDEN OUTCOME SEEN</b>' : ''}${repro(r)}</summary><p>${settings(r)}</p>${histogram(r)}</details>` : `<p class="${r.status}">${esc(r.file)}: ${r.status} ${esc(r.reason ?? '')}</p>`))
+        .map((r) =>
+          r.gpu
+            ? `<details class="${r.status}"${r.status === 'failed' ? ' open' : ''}><summary>${esc(r.file)}: ${r.mutant!.cls}, ${esc(r.mutant!.change)}: weak outcome ${r.mutant!.weak ? `<b>seen ${r.mutant!.weak} times</b> (killed)` : 'not seen'}${r.status === 'failed' ? ' <b>FORBIDDEN OUTCOME SEEN</b>' : ''}${repro(r)}</summary><p>${settings(r)}</p>${histogram(r)}</details>`
+            : `<p class="${r.status}">${esc(r.file)}: ${r.status} ${esc(r.reason ?? '')}</p>`,
+        )
         .join('\n')}`
     : '';
   const rest = tests.filter((r) => !r.gpu);
-  const other = rest.length ? `<h2>Not run (${rest.length})</h2><table>${rest.map((r) => `<tr class="${r.status}"><td>${esc(r.file)}</td><td>${r.status}</td><td>${esc(r.reason ?? '')}</td></tr>`).join('')}</table>` : '';
+  const other = rest.length
+    ? `<h2>Not run (${rest.length})</h2><table>${rest.map((r) => `<tr class="${r.status}"><td>${esc(r.file)}</td><td>${r.status}</td><td>${esc(r.reason ?? '')}</td></tr>`).join('')}</table>`
+    : '';
   const css =
     'body{font-family:sans-serif;max-width:1100px}td,th{padding:1px 6px;border-bottom:1px solid #ddd;vertical-align:top;text-align:left}td.n{text-align:right}' +
     'td.bar{width:260px}td.bar i{display:block;height:10px;background:#555;min-width:0}.a-seen{background:#e6f4e6}.a-never{background:#fff4d6}.f-seen{background:#f8c8c8;font-weight:bold}.f-zero{color:#999}' +

@@ -105,7 +105,7 @@ export function typeBits(type: string): number {
 
 function terms(c: Cond, acc: Term[] = []): Term[] {
   if (c.k === 'cmp') acc.push(c.a, c.b);
-  else if (c.k === 'and' || c.k === 'or') (terms(c.a, acc), terms(c.b, acc));
+  else if (c.k === 'and' || c.k === 'or') terms(c.a, acc), terms(c.b, acc);
   else if (c.k === 'not') terms(c.a, acc);
   return acc;
 }
@@ -136,7 +136,10 @@ export function planTest(test: LitmusTest, text: string): Plan {
   for (const l of Object.values(test.locations)) {
     if (l.space !== 'global' && l.space !== 'shared') return no(`location ${l.name} is in ${l.space} memory (global and shared memory run)`);
     if (l.space === 'shared' && (l.ownerGpu ?? 0) !== 0) return no(`location ${l.name} is shared memory of a CTA on gpu ${l.ownerGpu} (one GPU only)`);
-    if (l.space === 'shared' && !test.threads.some((t) => t.cta === l.ownerCta && t.gpu === 0)) return no(`location ${l.name} is shared memory of CTA ${l.ownerCta}, where no thread of the test runs (its CTA would exit while others use its shared memory)`);
+    if (l.space === 'shared' && !test.threads.some((t) => t.cta === l.ownerCta && t.gpu === 0))
+      return no(
+        `location ${l.name} is shared memory of CTA ${l.ownerCta}, where no thread of the test runs (its CTA would exit while others use its shared memory)`,
+      );
     if (l.aliasOf || (l.proxy && l.proxy !== 'generic')) return no(`location ${l.name} is an alias or uses the ${l.proxy} proxy (not run in this slice)`);
     if (l.init < 0n || l.init > 0xffffffffn) return no(`location ${l.name} starts at ${l.init}, not a 32-bit value (initial values above 32 bits are not run)`);
   }
@@ -154,7 +157,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
       const bits = widthOf(sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '', ins.kind);
       if (bits === undefined || (bits !== 32 && bits !== 64)) continue; // refused below
       const had = locBits.get(ins.loc);
-      if (had !== undefined && had !== bits) return no(`location ${ins.loc} is accessed as ${had}-bit and as ${bits}-bit values (mixed-size accesses are not run: 8.7.2)`);
+      if (had !== undefined && had !== bits)
+        return no(`location ${ins.loc} is accessed as ${had}-bit and as ${bits}-bit values (mixed-size accesses are not run: 8.7.2)`);
       locBits.set(ins.loc, bits);
     }
   for (const th of test.threads) {
@@ -165,11 +169,21 @@ export function planTest(test: LitmusTest, text: string): Plan {
         const src = sourceOf(lines, ins, th.id);
         const op = src?.split(/\s+/)[0] ?? '';
         const ty = TYPE_RE.exec(op);
-        if (ty && typeBits(ty[1]!) !== 32 && typeBits(ty[1]!) !== 64) return no(`P${th.id} line ${ins.line}: ${op} is a ${typeBits(ty[1]!)}-bit access (32- and 64-bit values run)`);
-        if (ins.space === 'shared::cta' || ins.space === 'shared::cluster' ? test.locations[ins.loc]?.space !== 'shared' : ins.space !== undefined && ins.space !== 'generic' && ins.space !== 'global') return no(`P${th.id} line ${ins.line}: .${ins.space} on ${ins.loc} is not run`);
+        if (ty && typeBits(ty[1]!) !== 32 && typeBits(ty[1]!) !== 64)
+          return no(`P${th.id} line ${ins.line}: ${op} is a ${typeBits(ty[1]!)}-bit access (32- and 64-bit values run)`);
+        if (
+          ins.space === 'shared::cta' || ins.space === 'shared::cluster'
+            ? test.locations[ins.loc]?.space !== 'shared'
+            : ins.space !== undefined && ins.space !== 'generic' && ins.space !== 'global'
+        )
+          return no(`P${th.id} line ${ins.line}: .${ins.space} on ${ins.loc} is not run`);
         if (ins.kind === 'rmw' && !/^(atom|red)\./.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' (only atom and red run as read-modify-writes)`);
-        if (/^red\./.test(op) && /\.(acq_rel|acquire)(\.|$)/.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' is not PTX (red takes .relaxed or .release only: 9.7.13.6 red, Syntax, ".sem = { .relaxed, .release }")`);
-        if (ins.kind === 'rmw' && !ty && !typedRmw(op)) return no(`P${th.id} line ${ins.line}: '${op}' has no type and no 32-bit type follows from its operation`);
+        if (/^red\./.test(op) && /\.(acq_rel|acquire)(\.|$)/.test(op))
+          return no(
+            `P${th.id} line ${ins.line}: '${op}' is not PTX (red takes .relaxed or .release only: 9.7.13.6 red, Syntax, ".sem = { .relaxed, .release }")`,
+          );
+        if (ins.kind === 'rmw' && !ty && !typedRmw(op))
+          return no(`P${th.id} line ${ins.line}: '${op}' has no type and no 32-bit type follows from its operation`);
         const exprs: Expr[] = ins.kind === 'write' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
         for (const e of exprs) if (e.k === 'bin') return no(`P${th.id} line ${ins.line}: a computed operand (register arithmetic is not run in this slice)`);
         const bits = locBits.get(ins.loc) ?? 32;
@@ -180,9 +194,12 @@ export function planTest(test: LitmusTest, text: string): Plan {
         }
       } else if (ins.kind === 'fence') {
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
-        if (!/^(fence\.(sc|acq_rel|acquire|release)\.(cta|cluster|gpu|sys)|membar\.(cta|gl|sys))$/.test(op)) return no(`P${th.id} line ${ins.line}: fence '${op}' not run in this slice`);
+        if (!/^(fence\.(sc|acq_rel|acquire|release)\.(cta|cluster|gpu|sys)|membar\.(cta|gl|sys))$/.test(op))
+          return no(`P${th.id} line ${ins.line}: fence '${op}' not run in this slice`);
       } else {
-        return no(`P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (bulk, mbarrier, proxy fences, barriers, branches and register arithmetic are not run in this slice)`);
+        return no(
+          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (bulk, mbarrier, proxy fences, barriers, branches and register arithmetic are not run in this slice)`,
+        );
       }
     }
   }
@@ -228,12 +245,31 @@ export function planTest(test: LitmusTest, text: string): Plan {
   const keyBits = [...regKeys.map((r) => regBits.get(`${r.thread}:${r.reg}`) ?? 32), ...memKeys.map((m) => lb[locs.indexOf(m)]!)];
   return {
     ok: true,
-    plan: { test, placement: { clusters: clusters.length, clusterSize, threadsPerCta, at }, locs, keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys], regKeys, memKeys, init: locs.map((l) => Number(test.locations[l]!.init)), text, locBits: lb, keyBits, regBits: Object.fromEntries(regBits), slotBytes: lb.includes(64) ? 8 : 4, shared },
+    plan: {
+      test,
+      placement: { clusters: clusters.length, clusterSize, threadsPerCta, at },
+      locs,
+      keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys],
+      regKeys,
+      memKeys,
+      init: locs.map((l) => Number(test.locations[l]!.init)),
+      text,
+      locBits: lb,
+      keyBits,
+      regBits: Object.fromEntries(regBits),
+      slotBytes: lb.includes(64) ? 8 : 4,
+      shared,
+    },
   };
 }
 
 /** How many groups (NG) and warp groups per CTA (WG) fill the GPU once: NI = NG * WG * 32 instances per launch. */
-export function launchGeometry(p: Placement, smCount: number, stress: StressOptions, instances?: number): { groups: number; warpGroups: number; instances: number; block: number; grid: number } {
+export function launchGeometry(
+  p: Placement,
+  smCount: number,
+  stress: StressOptions,
+  instances?: number,
+): { groups: number; warpGroups: number; instances: number; block: number; grid: number } {
   const warpGroups = Math.max(1, Math.floor(Math.min(16, 24 - stress.warps) / p.threadsPerCta));
   const block = (warpGroups * p.threadsPerCta + stress.warps) * 32;
   // about 2 CTAs of block threads per SM, all resident at once
@@ -269,8 +305,15 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   // shared locations: one array per location in every CTA, one copy per instance slot of the CTA (warp group * 32 + lane)
   if (sharedLocs.length) L.push(`.shared .align 8 .b8 lt_sh[${sharedLocs.length * slotsPerCta * sb}];`, '');
   // ---- lt_test(mem, regs, perm, iter, ni, stride, scratch)
-  L.push('.visible .entry lt_test(.param .u64 pmem, .param .u64 pregs, .param .u64 pperm, .param .u32 piter, .param .u32 pni, .param .u32 pstride, .param .u64 pscratch)', '{');
-  L.push('  .reg .b64 %mem, %regs, %perm, %a, %o, %sc;', '  .reg .b32 %iter, %ni, %stride, %th, %warp, %lane, %cta, %cl, %rank, %wg, %role, %g, %slot, %inst, %u, %v, %k;', '  .reg .pred %p;');
+  L.push(
+    '.visible .entry lt_test(.param .u64 pmem, .param .u64 pregs, .param .u64 pperm, .param .u32 piter, .param .u32 pni, .param .u32 pstride, .param .u64 pscratch)',
+    '{',
+  );
+  L.push(
+    '  .reg .b64 %mem, %regs, %perm, %a, %o, %sc;',
+    '  .reg .b32 %iter, %ni, %stride, %th, %warp, %lane, %cta, %cl, %rank, %wg, %role, %g, %slot, %inst, %u, %v, %k;',
+    '  .reg .pred %p;',
+  );
   const allRegs = new Set<string>();
   test.threads.forEach((_, t) => regsOf(t).forEach((r) => allRegs.add(regOf(t)(r))));
   const r32 = [...allRegs].filter((r) => !r.startsWith('%RD_'));
@@ -279,7 +322,8 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   if (r64.length) L.push(`  .reg .b64 ${r64.join(', ')};`);
   L.push('  .reg .b32 %T<8>, %SINK;', `  .reg .b64 ${locs.map((_, j) => `%A${j}`).join(', ')};`);
   if (r64.length || sharedLocs.length) L.push('  .reg .b64 %TD<8>, %XD;', '  .reg .b32 %X, %W0, %W1, %shl;');
-  if (sharedLocs.length) L.push(`  .reg .b32 ${sharedLocs.map((j) => `%S${j}, %C${j}`).join(', ')};`, `  .reg .b64 ${sharedLocs.map((j) => `%G${j}`).join(', ')};`);
+  if (sharedLocs.length)
+    L.push(`  .reg .b32 ${sharedLocs.map((j) => `%S${j}, %C${j}`).join(', ')};`, `  .reg .b64 ${sharedLocs.map((j) => `%G${j}`).join(', ')};`);
   L.push(
     '  ld.param.u64 %mem, [pmem];',
     '  ld.param.u64 %regs, [pregs];',
@@ -309,7 +353,9 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     '  add.u64 %a, %perm, %a;',
     '  ld.global.u32 %inst, [%a];',
   );
-  locs.forEach((_, j) => L.push(`  mad.lo.u32 %u, %ni, ${j}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, `  add.u64 %A${j}, %mem, %a;`));
+  locs.forEach((_, j) =>
+    L.push(`  mad.lo.u32 %u, %ni, ${j}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, `  add.u64 %A${j}, %mem, %a;`),
+  );
   // shared location j: its copy for this slot in the CTA's array (%S, .shared::cta), the owner CTA's copy (%C, .shared::cluster, by mapa), and that as a generic address (%G)
   if (sharedLocs.length) L.push(`  mad.lo.u32 %shl, %wg, 32, %lane;`);
   for (const j of sharedLocs) {
@@ -320,7 +366,15 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   // dispatch to the test thread by (test cluster, rank, role)
   test.threads.forEach((_, t) => {
     const a = pl.at[t]!;
-    L.push(`  setp.eq.u32 %p, %k, ${a.cluster};`, `  @!%p bra NOT${t};`, `  setp.eq.u32 %p, %rank, ${a.rank};`, `  @!%p bra NOT${t};`, `  setp.eq.u32 %p, %role, ${a.warp};`, `  @%p bra TH${t};`, `NOT${t}:`);
+    L.push(
+      `  setp.eq.u32 %p, %k, ${a.cluster};`,
+      `  @!%p bra NOT${t};`,
+      `  setp.eq.u32 %p, %rank, ${a.rank};`,
+      `  @!%p bra NOT${t};`,
+      `  setp.eq.u32 %p, %role, ${a.warp};`,
+      `  @%p bra TH${t};`,
+      `NOT${t}:`,
+    );
   });
   L.push('  ret;');
   const textLines = plan.text.split('\n');
@@ -329,12 +383,28 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     L.push(`TH${t}:`);
     // shared locations: the owner CTA's first thread writes the initial value; the cluster's test threads meet (barrier.cluster, 8.9.4 item 3) before their code
     const owned = sharedLocs.filter((j) => plan.shared[j]!.owner === t);
-    for (const j of owned) L.push(`  st.shared::cta.u32 [%S${j}], ${plan.init[j]};`, ...(plan.locBits[j] === 64 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []));
+    for (const j of owned)
+      L.push(`  st.shared::cta.u32 [%S${j}], ${plan.init[j]};`, ...(plan.locBits[j] === 64 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []));
     if (sharedLocs.length) L.push('  barrier.cluster.arrive;', '  barrier.cluster.wait;');
     if (stress.preload) L.push(...preloads(th.code, locs, (l) => test.locations[l]?.space === 'global'));
     if (stress.align) {
       // the instance's barrier word (location index L, reset by lt_count): arrive, then poll (at most 4096 times) until every test thread has
-      L.push(`  mad.lo.u32 %u, %ni, ${locs.length}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', '  atom.relaxed.gpu.global.add.u32 %u, [%a], 1;', '  mov.u32 %v, 0;', `ALIGN${t}:`, '  ld.relaxed.gpu.global.u32 %u, [%a];', `  setp.ge.u32 %p, %u, ${test.threads.length};`, `  @%p bra ALIGNED${t};`, '  add.u32 %v, %v, 1;', '  setp.lt.u32 %p, %v, 4096;', `  @%p bra ALIGN${t};`, `ALIGNED${t}:`);
+      L.push(
+        `  mad.lo.u32 %u, %ni, ${locs.length}, %inst;`,
+        '  mul.lo.u32 %u, %u, %stride;',
+        `  mul.wide.u32 %a, %u, ${sb};`,
+        '  add.u64 %a, %mem, %a;',
+        '  atom.relaxed.gpu.global.add.u32 %u, [%a], 1;',
+        '  mov.u32 %v, 0;',
+        `ALIGN${t}:`,
+        '  ld.relaxed.gpu.global.u32 %u, [%a];',
+        `  setp.ge.u32 %p, %u, ${test.threads.length};`,
+        `  @%p bra ALIGNED${t};`,
+        '  add.u32 %v, %v, 1;',
+        '  setp.lt.u32 %p, %v, 4096;',
+        `  @%p bra ALIGN${t};`,
+        `ALIGNED${t}:`,
+      );
     }
     for (const r of regsOf(t)) L.push(`  mov.b${bitsOfReg(t, r)} ${reg(r)}, ${String(BigInt.asUintN(bitsOfReg(t, r), test.regInit[t]?.[r] ?? 0n))};`);
     let code = th.code.map((ins) => emit(ins, t, textLines, locs, reg, plan));
@@ -353,7 +423,12 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     });
     // shared locations: after every test thread of the cluster is done, the owner's first thread copies the final value to the location's copy in mem (lt_count reads it there)
     if (sharedLocs.length) L.push('  barrier.cluster.arrive;', '  barrier.cluster.wait;');
-    for (const j of owned) L.push(`  ld.shared::cta.u32 %X, [%S${j}];`, `  st.global.u32 [%A${j}], %X;`, ...(plan.locBits[j] === 64 ? [`  ld.shared::cta.u32 %X, [%S${j}+4];`, `  st.global.u32 [%A${j}+4], %X;`] : []));
+    for (const j of owned)
+      L.push(
+        `  ld.shared::cta.u32 %X, [%S${j}];`,
+        `  st.global.u32 [%A${j}], %X;`,
+        ...(plan.locBits[j] === 64 ? [`  ld.shared::cta.u32 %X, [%S${j}+4];`, `  st.global.u32 [%A${j}+4], %X;`] : []),
+      );
     L.push('  ret;');
   });
   // stress warps of a test with shared locations take part in the cluster's first barrier (so it does not wait for them to exit), then stress
@@ -362,32 +437,163 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   if (stress.target === 'test') {
     // the words between instances' copies (offset 1 of location j of a pseudo-random instance r, r
     // stepping by 977 each iteration); at stride 1 there are none, and the stress does nothing
-    L.push('STRESS:', '  setp.lt.u32 %p, %stride, 2;', '  @%p ret;', '  mov.u32 %u, %ctaid.x;', '  mul.lo.u32 %u, %u, 8191;', '  mad.lo.u32 %u, %warp, 131, %u;', '  mad.lo.u32 %u, %lane, 33, %u;', '  rem.u32 %slot, %u, %ni;', '  mov.u32 %v, 0;', 'SLOOP:', `  setp.ge.u32 %p, %v, ${stress.iters};`, '  @%p bra SDONE;', `  rem.u32 %k, %v, ${Math.max(1, locs.length)};`, '  mad.lo.u32 %u, %k, %ni, %slot;', '  mad.lo.u32 %u, %u, %stride, 1;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', '  st.relaxed.gpu.global.u32 [%a], %v;', '  ld.relaxed.gpu.global.u32 %u, [%a];', '  add.u32 %slot, %slot, 977;', '  rem.u32 %slot, %slot, %ni;', '  add.u32 %v, %v, 1;', '  bra SLOOP;', 'SDONE:', '  ret;', '}', '');
+    L.push(
+      'STRESS:',
+      '  setp.lt.u32 %p, %stride, 2;',
+      '  @%p ret;',
+      '  mov.u32 %u, %ctaid.x;',
+      '  mul.lo.u32 %u, %u, 8191;',
+      '  mad.lo.u32 %u, %warp, 131, %u;',
+      '  mad.lo.u32 %u, %lane, 33, %u;',
+      '  rem.u32 %slot, %u, %ni;',
+      '  mov.u32 %v, 0;',
+      'SLOOP:',
+      `  setp.ge.u32 %p, %v, ${stress.iters};`,
+      '  @%p bra SDONE;',
+      `  rem.u32 %k, %v, ${Math.max(1, locs.length)};`,
+      '  mad.lo.u32 %u, %k, %ni, %slot;',
+      '  mad.lo.u32 %u, %u, %stride, 1;',
+      `  mul.wide.u32 %a, %u, ${sb};`,
+      '  add.u64 %a, %mem, %a;',
+      '  st.relaxed.gpu.global.u32 [%a], %v;',
+      '  ld.relaxed.gpu.global.u32 %u, [%a];',
+      '  add.u32 %slot, %slot, 977;',
+      '  rem.u32 %slot, %slot, %ni;',
+      '  add.u32 %v, %v, 1;',
+      '  bra SLOOP;',
+      'SDONE:',
+      '  ret;',
+      '}',
+      '',
+    );
   } else
-  L.push('STRESS:', `  mov.u32 %u, %ctaid.x;`, '  add.u32 %u, %u, %warp;', `  rem.u32 %u, %u, ${stress.lines};`, '  mul.wide.u32 %a, %u, 128;', '  add.u64 %a, %sc, %a;', '  mul.wide.u32 %o, %lane, 4;', '  add.u64 %a, %a, %o;', '  mov.u32 %v, 0;', 'SLOOP:', `  setp.ge.u32 %p, %v, ${stress.iters};`, '  @%p bra SDONE;', '  st.relaxed.gpu.global.u32 [%a], %v;', '  ld.relaxed.gpu.global.u32 %u, [%a];', '  add.u32 %v, %v, 1;', '  bra SLOOP;', 'SDONE:', '  ret;', '}', '');
+    L.push(
+      'STRESS:',
+      `  mov.u32 %u, %ctaid.x;`,
+      '  add.u32 %u, %u, %warp;',
+      `  rem.u32 %u, %u, ${stress.lines};`,
+      '  mul.wide.u32 %a, %u, 128;',
+      '  add.u64 %a, %sc, %a;',
+      '  mul.wide.u32 %o, %lane, 4;',
+      '  add.u64 %a, %a, %o;',
+      '  mov.u32 %v, 0;',
+      'SLOOP:',
+      `  setp.ge.u32 %p, %v, ${stress.iters};`,
+      '  @%p bra SDONE;',
+      '  st.relaxed.gpu.global.u32 [%a], %v;',
+      '  ld.relaxed.gpu.global.u32 %u, [%a];',
+      '  add.u32 %v, %v, 1;',
+      '  bra SLOOP;',
+      'SDONE:',
+      '  ret;',
+      '}',
+      '',
+    );
   // ---- lt_count(mem, regs, table, hist, init, ni, stride, k)
   const R = regWords(plan);
   const V = keyWords(plan);
-  L.push('.visible .entry lt_count(.param .u64 pmem, .param .u64 pregs, .param .u64 ptab, .param .u64 phist, .param .u64 pinit, .param .u32 pni, .param .u32 pstride, .param .u32 pk)', '{');
-  L.push('  .reg .b64 %mem, %regs, %tab, %hist, %init, %a, %t;', `  .reg .b32 %ni, %stride, %K, %i, %u, %j, %w, %n, %V<${Math.max(V, 1)}>;`, '  .reg .pred %p, %q;');
-  L.push('  ld.param.u64 %mem, [pmem];', '  ld.param.u64 %regs, [pregs];', '  ld.param.u64 %tab, [ptab];', '  ld.param.u64 %hist, [phist];', '  ld.param.u64 %init, [pinit];', '  ld.param.u32 %ni, [pni];', '  ld.param.u32 %stride, [pstride];', '  ld.param.u32 %K, [pk];');
-  L.push('  mov.u32 %u, %ctaid.x;', '  mov.u32 %j, %ntid.x;', '  mov.u32 %i, %tid.x;', '  mad.lo.u32 %i, %u, %j, %i;', '  setp.ge.u32 %p, %i, %ni;', '  @%p ret;');
+  L.push(
+    '.visible .entry lt_count(.param .u64 pmem, .param .u64 pregs, .param .u64 ptab, .param .u64 phist, .param .u64 pinit, .param .u32 pni, .param .u32 pstride, .param .u32 pk)',
+    '{',
+  );
+  L.push(
+    '  .reg .b64 %mem, %regs, %tab, %hist, %init, %a, %t;',
+    `  .reg .b32 %ni, %stride, %K, %i, %u, %j, %w, %n, %V<${Math.max(V, 1)}>;`,
+    '  .reg .pred %p, %q;',
+  );
+  L.push(
+    '  ld.param.u64 %mem, [pmem];',
+    '  ld.param.u64 %regs, [pregs];',
+    '  ld.param.u64 %tab, [ptab];',
+    '  ld.param.u64 %hist, [phist];',
+    '  ld.param.u64 %init, [pinit];',
+    '  ld.param.u32 %ni, [pni];',
+    '  ld.param.u32 %stride, [pstride];',
+    '  ld.param.u32 %K, [pk];',
+  );
+  L.push(
+    '  mov.u32 %u, %ctaid.x;',
+    '  mov.u32 %j, %ntid.x;',
+    '  mov.u32 %i, %tid.x;',
+    '  mad.lo.u32 %i, %u, %j, %i;',
+    '  setp.ge.u32 %p, %i, %ni;',
+    '  @%p ret;',
+  );
   // the outcome as words: each register key's words (low word first for 64-bit ones), then each location key's
-  for (let k = 0; k < R; k++) L.push(`  mad.lo.u32 %u, %i, ${R}, ${k};`, '  mul.wide.u32 %a, %u, 4;', '  add.u64 %a, %regs, %a;', `  ld.global.u32 %V${k}, [%a];`, '  st.global.u32 [%a], 0;');
+  for (let k = 0; k < R; k++)
+    L.push(
+      `  mad.lo.u32 %u, %i, ${R}, ${k};`,
+      '  mul.wide.u32 %a, %u, 4;',
+      '  add.u64 %a, %regs, %a;',
+      `  ld.global.u32 %V${k}, [%a];`,
+      '  st.global.u32 [%a], 0;',
+    );
   let mw = R;
   plan.memKeys.forEach((m) => {
     const j = locs.indexOf(m);
-    L.push(`  mad.lo.u32 %u, %ni, ${j}, %i;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', `  ld.global.u32 %V${mw++}, [%a];`);
+    L.push(
+      `  mad.lo.u32 %u, %ni, ${j}, %i;`,
+      '  mul.lo.u32 %u, %u, %stride;',
+      `  mul.wide.u32 %a, %u, ${sb};`,
+      '  add.u64 %a, %mem, %a;',
+      `  ld.global.u32 %V${mw++}, [%a];`,
+    );
     if (plan.locBits?.[j] === 64) L.push(`  ld.global.u32 %V${mw++}, [%a+4];`);
   });
   // reset memory for the next iteration
-  locs.forEach((_, j) => L.push(`  mad.lo.u32 %u, %ni, ${j}, %i;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', `  ld.global.u32 %w, [%init+${j * 4}];`, '  st.global.u32 [%a], %w;', ...(plan.locBits?.[j] === 64 ? ['  st.global.u32 [%a+4], 0;'] : [])));
-  if (stress.align) L.push(`  mad.lo.u32 %u, %ni, ${locs.length}, %i;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;', '  st.global.u32 [%a], 0;');
+  locs.forEach((_, j) =>
+    L.push(
+      `  mad.lo.u32 %u, %ni, ${j}, %i;`,
+      '  mul.lo.u32 %u, %u, %stride;',
+      `  mul.wide.u32 %a, %u, ${sb};`,
+      '  add.u64 %a, %mem, %a;',
+      `  ld.global.u32 %w, [%init+${j * 4}];`,
+      '  st.global.u32 [%a], %w;',
+      ...(plan.locBits?.[j] === 64 ? ['  st.global.u32 [%a+4], 0;'] : []),
+    ),
+  );
+  if (stress.align)
+    L.push(
+      `  mad.lo.u32 %u, %ni, ${locs.length}, %i;`,
+      '  mul.lo.u32 %u, %u, %stride;',
+      `  mul.wide.u32 %a, %u, ${sb};`,
+      '  add.u64 %a, %mem, %a;',
+      '  st.global.u32 [%a], 0;',
+    );
   // table search
-  L.push('  mov.u32 %n, 0;', 'SEARCH:', '  setp.ge.u32 %p, %n, %K;', '  @%p bra OTHER;', `  mul.lo.u32 %u, %n, ${V * 4};`, '  cvt.u64.u32 %a, %u;', '  add.u64 %a, %tab, %a;', '  setp.eq.u32 %q, %n, %n;');
+  L.push(
+    '  mov.u32 %n, 0;',
+    'SEARCH:',
+    '  setp.ge.u32 %p, %n, %K;',
+    '  @%p bra OTHER;',
+    `  mul.lo.u32 %u, %n, ${V * 4};`,
+    '  cvt.u64.u32 %a, %u;',
+    '  add.u64 %a, %tab, %a;',
+    '  setp.eq.u32 %q, %n, %n;',
+  );
   for (let x = 0; x < V; x++) L.push(`  ld.global.u32 %w, [%a+${x * 4}];`, `  setp.eq.and.u32 %q, %w, %V${x}, %q;`);
-  L.push('  @%q bra FOUND;', '  add.u32 %n, %n, 1;', '  bra SEARCH;', 'FOUND:', '  mul.wide.u32 %a, %n, 4;', '  add.u64 %a, %hist, %a;', '  red.global.add.u32 [%a], 1;', '  ret;');
-  L.push('OTHER:', '  mul.wide.u32 %a, %K, 4;', '  add.u64 %a, %hist, %a;', '  atom.global.add.u32 %n, [%a], 1;', `  setp.ge.u32 %p, %n, ${SAMPLES};`, '  @%p ret;', `  mul.lo.u32 %u, %n, ${V * 4};`, '  cvt.u64.u32 %t, %u;', '  add.u64 %a, %a, 4;', '  add.u64 %a, %a, %t;');
+  L.push(
+    '  @%q bra FOUND;',
+    '  add.u32 %n, %n, 1;',
+    '  bra SEARCH;',
+    'FOUND:',
+    '  mul.wide.u32 %a, %n, 4;',
+    '  add.u64 %a, %hist, %a;',
+    '  red.global.add.u32 [%a], 1;',
+    '  ret;',
+  );
+  L.push(
+    'OTHER:',
+    '  mul.wide.u32 %a, %K, 4;',
+    '  add.u64 %a, %hist, %a;',
+    '  atom.global.add.u32 %n, [%a], 1;',
+    `  setp.ge.u32 %p, %n, ${SAMPLES};`,
+    '  @%p ret;',
+    `  mul.lo.u32 %u, %n, ${V * 4};`,
+    '  cvt.u64.u32 %t, %u;',
+    '  add.u64 %a, %a, 4;',
+    '  add.u64 %a, %a, %t;',
+  );
   for (let x = 0; x < V; x++) L.push(`  st.global.u32 [%a+${x * 4}], %V${x};`);
   L.push('  ret;', '}', '');
   return L.join('\n');

@@ -55,7 +55,11 @@ export function weakAllowed(test: Pick<LitmusTest, 'cond' | 'quantifier'>, j: Pi
 }
 
 /** How many of a histogram's instances showed the weak outcome. */
-export function weakCount(test: Pick<LitmusTest, 'cond' | 'quantifier'>, keys: readonly string[], rows: readonly { values: readonly string[]; count: number }[]): number {
+export function weakCount(
+  test: Pick<LitmusTest, 'cond' | 'quantifier'>,
+  keys: readonly string[],
+  rows: readonly { values: readonly string[]; count: number }[],
+): number {
   let n = 0;
   for (const r of rows) if (r.count && isWeak(test, Object.fromEntries(keys.map((k, x) => [k, r.values[x]!])))) n += r.count;
   return n;
@@ -173,10 +177,21 @@ function rawCandidates(test: LitmusTest, text: string): Omit<Candidate, 'allowed
       const k = th.cluster ?? freshCluster;
       const repl = new Map<number, string>([[t, headerOf(freshCta, k, th.gpu)]]);
       for (const x of sameCta) if (x.cluster === undefined) repl.set(x.id, headerOf(x.cta, k, x.gpu));
-      out.push({ cls: 'placement', name: `placement:P${t}:own-cta`, change: `P${t} moved from CTA ${th.cta} to CTA ${freshCta} of the same cluster`, text: setHeaders(repl) });
+      out.push({
+        cls: 'placement',
+        name: `placement:P${t}:own-cta`,
+        change: `P${t} moved from CTA ${th.cta} to CTA ${freshCta} of the same cluster`,
+        text: setHeaders(repl),
+      });
     }
     const sameCluster = test.threads.filter((x) => x !== th && effCluster(x) === effCluster(th) && x.gpu === th.gpu);
-    if (sameCluster.length) out.push({ cls: 'placement', name: `placement:P${t}:own-cluster`, change: `P${t} moved to CTA ${freshCta} in a cluster of its own`, text: setHeaders(new Map([[t, headerOf(freshCta, th.cluster !== undefined ? freshCluster + 1 : undefined, th.gpu)]])) });
+    if (sameCluster.length)
+      out.push({
+        cls: 'placement',
+        name: `placement:P${t}:own-cluster`,
+        change: `P${t} moved to CTA ${freshCta} in a cluster of its own`,
+        text: setHeaders(new Map([[t, headerOf(freshCta, th.cluster !== undefined ? freshCluster + 1 : undefined, th.gpu)]])),
+      });
   });
   return out;
 }
@@ -236,5 +251,13 @@ export function mutationScores(results: readonly MutantResult[]): { perClass: Cl
     const killed = rs.filter((r) => r.weak > 0).length;
     return { cls: cls as MutantClass, mutants: rs.length, killed, score: rs.length ? killed / rs.length : NaN };
   };
-  return { perClass: MUTANT_CLASSES.map((c) => score(c, results.filter((r) => r.cls === c))), all: score('all', results) };
+  return {
+    perClass: MUTANT_CLASSES.map((c) =>
+      score(
+        c,
+        results.filter((r) => r.cls === c),
+      ),
+    ),
+    all: score('all', results),
+  };
 }

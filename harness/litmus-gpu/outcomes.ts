@@ -28,7 +28,12 @@ export function verdictOf(j: Pick<Judgement, 'outcomes'>, keys: readonly string[
 }
 
 /** The table of outcomes to count on the device: rows of values (decimal strings), in key order. */
-export function outcomeTable(j: Pick<Judgement, 'outcomes'>, keys: readonly string[], initOf: (key: string) => string | undefined, bits?: readonly number[]): string[][] {
+export function outcomeTable(
+  j: Pick<Judgement, 'outcomes'>,
+  keys: readonly string[],
+  initOf: (key: string) => string | undefined,
+  bits?: readonly number[],
+): string[][] {
   const doms = keys.map((k, x) => {
     const s = new Set<string>();
     const i = initOf(k);

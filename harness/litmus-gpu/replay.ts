@@ -14,7 +14,6 @@ import { UsageError } from '../util/errors.js';
 import type { StressSetting } from './stress.js';
 import { LITMUS_REPORT_SCHEMA } from '../cli/litmus-files.js';
 
-
 export interface ReplayRecord {
   readonly version: 1;
   readonly seed: number;
@@ -66,16 +65,23 @@ export function loadReplay(path: string, only: readonly string[] = []): LoadedRe
   } catch (e) {
     throw new UsageError(`${what}: not a JSON report (${(e as Error).message}); give the report.json a \`litmus --backend gpu\` run wrote`);
   }
-  if (rep?.schema !== LITMUS_REPORT_SCHEMA || rep.backend !== 'gpu' || !Array.isArray(rep.results)) throw new UsageError(`${what}: not a litmus-gpu report (schema ${JSON.stringify(rep?.schema)}, backend ${JSON.stringify(rep?.backend)}); give the report.json a \`litmus --backend gpu\` run wrote`);
+  if (rep?.schema !== LITMUS_REPORT_SCHEMA || rep.backend !== 'gpu' || !Array.isArray(rep.results))
+    throw new UsageError(
+      `${what}: not a litmus-gpu report (schema ${JSON.stringify(rep?.schema)}, backend ${JSON.stringify(rep?.backend)}); give the report.json a \`litmus --backend gpu\` run wrote`,
+    );
   const rec = rep.run?.replay;
-  if (!rec || rec.version !== 1 || !Array.isArray(rec.files)) throw new UsageError(`${what}: the report records no replay parameters (run.replay): it was written before replay existed; run the tests afresh`);
+  if (!rec || rec.version !== 1 || !Array.isArray(rec.files))
+    throw new UsageError(`${what}: the report records no replay parameters (run.replay): it was written before replay existed; run the tests afresh`);
   const runs = new Map<string, RunRecord[]>();
   for (const r of rep.results) if (r.runs?.length) runs.set(r.file, r.runs);
   let keep = runs;
   if (only.length) {
     keep = new Map([...runs].filter(([f]) => only.includes(f)));
     const missing = only.filter((t) => !runs.has(t));
-    if (missing.length) throw new UsageError(`${what}: --only ${missing.join(', ')}: no result of that file ran in the report; name a result's file as the report has it (e.g. ${[...runs.keys()].slice(0, 3).join(', ')})`);
+    if (missing.length)
+      throw new UsageError(
+        `${what}: --only ${missing.join(', ')}: no result of that file ran in the report; name a result's file as the report has it (e.g. ${[...runs.keys()].slice(0, 3).join(', ')})`,
+      );
   }
   return { path, record: rec, device: rep.run?.device ?? '', runs: keep };
 }
@@ -85,12 +91,35 @@ export function checkSources(rp: LoadedReplay): void {
   const wanted = new Set([...rp.runs.keys()].map((f) => f.replace(/#.*$/, '')));
   for (const { file, sha256: h } of rp.record.files) {
     if (!wanted.has(file)) continue;
-    if (!existsSync(file)) throw new UsageError(`--replay ${rp.path}: ${file} is gone; a replay reads the sources the run read (run it from the same checkout)`);
+    if (!existsSync(file))
+      throw new UsageError(`--replay ${rp.path}: ${file} is gone; a replay reads the sources the run read (run it from the same checkout)`);
     const now = sha256(readFileSync(file));
-    if (now !== h) throw new UsageError(`--replay ${rp.path}: ${file} changed since the run (sha256 ${now.slice(0, 12)}..., the report has ${h.slice(0, 12)}...); a replay needs the source the run read: restore it, or run the test afresh without --replay`);
+    if (now !== h)
+      throw new UsageError(
+        `--replay ${rp.path}: ${file} changed since the run (sha256 ${now.slice(0, 12)}..., the report has ${h.slice(0, 12)}...); a replay needs the source the run read: restore it, or run the test afresh without --replay`,
+      );
   }
-  for (const f of wanted) if (!rp.record.files.some((x) => x.file === f)) throw new UsageError(`--replay ${rp.path}: ${f} ran but the report has no hash of its source; the report is damaged`);
+  for (const f of wanted)
+    if (!rp.record.files.some((x) => x.file === f))
+      throw new UsageError(`--replay ${rp.path}: ${f} ran but the report has no hash of its source; the report is damaged`);
 }
 
 /** The options a replay fixes itself; giving one with --replay is a usage error. */
-export const REPLAY_FIXES = ['iterations', 'instances', 'total', 'stress-warps', 'stress-iters', 'stride', 'align', 'preload', 'stress-target', 'seed', 'mutants', 'search-stress', 'stress-file', 'self-test', 'filter', 'arch'] as const;
+export const REPLAY_FIXES = [
+  'iterations',
+  'instances',
+  'total',
+  'stress-warps',
+  'stress-iters',
+  'stride',
+  'align',
+  'preload',
+  'stress-target',
+  'seed',
+  'mutants',
+  'search-stress',
+  'stress-file',
+  'self-test',
+  'filter',
+  'arch',
+] as const;

@@ -18,7 +18,8 @@ import type { GpuLitmusRun } from './run.js';
 import { fromRoot } from '../util/paths.js';
 
 /** A folder of this package, in the source tree or beside the bundle (the bundle runs from the repository root). */
-const here = (name: string, dir: string) => [join(import.meta.dirname, '..', dir), fromRoot('harness', dir)].find((d) => existsSync(join(d, name))) ?? fromRoot('harness', dir);
+const here = (name: string, dir: string) =>
+  [join(import.meta.dirname, '..', dir), fromRoot('harness', dir)].find((d) => existsSync(join(d, name))) ?? fromRoot('harness', dir);
 
 export interface LitmusReproInput {
   /** The test's file (a mutant: file#name) and name. */
@@ -52,7 +53,8 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
   const { plan } = x;
   const geo = launchGeometry(plan.placement, x.smCount, x.stress, x.perLaunch);
   const keys = plan.keys;
-  const initOf = (k: string) => (plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n));
+  const initOf = (k: string) =>
+    plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n);
   const bits = plan.keyBits ?? keys.map(() => 32);
   const table = outcomeTable(x.judgement, keys, initOf, bits);
   const verdicts = table.map((v) => verdictOf(x.judgement, keys, v, bits));
@@ -60,8 +62,14 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
   const toWords = (values: readonly string[]) => values.flatMap((v, i) => (bits[i] === 64 ? [BigInt(v) & 0xffffffffn, BigInt(v) >> 32n] : [BigInt(v)]));
   const forbiddenRows = table.filter((_, k) => !verdicts[k]!.allowed);
   const seen = x.run?.histogram.filter((h) => !h.allowed && h.count) ?? [];
-  const outcome = (rows: readonly { values: readonly string[]; why?: string }[]) => rows.map((r) => `${keys.map((k, i) => `${k}=${r.values[i]}`).join(' ')} (${r.why})`).join('; ');
-  const outcomeText = seen.length ? outcome(seen) : forbiddenRows.length ? outcome(forbiddenRows.map((values, i) => ({ values, why: verdicts[table.indexOf(values)]!.why ?? '' })).slice(0, 4)) + (forbiddenRows.length > 4 ? `; and ${forbiddenRows.length - 4} more` : '') : 'none: the model forbids no outcome in the table';
+  const outcome = (rows: readonly { values: readonly string[]; why?: string }[]) =>
+    rows.map((r) => `${keys.map((k, i) => `${k}=${r.values[i]}`).join(' ')} (${r.why})`).join('; ');
+  const outcomeText = seen.length
+    ? outcome(seen)
+    : forbiddenRows.length
+      ? outcome(forbiddenRows.map((values, i) => ({ values, why: verdicts[table.indexOf(values)]!.why ?? '' })).slice(0, 4)) +
+        (forbiddenRows.length > 4 ? `; and ${forbiddenRows.length - 4} more` : '')
+      : 'none: the model forbids no outcome in the table';
   const recorded = x.run ? `${x.run.forbiddenSeen} of ${x.run.instances} instances showed a forbidden outcome${x.device ? ` on ${x.device}` : ''}` : 'not run';
   const stressText = `stress: ${x.stress.warps} warp(s) x ${x.stress.iters} iteration(s) on ${x.stress.lines} lines, alignment ${x.stress.align ? 'on' : 'off'}${x.plant === 'hoist' ? "; the self-test's planted fault (thread 0's instructions reversed, 2 us apart)" : ''}`;
   const words = (xs: readonly (number | string | bigint)[]) => (xs.length ? xs.map((v) => `${BigInt.asUintN(32, BigInt(v))}u`).join(', ') : '0u');
@@ -92,7 +100,17 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
   const hostDir = here('host-litmus.cpp', 'litmus-gpu');
   const driverDir = here('driver.h', 'repro');
   const hist = x.run
-    ? ['', '## What the run saw', '', `${recorded}; ${x.run.iterations} launches of ${x.run.perLaunch} instances (grid ${x.run.geometry.grid} x block ${x.run.geometry.block}, clusters of ${x.run.geometry.cluster}).`, '', `| ${keys.join(' | ')} | count | verdict |`, `|${keys.map(() => '---').join('|')}|---|---|`, ...x.run.histogram.map((h) => `| ${h.values.join(' | ')} | ${h.count} | ${h.allowed ? 'allowed' : `forbidden: ${h.why}`} |`), ...(x.run.other.count ? ['', `${x.run.other.count} outcome(s) outside the table (${x.run.other.samples} sampled above).`] : [])]
+    ? [
+        '',
+        '## What the run saw',
+        '',
+        `${recorded}; ${x.run.iterations} launches of ${x.run.perLaunch} instances (grid ${x.run.geometry.grid} x block ${x.run.geometry.block}, clusters of ${x.run.geometry.cluster}).`,
+        '',
+        `| ${keys.join(' | ')} | count | verdict |`,
+        `|${keys.map(() => '---').join('|')}|---|---|`,
+        ...x.run.histogram.map((h) => `| ${h.values.join(' | ')} | ${h.count} | ${h.allowed ? 'allowed' : `forbidden: ${h.why}`} |`),
+        ...(x.run.other.count ? ['', `${x.run.other.count} outcome(s) outside the table (${x.run.other.samples} sampled above).`] : []),
+      ]
     : [];
   const readme = [
     `# Reproducer: ${x.name}`,
@@ -163,4 +181,9 @@ export function writeLitmusRepro(dir: string, files: Record<string, string>): st
 }
 
 /** A folder name for a test (its file's base name, mutant included). */
-export const reproName = (file: string) => file.split('/').pop()!.replace(/\.litmus/, '').replace(/[^A-Za-z0-9._+-]/g, '_');
+export const reproName = (file: string) =>
+  file
+    .split('/')
+    .pop()!
+    .replace(/\.litmus/, '')
+    .replace(/[^A-Za-z0-9._+-]/g, '_');

@@ -67,7 +67,8 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
   const ni = geo.instances;
   const iterations = opts.iterations;
   const keys = plan.keys;
-  const initOf = (k: string) => (plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n));
+  const initOf = (k: string) =>
+    plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n);
   const bits = plan.keyBits ?? keys.map(() => 32);
   const table = outcomeTable(j, keys, initOf, bits);
   const K = table.length;
@@ -75,7 +76,8 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
   const L = plan.locs.length;
   const R = regWords(plan);
   const sb = plan.slotBytes ?? 4;
-  const toWords = (values: readonly string[]) => values.flatMap((v, x) => (bits[x] === 64 ? [Number(BigInt(v) & 0xffffffffn), Number(BigInt(v) >> 32n)] : [Number(v)]));
+  const toWords = (values: readonly string[]) =>
+    values.flatMap((v, x) => (bits[x] === 64 ? [Number(BigInt(v) & 0xffffffffn), Number(BigInt(v) >> 32n)] : [Number(v)]));
   const fromWords = (w: readonly number[]) => {
     let at = 0;
     return keys.map((_, x) => (bits[x] === 64 ? String(BigInt(w[at++]!) | (BigInt(w[at++]!) << 32n)) : String(w[at++]!)));
@@ -129,8 +131,22 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     const counted = rows.reduce((s, r) => s + r.count, 0) - Math.min(otherCount, SAMPLES) + otherCount;
     if (counted !== instances) throw new Error(`the histogram counts ${counted} outcomes for ${instances} instances`);
     // an other outcome beyond the samples is unknown: judged forbidden only when every sample was
-    const forbiddenSeen = rows.filter((r) => !r.allowed).reduce((s, r) => s + r.count, 0) + (otherCount > kept && [...extra.values()].every((e) => !verdictOf(j, keys, e.values, bits).allowed) ? otherCount - kept : 0);
-    return { keys, ...(bits.includes(64) ? { keyBits: bits } : {}), histogram: rows, other: { count: otherCount, samples: kept }, instances, perLaunch: ni, iterations, seconds, instancesPerSecond: instances / seconds, forbiddenSeen, geometry: { grid: geo.grid, block: geo.block, cluster } };
+    const forbiddenSeen =
+      rows.filter((r) => !r.allowed).reduce((s, r) => s + r.count, 0) +
+      (otherCount > kept && [...extra.values()].every((e) => !verdictOf(j, keys, e.values, bits).allowed) ? otherCount - kept : 0);
+    return {
+      keys,
+      ...(bits.includes(64) ? { keyBits: bits } : {}),
+      histogram: rows,
+      other: { count: otherCount, samples: kept },
+      instances,
+      perLaunch: ni,
+      iterations,
+      seconds,
+      instancesPerSecond: instances / seconds,
+      forbiddenSeen,
+      geometry: { grid: geo.grid, block: geo.block, cluster },
+    };
   } finally {
     for (const p of ptrs) l.memFree(p);
   }
@@ -150,5 +166,17 @@ export function mergeRuns(a: GpuLitmusRun, b: GpuLitmusRun): GpuLitmusRun {
   }
   const instances = a.instances + b.instances;
   const seconds = a.seconds + b.seconds;
-  return { keys: a.keys, ...(a.keyBits ? { keyBits: a.keyBits } : {}), histogram: [...rows.values()], other: { count: a.other.count + b.other.count, samples: a.other.samples + b.other.samples }, instances, perLaunch: a.perLaunch, iterations: a.iterations + b.iterations, seconds, instancesPerSecond: instances / seconds, forbiddenSeen: a.forbiddenSeen + b.forbiddenSeen, geometry: a.geometry };
+  return {
+    keys: a.keys,
+    ...(a.keyBits ? { keyBits: a.keyBits } : {}),
+    histogram: [...rows.values()],
+    other: { count: a.other.count + b.other.count, samples: a.other.samples + b.other.samples },
+    instances,
+    perLaunch: a.perLaunch,
+    iterations: a.iterations + b.iterations,
+    seconds,
+    instancesPerSecond: instances / seconds,
+    forbiddenSeen: a.forbiddenSeen + b.forbiddenSeen,
+    geometry: a.geometry,
+  };
 }

@@ -45,7 +45,11 @@ export interface StressFile {
 export const SEARCH_GRID: readonly StressSetting[] = [
   ...[false, true].flatMap((align) => [0, 2, 8].flatMap((warps) => [16, 64, 256].map((iters) => ({ warps, iters, stride: 1, align })))),
   ...[false, true].flatMap((align) => [0, 2, 8].map((warps) => ({ warps, iters: 64, stride: 1, align, preload: true }))),
-  ...[false, true].flatMap((align) => [false, true].flatMap((preload) => [2, 8].flatMap((warps) => [64, 256].map((iters) => ({ warps, iters, stride: 4, align, preload, target: 'test' as const }))))),
+  ...[false, true].flatMap((align) =>
+    [false, true].flatMap((preload) =>
+      [2, 8].flatMap((warps) => [64, 256].map((iters) => ({ warps, iters, stride: 4, align, preload, target: 'test' as const }))),
+    ),
+  ),
 ];
 export const STRIDES: readonly number[] = [4, 32];
 /** Mutants per class the search runs under each setting. */
@@ -53,7 +57,11 @@ export const SEARCH_SAMPLE = 6;
 
 /** The test class: the shape before the first '+' of the file's base name ('2+2W' kept whole). */
 export function testClass(file: string): string {
-  const base = file.split('/').pop()!.replace(/\.litmus$/, '').replace(/#.*$/, '');
+  const base = file
+    .split('/')
+    .pop()!
+    .replace(/\.litmus$/, '')
+    .replace(/#.*$/, '');
   return /^2\+2W/.test(base) ? '2+2W' : (base.split('+')[0] ?? base);
 }
 
@@ -64,8 +72,22 @@ export function readStressFile(path: string): StressFile | undefined {
   if (f.schema !== 'ptx-reduction-conformance/litmus-gpu-stress' || typeof f.classes !== 'object') throw new Error(`${path}: not a litmus-gpu stress file`);
   for (const [k, c] of Object.entries(f.classes)) {
     for (const s of [c, ...(c.alternates ?? [])]) {
-      if (![s.warps, s.iters, s.stride].every((n) => Number.isInteger(n) && n >= 0) || s.stride < 1 || s.stride > 64 || s.warps > 16 || typeof s.align !== 'boolean' || (s.preload !== undefined && typeof s.preload !== 'boolean') || (s.target !== undefined && s.target !== 'scratch' && s.target !== 'test')) throw new Error(`${path}: class ${k} has a bad setting ${JSON.stringify({ warps: s.warps, iters: s.iters, stride: s.stride, align: s.align, preload: s.preload, target: s.target })}`);
-      if (s.target === 'test' && s.stride < 2) throw new Error(`${path}: class ${k} puts the stress on the test's lines at stride ${s.stride}; that needs stride >= 2 (the words between instances' copies)`);
+      if (
+        ![s.warps, s.iters, s.stride].every((n) => Number.isInteger(n) && n >= 0) ||
+        s.stride < 1 ||
+        s.stride > 64 ||
+        s.warps > 16 ||
+        typeof s.align !== 'boolean' ||
+        (s.preload !== undefined && typeof s.preload !== 'boolean') ||
+        (s.target !== undefined && s.target !== 'scratch' && s.target !== 'test')
+      )
+        throw new Error(
+          `${path}: class ${k} has a bad setting ${JSON.stringify({ warps: s.warps, iters: s.iters, stride: s.stride, align: s.align, preload: s.preload, target: s.target })}`,
+        );
+      if (s.target === 'test' && s.stride < 2)
+        throw new Error(
+          `${path}: class ${k} puts the stress on the test's lines at stride ${s.stride}; that needs stride >= 2 (the words between instances' copies)`,
+        );
     }
   }
   return f;
@@ -80,7 +102,14 @@ export function stressFor(file: string, f: StressFile | undefined): StressSettin
   return stressesFor(file, f)[0]!;
 }
 
-const settingOf = (c: StressSetting): StressSetting => ({ warps: c.warps, iters: c.iters, stride: c.stride, align: c.align, ...(c.preload ? { preload: true } : {}), ...(c.target === 'test' ? { target: 'test' as const } : {}) });
+const settingOf = (c: StressSetting): StressSetting => ({
+  warps: c.warps,
+  iters: c.iters,
+  stride: c.stride,
+  align: c.align,
+  ...(c.preload ? { preload: true } : {}),
+  ...(c.target === 'test' ? { target: 'test' as const } : {}),
+});
 
 /**
  * Every setting a test runs under: its class's best, then the class's alternates (settings that
@@ -93,7 +122,10 @@ export function stressesFor(file: string, f: StressFile | undefined): (StressSet
   const defaults = { warps: DEFAULT_STRESS.warps, iters: DEFAULT_STRESS.iters, stride: 1, align: false };
   if (!c) return [{ ...defaults, from: 'defaults' }];
   if (c.killed === 0 && c.weakPerM === 0) return [{ ...defaults, from: `defaults (the stress search caught nothing for class ${cls})` }];
-  return [{ ...settingOf(c), from: `stress file, class ${cls}` }, ...(c.alternates ?? []).map((a, i) => ({ ...settingOf(a), from: `stress file, class ${cls}, alternate ${i + 1}` }))];
+  return [
+    { ...settingOf(c), from: `stress file, class ${cls}` },
+    ...(c.alternates ?? []).map((a, i) => ({ ...settingOf(a), from: `stress file, class ${cls}, alternate ${i + 1}` })),
+  ];
 }
 
 /**
@@ -126,5 +158,17 @@ export function sampleMutants<T>(xs: readonly T[], n: number): T[] {
 
 /** The best choice: most killed, then most weak outcomes per million, then the cheapest (no alignment, fewest warps, iterations, stride). */
 export function pickBest(tried: readonly StressChoice[]): StressChoice {
-  return tried.slice().sort((a, b) => b.killed / (b.mutants || 1) - a.killed / (a.mutants || 1) || b.weakPerM - a.weakPerM || Number(a.align) - Number(b.align) || Number(!!a.preload) - Number(!!b.preload) || Number(a.target === 'test') - Number(b.target === 'test') || a.warps - b.warps || a.iters - b.iters || a.stride - b.stride)[0]!;
+  return tried
+    .slice()
+    .sort(
+      (a, b) =>
+        b.killed / (b.mutants || 1) - a.killed / (a.mutants || 1) ||
+        b.weakPerM - a.weakPerM ||
+        Number(a.align) - Number(b.align) ||
+        Number(!!a.preload) - Number(!!b.preload) ||
+        Number(a.target === 'test') - Number(b.target === 'test') ||
+        a.warps - b.warps ||
+        a.iters - b.iters ||
+        a.stride - b.stride,
+    )[0]!;
 }

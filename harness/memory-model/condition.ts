@@ -46,12 +46,18 @@ export function condHolds(c: Cond, values: Readonly<Record<string, string>>, ope
       const b = val(c.b);
       if (a === undefined || b === undefined) return openFalse ? false : undefined;
       switch (c.op) {
-        case '==': return a === b;
-        case '!=': return a !== b;
-        case '<': return a < b;
-        case '>': return a > b;
-        case '<=': return a <= b;
-        case '>=': return a >= b;
+        case '==':
+          return a === b;
+        case '!=':
+          return a !== b;
+        case '<':
+          return a < b;
+        case '>':
+          return a > b;
+        case '<=':
+          return a <= b;
+        case '>=':
+          return a >= b;
       }
     }
   }

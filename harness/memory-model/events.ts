@@ -250,13 +250,7 @@ export interface MemEvent {
 }
 
 /** The 8.10 axioms, by section. */
-export type Axiom =
-  | '8.10.1 Coherence'
-  | '8.10.2 Fence-SC'
-  | '8.10.3 Atomicity'
-  | '8.10.4 No Thin Air'
-  | '8.10.5 SC per location'
-  | '8.10.6 Causality';
+export type Axiom = '8.10.1 Coherence' | '8.10.2 Fence-SC' | '8.10.3 Atomicity' | '8.10.4 No Thin Air' | '8.10.5 SC per location' | '8.10.6 Causality';
 
 /** A planted fault: a deliberate change to the model used to check that the tests catch it. */
 export type ModelFault =

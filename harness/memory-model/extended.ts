@@ -47,7 +47,8 @@ export function literalBits(text: string, type: string | undefined): bigint {
     return (neg ? -v : v) & mask;
   }
   if (FLOAT_LIT.test(text)) {
-    if (!fmt || fmt.lane.kind !== 'float' || fmt.lanes !== 1) throw new Error(`'${text}' is a floating-point literal; it needs a scalar float type (${type ? `this is .${type}` : 'write it as 1.5:f32'})`);
+    if (!fmt || fmt.lane.kind !== 'float' || fmt.lanes !== 1)
+      throw new Error(`'${text}' is a floating-point literal; it needs a scalar float type (${type ? `this is .${type}` : 'write it as 1.5:f32'})`);
     const x = text.replace(/^-/, '') === 'inf' ? (text.startsWith('-') ? -Infinity : Infinity) : text.endsWith('nan') ? NaN : Number(text);
     return floatBits(fmt.lane, x);
   }
@@ -199,7 +200,8 @@ class LitmusReader {
   /** `{ x=0; P0:r0=0; y @ generic aliases x; s @ shared cta 1; m @ multimem x0, x1; }`. */
   initBlock(): void {
     const { lines } = this;
-    if (this.li >= lines.length || !lines[this.li]!.trim().startsWith('{')) this.problem(this.li + 1, 1, 'expected the init block "{ x=0; P0:r0=0; ... }" after the header');
+    if (this.li >= lines.length || !lines[this.li]!.trim().startsWith('{'))
+      this.problem(this.li + 1, 1, 'expected the init block "{ x=0; P0:r0=0; ... }" after the header');
     const initStart = this.li;
     let initText = '';
     const initOffsets: { line: number; col: number }[] = [];
@@ -240,7 +242,9 @@ class LitmusReader {
       if (reps.length === 1 && reps[0] === m) continue;
       for (const r of reps) if (!locations[r]) locations[r] = { name: r, space: 'global', init: 0n };
     }
-    for (const l of Object.values(locations)) if (l.aliasOf && !locations[l.aliasOf]) this.soft(initStart + 1, 1, `${l.name} aliases ${l.aliasOf}, which is not declared; declare it first, e.g. '${l.aliasOf}=0;'`);
+    for (const l of Object.values(locations))
+      if (l.aliasOf && !locations[l.aliasOf])
+        this.soft(initStart + 1, 1, `${l.name} aliases ${l.aliasOf}, which is not declared; declare it first, e.g. '${l.aliasOf}=0;'`);
   }
 
   /** One statement of the init block; throws its message. */
@@ -266,7 +270,9 @@ class LitmusReader {
       const prev = locations[m[1]!];
       locations[m[1]!] = { ...(prev ?? { name: m[1]!, space: 'global' }), init: typedLiteral(m[2]!) };
     } else if (s.includes('@')) {
-      throw new Error(`'${s}' is not a location declaration: write 'y @ generic aliases x', 's @ shared cta 1' (optionally ',cluster C,gpu G') or 'm @ multimem x0, x1'`);
+      throw new Error(
+        `'${s}' is not a location declaration: write 'y @ generic aliases x', 's @ shared cta 1' (optionally ',cluster C,gpu G') or 'm @ multimem x0, x1'`,
+      );
     } else throw new Error(`'${s}' is not an initialisation: write 'x=0', 'x=1.5:f32' or 'P0:r0=0'`);
   }
 
@@ -298,7 +304,8 @@ class LitmusReader {
     const ctaCluster = new Map<string, number | undefined>();
     for (const t of this.threads) {
       const k = `${t.gpu}/${t.cta}`;
-      if (ctaCluster.has(k) && ctaCluster.get(k) !== t.cluster) this.soft(this.headerLine + 1, 1, `CTA ${t.cta} (gpu ${t.gpu}) is put in two clusters by the header; a CTA belongs to one cluster`);
+      if (ctaCluster.has(k) && ctaCluster.get(k) !== t.cluster)
+        this.soft(this.headerLine + 1, 1, `CTA ${t.cta} (gpu ${t.gpu}) is put in two clusters by the header; a CTA belongs to one cluster`);
       ctaCluster.set(k, t.cluster);
     }
     for (const d of this.sharedDecl.values()) {
@@ -324,7 +331,8 @@ class LitmusReader {
       const raw = lines[r]!;
       if (raw.trim() === '') continue;
       const cells = splitAt(raw.replace(/;\s*$/, ''), '|', 1);
-      if (cells.length > threads.length) this.soft(r + 1, cells[threads.length]!.col, `this row has ${cells.length} columns; the header names ${threads.length} threads`);
+      if (cells.length > threads.length)
+        this.soft(r + 1, cells[threads.length]!.col, `this row has ${cells.length} columns; the header names ${threads.length} threads`);
       cells.slice(0, threads.length).forEach((cell, ti) => {
         if (cell.text === '') return;
         try {
@@ -334,7 +342,9 @@ class LitmusReader {
         }
       });
     }
-    for (const b of this.branches) if (!this.labels[b.thread]!.has(b.target)) this.soft(b.line, b.col, `P${b.thread} branches to ${b.target}, which is no label of P${b.thread}; write '${b.target}:' in its column`);
+    for (const b of this.branches)
+      if (!this.labels[b.thread]!.has(b.target))
+        this.soft(b.line, b.col, `P${b.thread} branches to ${b.target}, which is no label of P${b.thread}; write '${b.target}:' in its column`);
     return condLine;
   }
 
@@ -357,10 +367,13 @@ class LitmusReader {
     const sp = /^(\S+)\s*(.*)$/.exec(text)!;
     const opcode = sp[1]!;
     const operandsCol = c0 + text.indexOf(sp[2]!, opcode.length);
-    const ops: LitmusOperand[] = sp[2]!.trim() === '' ? [] : splitAt(sp[2]!, ',', operandsCol).map((o) => {
-      const b = /^\[\s*(.*?)\s*\]$/.exec(o.text);
-      return { text: b ? b[1]! : o.text, col: o.col, bracketed: !!b };
-    });
+    const ops: LitmusOperand[] =
+      sp[2]!.trim() === ''
+        ? []
+        : splitAt(sp[2]!, ',', operandsCol).map((o) => {
+            const b = /^\[\s*(.*?)\s*\]$/.exec(o.text);
+            return { text: b ? b[1]! : o.text, col: o.col, bracketed: !!b };
+          });
     const ins: LitmusInstruction = { opcode, parts: opcodeParts(opcode), operands: ops, line, col: c0 };
     const thread: LitmusThread = { id: ti, cta: t.cta, cluster: t.cluster ?? -1, gpu: t.gpu };
     const ctx: LitmusContext = {
@@ -403,21 +416,36 @@ class LitmusReader {
     const n = o.text;
     const isMulti = this.multimem.has(n);
     // Dat3M: a location the init block does not name is global memory initialised to 0 (8.2.6)
-    if (!this.locations[n] && !isMulti && (space === 'generic' || space === 'global') && /^[A-Za-z_]\w*$/.test(n) && !/^r\d+$/.test(n)) this.locations[n] = { name: n, space: 'global', init: 0n };
-    if (!this.locations[n] && !isMulti) ctx.fail(`'${n}' is not a declared location; declare it in the init block ('${n}=0;', '${n} @ shared cta 0;' or '${n} @ multimem x0, x1;')`, i);
+    if (!this.locations[n] && !isMulti && (space === 'generic' || space === 'global') && /^[A-Za-z_]\w*$/.test(n) && !/^r\d+$/.test(n))
+      this.locations[n] = { name: n, space: 'global', init: 0n };
+    if (!this.locations[n] && !isMulti)
+      ctx.fail(`'${n}' is not a declared location; declare it in the init block ('${n}=0;', '${n} @ shared cta 0;' or '${n} @ multimem x0, x1;')`, i);
     if (space === 'multimem') {
       if (!isMulti) ctx.fail(`'${n}' is not a multimem location; multimem instructions take one declared as '${n} @ multimem x0, x1;' (8.2.3)`, i);
       return n;
     }
-    if (isMulti) ctx.fail(`'${n}' is a multimem address: only multimem.* instructions may access it (8.2.3); access a replica (${this.multimem.get(n)!.join(', ')}) instead`, i);
+    if (isMulti)
+      ctx.fail(
+        `'${n}' is a multimem address: only multimem.* instructions may access it (8.2.3); access a replica (${this.multimem.get(n)!.join(', ')}) instead`,
+        i,
+      );
     const l = this.locations[n]!;
     if (l.space === 'shared') {
       const d = this.sharedDecl.get(n)!;
-      if (space === 'global') ctx.fail(`'${n}' is shared memory of CTA ${d.cta}; .global cannot name it: use .shared::cta (from CTA ${d.cta}) or .shared::cluster`, i);
+      if (space === 'global')
+        ctx.fail(`'${n}' is shared memory of CTA ${d.cta}; .global cannot name it: use .shared::cta (from CTA ${d.cta}) or .shared::cluster`, i);
       const sameCta = t.cta === d.cta && t.gpu === d.gpu;
       const sameCluster = t.gpu === d.gpu && clusterKey(t.gpu, t.cta, t.cluster) === clusterKey(d.gpu, d.cta, d.cluster);
-      if (space === 'shared::cta' && !sameCta) ctx.fail(`.shared::cta names the executing CTA's own shared memory (8.3); '${n}' belongs to CTA ${d.cta} and P${t.id} runs in CTA ${t.cta}: use .shared::cluster from a CTA of the same cluster`, i);
-      if (!sameCluster) ctx.fail(`'${n}' is shared memory of CTA ${d.cta}, outside the cluster of P${t.id} (CTA ${t.cta}); shared memory is reachable only from its cluster: put both CTAs in one cluster in the header ('P${t.id}@cta ${t.cta},cluster K,gpu ${t.gpu}')`, i);
+      if (space === 'shared::cta' && !sameCta)
+        ctx.fail(
+          `.shared::cta names the executing CTA's own shared memory (8.3); '${n}' belongs to CTA ${d.cta} and P${t.id} runs in CTA ${t.cta}: use .shared::cluster from a CTA of the same cluster`,
+          i,
+        );
+      if (!sameCluster)
+        ctx.fail(
+          `'${n}' is shared memory of CTA ${d.cta}, outside the cluster of P${t.id} (CTA ${t.cta}); shared memory is reachable only from its cluster: put both CTAs in one cluster in the header ('P${t.id}@cta ${t.cta},cluster K,gpu ${t.gpu}')`,
+          i,
+        );
     } else if (space === 'shared::cta' || space === 'shared::cluster') {
       ctx.fail(`'${n}' is global memory; .${space} cannot name it: declare it '${n} @ shared cta C;' or use .global`, i);
     }
@@ -431,7 +459,8 @@ class LitmusReader {
     const q = /^(\s*)(exists|~\s*exists|forall)/.exec(condText)!;
     const quantifier = QUANTS[q[2]!.replace(/\s+/g, '')]!;
     const cond = parseCond(condText.slice(q[0].length), condLine, q[0].length, lines, threads.length, locations, multimem, this.problem);
-    for (const r of this.regInitText) if (r.thread >= threads.length) this.soft(r.at.line, r.at.col, `P${r.thread} is not a thread of this test (it has P0..P${threads.length - 1})`);
+    for (const r of this.regInitText)
+      if (r.thread >= threads.length) this.soft(r.at.line, r.at.col, `P${r.thread} is not a thread of this test (it has P0..P${threads.length - 1})`);
     if (problems.length) return { problems };
     const test: LitmusTest = { name, file: this.file, threads, locations, regInit: this.regInit, quantifier, cond, comments: this.comments };
     return { test, problems };
@@ -494,8 +523,10 @@ function parseCond(
       return { k: 'reg', thread: th, reg: m[2]!.replace(/^%/, '') };
     }
     if (/^\w+$/.test(tk.t) && !/^-?\d/.test(tk.t) && !/^(inf|nan)$/.test(tk.t)) {
-      if (multimem.has(tk.t) && !locations[tk.t]) problem(tk.line, tk.col, `'${tk.t}' is a multimem address; the condition reads its replicas (${multimem.get(tk.t)!.join(', ')})`);
-      if (!locations[tk.t]) problem(tk.line, tk.col, `'${tk.t}' is neither a declared location nor a register 'P0:r0'; declare it in the init block or write the thread`);
+      if (multimem.has(tk.t) && !locations[tk.t])
+        problem(tk.line, tk.col, `'${tk.t}' is a multimem address; the condition reads its replicas (${multimem.get(tk.t)!.join(', ')})`);
+      if (!locations[tk.t])
+        problem(tk.line, tk.col, `'${tk.t}' is neither a declared location nor a register 'P0:r0'; declare it in the init block or write the thread`);
       return { k: 'mem', loc: tk.t };
     }
     try {
@@ -524,7 +555,8 @@ function parseCond(
     const a = term();
     const op = next();
     if (op.t === '=') op.t = '=='; // herd's `0:r0 = 1`
-    if (!['==', '!=', '<', '>', '<=', '>='].includes(op.t)) problem(op.line, op.col, `expected a comparison (==, !=, <, >, <=, >=) in the final condition, found '${op.t}'`);
+    if (!['==', '!=', '<', '>', '<=', '>='].includes(op.t))
+      problem(op.line, op.col, `expected a comparison (==, !=, <, >, <=, >=) in the final condition, found '${op.t}'`);
     const b = term();
     return { k: 'cmp', op: op.t as '==', a, b };
   };

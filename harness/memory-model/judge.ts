@@ -25,7 +25,7 @@ function permutations<T>(xs: T[]): T[][] {
 
 function terms(c: Cond, acc: Term[] = []): Term[] {
   if (c.k === 'cmp') acc.push(c.a, c.b);
-  else if (c.k === 'and' || c.k === 'or') (terms(c.a, acc), terms(c.b, acc));
+  else if (c.k === 'and' || c.k === 'or') terms(c.a, acc), terms(c.b, acc);
   else if (c.k === 'not') terms(c.a, acc);
   return acc;
 }
@@ -48,7 +48,14 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
   const staticWrites = new Map<string, number>();
   for (const th of test.threads)
     for (const ins of th.code) {
-      const ls = ins.kind === 'write' || ins.kind === 'rmw' ? [ins.loc] : ins.kind === 'mbarrier' ? [ins.mbar] : ins.kind === 'async' ? [...ins.accesses.filter((a) => a.kind !== 'read').map((a) => a.loc), ...(ins.completion.kind === 'mbarrier' ? [ins.completion.mbar] : [])] : [];
+      const ls =
+        ins.kind === 'write' || ins.kind === 'rmw'
+          ? [ins.loc]
+          : ins.kind === 'mbarrier'
+            ? [ins.mbar]
+            : ins.kind === 'async'
+              ? [...ins.accesses.filter((a) => a.kind !== 'read').map((a) => a.loc), ...(ins.completion.kind === 'mbarrier' ? [ins.completion.mbar] : [])]
+              : [];
       for (const l of ls) staticWrites.set(physLoc(locs, l), (staticWrites.get(physLoc(locs, l)) ?? 0) + 1);
     }
   const depth = new Map<string, Map<bigint, number>>();
@@ -88,7 +95,9 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
 
   const nT = test.threads.length;
   // per trace: the (location, value) pairs its reads need from some write, and those its writes give
-  const needs = traces.map((ts) => ts.map((tr) => [...new Set(tr.events.filter((e) => e.kind === 'R' && e.value !== initOf.get(e.loc!)).map((e) => `${e.loc}=${e.value}`))]));
+  const needs = traces.map((ts) =>
+    ts.map((tr) => [...new Set(tr.events.filter((e) => e.kind === 'R' && e.value !== initOf.get(e.loc!)).map((e) => `${e.loc}=${e.value}`))]),
+  );
   const gives = traces.map((ts) => ts.map((tr) => new Set(tr.events.filter((e) => e.kind === 'W').map((e) => `${e.loc}=${e.value}`))));
   const choice: number[] = new Array(nT).fill(0);
   const combine = (t: number) => {
@@ -132,7 +141,11 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
     }
     const pick: number[] = new Array(groupings.length).fill(0);
     const walk = (g: number) => {
-      if (g === groupings.length) return execWithBarriers(trs, groupings.map((o, k) => o[pick[k]!]!));
+      if (g === groupings.length)
+        return execWithBarriers(
+          trs,
+          groupings.map((o, k) => o[pick[k]!]!),
+        );
       for (let c = 0; c < groupings[g]!.length; c++) {
         pick[g] = c;
         walk(g + 1);
@@ -163,7 +176,29 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
     const initId = new Map<string, number>();
     for (const [l, v] of initOf) {
       initId.set(l, ev.length);
-      ev.push(xEvent({ id: ev.length, kind: 'W', init: true, agent: 0, issuer: -1, thread: -1, po: 0, cta: -1, cluster: -1, gpu: -1, addr: l, loc: l, gaddr: l, proxy: 'generic', value: v, sem: 'weak', scope: 'sys', deps: [], depIdx: [] }));
+      ev.push(
+        xEvent({
+          id: ev.length,
+          kind: 'W',
+          init: true,
+          agent: 0,
+          issuer: -1,
+          thread: -1,
+          po: 0,
+          cta: -1,
+          cluster: -1,
+          gpu: -1,
+          addr: l,
+          loc: l,
+          gaddr: l,
+          proxy: 'generic',
+          value: v,
+          sem: 'weak',
+          scope: 'sys',
+          deps: [],
+          depIdx: [],
+        }),
+      );
     }
     const regsOf: Array<Record<string, bigint>> = [];
     let agentBase = nT;
@@ -186,7 +221,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
         x.deps = e.depIdx.filter((d) => map.has(d)).map((d) => map.get(d)!);
       }
       agentBase += tr.agents;
-      regsOf.push(cut !== undefined ? tr.events[cut]!.regsAt ?? {} : tr.regs);
+      regsOf.push(cut !== undefined ? (tr.events[cut]!.regsAt ?? {}) : tr.regs);
     });
     const n = ev.length;
     const reads = ev.filter((e) => e.kind === 'R');
@@ -291,6 +326,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
   // a forbidden outcome whose memory values are '*' is dropped where an allowed outcome has its registers
   const allowed = outs.filter((o) => o.allowed);
   const satisfied = allowed.filter((o) => condHolds(test.cond, o.values, true));
-  const holds = test.quantifier === 'exists' ? satisfied.length > 0 : test.quantifier === 'not exists' ? satisfied.length === 0 : satisfied.length === allowed.length;
+  const holds =
+    test.quantifier === 'exists' ? satisfied.length > 0 : test.quantifier === 'not exists' ? satisfied.length === 0 : satisfied.length === allowed.length;
   return { name: test.name, quantifier: test.quantifier, holds, outcomes: outs, executions, ms: performance.now() - t0 };
 }

@@ -25,7 +25,12 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
     const q: Record<string, string> = {};
     for (const part of p.slice(skip)) {
       const slot = Object.keys(allowed).find((k) => q[k] === undefined && allowed[k]!.includes(part));
-      if (!slot) ctx.fail(`'.${part}' is not a qualifier of ${p.slice(0, skip).join('.')} here (or repeats one); it takes ${Object.entries(allowed).map(([k, v]) => `${k} {${v.map((x) => `.${x}`).join(' ')}}`).join('; ')}`);
+      if (!slot)
+        ctx.fail(
+          `'.${part}' is not a qualifier of ${p.slice(0, skip).join('.')} here (or repeats one); it takes ${Object.entries(allowed)
+            .map(([k, v]) => `${k} {${v.map((x) => `.${x}`).join(' ')}}`)
+            .join('; ')}`,
+        );
       q[slot] = part;
     }
     return q;
@@ -37,7 +42,8 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
   const mem = (q: Record<string, string>, defSem: Sem) => {
     const vol = q.sem === 'volatile';
     const sem = (vol ? 'relaxed' : q.sem === 'mmio' ? 'relaxed' : (q.sem ?? defSem)) as Sem;
-    if (sem !== 'weak' && !q.scope && !vol && q.sem !== 'mmio') ctx.fail(`.${sem} needs a scope (8.5: each strong operation specifies one): add .cta, .cluster, .gpu or .sys`);
+    if (sem !== 'weak' && !q.scope && !vol && q.sem !== 'mmio')
+      ctx.fail(`.${sem} needs a scope (8.5: each strong operation specifies one): add .cta, .cluster, .gpu or .sys`);
     const scope = (vol || q.sem === 'mmio' ? 'sys' : (q.scope ?? 'sys')) as Scope;
     return { sem, scope, ...(vol ? { volatile: true } : {}) };
   };
@@ -87,11 +93,25 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
     if (ins.operands.length < 1 || ins.operands.length > 3) ctx.fail('takes id, or (Dat3M) instance, id{, quorum}');
     // Dat3M: bar.cta.sync id | bar.cta.sync instance, id | bar.cta.sync instance, id, quorum
     const idAt = ins.operands.length >= 2 ? 1 : 0;
-    return [{ kind: 'barrier', id: ctx.value(idAt, undefined), ...(ins.operands[2] ? { count: ctx.value(2, undefined) } : {}), ...(q.mode === 'arrive' ? { arrive: true } : {}), line }];
+    return [
+      {
+        kind: 'barrier',
+        id: ctx.value(idAt, undefined),
+        ...(ins.operands[2] ? { count: ctx.value(2, undefined) } : {}),
+        ...(q.mode === 'arrive' ? { arrive: true } : {}),
+        line,
+      },
+    ];
   }
   if (head === 'mbarrier') {
     const op = p[1];
-    const sem = { sem: ['relaxed', 'acquire', 'release'], scope: ['cta', 'cluster'], space: ['shared', 'shared::cta', 'shared::cluster'], type: ['b64'], phase: ['parity'] };
+    const sem = {
+      sem: ['relaxed', 'acquire', 'release'],
+      scope: ['cta', 'cluster'],
+      space: ['shared', 'shared::cta', 'shared::cluster'],
+      type: ['b64'],
+      phase: ['parity'],
+    };
     if (op === 'init') {
       quals(2, { space: ['shared', 'shared::cta'], type: ['b64'] });
       nops(2, '[mbar], count');
@@ -138,7 +158,8 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
       nops(0, 'no operands');
       return [{ kind: 'bulkCommit', line }];
     }
-    if (p[4] === 'read') ctx.fail('cp.async.bulk.wait_group.read waits for the source reads only; it is not in the litmus language (use cp.async.bulk.wait_group N)');
+    if (p[4] === 'read')
+      ctx.fail('cp.async.bulk.wait_group.read waits for the source reads only; it is not in the litmus language (use cp.async.bulk.wait_group N)');
     nops(1, 'N');
     const n = ins.operands[0]!.text;
     if (!/^\d+$/.test(n)) ctx.fail('N is a non-negative integer (the bulk async-groups that may stay pending)', 0);

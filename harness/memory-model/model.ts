@@ -32,12 +32,45 @@ export interface XEvent extends TEvent {
  */
 export function xEvent(e: TEvent & Pick<XEvent, 'id' | 'thread' | 'deps'> & Partial<XEvent>): XEvent {
   const all = {
-    id: e.id, kind: e.kind, thread: e.thread, issuer: e.issuer, agent: e.agent, po: e.po, cta: e.cta, cluster: e.cluster, gpu: e.gpu,
-    addr: e.addr, loc: e.loc, gaddr: e.gaddr, proxy: e.proxy, value: e.value, sem: e.sem, scope: e.scope, atomic: e.atomic, reduction: e.reduction,
-    init: e.init, partner: e.partner, partnerId: e.partnerId, deps: e.deps, depIdx: e.depIdx, dataIdx: e.dataIdx, issuedAfter: e.issuedAfter,
-    waitsFor: e.waitsFor, completion: e.completion, completionOf: e.completionOf, fenceSem: e.fenceSem, proxyFence: e.proxyFence,
-    barrier: e.barrier, barId: e.barId, barCount: e.barCount, barArrive: e.barArrive, barGroup: e.barGroup, regsAt: e.regsAt,
-    dst: e.dst, line: e.line, label: e.label,
+    id: e.id,
+    kind: e.kind,
+    thread: e.thread,
+    issuer: e.issuer,
+    agent: e.agent,
+    po: e.po,
+    cta: e.cta,
+    cluster: e.cluster,
+    gpu: e.gpu,
+    addr: e.addr,
+    loc: e.loc,
+    gaddr: e.gaddr,
+    proxy: e.proxy,
+    value: e.value,
+    sem: e.sem,
+    scope: e.scope,
+    atomic: e.atomic,
+    reduction: e.reduction,
+    init: e.init,
+    partner: e.partner,
+    partnerId: e.partnerId,
+    deps: e.deps,
+    depIdx: e.depIdx,
+    dataIdx: e.dataIdx,
+    issuedAfter: e.issuedAfter,
+    waitsFor: e.waitsFor,
+    completion: e.completion,
+    completionOf: e.completionOf,
+    fenceSem: e.fenceSem,
+    proxyFence: e.proxyFence,
+    barrier: e.barrier,
+    barId: e.barId,
+    barCount: e.barCount,
+    barArrive: e.barArrive,
+    barGroup: e.barGroup,
+    regsAt: e.regsAt,
+    dst: e.dst,
+    line: e.line,
+    label: e.label,
   } satisfies Record<keyof XEvent, unknown>;
   return all as XEvent;
 }
@@ -138,9 +171,18 @@ export function staticRels(ev: XEvent[], faults: Set<ModelFault>): Static {
   const sameLoc = sameKey(ev, (e) => (isMem(e) && !e.init ? e.loc : undefined));
   const po = programOrder(ev);
   const ms = morallyStrong(ev, faults);
-  const partner = Rel.pairs(n, ev.flatMap((e) => (e.partnerId !== undefined ? [[e.id, e.partnerId] as const] : [])));
-  const rmw = partner.restrict(set((e) => e.kind === 'R' && !!e.atomic), undefined);
-  const dep = Rel.pairs(n, ev.flatMap((e) => e.deps.map((d) => [d, e.id] as const)));
+  const partner = Rel.pairs(
+    n,
+    ev.flatMap((e) => (e.partnerId !== undefined ? [[e.id, e.partnerId] as const] : [])),
+  );
+  const rmw = partner.restrict(
+    set((e) => e.kind === 'R' && !!e.atomic),
+    undefined,
+  );
+  const dep = Rel.pairs(
+    n,
+    ev.flatMap((e) => e.deps.map((d) => [d, e.id] as const)),
+  );
   // 8.9.1.1: an async operation's accesses are ordered after the issuer's instructions before it
   const issuedBefore = Rel.empty(n);
   for (const a of ev)
@@ -153,15 +195,31 @@ export function staticRels(ev: XEvent[], faults: Set<ModelFault>): Static {
     if (w.waitsFor?.length) for (const a of ev) if (a.issuer === w.issuer && a.agent > 0 && w.waitsFor.includes(a.agent)) waitGroup.add(a.id, w.id);
   // 8.9.4 (2): bar.sync/arrive synchronizes with bar.sync on the same barrier (same group)
   const barrierSync = sameKey(ev, (e) => (e.kind === 'B' ? e.barGroup : undefined))
-    .restrict(undefined, set((e) => !e.barArrive))
+    .restrict(
+      undefined,
+      set((e) => !e.barArrive),
+    )
     .minus(Rel.id(EvSet.all(n)));
   const { release, acquire } = patterns(ev, po, sameLoc, partner, issuedBefore, faults);
   return {
-    n, ev, faults, po, ms, sameThread, rmw, dep, release, acquire, barrierSync, issue, waitGroup,
+    n,
+    ev,
+    faults,
+    po,
+    ms,
+    sameThread,
+    rmw,
+    dep,
+    release,
+    acquire,
+    barrierSync,
+    issue,
+    waitGroup,
     toCompletion: po.restrict(undefined, completion),
     sameProxyPath: proxyPaths(ev, mem),
     ...(ev.some((e) => e.kind === 'PF') ? { proxyFences: proxyFenceRels(ev, mem, sameLoc) } : {}),
-    fences, init,
+    fences,
+    init,
   };
 }
 
@@ -193,7 +251,11 @@ function morallyStrong(ev: readonly XEvent[], faults: Set<ModelFault>): Rel {
     for (let b = 0; b < n; b++) {
       if (a === b || !part[b] || proxy[a] !== proxy[b]) continue; // (2) same proxy (fences: generic)
       if (mem[a] && mem[b] && (loc[a] !== loc[b] || gaddr[a] !== gaddr[b])) continue; // (3) same location; (2) 8.6 distinct virtual addresses
-      if (thread[a] === thread[b] || (strong[a] && strong[b] && scopeIncludes(ev[a]!.scope, ev[a]!, ev[b]!, faults) && scopeIncludes(ev[b]!.scope, ev[b]!, ev[a]!, faults))) ms.add(a, b); // (1)
+      if (
+        thread[a] === thread[b] ||
+        (strong[a] && strong[b] && scopeIncludes(ev[a]!.scope, ev[a]!, ev[b]!, faults) && scopeIncludes(ev[b]!.scope, ev[b]!, ev[a]!, faults))
+      )
+        ms.add(a, b); // (1)
     }
   }
   return ms;
@@ -330,7 +392,10 @@ export function dynamic(s: Static, rfOf: Int32Array, scOrder: number[]): Dynamic
   // write in X precedes a read in Y in observation order and X's first and Y's last are morally
   // strong; (1) with 8.9.3: fence.sc X with a morally strong fence.sc Y after it in Fence-SC order;
   // (2) barriers
-  const sw = s.ms.and(s.release.seq(obs).seq(s.acquire)).or(s.ms.and(Rel.order(s.n, scOrder))).or(s.barrierSync);
+  const sw = s.ms
+    .and(s.release.seq(obs).seq(s.acquire))
+    .or(s.ms.and(Rel.order(s.n, scOrder)))
+    .or(s.barrierSync);
   const bc = baseCausality(s, sw);
   // 8.9.5 causality order: proxy-preserved base causality, or observation then it. Fences have no
   // address: between them (8.10.2) base causality.
@@ -356,8 +421,14 @@ export const thinAir = (s: Static, rfOf: Int32Array): boolean => !s.dep.or(reads
  */
 export function locationCheck(s: Static, d: Dynamic, writes: readonly XEvent[], reads: readonly XEvent[]): (order: readonly number[]) => Axiom | null {
   const { n, faults, ms } = s;
-  const W = EvSet.of(n, writes.map((w) => w.id));
-  const R = EvSet.of(n, reads.map((r) => r.id));
+  const W = EvSet.of(
+    n,
+    writes.map((w) => w.id),
+  );
+  const R = EvSet.of(
+    n,
+    reads.map((r) => r.id),
+  );
   const WR = W.minus(s.init).or(R);
   // the order-independent parts
   const causeW = d.cause.restrict(W, W).minus(Rel.id(W));

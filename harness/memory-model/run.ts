@@ -99,7 +99,19 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
   const ev = (e: Partial<TEvent> & Pick<TEvent, 'kind'>): number => {
     const agent = e.agent ?? 0;
     const p = agent === 0 ? po++ : (agentPo[agent] = (agentPo[agent] ?? 0) + 1) - 1;
-    events.push({ sem: 'weak', scope: 'sys', ...e, agent, issuer: t, po: p, cta: th.cta, cluster, gpu: th.gpu, depIdx: [...(e.depIdx ?? []), ...(agent === 0 ? ctrl : [])], dataIdx: e.depIdx ?? [] } as TEvent);
+    events.push({
+      sem: 'weak',
+      scope: 'sys',
+      ...e,
+      agent,
+      issuer: t,
+      po: p,
+      cta: th.cta,
+      cluster,
+      gpu: th.gpu,
+      depIdx: [...(e.depIdx ?? []), ...(agent === 0 ? ctrl : [])],
+      dataIdx: e.depIdx ?? [],
+    } as TEvent);
     return events.length - 1;
   };
   const evalE = (x: Expr): { v: bigint; deps: number[] } => {
@@ -110,18 +122,30 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
     const deps = [...a.deps, ...b.deps];
     const B = (c: boolean) => (c ? 1n : 0n);
     switch (x.op) {
-      case '+': return { v: a.v + b.v, deps };
-      case '-': return { v: a.v - b.v, deps };
-      case '*': return { v: a.v * b.v, deps };
-      case '&': return { v: a.v & b.v, deps };
-      case '|': return { v: a.v | b.v, deps };
-      case '^': return { v: a.v ^ b.v, deps };
-      case '==': return { v: B(a.v === b.v), deps };
-      case '!=': return { v: B(a.v !== b.v), deps };
-      case '<': return { v: B(a.v < b.v), deps };
-      case '>': return { v: B(a.v > b.v), deps };
-      case '<=': return { v: B(a.v <= b.v), deps };
-      case '>=': return { v: B(a.v >= b.v), deps };
+      case '+':
+        return { v: a.v + b.v, deps };
+      case '-':
+        return { v: a.v - b.v, deps };
+      case '*':
+        return { v: a.v * b.v, deps };
+      case '&':
+        return { v: a.v & b.v, deps };
+      case '|':
+        return { v: a.v | b.v, deps };
+      case '^':
+        return { v: a.v ^ b.v, deps };
+      case '==':
+        return { v: B(a.v === b.v), deps };
+      case '!=':
+        return { v: B(a.v !== b.v), deps };
+      case '<':
+        return { v: B(a.v < b.v), deps };
+      case '>':
+        return { v: B(a.v > b.v), deps };
+      case '<=':
+        return { v: B(a.v <= b.v), deps };
+      case '>=':
+        return { v: B(a.v >= b.v), deps };
     }
   };
   const pickValue = (loc: string): bigint | null => {
@@ -149,7 +173,10 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
     };
   };
   // one memory access (of the thread or of an agent); returns false when a choice is needed
-  type Access = { kind: 'read'; dst?: string } | { kind: 'write'; value: Expr } | { kind: 'rmw'; dst?: string; args: Expr[]; update: (o: bigint, a: bigint[]) => bigint | undefined; reduction: boolean };
+  type Access =
+    | { kind: 'read'; dst?: string }
+    | { kind: 'write'; value: Expr }
+    | { kind: 'rmw'; dst?: string; args: Expr[]; update: (o: bigint, a: bigint[]) => bigint | undefined; reduction: boolean };
   const access = (a: Access & MemInstrBase, agent: number, extraDeps: number[] = []): boolean => {
     const f = memFields(a, agent);
     if (a.kind === 'read') {
@@ -167,10 +194,22 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
       const old = pickValue(f.loc);
       if (old === null) return false;
       const args = a.args.map(evalE);
-      const nv = a.update(old, args.map((x) => x.v));
+      const nv = a.update(
+        old,
+        args.map((x) => x.v),
+      );
       const r = ev({ kind: 'R', ...f, value: old, atomic: true, reduction: a.reduction, depIdx: extraDeps, label: a.reduction ? 'red' : 'atom' });
       if (nv !== undefined) {
-        const w = ev({ kind: 'W', ...f, value: nv, atomic: true, reduction: a.reduction, depIdx: [...args.flatMap((x) => x.deps), ...extraDeps], partner: r, label: a.reduction ? 'red' : 'atom' });
+        const w = ev({
+          kind: 'W',
+          ...f,
+          value: nv,
+          atomic: true,
+          reduction: a.reduction,
+          depIdx: [...args.flatMap((x) => x.deps), ...extraDeps],
+          partner: r,
+          label: a.reduction ? 'red' : 'atom',
+        });
         events[r]!.partner = w;
       }
       if (a.dst) {
@@ -217,15 +256,37 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
         if (!access(ins, 0)) return { kind: 'need', options: needOptions };
         break;
       case 'fence':
-        ev({ kind: 'F', fenceSem: ins.sem, sem: ins.sem === 'sc' ? 'sc' : ins.sem, scope: ins.scope, label: 'fence', ...(ins.line !== undefined ? { line: ins.line } : {}) });
+        ev({
+          kind: 'F',
+          fenceSem: ins.sem,
+          sem: ins.sem === 'sc' ? 'sc' : ins.sem,
+          scope: ins.scope,
+          label: 'fence',
+          ...(ins.line !== undefined ? { line: ins.line } : {}),
+        });
         break;
       case 'proxyFence':
-        ev({ kind: 'PF', proxyFence: asyncGeneric && ins.proxy === 'async' ? 'generic' as Proxy : ins.proxy, sem: 'relaxed', label: 'fence.proxy', ...(ins.line !== undefined ? { line: ins.line } : {}) });
+        ev({
+          kind: 'PF',
+          proxyFence: asyncGeneric && ins.proxy === 'async' ? ('generic' as Proxy) : ins.proxy,
+          sem: 'relaxed',
+          label: 'fence.proxy',
+          ...(ins.line !== undefined ? { line: ins.line } : {}),
+        });
         break;
       case 'barrier': {
         const id = evalE(ins.id).v;
         const count = ins.count ? evalE(ins.count).v : undefined;
-        ev({ kind: 'B', barId: id, ...(count !== undefined ? { barCount: count } : {}), ...(ins.arrive ? { barArrive: true } : {}), regsAt: { ...regs }, sem: 'acq_rel', scope: 'cta', label: 'bar' });
+        ev({
+          kind: 'B',
+          barId: id,
+          ...(count !== undefined ? { barCount: count } : {}),
+          ...(ins.arrive ? { barArrive: true } : {}),
+          regsAt: { ...regs },
+          sem: 'acq_rel',
+          scope: 'cta',
+          label: 'bar',
+        });
         break;
       }
       case 'async': {
@@ -242,7 +303,17 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
           const loc = physLoc(test.locations, mb.mbar);
           const old = pickValue(loc);
           if (old === null) return { kind: 'need', options: needOptions };
-          const base = { agent, addr: mb.mbar, loc, gaddr: genericAddr(test.locations, mb.mbar), proxy: 'generic' as Proxy, sem: (mb.sem ?? 'release') as Sem, scope: (mb.scope ?? 'cluster') as Scope, atomic: true, completion: true };
+          const base = {
+            agent,
+            addr: mb.mbar,
+            loc,
+            gaddr: genericAddr(test.locations, mb.mbar),
+            proxy: 'generic' as Proxy,
+            sem: (mb.sem ?? 'release') as Sem,
+            scope: (mb.scope ?? 'cluster') as Scope,
+            atomic: true,
+            completion: true,
+          };
           const r = ev({ kind: 'R', ...base, value: old, label: 'complete_tx' });
           const w = ev({ kind: 'W', ...base, value: old - mb.bytes, partner: r, label: 'complete_tx' });
           events[r]!.partner = w;

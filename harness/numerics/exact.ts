@@ -89,15 +89,20 @@ export function roundExact(f: FloatFormat, v: ExactValue, overflow: Overflow = '
     const rem = v.m - (r << sh);
     const half = 1n << (sh - 1n);
     const up =
-      rounding === 'rn' ? rem > half || (rem === half && (r & 1n) === 1n)
-      : rounding === 'rna' ? rem >= half
-      : rounding === 'rz' ? false
-      : rounding === 'ru' ? rem > 0n && v.sign === 0
-      : rem > 0n && v.sign === 1;
+      rounding === 'rn'
+        ? rem > half || (rem === half && (r & 1n) === 1n)
+        : rounding === 'rna'
+          ? rem >= half
+          : rounding === 'rz'
+            ? false
+            : rounding === 'ru'
+              ? rem > 0n && v.sign === 0
+              : rem > 0n && v.sign === 1;
     if (up) r += 1n;
   }
   let mag: bigint;
-  if (E < emin) mag = r; // subnormal units; r = 2^p lands on the smallest normal
+  if (E < emin)
+    mag = r; // subnormal units; r = 2^p lands on the smallest normal
   else {
     let Ex = E;
     if (r === 1n << BigInt(p + 1)) {
@@ -113,7 +118,12 @@ export function roundExact(f: FloatFormat, v: ExactValue, overflow: Overflow = '
 export function addBitsExact(f: FloatFormat, a: bigint, b: bigint, overflow: Overflow = 'inf', rounding: Rounding = 'rn'): bigint {
   const s = addExact(decodeExact(f, a), decodeExact(f, b));
   // an exact zero sum of opposite signs is -0 when rounding down
-  if (rounding === 'rd' && s.kind === 'finite' && s.m === 0n && !(decodeExact(f, a).kind === 'finite' && (decodeExact(f, a) as { m: bigint }).m === 0n && (decodeExact(f, b) as { m: bigint }).m === 0n)) {
+  if (
+    rounding === 'rd' &&
+    s.kind === 'finite' &&
+    s.m === 0n &&
+    !(decodeExact(f, a).kind === 'finite' && (decodeExact(f, a) as { m: bigint }).m === 0n && (decodeExact(f, b) as { m: bigint }).m === 0n)
+  ) {
     return BigInt(1) << BigInt(f.bits - 1);
   }
   return roundExact(f, s, overflow, rounding);

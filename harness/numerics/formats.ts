@@ -35,38 +35,96 @@ export interface IntFormat {
 export type ScalarFormat = FloatFormat | IntFormat;
 
 export const F16: FloatFormat = {
-  kind: 'float', name: 'f16', bits: 16, expBits: 5, fracBits: 10, bias: 15, hasInf: true, nan: 'ieee', canonicalNaN: 0x7fff,
+  kind: 'float',
+  name: 'f16',
+  bits: 16,
+  expBits: 5,
+  fracBits: 10,
+  bias: 15,
+  hasInf: true,
+  nan: 'ieee',
+  canonicalNaN: 0x7fff,
   doc: 'IEEE 754 binary16: 1 sign, 5 exponent (bias 15), 10 fraction bits; subnormals; +-inf; NaN = exponent 11111, fraction != 0',
 };
 export const BF16: FloatFormat = {
-  kind: 'float', name: 'bf16', bits: 16, expBits: 8, fracBits: 7, bias: 127, hasInf: true, nan: 'ieee', canonicalNaN: 0x7fff,
+  kind: 'float',
+  name: 'bf16',
+  bits: 16,
+  expBits: 8,
+  fracBits: 7,
+  bias: 127,
+  hasInf: true,
+  nan: 'ieee',
+  canonicalNaN: 0x7fff,
   doc: 'bfloat16: 1 sign, 8 exponent (bias 127), 7 fraction bits; the top half of a binary32; subnormals; +-inf; NaN as binary32',
 };
 export const F32: FloatFormat = {
-  kind: 'float', name: 'f32', bits: 32, expBits: 8, fracBits: 23, bias: 127, hasInf: true, nan: 'ieee', canonicalNaN: 0x7fffffff,
+  kind: 'float',
+  name: 'f32',
+  bits: 32,
+  expBits: 8,
+  fracBits: 23,
+  bias: 127,
+  hasInf: true,
+  nan: 'ieee',
+  canonicalNaN: 0x7fffffff,
   doc: 'IEEE 754 binary32',
 };
 export const F64: FloatFormat = {
-  kind: 'float', name: 'f64', bits: 64, expBits: 11, fracBits: 52, bias: 1023, hasInf: true, nan: 'ieee', canonicalNaN: 0x7fffffffffffffffn,
+  kind: 'float',
+  name: 'f64',
+  bits: 64,
+  expBits: 11,
+  fracBits: 52,
+  bias: 1023,
+  hasInf: true,
+  nan: 'ieee',
+  canonicalNaN: 0x7fffffffffffffffn,
   doc: 'IEEE 754 binary64; values travel as BigInt bit patterns',
 };
 export const E4M3: FloatFormat = {
-  kind: 'float', name: 'e4m3', bits: 8, expBits: 4, fracBits: 3, bias: 7, hasInf: false, nan: 'e4m3', canonicalNaN: 0x7f,
+  kind: 'float',
+  name: 'e4m3',
+  bits: 8,
+  expBits: 4,
+  fracBits: 3,
+  bias: 7,
+  hasInf: false,
+  nan: 'e4m3',
+  canonicalNaN: 0x7f,
   doc: 'OCP 8-bit E4M3 (FN): 1 sign, 4 exponent (bias 7), 3 fraction bits; subnormals; no infinities; NaN = S.1111.111 only; largest finite 448',
 };
 export const E5M2: FloatFormat = {
-  kind: 'float', name: 'e5m2', bits: 8, expBits: 5, fracBits: 2, bias: 15, hasInf: true, nan: 'ieee', canonicalNaN: 0x7f,
+  kind: 'float',
+  name: 'e5m2',
+  bits: 8,
+  expBits: 5,
+  fracBits: 2,
+  bias: 15,
+  hasInf: true,
+  nan: 'ieee',
+  canonicalNaN: 0x7f,
   doc: 'OCP 8-bit E5M2: 1 sign, 5 exponent (bias 15), 2 fraction bits; IEEE-like: subnormals, +-inf, NaN = exponent 11111, fraction != 0; largest finite 57344',
 };
 
 export const FLOAT_FORMATS = { f16: F16, bf16: BF16, f32: F32, f64: F64, e4m3: E4M3, e5m2: E5M2 } as const;
 
 const int = (name: IntFormat['name'], bits: IntFormat['bits'], signed: boolean): IntFormat => ({
-  kind: 'int', name, bits, signed, doc: `${bits}-bit ${name.startsWith('b') ? 'bit pattern' : signed ? "two's complement integer" : 'unsigned integer'}`,
+  kind: 'int',
+  name,
+  bits,
+  signed,
+  doc: `${bits}-bit ${name.startsWith('b') ? 'bit pattern' : signed ? "two's complement integer" : 'unsigned integer'}`,
 });
 export const INT_FORMATS = {
-  b16: int('b16', 16, false), b32: int('b32', 32, false), b64: int('b64', 64, false), b128: int('b128', 128, false),
-  u32: int('u32', 32, false), u64: int('u64', 64, false), s32: int('s32', 32, true), s64: int('s64', 64, true),
+  b16: int('b16', 16, false),
+  b32: int('b32', 32, false),
+  b64: int('b64', 64, false),
+  b128: int('b128', 128, false),
+  u32: int('u32', 32, false),
+  u64: int('u64', 64, false),
+  s32: int('s32', 32, true),
+  s64: int('s64', 64, true),
 } as const;
 
 /** A `.type` of the instructions: a scalar format, or `lanes` of one packed into one element. */

@@ -28,7 +28,6 @@ export interface ReductionSet {
   readonly totalTrees: number;
 }
 
-
 function toNumber(f: FloatFormat, b: bigint): number {
   if (f.bits === 32) return new Float32Array(new Uint32Array([Number(b)]).buffer)[0]!;
   if (f.bits === 64) return new Float64Array(new BigUint64Array([b]).buffer)[0]!;
@@ -148,7 +147,19 @@ function numberArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean):
     clearSlot = (k) => void m.delete(k);
   }
   const subnormal = (k: number) => (k & expField) === 0 && (k & fracMask) !== 0;
-  return { fromBits: (b) => Number(b), toBits: (k) => BigInt(k), flush, add, minmax, saturate: (k) => ((k & sign) >>> 0) + maxFinite, canonicalNaN: nanBits, subnormal, slot, setSlot, clearSlot };
+  return {
+    fromBits: (b) => Number(b),
+    toBits: (k) => BigInt(k),
+    flush,
+    add,
+    minmax,
+    saturate: (k) => ((k & sign) >>> 0) + maxFinite,
+    canonicalNaN: nanBits,
+    subnormal,
+    slot,
+    setSlot,
+    clearSlot,
+  };
 }
 
 /** BigInt arithmetic (f64 accumulation): addOnce and minmaxAllowed as they are. */
@@ -230,7 +241,14 @@ let subnormalSeen = false;
 /** Reductions already answered, by operation, formats, flushing and values (bounded: cleared when full). */
 const answered = new Map<string, ReductionSet>();
 
-function reductionSetWith<K>(ar: Arith<K>, op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], ftz: boolean): ReductionSet {
+function reductionSetWith<K>(
+  ar: Arith<K>,
+  op: 'add' | 'min' | 'max',
+  type: FloatFormat,
+  acc: FloatFormat,
+  values: readonly bigint[],
+  ftz: boolean,
+): ReductionSet {
   const n = values.length;
   if (n < 1 || n > 12) throw new Error(`reductionSet takes 1..12 values, got ${n}`);
   const sym = op === 'add' ? '+' : op;
@@ -338,7 +356,14 @@ function reductionSetWith<K>(ar: Arith<K>, op: 'add' | 'min' | 'max', type: Floa
  * Evaluates a witness tree ("((r0+r1)+r2)") concretely, for checking that every element of a set is
  * reachable by the order it names.
  */
-export function evaluateWitness(op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], witness: string, ftz: boolean): bigint {
+export function evaluateWitness(
+  op: 'add' | 'min' | 'max',
+  type: FloatFormat,
+  acc: FloatFormat,
+  values: readonly bigint[],
+  witness: string,
+  ftz: boolean,
+): bigint {
   let pos = 0;
   const flush = (b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
   const parse = (): bigint => {

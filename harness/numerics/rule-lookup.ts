@@ -16,7 +16,14 @@ export function findMinMaxBasis(family: FamilyId, edition: Edition = specEdition
 
 /** The rule for one reduction in the edition judged against (specEdition()), or undefined where no row covers it. */
 export function findFpRule(family: FamilyId, space: 'global' | 'shared', type: string, edition: Edition = specEdition(), q?: Qualifiers): FpRule | undefined {
-  return familyFpRules().find((x) => x.families.includes(family) && x.spaces.includes(space) && x.types.includes(type) && inEdition(x.editions, edition) && (!x.when || (q !== undefined && matches(x.when, q))));
+  return familyFpRules().find(
+    (x) =>
+      x.families.includes(family) &&
+      x.spaces.includes(space) &&
+      x.types.includes(type) &&
+      inEdition(x.editions, edition) &&
+      (!x.when || (q !== undefined && matches(x.when, q))),
+  );
 }
 
 /** The rule for one reduction; throws when no row covers it (a gap in a family's rules, not user input). */

@@ -64,12 +64,20 @@ export const UNSPECIFIED = {
   fp8Overflow: {
     id: 'fp.fp8-overflow',
     text: 'what an fp8 sum beyond the largest finite value gives is not specified (the section states only the accumulation precision): infinity (e5m2) or NaN (e4m3), or the largest finite value (saturation)',
-    cite: cite('multimem-ld_reduce-st-red.md', 'Description', 'For multimem.ld_reduce, the default precision of the intermediate accumulation is same as the specified type.'),
+    cite: cite(
+      'multimem-ld_reduce-st-red.md',
+      'Description',
+      'For multimem.ld_reduce, the default precision of the intermediate accumulation is same as the specified type.',
+    ),
   },
   ftzUnstated: {
     id: 'fp.ftz-unstated',
-    text: 'subnormal handling is not stated (multimem.ld_reduce/red, cp.reduce.async.bulk.tensor; the family\'s own row in the same trail cites its section): flushed and kept results are both allowed',
-    cite: cite('multimem-ld_reduce-st-red.md', 'Description', '~ the section states the precision of the intermediate accumulation and nothing of subnormal inputs or results (cp.reduce.async.bulk.tensor states no floating-point rule at all)'),
+    text: "subnormal handling is not stated (multimem.ld_reduce/red, cp.reduce.async.bulk.tensor; the family's own row in the same trail cites its section): flushed and kept results are both allowed",
+    cite: cite(
+      'multimem-ld_reduce-st-red.md',
+      'Description',
+      '~ the section states the precision of the intermediate accumulation and nothing of subnormal inputs or results (cp.reduce.async.bulk.tensor states no floating-point rule at all)',
+    ),
   },
   fp8MinMax: {
     id: 'fp.fp8-minmax',
@@ -79,6 +87,22 @@ export const UNSPECIFIED = {
 } as const;
 
 export const MINMAX_RULES = {
-  min: { id: 'fp.min', text: 'min: NaN and NaN is NaN; one NaN gives the other operand; -0.0 < +0.0', cite: cite('halfMin', 'Semantics', 'if (isNaN(a) && isNaN(b)) d = NaN; ... else if (isNaN(a)) d = b; else if (isNaN(b)) d = a; else d = (a < b) ? a : b; / If values of both inputs are 0.0, then +0.0 > -0.0.') },
-  max: { id: 'fp.max', text: 'max: NaN and NaN is NaN; one NaN gives the other operand; +0.0 > -0.0', cite: cite('halfMax', 'Semantics', 'if (isNaN(a) && isNaN(b)) d = NaN; ... else if (isNaN(a)) d = b; else if (isNaN(b)) d = a; else d = (a > b) ? a : b; / If values of both inputs are 0.0, then +0.0 > -0.0.') },
+  min: {
+    id: 'fp.min',
+    text: 'min: NaN and NaN is NaN; one NaN gives the other operand; -0.0 < +0.0',
+    cite: cite(
+      'halfMin',
+      'Semantics',
+      'if (isNaN(a) && isNaN(b)) d = NaN; ... else if (isNaN(a)) d = b; else if (isNaN(b)) d = a; else d = (a < b) ? a : b; / If values of both inputs are 0.0, then +0.0 > -0.0.',
+    ),
+  },
+  max: {
+    id: 'fp.max',
+    text: 'max: NaN and NaN is NaN; one NaN gives the other operand; +0.0 > -0.0',
+    cite: cite(
+      'halfMax',
+      'Semantics',
+      'if (isNaN(a) && isNaN(b)) d = NaN; ... else if (isNaN(a)) d = b; else if (isNaN(b)) d = a; else d = (a > b) ? a : b; / If values of both inputs are 0.0, then +0.0 > -0.0.',
+    ),
+  },
 } as const;

@@ -49,7 +49,10 @@ export function peerContentionGroups(arch: string, ptx: string, filter?: string)
 }
 
 /** Runs every group; the launcher must have peer access enabled between 0 and `second` (guard.ts). */
-export async function runPeerContention(l: Launcher, opts: PeerContentionOptions): Promise<{ outcomes: PeerContentionOutcome[]; compileSeconds: number; seconds: number; sass: Record<string, string> }> {
+export async function runPeerContention(
+  l: Launcher,
+  opts: PeerContentionOptions,
+): Promise<{ outcomes: PeerContentionOutcome[]; compileSeconds: number; seconds: number; sass: Record<string, string> }> {
   const { groups } = peerContentionGroups(opts.arch, opts.ptx, opts.filter);
   if (!groups.length) return { outcomes: [], compileSeconds: 0, seconds: 0, sass: {} };
   const t0 = performance.now();
@@ -91,7 +94,18 @@ export async function runPeerContention(l: Launcher, opts: PeerContentionOptions
         l.copyToDevice(ops0, opsBuf.subarray(0, h * 32));
         l.useDevice(d1);
         l.copyToDevice(ops1, opsBuf.subarray(h * 32));
-        const common = (side: number, ops: bigint, out: bigint, other: number) => [mem, ops, out, BigInt(n), 2n, 0n, ctl, BigInt(side), BigInt(n * reps), BigInt(other * reps)];
+        const common = (side: number, ops: bigint, out: bigint, other: number) => [
+          mem,
+          ops,
+          out,
+          BigInt(n),
+          2n,
+          0n,
+          ctl,
+          BigInt(side),
+          BigInt(n * reps),
+          BigInt(other * reps),
+        ];
         // GPU 1's half first, then GPU 0's: both asynchronous, both wait on the flag for the other
         l.launch(f1, [n - h, 1, 1], [reps, 1, 1], 0, [1, 1, 1], common(1, ops1, out1, h));
         l.useDevice(0);
@@ -116,12 +130,19 @@ export async function runPeerContention(l: Launcher, opts: PeerContentionOptions
         // participant i < h returned into GPU 0's buffer at (r n + i), participant h + j into GPU 1's at (r n + j)
         const out = Buffer.alloc(reps * n * 16);
         for (let r = 0; r < reps; r++)
-          for (let i = 0; i < n; i++) (i < h ? o0 : o1).copy(out, (r * n + i) * 16, (r * n + (i < h ? i : i - h)) * 16, (r * n + (i < h ? i : i - h)) * 16 + 16);
+          for (let i = 0; i < n; i++)
+            (i < h ? o0 : o1).copy(out, (r * n + i) * 16, (r * n + (i < h ? i : i - h)) * 16, (r * n + (i < h ? i : i - h)) * 16 + 16);
         return { mem: m, out };
       });
       const id = peerGroupId(g);
       outcomes.push({ id, group: g, outcome: { ...outcome, id }, overlap: ev });
-      if (outcome.verdict === 'mismatch' || outcome.verdict === 'error' || outcome.lostUpdates) opts.onProgress?.(`peer contend ${id}: ${outcome.verdict}, ${outcome.outcomes.length} distinct outcomes, ${outcome.lostUpdates} addresses lost an update; ${outcome.outcomes.find((o) => o.verdict !== 'pass')?.reason ?? outcome.outcomes[0]?.reason ?? ''}`.slice(0, 400));
+      if (outcome.verdict === 'mismatch' || outcome.verdict === 'error' || outcome.lostUpdates)
+        opts.onProgress?.(
+          `peer contend ${id}: ${outcome.verdict}, ${outcome.outcomes.length} distinct outcomes, ${outcome.lostUpdates} addresses lost an update; ${outcome.outcomes.find((o) => o.verdict !== 'pass')?.reason ?? outcome.outcomes[0]?.reason ?? ''}`.slice(
+            0,
+            400,
+          ),
+        );
     }
   } finally {
     l.memFree(mem);

@@ -37,9 +37,13 @@ export function peerMemoryDevice(l: Launcher, env: Readonly<Record<string, strin
   if (refusal) throw new Error(refusal);
   const d = Number(v);
   if (!Number.isInteger(d) || d < 1) throw new Error(`${MEMORY_DEVICE_ENV} must be a device ordinal, got '${v}'`);
-  if (!l.peerLink || !l.peerEnable || !l.memAllocOn) throw new Error('this cuda_launcher.node has no peer calls (built before native/src/peer.cc): run npm rebuild');
+  if (!l.peerLink || !l.peerEnable || !l.memAllocOn)
+    throw new Error('this cuda_launcher.node has no peer calls (built before native/src/peer.cc): run npm rebuild');
   const link = l.peerLink(0, d);
-  if (!link.canAccess[0] || !link.canAccess[1]) throw new Error(`no peer access between devices 0 and ${d}: cuDeviceCanAccessPeer says ${link.canAccess[0] ? 'yes' : 'no'} (0 -> ${d}), ${link.canAccess[1] ? 'yes' : 'no'} (${d} -> 0)`);
+  if (!link.canAccess[0] || !link.canAccess[1])
+    throw new Error(
+      `no peer access between devices 0 and ${d}: cuDeviceCanAccessPeer says ${link.canAccess[0] ? 'yes' : 'no'} (0 -> ${d}), ${link.canAccess[1] ? 'yes' : 'no'} (${d} -> 0)`,
+    );
   l.peerEnable(0, d);
   return d;
 }

@@ -24,7 +24,9 @@ export const PEER_SCOPES = ['', 'gpu', 'sys'] as const;
 const SEMS = ['', 'relaxed', 'acquire', 'release', 'acq_rel'];
 
 /** The --filter of the single-thread runs: atom and red on .global with no scope, .gpu or .sys, any ordering. */
-export const SINGLE_FILTER = ['atom', 'red'].flatMap((f) => SEMS.flatMap((sem) => PEER_SCOPES.map((sc) => `${f}${sem ? `.${sem}` : ''}${sc ? `.${sc}` : ''}.global.*`))).join(',');
+export const SINGLE_FILTER = ['atom', 'red']
+  .flatMap((f) => SEMS.flatMap((sem) => PEER_SCOPES.map((sc) => `${f}${sem ? `.${sem}` : ''}${sc ? `.${sc}` : ''}.global.*`)))
+  .join(',');
 /** The variants contention needs: no ordering, any of the three scopes. */
 export const CONTENTION_FILTER = ['atom', 'red'].flatMap((f) => PEER_SCOPES.map((sc) => `${f}${sc ? `.${sc}` : ''}.global.*`)).join(',');
 
@@ -33,12 +35,22 @@ export const PEER_RULES = {
   sysIncludesPeer: {
     id: 'peer.sys-includes-other-device',
     text: '.sys includes the threads of every device of the program: .sys operations from both GPUs are atomic with respect to each other (a lost update is a mismatch)',
-    cite: { file: '8.5-scope.md', section: '8.5 Scope, Table 21', quote: '.sys | The set of all threads in the current program, including all kernel grids invoked by the host program on all compute devices, and all threads constituting the host program itself.' },
+    cite: {
+      file: '8.5-scope.md',
+      section: '8.5 Scope, Table 21',
+      quote:
+        '.sys | The set of all threads in the current program, including all kernel grids invoked by the host program on all compute devices, and all threads constituting the host program itself.',
+    },
   },
   gpuExcludesPeer: {
     id: 'peer.gpu-excludes-other-device',
     text: '.gpu (the default scope) holds only the threads of the same device: a .gpu operation from GPU 0 and one from GPU 1 do not include each other, so each may be split into a read and a dependent write (an update may be lost; reported either way)',
-    cite: { file: '8.5-scope.md', section: '8.5 Scope, Table 21', quote: '.gpu | The set of all threads in the current program executing on the same compute device as the current thread. This also includes other kernel grids invoked by the host program on the same compute device.' },
+    cite: {
+      file: '8.5-scope.md',
+      section: '8.5 Scope, Table 21',
+      quote:
+        '.gpu | The set of all threads in the current program executing on the same compute device as the current thread. This also includes other kernel grids invoked by the host program on the same compute device.',
+    },
   },
 } as const satisfies Record<string, { id: string; text: string; cite: ModelCitation }>;
 
@@ -111,7 +123,8 @@ export function peerContendKernel(gv: GpuVariant): string {
   const open = lines.indexOf('{');
   const afterParams = lines.findIndex((x) => x.trim() === 'ld.param.u32 %mode, [pmode];');
   const ret = lines.lastIndexOf('  ret;');
-  if (head < 0 || open !== head + 1 || afterParams < 0 || ret < 0 || lines.filter((x) => x.trim() === 'ret;').length !== 1) throw new Error(`${gv.entry.id}: the contention kernel's text is not as the peer start flag expects`);
+  if (head < 0 || open !== head + 1 || afterParams < 0 || ret < 0 || lines.filter((x) => x.trim() === 'ret;').length !== 1)
+    throw new Error(`${gv.entry.id}: the contention kernel's text is not as the peer start flag expects`);
   lines[head] = lines[head]!.replace(CONTEND_PARAMS, CONTEND_PARAMS.slice(0, -1) + PEER_EXTRA_PARAMS);
   const start = [
     '  ld.param.u64 %pctl, [pctl];',
@@ -142,7 +155,17 @@ export function peerContendKernel(gv: GpuVariant): string {
     '  @%pp red.relaxed.sys.global.add.u32 [%pw+192], 1;',
   ];
   const done = ['  red.relaxed.sys.global.add.u32 [%pw+64], 1;'];
-  const out = [...lines.slice(0, open + 1), '  .reg .b64 %pctl, %pt0, %pt1, %pw;', '  .reg .b32 %pside, %ptot, %poth, %pa;', '  .reg .pred %pp;', ...lines.slice(open + 1, afterParams + 1), ...start, ...lines.slice(afterParams + 1, ret), ...done, ...lines.slice(ret)];
+  const out = [
+    ...lines.slice(0, open + 1),
+    '  .reg .b64 %pctl, %pt0, %pt1, %pw;',
+    '  .reg .b32 %pside, %ptot, %poth, %pa;',
+    '  .reg .pred %pp;',
+    ...lines.slice(open + 1, afterParams + 1),
+    ...start,
+    ...lines.slice(afterParams + 1, ret),
+    ...done,
+    ...lines.slice(ret),
+  ];
   return out.join('\n');
 }
 

@@ -69,30 +69,50 @@ function intOp32(op: string, bits: 16 | 32, signed: boolean): Op32 | undefined {
   const sb = signed ? (bits === 32 ? 0x80000000 : 0x8000) : 0;
   if (bits === 16) {
     switch (op) {
-      case 'add': return (r, s) => (r + s) & 0xffff;
-      case 'min': return (r, s) => ((r ^ sb) <= (s ^ sb) ? r : s);
-      case 'max': return (r, s) => ((r ^ sb) >= (s ^ sb) ? r : s);
-      case 'and': return (r, s) => r & s;
-      case 'or': return (r, s) => r | s;
-      case 'xor': return (r, s) => r ^ s;
-      case 'inc': return (r, s) => ((r ^ sb) >= (s ^ sb) ? 0 : (r + 1) & 0xffff);
-      case 'dec': return (r, s) => (r === 0 || (r ^ sb) > (s ^ sb) ? s : (r - 1) & 0xffff);
-      case 'exch': return (_r, s) => s;
-      case 'cas': return (r, s, t) => (r === s ? t : r);
+      case 'add':
+        return (r, s) => (r + s) & 0xffff;
+      case 'min':
+        return (r, s) => ((r ^ sb) <= (s ^ sb) ? r : s);
+      case 'max':
+        return (r, s) => ((r ^ sb) >= (s ^ sb) ? r : s);
+      case 'and':
+        return (r, s) => r & s;
+      case 'or':
+        return (r, s) => r | s;
+      case 'xor':
+        return (r, s) => r ^ s;
+      case 'inc':
+        return (r, s) => ((r ^ sb) >= (s ^ sb) ? 0 : (r + 1) & 0xffff);
+      case 'dec':
+        return (r, s) => (r === 0 || (r ^ sb) > (s ^ sb) ? s : (r - 1) & 0xffff);
+      case 'exch':
+        return (_r, s) => s;
+      case 'cas':
+        return (r, s, t) => (r === s ? t : r);
     }
     return undefined;
   }
   switch (op) {
-    case 'add': return (r, s) => (r + s) >>> 0;
-    case 'min': return (r, s) => (((r ^ sb) >>> 0) <= ((s ^ sb) >>> 0) ? r : s);
-    case 'max': return (r, s) => (((r ^ sb) >>> 0) >= ((s ^ sb) >>> 0) ? r : s);
-    case 'and': return (r, s) => (r & s) >>> 0;
-    case 'or': return (r, s) => (r | s) >>> 0;
-    case 'xor': return (r, s) => (r ^ s) >>> 0;
-    case 'inc': return (r, s) => (((r ^ sb) >>> 0) >= ((s ^ sb) >>> 0) ? 0 : (r + 1) >>> 0);
-    case 'dec': return (r, s) => (r === 0 || ((r ^ sb) >>> 0) > ((s ^ sb) >>> 0) ? s : (r - 1) >>> 0);
-    case 'exch': return (_r, s) => s;
-    case 'cas': return (r, s, t) => (r === s ? t : r);
+    case 'add':
+      return (r, s) => (r + s) >>> 0;
+    case 'min':
+      return (r, s) => ((r ^ sb) >>> 0 <= (s ^ sb) >>> 0 ? r : s);
+    case 'max':
+      return (r, s) => ((r ^ sb) >>> 0 >= (s ^ sb) >>> 0 ? r : s);
+    case 'and':
+      return (r, s) => (r & s) >>> 0;
+    case 'or':
+      return (r, s) => (r | s) >>> 0;
+    case 'xor':
+      return (r, s) => (r ^ s) >>> 0;
+    case 'inc':
+      return (r, s) => ((r ^ sb) >>> 0 >= (s ^ sb) >>> 0 ? 0 : (r + 1) >>> 0);
+    case 'dec':
+      return (r, s) => (r === 0 || (r ^ sb) >>> 0 > (s ^ sb) >>> 0 ? s : (r - 1) >>> 0);
+    case 'exch':
+      return (_r, s) => s;
+    case 'cas':
+      return (r, s, t) => (r === s ? t : r);
   }
   return undefined;
 }
@@ -101,7 +121,7 @@ function intOp32(op: string, bits: 16 | 32, signed: boolean): Op32 | undefined {
 function intOp64(op: string, signed: boolean): Op64 | undefined {
   const sb = signed ? 0x80000000 : 0;
   // r < s in the type's order
-  const lt = (alo: number, ahi: number, blo: number, bhi: number) => ((ahi ^ sb) >>> 0) < ((bhi ^ sb) >>> 0) || (ahi === bhi && alo < blo);
+  const lt = (alo: number, ahi: number, blo: number, bhi: number) => (ahi ^ sb) >>> 0 < (bhi ^ sb) >>> 0 || (ahi === bhi && alo < blo);
   switch (op) {
     case 'add':
       return (rlo, rhi, slo, shi, _tlo, _thi, olo, ohi) => {
@@ -212,7 +232,13 @@ const NO_NAN = (_o: number) => false;
 
 function checkSizes(batch: SlotBatch, returns: boolean): void {
   const w = batch.n * 4;
-  if (batch.mem.length < w || batch.b.length < w || batch.c.length < w || batch.memOut.length < w || (returns && batch.ret !== undefined && batch.ret.length < w)) {
+  if (
+    batch.mem.length < w ||
+    batch.b.length < w ||
+    batch.c.length < w ||
+    batch.memOut.length < w ||
+    (returns && batch.ret !== undefined && batch.ret.length < w)
+  ) {
     throw new Error(`slot batch of ${batch.n} cases needs ${w} words in each buffer`);
   }
 }
@@ -405,9 +431,11 @@ function loop128(op: 'exch' | 'cas', returns: boolean, write: boolean): BatchChe
     let flagged = 0;
     for (let i = 0, base = 0; i < n; i++, base += 4) {
       // exch: s; cas: (r == s) ? t : r
-      const src = op === 'exch' ? b : mem[base] === b[base] && mem[base + 1] === b[base + 1] && mem[base + 2] === b[base + 2] && mem[base + 3] === b[base + 3] ? c : mem;
+      const src =
+        op === 'exch' ? b : mem[base] === b[base] && mem[base + 1] === b[base + 1] && mem[base + 2] === b[base + 2] && mem[base + 3] === b[base + 3] ? c : mem;
       if (write) memOut.set(src.subarray(base, base + 4), base);
-      let bad = src[base] === memOut[base] && src[base + 1] === memOut[base + 1] && src[base + 2] === memOut[base + 2] && src[base + 3] === memOut[base + 3] ? 0 : 1;
+      let bad =
+        src[base] === memOut[base] && src[base + 1] === memOut[base + 1] && src[base + 2] === memOut[base + 2] && src[base + 3] === memOut[base + 3] ? 0 : 1;
       if (bad === 0 && returns) bad = retDiffers(ret!, mem, base, 4, 0);
       flags[i] = bad;
       flagged += bad;

@@ -34,7 +34,16 @@ function need<T>(x: T | undefined, what: string): T {
 }
 
 /** op on one element (all lanes) of `fmt`. */
-function elementOp(v: ModelVariant, fmt: ElementFormat, op: string, r: bigint, s: bigint, t: bigint, space: 'global' | 'shared', trail: Map<string, RuleApplied>): ElementAllowed {
+function elementOp(
+  v: ModelVariant,
+  fmt: ElementFormat,
+  op: string,
+  r: bigint,
+  s: bigint,
+  t: bigint,
+  space: 'global' | 'shared',
+  trail: Map<string, RuleApplied>,
+): ElementAllowed {
   if (fmt.lane.kind === 'int') {
     return [exactly(intOp(op as IntOp, fmt.lane as IntFormat, r, s, t))];
   }
@@ -116,5 +125,8 @@ export function reference(v: ModelVariant, c: ReferenceCase): ReferenceOutcome {
 /** Packs one allowed bit pattern per lane back into an element (for single-valued outcomes). */
 export function singleElement(fmt: ElementFormat, lanes: ElementAllowed): bigint | undefined {
   if (lanes.some((l) => l.bits.length !== 1 || l.anyNaN)) return undefined;
-  return joinLanes(fmt, lanes.map((l) => l.bits[0]!));
+  return joinLanes(
+    fmt,
+    lanes.map((l) => l.bits[0]!),
+  );
 }

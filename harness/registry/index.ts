@@ -29,7 +29,7 @@ let registered: Registered | undefined;
 
 /** The error every lookup throws before a program has registered its families. */
 export const NOT_REGISTERED =
-  'no instruction family is registered: the program registers them where it is put together; call registerAllFamilies() of harness/families/index.ts first (the CLI entry, a worker entry, a script, or the tests\' setup file tests/helpers/register-families.ts)';
+  "no instruction family is registered: the program registers them where it is put together; call registerAllFamilies() of harness/families/index.ts first (the CLI entry, a worker entry, a script, or the tests' setup file tests/helpers/register-families.ts)";
 
 /**
  * Registers the instruction families, in catalog order (the order of enumeration and of reports).
@@ -88,7 +88,10 @@ export function familyById(id: string): FamilyDef | undefined {
 export function familyPlugin(id: string): FamilyPlugin {
   const r = reg();
   const p = r.byId.get(id);
-  if (!p) throw new Error(`unknown instruction family '${id}': the registered families are ${r.ids.join(', ')}; add the family's folder and list its plugin in harness/families/index.ts`);
+  if (!p)
+    throw new Error(
+      `unknown instruction family '${id}': the registered families are ${r.ids.join(', ')}; add the family's folder and list its plugin in harness/families/index.ts`,
+    );
   return p;
 }
 

@@ -14,7 +14,9 @@ import { replayCommand } from './replay.js';
 function originText(o: Record<string, string | number>): string {
   if (o.kind === 'vectors') return `${o.file}:${o.line}, case ${o.name}${o.cite ? ` (cites ${o.cite})` : ''}`;
   if (o.kind === 'gen') return o.seed !== undefined ? `generated: seed ${o.seed}, level ${o.level}, index ${o.index}` : 'generated';
-  return Object.entries(o).map(([k, v]) => `${k}=${v}`).join(', ');
+  return Object.entries(o)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
 }
 
 /**
@@ -24,7 +26,12 @@ function originText(o: Record<string, string | number>): string {
 export function caseLines(r: EntryResult, rules: RunReport['rules'], report?: Pick<RunReport, 'arch' | 'backend' | 'specEdition'>): string[] {
   const c = r.case;
   // '-': nothing was compiled (the reference model evaluated it, or it was skipped): no PTX ISA to name
-  const module = r.modulePtx && r.modulePtx !== '-' ? ` (in a PTX ISA ${r.modulePtx} module)` : c && !c.observed ? ' (evaluated by the reference model; nothing compiled)' : '';
+  const module =
+    r.modulePtx && r.modulePtx !== '-'
+      ? ` (in a PTX ISA ${r.modulePtx} module)`
+      : c && !c.observed
+        ? ' (evaluated by the reference model; nothing compiled)'
+        : '';
   const out = ['', `${r.kind === 'case' ? 'case' : 'entry'} ${r.id}`, `  instruction: ${r.ptx}${module}`];
   if (c) {
     out.push(`  origin: ${originText(c.origin)}`);
@@ -38,7 +45,8 @@ export function caseLines(r: EntryResult, rules: RunReport['rules'], report?: Pi
       }
       if (t.outputs.length) {
         out.push('  allowed (reference model):');
-        for (const o of t.outputs) out.push(`    ${o.w} ${[...o.a.map((a) => `${a.h} (${a.d})`), ...(o.n ? ['any NaN'] : [])].join(' | ') || '(not computed)'}`);
+        for (const o of t.outputs)
+          out.push(`    ${o.w} ${[...o.a.map((a) => `${a.h} (${a.d})`), ...(o.n ? ['any NaN'] : [])].join(' | ') || '(not computed)'}`);
       }
     }
     if (c.unspecified.length) out.push(`  left open by the spec: ${c.unspecified.join(', ')}${c.nan ? `; NaN result: ${c.nan}` : ''}`);

@@ -24,7 +24,14 @@ export interface ReportDiff {
 }
 
 const observedOf = (r: EntryResult) => (r.case?.observed ? JSON.stringify(r.case.observed) : undefined);
-const ptxasOf = (r: EntryResult) => (r.ptxas ? (r.ptxas.crashed ? `crashed ${r.ptxas.crashed}` : r.ptxas.accepted ? 'accepted' : `rejected: ${r.ptxas.messages.filter((m) => !m.startsWith('warning'))[0] ?? ''}`) : undefined);
+const ptxasOf = (r: EntryResult) =>
+  r.ptxas
+    ? r.ptxas.crashed
+      ? `crashed ${r.ptxas.crashed}`
+      : r.ptxas.accepted
+        ? 'accepted'
+        : `rejected: ${r.ptxas.messages.filter((m) => !m.startsWith('warning'))[0] ?? ''}`
+    : undefined;
 /** The GPU a report ran on, by name (the gpu backend records it); undefined for a run without one. */
 export function deviceName(r: RunReport): string | undefined {
   const d = r.toolchain.gpu?.device as { name?: unknown } | undefined;
@@ -80,20 +87,34 @@ export function regressions(d: ReportDiff): Change[] {
 
 /** Lines a person reads: counts by kind of change and verdict pair, then up to `max` changes. */
 export function formatDiff(d: ReportDiff, a: RunReport, b: RunReport, max = 50): string[] {
-  const side = (r: RunReport) => `${r.arch} ${r.backend.name}${deviceName(r) ? ` on ${deviceName(r)}` : ''}, ${r.results.length} results, ${r.startedAt}${r.partial ? `, PARTIAL (${r.partialReason ?? 'the run stopped before it finished'})` : ''}`;
+  const side = (r: RunReport) =>
+    `${r.arch} ${r.backend.name}${deviceName(r) ? ` on ${deviceName(r)}` : ''}, ${r.results.length} results, ${r.startedAt}${r.partial ? `, PARTIAL (${r.partialReason ?? 'the run stopped before it finished'})` : ''}`;
   const lines = [`old: ${side(a)}`, `new: ${side(b)}`, `${d.common} results in both; ${d.changes.length} change(s)`];
   // two toolchains: say which, and what a result kept by one report only means
   const tc = (r: RunReport) => (r.toolchain.ptxas ? `ptxas ${r.toolchain.ptxas.release} (${r.toolchain.ptxas.versionLine})` : undefined);
   if (tc(a) && tc(b) && a.toolchain.ptxas!.versionLine !== b.toolchain.ptxas!.versionLine) {
     lines.push(`toolchains: old ${tc(a)}, new ${tc(b)}`);
-    if (d.changes.some((c) => c.what === 'added' || c.what === 'removed')) lines.push('note: a report keeps plain passes whole only up to --keep, so a result only one report has may be a pass in the other; a toolchain matrix (--ptxas A --ptxas B) keeps every entry whose answers differ in both reports');
+    if (d.changes.some((c) => c.what === 'added' || c.what === 'removed'))
+      lines.push(
+        'note: a report keeps plain passes whole only up to --keep, so a result only one report has may be a pass in the other; a toolchain matrix (--ptxas A --ptxas B) keeps every entry whose answers differ in both reports',
+      );
   }
   // results only on one side of a partial report are not "removed" or "added": that run did not get to them
   const partial = [a.partial ? 'old' : '', b.partial ? 'new' : ''].filter(Boolean);
-  if (partial.length) lines.push(`note: the ${partial.join(' and the ')} report ${partial.length > 1 ? 'are' : 'is'} partial: results missing from ${partial.length > 1 ? 'them' : 'it'} were not run, not removed`);
+  if (partial.length)
+    lines.push(
+      `note: the ${partial.join(' and the ')} report ${partial.length > 1 ? 'are' : 'is'} partial: results missing from ${partial.length > 1 ? 'them' : 'it'} were not run, not removed`,
+    );
   const groups = new Map<string, number>();
   for (const c of d.changes) {
-    const k = c.what === 'verdict' ? `verdict ${c.old} -> ${c.new}` : c.what === 'added' ? `only in new (${c.new})` : c.what === 'removed' ? `only in old (${c.old})` : `${c.what} bits changed`;
+    const k =
+      c.what === 'verdict'
+        ? `verdict ${c.old} -> ${c.new}`
+        : c.what === 'added'
+          ? `only in new (${c.new})`
+          : c.what === 'removed'
+            ? `only in old (${c.old})`
+            : `${c.what} bits changed`;
     groups.set(`${c.family}: ${k}`, (groups.get(`${c.family}: ${k}`) ?? 0) + 1);
   }
   for (const [k, n] of [...groups].sort((x, y) => y[1] - x[1])) lines.push(`  ${String(n).padStart(7)}  ${k}`);

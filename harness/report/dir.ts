@@ -108,7 +108,10 @@ export function prepareReportDir(requested: string | undefined, prefix: string, 
     const dir = resolve(requested);
     if (existsSync(dir) && !statSync(dir).isDirectory()) fail(requested, 'it is a file, not a folder');
     const held = REPORT_FILES.filter((f) => existsSync(join(dir, f)));
-    if (held.length && !o.overwrite) throw new UsageError(`--report ${requested}: the folder already holds a report (${held.join(', ')}). Remove it, name another folder, or pass --overwrite to write over it`);
+    if (held.length && !o.overwrite)
+      throw new UsageError(
+        `--report ${requested}: the folder already holds a report (${held.join(', ')}). Remove it, name another folder, or pass --overwrite to write over it`,
+      );
     makeDir(dir, requested);
     if (held.length) {
       // the old report goes first: a run stopped early must not leave its partial results beside the old report.json

@@ -63,7 +63,9 @@ export function hardwareCases(report: RunReport, file: string, filter?: string):
   const all = report.results.filter((r) => r.kind === 'case');
   const observed = all.filter((r) => r.case?.observed !== undefined);
   if (!observed.length) {
-    throw new UsageError(`${file}: no observed bits to export (backend '${report.backend.name}'${all.length ? `, ${all.length} cases judged on the model` : ''}): golden vectors come from a run on hardware, npm run conformance -- --backend gpu`);
+    throw new UsageError(
+      `${file}: no observed bits to export (backend '${report.backend.name}'${all.length ? `, ${all.length} cases judged on the model` : ''}): golden vectors come from a run on hardware, npm run conformance -- --backend gpu`,
+    );
   }
   return observed.filter((r) => keep(variantOf(r)) || keep(r.id));
 }
@@ -126,7 +128,6 @@ export function testfloatFunction(ptx: string): { fn: string; fmt: ElementFormat
   return { fn: `${fmt.lane.name}_${op}`, fmt };
 }
 
-
 /** The testfloat text: provenance as comments, then a block per variant. */
 export function testfloatText(cases: readonly EntryResult[], prov: Provenance): string {
   const out: string[] = [
@@ -162,8 +163,16 @@ export function testfloatText(cases: readonly EntryResult[], prov: Provenance): 
       }
     }
     if (!body.length) continue;
-    const space = /\.shared::cluster\b/.test(ptx) ? 'shared::cluster' : /\.shared\b/.test(ptx) ? 'shared' : /\.global\b/.test(ptx) || ptx.startsWith('cp.') ? 'global' : 'generic (run in global and shared)';
-    out.push(`# function ${f.fn} (${f.fn.endsWith('_add') ? 'round to nearest even' : 'no rounding'}), variant ${variant}, space ${space}, SASS ${rs[0]!.sass ?? '-'}${rs[0]!.toolchain ? ` (${rs[0]!.toolchain})` : ''}, ${body.length} lines; subnormals as the hardware did (see the golden jsonl's verdicts; TestFloat has no flush-to-zero mode)`);
+    const space = /\.shared::cluster\b/.test(ptx)
+      ? 'shared::cluster'
+      : /\.shared\b/.test(ptx)
+        ? 'shared'
+        : /\.global\b/.test(ptx) || ptx.startsWith('cp.')
+          ? 'global'
+          : 'generic (run in global and shared)';
+    out.push(
+      `# function ${f.fn} (${f.fn.endsWith('_add') ? 'round to nearest even' : 'no rounding'}), variant ${variant}, space ${space}, SASS ${rs[0]!.sass ?? '-'}${rs[0]!.toolchain ? ` (${rs[0]!.toolchain})` : ''}, ${body.length} lines; subnormals as the hardware did (see the golden jsonl's verdicts; TestFloat has no flush-to-zero mode)`,
+    );
     out.push(...body);
     lines += body.length;
   }

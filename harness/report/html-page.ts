@@ -190,4 +190,3 @@ renderMeta(); renderMatrix(); renderFindings(); renderFilters(); renderCases();
 const firstBad = D.findings.find((f) => f.verdict === 'mismatch' || f.verdict === 'error' || f.verdict === 'compile-mismatch');
 document.title = (D.meta.partial ? '[partial] ' : '') + 'PTX conformance ' + D.meta.arch + ' ' + D.meta.backend.name + (firstBad ? ' - ' + D.findings.filter((f) => f.verdict === 'mismatch' || f.verdict === 'error' || f.verdict === 'compile-mismatch').length + ' failing findings' : '');
 `;
-

@@ -37,7 +37,8 @@ const DETAIL_CAPPED = new Set([...CAPPED, 'known-deviation']);
 function decodeFloat(f: FloatFormat, b: bigint): string {
   const cls = classify(f, b);
   const neg = b >> BigInt(f.bits - 1) === 1n;
-  if (cls === 'nan') return `${neg ? '-' : ''}NaN${b === BigInt(f.canonicalNaN) ? ' (canonical)' : ` (payload 0x${(b & ((1n << BigInt(f.fracBits)) - 1n)).toString(16)})`}`;
+  if (cls === 'nan')
+    return `${neg ? '-' : ''}NaN${b === BigInt(f.canonicalNaN) ? ' (canonical)' : ` (payload 0x${(b & ((1n << BigInt(f.fracBits)) - 1n)).toString(16)})`}`;
   if (cls === 'inf') return neg ? '-inf' : '+inf';
   if (cls === 'zero') return neg ? '-0' : '+0';
   let x: number;
@@ -247,10 +248,12 @@ export function htmlData(report: RunReport) {
     omitted,
     matrix: {
       ops: [...ops].sort(),
-      lines: [...matrix].sort((a, b) => a[0].localeCompare(b[0])).map(([line, cells]) => {
-        const [f, t] = line.split('\u0000');
-        return { f: f!, t: t!, cells };
-      }),
+      lines: [...matrix]
+        .sort((a, b) => a[0].localeCompare(b[0]))
+        .map(([line, cells]) => {
+          const [f, t] = line.split('\u0000');
+          return { f: f!, t: t!, cells };
+        }),
     },
     passDetailLimit: HTML_DETAIL_LIMIT,
     rowLimit: HTML_ROW_LIMIT,
@@ -296,7 +299,10 @@ function contentionSection(report: RunReport): string {
       const total = c.outcomes.reduce((t, o) => t + o.count, 0) || 1;
       const bars = c.outcomes
         .slice(0, 8)
-        .map((o) => `<div title="${esc(o.reason)}"><span class="swatch" style="width:${Math.max(2, Math.round((120 * o.count) / total))}px;background:${o.verdict === 'pass' ? '#3a3' : o.verdict === 'observed' ? '#e90' : '#c22'}"></span>${o.count} ${esc(o.memory.join(' '))}${o.orders?.length ? ` <span class="muted">order ${esc(o.orders[0]!.join(' '))}</span>` : ''}</div>`)
+        .map(
+          (o) =>
+            `<div title="${esc(o.reason)}"><span class="swatch" style="width:${Math.max(2, Math.round((120 * o.count) / total))}px;background:${o.verdict === 'pass' ? '#3a3' : o.verdict === 'observed' ? '#e90' : '#c22'}"></span>${o.count} ${esc(o.memory.join(' '))}${o.orders?.length ? ` <span class="muted">order ${esc(o.orders[0]!.join(' '))}</span>` : ''}</div>`,
+        )
         .join('');
       return `<tr><td>${esc(c.id)}</td><td class="v-${esc(c.verdict)}">${esc(c.verdict)}</td><td>${c.n} x ${c.layout}${c.atomic ? '' : ' (narrow scope)'}</td><td>${c.distinct}${c.allowed !== undefined ? ` of ${c.allowed}` : ''}</td><td>${c.deterministic ? 'same bits' : 'differed'}</td><td>${c.lostUpdates}</td><td>${bars}</td></tr>`;
     })
@@ -351,12 +357,21 @@ function sweepSection(report: RunReport): string {
     .map(
       (s) =>
         `<figure class="sweep"><img alt="map of ${esc(s.variant)}" width="256" height="256" src="${s.picture}"><figcaption><b>${esc(s.variant)}</b>${s.selftest ? ' <b class="v-mismatch">self-test</b>' : ''}<br>` +
-        `${s.domain ? `${esc(s.domain)}${s.laneBits === 32 ? ' (rows: x\'s high byte, columns: its next byte)' : ''}<br>` : ''}` +
+        `${s.domain ? `${esc(s.domain)}${s.laneBits === 32 ? " (rows: x's high byte, columns: its next byte)" : ''}<br>` : ''}` +
         `${n(s.pairs)} pairs: pass ${n(s.pass)}, observed ${n(s.observed)} (NaN results not ${s.laneBits === 32 ? '0x7fffffff' : '0x7fff'}: ${n(s.nonCanonicalNaN)}), <span class="${s.mismatch ? 'v-mismatch' : ''}">mismatch ${n(s.mismatch)}</span>; ${s.differingCells} cells judged pair by pair; ${s.seconds.total.toFixed(2)} s` +
-        `${s.groups?.length ? `<br>${s.groups.slice(0, 6).map((g) => `${n(g.count)}: ${esc(g.signature)}`).join('<br>')}` : ''}</figcaption></figure>`,
+        `${
+          s.groups?.length
+            ? `<br>${s.groups
+                .slice(0, 6)
+                .map((g) => `${n(g.count)}: ${esc(g.signature)}`)
+                .join('<br>')}`
+            : ''
+        }</figcaption></figure>`,
     )
     .join('');
-  const notRun = report.sweepsNotRun?.length ? `<p class="muted">${report.sweepsNotRun.length} 32-bit sweeps not run within the --budget (listed in report.json, sweepsNotRun).</p>` : '';
+  const notRun = report.sweepsNotRun?.length
+    ? `<p class="muted">${report.sweepsNotRun.length} 32-bit sweeps not run within the --budget (listed in report.json, sweepsNotRun).</p>`
+    : '';
   return `<section><h2>sweeps: 2^32 pairs each (16-bit pairs: rows memory operand's high byte, columns b's high byte)</h2><p class="muted">${legend}</p>${notRun}<div class="sweeps">${figs}</div></section>\n`;
 }
 
@@ -366,13 +381,20 @@ function sweepSection(report: RunReport): string {
  */
 export function noscriptSection(report: RunReport, max = 200): string {
   const { rows } = familyVerdictRows(report);
-  const table = rows.map((r, i) => `<tr>${r.map((c, j) => (i === 0 ? `<th>${esc(c)}</th>` : `<td${j ? ' class="num"' : ''}>${esc(c)}</td>`)).join('')}</tr>`).join('');
+  const table = rows
+    .map((r, i) => `<tr>${r.map((c, j) => (i === 0 ? `<th>${esc(c)}</th>` : `<td${j ? ' class="num"' : ''}>${esc(c)}</td>`)).join('')}</tr>`)
+    .join('');
   const bad = failingResults(report);
   const items = bad
     .slice(0, max)
-    .map((r) => `<li><code>${esc(r.id)}</code> <b class="v-${r.verdict}">${r.verdict}</b>${sourceLine(r) ? ` at <code>${esc(sourceLine(r)!)}</code>` : ''}: ${esc(r.reason)}<br><code>${esc(replayCommand(r, report))}</code></li>`)
+    .map(
+      (r) =>
+        `<li><code>${esc(r.id)}</code> <b class="v-${r.verdict}">${r.verdict}</b>${sourceLine(r) ? ` at <code>${esc(sourceLine(r)!)}</code>` : ''}: ${esc(r.reason)}<br><code>${esc(replayCommand(r, report))}</code></li>`,
+    )
     .join('');
-  const failing = bad.length ? `<h3>failing results (${bad.length}${bad.length > max ? `; the first ${max}, every one in report.json and junit.xml` : ''})</h3><ol>${items}</ol>` : '<p>No failing result.</p>';
+  const failing = bad.length
+    ? `<h3>failing results (${bad.length}${bad.length > max ? `; the first ${max}, every one in report.json and junit.xml` : ''})</h3><ol>${items}</ol>`
+    : '<p>No failing result.</p>';
   return `<noscript><section id="noscript"><h2>summary (this page shows the rest with JavaScript)</h2><table>${table}</table>${failing}</section></noscript>`;
 }
 

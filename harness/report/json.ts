@@ -51,7 +51,13 @@ export interface RunReport {
   /** A --shard run: which part, and the passes it kept whole (--keep; null: all), which merge applies again to the whole. */
   readonly shard?: { readonly index: number; readonly count: number; readonly keepPasses: number | null };
   /** A merged report: the shard reports it was put together from. */
-  readonly mergedFrom?: readonly { readonly file: string; readonly index: number; readonly startedAt: string; readonly hostname: string; readonly partial: boolean }[];
+  readonly mergedFrom?: readonly {
+    readonly file: string;
+    readonly index: number;
+    readonly startedAt: string;
+    readonly hostname: string;
+    readonly partial: boolean;
+  }[];
   readonly counts: ReturnType<typeof countResults>;
   /** The skipped results counted by what running them needs (harness/report/skips.ts); absent in reports before it. */
   readonly skips?: SkipAccount;
@@ -134,7 +140,12 @@ export interface SweepReport {
    * The mismatches by what went wrong (one behaviour, one group): a signature, how many pairs, and the
    * id of a case kept whole as its example (in results, with its explanation and finding).
    */
-  readonly groups?: readonly { readonly signature: string; readonly count: number; readonly example: string; /** The expectation that explains the example: the group is a known deviation. */ readonly expectation?: string }[];
+  readonly groups?: readonly {
+    readonly signature: string;
+    readonly count: number;
+    readonly example: string;
+    /** The expectation that explains the example: the group is a known deviation. */ readonly expectation?: string;
+  }[];
   /** Where the memory was (a generic variant is swept in global and in shared memory). */
   readonly space: 'global' | 'shared';
   /** NaN results other than the canonical 0x7fff. */
@@ -152,7 +163,14 @@ export interface SweepReport {
 
 export function machineInfo(): RunReport['machine'] {
   const c = cpus();
-  return { hostname: hostname(), platform: platform(), osRelease: release(), cpu: `${c[0]?.model ?? 'unknown'} (${cpuArch()})`, cpus: c.length, node: process.version };
+  return {
+    hostname: hostname(),
+    platform: platform(),
+    osRelease: release(),
+    cpu: `${c[0]?.model ?? 'unknown'} (${cpuArch()})`,
+    cpus: c.length,
+    node: process.version,
+  };
 }
 
 /** The rules cited by `results`, keyed by id. */
@@ -209,7 +227,8 @@ interface LineWithIndex {
   readonly j: number;
 }
 const DECODER = new TextDecoder();
-const refText = (x: LineWithIndex) => DECODER.decode(x.ref.buf.subarray(x.ref.start, x.ref.cat)) + String(x.j) + DECODER.decode(x.ref.buf.subarray(x.ref.catEnd, x.ref.end));
+const refText = (x: LineWithIndex) =>
+  DECODER.decode(x.ref.buf.subarray(x.ref.start, x.ref.cat)) + String(x.j) + DECODER.decode(x.ref.buf.subarray(x.ref.catEnd, x.ref.end));
 
 /**
  * A result's JSON as already written (the recorder's results.jsonl line of the same object, its
@@ -303,7 +322,6 @@ export function inlineJudgements(
     return { ...r, catalog: c } as EntryResult;
   });
 }
-
 
 /**
  * The same, synchronously: for a signal handler or a crash path that must finish before exit.

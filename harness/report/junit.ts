@@ -49,13 +49,17 @@ function variantCases(ptx: string, rs: readonly EntryResult[], report: RunReport
   const name = xmlText(`${ptx}: ${rs.length} case(s)`);
   const cls = xmlText(`${rs[0]!.family}.cases`);
   const count = (v: string) => rs.filter((r) => r.verdict === v).length;
-  const summary = ['pass', 'observed', 'known-deviation', 'mismatch', 'error', 'skipped'].filter((v) => count(v)).map((v) => `${v} ${count(v)}`).join(', ');
+  const summary = ['pass', 'observed', 'known-deviation', 'mismatch', 'error', 'skipped']
+    .filter((v) => count(v))
+    .map((v) => `${v} ${count(v)}`)
+    .join(', ');
   const bad = rs.filter((r) => r.verdict === 'mismatch' || r.verdict === 'error');
   const body = bad
     .slice(0, 20)
     .map((r) => `${failText(r, report)}${r.finding ? `\n  finding: ${r.finding}` : ''}`)
     .join('\n\n');
-  if (bad.some((r) => r.verdict === 'mismatch')) return `<testcase name="${name}" classname="${cls}"><failure type="mismatch" message="${xmlText(summary)}">${xmlText(body)}</failure></testcase>`;
+  if (bad.some((r) => r.verdict === 'mismatch'))
+    return `<testcase name="${name}" classname="${cls}"><failure type="mismatch" message="${xmlText(summary)}">${xmlText(body)}</failure></testcase>`;
   if (bad.length) return `<testcase name="${name}" classname="${cls}"><error type="error" message="${xmlText(summary)}">${xmlText(body)}</error></testcase>`;
   if (rs.every((r) => r.verdict === 'skipped')) return `<testcase name="${name}" classname="${cls}"><skipped message="${xmlText(rs[0]!.reason)}"/></testcase>`;
   return `<testcase name="${name}" classname="${cls}"><system-out>${xmlText(summary)}</system-out></testcase>`;
@@ -70,8 +74,7 @@ function testcases(rs: readonly EntryResult[], report: RunReport): { xml: string
       const l = byVariant.get(r.ptx);
       if (l) l.push(r);
       else byVariant.set(r.ptx, [r]);
-    }
-    else xml.push(testcase(r, report));
+    } else xml.push(testcase(r, report));
   }
   for (const [ptx, cs] of byVariant) xml.push(variantCases(ptx, cs, report));
   return {
@@ -89,7 +92,12 @@ export function renderJunit(report: RunReport): string {
     if (l) l.push(r);
     else byFamily.set(r.family, [r]);
   }
-  const props = [`<property name="arch" value="${xmlText(report.arch)}"/>`, `<property name="backend" value="${xmlText(report.backend.name)}"/>`, `<property name="partial" value="${report.partial}"/>`, ...(report.partialReason ? [`<property name="partialReason" value="${xmlText(report.partialReason)}"/>`] : [])].join('');
+  const props = [
+    `<property name="arch" value="${xmlText(report.arch)}"/>`,
+    `<property name="backend" value="${xmlText(report.backend.name)}"/>`,
+    `<property name="partial" value="${report.partial}"/>`,
+    ...(report.partialReason ? [`<property name="partialReason" value="${xmlText(report.partialReason)}"/>`] : []),
+  ].join('');
   const suites: string[] = [];
   let tests = 0;
   let failures = 0;
@@ -102,7 +110,9 @@ export function renderJunit(report: RunReport): string {
       const n = judged.reduce((a, t) => a + t.n, 0);
       const bad = judged.filter((t) => t.what === 'mismatch' || t.what === 'error').reduce((a, t) => a + t.n, 0);
       const text = xmlText(tallyText(judged));
-      extra.push(`<testcase name="${xmlText(`${fam}: all ${n} cases judged`)}" classname="${xmlText(`${fam}.run`)}">${bad ? `<failure type="mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`);
+      extra.push(
+        `<testcase name="${xmlText(`${fam}: all ${n} cases judged`)}" classname="${xmlText(`${fam}.run`)}">${bad ? `<failure type="mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`,
+      );
     }
     // catalog entries counted but not all kept whole (a default run keeps a sample of the passes)
     const checked = tallyRows(report.stats, 'entries', fam).filter((t) => t.n > 0);
@@ -110,7 +120,9 @@ export function renderJunit(report: RunReport): string {
       const n = checked.reduce((a, t) => a + t.n, 0);
       const bad = checked.filter((t) => t.what === 'compile-mismatch' || t.what === 'mismatch' || t.what === 'error').reduce((a, t) => a + t.n, 0);
       const text = xmlText(tallyText(checked));
-      extra.push(`<testcase name="${xmlText(`${fam}: all ${n} catalog entries checked`)}" classname="${xmlText(`${fam}.catalog`)}">${bad ? `<failure type="compile-mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`);
+      extra.push(
+        `<testcase name="${xmlText(`${fam}: all ${n} catalog entries checked`)}" classname="${xmlText(`${fam}.catalog`)}">${bad ? `<failure type="compile-mismatch" message="${text}">${text}</failure>` : `<system-out>${text}</system-out>`}</testcase>`,
+      );
     }
     const t = testcases(rs, report);
     const all = [...extra, ...t.xml];
@@ -119,7 +131,9 @@ export function renderJunit(report: RunReport): string {
     failures += f;
     errors += t.errors;
     skipped += t.skipped;
-    suites.push(`<testsuite name="${xmlText(`${report.arch} ${report.backend.name} ${fam}`)}" tests="${all.length}" failures="${f}" errors="${t.errors}" skipped="${t.skipped}" timestamp="${xmlText(report.startedAt)}">\n<properties>${props}</properties>\n${all.join('\n')}\n</testsuite>`);
+    suites.push(
+      `<testsuite name="${xmlText(`${report.arch} ${report.backend.name} ${fam}`)}" tests="${all.length}" failures="${f}" errors="${t.errors}" skipped="${t.skipped}" timestamp="${xmlText(report.startedAt)}">\n<properties>${props}</properties>\n${all.join('\n')}\n</testsuite>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ptx-reduction-conformance" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(report.elapsedMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

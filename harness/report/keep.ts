@@ -23,7 +23,11 @@ interface Judged {
  * counted in stats as dropped.<family>.cases|entries (the report's totals add them back) and their
  * ids returned, by kind, for the recorder's cover().
  */
-export function applyKeepRule<R extends Judged>(rs: readonly R[], keepPasses: number, passesKept: number): { kept: R[]; counts: Record<string, number>; cases: string[]; entries: string[] } {
+export function applyKeepRule<R extends Judged>(
+  rs: readonly R[],
+  keepPasses: number,
+  passesKept: number,
+): { kept: R[]; counts: Record<string, number>; cases: string[]; entries: string[] } {
   const kept: R[] = [];
   const counts = new Tally();
   const cases: string[] = [];

@@ -149,7 +149,17 @@ export class PlainPass implements EntryResult, LineRef {
   }
   /** The result as a plain object, `case` included (JSON.stringify takes this; copyResult copies it). */
   toJSON(): EntryResult {
-    return { id: this.id, family: this.family, kind: this.kind, ptx: this.ptx, modulePtx: this.modulePtx, catalog: this.catalog, verdict: this.verdict, reason: this.reason, case: this.case };
+    return {
+      id: this.id,
+      family: this.family,
+      kind: this.kind,
+      ptx: this.ptx,
+      modulePtx: this.modulePtx,
+      catalog: this.catalog,
+      verdict: this.verdict,
+      reason: this.reason,
+      case: this.case,
+    };
   }
 }
 

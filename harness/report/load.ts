@@ -17,7 +17,9 @@ export async function loadReport(file: string): Promise<RunReport> {
   try {
     buf = await readFile(file);
   } catch (e) {
-    throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)}); give the path of a report.json (or .json.gz) that a run wrote`);
+    throw new UsageError(
+      `${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)}); give the path of a report.json (or .json.gz) that a run wrote`,
+    );
   }
   let doc: Partial<RunReport> & { version?: number };
   try {
@@ -25,7 +27,9 @@ export async function loadReport(file: string): Promise<RunReport> {
     doc = JSON.parse(text) as typeof doc;
   } catch (e) {
     const pos = /position (\d+)/.exec(String(e))?.[1];
-    throw new UsageError(`${file}${pos ? ` (byte ${pos})` : ''}: not JSON: ${e instanceof Error ? e.message : String(e)}; a report that a run left partial is still whole JSON, so this file is something else or truncated`);
+    throw new UsageError(
+      `${file}${pos ? ` (byte ${pos})` : ''}: not JSON: ${e instanceof Error ? e.message : String(e)}; a report that a run left partial is still whole JSON, so this file is something else or truncated`,
+    );
   }
   if (doc.schema !== REPORT_SCHEMA_ID || !Array.isArray(doc.results)) {
     throw new UsageError(`${file}: not a run report (schema '${String(doc.schema)}'); expected '${REPORT_SCHEMA_ID}' with a results list`);
@@ -43,5 +47,12 @@ export async function loadReport(file: string): Promise<RunReport> {
   if (version === 2) return { ...(doc as RunReport), version: REPORT_VERSION };
   if (version !== 1) throw new UsageError(`${file}: report version ${version} is not one this harness reads (1 to ${REPORT_VERSION})`);
   const judged = judgeRun(doc.results);
-  return { ...(doc as RunReport), version: REPORT_VERSION, results: judged.results, findings: judged.findings, expectations: { file: null, outcomes: [] }, counts: countResults(judged.results) };
+  return {
+    ...(doc as RunReport),
+    version: REPORT_VERSION,
+    results: judged.results,
+    findings: judged.findings,
+    expectations: { file: null, outcomes: [] },
+    counts: countResults(judged.results),
+  };
 }

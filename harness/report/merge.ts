@@ -43,7 +43,9 @@ const PER_PROCESS = /(PerSecond|^workers)$/;
 
 export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?: boolean } = {}): RunReport {
   if (!shards.length) throw new UsageError('merge takes the report.json of every shard: npm run conformance -- merge S0/report.json S1/report.json ...');
-  for (const s of shards) if (!s.report.shard) throw new UsageError(`${s.file}: not a shard's report (it was not run with --shard I/N); merge puts together the reports of --shard 0/N .. N-1/N`);
+  for (const s of shards)
+    if (!s.report.shard)
+      throw new UsageError(`${s.file}: not a shard's report (it was not run with --shard I/N); merge puts together the reports of --shard 0/N .. N-1/N`);
   const first = shards[0]!;
   const n = first.report.shard!.count;
   const same = (what: string, f: (r: RunReport) => unknown) => {
@@ -72,7 +74,9 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
   }
   const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !byIndex.has(i));
   if (missing.length && !opts.allowMissing) {
-    throw new UsageError(`shard(s) ${missing.map((i) => `${i}/${n}`).join(', ')} missing: the merged report would not be the whole run. Give every shard's report, or --allow-missing to merge these (the report is then partial and says which are missing)`);
+    throw new UsageError(
+      `shard(s) ${missing.map((i) => `${i}/${n}`).join(', ')} missing: the merged report would not be the whole run. Give every shard's report, or --allow-missing to merge these (the report is then partial and says which are missing)`,
+    );
   }
   const ordered = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, s]) => s);
 
@@ -121,10 +125,19 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
     const seen = ordered.reduce((t, s) => t + (s.report.expectations.outcomes[k]!.seen ?? 0), 0);
     const why = matched ? undefined : ordered.map((s) => s.report.expectations.outcomes[k]!.why).find(Boolean);
     const { seen: _s, why: _w, ...rest } = o;
-    return { ...rest, matched, ran, ...(seen ? { seen } : {}), ...(why ? { why } : {}), status: o.status === 'other-edition' ? 'other-edition' : matched > 0 ? 'occurred' : ran > 0 ? 'unexpected-pass' : seen > 0 ? 'not-applicable' : 'not-run' };
+    return {
+      ...rest,
+      matched,
+      ran,
+      ...(seen ? { seen } : {}),
+      ...(why ? { why } : {}),
+      status: o.status === 'other-edition' ? 'other-edition' : matched > 0 ? 'occurred' : ran > 0 ? 'unexpected-pass' : seen > 0 ? 'not-applicable' : 'not-run',
+    };
   });
   const grouped = findingsOf(results);
-  const partials = ordered.filter((s) => s.report.partial).map((s) => `shard ${s.report.shard!.index}/${n} (${s.file}): ${s.report.partialReason ?? 'partial'}`);
+  const partials = ordered
+    .filter((s) => s.report.partial)
+    .map((s) => `shard ${s.report.shard!.index}/${n} (${s.file}): ${s.report.partialReason ?? 'partial'}`);
   const partialReason = [...(missing.length ? [`merged without shard(s) ${missing.map((i) => `${i}/${n}`).join(', ')}`] : []), ...partials].join('; ');
   const started = Math.min(...ordered.map((s) => Date.parse(s.report.startedAt)));
   const finished = Math.max(...ordered.map((s) => Date.parse(s.report.finishedAt)));
@@ -155,7 +168,13 @@ export function mergeReports(shards: readonly ShardFile[], opts: { allowMissing?
       ...(sweeps.length ? { sweeps } : {}),
       ...(notRun.length ? { sweepsNotRun: notRun } : {}),
       ...(contention.length ? { contention } : {}),
-      mergedFrom: ordered.map((s) => ({ file: s.file, index: s.report.shard!.index, startedAt: s.report.startedAt, hostname: s.report.machine.hostname, partial: s.report.partial })),
+      mergedFrom: ordered.map((s) => ({
+        file: s.file,
+        index: s.report.shard!.index,
+        startedAt: s.report.startedAt,
+        hostname: s.report.machine.hostname,
+        partial: s.report.partial,
+      })),
     }),
   };
 }

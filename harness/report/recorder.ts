@@ -29,7 +29,10 @@ import { KEEP_WHOLE, applyKeepRule } from './keep.js';
 export { KEEP_WHOLE };
 
 export type RunMeta = Pick<ReportInput, 'startedAt' | 'command' | 'arch' | 'filter' | 'seed' | 'shard' | 'specEdition'>;
-export type RunFields = Pick<ReportInput, 'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries' | 'sweeps' | 'sweepsNotRun' | 'contention' | 'lens'>;
+export type RunFields = Pick<
+  ReportInput,
+  'toolchain' | 'modulePtx' | 'backend' | 'stats' | 'catalogEntries' | 'sweeps' | 'sweepsNotRun' | 'contention' | 'lens'
+>;
 
 export interface WrittenReport {
   readonly report: RunReport;
@@ -108,7 +111,13 @@ const HELD_MS = 200;
 export class RunRecorder {
   readonly results: EntryResult[] = [];
   readonly jsonl: string;
-  private fields: RunFields = { toolchain: {}, modulePtx: '-', backend: { name: 'none', reason: 'the run stopped before choosing a backend', passedOver: [] }, stats: {}, catalogEntries: 0 };
+  private fields: RunFields = {
+    toolchain: {},
+    modulePtx: '-',
+    backend: { name: 'none', reason: 'the run stopped before choosing a backend', passedOver: [] },
+    stats: {},
+    catalogEntries: 0,
+  };
   private covered: string[] = [];
   /** Catalog entries checked by ptxas and not kept whole: they can show only a ptxas answer. */
   private coveredEntries: string[] = [];

@@ -122,7 +122,11 @@ export function observedNotKept(stats: Readonly<Record<string, number>>): { fami
  * and `observed` results it counted and did not keep whole. What the console's "all results" line
  * and the HTML page's header say.
  */
-export function allResultTotals(report: { readonly counts: { readonly total: Partial<Record<Verdict, number>> }; readonly results: readonly unknown[]; readonly stats: Readonly<Record<string, number>> }): {
+export function allResultTotals(report: {
+  readonly counts: { readonly total: Partial<Record<Verdict, number>> };
+  readonly results: readonly unknown[];
+  readonly stats: Readonly<Record<string, number>>;
+}): {
   total: Partial<Record<Verdict, number>>;
   all: number;
   kept: number;

@@ -1,13 +1,5 @@
 /** The verdicts a result can have, and what each means (types.ts re-exports them; tally.ts counts them). */
-export const VERDICTS = [
-  'pass',
-  'mismatch',
-  'known-deviation',
-  'observed',
-  'compile-mismatch',
-  'error',
-  'skipped',
-] as const;
+export const VERDICTS = ['pass', 'mismatch', 'known-deviation', 'observed', 'compile-mismatch', 'error', 'skipped'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /** What each verdict means; printed by --help and in the README. */

@@ -37,7 +37,16 @@ function telling(lf: FloatFormat, fmt: ReturnType<typeof elementFormat>, memory:
       if (kept.nan || flushed.nan || kept.bits === flushed.bits) return;
       const bitOffset = element * width + lane * lf.bits;
       const shift = bitOffset % 8;
-      out.push({ element, lane, byte: Math.floor(bitOffset / 8), bytes: Math.ceil((shift + lf.bits) / 8), shift, bits: lf.bits, kept: kept.bits, flushed: flushed.bits });
+      out.push({
+        element,
+        lane,
+        byte: Math.floor(bitOffset / 8),
+        bytes: Math.ceil((shift + lf.bits) / 8),
+        shift,
+        bits: lf.bits,
+        kept: kept.bits,
+        flushed: flushed.bits,
+      });
     });
   });
   return out;
@@ -45,15 +54,25 @@ function telling(lf: FloatFormat, fmt: ReturnType<typeof elementFormat>, memory:
 
 export function caseRepro(report: RunReport, id: string, edition: Edition): ReproFiles {
   const r = report.results.find((x) => x.id === id);
-  if (!r) throw new UsageError(`repro --case ${id}: the report has no result with this id; copy the id from the report or the console (e.g. a finding's example)`);
-  if (r.family.startsWith('multimem')) throw new UsageError(`repro --case ${id}: ${r.family} runs on a multicast object bound to several GPUs; repro does not write that launch and never creates a multicast object (run it with the multicast backend, --backend multicast --allow-multicast, on an NVSwitch system you own)`);
+  if (!r)
+    throw new UsageError(`repro --case ${id}: the report has no result with this id; copy the id from the report or the console (e.g. a finding's example)`);
+  if (r.family.startsWith('multimem'))
+    throw new UsageError(
+      `repro --case ${id}: ${r.family} runs on a multicast object bound to several GPUs; repro does not write that launch and never creates a multicast object (run it with the multicast backend, --backend multicast --allow-multicast, on an NVSwitch system you own)`,
+    );
   const input = r.case?.input;
   const observed = r.case?.observed as Record<string, unknown> | undefined;
-  if (!input || !observed) throw new UsageError(`repro --case ${id}: the result has no bits a GPU observed (${r.kind === 'case' ? 'a reference-model case' : `a ${r.kind}`}); repro reproduces what hardware did, from a report of a gpu run`);
+  if (!input || !observed)
+    throw new UsageError(
+      `repro --case ${id}: the result has no bits a GPU observed (${r.kind === 'case' ? 'a reference-model case' : `a ${r.kind}`}); repro reproduces what hardware did, from a report of a gpu run`,
+    );
   const variantId = id.slice(0, id.indexOf('/'));
   const plan = gpuPlan(report.arch, report.modulePtx ?? '9.0', variantId);
   const gv = plan.variants.find((v) => v.entry.id === variantId);
-  if (!gv) throw new UsageError(`repro --case ${id}: the variant ${variantId} has no kernel in this harness's gpu plan for ${report.arch} (PTX ISA ${report.modulePtx})`);
+  if (!gv)
+    throw new UsageError(
+      `repro --case ${id}: the variant ${variantId} has no kernel in this harness's gpu plan for ${report.arch} (PTX ISA ${report.modulePtx})`,
+    );
   const k = gv.shape;
   const fmt = elementFormat(gv.entry.q.type ?? '');
   if (fmt.lane.bits > 64) throw new UsageError(`repro --case ${id}: ${fmt.lane.bits}-bit lanes; the reproducer checks lanes of up to 64 bits`);
@@ -88,7 +107,10 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
   const badLanes = [...outside(memChecks, obsMem), ...(obsRet ? outside(retChecks, obsRet) : [])];
   const recorded = `${badLanes.length ? `${badLanes.length} lane(s) outside the allowed set` : 'every lane allowed'} under PTX ISA ${edition} (verdict in the report: ${r.verdict})`;
   // a case the text leaves open whose float add kept (or flushed) subnormals: the lanes telling the two apart
-  const behaviour = r.verdict === 'observed' && (r.case?.subnormals === 'kept' || r.case?.subnormals === 'flushed') && fmt.lane.kind === 'float' ? r.case.subnormals : undefined;
+  const behaviour =
+    r.verdict === 'observed' && (r.case?.subnormals === 'kept' || r.case?.subnormals === 'flushed') && fmt.lane.kind === 'float'
+      ? r.case.subnormals
+      : undefined;
   const subLanes = behaviour ? telling(fmt.lane as FloatFormat, fmt, memory, b, w) : [];
   // a launch host-case.cpp does not make (clusters, a tensor map) or a behaviour to check: host-launch.cpp
   const launch = k.clustered || k.tensorMap !== undefined || subLanes.length > 0;
@@ -138,8 +160,18 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
     '## What runs',
     '',
     `\`${gv.entry.id}\` (\`${kernel}\` in kernel.ptx, the kernel the gpu backend compiled), one thread, ${mode ? 'its address in shared memory (generic addressing, mode 1)' : 'as the run did'}.`,
-    ...(k.clustered ? ['', 'Launched as the gpu backend launches a clustered variant: grid 2 x block 1 in clusters of 2 CTAs (`cuLaunchKernelEx` with a cluster dimension); the case is case 0 of the launch, and the kernel\'s two CTAs reach each other\'s shared memory (`mapa`, `.shared::cluster`) as the family\'s kernel did in the run.'] : []),
-    ...(k.tensorMap && geo ? ['', `The memory at [a] is reached through a tiled tensor map, encoded by host.cpp with \`cuTensorMapEncodeTiled\` (the dlopen'd driver) as the gpu backend's executor encodes it for a launch of one case: rank ${k.tensorMap.rank}, data type ${k.tensorMap.dataType} (CUtensorMapDataType), dims {${geo.dims.join(', ')}}, byte strides {${geo.strides.join(', ')}}, box {${geo.box.join(', ')}}, element strides {${geo.elementStrides.join(', ')}}; no interleave, swizzle or L2 promotion. Its 128 bytes are copied to device memory and passed as the kernel's third parameter; the case's box is at coordinates 0.`] : []),
+    ...(k.clustered
+      ? [
+          '',
+          "Launched as the gpu backend launches a clustered variant: grid 2 x block 1 in clusters of 2 CTAs (`cuLaunchKernelEx` with a cluster dimension); the case is case 0 of the launch, and the kernel's two CTAs reach each other's shared memory (`mapa`, `.shared::cluster`) as the family's kernel did in the run.",
+        ]
+      : []),
+    ...(k.tensorMap && geo
+      ? [
+          '',
+          `The memory at [a] is reached through a tiled tensor map, encoded by host.cpp with \`cuTensorMapEncodeTiled\` (the dlopen'd driver) as the gpu backend's executor encodes it for a launch of one case: rank ${k.tensorMap.rank}, data type ${k.tensorMap.dataType} (CUtensorMapDataType), dims {${geo.dims.join(', ')}}, byte strides {${geo.strides.join(', ')}}, box {${geo.box.join(', ')}}, element strides {${geo.elementStrides.join(', ')}}; no interleave, swizzle or L2 promotion. Its 128 bytes are copied to device memory and passed as the kernel's third parameter; the case's box is at coordinates 0.`,
+        ]
+      : []),
     '',
     `- memory at [a] before: ${els(memory)}`,
     `- ${bulk ? 'source (shared memory)' : 'operand b'}: ${els(b)}`,
@@ -167,7 +199,10 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
           '',
           `The text leaves these lanes open (${(r.case?.unspecified ?? []).join(', ')}): it allows the result with subnormals kept and the one with them flushed. The finding is what the GPU did: the recorded run ${behaviour} subnormals on ${obsSub === subLanes.length ? `all ${obsSub}` : `${obsSub} of the ${subLanes.length}`} lanes whose result tells keeping from flushing. \`./repro\` prints REPRODUCED when a launch does so again on all of them (or gives bits the text does not allow), NOT REPRODUCED otherwise:`,
           '',
-          ...subLanes.map((l) => `- memory element ${l.element}${fmt.lanes > 1 ? ` lane ${l.lane}` : ''}: kept ${hex(l.kept, fmt.lane.bits)}, flushed ${hex(l.flushed, fmt.lane.bits)}; the recorded run: ${hex(splitLanes(fmt, obsMem[l.element] ?? 0n)[l.lane]!, fmt.lane.bits)}`),
+          ...subLanes.map(
+            (l) =>
+              `- memory element ${l.element}${fmt.lanes > 1 ? ` lane ${l.lane}` : ''}: kept ${hex(l.kept, fmt.lane.bits)}, flushed ${hex(l.flushed, fmt.lane.bits)}; the recorded run: ${hex(splitLanes(fmt, obsMem[l.element] ?? 0n)[l.lane]!, fmt.lane.bits)}`,
+          ),
         ]
       : []),
     '',
@@ -184,7 +219,13 @@ export function caseRepro(report: RunReport, id: string, edition: Edition): Repr
     '',
   ].join('\n');
   return {
-    files: { 'kernel.ptx': kernelsText(plan, [gv], lowestPtx(findTarget(arch)!, gv.entry), { wide: false }), 'params.h': params, ...cppFiles(launch ? 'host-launch.cpp' : 'host-case.cpp'), 'build.sh': buildScript(arch), 'README.md': readme },
+    files: {
+      'kernel.ptx': kernelsText(plan, [gv], lowestPtx(findTarget(arch)!, gv.entry), { wide: false }),
+      'params.h': params,
+      ...cppFiles(launch ? 'host-launch.cpp' : 'host-case.cpp'),
+      'build.sh': buildScript(arch),
+      'README.md': readme,
+    },
     recordedBad: badLanes.length ? 1 : 0,
     recordedTotal: 1,
     summary: `the recorded run: ${recorded}${behaviour ? `; subnormals ${behaviour} on ${obsSub} of the ${subLanes.length} lanes that tell keeping from flushing` : ''}`,

@@ -75,7 +75,10 @@ export function cppFiles(host: 'host-contention.cpp' | 'host-case.cpp' | 'host-l
 }
 
 /** The GPU a report's run was on, as a reproducer's README names it (never the host's CPU in its place). */
-export function recordedGpu(report: { toolchain?: { gpu?: { device?: unknown; driverVersion?: number } }; machine?: { cpu?: string; osRelease?: string } }): string {
+export function recordedGpu(report: {
+  toolchain?: { gpu?: { device?: unknown; driverVersion?: number } };
+  machine?: { cpu?: string; osRelease?: string };
+}): string {
   const d = report.toolchain?.gpu?.device as { name?: string; cc?: string; smCount?: number } | undefined;
   const drv = report.toolchain?.gpu?.driverVersion;
   const host = report.machine?.cpu ? `; host ${report.machine.cpu}, ${report.machine.osRelease ?? ''}`.replace(/, $/, '') : '';
@@ -89,8 +92,12 @@ export function recordedGpu(report: { toolchain?: { gpu?: { device?: unknown; dr
  */
 export function sassLines(sass: string | undefined): string[] {
   if (sass) return ['SASS of the instruction (the recorded run):', '', '```', sass, '```', ''];
-  return ['SASS: not in the report (the run did not disassemble this kernel). On the GPU host, after `sh build.sh`: `cuobjdump -sass kernel.cubin | grep -E "ATOM|RED"` (the instruction and its fallback path, if any).', ''];
+  return [
+    'SASS: not in the report (the run did not disassemble this kernel). On the GPU host, after `sh build.sh`: `cuobjdump -sass kernel.cubin | grep -E "ATOM|RED"` (the instruction and its fallback path, if any).',
+    '',
+  ];
 }
 
 /** How a reproducer's program exits (host-*.cpp and driver.h): every code it can give. */
-export const REPRO_EXITS = 'REPRODUCED (exit 1) or NOT REPRODUCED (exit 0); exit 2: no CUDA driver, a driver that lacks a call, or a CUDA error (no GPU, a launch that fails), said on stderr';
+export const REPRO_EXITS =
+  'REPRODUCED (exit 1) or NOT REPRODUCED (exit 0); exit 2: no CUDA driver, a driver that lacks a call, or a CUDA error (no GPU, a launch that fails), said on stderr';

@@ -41,15 +41,20 @@ interface RecordedGroup {
 const RUN_LAUNCHES = 2;
 const NAN = -1n;
 
-
 /** The group a contention report names by id, rebuilt from the catalog (its kernel, operands and layout). */
 export function findGroup(report: RunReport, id: string): { group: ContentionGroup; recorded: RecordedGroup } {
   const recorded = ((report as unknown as { contention?: RecordedGroup[] }).contention ?? []).find((g) => g.id === id);
-  if (!recorded) throw new UsageError(`repro: '${id}' is not a contention group of this report; repro writes reproducers of contention groups (ids like atom.shared::cluster.or.b64/contend-cluster-bits, from a report of 'contend')`);
+  if (!recorded)
+    throw new UsageError(
+      `repro: '${id}' is not a contention group of this report; repro writes reproducers of contention groups (ids like atom.shared::cluster.or.b64/contend-cluster-bits, from a report of 'contend')`,
+    );
   const variant = id.slice(0, id.indexOf('/contend-'));
   const plan = gpuPlan(report.arch, report.modulePtx ?? '9.0', variant);
   const group = contentionPlan(plan, () => true).find((g) => groupId(g) === id);
-  if (!group) throw new UsageError(`repro: the catalog of this harness no longer has the contention group '${id}' (arch ${report.arch}, PTX ISA ${report.modulePtx}); run contend again and use its report`);
+  if (!group)
+    throw new UsageError(
+      `repro: the catalog of this harness no longer has the contention group '${id}' (arch ${report.arch}, PTX ISA ${report.modulePtx}); run contend again and use its report`,
+    );
   return { group, recorded };
 }
 
@@ -67,7 +72,10 @@ export interface ReproFiles {
 /** The folder's files for one contention group of a report. */
 export function contentionRepro(report: RunReport, id: string): ReproFiles {
   const { group: g, recorded } = findGroup(report, id);
-  if (!recorded.atomic) throw new UsageError(`repro: in '${id}' the scopes do not include every participant, so lost updates are allowed (split read/write semantics); there is no violation to reproduce`);
+  if (!recorded.atomic)
+    throw new UsageError(
+      `repro: in '${id}' the scopes do not include every participant, so lost updates are allowed (split read/write semantics); there is no violation to reproduce`,
+    );
   if (g.selftest) throw new UsageError(`repro: '${id}' is the contention self-test, not a finding`);
   const e = g.gv.entry;
   const k = g.gv.shape;
@@ -159,7 +167,7 @@ export function contentionRepro(report: RunReport, id: string): ReproFiles {
     `./repro         # ${REPRO_EXITS}; ./repro 100 launches 100 times`,
     '```',
     '',
-    'The program checks the final memory of every address, lane by lane; it does not check the values the operations returned (the report has the harness\'s judgement of those).',
+    "The program checks the final memory of every address, lane by lane; it does not check the values the operations returned (the report has the harness's judgement of those).",
     '',
   ].join('\n');
   return {

@@ -15,7 +15,8 @@ import type { ReproFiles } from './contention.js';
 export function ptxasRepro(report: RunReport, id: string): ReproFiles {
   const r = report.results.find((x) => x.id === id);
   if (!r) throw new UsageError(`repro --case ${id}: the report has no result with this id`);
-  if (!r.ptxas) throw new UsageError(`repro --case ${id}: ptxas did not check it in this run (verdict ${r.verdict}); a toolchain reproducer needs ptxas's answer`);
+  if (!r.ptxas)
+    throw new UsageError(`repro --case ${id}: ptxas did not check it in this run (verdict ${r.verdict}); a toolchain reproducer needs ptxas's answer`);
   const target = findTarget(report.arch);
   if (!target) throw new UsageError(`repro --case ${id}: the report's arch ${report.arch} is not a target this harness knows`);
   const modulePtx = r.modulePtx !== '-' ? r.modulePtx : (report.modulePtx ?? '9.0');
@@ -113,5 +114,10 @@ export function ptxasRepro(report: RunReport, id: string): ReproFiles {
     '```',
     '',
   ].join('\n');
-  return { files: { 'entry.ptx': text, 'entry-min.ptx': lowest.text, 'check.sh': script, 'README.md': readme }, recordedBad: 1, recordedTotal: 1, summary: `the recorded run: ptxas ${answer} where the text says ${expect}${silent ? ' (the text does not decide it: check.sh asks whether ptxas still answers so)' : ''}` };
+  return {
+    files: { 'entry.ptx': text, 'entry-min.ptx': lowest.text, 'check.sh': script, 'README.md': readme },
+    recordedBad: 1,
+    recordedTotal: 1,
+    summary: `the recorded run: ptxas ${answer} where the text says ${expect}${silent ? ' (the text does not decide it: check.sh asks whether ptxas still answers so)' : ''}`,
+  };
 }

@@ -38,17 +38,29 @@ export function isSweepId(report: RunReport, id: string): boolean {
 
 export function sweepCellRepro(report: RunReport, id: string, edition: Edition, pairs = SWEEP_PAIRS_DEFAULT): ReproFiles & { readonly id: string } {
   const m = CELL_RE.exec(id);
-  if (!m || !report.sweeps?.length) throw new UsageError(`repro --case ${id}: not a sweep cell; name a cell of a sweep report's result as RESULT:cell=0xHHHH (e.g. atom.global.add.noftz.f16/sweep:cell=0x3c3c), from the report of 'sweep'`);
+  if (!m || !report.sweeps?.length)
+    throw new UsageError(
+      `repro --case ${id}: not a sweep cell; name a cell of a sweep report's result as RESULT:cell=0xHHHH (e.g. atom.global.add.noftz.f16/sweep:cell=0x3c3c), from the report of 'sweep'`,
+    );
   const sweepId = m[1]!;
   const selftestId = !!m[2];
   const resultId = `${sweepId}${m[2] ?? ''}`;
   const result = report.results.find((r) => r.id === resultId);
-  if (!result) throw new UsageError(`repro --case ${id}: the report has no sweep result '${resultId}' (its sweep results: ${report.results.filter((r) => /\/sweep[^:]*(:self-test)?$/.test(r.id)).slice(0, 4).map((r) => r.id).join(', ')}${report.sweeps.length > 4 ? ', ...' : ''})`);
-  if (!Number.isInteger(pairs) || pairs < MIN_PAIRS || pairs > CELL_PAIRS || (pairs & (pairs - 1)) !== 0) throw new UsageError(`repro --pairs ${pairs}: a power of two from ${MIN_PAIRS} to ${CELL_PAIRS} (a whole cell)`);
+  if (!result)
+    throw new UsageError(
+      `repro --case ${id}: the report has no sweep result '${resultId}' (its sweep results: ${report.results
+        .filter((r) => /\/sweep[^:]*(:self-test)?$/.test(r.id))
+        .slice(0, 4)
+        .map((r) => r.id)
+        .join(', ')}${report.sweeps.length > 4 ? ', ...' : ''})`,
+    );
+  if (!Number.isInteger(pairs) || pairs < MIN_PAIRS || pairs > CELL_PAIRS || (pairs & (pairs - 1)) !== 0)
+    throw new UsageError(`repro --pairs ${pairs}: a power of two from ${MIN_PAIRS} to ${CELL_PAIRS} (a whole cell)`);
   const variantId = sweepId.slice(0, sweepId.indexOf('/sweep'));
   const plan = gpuPlan(report.arch, report.modulePtx ?? '9.0', variantId);
   const sv = sweepPlan(plan, (x) => x === variantId).find((s) => `${s.gv.entry.id}/sweep${sweepTag(s)}` === sweepId);
-  if (!sv) throw new UsageError(`repro --case ${id}: this harness's sweep plan for ${report.arch} (PTX ISA ${report.modulePtx}) no longer has the sweep '${sweepId}'`);
+  if (!sv)
+    throw new UsageError(`repro --case ${id}: this harness's sweep plan for ${report.arch} (PTX ISA ${report.modulePtx}) no longer has the sweep '${sweepId}'`);
   const rec = report.sweeps.find((s) => s.variant === sweepName(sv) && !!s.selftest === selftestId) as SweepReport | undefined;
   if (!rec) throw new UsageError(`repro --case ${id}: the report has no sweep record of '${sweepName(sv)}'${selftestId ? ' (self-test)' : ''}`);
   const mism = new Map(rec.cells?.mismatch ?? []);
@@ -77,7 +89,11 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
   let from = 0;
   if (kept.length) from = kept[0]! & 0xffff;
   else if (nans.get(cell)) {
-    for (let q = 0; q < CELL_PAIRS; q++) if (want((base | q) >>> 0) < 0) { from = q; break; }
+    for (let q = 0; q < CELL_PAIRS; q++)
+      if (want((base | q) >>> 0) < 0) {
+        from = q;
+        break;
+      }
   }
   from -= from % pairs;
   const first = (base + from) >>> 0;
@@ -108,12 +124,23 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
   // the rule trail of the first thread's case (its L lanes), for the README
   const fmt = elementFormat(e.q.type ?? '');
   const per = fmt.lanes;
-  const els = (f: (p: number) => number) => Array.from({ length: L / per }, (_, k) => joinLanes(fmt, Array.from({ length: per }, (_, j) => BigInt(f((first + k * per + j) >>> 0)))));
+  const els = (f: (p: number) => number) =>
+    Array.from({ length: L / per }, (_, k) =>
+      joinLanes(
+        fmt,
+        Array.from({ length: per }, (_, j) => BigInt(f((first + k * per + j) >>> 0))),
+      ),
+    );
   const bName = familyPlugin(e.family).shape.inputs(e.q).includes('source') ? 'source' : 'b';
   let trail: string[] = [];
   try {
     const ref = withEdition(edition, () =>
-      reference(variant, { memory: els(A), ...(bName === 'source' ? { source: els(Bf) } : { b: els(Bf) }), ...(sv.swap !== undefined ? { c: els(() => sv.swap!) } : {}), ...(sv.mode === 1 ? { space: 'shared' as const } : {}) }),
+      reference(variant, {
+        memory: els(A),
+        ...(bName === 'source' ? { source: els(Bf) } : { b: els(Bf) }),
+        ...(sv.swap !== undefined ? { c: els(() => sv.swap!) } : {}),
+        ...(sv.mode === 1 ? { space: 'shared' as const } : {}),
+      }),
     );
     trail = ref.trail.map((t) => `- ${t.rule}: ${t.text}${t.cite ? ` (${formatCitation(t.cite)})` : ''}`);
   } catch (err) {
@@ -124,7 +151,7 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
   const cellId = `${resultId}:cell=0x${cell.toString(16).padStart(4, '0')}`;
   const lf = fmt.lane.kind === 'float' ? fmt.lane : undefined;
   const params = [
-    '// Written by `npm run conformance -- repro`: one cell (or a sub-range of it) of an exhaustive sweep, the launch and the model\'s results (expected.bin).',
+    "// Written by `npm run conformance -- repro`: one cell (or a sub-range of it) of an exhaustive sweep, the launch and the model's results (expected.bin).",
     '#pragma once',
     '#include <cstdint>',
     `static const char* CELL_ID = "${cellId}";`,
@@ -148,7 +175,7 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
     '',
     '## What runs',
     '',
-    `The sweep kernel of \`${e.id}\` (\`${kernel}\` in kernel.ptx, the text the sweep compiled) over ${whole ? 'the whole cell' : `a bounded sub-range of the cell: ${pairs} of its ${CELL_PAIRS} pairs (the other ${CELL_PAIRS - pairs} are left out; \`repro --pairs ${CELL_PAIRS}\` writes the whole cell)`}: ${range} of the sweep ${sweepName(sv)} (${domainText(sv.domain)}), cell 0x${cell.toString(16).padStart(4, '0')}${one32 ? ` (x's high 16 bits)` : ` (a's high byte 0x${(cell >> 8).toString(16).padStart(2, '0')}, b's 0x${(cell & 0xff).toString(16).padStart(2, '0')})`}. ${L} pair(s) per thread, ${threads} threads: grid ${threads / 256} x block 256${sv.gv.shape.clustered ? ' in clusters of 2' : ''}, mode ${mode}${sv.mode === 1 ? ' (a generic address in shared memory)' : ''}${sv.swap !== undefined ? `, swap value 0x${sv.swap.toString(16).padStart(4, '0')}` : ''}, the kernel parameters as the sweep passes them.${selftest ? ' **This is a cell of the sweep\'s self-test**: the kernel is launched with its self-test flag, which flips the lowest result bit wherever the operand is subnormal (a fault of known count, the proof that a sweep can fail), as the recorded run did; the expected bits are the model\'s, so it must print REPRODUCED.' : ''}`,
+    `The sweep kernel of \`${e.id}\` (\`${kernel}\` in kernel.ptx, the text the sweep compiled) over ${whole ? 'the whole cell' : `a bounded sub-range of the cell: ${pairs} of its ${CELL_PAIRS} pairs (the other ${CELL_PAIRS - pairs} are left out; \`repro --pairs ${CELL_PAIRS}\` writes the whole cell)`}: ${range} of the sweep ${sweepName(sv)} (${domainText(sv.domain)}), cell 0x${cell.toString(16).padStart(4, '0')}${one32 ? ` (x's high 16 bits)` : ` (a's high byte 0x${(cell >> 8).toString(16).padStart(2, '0')}, b's 0x${(cell & 0xff).toString(16).padStart(2, '0')})`}. ${L} pair(s) per thread, ${threads} threads: grid ${threads / 256} x block 256${sv.gv.shape.clustered ? ' in clusters of 2' : ''}, mode ${mode}${sv.mode === 1 ? ' (a generic address in shared memory)' : ''}${sv.swap !== undefined ? `, swap value 0x${sv.swap.toString(16).padStart(4, '0')}` : ''}, the kernel parameters as the sweep passes them.${selftest ? " **This is a cell of the sweep's self-test**: the kernel is launched with its self-test flag, which flips the lowest result bit wherever the operand is subnormal (a fault of known count, the proof that a sweep can fail), as the recorded run did; the expected bits are the model's, so it must print REPRODUCED." : ''}`,
     '',
     `expected.bin holds the reference model's result for each pair (${bytes} bytes each, little endian, in pair order), then one bit a pair set where the model allows any NaN (${anyNaN} of the ${pairs} pairs). \`./repro\` compares every result${sv.returns ? ' and every returned old value (it must be the memory before)' : ''} with it.`,
     '',
@@ -163,7 +190,9 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
     `The sweep: ${rec.pairs} pairs, pass ${rec.pass}, observed ${rec.observed} (NaN where the model allows any NaN), mismatch ${rec.mismatch}${rec.returnedMismatch ? ` (returned value not the old one: ${rec.returnedMismatch})` : ''}, in ${rec.differingCells} differing cells; NaN results not canonical: ${rec.nonCanonicalNaN}.`,
     '',
     `This cell: ${recordedText}.`,
-    ...(groups.length ? ['', 'The sweep\'s mismatches by what went wrong (count: signature):', '', ...groups.map((g) => `- ${g.count}: ${g.signature} (e.g. ${g.example})`)] : []),
+    ...(groups.length
+      ? ['', "The sweep's mismatches by what went wrong (count: signature):", '', ...groups.map((g) => `- ${g.count}: ${g.signature} (e.g. ${g.example})`)]
+      : []),
     ...(keptIn.length
       ? [
           '',
@@ -191,7 +220,14 @@ export function sweepCellRepro(report: RunReport, id: string, edition: Edition, 
   ].join('\n');
   return {
     id: cellId,
-    files: { 'kernel.ptx': sweepModule(arch, lowestPtx(findTarget(arch)!, sv.gv.entry), [sv]), 'params.h': params, 'expected.bin': data.toString('latin1'), ...cppFiles('host-sweep.cpp'), 'build.sh': buildScript(arch), 'README.md': readme },
+    files: {
+      'kernel.ptx': sweepModule(arch, lowestPtx(findTarget(arch)!, sv.gv.entry), [sv]),
+      'params.h': params,
+      'expected.bin': data.toString('latin1'),
+      ...cppFiles('host-sweep.cpp'),
+      'build.sh': buildScript(arch),
+      'README.md': readme,
+    },
     binary: ['expected.bin'],
     recordedBad: cellMism,
     recordedTotal: CELL_PAIRS,

@@ -21,7 +21,8 @@ import { BLOCK } from '../backends/gpu/family.js';
 import { gpuFamily } from '../registry/gpu.js';
 import { NAN_TOKEN, NAN_TOKEN32, type SweepVariant, laneBits } from './space.js';
 
-export const SWEEP_PARAMS = '(.param .u64 pout, .param .u64 pret, .param .u64 pdig, .param .u64 pbase, .param .u64 pn, .param .u32 pmode, .param .u32 pself, .param .u32 pval)';
+export const SWEEP_PARAMS =
+  '(.param .u64 pout, .param .u64 pret, .param .u64 pdig, .param .u64 pbase, .param .u64 pn, .param .u32 pmode, .param .u32 pself, .param .u32 pval)';
 
 const FMT = {
   f16: { exp: 0x7c00, frac: 0x3ff, canonical: 0x7fff },
@@ -57,8 +58,17 @@ export function sweepKernel(sv: SweepVariant): string {
   const T = `b${w}`;
   lines.push(`.visible .entry ${name}${SWEEP_PARAMS}`, '{');
   lines.push(`  .shared .align 16 .b8 smem[${BLOCK * 16}];`, '  .shared .align 16 .b32 sred[8];', ...body.decls);
-  lines.push('  .reg .b64 %o, %rt, %raddr, %dg, %base, %n, %off, %addr, %x64;', '  .reg .b32 %bad, %ra;', '  .reg .b32 %t, %tx, %g, %p0, %p, %a, %b, %r, %rr, %h, %u, %q, %h1, %h2, %nn, %odd, %mode, %self, %cell, %lane, %sa, %val;');
-  lines.push('  .reg .pred %isnan, %sub, %lead, %first, %ne, %gen, %rolem;', '  .reg .b16 %hs;', `  .reg .${T} %d<${n}>, %bv<${n}>, %m<${n}>, %cv<${n}>;`, '  .reg .b64 %pol;');
+  lines.push(
+    '  .reg .b64 %o, %rt, %raddr, %dg, %base, %n, %off, %addr, %x64;',
+    '  .reg .b32 %bad, %ra;',
+    '  .reg .b32 %t, %tx, %g, %p0, %p, %a, %b, %r, %rr, %h, %u, %q, %h1, %h2, %nn, %odd, %mode, %self, %cell, %lane, %sa, %val;',
+  );
+  lines.push(
+    '  .reg .pred %isnan, %sub, %lead, %first, %ne, %gen, %rolem;',
+    '  .reg .b16 %hs;',
+    `  .reg .${T} %d<${n}>, %bv<${n}>, %m<${n}>, %cv<${n}>;`,
+    '  .reg .b64 %pol;',
+  );
   lines.push(
     '  ld.param.u64 %o, [pout];',
     '  ld.param.u64 %rt, [pret];',
@@ -105,7 +115,16 @@ export function sweepKernel(sv: SweepVariant): string {
     if (per === 1) {
       lines.push(...ab(k), ...(w === 16 ? [`  cvt.u16.u32 %m${k}, %a;`, `  cvt.u16.u32 %bv${k}, %b;`] : [`  mov.b32 %m${k}, %a;`, `  mov.b32 %bv${k}, %b;`]));
     } else {
-      lines.push(...ab(2 * k), '  mov.b32 %q, %a;', '  mov.b32 %ra, %b;', ...ab(2 * k + 1), '  shl.b32 %a, %a, 16;', '  shl.b32 %b, %b, 16;', `  or.b32 %m${k}, %q, %a;`, `  or.b32 %bv${k}, %ra, %b;`);
+      lines.push(
+        ...ab(2 * k),
+        '  mov.b32 %q, %a;',
+        '  mov.b32 %ra, %b;',
+        ...ab(2 * k + 1),
+        '  shl.b32 %a, %a, 16;',
+        '  shl.b32 %b, %b, 16;',
+        `  or.b32 %m${k}, %q, %a;`,
+        `  or.b32 %bv${k}, %ra, %b;`,
+      );
     }
   }
   // the family's instruction on the thread's elements
@@ -115,7 +134,14 @@ export function sweepKernel(sv: SweepVariant): string {
   if (gv.shape.returns) {
     for (let k = 0; k < n; k++) lines.push(`  st.global.${T} [%raddr+${k * bytes}], %d${k};`);
     for (let j = 0; j < L; j++) {
-      lines.push(...ab(j), lb === 16 ? `  ld.global.b16 %hs, [%raddr+${2 * j}];` : `  ld.global.b32 %ra, [%raddr+${4 * j}];`, ...(lb === 16 ? ['  cvt.u32.u16 %ra, %hs;'] : []), '  setp.ne.u32 %ne, %ra, %a;', '  selp.b32 %u, 1, 0, %ne;', '  add.u32 %bad, %bad, %u;');
+      lines.push(
+        ...ab(j),
+        lb === 16 ? `  ld.global.b16 %hs, [%raddr+${2 * j}];` : `  ld.global.b32 %ra, [%raddr+${4 * j}];`,
+        ...(lb === 16 ? ['  cvt.u32.u16 %ra, %hs;'] : []),
+        '  setp.ne.u32 %ne, %ra, %a;',
+        '  selp.b32 %u, 1, 0, %ne;',
+        '  add.u32 %bad, %bad, %u;',
+      );
     }
   }
   // the results, pair by pair: read back (after the instruction, in this thread's order), perturb

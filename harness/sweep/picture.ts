@@ -63,7 +63,13 @@ export function picturePng(classes: Uint8Array, scale = 2): Buffer {
     const aHi = Math.floor(y / scale);
     for (let x = 0; x < side; x++) raw[row + 1 + x] = classes[(aHi << 8) | Math.floor(x / scale)]!;
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('PLTE', plte), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('PLTE', plte),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export function pictureDataUri(classes: Uint8Array): string {

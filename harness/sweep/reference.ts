@@ -65,7 +65,13 @@ function fingerprint(op: LaneOp, domain: Domain): string {
 export function referenceWhat(v: ModelVariant, space: 'global' | 'shared' | undefined, swap: number, domain: Domain): string[] {
   // the lane's format, not the element type: .f16, .f16x2 and .v8.f16 share one operation
   const dom = domain.kind === 'pairs16' ? 'pairs16' : `one32:${domain.role}:${(domain.value.bits >>> 0).toString(16)}`;
-  return [`hash${SWEEP_HASH_VERSION}`, dom, elementFormat(v.q.type ?? '').lane.name, v.q.op ?? '', v.q.op === 'cas' ? `swap${swap}` : (laneFlushing(v, space) ?? '')];
+  return [
+    `hash${SWEEP_HASH_VERSION}`,
+    dom,
+    elementFormat(v.q.type ?? '').lane.name,
+    v.q.op ?? '',
+    v.q.op === 'cas' ? `swap${swap}` : (laneFlushing(v, space) ?? ''),
+  ];
 }
 
 /** The cache key of a variant's reference cells. */
@@ -128,7 +134,10 @@ export async function referenceFor(
     const tmp = `${bin}.tmp-${process.pid}`;
     writeFileSync(tmp, data);
     renameSync(tmp, bin);
-    writeFileSync(meta, `${JSON.stringify({ key, what: referenceWhat(v, space, swap, domain).join(' '), cells: CELLS, sha256: createHash('sha256').update(data).digest('hex') }, null, 1)}\n`);
+    writeFileSync(
+      meta,
+      `${JSON.stringify({ key, what: referenceWhat(v, space, swap, domain).join(' '), cells: CELLS, sha256: createHash('sha256').update(data).digest('hex') }, null, 1)}\n`,
+    );
   }
   return { key, cells: out, cached: false, seconds: (performance.now() - t0) / 1000 };
 }

@@ -23,7 +23,23 @@ import { elementFormat, joinLanes } from '../numerics/formats.js';
 import type { EntryResult } from '../report/types.js';
 import { sweepKernelName, sweepModule } from './kernel.js';
 import { laneOpOf, referenceFor, referenceWhat } from './reference.js';
-import { CELLS, CELL_PAIRS, CELL_WORDS, DEVICE_WORDS, type Domain, type SweepVariant, domainA, domainB, domainText, laneBits, nanOf, sweepName, sweepPlan, sweepSpace, sweepTag } from './space.js';
+import {
+  CELLS,
+  CELL_PAIRS,
+  CELL_WORDS,
+  DEVICE_WORDS,
+  type Domain,
+  type SweepVariant,
+  domainA,
+  domainB,
+  domainText,
+  laneBits,
+  nanOf,
+  sweepName,
+  sweepPlan,
+  sweepSpace,
+  sweepTag,
+} from './space.js';
 
 /** A sweep run; --shard splits the sweeps (each sweep one unit; the --budget is per shard). */
 export interface SweepOptions extends GpuVariantRun {
@@ -165,7 +181,10 @@ export interface SweepProfile {
 export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; outcomes: SweepOutcome[]; notRun: SweepNotRun[]; profile: SweepProfile }> {
   const tp = performance.now();
   const plan = gpuPlan(opts.arch, opts.ptx, opts.filter);
-  const all = shardSlice(sweepPlan(plan, () => true), opts.shard);
+  const all = shardSlice(
+    sweepPlan(plan, () => true),
+    opts.shard,
+  );
   const svs = opts.budget > 0 ? all : all.filter((x) => x.domain.kind !== 'one32');
   const notRun: SweepNotRun[] = all.filter((x) => !svs.includes(x)).map((x) => ({ variant: sweepName(x), domain: domainText(x.domain) }));
   const profile: SweepProfile = { plan: (performance.now() - tp) / 1000, compile: 0, load: 0, workers: 0, reference: 0, gpu: 0, judge: 0 };
@@ -218,8 +237,18 @@ export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; ou
               pool = new WorkerPool(opts.worker, workers, 3_600_000);
               profile.workers += (performance.now() - tw) / 1000;
             }
-            const o = await pool.call({ type: 'sweep-ref', family: e.family, q: e.q, space, ...(sv.swap !== undefined ? { swap: sv.swap } : {}), domain: sv.domain, from, to });
-            if (!('cells' in o) || !o.cells) throw new Error(`a worker failed computing reference cells ${from}-${to}: ${'failed' in o ? o.failed : 'no cells'}`);
+            const o = await pool.call({
+              type: 'sweep-ref',
+              family: e.family,
+              q: e.q,
+              space,
+              ...(sv.swap !== undefined ? { swap: sv.swap } : {}),
+              domain: sv.domain,
+              from,
+              to,
+            });
+            if (!('cells' in o) || !o.cells)
+              throw new Error(`a worker failed computing reference cells ${from}-${to}: ${'failed' in o ? o.failed : 'no cells'}`);
             return o.cells;
           },
           workers * 4,
@@ -232,7 +261,11 @@ export async function runSweeps(opts: SweepOptions): Promise<{ plan: GpuPlan; ou
       const tg = performance.now();
       const o = sweepOne(l, l.getFunction(m, sweepKernelName(sv.gv)), sv, reference.cells, opts, out, ret, dig, chunkCells);
       const te = performance.now();
-      const outcome: SweepOutcome = { ...o, referenceCached: reference.cached, seconds: { reference: (tg - ts) / 1000, gpu: o.gpuSeconds, judge: o.judgeSeconds, total: (te - ts) / 1000 } };
+      const outcome: SweepOutcome = {
+        ...o,
+        referenceCached: reference.cached,
+        seconds: { reference: (tg - ts) / 1000, gpu: o.gpuSeconds, judge: o.judgeSeconds, total: (te - ts) / 1000 },
+      };
       profile.reference += outcome.seconds.reference;
       profile.gpu += o.gpuSeconds;
       profile.judge += o.judgeSeconds;
@@ -309,7 +342,14 @@ function sweepOne(
     const t0 = performance.now();
     l.copyToDevice(dig, zero.subarray(0, cells * DEVICE_WORDS * 4));
     const threads = (cells * CELL_PAIRS) / sv.lanes;
-    l.launch(fn, [threads / 256, 1, 1], [256, 1, 1], 0, [cluster, 1, 1], [out, ret, dig, BigInt(c0 * CELL_PAIRS), BigInt(threads), BigInt(mode), opts.selftest ? 1n : 0n, BigInt(val)]);
+    l.launch(
+      fn,
+      [threads / 256, 1, 1],
+      [256, 1, 1],
+      0,
+      [cluster, 1, 1],
+      [out, ret, dig, BigInt(c0 * CELL_PAIRS), BigInt(threads), BigInt(mode), opts.selftest ? 1n : 0n, BigInt(val)],
+    );
     l.synchronize();
     l.copyFromDevice(digBuf.subarray(0, cells * DEVICE_WORDS * 4), dig);
     const t1 = performance.now();
@@ -353,7 +393,16 @@ function sweepOne(
           sig = OTHER_KINDS;
           grp = groups.get(sig);
         }
-        if (!grp) groups.set(sig, (grp = { signature: sig === OTHER_KINDS ? `other kinds (past the first ${MAX_GROUPS - 1})` : signatureText(sig, masks), count: 0, example: '', kept: 0 }));
+        if (!grp)
+          groups.set(
+            sig,
+            (grp = {
+              signature: sig === OTHER_KINDS ? `other kinds (past the first ${MAX_GROUPS - 1})` : signatureText(sig, masks),
+              count: 0,
+              example: '',
+              kept: 0,
+            }),
+          );
         lastSig = sig;
         lastGrp = grp;
         grp.count++;
@@ -370,9 +419,19 @@ function sweepOne(
             }
             return els;
           };
-          const input = { memory: lanes(pairA), [bName]: lanes(pairB), ...(sv.swap !== undefined ? { c: lanes(() => sv.swap!) } : {}), ...(sv.mode === 1 ? { space: 'shared' as const } : {}) };
+          const input = {
+            memory: lanes(pairA),
+            [bName]: lanes(pairB),
+            ...(sv.swap !== undefined ? { c: lanes(() => sv.swap!) } : {}),
+            ...(sv.mode === 1 ? { space: 'shared' as const } : {}),
+          };
           const observedBits = { memory: lanes((pp) => rv[pp & 0xffff]!), ...(sv.returns ? { returned: lanes((pp) => retv[pp & 0xffff]!) } : {}) };
-          const c: Case = { id: `${e.id}/sweep${tag}:p=0x${((base | first) >>> 0).toString(16).padStart(8, '0')}`, variant, input, origin: { kind: 'gen', seed: 0, level: 4, index: (base | first) >>> 0 } };
+          const c: Case = {
+            id: `${e.id}/sweep${tag}:p=0x${((base | first) >>> 0).toString(16).padStart(8, '0')}`,
+            variant,
+            input,
+            origin: { kind: 'gen', seed: 0, level: 4, index: (base | first) >>> 0 },
+          };
           const verdict = judge(c.id, variant, input, observedBits);
           results.push(caseResult(c, verdict, observedBits, { modulePtx: opts.ptx, sass: 'sweep kernel' }));
           grp.example ||= c.id;

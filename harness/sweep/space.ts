@@ -96,7 +96,6 @@ export function referenceCell(op: LaneOp, cell: number, out: Uint32Array, at: nu
   out[at + 3] = 0;
 }
 
-
 /** A named value of the other operand in a one32 sweep. */
 export interface Special {
   readonly name: string;
@@ -234,8 +233,10 @@ export function sweepVariant(gv: GpuVariant): SweepVariant | undefined {
   }
   const lane = fmt.lane;
   if (lane.kind !== 'float') return undefined;
-  if (lane.bits === 16 && (lane.name === 'f16' || lane.name === 'bf16')) return { ...base, lanes: gv.shape.elements * fmt.lanes, format: lane.name, domain: PAIRS16 };
-  if (lane.name === 'f32' && op === 'add') return { ...base, lanes: gv.shape.elements, format: 'f32', domain: { kind: 'one32', value: SPECIALS32[0]!, role: 'operand' } };
+  if (lane.bits === 16 && (lane.name === 'f16' || lane.name === 'bf16'))
+    return { ...base, lanes: gv.shape.elements * fmt.lanes, format: lane.name, domain: PAIRS16 };
+  if (lane.name === 'f32' && op === 'add')
+    return { ...base, lanes: gv.shape.elements, format: 'f32', domain: { kind: 'one32', value: SPECIALS32[0]!, role: 'operand' } };
   return undefined;
 }
 
@@ -284,7 +285,11 @@ export function sweepPlan(plan: GpuPlan, keep: (id: string) => boolean): SweepVa
     const q = gv.entry.q;
     const hooks = gpuFamily(gv.entry.family)!.sweep!;
     const plain = QUALIFIERS.every((k) => !q[k]);
-    const shape = `${gv.entry.family}|${JSON.stringify(Object.entries(q).filter(([k, x]) => x && !(QUALIFIERS as readonly string[]).includes(k)).sort())}`;
+    const shape = `${gv.entry.family}|${JSON.stringify(
+      Object.entries(q)
+        .filter(([k, x]) => x && !(QUALIFIERS as readonly string[]).includes(k))
+        .sort(),
+    )}`;
     const modes = hooks.modes(gv.entry, gv.shape);
     if (plain) {
       if (base.has(shape)) continue;
@@ -312,6 +317,7 @@ export function sweepPlan(plan: GpuPlan, keep: (id: string) => boolean): SweepVa
       out.push(s);
     }
   }
-  for (const value of SPECIALS32) for (const role of ['operand', 'memory'] as const) for (const s of wide) out.push({ ...s, domain: { kind: 'one32', value, role } });
+  for (const value of SPECIALS32)
+    for (const role of ['operand', 'memory'] as const) for (const s of wide) out.push({ ...s, domain: { kind: 'one32', value, role } });
   return out;
 }

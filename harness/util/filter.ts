@@ -4,7 +4,10 @@
  */
 
 function alternatives(pattern: string): string[] {
-  return pattern.split(',').map((p) => p.trim()).filter(Boolean);
+  return pattern
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
 }
 
 const isGlob = (a: string) => /[*?]/.test(a);
@@ -22,7 +25,12 @@ export function compileFilter(pattern: string | undefined): (id: string) => bool
 
 /** The regular expression of a glob (`*` any run, `?` any one character): the definition globMatcher follows. */
 export function globRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 /**

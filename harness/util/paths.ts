@@ -78,10 +78,13 @@ export function enterUserDir(env: NodeJS.ProcessEnv = process.env): string {
  * `--import` of tsx for a child node process that runs TypeScript: the loader's own file, so that
  * it is found whatever directory the child starts in (a bare 'tsx' is looked up from there).
  */
-export const TSX_IMPORT: readonly string[] = ['--import', ((): string => {
-  try {
-    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  } catch {
-    return 'tsx';
-  }
-})()];
+export const TSX_IMPORT: readonly string[] = [
+  '--import',
+  ((): string => {
+    try {
+      return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    } catch {
+      return 'tsx';
+    }
+  })(),
+];

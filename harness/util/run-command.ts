@@ -31,7 +31,10 @@ export function runCommand(file: string, args: readonly string[], opts: { readon
     c.on('error', (e) => (spawnError = e.message));
     c.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
-      const text = (bufs: Buffer[]) => Buffer.concat(bufs).toString('utf8').replace(/\r?\n$/, '');
+      const text = (bufs: Buffer[]) =>
+        Buffer.concat(bufs)
+          .toString('utf8')
+          .replace(/\r?\n$/, '');
       resolve({
         exitCode: spawnError ? null : code,
         signal: timedOut ? null : signal,

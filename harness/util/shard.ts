@@ -16,11 +16,17 @@ export interface Shard {
 
 export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-  if (!m) throw new UsageError(`--shard '${text}': give I/N, shard I (counting from 0) of N, e.g. --shard 0/3 (Slurm: --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with --array=0-2)`);
+  if (!m)
+    throw new UsageError(
+      `--shard '${text}': give I/N, shard I (counting from 0) of N, e.g. --shard 0/3 (Slurm: --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with --array=0-2)`,
+    );
   const index = Number(m[1]);
   const count = Number(m[2]);
   if (count < 1 || count > 10_000) throw new UsageError(`--shard ${text}: N must be 1 to 10000`);
-  if (index >= count) throw new UsageError(`--shard ${text}: shards count from 0, so I must be 0 to ${count - 1}${index === count ? ` (is your job array numbered from 1? use I-1, or Slurm's --array=0-${count - 1})` : ''}`);
+  if (index >= count)
+    throw new UsageError(
+      `--shard ${text}: shards count from 0, so I must be 0 to ${count - 1}${index === count ? ` (is your job array numbered from 1? use I-1, or Slurm's --array=0-${count - 1})` : ''}`,
+    );
   return { index, count };
 }
 

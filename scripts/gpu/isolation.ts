@@ -36,11 +36,19 @@ r.outcomes.forEach((cases, li) =>
     else {
       const b = BigInt(launches[li]!.cases[ci]!.b[0]!);
       const want = hex(1000 + ci + Number(b));
-      if (o.memory[0] !== want || o.returned[0] !== hex(1000 + ci)) problems.push(`launch ${li} case ${ci}: memory ${o.memory[0]} (want ${want}), returned ${o.returned[0]}`);
+      if (o.memory[0] !== want || o.returned[0] !== hex(1000 + ci))
+        problems.push(`launch ${li} case ${ci}: memory ${o.memory[0]} (want ${want}), returned ${o.returned[0]}`);
     }
   }),
 );
-const doc = { at: new Date().toISOString(), elapsedMs: Date.now() - t0, children: r.children, splits: r.splits, culprits: { fault: r.outcomes[0]![17], endless: r.outcomes[1]![5] }, problems };
+const doc = {
+  at: new Date().toISOString(),
+  elapsedMs: Date.now() - t0,
+  children: r.children,
+  splits: r.splits,
+  culprits: { fault: r.outcomes[0]![17], endless: r.outcomes[1]![5] },
+  problems,
+};
 writeFileSync(outPath!, `${JSON.stringify(doc, null, 1)}\n`);
 console.log(JSON.stringify(doc));
 process.exit(problems.length ? 1 : 0);

@@ -5,7 +5,7 @@
  * Never creates a multicast object; reports the device's multicast support attribute.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { directedCases, } from '../../cases/generators/directed.js';
+import { directedCases } from '../../cases/generators/directed.js';
 import { representativeVariants } from '../../cases/generators/cases.js';
 import { loadLauncher, probeDevices } from '../../harness/backends/gpu/driver.js';
 import { familyById } from '../../harness/registry/index.js';
@@ -73,5 +73,8 @@ for (const v of variants) {
   console.log(`${v.id}: ${n} cases run`);
 }
 l.unloadModule(mod);
-writeFileSync(outPath!, `${JSON.stringify({ schema: 'ptx-reduction-conformance/gpu-smoke', version: 1, at: new Date().toISOString(), driverVersion: info.driverVersion, devices: info.devices, kernels: KERNELS, observations }, null, 1)}\n`);
+writeFileSync(
+  outPath!,
+  `${JSON.stringify({ schema: 'ptx-reduction-conformance/gpu-smoke', version: 1, at: new Date().toISOString(), driverVersion: info.driverVersion, devices: info.devices, kernels: KERNELS, observations }, null, 1)}\n`,
+);
 console.log(`wrote ${observations.length} observations to ${outPath}`);

@@ -31,7 +31,7 @@ describe('target clauses', () => {
     expect(clauseHolds({ kind: 'arch', name: 'sm_100a' }, T('sm_103a'), '9.0')).toBe(false);
     expect(clauseHolds({ kind: 'arch', name: 'sm_120a' }, T('sm_120a'), '9.0')).toBe(true);
   });
-  it('module PTX ISA: the toolchain\'s highest, capped for renamed targets, none when too old', () => {
+  it("module PTX ISA: the toolchain's highest, capped for renamed targets, none when too old", () => {
     expect(modulePtxFor(T('sm_90'), '9.0')).toBe('9.0');
     expect(modulePtxFor(T('sm_101a'), '9.0')).toBe('8.8');
     expect(modulePtxFor(T('sm_110a'), '8.8')).toBeUndefined();
@@ -46,19 +46,22 @@ describe.skipIf(typeof ptxas === 'string')('minimum PTX ISA per target, asked of
   const p = ptxas as Exclude<typeof ptxas, string>;
   const known = TARGETS.filter((t) => typeof p === 'object' && p.targets.includes(t.name));
   it('ptxas knows most of the table', () => expect(known.length).toBeGreaterThan(15));
-  it.each(known.map((t) => [t.name, t.minPtx, t.toolchainAcceptsFrom] as const))('%s: accepted at PTX ISA %s, rejected one version below', async (name, min, lax) => {
-    const compile = async (v: string) => {
-      const f = join(dir, `${name}-${v}.ptx`);
-      writeFileSync(f, `.version ${v}\n.target ${name}\n.address_size 64\n.visible .entry k() { ret; }\n`);
-      return (await execa(p.path, ['-arch', name, f, '-o', `${f}.cubin`], { reject: false })).exitCode;
-    };
-    expect(await compile(min)).toBe(0);
-    if (lax) {
-      // Documented minimum aside, ptxas takes it from `lax` on: check exactly that.
-      expect(await compile(lax)).toBe(0);
-      expect(await compile(previousPtx(lax)!)).not.toBe(0);
-      return;
-    }
-    expect(await compile(previousPtx(min)!)).not.toBe(0);
-  });
+  it.each(known.map((t) => [t.name, t.minPtx, t.toolchainAcceptsFrom] as const))(
+    '%s: accepted at PTX ISA %s, rejected one version below',
+    async (name, min, lax) => {
+      const compile = async (v: string) => {
+        const f = join(dir, `${name}-${v}.ptx`);
+        writeFileSync(f, `.version ${v}\n.target ${name}\n.address_size 64\n.visible .entry k() { ret; }\n`);
+        return (await execa(p.path, ['-arch', name, f, '-o', `${f}.cubin`], { reject: false })).exitCode;
+      };
+      expect(await compile(min)).toBe(0);
+      if (lax) {
+        // Documented minimum aside, ptxas takes it from `lax` on: check exactly that.
+        expect(await compile(lax)).toBe(0);
+        expect(await compile(previousPtx(lax)!)).not.toBe(0);
+        return;
+      }
+      expect(await compile(previousPtx(min)!)).not.toBe(0);
+    },
+  );
 });

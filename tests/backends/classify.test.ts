@@ -49,7 +49,10 @@ function check(kinds: Kind[], got: Acceptance[]) {
 describe('classifier against a stand-in ptxas', () => {
   it('gives each entry of a mixed batch its own answer', async () => {
     const kinds: Kind[] = ['ok', 'reject', 'crash', 'ok', 'crash', 'crash', 'warn', 'fatal', 'ok', 'reject', 'crash'];
-    const { results, stats } = await classifyWithPtxas(kinds.map((k, i) => fakeEntry(i, k)), { ptxasPath: FAKE, target: 'sm_90', ptx: '9.0' });
+    const { results, stats } = await classifyWithPtxas(
+      kinds.map((k, i) => fakeEntry(i, k)),
+      { ptxasPath: FAKE, target: 'sm_90', ptx: '9.0' },
+    );
     check(kinds, results);
     expect(stats.crashes).toBe(4);
   });
@@ -60,7 +63,10 @@ describe('classifier against a stand-in ptxas', () => {
         fc.array(fc.constantFrom<Kind>('ok', 'ok', 'ok', 'reject', 'warn', 'fatal', 'crash'), { minLength: 1, maxLength: 40 }),
         fc.integer({ min: 1, max: 50 }),
         async (kinds, batchSize) => {
-          const { results } = await classifyWithPtxas(kinds.map((k, i) => fakeEntry(i, k)), { ptxasPath: FAKE, target: 'sm_90', ptx: '9.0', batchSize, concurrency: 2 });
+          const { results } = await classifyWithPtxas(
+            kinds.map((k, i) => fakeEntry(i, k)),
+            { ptxasPath: FAKE, target: 'sm_90', ptx: '9.0', batchSize, concurrency: 2 },
+          );
           check(kinds, results);
         },
       ),
@@ -94,7 +100,8 @@ describe("ptxas's three answers (issue 14, deliverable 5)", () => {
     const line = 'atom.global.add.f32 %f32_0, [%ad], %f32_1;';
     const plain = verdictFor(e, { accepted: true, line, messages: [] }, '9.0');
     expect([plain.verdict, plain.ptxas?.answer]).toEqual(['pass', 'accept']);
-    const advisory = "ptxas m.ptx, line 12; warning : Advisory: '.multicast::cluster' modifier on instruction 'cp.async.bulk' should be used on .target 'sm_90a' instead of .target 'sm_90'";
+    const advisory =
+      "ptxas m.ptx, line 12; warning : Advisory: '.multicast::cluster' modifier on instruction 'cp.async.bulk' should be used on .target 'sm_90a' instead of .target 'sm_90'";
     const warned = verdictFor(e, { accepted: true, line, messages: [advisory] }, '9.0');
     expect([warned.verdict, warned.ptxas?.answer]).toEqual(['observed', 'accept-with-warning']);
     expect(warned.reason).toContain('Advisory:');

@@ -16,10 +16,19 @@ import { im2colBoxOffsets } from '../../harness/families/cp-reduce-async-bulk-te
 import { judgedAgainst } from '../helpers/spec.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100-sm_90-bulk-sizes-im2col');
-type R = { id: string; ptx: string; kind: string; verdict: string; sass?: string; case?: { input: Record<string, string[]>; observed?: { memory?: string[] } } };
-const load = (f: string) => JSON.parse(gunzipSync(readFileSync(join(DIR, f))).toString()) as { specEdition: string; partial: boolean; stats: Record<string, number>; results: R[] };
+type R = {
+  id: string;
+  ptx: string;
+  kind: string;
+  verdict: string;
+  sass?: string;
+  case?: { input: Record<string, string[]>; observed?: { memory?: string[] } };
+};
+const load = (f: string) =>
+  JSON.parse(gunzipSync(readFileSync(join(DIR, f))).toString()) as { specEdition: string; partial: boolean; stats: Record<string, number>; results: R[] };
 const big = (xs?: string[]) => xs?.map((x) => BigInt(x));
-const replay = (r: R, memory = big(r.case!.observed!.memory)!) => judge(r.id, variantOf(resultVariant(r)), { memory: big(r.case!.input.memory)!, source: big(r.case!.input.source)! }, { memory }).verdict;
+const replay = (r: R, memory = big(r.case!.observed!.memory)!) =>
+  judge(r.id, variantOf(resultVariant(r)), { memory: big(r.case!.input.memory)!, source: big(r.case!.input.source)! }, { memory }).verdict;
 const bytesOf = (r: R) => (r.case!.input.memory!.length * (r.case!.input.memory![0]!.length - 2) * 4) / 8;
 
 describe('the recorded H100 run of bulk sizes and im2col (reports/baselines/h100-sm_90-bulk-sizes-im2col)', () => {
@@ -31,7 +40,12 @@ describe('the recorded H100 run of bulk sizes and im2col (reports/baselines/h100
     const ran = files.results.filter((r) => r.kind === 'case' && r.case?.observed);
     expect(ran).toHaveLength(49);
     expect(new Set(ran.map(bytesOf))).toEqual(new Set([16, 32, 48, 256, 4096, 65536]));
-    expect(ran.filter((r) => bytesOf(r) === 65536).map((r) => r.ptx).sort()).toEqual([
+    expect(
+      ran
+        .filter((r) => bytesOf(r) === 65536)
+        .map((r) => r.ptx)
+        .sort(),
+    ).toEqual([
       'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32',
       'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32',
       'cp.reduce.async.bulk.global.shared::cta.bulk_group.min.u32',
@@ -52,7 +66,10 @@ describe('the recorded H100 run of bulk sizes and im2col (reports/baselines/h100
   it('the largest cases one CTA holds on the H100 pass (227 KiB to .global, 113.5 KiB to .shared::cluster); one step more is skipped with both numbers', () => {
     const max = load('max-report.json.gz');
     const ran = max.results.filter((r) => r.case?.observed);
-    expect(ran.map((r) => [r.ptx.split('.')[4], bytesOf(r), r.verdict]).sort()).toEqual([['global', 232448, 'pass'], ['shared::cluster', 116208, 'pass']]);
+    expect(ran.map((r) => [r.ptx.split('.')[4], bytesOf(r), r.verdict]).sort()).toEqual([
+      ['global', 232448, 'pass'],
+      ['shared::cluster', 116208, 'pass'],
+    ]);
     for (const r of ran) expect(replay(r), r.id).toBe('pass');
     const skipped = max.results.filter((r) => r.verdict === 'skipped').map((r) => (r as { reason?: string }).reason);
     expect(skipped.sort()).toEqual([
@@ -90,7 +107,9 @@ describe('which elements an im2col box covers (5.5.4) over the executor geometry
   // the coordinates the tensor kernel writes for case i (cp-reduce-async-bulk-tensor/gpu.ts), read off its PTX
   const kernelCoords = (rank: number, i: number) => {
     const plan = gpuPlan('sm_90', '9.0');
-    const v = plan.variants.find((x) => x.entry.family === 'cp.reduce.async.bulk.tensor' && x.entry.q.load_mode === 'im2col_no_offs' && x.entry.q.dim === `${rank}d`)!;
+    const v = plan.variants.find(
+      (x) => x.entry.family === 'cp.reduce.async.bulk.tensor' && x.entry.q.load_mode === 'im2col_no_offs' && x.entry.q.dim === `${rank}d`,
+    )!;
     const regs: Record<string, number> = { '%s3': i };
     for (const line of kernelsText(plan, [v]).split('\n')) {
       const m = /^\s+(mov|shr|and)\.(?:u32|b32) (%c\d), (%?\w+)(?:, (\d+))?;/.exec(line);
@@ -101,11 +120,23 @@ describe('which elements an im2col box covers (5.5.4) over the executor geometry
     return Array.from({ length: rank }, (_, k) => regs[`%c${k}`]!);
   };
   it.each([3, 4, 5])('rank %i: the box of case i is exactly slot i (channels 0..E-1 of one pixel)', (rank) => {
-    for (const [elements, bytes] of [[4, 4], [8, 2], [2, 8]] as const) {
+    for (const [elements, bytes] of [
+      [4, 4],
+      [8, 2],
+      [2, 8],
+    ] as const) {
       const n = 37;
       const g = tensorMapGeometry(rank, elements, n);
       const i2c = im2colGeometry(rank);
-      const map = { dims: g.dims, strides: g.strides, elementBytes: bytes, lower: i2c.lower, upper: i2c.upper, channelsPerPixel: elements, pixelsPerColumn: i2c.pixelsPerColumn };
+      const map = {
+        dims: g.dims,
+        strides: g.strides,
+        elementBytes: bytes,
+        lower: i2c.lower,
+        upper: i2c.upper,
+        channelsPerPixel: elements,
+        pixelsPerColumn: i2c.pixelsPerColumn,
+      };
       for (let i = 0; i < n; i++) {
         expect(im2colBoxOffsets(map, kernelCoords(rank, i))).toEqual(Array.from({ length: elements }, (_, k) => SLOT * i + k * bytes));
       }

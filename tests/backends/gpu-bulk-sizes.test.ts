@@ -28,15 +28,20 @@ const els = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i));
 const H100 = { ordinal: 0, name: 'H100 stand-in', cc: '9.0', sm: 90, smCount: 132, multicastSupported: false, sharedPerBlockOptin: 232448 };
 
 describe('the size rule of a bulk case', () => {
-  it.skipIf(!specRoot('the bulk size rule against its PTX ISA excerpt'))('quotes the sentence of the excerpt it cites (cp.reduce.async.bulk and multimem.cp.reduce.async.bulk)', () => {
-    for (const rule of [BULK_SIZE_RULE, MULTIMEM_BULK_SIZE_RULE]) {
-      const text = specText(rule.file).replaceAll('`', '').replace(/\s+/g, ' ');
-      expect(text, rule.file).toContain(rule.quote);
-    }
-  });
+  it.skipIf(!specRoot('the bulk size rule against its PTX ISA excerpt'))(
+    'quotes the sentence of the excerpt it cites (cp.reduce.async.bulk and multimem.cp.reduce.async.bulk)',
+    () => {
+      for (const rule of [BULK_SIZE_RULE, MULTIMEM_BULK_SIZE_RULE]) {
+        const text = specText(rule.file).replaceAll('`', '').replace(/\s+/g, ' ');
+        expect(text, rule.file).toContain(rule.quote);
+      }
+    },
+  );
   it('refuses a size that is not a multiple of 16 bytes with that sentence, and unequal arrays', () => {
     const r = bulkCaseBytes({ memory: els(3), source: els(3) }, 32);
-    expect(r).toMatch(/is 12 bytes, not a multiple of 16: PTX ISA 9\.7\.9\.25\.4\.2 .*size must be a multiple of 16; dstMem and srcMem must be 16-byte aligned\..*give a multiple of 4 elements/);
+    expect(r).toMatch(
+      /is 12 bytes, not a multiple of 16: PTX ISA 9\.7\.9\.25\.4\.2 .*size must be a multiple of 16; dstMem and srcMem must be 16-byte aligned\..*give a multiple of 4 elements/,
+    );
     expect(bulkCaseBytes({ memory: els(4), source: els(8) }, 32)).toMatch(/4 destination and 8 source elements/);
     expect(bulkCaseBytes({ memory: [], source: [] }, 32)).toMatch(/not a multiple of 16/);
     expect(gv(GLOBAL_F32).gpu.caseUnfit({ memory: els(6), source: els(6) }, gv(GLOBAL_F32).shape)).toMatch(/24 bytes, not a multiple of 16/);
@@ -113,12 +118,17 @@ describe('a vector file with a bulk case of a wrong size', () => {
     const dir = join(tmpdir(), `ptxconf-badsize-${process.pid}`);
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'bad.yaml');
-    writeFileSync(file, `cases:\n  - name: twelve\n    instruction: ${GLOBAL_F32}\n    memory: ["0x3f800000", "0x3f800000", "0x3f800000"]\n    source: ["0x3f800000", "0x3f800000", "0x3f800000"]\n`);
+    writeFileSync(
+      file,
+      `cases:\n  - name: twelve\n    instruction: ${GLOBAL_F32}\n    memory: ["0x3f800000", "0x3f800000", "0x3f800000"]\n    source: ["0x3f800000", "0x3f800000", "0x3f800000"]\n`,
+    );
     try {
       const r = await runWithStandin(['--backend', 'reference', '--arch', 'sm_90', '--vectors', file, '--report', join(dir, 'r')]);
       expect(r.code).toBe(2);
       expect(r.out).toMatch(/bad\.yaml:4/);
-      expect(r.out).toMatch(/bulk size must be a multiple of 16 bytes: 3 x 4 bytes is not \(PTX ISA 9\.7\.9\.25\.4\.2 \(cp-reduce-async-bulk\.md\), Description: "size must be a multiple of 16; dstMem and srcMem must be 16-byte aligned\."\)/);
+      expect(r.out).toMatch(
+        /bulk size must be a multiple of 16 bytes: 3 x 4 bytes is not \(PTX ISA 9\.7\.9\.25\.4\.2 \(cp-reduce-async-bulk\.md\), Description: "size must be a multiple of 16; dstMem and srcMem must be 16-byte aligned\."\)/,
+      );
       expect(r.out).not.toMatch(/\n\s+at /); // no stack trace
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -139,10 +149,19 @@ describe('bulk cases of 16 B to 64 KiB end to end against the stand-in launcher'
       const results: { verdict: string; id: string; reason: string; case?: { input: { memory?: string[] } } }[] = [];
       const ids = new Set([GLOBAL_F32, CLUSTER_U32]);
       const r = await runGpuBackend({
-        target: findTarget('sm_90')!, ptx: '9.0', ptxas: p as Exclude<typeof p, string>, device: H100,
-        keep: (id) => ids.has(id), seed: 3, library, generated: 0,
+        target: findTarget('sm_90')!,
+        ptx: '9.0',
+        ptxas: p as Exclude<typeof p, string>,
+        device: H100,
+        keep: (id) => ids.has(id),
+        seed: 3,
+        library,
+        generated: 0,
         cases: streamVectors(files, process.cwd(), { keep: (id) => ids.has(id), packed: true }),
-        cacheDir: cache, executor: childCommand('executor'), worker: childCommand('worker'), workers: 2,
+        cacheDir: cache,
+        executor: childCommand('executor'),
+        worker: childCommand('worker'),
+        workers: 2,
         onResults: (rs) => results.push(...(rs as unknown as typeof results)),
       });
       return { ...r, list: results };
@@ -152,28 +171,36 @@ describe('bulk cases of 16 B to 64 KiB end to end against the stand-in launcher'
     }
   };
   const sizes = join(import.meta.dirname, '..', '..', 'cases', 'vectors', 'cp-reduce-async-bulk-sizes.yaml');
-  it.skipIf(typeof p === 'string')('right hardware: the file cases of every size and the library cases of 32 B to 64 KiB pass; no case is skipped', async () => {
-    const a = await run({}, [sizes], true);
-    const fileCases = a.list.filter((x) => x.id.includes('cp-reduce-async-bulk-sizes.yaml'));
-    expect(fileCases).toHaveLength(10);
-    // f32 adds with a NaN operand are `observed` (the text leaves the payload open)
-    expect(fileCases.filter((x) => !['pass', 'observed'].includes(x.verdict))).toEqual([]);
-    expect(fileCases.filter((x) => x.verdict === 'pass').length).toBeGreaterThanOrEqual(6);
-    expect(a.list.filter((x) => !['pass', 'observed'].includes(x.verdict))).toEqual([]);
-    // library: the one-slot cases and 2 generated cases of each of 32, 48, 4096, 65536 bytes per variant
-    expect(a.stats['total.cp.reduce.async.bulk.pass']! + (a.stats['total.cp.reduce.async.bulk.observed'] ?? 0)).toBe(a.stats.cases);
-    expect(a.stats.jobs).toBeGreaterThanOrEqual(2 * 5);
-  }, 240_000);
-  it.skipIf(typeof p === 'string')('wrong hardware: a flipped last element of every wide case is a mismatch, at every size', async () => {
-    const a = await run({ PTXCONF_STANDIN_FLIP: '1' }, [sizes], true);
-    // (the stand-in flips every one-slot case too: those are the 16-byte cases)
-    const size = (id: string) => /bytes=(\d+)/.exec(id)?.[1] ?? /-(\d+)B$/.exec(id)?.[1] ?? '16';
-    const wrong = a.list.filter((x) => x.verdict === 'mismatch' && size(x.id) !== '16');
-    expect([...new Set(wrong.map((x) => size(x.id)))].sort()).toEqual(['256', '32', '4096', '48', '65536']);
-    // every wide case: 2 variants x (4 library sizes x 2 cases + 4 file sizes past 16 B)
-    expect(wrong.length).toBe(2 * (4 * 2 + 4));
-    expect(a.list.filter((x) => x.verdict === 'pass' && size(x.id) !== '16')).toEqual([]);
-  }, 240_000);
+  it.skipIf(typeof p === 'string')(
+    'right hardware: the file cases of every size and the library cases of 32 B to 64 KiB pass; no case is skipped',
+    async () => {
+      const a = await run({}, [sizes], true);
+      const fileCases = a.list.filter((x) => x.id.includes('cp-reduce-async-bulk-sizes.yaml'));
+      expect(fileCases).toHaveLength(10);
+      // f32 adds with a NaN operand are `observed` (the text leaves the payload open)
+      expect(fileCases.filter((x) => !['pass', 'observed'].includes(x.verdict))).toEqual([]);
+      expect(fileCases.filter((x) => x.verdict === 'pass').length).toBeGreaterThanOrEqual(6);
+      expect(a.list.filter((x) => !['pass', 'observed'].includes(x.verdict))).toEqual([]);
+      // library: the one-slot cases and 2 generated cases of each of 32, 48, 4096, 65536 bytes per variant
+      expect(a.stats['total.cp.reduce.async.bulk.pass']! + (a.stats['total.cp.reduce.async.bulk.observed'] ?? 0)).toBe(a.stats.cases);
+      expect(a.stats.jobs).toBeGreaterThanOrEqual(2 * 5);
+    },
+    240_000,
+  );
+  it.skipIf(typeof p === 'string')(
+    'wrong hardware: a flipped last element of every wide case is a mismatch, at every size',
+    async () => {
+      const a = await run({ PTXCONF_STANDIN_FLIP: '1' }, [sizes], true);
+      // (the stand-in flips every one-slot case too: those are the 16-byte cases)
+      const size = (id: string) => /bytes=(\d+)/.exec(id)?.[1] ?? /-(\d+)B$/.exec(id)?.[1] ?? '16';
+      const wrong = a.list.filter((x) => x.verdict === 'mismatch' && size(x.id) !== '16');
+      expect([...new Set(wrong.map((x) => size(x.id)))].sort()).toEqual(['256', '32', '4096', '48', '65536']);
+      // every wide case: 2 variants x (4 library sizes x 2 cases + 4 file sizes past 16 B)
+      expect(wrong.length).toBe(2 * (4 * 2 + 4));
+      expect(a.list.filter((x) => x.verdict === 'pass' && size(x.id) !== '16')).toEqual([]);
+    },
+    240_000,
+  );
 });
 
 describe('tensor maps through the stand-in launcher: the box each case reduces is found from the map the executor encoded', async () => {
@@ -196,9 +223,19 @@ describe('tensor maps through the stand-in launcher: the box each case reduces i
       const { findTarget } = await import('../../harness/arch/targets.js');
       const results: { verdict: string; id: string; reason: string }[] = [];
       const r = await runGpuBackend({
-        target: findTarget('sm_90')!, ptx: '9.0', ptxas: p as Exclude<typeof p, string>, device: H100,
-        keep: (id) => ids.has(id), seed: 5, library: true, generated: 40, cases: [],
-        cacheDir: cache, executor: childCommand('executor'), worker: childCommand('worker'), workers: 2,
+        target: findTarget('sm_90')!,
+        ptx: '9.0',
+        ptxas: p as Exclude<typeof p, string>,
+        device: H100,
+        keep: (id) => ids.has(id),
+        seed: 5,
+        library: true,
+        generated: 40,
+        cases: [],
+        cacheDir: cache,
+        executor: childCommand('executor'),
+        worker: childCommand('worker'),
+        workers: 2,
         onResults: (rs) => results.push(...(rs as unknown as typeof results)),
       });
       return { ...r, list: results };
@@ -207,15 +244,23 @@ describe('tensor maps through the stand-in launcher: the box each case reduces i
       rmSync(cache, { recursive: true, force: true });
     }
   };
-  it.skipIf(typeof p === 'string')('right hardware: tiled and im2col (3d-5d) maps put case i\'s box on slot i, every case passes or is observed', async () => {
-    const a = await run({});
-    expect(a.stats.variants).toBe(6);
-    expect(a.stats.cases).toBeGreaterThan(6 * 40);
-    expect(a.list.filter((x) => !['pass', 'observed'].includes(x.verdict))).toEqual([]);
-  }, 240_000);
-  it.skipIf(typeof p === 'string')('wrong hardware: every 5th case one bit off is a mismatch in every variant, im2col included', async () => {
-    const a = await run({ PTXCONF_STANDIN_FLIP: '5' });
-    const wrong = a.list.filter((x) => x.verdict === 'mismatch');
-    expect(new Set(wrong.map((x) => x.id.split('/')[0]))).toEqual(ids);
-  }, 240_000);
+  it.skipIf(typeof p === 'string')(
+    "right hardware: tiled and im2col (3d-5d) maps put case i's box on slot i, every case passes or is observed",
+    async () => {
+      const a = await run({});
+      expect(a.stats.variants).toBe(6);
+      expect(a.stats.cases).toBeGreaterThan(6 * 40);
+      expect(a.list.filter((x) => !['pass', 'observed'].includes(x.verdict))).toEqual([]);
+    },
+    240_000,
+  );
+  it.skipIf(typeof p === 'string')(
+    'wrong hardware: every 5th case one bit off is a mismatch in every variant, im2col included',
+    async () => {
+      const a = await run({ PTXCONF_STANDIN_FLIP: '5' });
+      const wrong = a.list.filter((x) => x.verdict === 'mismatch');
+      expect(new Set(wrong.map((x) => x.id.split('/')[0]))).toEqual(ids);
+    },
+    240_000,
+  );
 });

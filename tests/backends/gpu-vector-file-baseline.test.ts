@@ -17,7 +17,12 @@ function parse(text: string) {
     return m ? Number(m[1]) : undefined;
   };
   const judged = /every case judged \(the report keeps a sample of the passes\): (.*)$/m.exec(text)?.[1] ?? '';
-  const counts = Object.fromEntries(judged.split(', ').map((x) => x.split(' ')).map(([k, v]) => [k!, Number(v)]));
+  const counts = Object.fromEntries(
+    judged
+      .split(', ')
+      .map((x) => x.split(' '))
+      .map(([k, v]) => [k!, Number(v)]),
+  );
   return {
     exit: Number(/^exit (\d+);/m.exec(text)?.[1]),
     total: stage('total')!,
@@ -47,7 +52,10 @@ describe('recorded H100 runs of a 1.3 M-case vector file, one read against the c
   });
   it('every case judged, as the old build judged it (TestFloat: 1,148,605 pass, 151,395 NaN results observed)', () => {
     for (const [k, r] of rec) {
-      expect(Object.values(r.counts).reduce((a, b) => a + b, 0), k).toBe(1_300_000);
+      expect(
+        Object.values(r.counts).reduce((a, b) => a + b, 0),
+        k,
+      ).toBe(1_300_000);
       if (k.startsWith('testfloat')) expect(r.counts, k).toEqual({ 'atom.pass': 1_148_605, 'atom.observed': 151_395 });
     }
     // the old build's JSON-lines instruction cache could hand a line another's instruction (fixed in 8f664ea): one case apart
@@ -56,7 +64,7 @@ describe('recorded H100 runs of a 1.3 M-case vector file, one read against the c
     expect(n['red.pass']).toBe(o['red.pass']);
     expect(Math.abs(n['atom.pass']! - o['atom.pass']!)).toBeLessThanOrEqual(1);
   });
-  it('the new build planned the file\'s variants only (1 and 12), the old one all 17,936', () => {
+  it("the new build planned the file's variants only (1 and 12), the old one all 17,936", () => {
     for (const t of ['cold', 'warm', 'warm2']) {
       expect(rec.get(`testfloat-new-${t}`)!.planned).toBe(1);
       expect(rec.get(`mixed-new-${t}`)!.planned).toBe(12);

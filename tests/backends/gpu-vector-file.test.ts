@@ -26,7 +26,14 @@ const dir = mkdtempSync(join(tmpdir(), 'ptxconf-gpu-vecfile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('kernels of given cases are named by their variant id', () => {
-  const ids = ['atom.global.add.f32', 'atom.global.add.f32(_)', 'red.shared::cta.add.noftz.bf16x2', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', 'cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group(f16)', 'atom.global.cas.b32'];
+  const ids = [
+    'atom.global.add.f32',
+    'atom.global.add.f32(_)',
+    'red.shared::cta.add.noftz.bf16x2',
+    'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32',
+    'cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group(f16)',
+    'atom.global.cas.b32',
+  ];
   it('a PTX identifier, read back to the id, the wide kernel apart', () => {
     for (const id of ids) {
       const name = givenKernelName(id);
@@ -37,7 +44,8 @@ describe('kernels of given cases are named by their variant id', () => {
     expect(givenKernelName('red.shared::cta.add.noftz.bf16x2')).toBe('v_red_shared$3a$3acta_add_noftz_bf16x2$');
   });
   it('any other name is none of them', () => {
-    for (const name of ['k12', 'k12w', 'v_atom_global_add_f32', 'v_atom_global$zz_add$', 'v_atom$2$', 'v_atom$x', 'v_atom$ww', 'c_atom_global$', 's_atom$', '']) expect(givenKernelId(name), name).toBeUndefined();
+    for (const name of ['k12', 'k12w', 'v_atom_global_add_f32', 'v_atom_global$zz_add$', 'v_atom$2$', 'v_atom$x', 'v_atom$ww', 'c_atom_global$', 's_atom$', ''])
+      expect(givenKernelId(name), name).toBeUndefined();
   });
 });
 
@@ -62,9 +70,18 @@ describe('GivenPlan: the variants of given cases, looked up alone', () => {
   }, 60_000);
   it('a variant the catalog does not accept, or does not have, gets the catalog reason', () => {
     const given = new GivenPlan('sm_90', '9.0');
-    const rejected = enumerateCatalog({ target, ptx: '9.0', neighbours: false, isaNeighbours: false, spellings: false, families: families().filter((f) => gpuFamilyIds().includes(f.id)) }).find((e) => e.expect !== 'accept')!;
+    const rejected = enumerateCatalog({
+      target,
+      ptx: '9.0',
+      neighbours: false,
+      isaNeighbours: false,
+      spellings: false,
+      families: families().filter((f) => gpuFamilyIds().includes(f.id)),
+    }).find((e) => e.expect !== 'accept')!;
     expect(given.get(rejected.id, rejected.family)).toEqual({ why: notAccepted(rejected.id, 'sm_90', '9.0', rejected.reason) });
-    expect(given.get('atom.global.add.f99', 'atom')).toEqual({ why: 'atom.global.add.f99 is not a variant the catalog expects ptxas to accept for sm_90 (PTX ISA 9.0): the catalog has no such variant; --list shows the ones it has' });
+    expect(given.get('atom.global.add.f99', 'atom')).toEqual({
+      why: 'atom.global.add.f99 is not a variant the catalog expects ptxas to accept for sm_90 (PTX ISA 9.0): the catalog has no such variant; --list shows the ones it has',
+    });
     expect(givenVariant('sm_90', '9.0', 'atom.global.add.f99')).toBeUndefined();
     expect(given.variants).toEqual([]);
   }, 60_000);
@@ -88,8 +105,7 @@ describe.skipIf(typeof p === 'string')('a vector file on the gpu backend, one re
   const file = join(dir, 'mixed.jsonl');
   writeMixedFile(file, 360);
   const base = ['--vectors', file, '--backend', 'gpu', '--cache-dir', join(dir, 'cache')];
-  const results = (d: string) =>
-    (JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')).results as { id: string }[]).map((r) => JSON.stringify(r)).sort();
+  const results = (d: string) => (JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')).results as { id: string }[]).map((r) => JSON.stringify(r)).sort();
   it('held, read twice (files or cases too big to hold) or with the workers started first: the same results', async () => {
     const held = await runWithStandin([...base, '--report', join(dir, 'held')], { XDG_CACHE_HOME: join(dir, 'xdg') });
     expect(held.code, held.out).toBe(0);
@@ -120,9 +136,16 @@ describe.skipIf(typeof p === 'string')('a vector file on the gpu backend, one re
     writeMixedFile(bad, 360);
     appendFileSync(bad, '{"name":"bad-hex","instruction":"atom.global.add.f32","memory":["0x1234"],"operands":{"b":["0x00000001"]}}\n');
     appendFileSync(bad, '{"name":"bad-instr","instruction":"atom.global.add.f99","memory":["0x00000001"],"operands":{"b":["0x00000001"]}}\n');
-    for (const [name, env] of [['bad', {}], ['bad-early', { PTXCONF_PRESTART_BYTES: '1' }], ['bad-twice', { PTXCONF_HOLD_BYTES: '0' }]] as const) {
+    for (const [name, env] of [
+      ['bad', {}],
+      ['bad-early', { PTXCONF_PRESTART_BYTES: '1' }],
+      ['bad-twice', { PTXCONF_HOLD_BYTES: '0' }],
+    ] as const) {
       const out = join(dir, name);
-      const r = await runWithStandin(['--vectors', bad, '--backend', 'gpu', '--cache-dir', join(dir, 'cache'), '--report', out], { XDG_CACHE_HOME: join(dir, 'xdg'), ...env });
+      const r = await runWithStandin(['--vectors', bad, '--backend', 'gpu', '--cache-dir', join(dir, 'cache'), '--report', out], {
+        XDG_CACHE_HOME: join(dir, 'xdg'),
+        ...env,
+      });
       expect(r.code, name).toBe(2);
       expect(r.out).toMatch(/bad\.jsonl:361:\d+: .*0x1234/);
       expect(r.out).toMatch(/bad\.jsonl:362:\d+: .*atom\.global\.add\.f99/);

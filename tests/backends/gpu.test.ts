@@ -140,7 +140,9 @@ describe('recorded H200 runs of cp.reduce.async.bulk (every sm_90 variant, ~10^4
     const { addOnce } = await import('../../harness/numerics/ops.js');
     const { F32, classify } = await import('../../harness/numerics/formats.js');
     expect(global.mismatches.length).toBe(2884);
-    expect(new Set(global.mismatches.map((m) => m.variant.replace('.L2::cache_hint', '')))).toEqual(new Set(['cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32']));
+    expect(new Set(global.mismatches.map((m) => m.variant.replace('.L2::cache_hint', '')))).toEqual(
+      new Set(['cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32']),
+    );
     for (const m of global.mismatches) {
       m.input.memory.forEach((x, i) => {
         const r = addOnce(F32, BigInt(x), BigInt(m.input.source[i]!), false);
@@ -188,25 +190,33 @@ describe('`npm run conformance -- --backend gpu --arch sm_90` on the H200 (its r
 describe('the GPU kernel emitter compiles with ptxas (representative variant of every op/type/vector/space)', async () => {
   const { ptxasOrReason } = await import('../helpers/ptxas.js');
   const p = await ptxasOrReason();
-  it.skipIf(typeof p === 'string')('one module, every representative atom, red and cp.reduce.async.bulk kernel, and every generic variant (mode 1: shared through cvta)', async () => {
-    const { gpuPlan, kernelsText } = await import('../../harness/backends/gpu/plan.js');
-    const { representativeVariants } = await import('../../cases/generators/cases.js');
-    const { families } = await import('../../harness/registry/index.js');
-    const { gpuFamily } = await import('../../harness/registry/gpu.js');
-    const { execa } = await import('execa');
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const reps = new Set(families().filter((f) => gpuFamily(f.id)).flatMap((f) => representativeVariants(f).map((v) => v.id)));
-    const plan = gpuPlan('sm_90', '9.0');
-    const chosen = plan.variants.filter((x) => reps.has(x.entry.id) || (x.shape.generic && !x.entry.q.sem && !x.entry.q.scope && !x.entry.q.hint));
-    expect(chosen.filter((x) => reps.has(x.entry.id)).length).toBe(123 + 39 + 130 + 12); // atom/red, bulk, tensor (5 dims x 26 op-types), red.async
-    expect(chosen.some((x) => x.shape.generic)).toBe(true);
-    const dir = mkdtempSync(join(tmpdir(), 'ptxconf-emit-'));
-    writeFileSync(join(dir, 'm.ptx'), kernelsText(plan, chosen));
-    const r = await execa((p as { path: string }).path, ['-arch', 'sm_90', join(dir, 'm.ptx'), '-o', join(dir, 'm.cubin')], { reject: false });
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-  }, 120_000);
+  it.skipIf(typeof p === 'string')(
+    'one module, every representative atom, red and cp.reduce.async.bulk kernel, and every generic variant (mode 1: shared through cvta)',
+    async () => {
+      const { gpuPlan, kernelsText } = await import('../../harness/backends/gpu/plan.js');
+      const { representativeVariants } = await import('../../cases/generators/cases.js');
+      const { families } = await import('../../harness/registry/index.js');
+      const { gpuFamily } = await import('../../harness/registry/gpu.js');
+      const { execa } = await import('execa');
+      const { mkdtempSync, writeFileSync } = await import('node:fs');
+      const { tmpdir } = await import('node:os');
+      const reps = new Set(
+        families()
+          .filter((f) => gpuFamily(f.id))
+          .flatMap((f) => representativeVariants(f).map((v) => v.id)),
+      );
+      const plan = gpuPlan('sm_90', '9.0');
+      const chosen = plan.variants.filter((x) => reps.has(x.entry.id) || (x.shape.generic && !x.entry.q.sem && !x.entry.q.scope && !x.entry.q.hint));
+      expect(chosen.filter((x) => reps.has(x.entry.id)).length).toBe(123 + 39 + 130 + 12); // atom/red, bulk, tensor (5 dims x 26 op-types), red.async
+      expect(chosen.some((x) => x.shape.generic)).toBe(true);
+      const dir = mkdtempSync(join(tmpdir(), 'ptxconf-emit-'));
+      writeFileSync(join(dir, 'm.ptx'), kernelsText(plan, chosen));
+      const r = await execa((p as { path: string }).path, ['-arch', 'sm_90', join(dir, 'm.ptx'), '-o', join(dir, 'm.cubin')], { reject: false });
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+    },
+    120_000,
+  );
 });
 
 describe('the recorded full run: every sm_90 atom/red/bulk variant x directed probes x 10^4 generated (172.8M cases on the H200)', async () => {
@@ -214,7 +224,15 @@ describe('the recorded full run: every sm_90 atom/red/bulk variant x directed pr
   const { gunzipSync } = await import('node:zlib');
   const base = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-sm_90-gpu-run');
   const doc = JSON.parse(gunzipSync(readFileSync(join(base, 'report.json.gz'))).toString());
-  type R = { id: string; kind: string; verdict: string; ptx: string; family: string; expectation?: string; case?: { input: GpuObservation['input']; observed: GpuObservation['observed']; nan?: string } };
+  type R = {
+    id: string;
+    kind: string;
+    verdict: string;
+    ptx: string;
+    family: string;
+    expectation?: string;
+    case?: { input: GpuObservation['input']; observed: GpuObservation['observed']; nan?: string };
+  };
   const cases: R[] = doc.results.filter((r: R) => r.kind === 'case');
   it('is the whole set, with at least 10^4 generated cases per variant, and validates against the schema', async () => {
     expect(doc.version).toBe(2);
@@ -228,7 +246,7 @@ describe('the recorded full run: every sm_90 atom/red/bulk variant x directed pr
     const validate = new Ajv({ allErrors: true }).compile(schema);
     expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 2))).toBe(true);
   });
-  it('keeps every directed probe of the directed library\'s variants, with bits', () => {
+  it("keeps every directed probe of the directed library's variants, with bits", () => {
     const probes = cases.filter((r) => r.id.includes('/probe:'));
     expect(probes.length).toBeGreaterThan(3000);
     expect(probes.every((r) => r.case?.observed.memory?.length)).toBe(true);
@@ -244,7 +262,7 @@ describe('the recorded full run: every sm_90 atom/red/bulk variant x directed pr
     expect(doc.stats['total.cp.reduce.async.bulk.known-deviation']).toBe(2884);
     expect(doc.stats['total.cp.reduce.async.bulk.mismatch']).toBe(0);
   }, 300_000);
-  it('the whole comparator (enrich, expectations, findings) gives the run\'s verdict counts and findings again', async () => {
+  it("the whole comparator (enrich, expectations, findings) gives the run's verdict counts and findings again", async () => {
     const { judgeRun } = await import('../../harness/compare/judge-run.js');
     const { loadExpectations, undoJudgement } = await import('../../harness/compare/expectations.js');
     const ex = await loadExpectations('cases/expectations/sm_90.yaml', true);
@@ -260,10 +278,13 @@ describe('the recorded full run: every sm_90 atom/red/bulk variant x directed pr
     expect(judged.findings.filter((f) => f.verdict !== 'skipped').map(line)).toEqual(doc.findings.filter((f: F) => f.verdict !== 'skipped').map(line));
     // skipped entries group by family and reason now (the run grouped by reason and named the first
     // family): the same counts per reason, and each family's finding counts that family's results
-    const perReason = (fs: F[]) => fs.filter((f) => f.verdict === 'skipped').reduce<Record<string, number>>((m, f) => ((m[f.text] = (m[f.text] ?? 0) + f.count), m), {});
+    const perReason = (fs: F[]) =>
+      fs.filter((f) => f.verdict === 'skipped').reduce<Record<string, number>>((m, f) => ((m[f.text] = (m[f.text] ?? 0) + f.count), m), {});
     expect(perReason(judged.findings)).toEqual(perReason(doc.findings));
     for (const f of judged.findings.filter((x) => x.verdict === 'skipped')) {
-      expect(f.count, line(f)).toBe(raw.filter((r: { verdict: string; family: string; reason: string }) => r.verdict === 'skipped' && r.family === f.subject && r.reason === f.text).length);
+      expect(f.count, line(f)).toBe(
+        raw.filter((r: { verdict: string; family: string; reason: string }) => r.verdict === 'skipped' && r.family === f.subject && r.reason === f.text).length,
+      );
     }
     expect(judged.outcomes.find((o) => o.id === 'bulk-add-f32-global-keeps-subnormals')).toMatchObject({ status: 'occurred', matched: 2884 });
   }, 300_000);

@@ -24,7 +24,10 @@ describe('fault isolation against a stand-in executor', () => {
     r.outcomes.forEach((os, li) =>
       os.forEach((o, ci) => {
         const culprit = (li === 0 && (ci === 3 || ci === 11)) || (li === 1 && ci === 7);
-        if (culprit) expect(o, `${li}/${ci}`).toEqual({ error: li === 0 ? 'CUDA_ERROR_ILLEGAL_ADDRESS' : 'no answer within 1.5 s: the child was killed (a launch that never ends)' });
+        if (culprit)
+          expect(o, `${li}/${ci}`).toEqual({
+            error: li === 0 ? 'CUDA_ERROR_ILLEGAL_ADDRESS' : 'no answer within 1.5 s: the child was killed (a launch that never ends)',
+          });
         else expect(o, `${li}/${ci}`).toEqual({ memory: [hex(100 + ci + ci)], returned: [hex(100 + ci)] });
       }),
     );
@@ -41,7 +44,7 @@ describe('fault isolation on the GPU (recorded H200 run of scripts/gpu/isolation
   });
 });
 
-describe('fault isolation on this machine\'s GPU', async () => {
+describe("fault isolation on this machine's GPU", async () => {
   const { loadLauncher } = await import('../../harness/backends/gpu/driver.js');
   const loaded = loadLauncher();
   const status = 'launcher' in loaded ? loaded.launcher.status() : { driver: false, reason: loaded.reason };
@@ -57,7 +60,11 @@ describe('fault isolation on this machine\'s GPU', async () => {
       { kernel: 'fault_if_marked', width: 32, lanes: 1, clustered: false, cases: cases(16, { 9: 0xdead }) },
       { kernel: 'endless_if_marked', width: 32, lanes: 1, clustered: false, cases: cases(8, { 2: 0xbeef }) },
     ];
-    const r = await runIsolated(launches, { executor: [process.execPath, '--import', 'tsx', join(root, 'harness', 'backends', 'gpu', 'executor.ts')], cubin: join(dir, 'iso.cubin'), timeoutMs: 8000 });
+    const r = await runIsolated(launches, {
+      executor: [process.execPath, '--import', 'tsx', join(root, 'harness', 'backends', 'gpu', 'executor.ts')],
+      cubin: join(dir, 'iso.cubin'),
+      timeoutMs: 8000,
+    });
     expect(r.outcomes[0]![9]).toEqual({ error: 'CUDA_ERROR_ILLEGAL_ADDRESS' });
     expect((r.outcomes[1]![2] as { error: string }).error).toMatch(/no answer within/);
     expect(r.outcomes.flat().filter((o) => 'error' in o)).toHaveLength(2);

@@ -28,7 +28,13 @@ import { ptxasOrReason } from '../helpers/ptxas.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const H100 = { name: 'NVIDIA H100 80GB HBM3', multicastSupported: true };
-const config = (over: Partial<StandInConfig> = {}): StandInConfig => ({ devices: Array.from({ length: 8 }, () => H100), order: 'ascending', accumulate: 'as-declared', ftz: false, ...over });
+const config = (over: Partial<StandInConfig> = {}): StandInConfig => ({
+  devices: Array.from({ length: 8 }, () => H100),
+  order: 'ascending',
+  accumulate: 'as-declared',
+  ftz: false,
+  ...over,
+});
 const ACC = (await loadVectors([join(ROOT, 'cases', 'vectors', 'multimem-accumulation.yaml')], ROOT)).cases;
 const byName = (n: string) => ACC.filter((c) => c.id.endsWith(`:${n}`));
 
@@ -52,14 +58,19 @@ describe('refusals, in order, before any driver call that creates anything', () 
   it('without the flag: refused first, the devices not even asked', async () => {
     const { drv, survey } = surveyed();
     const g = multicastGuard({ allowed: false, env: { NCCL_NVLS_ENABLE: '0' }, survey });
-    expect(g).toEqual({ refused: { check: 'flag', reason: expect.stringMatching(/it runs only with --allow-\w+, on a machine you own .*--plan-only shows what it would do/) } });
+    expect(g).toEqual({
+      refused: { check: 'flag', reason: expect.stringMatching(/it runs only with --allow-\w+, on a machine you own .*--plan-only shows what it would do/) },
+    });
     expect(drv.calls).toEqual([]);
   });
   it.each([
     [{ NCCL_NVLS_ENABLE: '0' }, /NCCL_NVLS_ENABLE=0 is set: this host tells NCCL to keep NVLink multicast off/],
     [{ NVSHMEM_DISABLE_NVLS: '1' }, /NVSHMEM_DISABLE_NVLS=1 is set/],
     [{ TORCH_SYMM_MEM_DISABLE_MULTICAST: '1' }, /TORCH_SYMM_MEM_DISABLE_MULTICAST=1 is set: this host tells PyTorch symmetric memory/],
-    [{ NCCL_NVLS_ENABLE: '0', NVSHMEM_DISABLE_NVLS: '1', TORCH_SYMM_MEM_DISABLE_MULTICAST: '1' }, /NCCL_NVLS_ENABLE=0, NVSHMEM_DISABLE_NVLS=1, TORCH_SYMM_MEM_DISABLE_MULTICAST=1 are set/],
+    [
+      { NCCL_NVLS_ENABLE: '0', NVSHMEM_DISABLE_NVLS: '1', TORCH_SYMM_MEM_DISABLE_MULTICAST: '1' },
+      /NCCL_NVLS_ENABLE=0, NVSHMEM_DISABLE_NVLS=1, TORCH_SYMM_MEM_DISABLE_MULTICAST=1 are set/,
+    ],
   ])('a host that keeps multicast off (%o): refused, the devices not asked', (env, re) => {
     const { drv, survey } = surveyed();
     const g = multicastGuard({ allowed: true, env, survey });
@@ -74,9 +85,15 @@ describe('refusals, in order, before any driver call that creates anything', () 
   it('fewer than two devices with multicast: refused after asking only the attribute; none created', async () => {
     const drv = new StandInMulticast(config({ devices: [H100, { name: 'NVIDIA H100 PCIe', multicastSupported: false }] }));
     const g = multicastGuard({ allowed: true, env: {}, survey: () => drv.survey() });
-    expect('refused' in g && g.refused).toEqual({ check: 'devices', reason: 'multimem needs at least 2 devices reporting CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 1; this machine has 1 (0: NVIDIA H100 80GB HBM3 (multicast supported); 1: NVIDIA H100 PCIe (multicast not supported))' });
+    expect('refused' in g && g.refused).toEqual({
+      check: 'devices',
+      reason:
+        'multimem needs at least 2 devices reporting CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 1; this machine has 1 (0: NVIDIA H100 80GB HBM3 (multicast supported); 1: NVIDIA H100 PCIe (multicast not supported))',
+    });
     expect(drv.calls).toEqual(['cuDeviceGetAttribute(MULTICAST_SUPPORTED) x2']);
-    expect(multicastGuard({ allowed: true, env: {}, survey: () => ({ unavailable: 'no CUDA driver' }) })).toEqual({ refused: { check: 'devices', reason: 'cannot ask the devices whether they support multicast: no CUDA driver' } });
+    expect(multicastGuard({ allowed: true, env: {}, survey: () => ({ unavailable: 'no CUDA driver' }) })).toEqual({
+      refused: { check: 'devices', reason: 'cannot ask the devices whether they support multicast: no CUDA driver' },
+    });
   });
 });
 
@@ -97,7 +114,12 @@ describe('the driver-call sequence (recording stand-in)', () => {
       `cuMemAlloc(device=0, size=${size})`,
       `cuMemAlloc(device=0, size=${size})`,
       'cuModuleLoadData+cuModuleGetFunction(device=0, multimem.ld_reduce.relaxed.sys.global.add.f32)',
-      ...[1, 2].flatMap(() => [...[0, 1, 2, 3].map((d) => `cuMemcpyHtoD(device=${d}, 4 bytes)`), 'cuLaunchKernel(device=0, 1 threads)+cuCtxSynchronize', ...[0, 1, 2, 3].map((d) => `cuMemcpyDtoH(device=${d}, 4 bytes)`), 'cuMemcpyDtoH(device=0, 4 bytes)']),
+      ...[1, 2].flatMap(() => [
+        ...[0, 1, 2, 3].map((d) => `cuMemcpyHtoD(device=${d}, 4 bytes)`),
+        'cuLaunchKernel(device=0, 1 threads)+cuCtxSynchronize',
+        ...[0, 1, 2, 3].map((d) => `cuMemcpyDtoH(device=${d}, 4 bytes)`),
+        'cuMemcpyDtoH(device=0, 4 bytes)',
+      ]),
       'cuModuleUnload(device=0)',
       'cuMemFree(device=0)',
       'cuMemFree(device=0)',
@@ -109,8 +131,21 @@ describe('the driver-call sequence (recording stand-in)', () => {
     expect([...drv.live.values()]).toEqual([]);
   });
 
-  const CALLS: (keyof MulticastDriver)[] = ['granularity', 'createMulticast', 'addDevice', 'allocPhysical', 'bindMemory', 'mapMulticast', 'mapUnicast', 'allocPlain', 'write', 'loadKernel', 'launch', 'read'];
-  it.each(CALLS)('%s fails: the job\'s cases are errors naming the call, and everything created is released', async (call) => {
+  const CALLS: (keyof MulticastDriver)[] = [
+    'granularity',
+    'createMulticast',
+    'addDevice',
+    'allocPhysical',
+    'bindMemory',
+    'mapMulticast',
+    'mapUnicast',
+    'allocPlain',
+    'write',
+    'loadKernel',
+    'launch',
+    'read',
+  ];
+  it.each(CALLS)("%s fails: the job's cases are errors naming the call, and everything created is released", async (call) => {
     const drv = new StandInMulticast(config({ failAt: { call, nth: call === 'addDevice' || call === 'allocPhysical' || call === 'write' ? 2 : 1 } }));
     const r = await run(drv, byName('f32-wider-than-f32-3'));
     expect(r.results.map((x) => x.verdict)).toEqual(['error']);
@@ -205,7 +240,15 @@ describe('the kernels compile (ptxas, sm_90)', async () => {
   it.skipIf(typeof p === 'string')('one kernel per multicast variant of the sm_90 catalog that ptxas accepts: every one compiles', () => {
     const ptxas = p as Exclude<typeof p, string>;
     // multimem.cp.reduce.async.bulk needs PTX ISA 9.1, which ptxas 13.0 does not write: its kernel is the next test's
-    const entries = enumerateCatalog({ target: findTarget('sm_90')!, ptx: '9.0', neighbours: false }).filter((e) => e.kind === 'variant' && e.status === 'valid' && e.expect === 'accept' && multicastFamily(e.family) && e.family !== 'multimem.cp.reduce.async.bulk' && !/^multimem\.red\.(acquire|release)|\.(cta|cluster)\./.test(e.ptx));
+    const entries = enumerateCatalog({ target: findTarget('sm_90')!, ptx: '9.0', neighbours: false }).filter(
+      (e) =>
+        e.kind === 'variant' &&
+        e.status === 'valid' &&
+        e.expect === 'accept' &&
+        multicastFamily(e.family) &&
+        e.family !== 'multimem.cp.reduce.async.bulk' &&
+        !/^multimem\.red\.(acquire|release)|\.(cta|cluster)\./.test(e.ptx),
+    );
     expect(entries.length).toBeGreaterThan(100);
     const seen = new Set<string>();
     const mods: string[] = [];
@@ -223,28 +266,42 @@ describe('the kernels compile (ptxas, sm_90)', async () => {
     }
     expect(mods.length).toBeGreaterThan(20);
   });
-  it.skipIf(typeof p === 'string')('the multimem.cp.reduce.async.bulk kernel: ptxas 13.0 compiles it at PTX ISA 9.0 with the unicast cp.reduce.async.bulk in its place (staging, fence, the size register, commit and wait), for 16 bytes to 4 KiB a case', () => {
-    const ptxas = p as Exclude<typeof p, string>;
-    const fam = multicastFamily('multimem.cp.reduce.async.bulk')!;
-    const unicast = (ptx: string, dst: string, src: string, size: string) => `${ptx.replace(/^multimem\./, '')} [${dst}], [${src}], ${size};`;
-    const cases: [string, number][] = [
-      ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', 4],
-      ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16', 72],
-      ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u64', 512],
-    ];
-    for (const [i, [ptx, n]] of cases.entries()) {
-      const q = parseInstruction(ptx).q;
-      const real = jobKernel({ variant: { family: 'multimem.cp.reduce.async.bulk', q, ptx }, family: fam, replicas: 2, cases: [{ id: 'x', input: { replicas: [Array(n).fill(0n), Array(n).fill(0n)], source: Array(n).fill(0n) } }] }, '9.0', 'sm_90');
-      expect(real.module).toMatch(/^\.version 9\.1$/m);
-      expect(real.module).toContain(`${ptx} [%a5], [%t5], %t7;`);
-      expect(real.slotBytes).toBe((n * Number(q.type!.replace(/\D/g, ''))) / 8);
-      const stand = multimemBulkModule(unicast, ptx, q, '9.0', 'sm_90', n);
-      expect(stand.text.replace(/^\.version 9\.0$/m, '.version 9.1').replace(/^  cp\.reduce\.async\.bulk\.global/m, '  multimem.cp.reduce.async.bulk.global')).toBe(real.module);
-      const f = join(dir, `bulk${i}.ptx`);
-      writeFileSync(f, stand.text);
-      expect(() => execFileSync(ptxas.path, ['-arch=sm_90', f, '-o', join(dir, `bulk${i}.cubin`)], { stdio: 'pipe' }), stand.text).not.toThrow();
-    }
-  });
+  it.skipIf(typeof p === 'string')(
+    'the multimem.cp.reduce.async.bulk kernel: ptxas 13.0 compiles it at PTX ISA 9.0 with the unicast cp.reduce.async.bulk in its place (staging, fence, the size register, commit and wait), for 16 bytes to 4 KiB a case',
+    () => {
+      const ptxas = p as Exclude<typeof p, string>;
+      const fam = multicastFamily('multimem.cp.reduce.async.bulk')!;
+      const unicast = (ptx: string, dst: string, src: string, size: string) => `${ptx.replace(/^multimem\./, '')} [${dst}], [${src}], ${size};`;
+      const cases: [string, number][] = [
+        ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', 4],
+        ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.bf16', 72],
+        ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u64', 512],
+      ];
+      for (const [i, [ptx, n]] of cases.entries()) {
+        const q = parseInstruction(ptx).q;
+        const real = jobKernel(
+          {
+            variant: { family: 'multimem.cp.reduce.async.bulk', q, ptx },
+            family: fam,
+            replicas: 2,
+            cases: [{ id: 'x', input: { replicas: [Array(n).fill(0n), Array(n).fill(0n)], source: Array(n).fill(0n) } }],
+          },
+          '9.0',
+          'sm_90',
+        );
+        expect(real.module).toMatch(/^\.version 9\.1$/m);
+        expect(real.module).toContain(`${ptx} [%a5], [%t5], %t7;`);
+        expect(real.slotBytes).toBe((n * Number(q.type!.replace(/\D/g, ''))) / 8);
+        const stand = multimemBulkModule(unicast, ptx, q, '9.0', 'sm_90', n);
+        expect(
+          stand.text.replace(/^\.version 9\.0$/m, '.version 9.1').replace(/^  cp\.reduce\.async\.bulk\.global/m, '  multimem.cp.reduce.async.bulk.global'),
+        ).toBe(real.module);
+        const f = join(dir, `bulk${i}.ptx`);
+        writeFileSync(f, stand.text);
+        expect(() => execFileSync(ptxas.path, ['-arch=sm_90', f, '-o', join(dir, `bulk${i}.cubin`)], { stdio: 'pipe' }), stand.text).not.toThrow();
+      }
+    },
+  );
 });
 
 describe('the command (no test gives it permission)', () => {
@@ -257,10 +314,16 @@ describe('the command (no test gives it permission)', () => {
   it('--plan-only: every job with what it would create and launch, the cases it cannot run, and what the guard would say; exit 0', async () => {
     const r = await runAtRoot(['--backend', 'multicast', '--plan-only', '--filter', 'multimem.ld_reduce.relaxed.sys.global.add.*', '--launches', '3']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/multicast plan for sm_90: (\d+) case\(s\) \(9 of \d+ file\(s\), (\d+) generated: every accepted variant over 2, 4 and 8 replicas\), (\d+) job\(s\) on 8 device\(s\) \(assumed: the devices were not asked\); each job launched 3 time\(s\)/);
+    expect(r.out).toMatch(
+      /multicast plan for sm_90: (\d+) case\(s\) \(9 of \d+ file\(s\), (\d+) generated: every accepted variant over 2, 4 and 8 replicas\), (\d+) job\(s\) on 8 device\(s\) \(assumed: the devices were not asked\); each job launched 3 time\(s\)/,
+    );
     expect(r.out).toMatch(/nothing below is created by --plan-only/);
-    expect(r.out).toMatch(/^  4 replicas, devices 0-3: cuMulticastCreate\(4 devices, \d+ bytes rounded up to the granularity\), cuMulticastAddDevice x4, .* then \d+ job\(s\), each: load its kernel, 3 x \(write 4 replicas, launch, read back\), unload/m);
-    expect(r.out).toMatch(/^    multimem\.ld_reduce\.relaxed\.sys\.global\.add\.f32: 2 case\(s\), one thread each, 4 bytes a case; reads back the returned values$/m);
+    expect(r.out).toMatch(
+      /^  4 replicas, devices 0-3: cuMulticastCreate\(4 devices, \d+ bytes rounded up to the granularity\), cuMulticastAddDevice x4, .* then \d+ job\(s\), each: load its kernel, 3 x \(write 4 replicas, launch, read back\), unload/m,
+    );
+    expect(r.out).toMatch(
+      /^    multimem\.ld_reduce\.relaxed\.sys\.global\.add\.f32: 2 case\(s\), one thread each, 4 bytes a case; reads back the returned values$/m,
+    );
     expect(r.out).toMatch(/^    \.\.\. and \d+ more job\(s\) \(--filter narrows the run\)$/m);
     expect(r.out).toMatch(/a run would be refused \(exit 2\): the multicast backend creates a multicast object/);
   });
@@ -274,7 +337,9 @@ describe('the command (no test gives it permission)', () => {
     expect(r.code).toBe(0);
     const m = /multicast plan for sm_90: (\d+) case\(s\) .*, 0 job\(s\)/.exec(r.out);
     expect(m, r.out).not.toBeNull();
-    expect(r.out).toContain(`  skipped ${m![1]} case(s): multimem.cp.reduce.async.bulk needs PTX ISA 9.1; the installed ptxas writes up to ${p.maxPtx} (a newer CUDA toolkit runs it)`);
+    expect(r.out).toContain(
+      `  skipped ${m![1]} case(s): multimem.cp.reduce.async.bulk needs PTX ISA 9.1; the installed ptxas writes up to ${p.maxPtx} (a newer CUDA toolkit runs it)`,
+    );
     expect(r.out).toMatch(/^ {4}\.\.\. and \d+ more$/m);
   });
   it('a --launches that is not a count is a usage error', async () => {
@@ -288,17 +353,34 @@ describe('the child process (stand-in)', () => {
   it('runs the cases and writes its results; everything released', async () => {
     const { runMulticastChild } = await import('../../harness/backends/multicast/isolate.js');
     const { encodeCases } = await import('../../harness/backends/multicast/wire.js');
-    const { result, code } = await runMulticastChild({ cases: encodeCases(byName('nccl-2360-f32')), devices: [0, 1, 2, 3], launches: 2, ptxIsa: '9.0', target: 'sm_90', ptxasPath: 'ptxas', standIn: config() });
+    const { result, code } = await runMulticastChild({
+      cases: encodeCases(byName('nccl-2360-f32')),
+      devices: [0, 1, 2, 3],
+      launches: 2,
+      ptxIsa: '9.0',
+      target: 'sm_90',
+      ptxasPath: 'ptxas',
+      standIn: config(),
+    });
     expect(code).toBe(0);
     expect(result.driver).toMatch(/^stand-in/);
     expect(result.results.map((r) => r.verdict)).toEqual(['observed']); // 1.0: one of the orders the reference allows
     expect(result.live).toEqual([]);
   });
-  it('a job file without the harness\'s allowance: the child refuses before it loads the multicast binding (it creates nothing)', async () => {
+  it("a job file without the harness's allowance: the child refuses before it loads the multicast binding (it creates nothing)", async () => {
     const { runMulticastChild } = await import('../../harness/backends/multicast/isolate.js');
     const { encodeCases } = await import('../../harness/backends/multicast/wire.js');
     // no standIn: the native path, which must stop at the guard (flag first, so the devices are not even asked)
-    await expect(runMulticastChild({ cases: encodeCases(byName('nccl-2360-f32')), devices: [0, 1, 2, 3], launches: 1, ptxIsa: '9.0', target: 'sm_90', ptxasPath: 'ptxas' })).rejects.toThrow(
+    await expect(
+      runMulticastChild({
+        cases: encodeCases(byName('nccl-2360-f32')),
+        devices: [0, 1, 2, 3],
+        launches: 1,
+        ptxIsa: '9.0',
+        target: 'sm_90',
+        ptxasPath: 'ptxas',
+      }),
+    ).rejects.toThrow(
       /multicast child: refused before loading the multicast binding: the multicast backend creates a multicast object .* it runs only with --allow-multicast/,
     );
   });
@@ -307,7 +389,15 @@ describe('the child process (stand-in)', () => {
     const { encodeCases } = await import('../../harness/backends/multicast/wire.js');
     let timer: NodeJS.Timeout | undefined;
     const { result, code } = await runMulticastChild(
-      { cases: encodeCases([...byName('f32-wider-than-f32-3'), ...byName('nccl-2360-f32')]), devices: [0, 1, 2, 3], launches: 40, ptxIsa: '9.0', target: 'sm_90', ptxasPath: 'ptxas', standIn: config({ launchMs: 100 }) },
+      {
+        cases: encodeCases([...byName('f32-wider-than-f32-3'), ...byName('nccl-2360-f32')]),
+        devices: [0, 1, 2, 3],
+        launches: 40,
+        ptxIsa: '9.0',
+        target: 'sm_90',
+        ptxasPath: 'ptxas',
+        standIn: config({ launchMs: 100 }),
+      },
       // the first job (40 launches of 100 ms) is well under way after 2.5 s (tsx start-up included)
       (pid) => (timer = setTimeout(() => process.kill(pid, 'SIGINT'), 2500)),
     );
@@ -322,24 +412,64 @@ describe('the child process (stand-in)', () => {
 describe('multimem.cp.reduce.async.bulk on the stand-in', () => {
   const mk = (name: string, ptx: string, replicas: bigint[][], source: bigint[]): Case => {
     const p = parseInstruction(ptx);
-    return { id: `${p.id}/t:${name}`, variant: { family: p.family.id, q: p.q, ptx, id: p.id }, input: { replicas, source }, origin: { kind: 'vectors', file: 't', line: 1, name } };
+    return {
+      id: `${p.id}/t:${name}`,
+      variant: { family: p.family.id, q: p.q, ptx, id: p.id },
+      input: { replicas, source },
+      origin: { kind: 'vectors', file: 't', line: 1, name },
+    };
   };
   const ADD = 'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32';
   it('each replica is reduced with the source; cases of different lengths are separate jobs; judged pass', async () => {
     const cases = [
-      mk('a', ADD, [[1n, 2n, 3n, 4n], [10n, 20n, 30n, 40n]], [100n, 100n, 100n, 100n]),
+      mk(
+        'a',
+        ADD,
+        [
+          [1n, 2n, 3n, 4n],
+          [10n, 20n, 30n, 40n],
+        ],
+        [100n, 100n, 100n, 100n],
+      ),
       mk('b', ADD, [[...Array(40).keys()].map(BigInt), [...Array(40).keys()].map((x) => BigInt(x * 2))], Array(40).fill(1n)),
-      mk('c', ADD, [[0xffffffffn, 0n, 0n, 0n], [5n, 0n, 0n, 0n], [6n, 0n, 0n, 0n], [7n, 0n, 0n, 0n]], [1n, 0n, 0n, 0n]),
+      mk(
+        'c',
+        ADD,
+        [
+          [0xffffffffn, 0n, 0n, 0n],
+          [5n, 0n, 0n, 0n],
+          [6n, 0n, 0n, 0n],
+          [7n, 0n, 0n, 0n],
+        ],
+        [1n, 0n, 0n, 0n],
+      ),
     ];
     const drv = new StandInMulticast(config());
     const r = await run(drv, cases);
-    expect(r.judged.results.map((x) => [x.id.split(':').pop(), x.verdict])).toEqual([['a', 'pass'], ['b', 'pass'], ['c', 'pass']]);
+    expect(r.judged.results.map((x) => [x.id.split(':').pop(), x.verdict])).toEqual([
+      ['a', 'pass'],
+      ['b', 'pass'],
+      ['c', 'pass'],
+    ]);
     expect(r.stats.jobs).toBe(3);
     const a = r.judged.results[0]!.case!.observed as { replicas: string[][] };
-    expect(a.replicas).toEqual([['0x00000065', '0x00000066', '0x00000067', '0x00000068'], ['0x0000006e', '0x00000078', '0x00000082', '0x0000008c']]);
+    expect(a.replicas).toEqual([
+      ['0x00000065', '0x00000066', '0x00000067', '0x00000068'],
+      ['0x0000006e', '0x00000078', '0x00000082', '0x0000008c'],
+    ]);
   });
   it('a switch that adds the source into one replica only is a mismatch (the check fails on wrong hardware)', async () => {
-    const cases = [mk('a', ADD, [[1n, 2n, 3n, 4n], [10n, 20n, 30n, 40n]], [100n, 100n, 100n, 100n])];
+    const cases = [
+      mk(
+        'a',
+        ADD,
+        [
+          [1n, 2n, 3n, 4n],
+          [10n, 20n, 30n, 40n],
+        ],
+        [100n, 100n, 100n, 100n],
+      ),
+    ];
     const drv = new StandInMulticast(config());
     // device 1 reads back what was written to it before the launch (as if the reduction reached device 0 only)
     const write = drv.write.bind(drv);
@@ -354,10 +484,22 @@ describe('multimem.cp.reduce.async.bulk on the stand-in', () => {
     expect(r.judged.results.map((x) => x.verdict)).toEqual(['mismatch']);
   });
   it('where the installed ptxas writes PTX ISA 9.0: skipped, with the reason, and nothing created for it', async () => {
-    const cases = [mk('a', ADD, [[1n, 2n, 3n, 4n], [10n, 20n, 30n, 40n]], [100n, 100n, 100n, 100n])];
+    const cases = [
+      mk(
+        'a',
+        ADD,
+        [
+          [1n, 2n, 3n, 4n],
+          [10n, 20n, 30n, 40n],
+        ],
+        [100n, 100n, 100n, 100n],
+      ),
+    ];
     const drv = new StandInMulticast(config());
     const r = await run(drv, cases, 1, '9.0');
-    expect(r.judged.results.map((x) => [x.verdict, x.reason])).toEqual([['skipped', 'multimem.cp.reduce.async.bulk needs PTX ISA 9.1; the installed ptxas writes up to 9.0 (a newer CUDA toolkit runs it)']]);
+    expect(r.judged.results.map((x) => [x.verdict, x.reason])).toEqual([
+      ['skipped', 'multimem.cp.reduce.async.bulk needs PTX ISA 9.1; the installed ptxas writes up to 9.0 (a newer CUDA toolkit runs it)'],
+    ]);
     expect(drv.calls.filter((c) => c.startsWith('cuMulticastCreate'))).toEqual([]);
   });
 });
@@ -379,7 +521,7 @@ describe('every accepted variant of the four families, over 2, 4 and 8 replicas 
 });
 
 describe('a signal to the harness while the child runs', () => {
-  it('goes to the child (which releases and hands back what it has); the harness\'s own handlers wait, and are back afterwards', async () => {
+  it("goes to the child (which releases and hands back what it has); the harness's own handlers wait, and are back afterwards", async () => {
     const { runMulticastChild } = await import('../../harness/backends/multicast/isolate.js');
     const { encodeCases } = await import('../../harness/backends/multicast/wire.js');
     let ownCalled = 0;
@@ -389,7 +531,15 @@ describe('a signal to the harness while the child runs', () => {
     let timer: NodeJS.Timeout | undefined;
     try {
       const r = await runMulticastChild(
-        { cases: encodeCases(byName('nccl-2360-f32')), devices: [0, 1, 2, 3], launches: 40, ptxIsa: '9.0', target: 'sm_90', ptxasPath: 'ptxas', standIn: config({ launchMs: 100 }) },
+        {
+          cases: encodeCases(byName('nccl-2360-f32')),
+          devices: [0, 1, 2, 3],
+          launches: 40,
+          ptxIsa: '9.0',
+          target: 'sm_90',
+          ptxasPath: 'ptxas',
+          standIn: config({ launchMs: 100 }),
+        },
         () =>
           (timer = setTimeout(() => {
             during = process.listeners('SIGINT');

@@ -24,39 +24,42 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
     expect(p.targets).toContain('sm_90');
   });
 
-  it.skipIf(!specRoot('ptxas on the PTX ISA examples'))('accepts every valid spec example, written by the module emitter, for a target that supports it', async () => {
-    const byTarget = new Map<string, CatalogEntry[]>();
-    const catalogs = new Map<string, CatalogEntry[]>();
-    const lines = [...new Set(families().map((f) => f.specFile))].flatMap((f) => specExamples(f)).filter((l) => !l.startsWith('createpolicy'));
-    let checked = 0;
-    for (const line of lines) {
-      let parsed;
-      try {
-        parsed = parseInstruction(line);
-      } catch {
-        continue; // errata with unknown qualifiers: spec-examples.test.ts covers them
-      }
-      if (parsed.violations.length) continue;
-      for (const t of ['sm_90', 'sm_100a']) {
-        const target = findTarget(t)!;
-        const ptx = modulePtxFor(target, p.maxPtx);
-        if (!ptx) continue;
-        let cat = catalogs.get(t);
-        if (!cat) catalogs.set(t, (cat = enumerateCatalog({ target, ptx, neighbours: false, isaNeighbours: false })));
-        const e = cat.find((x) => x.id === parsed.id);
-        if (e && e.expect === 'accept' && comparePtx(e.minPtx, p.maxPtx) <= 0) {
-          byTarget.set(t, [...(byTarget.get(t) ?? []), e]);
-          checked++;
-          break;
+  it.skipIf(!specRoot('ptxas on the PTX ISA examples'))(
+    'accepts every valid spec example, written by the module emitter, for a target that supports it',
+    async () => {
+      const byTarget = new Map<string, CatalogEntry[]>();
+      const catalogs = new Map<string, CatalogEntry[]>();
+      const lines = [...new Set(families().map((f) => f.specFile))].flatMap((f) => specExamples(f)).filter((l) => !l.startsWith('createpolicy'));
+      let checked = 0;
+      for (const line of lines) {
+        let parsed;
+        try {
+          parsed = parseInstruction(line);
+        } catch {
+          continue; // errata with unknown qualifiers: spec-examples.test.ts covers them
+        }
+        if (parsed.violations.length) continue;
+        for (const t of ['sm_90', 'sm_100a']) {
+          const target = findTarget(t)!;
+          const ptx = modulePtxFor(target, p.maxPtx);
+          if (!ptx) continue;
+          let cat = catalogs.get(t);
+          if (!cat) catalogs.set(t, (cat = enumerateCatalog({ target, ptx, neighbours: false, isaNeighbours: false })));
+          const e = cat.find((x) => x.id === parsed.id);
+          if (e && e.expect === 'accept' && comparePtx(e.minPtx, p.maxPtx) <= 0) {
+            byTarget.set(t, [...(byTarget.get(t) ?? []), e]);
+            checked++;
+            break;
+          }
         }
       }
-    }
-    expect(checked).toBeGreaterThan(40);
-    for (const [t, entries] of byTarget) {
-      const { results } = await classifyWithPtxas(entries, { ptxasPath: p.path, target: t, ptx: modulePtxFor(findTarget(t)!, p.maxPtx)! });
-      results.forEach((r, i) => expect(r, `${entries[i]!.id} on ${t}: ${r.messages.join(' | ')}`).toMatchObject({ accepted: true }));
-    }
-  });
+      expect(checked).toBeGreaterThan(40);
+      for (const [t, entries] of byTarget) {
+        const { results } = await classifyWithPtxas(entries, { ptxasPath: p.path, target: t, ptx: modulePtxFor(findTarget(t)!, p.maxPtx)! });
+        results.forEach((r, i) => expect(r, `${entries[i]!.id} on ${t}: ${r.messages.join(' | ')}`).toMatchObject({ accepted: true }));
+      }
+    },
+  );
 
   it('turns answers into verdicts: pass when ptxas agrees, compile-mismatch otherwise, observed for ambiguous rows', async () => {
     const target = findTarget('sm_90')!;
@@ -81,7 +84,13 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
 
   it.skipIf(comparePtx(p.maxPtx, '9.1') >= 0)('skips entries newer than the toolchain, with the reason (multimem.cp.reduce.async.bulk needs 9.1)', async () => {
     const target = findTarget('sm_90')!;
-    const entries = enumerateCatalog({ target, ptx: p.maxPtx, families: families().filter((f) => f.id === 'multimem.cp.reduce.async.bulk'), neighbours: false, isaNeighbours: false });
+    const entries = enumerateCatalog({
+      target,
+      ptx: p.maxPtx,
+      families: families().filter((f) => f.id === 'multimem.cp.reduce.async.bulk'),
+      neighbours: false,
+      isaNeighbours: false,
+    });
     expect(entries.length).toBeGreaterThan(20);
     const run = await runPtxasBackend(entries, target, p);
     expect(run.stats.ptxasCalls).toBe(0);
@@ -97,7 +106,10 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
   it('skips every entry of a target ptxas does not know, naming the rename', async () => {
     const target = TARGETS.find((t) => t.name === 'sm_101a')!;
     if (p.targets.includes('sm_101a')) return;
-    const entries = enumerateCatalog({ target, ptx: '8.8', families: families().filter((f) => f.id === 'red'), neighbours: false, isaNeighbours: false }).slice(0, 5);
+    const entries = enumerateCatalog({ target, ptx: '8.8', families: families().filter((f) => f.id === 'red'), neighbours: false, isaNeighbours: false }).slice(
+      0,
+      5,
+    );
     const run = await runPtxasBackend(entries, target, p);
     for (const r of run.results) {
       expect(r.verdict).toBe('skipped');
@@ -107,7 +119,9 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
 
   it('pins an isa-neighbour to the older PTX ISA and sees it rejected', async () => {
     const target = findTarget('sm_90')!;
-    const e = enumerateCatalog({ target, ptx: p.maxPtx, families: families().filter((f) => f.id === 'atom') }).find((x) => x.id === 'atom.global.cas.b128@ptx8.2')!;
+    const e = enumerateCatalog({ target, ptx: p.maxPtx, families: families().filter((f) => f.id === 'atom') }).find(
+      (x) => x.id === 'atom.global.cas.b128@ptx8.2',
+    )!;
     expect(e.expect).toBe('reject');
     const run = await runPtxasBackend([e], target, p);
     expect(run.results[0]).toMatchObject({ verdict: 'pass', modulePtx: '8.2' });
@@ -120,8 +134,23 @@ if (!ptxas) it.skip(`ptxas backend tests: ${found as string}`, () => {});
 describe.skipIf(!ptxas)('spelling neighbours (issue 14, deliverable 4): qualifiers in another order, or one written twice', () => {
   it('ambiguous in the catalog (expect either); ptxas 13.0 takes atom/red in any order, rejects a repeat, and rejects bulk reversed (its two state spaces change places); each recorded as observed', async () => {
     const target = findTarget('sm_90')!;
-    const entries = enumerateMatching({ target, ptx: ptxas!.maxPtx, kinds: ['spelling'], keep: (id) => /^(atom\.global\.cas\.b16|red\.and\.L2::cache_hint\.b32|cp\.reduce\.async\.bulk\.shared::cluster\.[^~]*)~/.test(id) });
-    expect(entries.map((e) => e.id.split('~')[1]).sort()).toEqual(['repeated', 'repeated', 'repeated', 'reversed', 'reversed', 'reversed', 'type-first', 'type-first', 'type-first']);
+    const entries = enumerateMatching({
+      target,
+      ptx: ptxas!.maxPtx,
+      kinds: ['spelling'],
+      keep: (id) => /^(atom\.global\.cas\.b16|red\.and\.L2::cache_hint\.b32|cp\.reduce\.async\.bulk\.shared::cluster\.[^~]*)~/.test(id),
+    });
+    expect(entries.map((e) => e.id.split('~')[1]).sort()).toEqual([
+      'repeated',
+      'repeated',
+      'repeated',
+      'reversed',
+      'reversed',
+      'reversed',
+      'type-first',
+      'type-first',
+      'type-first',
+    ]);
     for (const e of entries) {
       expect([e.kind, e.status, e.expect]).toEqual(['spelling', 'ambiguous', 'either']);
       const base = e.id.split('~')[0]!;

@@ -56,7 +56,12 @@ describe('the reference fast path on packed cases', async () => {
       const input = { memory: mem, b, ...(cc ? { c: cc } : {}), ...(space ? { space } : {}) } as const;
       const o = reference(c.variant, input);
       const single = o.memory!.map((e) => singleElement(variantInfo(c.variant.ptx).fmt!, e));
-      const line: Record<string, unknown> = { name: `t${i++}`, instruction: c.variant.ptx, memory: mem.map((x) => hex(bits, x)), operands: { b: b.map((x) => hex(bits, x)), ...(cc ? { c: cc.map((x) => hex(bits, x)) } : {}) } };
+      const line: Record<string, unknown> = {
+        name: `t${i++}`,
+        instruction: c.variant.ptx,
+        memory: mem.map((x) => hex(bits, x)),
+        operands: { b: b.map((x) => hex(bits, x)), ...(cc ? { c: cc.map((x) => hex(bits, x)) } : {}) },
+      };
       if (space) line.space = space;
       const kind = rnd() % 6;
       const returns = /^atom/.test(c.variant.ptx);
@@ -64,14 +69,24 @@ describe('the reference fast path on packed cases', async () => {
         // the model's own outcome where it is one value (a NaN where it is not), maybe with returned
         const fmt = variantInfo(c.variant.ptx).fmt!;
         const nanOf = () => BigInt((fmt.lane as { canonicalNaN?: number }).canonicalNaN ?? 0);
-        const e = single.map((x, k) => x ?? joinLanes(fmt, o.memory![k]!.map((l) => l.bits[0] ?? nanOf())));
+        const e = single.map(
+          (x, k) =>
+            x ??
+            joinLanes(
+              fmt,
+              o.memory![k]!.map((l) => l.bits[0] ?? nanOf()),
+            ),
+        );
         line.expect = { memory: e.map((x) => hex(bits, x)), ...(kind === 2 && returns ? { returned: mem.map((x) => hex(bits, x)) } : {}) };
       } else if (kind === 3) {
         line.expect = { memory: mem.map((x) => hex(bits, x ^ 1n)) }; // usually wrong
       } else if (kind === 4 && returns) {
         line.expect = { returned: mem.map((x) => hex(bits, rnd() & 1 ? x : x ^ 4n)) };
       } else if (kind === 5 && returns) {
-        line.expect = { memory: (single.every((x) => x !== undefined) ? single : mem).map((x) => hex(bits, x!)), returned: mem.map((x) => hex(bits, rnd() & 3 ? x : x ^ 2n)) };
+        line.expect = {
+          memory: (single.every((x) => x !== undefined) ? single : mem).map((x) => hex(bits, x!)),
+          returned: mem.map((x) => hex(bits, rnd() & 3 ? x : x ^ 2n)),
+        };
       }
       lines.push(JSON.stringify(line));
     }
@@ -144,7 +159,10 @@ describe('the reference fast path on packed cases', async () => {
 
   it('a group whose representative is not what the line would say goes the full way', async () => {
     const f = join(dir, 'one-pass.jsonl');
-    writeFileSync(f, '{"name": "p0", "instruction": "atom.global.add.f32", "memory": ["0x3f800000"], "operands": {"b": ["0x3f800000"]}, "expect": {"memory": ["0x40000000"]}}\n');
+    writeFileSync(
+      f,
+      '{"name": "p0", "instruction": "atom.global.add.f32", "memory": ["0x3f800000"], "operands": {"b": ["0x3f800000"]}, "expect": {"memory": ["0x40000000"]}}\n',
+    );
     let packed: PackedCases | undefined;
     for await (const b of streamVectors([f], dir, { packed: true })) if (isPacked(b)) packed = b;
     expect(packed?.n).toBe(1);
@@ -153,13 +171,20 @@ describe('the reference fast path on packed cases', async () => {
     expect(passGroup(packed!, 0, full, 1, undefined).ok).toBe(true);
     // the representative's full result with an input, an allowed set or a verdict its line would not say: refused
     expect(passGroup(packed!, 0, { ...full, case: { ...full.case!, input: { memory: ['0x3f800001'], b: ['0x3f800000'] } } }, 1, undefined).ok).toBe(false);
-    expect(passGroup(packed!, 0, { ...full, case: { ...full.case!, allowed: { memory: [[{ bits: ['0x40000000', '0x40000001'], anyNaN: false }]] } } }, 1, undefined).ok).toBe(false);
+    expect(
+      passGroup(packed!, 0, { ...full, case: { ...full.case!, allowed: { memory: [[{ bits: ['0x40000000', '0x40000001'], anyNaN: false }]] } } }, 1, undefined)
+        .ok,
+    ).toBe(false);
     expect(passGroup(packed!, 0, { ...full, verdict: 'observed' }, 1, undefined).ok).toBe(false);
   });
 
   it('a wrong expect past the kept head is a mismatch, not a fast pass', async () => {
     const f = join(dir, 'one-wrong.jsonl');
-    const body = Array.from({ length: 50 }, (_, k) => `{"name": "w${k}", "instruction": "atom.global.add.f32", "memory": ["0x3f800000"], "operands": {"b": ["0x3f800000"]}, "expect": {"memory": ["${k === 37 ? '0x40000001' : '0x40000000'}"]}}`);
+    const body = Array.from(
+      { length: 50 },
+      (_, k) =>
+        `{"name": "w${k}", "instruction": "atom.global.add.f32", "memory": ["0x3f800000"], "operands": {"b": ["0x3f800000"]}, "expect": {"memory": ["${k === 37 ? '0x40000001' : '0x40000000'}"]}}`,
+    );
     writeFileSync(f, `${body.join('\n')}\n`);
     const r = await runVectorsOnReference([f], dir, { keepWhole: 0 });
     expect(r.fastPasses).toBe(49);

@@ -46,7 +46,14 @@ function countingPtxas(dir: string, extra = ''): { ptxas: Ptxas; calls: () => nu
   writeFileSync(log, '');
   writeFileSync(path, `#!/usr/bin/env bash\n# stand-in ${extra}\ncase "$1" in --version|--help) ;; *) echo call >> ${log} ;; esac\nexec ${FAKE} "$@"\n`);
   chmodSync(path, 0o755);
-  const ptxas: Ptxas = { path, foundVia: '--ptxas', release: '99.0', versionLine: 'Cuda compilation tools, release 99.0, V99.0.0', maxPtx: '9.0', targets: ['sm_90'] };
+  const ptxas: Ptxas = {
+    path,
+    foundVia: '--ptxas',
+    release: '99.0',
+    versionLine: 'Cuda compilation tools, release 99.0, V99.0.0',
+    maxPtx: '9.0',
+    targets: ['sm_90'],
+  };
   return { ptxas, calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length };
 }
 
@@ -133,7 +140,9 @@ describe('the ptxas verdict cache', () => {
     const again = await runPtxasBackend(ENTRIES, target, ptxas, undefined, undefined, { cacheDir });
     expect(again.stats.cachedVerdicts).toBe(ENTRIES.length - 2);
     expect(calls() - n).toBeGreaterThan(0);
-    expect(answers(again).map((a) => a.verdict)).toEqual(ENTRIES.map((_, i) => (KINDS[i] === 'crash' ? 'error' : KINDS[i] === 'reject' ? 'compile-mismatch' : KINDS[i] === 'warn' ? 'observed' : 'pass')));
+    expect(answers(again).map((a) => a.verdict)).toEqual(
+      ENTRIES.map((_, i) => (KINDS[i] === 'crash' ? 'error' : KINDS[i] === 'reject' ? 'compile-mismatch' : KINDS[i] === 'warn' ? 'observed' : 'pass')),
+    );
     const d = new VerdictCache(cacheDir, ptxasBinaryHash(ptxas.path), 'sm_90');
     expect(d.stats).toMatchObject({ corrupt: 0, loaded: lines.length });
     const m = calls();

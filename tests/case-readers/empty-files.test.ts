@@ -28,7 +28,9 @@ describe('a vector file with no case', () => {
       writeFileSync(f, text);
       const v = await validateVectors([f], dir);
       expect(v.cases).toBe(0);
-      expect(v.problems.map(formatProblem)).toEqual([`${name}:1:1: holds no case (${why}); write cases into it (docs/vector-files.md shows both forms) or leave it out of --vectors`]);
+      expect(v.problems.map(formatProblem)).toEqual([
+        `${name}:1:1: holds no case (${why}); write cases into it (docs/vector-files.md shows both forms) or leave it out of --vectors`,
+      ]);
     });
   }
 

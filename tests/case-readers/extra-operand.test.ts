@@ -14,9 +14,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('c on add is a problem in YAML and JSON lines; c on cas is not', async () => {
   const y = join(dir, 'a.yaml');
-  writeFileSync(y, 'cases:\n  - name: add-with-c\n    instruction: atom.global.add.f32\n    memory: ["0x3f800000"]\n    operands: { b: ["0x3f800000"], c: ["0x40000000"] }\n');
+  writeFileSync(
+    y,
+    'cases:\n  - name: add-with-c\n    instruction: atom.global.add.f32\n    memory: ["0x3f800000"]\n    operands: { b: ["0x3f800000"], c: ["0x40000000"] }\n',
+  );
   const j = join(dir, 'b.jsonl');
-  writeFileSync(j, '{"name":"add-with-c","instruction":"atom.global.add.u32","memory":["0x00000001"],"operands":{"b":["0x00000002"],"c":["0x00000003"]}}\n{"name":"cas","instruction":"atom.global.cas.b32","memory":["0x00000001"],"operands":{"b":["0x00000001"],"c":["0x00000003"]}}\n');
+  writeFileSync(
+    j,
+    '{"name":"add-with-c","instruction":"atom.global.add.u32","memory":["0x00000001"],"operands":{"b":["0x00000002"],"c":["0x00000003"]}}\n{"name":"cas","instruction":"atom.global.cas.b32","memory":["0x00000001"],"operands":{"b":["0x00000001"],"c":["0x00000003"]}}\n',
+  );
   const r = await validateVectors([y, j], dir);
   const msgs = r.problems.map((p) => `${p.file}:${p.line}: ${p.message}`);
   expect(msgs).toEqual([
@@ -25,11 +31,14 @@ it('c on add is a problem in YAML and JSON lines; c on cas is not', async () => 
   ]);
 });
 
-it('a vector file\'s cite: reaches each result of its cases in the report (issue 13, defect 8)', async () => {
+it("a vector file's cite: reaches each result of its cases in the report (issue 13, defect 8)", async () => {
   const { runCli } = await import('../helpers/cli.js');
   const { readFileSync } = await import('node:fs');
   const f = join(dir, 'cite.yaml');
-  writeFileSync(f, 'cite: "PTX ISA 9.7.13.5"\ncases:\n  - name: add-one\n    instruction: atom.global.add.f32\n    memory: ["0x3f800000"]\n    operands: { b: ["0x3f800000"] }\n    expect: { memory: ["0x40000001"] }\n  - name: add-ok\n    instruction: atom.global.add.f32\n    memory: ["0x3f800000"]\n    operands: { b: ["0x3f800000"] }\n');
+  writeFileSync(
+    f,
+    'cite: "PTX ISA 9.7.13.5"\ncases:\n  - name: add-one\n    instruction: atom.global.add.f32\n    memory: ["0x3f800000"]\n    operands: { b: ["0x3f800000"] }\n    expect: { memory: ["0x40000001"] }\n  - name: add-ok\n    instruction: atom.global.add.f32\n    memory: ["0x3f800000"]\n    operands: { b: ["0x3f800000"] }\n',
+  );
   const { code } = await runCli(['--backend', 'reference', '--vectors', f, '--report', join(dir, 'rep')]);
   expect(code).toBe(1);
   const rep = JSON.parse(readFileSync(join(dir, 'rep', 'report.json'), 'utf8'));

@@ -41,7 +41,9 @@ function view(f: ReturnType<typeof newPackFields>) {
     operands: f.operands,
     expect: f.expect,
     lists,
-    elems: lists.map((at, L) => (at < 0 ? null : Array.from({ length: f.cnt[L]! }, (_, k) => Array.from(f.pre.subarray((L * MAX_ELEMS + k) * 3, (L * MAX_ELEMS + k) * 3 + 3))))),
+    elems: lists.map((at, L) =>
+      at < 0 ? null : Array.from({ length: f.cnt[L]! }, (_, k) => Array.from(f.pre.subarray((L * MAX_ELEMS + k) * 3, (L * MAX_ELEMS + k) * 3 + 3))),
+    ),
   };
 }
 
@@ -66,14 +68,25 @@ function compareLine(scan: NativeScan, line: string, last: boolean): { native: b
 const HEX = '0123456789abcdefABCDEF';
 const hexArb = (digits: number) => fc.array(fc.constantFrom(...HEX), { minLength: digits, maxLength: digits }).map((d) => `"0x${d.join('')}"`);
 const wsArb = fc.constantFrom('', ' ', '  ', '\t', ' \t');
-const listArb = (digits: fc.Arbitrary<number>) => fc.tuple(digits, fc.integer({ min: 1, max: 3 })).chain(([d, n]) => fc.array(hexArb(d), { minLength: n, maxLength: n }));
+const listArb = (digits: fc.Arbitrary<number>) =>
+  fc.tuple(digits, fc.integer({ min: 1, max: 3 })).chain(([d, n]) => fc.array(hexArb(d), { minLength: n, maxLength: n }));
 const digitsArb = fc.oneof({ arbitrary: fc.constantFrom(4, 8, 16), weight: 12 }, { arbitrary: fc.constantFrom(2, 7, 32), weight: 1 });
 
 /** A line of the common shape, its keys in any order, any spacing, some fields odd. */
 const lineArb = fc
   .record({
     name: fc.oneof({ arbitrary: fc.constantFrom('a', 'case-12', 'x.y-z_1'), weight: 6 }, { arbitrary: fc.constantFrom('bad name', 'é', '', 'q"'), weight: 1 }),
-    instr: fc.constantFrom('atom.global.add.f32', 'red.global.add.u32', 'atom.global.cas.b32', 'atom.global.add.noftz.f16', 'atom.global.add.v4.f32', 'atom.global.cas.b64', 'nope.f32', 'tab\\t', ''),
+    instr: fc.constantFrom(
+      'atom.global.add.f32',
+      'red.global.add.u32',
+      'atom.global.cas.b32',
+      'atom.global.add.noftz.f16',
+      'atom.global.add.v4.f32',
+      'atom.global.cas.b64',
+      'nope.f32',
+      'tab\\t',
+      '',
+    ),
     mem: listArb(digitsArb),
     b: fc.option(listArb(digitsArb)),
     c: fc.option(listArb(digitsArb)),
@@ -89,13 +102,24 @@ const lineArb = fc
     let w = 0;
     const sp = () => r.ws[w++ % r.ws.length]!;
     const list = (l: string[]) => `[${sp()}${l.join(`${sp()},${sp()}`)}${sp()}]`;
-    const map = (m: [string, string[] | null][]) => `{${sp()}${m.filter(([, v]) => v).map(([k, v]) => `"${k}"${sp()}:${sp()}${list(v!)}`).join(`${sp()},${sp()}`)}${sp()}}`;
+    const map = (m: [string, string[] | null][]) =>
+      `{${sp()}${m
+        .filter(([, v]) => v)
+        .map(([k, v]) => `"${k}"${sp()}:${sp()}${list(v!)}`)
+        .join(`${sp()},${sp()}`)}${sp()}}`;
     const fields = [
       `"name"${sp()}:${sp()}"${r.name}"`,
       `"instruction"${sp()}:${sp()}"${r.instr}"`,
       `"memory"${sp()}:${sp()}${list(r.mem)}`,
       `"operands"${sp()}:${sp()}${map([['b', r.b], ['c', r.c], ...(r.innerDup ? ([['b', r.mem]] as [string, string[]][]) : [])])}`,
-      ...(r.expect ? [`"expect"${sp()}:${sp()}${map([['memory', r.expect.memory], ['returned', r.expect.returned]])}`] : []),
+      ...(r.expect
+        ? [
+            `"expect"${sp()}:${sp()}${map([
+              ['memory', r.expect.memory],
+              ['returned', r.expect.returned],
+            ])}`,
+          ]
+        : []),
       ...(r.space ? [`"space"${sp()}:${sp()}"${r.space}"`] : []),
     ];
     // one of the orders of the fields (a permutation by its number), a key twice sometimes
@@ -107,10 +131,12 @@ const lineArb = fc
   });
 
 /** A line changed at one byte: one deleted, replaced or put in. */
-const mutatedArb = fc.tuple(lineArb, fc.nat(), fc.constantFrom('del', 'set', 'ins'), fc.constantFrom(...'"\\{}[],: \t\r0xXaz\u0000\u00e9'.split(''))).map(([l, at, how, c]) => {
-  const i = at % (l.length + 1);
-  return how === 'del' ? l.slice(0, i) + l.slice(i + 1) : how === 'set' ? l.slice(0, i) + c + l.slice(i + 1) : l.slice(0, i) + c + l.slice(i);
-});
+const mutatedArb = fc
+  .tuple(lineArb, fc.nat(), fc.constantFrom('del', 'set', 'ins'), fc.constantFrom(...'"\\{}[],: \t\r0xXaz\u0000\u00e9'.split('')))
+  .map(([l, at, how, c]) => {
+    const i = at % (l.length + 1);
+    return how === 'del' ? l.slice(0, i) + l.slice(i + 1) : how === 'set' ? l.slice(0, i) + c + l.slice(i + 1) : l.slice(0, i) + c + l.slice(i);
+  });
 
 describe.skipIf(!nat)('the native JSON-lines scanner', () => {
   it('fast-check: every line it takes, scanPackedLine takes with the same fields and end; it takes every line of fast elements scanPackedLine takes (seed 28)', () => {
@@ -149,7 +175,11 @@ describe.skipIf(!nat)('the native JSON-lines scanner', () => {
     for (let i = 0; i < 400; i++) {
       const instr = i % 97 === 5 ? 'atom.global.cas.b32' : spell(i);
       const d = /64/.test(instr) ? 16 : 8;
-      const h = (x: number) => `"0x${(x >>> 0).toString(16).padStart(8, '0').repeat(d / 8)}"`;
+      const h = (x: number) =>
+        `"0x${(x >>> 0)
+          .toString(16)
+          .padStart(8, '0')
+          .repeat(d / 8)}"`;
       let l = `{"name": "n${i % 390}", "instruction": "${instr}", "memory": [${h(i * 2654435761)}], "operands": {"b": [${h(i)}]${instr.includes('cas') ? `, "c": [${h(i + 1)}]` : ''}}}`;
       if (i % 11 === 0) l = l.replace('}}', '}, "expect": {"memory": [' + h(i + 7) + ']' + (i % 22 === 0 ? ', "returned": [' + h(i + 9) + ']' : '') + '}}');
       if (i % 13 === 0) l = l.replace('{"name"', '{"space": "shared", "name"');
@@ -162,8 +192,12 @@ describe.skipIf(!nat)('the native JSON-lines scanner', () => {
       lines.push(l);
     }
     // more spellings than the native table holds (64), and a line longer than a native line (4096 bytes)
-    for (let i = 0; i < 70; i++) lines.push(`{"name": "s${i}", "instruction": "atom.global.add.u32${' '.repeat(0)}", "memory": ["0x00000001"], "operands": {"b": ["0x00000002"]}, "space": "x${i}"}`);
-    for (let i = 0; i < 70; i++) lines.push(`{"name": "t${i}", "instruction": "red.global.add.u32.z${i}", "memory": ["0x00000001"], "operands": {"b": ["0x00000002"]}}`);
+    for (let i = 0; i < 70; i++)
+      lines.push(
+        `{"name": "s${i}", "instruction": "atom.global.add.u32${' '.repeat(0)}", "memory": ["0x00000001"], "operands": {"b": ["0x00000002"]}, "space": "x${i}"}`,
+      );
+    for (let i = 0; i < 70; i++)
+      lines.push(`{"name": "t${i}", "instruction": "red.global.add.u32.z${i}", "memory": ["0x00000001"], "operands": {"b": ["0x00000002"]}}`);
     lines.push(`{"name": "long", "instruction": "atom.global.add.u32", "memory": ["0x00000001"],${' '.repeat(5000)}"operands": {"b": ["0x00000002"]}}`);
     const text = `${lines.join('\n')}\n`;
     const on = loadVectorText('t.jsonl', text, 't.jsonl');

@@ -16,7 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const yamlItem = (name: string, odd = false) =>
   // odd: a typed shorthand, which the packed reader leaves to the general path
   `  - name: ${name}\n    instruction: atom.global.add.u32\n    memory: [${odd ? '{u32: 1}' : '"0x00000001"'}]\n    operands:\n      b: ['0x00000002']\n`;
-const jsonItem = (name: string, odd = false) => `{"name": "${name}", "instruction": "atom.global.add.u32", "memory": [${odd ? '{"u32": 1}' : '"0x00000001"'}], "operands": {"b": ["0x00000002"]}}\n`;
+const jsonItem = (name: string, odd = false) =>
+  `{"name": "${name}", "instruction": "atom.global.add.u32", "memory": [${odd ? '{"u32": 1}' : '"0x00000001"'}], "operands": {"b": ["0x00000002"]}}\n`;
 
 describe('duplicate names, packed or not', () => {
   // (name, read by the general path?) in file order: packed after packed, packed after general,

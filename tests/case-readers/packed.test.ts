@@ -32,7 +32,8 @@ function digitsOf(instr: string): { digits: number; lanes: number; cas: boolean 
   return { digits: info.fmt!.bits / 4, lanes: info.lanes!, cas: info.variant!.q.op === 'cas' };
 }
 
-const hexArb = (digits: number) => fc.array(fc.constantFrom(...'0123456789abcdefABCDEF'), { minLength: digits, maxLength: digits }).map((d) => `0x${d.join('')}`);
+const hexArb = (digits: number) =>
+  fc.array(fc.constantFrom(...'0123456789abcdefABCDEF'), { minLength: digits, maxLength: digits }).map((d) => `0x${d.join('')}`);
 
 /** One item's fields, some mangled: what a user might write, right or wrong. */
 const itemArb = fc
@@ -92,7 +93,11 @@ function fieldsOf(it: Item): [string, unknown][] {
 }
 
 const flowY = (v: unknown, sp: string): string =>
-  Array.isArray(v) ? `[${v.map((x) => `"${x}"`).join(`,${sp}`)}]` : `{${sp}${Object.entries(v as object).map(([k, x]) => `${k}: ${flowY(x, sp)}`).join(`,${sp}`)}${sp}}`;
+  Array.isArray(v)
+    ? `[${v.map((x) => `"${x}"`).join(`,${sp}`)}]`
+    : `{${sp}${Object.entries(v as object)
+        .map(([k, x]) => `${k}: ${flowY(x, sp)}`)
+        .join(`,${sp}`)}${sp}}`;
 
 function yamlItem(it: Item): string {
   const f = fieldsOf(it);
@@ -105,7 +110,8 @@ function yamlItem(it: Item): string {
     if (typeof v === 'string') return `${k}: ${k === 'instruction' && it.mangle === 'quoted-instr' ? `"${v}"` : v}`;
     if (Array.isArray(v)) return `${k}:${list(v, 4)}`;
     const inner = Object.entries(v as object);
-    if (it.maps === 'flow' || inner.length === 0) return `${k}: {${sp}${inner.map(([ik, x]) => `${ik}: [${(x as unknown[]).map(q).join(`,${sp}`)}]`).join(`,${sp}`)}${sp}}`;
+    if (it.maps === 'flow' || inner.length === 0)
+      return `${k}: {${sp}${inner.map(([ik, x]) => `${ik}: [${(x as unknown[]).map(q).join(`,${sp}`)}]`).join(`,${sp}`)}${sp}}`;
     return `${k}:${inner.map(([ik, x]) => `\n      ${ik}:${list(x as unknown[], 6)}`).join('')}`;
   });
   if (it.mangle === 'dup-key') lines.push(lines[0]!);
@@ -129,7 +135,9 @@ function same(file: string, text: string): number {
   expect(packed.problems).toEqual(general.problems);
   expect(packed.cases).toEqual(general.cases);
   // the same objects as JSON too (key order shows in reports)
-  expect(JSON.stringify(packed.cases, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))).toEqual(JSON.stringify(general.cases, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)));
+  expect(JSON.stringify(packed.cases, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))).toEqual(
+    JSON.stringify(general.cases, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)),
+  );
   expect(general.packed).toBe(0);
   return packed.packed;
 }
@@ -190,8 +198,23 @@ describe('the packed readers read exactly what the general path reads', () => {
   });
 
   it('JSON lines read in pieces of any size (each packed line finds its own end): the cases and problems of a whole read', () => {
-    const L = (k: number, tail = '') => `{"name": "p${k}", "instruction": "atom.global.add.u32", "memory": ["0x0000000${k % 10}"], "operands": {"b": ["0x00000002"]}}${tail}`;
-    const lines = [L(0), L(1, ' '), L(2, '\t \r'), '', L(3, '\r'), '   ', L(4, ' \r '), '{"name": "bad", "memory": ["0x1"]}', L(5), L(1), L(6, '}'), L(7, ' x'), L(8, '\r')];
+    const L = (k: number, tail = '') =>
+      `{"name": "p${k}", "instruction": "atom.global.add.u32", "memory": ["0x0000000${k % 10}"], "operands": {"b": ["0x00000002"]}}${tail}`;
+    const lines = [
+      L(0),
+      L(1, ' '),
+      L(2, '\t \r'),
+      '',
+      L(3, '\r'),
+      '   ',
+      L(4, ' \r '),
+      '{"name": "bad", "memory": ["0x1"]}',
+      L(5),
+      L(1),
+      L(6, '}'),
+      L(7, ' x'),
+      L(8, '\r'),
+    ];
     for (const end of ['', '\n', '\r\n', ' ', '\r']) {
       const text = lines.join('\n') + end;
       const whole = loadVectorText('t.jsonl', text, 't.jsonl');
@@ -202,7 +225,8 @@ describe('the packed readers read exactly what the general path reads', () => {
         const s = new JsonlScanner('t.jsonl', 't.jsonl');
         const u = Buffer.from(text);
         const got = [];
-        for (let i = 0; i < u.length || i === 0; i += size) got.push(...s.pushBytes(u.subarray(i, Math.min(u.length, i + size)), i + size >= u.length).flatMap((b) => unpackAll(b)));
+        for (let i = 0; i < u.length || i === 0; i += size)
+          got.push(...s.pushBytes(u.subarray(i, Math.min(u.length, i + size)), i + size >= u.length).flatMap((b) => unpackAll(b)));
         expect(got).toEqual(whole.cases);
         expect(s.ctx.problems).toEqual(whole.problems);
         expect(s.packedItems).toBe(whole.packed);
@@ -211,7 +235,8 @@ describe('the packed readers read exactly what the general path reads', () => {
   });
 
   it('YAML whose last item is cut at every byte (the packed scanner meets the end of the data there): what the general path reads', () => {
-    const item = (k: number) => `  - name: c${k}\n    instruction: atom.global.cas.b32\n    memory: ["0x0000000${k}"]\n    operands:\n      b: ['0x00000001']\n      c:\n        - 0x00000002   # c\n    expect: { memory: [0x00000003], returned: ["0x0000000${k}"] }\n`;
+    const item = (k: number) =>
+      `  - name: c${k}\n    instruction: atom.global.cas.b32\n    memory: ["0x0000000${k}"]\n    operands:\n      b: ['0x00000001']\n      c:\n        - 0x00000002   # c\n    expect: { memory: [0x00000003], returned: ["0x0000000${k}"] }\n`;
     const head = 'cite: "t"\ncases:\n';
     const full = head + item(1) + item(2);
     let packed = 0;
@@ -266,8 +291,17 @@ describe('the packed readers read exactly what the general path reads', () => {
       const H = (bits: number, xs: readonly bigint[]) => xs.map((x) => `0x${x.toString(16).padStart(bits / 4, '0')}`);
       const lines = cases.map((c) => {
         const bits = variantInfo(c.variant.ptx).fmt!.bits;
-        const o: Record<string, unknown> = { name: c.origin.kind === 'vectors' ? c.origin.name : '', instruction: c.variant.ptx, memory: H(bits, c.input.memory!), operands: { b: H(bits, c.input.b!), ...(c.input.c ? { c: H(bits, c.input.c) } : {}) } };
-        if (c.expect) o.expect = { ...(c.expect.memory ? { memory: H(bits, c.expect.memory) } : {}), ...(c.expect.returned ? { returned: H(bits, c.expect.returned) } : {}) };
+        const o: Record<string, unknown> = {
+          name: c.origin.kind === 'vectors' ? c.origin.name : '',
+          instruction: c.variant.ptx,
+          memory: H(bits, c.input.memory!),
+          operands: { b: H(bits, c.input.b!), ...(c.input.c ? { c: H(bits, c.input.c) } : {}) },
+        };
+        if (c.expect)
+          o.expect = {
+            ...(c.expect.memory ? { memory: H(bits, c.expect.memory) } : {}),
+            ...(c.expect.returned ? { returned: H(bits, c.expect.returned) } : {}),
+          };
         if (c.input.space) o.space = c.input.space;
         return JSON.stringify(o);
       });

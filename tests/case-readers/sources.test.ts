@@ -35,7 +35,10 @@ describe('representative variants', () => {
             .filter((q) => evaluate(fam, q).status === 'valid' && optional.every((n) => (q[n] ?? '') === '') && familyPlugin(fam.id).shape.representative(q))
             .map((q) => variantId(fam, q));
           const got = representativeVariants(fam);
-          expect(got.map((v) => v.id), `${fam.id} under ${e}`).toEqual(want);
+          expect(
+            got.map((v) => v.id),
+            `${fam.id} under ${e}`,
+          ).toEqual(want);
           expect(got.length, fam.id).toBeGreaterThan(0);
         }
       });

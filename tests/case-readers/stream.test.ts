@@ -27,7 +27,12 @@ function yamlFile(n: number): string {
   const out = ['# generated', 'cite: "gen"', 'cases:'];
   for (let i = 0; i < n; i++) {
     const [ins, d, c] = KINDS[i % 4]!;
-    out.push(`  - name: case-${i}`, `    instruction: ${ins}`, `    memory: ["${h(i, d)}"]`, `    operands: { b: ["${h(i + 1, d)}"]${c ? `, c: ["${h(i + 2, d)}"]` : ''} }`);
+    out.push(
+      `  - name: case-${i}`,
+      `    instruction: ${ins}`,
+      `    memory: ["${h(i, d)}"]`,
+      `    operands: { b: ["${h(i + 1, d)}"]${c ? `, c: ["${h(i + 2, d)}"]` : ''} }`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -36,7 +41,9 @@ function jsonlFile(n: number): string {
   const out = ['{"cite": "gen"}'];
   for (let i = 0; i < n; i++) {
     const [ins, d, c] = KINDS[i % 4]!;
-    out.push(`{"name": "case-${i}", "instruction": "${ins}", "memory": ["${h(i, d)}"], "operands": {"b": ["${h(i + 1, d)}"]${c ? `, "c": ["${h(i + 2, d)}"]` : ''}}}`);
+    out.push(
+      `{"name": "case-${i}", "instruction": "${ins}", "memory": ["${h(i, d)}"], "operands": {"b": ["${h(i + 1, d)}"]${c ? `, "c": ["${h(i + 2, d)}"]` : ''}}}`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -74,7 +81,9 @@ describe('a 200 k-case file', () => {
     // issue 13, defect 8: another variant's prefix is refused with the case's real id (before: it ran the f32 case)
     const wrong = await findCase(`red.global.add.u32/${f}:case-4`);
     expect(wrong.case).toBeUndefined();
-    expect(wrong.why).toMatch(/^case 'case-4' in .*big-200k\.yaml is atom\.global\.add\.f32, not red\.global\.add\.u32: its id is atom\.global\.add\.f32\/.*big-200k\.yaml:case-4$/);
+    expect(wrong.why).toMatch(
+      /^case 'case-4' in .*big-200k\.yaml is atom\.global\.add\.f32, not red\.global\.add\.u32: its id is atom\.global\.add\.f32\/.*big-200k\.yaml:case-4$/,
+    );
   }, 30_000);
 });
 
@@ -101,7 +110,12 @@ describe('streaming', () => {
     // and the two formats hold the same cases
     const a = (await collect(streamVectors([yaml], dir))).cases;
     const b = (await collect(streamVectors([jsonl], dir))).cases;
-    expect(isDeepStrictEqual(a.map((c) => c.input), b.map((c) => c.input))).toBe(true);
+    expect(
+      isDeepStrictEqual(
+        a.map((c) => c.input),
+        b.map((c) => c.input),
+      ),
+    ).toBe(true);
   }, 30_000);
 
   it('JSON lines read in blocks: a BOM, CRLF, a line longer than a block, a non-ASCII name, all as a whole read gives them', async () => {
@@ -190,14 +204,21 @@ describe('problems in big files', () => {
       `bad.yaml:${4 + 4 * 39_000}:11: duplicate case name 'case-5' (first at line 24); names must be unique in a file`,
       // the unclosed bracket: the yaml package notices on the line after it
       ...Array(at.length - 3).fill(expect.stringMatching(new RegExp(`^bad.yaml:(${6 + 4 * 39_001}|${7 + 4 * 39_001}):\\d+: YAML: `))),
-      expect.stringMatching(new RegExp(`^bad.jsonl:12:${'{"name": "x", "instruction": "red.global.add.u32", "memory": ['.length + 1}: memory\\[0\\]: 'zz' is not a hex bit pattern`)),
+      expect.stringMatching(
+        new RegExp(
+          `^bad.jsonl:12:${'{"name": "x", "instruction": "red.global.add.u32", "memory": ['.length + 1}: memory\\[0\\]: 'zz' is not a hex bit pattern`,
+        ),
+      ),
     ]);
     expect(v.cases).toBe(40_000 - 3 + 10);
   }, 30_000);
 
   it('a big file not in the simple layout gets one located problem saying what to do', async () => {
     const f = join(dir, 'flow.yaml');
-    const items = Array.from({ length: 60_000 }, (_, i) => `{name: f${i}, instruction: red.global.add.u32, memory: ["0x00000001"], operands: {b: ["0x00000001"]}}`);
+    const items = Array.from(
+      { length: 60_000 },
+      (_, i) => `{name: f${i}, instruction: red.global.add.u32, memory: ["0x00000001"], operands: {b: ["0x00000001"]}}`,
+    );
     writeFileSync(f, `cases: [\n${items.join(',\n')}\n]\n`);
     expect(statSync(f).size).toBeGreaterThan(WHOLE_DOC_LIMIT);
     const v = await validateVectors([f], dir);

@@ -49,7 +49,10 @@ cases:
   it('normalises shorthands to bits, lane 0 in the low half', () => {
     expect(r.cases[1]!.input.memory).toEqual([0x80003e00n]);
     expect(r.cases[1]!.input.b).toEqual([0xc0007c00n]);
-    expect(r.cases[3]!.input.replicas).toEqual([[0x3c00n, 0x4000n], [0x8000n, 0x7c00n]]);
+    expect(r.cases[3]!.input.replicas).toEqual([
+      [0x3c00n, 0x4000n],
+      [0x8000n, 0x7c00n],
+    ]);
   });
   it('keeps 128-bit values exact and the expectation', () => {
     expect(r.cases[2]!.input.c).toEqual([(1n << 128n) - 1n]);
@@ -97,11 +100,27 @@ describe('multimem.cp.reduce.async.bulk: a destination range on each GPU and one
   });
   it.each([
     ['memory: instead of replicas:', `    memory: ${u(4)}\n    source: ${u(4)}\n`, /give replicas: \(one memory list per replica\) instead of memory:/],
-    ['replicas of two lengths', `    replicas: [${u(4)}, ${u(8)}]\n    source: ${u(4)}\n`, /replicas\[1\] has 8 elements and replicas\[0\] 4; every replica holds the same destination range/],
-    ['a range that is not a multiple of 16 bytes', `    replicas: [${u(3)}, ${u(3)}]\n    source: ${u(3)}\n`, /bulk size must be a multiple of 16 bytes: 3 x 4 bytes is not \(PTX ISA 9\.7\.9\.27 \(multimem-cp-reduce-async-bulk\.md\), Description: "Operand size must be a multiple of 16\."\); use 4 elements per replica/],
+    [
+      'replicas of two lengths',
+      `    replicas: [${u(4)}, ${u(8)}]\n    source: ${u(4)}\n`,
+      /replicas\[1\] has 8 elements and replicas\[0\] 4; every replica holds the same destination range/,
+    ],
+    [
+      'a range that is not a multiple of 16 bytes',
+      `    replicas: [${u(3)}, ${u(3)}]\n    source: ${u(3)}\n`,
+      /bulk size must be a multiple of 16 bytes: 3 x 4 bytes is not \(PTX ISA 9\.7\.9\.27 \(multimem-cp-reduce-async-bulk\.md\), Description: "Operand size must be a multiple of 16\."\); use 4 elements per replica/,
+    ],
     ['no source', `    replicas: [${u(4)}, ${u(4)}]\n`, /source: is missing/],
-    ['a source of another length', `    replicas: [${u(4)}, ${u(4)}]\n    source: ${u(8)}\n`, /source \(shared-memory elements\) has 8 elements; this instruction takes 4 \(as many as the destination range\)/],
-    ['an operand b', `    replicas: [${u(4)}, ${u(4)}]\n    source: ${u(4)}\n    operands: { b: ${u(4)} }\n`, /b is not an operand of .* \(a bulk case gives replicas: and source:\)/],
+    [
+      'a source of another length',
+      `    replicas: [${u(4)}, ${u(4)}]\n    source: ${u(8)}\n`,
+      /source \(shared-memory elements\) has 8 elements; this instruction takes 4 \(as many as the destination range\)/,
+    ],
+    [
+      'an operand b',
+      `    replicas: [${u(4)}, ${u(4)}]\n    source: ${u(4)}\n    operands: { b: ${u(4)} }\n`,
+      /b is not an operand of .* \(a bulk case gives replicas: and source:\)/,
+    ],
   ])('%s: a located problem, no case', (_n, body, re) => {
     const r = loadVectorText('b.yaml', I + body);
     expect(r.cases).toEqual([]);
@@ -123,20 +142,55 @@ describe('malformed input', () => {
   });
   it('fast-check: mangled files always come back as problems, never a crash (seed 99)', () => {
     const base = readFileSync(join(FIX, '..', '..', '..', 'cases', 'vectors', 'handwritten-spec-rules.yaml'), 'utf8');
-    const tokens = ['', ' ', '\n', ':', '- ', '[', ']', '{', '}', '"', "'", '0x', 'zz', '\t', 'cases:', 'name: x', 'memory:', '&a', '*a', '!!binary', '%YAML 1.2', '---', '...', '#', 'inf', '-0.0', '{f32: [1, 2]}', 'instruction: atom.', '\u0000'];
+    const tokens = [
+      '',
+      ' ',
+      '\n',
+      ':',
+      '- ',
+      '[',
+      ']',
+      '{',
+      '}',
+      '"',
+      "'",
+      '0x',
+      'zz',
+      '\t',
+      'cases:',
+      'name: x',
+      'memory:',
+      '&a',
+      '*a',
+      '!!binary',
+      '%YAML 1.2',
+      '---',
+      '...',
+      '#',
+      'inf',
+      '-0.0',
+      '{f32: [1, 2]}',
+      'instruction: atom.',
+      '\u0000',
+    ];
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: base.length }), fc.integer({ min: 0, max: 40 }), fc.array(fc.constantFrom(...tokens), { maxLength: 8 }), (at, cut, ins) => {
-        const text = base.slice(0, at) + ins.join('') + base.slice(Math.min(base.length, at + cut));
-        const t0 = performance.now();
-        const r = loadVectorText('fuzz.yaml', text);
-        expect(performance.now() - t0).toBeLessThan(5000);
-        for (const p of r.problems) {
-          expect(p.line).toBeGreaterThan(0);
-          expect(p.col).toBeGreaterThan(0);
-          expect(p.message.length).toBeGreaterThan(10);
-        }
-        return Array.isArray(r.cases);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: base.length }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.array(fc.constantFrom(...tokens), { maxLength: 8 }),
+        (at, cut, ins) => {
+          const text = base.slice(0, at) + ins.join('') + base.slice(Math.min(base.length, at + cut));
+          const t0 = performance.now();
+          const r = loadVectorText('fuzz.yaml', text);
+          expect(performance.now() - t0).toBeLessThan(5000);
+          for (const p of r.problems) {
+            expect(p.line).toBeGreaterThan(0);
+            expect(p.col).toBeGreaterThan(0);
+            expect(p.message.length).toBeGreaterThan(10);
+          }
+          return Array.isArray(r.cases);
+        },
+      ),
       { numRuns: 400, seed: 99 },
     );
   });
@@ -207,7 +261,11 @@ describe('the fast YAML path', () => {
 
 describe('JSON lines', () => {
   it('load the same cases as the YAML they mirror, with the header line as the default', () => {
-    const yaml = loadVectorText('a.yaml', 'instruction: atom.global.cas.b32\ncite: "9.7.13.5"\ncases:\n  - name: x\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000001"], c: ["0x00000002"] }\n  - name: y\n    instruction: red.global.add.noftz.f16x2\n    memory: [{f16x2: [1.5, -0.0]}]\n    operands: { b: ["0x00000001"] }\n', 'a');
+    const yaml = loadVectorText(
+      'a.yaml',
+      'instruction: atom.global.cas.b32\ncite: "9.7.13.5"\ncases:\n  - name: x\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000001"], c: ["0x00000002"] }\n  - name: y\n    instruction: red.global.add.noftz.f16x2\n    memory: [{f16x2: [1.5, -0.0]}]\n    operands: { b: ["0x00000001"] }\n',
+      'a',
+    );
     const jsonl = loadVectorText(
       'a.jsonl',
       '{"instruction": "atom.global.cas.b32", "cite": "9.7.13.5"}\n{"name": "x", "memory": ["0x00000001"], "operands": {"b": ["0x00000001"], "c": ["0x00000002"]}}\r\n\n{"name": "y", "instruction": "red.global.add.noftz.f16x2", "memory": [{"f16x2": [1.5, -0.0]}], "operands": {"b": ["0x00000001"]}}',
@@ -222,7 +280,9 @@ describe('JSON lines', () => {
   });
   it('without a header, every line names its instruction', () => {
     const r = loadVectorText('b.jsonl', '{"name": "x", "memory": ["0x00000001"], "operands": {"b": ["0x00000001"]}}\n');
-    expect(r.problems.map(formatProblem)).toEqual(['b.jsonl:1:1: no instruction for this case; give "instruction" on its line, or a first line {"instruction": ..., "cite": ...} for the file']);
+    expect(r.problems.map(formatProblem)).toEqual([
+      'b.jsonl:1:1: no instruction for this case; give "instruction" on its line, or a first line {"instruction": ..., "cite": ...} for the file',
+    ]);
   });
   it('planted mistakes: every one located at its line and the column of its field', () => {
     const file = join(FIX, 'planted-mistakes.jsonl');
@@ -250,7 +310,7 @@ describe('JSON lines', () => {
     expect(r.cases[1]!.input).toEqual({ memory: [0x3fc00000n], b: [0x7f800000n] });
     expect(r.cases[0]!.cite).toBe('PTX ISA 9.7.13.5');
   });
-  it("a syntax error JSON.parse gives no position for is found at its character (the longest prefix that reads as unfinished)", () => {
+  it('a syntax error JSON.parse gives no position for is found at its character (the longest prefix that reads as unfinished)', () => {
     const head = '{"instruction": "atom.global.add.f32"}\n';
     for (const [line, bad] of [
       ['{"name": "a", "memory": ["0x00000001",], "operands": {"b": ["0x00000001"]}}', '],'],
@@ -266,14 +326,19 @@ describe('JSON lines', () => {
     const base = readFileSync(join(FIX, 'planted-mistakes.jsonl'), 'utf8');
     const tokens = ['', ' ', '\n', ':', ',', '[', ']', '{', '}', '"', '0x', 'zz', '\\', '\\u12', 'null', '1e999', '-0', '{"f32": 1}', '\u0000', '"name"'];
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: base.length }), fc.integer({ min: 0, max: 30 }), fc.array(fc.constantFrom(...tokens), { maxLength: 6 }), (at, cut, ins) => {
-        const r = loadVectorText('fuzz.jsonl', base.slice(0, at) + ins.join('') + base.slice(Math.min(base.length, at + cut)));
-        for (const p of r.problems) {
-          expect(p.line).toBeGreaterThan(0);
-          expect(p.col).toBeGreaterThan(0);
-        }
-        return r.problems.length > 0;
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: base.length }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.array(fc.constantFrom(...tokens), { maxLength: 6 }),
+        (at, cut, ins) => {
+          const r = loadVectorText('fuzz.jsonl', base.slice(0, at) + ins.join('') + base.slice(Math.min(base.length, at + cut)));
+          for (const p of r.problems) {
+            expect(p.line).toBeGreaterThan(0);
+            expect(p.col).toBeGreaterThan(0);
+          }
+          return r.problems.length > 0;
+        },
+      ),
       { numRuns: 300, seed: 7 },
     );
   });

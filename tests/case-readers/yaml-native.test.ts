@@ -8,7 +8,17 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { R_LINES, R_NAMELINE, R_NL, Spellings, YAML_SLACK, nativeScan, nativeScanStatus, recordFields, useNativeScan } from '../../harness/case-readers/native-scan.js';
+import {
+  R_LINES,
+  R_NAMELINE,
+  R_NL,
+  Spellings,
+  YAML_SLACK,
+  nativeScan,
+  nativeScanStatus,
+  recordFields,
+  useNativeScan,
+} from '../../harness/case-readers/native-scan.js';
 import { unpackAll } from '../../harness/case-readers/packed.js';
 import { MAX_ELEMS, type PackFields, newPackFields } from '../../harness/case-readers/pack-fields.js';
 import { loadVectorText } from '../../harness/case-readers/vectors.js';
@@ -84,7 +94,9 @@ const digitsArb = fc.oneof({ arbitrary: fc.constantFrom(4, 8, 16), weight: 40 },
 /** An element token: "0x..", '0x..' or plain 0x.., now and then something else. */
 const tokenArb = fc.oneof(
   {
-    arbitrary: fc.tuple(digitsArb, fc.constantFrom('"', "'", '', ''), fc.array(fc.constantFrom(...HEX), { minLength: 32, maxLength: 32 })).map(([d, q, h]) => `${q}0x${h.slice(0, d).join('')}${q}`),
+    arbitrary: fc
+      .tuple(digitsArb, fc.constantFrom('"', "'", '', ''), fc.array(fc.constantFrom(...HEX), { minLength: 32, maxLength: 32 }))
+      .map(([d, q, h]) => `${q}0x${h.slice(0, d).join('')}${q}`),
     weight: 60,
   },
   { arbitrary: fc.constantFrom('12', '"0x12\\"', "'0x1234''", '0X1234', '"0xg234"', "'0x12345678", 'null', '"0x1234" #c', '[0x1234]', '0x1234:'), weight: 1 },
@@ -93,10 +105,27 @@ const tokenArb = fc.oneof(
 const mostly = <T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>, odd = 30) => fc.oneof({ arbitrary: usual, weight: odd }, { arbitrary: rare, weight: 1 });
 const wsArb = mostly(fc.constantFrom('', ' '), fc.constantFrom('  ', '   '), 6);
 const keyArb = (k: string) => mostly(fc.constantFrom(k, k, k, k, k, k, `"${k}"`, `'${k}'`), fc.constantFrom(`${k}x`, `"${k}'`, `${k} `), 100);
-const scalarArb = (vals: string[], odd: string[]) => mostly(fc.constantFrom(...vals).chain((v) => fc.constantFrom(v, v, `"${v}"`, `'${v}'`)), fc.constantFrom(...odd), 12);
-const nameArb = scalarArb(['a', 'case-12', 'x.y-z_1', '_n'], ['null', 'True', '123', '1e5', '0x12', '0o17', '1_0', '"a b"', "''", '"é"', 'a:b', 'a: b', '"q\\"x"']);
+const scalarArb = (vals: string[], odd: string[]) =>
+  mostly(
+    fc.constantFrom(...vals).chain((v) => fc.constantFrom(v, v, `"${v}"`, `'${v}'`)),
+    fc.constantFrom(...odd),
+    12,
+  );
+const nameArb = scalarArb(
+  ['a', 'case-12', 'x.y-z_1', '_n'],
+  ['null', 'True', '123', '1e5', '0x12', '0o17', '1_0', '"a b"', "''", '"é"', 'a:b', 'a: b', '"q\\"x"'],
+);
 const instrArb = scalarArb(
-  ['atom.global.add.u32', 'red.global.add.u32', 'atom.global.cas.b32', 'atom.global.add.noftz.f16', 'atom.global.add.v4.f32', 'atom.global.cas.b64', 'atom.shared::cta.add.u32', 'nope.f32'],
+  [
+    'atom.global.add.u32',
+    'red.global.add.u32',
+    'atom.global.cas.b32',
+    'atom.global.add.noftz.f16',
+    'atom.global.add.v4.f32',
+    'atom.global.cas.b64',
+    'atom.shared::cta.add.u32',
+    'nope.f32',
+  ],
   ['FALSE', '12.5', '"tab\\t"', "''", `${'x'.repeat(130)}`, 'atom.global.add.u32:', 'atom.global.add.u32 :x'],
 );
 const spaceArb = scalarArb(['global', 'shared', 'local'], ['Null', '"glob"']);
@@ -107,7 +136,18 @@ const itemArb = fc
   .record({
     indent: fc.constantFrom(0, 2, 4),
     extra: fc.constantFrom(0, 0, 0, 1),
-    keys: fc.record({ name: keyArb('name'), instruction: keyArb('instruction'), memory: keyArb('memory'), operands: keyArb('operands'), expect: keyArb('expect'), space: keyArb('space'), b: keyArb('b'), c: keyArb('c'), m: keyArb('memory'), r: keyArb('returned') }),
+    keys: fc.record({
+      name: keyArb('name'),
+      instruction: keyArb('instruction'),
+      memory: keyArb('memory'),
+      operands: keyArb('operands'),
+      expect: keyArb('expect'),
+      space: keyArb('space'),
+      b: keyArb('b'),
+      c: keyArb('c'),
+      m: keyArb('memory'),
+      r: keyArb('returned'),
+    }),
     name: nameArb,
     instr: instrArb,
     mem: listArb,
@@ -121,8 +161,14 @@ const itemArb = fc
     // where the item breaks a layout rule (no space after ':' or '-', a key one column off)
     odd: fc.array(mostly(fc.constant(false), fc.constant(true), 200), { minLength: 40, maxLength: 40 }),
     ws: fc.array(wsArb, { minLength: 40, maxLength: 40 }),
-    ends: fc.array(mostly(fc.constantFrom('', '', '', '', '', ' # c', ' ', '  # x: [y]'), fc.constantFrom('#c', '\r', '\t'), 100), { minLength: 40, maxLength: 40 }),
-    between: fc.array(mostly(fc.constantFrom('', '', '', '', '', '', '', '\n', '   # note\n', '      \n', '#x\n'), fc.constantFrom('\r\n', ' x\n', '\t\n'), 100), { minLength: 40, maxLength: 40 }),
+    ends: fc.array(mostly(fc.constantFrom('', '', '', '', '', ' # c', ' ', '  # x: [y]'), fc.constantFrom('#c', '\r', '\t'), 100), {
+      minLength: 40,
+      maxLength: 40,
+    }),
+    between: fc.array(
+      mostly(fc.constantFrom('', '', '', '', '', '', '', '\n', '   # note\n', '      \n', '#x\n'), fc.constantFrom('\r\n', ' x\n', '\t\n'), 100),
+      { minLength: 40, maxLength: 40 },
+    ),
     dup: fc.constantFrom(false, false, false, false, false, false, false, true),
     next: mostly(fc.constantFrom('', '- name: next\n', '- name: next\n', '- name: next\n'), fc.constantFrom('- \n', 'top: 1\n', '  - name: other\n', '\n'), 8),
     nl: fc.constantFrom('\n', '\n', '\n', '\r\n'),
@@ -158,8 +204,24 @@ const itemArb = fc
       `${K.name}:${odd() ? '' : ' '}${sp()}${r.name}${end()}`,
       `${K.instruction}: ${sp()}${r.instr}${end()}`,
       `${K.memory}:${listValue(r.mem, keyCol)}`,
-      `${K.operands}:${mapValue([[K.b, r.b], [K.c, r.c]], keyCol)}`,
-      ...(r.expect ? [`${K.expect}:${mapValue([[K.m, r.expect.memory], [K.r, r.expect.returned]], keyCol)}`] : []),
+      `${K.operands}:${mapValue(
+        [
+          [K.b, r.b],
+          [K.c, r.c],
+        ],
+        keyCol,
+      )}`,
+      ...(r.expect
+        ? [
+            `${K.expect}:${mapValue(
+              [
+                [K.m, r.expect.memory],
+                [K.r, r.expect.returned],
+              ],
+              keyCol,
+            )}`,
+          ]
+        : []),
       ...(r.space ? [`${K.space}: ${r.space}${end()}`] : []),
     ];
     const rest = [...fields];
@@ -171,11 +233,16 @@ const itemArb = fc
   });
 
 /** An item changed at one byte: one deleted, replaced or put in. */
-const mutatedArb = fc.tuple(itemArb, fc.nat(), fc.constantFrom('del', 'set', 'ins'), fc.constantFrom(...'"\'{}[],:- #\t\r\n0xXaz\u0000\u00e9'.split(''))).map(([it, at, how, c]) => {
-  const l = it.text;
-  const i = at % (l.length + 1);
-  return { indent: it.indent, text: how === 'del' ? l.slice(0, i) + l.slice(i + 1) : how === 'set' ? l.slice(0, i) + c + l.slice(i + 1) : l.slice(0, i) + c + l.slice(i) };
-});
+const mutatedArb = fc
+  .tuple(itemArb, fc.nat(), fc.constantFrom('del', 'set', 'ins'), fc.constantFrom(...'"\'{}[],:- #\t\r\n0xXaz\u0000\u00e9'.split('')))
+  .map(([it, at, how, c]) => {
+    const l = it.text;
+    const i = at % (l.length + 1);
+    return {
+      indent: it.indent,
+      text: how === 'del' ? l.slice(0, i) + l.slice(i + 1) : how === 'set' ? l.slice(0, i) + c + l.slice(i + 1) : l.slice(0, i) + c + l.slice(i),
+    };
+  });
 
 describe.skipIf(!nat)('the native YAML scanner', () => {
   it('fast-check: every item it takes, packScan takes with the same fields, end and lines; it takes every item of fast elements packScan takes (seed 30)', () => {
@@ -240,7 +307,8 @@ describe.skipIf(!nat)('the native YAML scanner', () => {
   it('a list indented 1,500 columns: read by it, the same cases as without it', () => {
     const pad = ' '.repeat(1500);
     let text = 'cite: "t"\ncases:\n';
-    for (let i = 0; i < 40; i++) text += `${pad}- name: d${i}\n${pad}  instruction: red.global.add.u32\n${pad}  memory: ["0x0000000${i % 10}"]\n${pad}  operands: { b: ["0x00000002"] }\n`;
+    for (let i = 0; i < 40; i++)
+      text += `${pad}- name: d${i}\n${pad}  instruction: red.global.add.u32\n${pad}  memory: ["0x0000000${i % 10}"]\n${pad}  operands: { b: ["0x00000002"] }\n`;
     const s = new YamlScanner('d.yaml', 'd.yaml', false, text.length);
     const on = s.push(text, true).flatMap((b) => unpackAll(b));
     expect(s.nativeItems).toBe(39); // the first item is read where the list starts (YamlScanner.begin), the others by packRun
@@ -261,13 +329,23 @@ describe.skipIf(!nat)('the native YAML scanner', () => {
     items[21] = items[21]!.replace('instruction: red.global.add.u32', 'instruction: red.global.add.u32\n    space: local');
     items[30] = items[30]!.replace(/0x([0-9a-f]{8})/, '0x$1$1');
     items[44] = items[44]!.replace('atom.global.add.u32', 'atom.global.add.q32');
-    for (let i = 0; i < 70; i++) items.push(`  - name: s${i}\n    instruction: red.global.add.u32.z${i}\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n`);
+    for (let i = 0; i < 70; i++)
+      items.push(`  - name: s${i}\n    instruction: red.global.add.u32.z${i}\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n`);
     items.push(`  - name: long\n    instruction: atom.global.add.${'u'.repeat(140)}32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n`);
     items.push('  - name: folded\n    instruction: >\n      red.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n');
     // expect: lists packItem does not take (two elements, another width): the general path reports them
-    for (const [n, e] of [['exp-two', 'memory: ["0x00000003", "0x00000003"]'], ['exp-wide', 'memory: ["0x0000000000000003"]'], ['ret-two', 'returned: ["0x00000001", "0x00000001"]'], ['ret-wide', 'memory: ["0x00000003"], returned: ["0x0001"]']])
-      items.push(`  - name: ${n}\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { ${e} }\n`);
-    items.push('  - name: returned-on-red\n    instruction: red.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { returned: ["0x00000001"] }\n');
+    for (const [n, e] of [
+      ['exp-two', 'memory: ["0x00000003", "0x00000003"]'],
+      ['exp-wide', 'memory: ["0x0000000000000003"]'],
+      ['ret-two', 'returned: ["0x00000001", "0x00000001"]'],
+      ['ret-wide', 'memory: ["0x00000003"], returned: ["0x0001"]'],
+    ])
+      items.push(
+        `  - name: ${n}\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { ${e} }\n`,
+      );
+    items.push(
+      '  - name: returned-on-red\n    instruction: red.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { returned: ["0x00000001"] }\n',
+    );
     const text = SPELLING_HEAD + items.join('');
     const on = loadVectorText('t.yaml', text, 't.yaml');
     useNativeScan(false);

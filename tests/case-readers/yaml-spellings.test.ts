@@ -19,7 +19,10 @@ const dir = mkdtempSync(join(tmpdir(), 'yaml-spellings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const text = (sp: (typeof SPELLINGS)[number], n: number) => SPELLING_HEAD + Array.from({ length: n }, (_, i) => spell(spelledCase(i, 7), sp)).join('');
-const strip = (c: object) => JSON.parse(JSON.stringify(c, (k, v) => (k === 'id' || k === 'file' || k === 'line' || k === 'nameLine' ? undefined : typeof v === 'bigint' ? v.toString() : v)));
+const strip = (c: object) =>
+  JSON.parse(
+    JSON.stringify(c, (k, v) => (k === 'id' || k === 'file' || k === 'line' || k === 'nameLine' ? undefined : typeof v === 'bigint' ? v.toString() : v)),
+  );
 
 describe('seven YAML spellings of the same cases', () => {
   it('read to the same cases, every one by the packed reader, as the yaml package reads them', () => {
@@ -50,9 +53,10 @@ describe('seven YAML spellings of the same cases', () => {
         for (const b of s.push('', true)) got.push(...unpackAll(b));
         expect(s.ctx.problems, sp).toEqual([]);
         expect(s.packedItems, sp).toBe(2000);
-        expect(got.map((c) => `${c.id} ${c.origin.kind === 'vectors' ? c.origin.line : ''} ${JSON.stringify(strip(c))}`), `${sp} in pieces of ${piece}`).toEqual(
-          whole.cases.map((c) => `${c.id} ${c.origin.kind === 'vectors' ? c.origin.line : ''} ${JSON.stringify(strip(c))}`),
-        );
+        expect(
+          got.map((c) => `${c.id} ${c.origin.kind === 'vectors' ? c.origin.line : ''} ${JSON.stringify(strip(c))}`),
+          `${sp} in pieces of ${piece}`,
+        ).toEqual(whole.cases.map((c) => `${c.id} ${c.origin.kind === 'vectors' ? c.origin.line : ''} ${JSON.stringify(strip(c))}`));
       }
     }
   });
@@ -86,7 +90,7 @@ describe('seven YAML spellings of the same cases', () => {
       '  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000001"] }\n    operands:\n      b: ["0x00000002"]\n', // duplicate key, flow then block
       '  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]#no space\n    operands:\n      b: ["0x00000001"]\n', // '#' without a space
       '  - name: a\n    instruction: atom.global.add.u32\n    memory: [\'0x00000001"]\n    operands:\n      b: ["0x00000001"]\n', // mismatched quotes
-      '  - name: a\n    instruction: atom.global.add.u32\n    memory: [\'0x0000000g\']\n    operands:\n      b: [\'0x00000001\']\n', // bad digit, single-quoted
+      "  - name: a\n    instruction: atom.global.add.u32\n    memory: ['0x0000000g']\n    operands:\n      b: ['0x00000001']\n", // bad digit, single-quoted
       '  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands:\n    expect:\n      memory: ["0x00000001"]\n', // empty operands
       '  - name: a # the name\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands:   # ops\n      # b only\n      b: ["0x00000001"]   # b\n\n    expect:\n      returned: ["0x00000001"]\n', // good
     ];
@@ -107,7 +111,10 @@ describe('seven YAML spellings of the same cases', () => {
       writeFileSync(join(dir, `${sp}.yaml`), text(sp, n));
       const report = join(dir, `r-${sp}`);
       const exit = (await runCli(['--vectors', join(dir, `${sp}.yaml`), '--backend', 'reference', '--report', report, '--keep', '200'])).code;
-      const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as { stats: { cases: number; fastJudged: number }; results: { id: string; verdict: string }[] };
+      const r = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as {
+        stats: { cases: number; fastJudged: number };
+        results: { id: string; verdict: string }[];
+      };
       const verdicts = r.results.map((x) => `${x.id.split(':').pop()} ${x.verdict}`).join('\n');
       seen.push({ verdicts, cases: r.stats.cases, fast: r.stats.fastJudged, exit });
     }

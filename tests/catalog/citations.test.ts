@@ -32,7 +32,15 @@ function citations(): Citation[] {
     if ('quote' in o && 'file' in o && 'section' in o) out.push(o as Citation);
     else for (const v of Object.values(o)) walk(v);
   };
-  walk({ FAMILIES: families(), FP_RULES: familyFpRules(), MINMAX_BASIS: familyMinMaxBasis(), MINMAX_RULES, UNSPECIFIED, CONTENTION_RULES, MODEL_RULES: familyModelRules() });
+  walk({
+    FAMILIES: families(),
+    FP_RULES: familyFpRules(),
+    MINMAX_BASIS: familyMinMaxBasis(),
+    MINMAX_RULES,
+    UNSPECIFIED,
+    CONTENTION_RULES,
+    MODEL_RULES: familyModelRules(),
+  });
   return out;
 }
 
@@ -42,27 +50,37 @@ const root = specRoot('the quotes of the catalog against the PTX ISA excerpts');
 /** Whether the excerpt a citation names is here (the extra sections only where a copy is given). */
 const have = (file: string) => !!root && existsSync(join(root, 'ptx-spec', file));
 const extraMissing = [...new Set(all.filter((c) => root && !have(c.file)).map((c) => c.file))];
-if (extraMissing.length) console.warn(`[skip] quotes of ${extraMissing.join(', ')}: no copy of those PTX ISA sections under ${root} (set PTXCONF_PTX_SPEC to a folder holding ptx-spec/, ptx-spec-newer/ and ptx-isa-extra/ to check them)`);
+if (extraMissing.length)
+  console.warn(
+    `[skip] quotes of ${extraMissing.join(', ')}: no copy of those PTX ISA sections under ${root} (set PTXCONF_PTX_SPEC to a folder holding ptx-spec/, ptx-spec-newer/ and ptx-isa-extra/ to check them)`,
+  );
 
 describe('citations', () => {
   it('there are many, one per rule row; each names an excerpt and section the catalog knows', () => {
     expect(all.length).toBeGreaterThan(200);
-    for (const c of all) expect(Object.values(SPEC_FILES).find((f) => f.file === c.file && f.section === c.section), `unknown excerpt ${c.file} section ${c.section}`).toBeDefined();
+    for (const c of all)
+      expect(
+        Object.values(SPEC_FILES).find((f) => f.file === c.file && f.section === c.section),
+        `unknown excerpt ${c.file} section ${c.section}`,
+      ).toBeDefined();
   });
 
   // the quotes whose excerpt is here (the others are named above as skipped)
   const here = all.filter((c) => have(c.file));
-  it.skipIf(!here.length).each((here.length ? here : all.slice(0, 1)).map((c) => [c.file, c.section, c.quote] as const))('%s %s: %s', (file, section, quote) => {
-    const spec = Object.values(SPEC_FILES).find((f) => f.file === file && f.section === section)!;
-    const text = specText(file, root);
-    expect(text).toContain((spec as { writtenAs?: string }).writtenAs ?? section);
-    if (quote.startsWith('~ ')) return;
-    const body = norm(text);
-    const frags = quote.split(/ \/ |\s*\.\.\.\s*/).map((f) => f.replace(/^[/;,\s]+|[;,\s]+$/g, '').trim());
-    for (const frag of frags.filter((f) => f.length > 2)) {
-      expect(body, `quote fragment not found verbatim in ${file}: "${frag}"`).toContain(norm(frag));
-    }
-  });
+  it.skipIf(!here.length).each((here.length ? here : all.slice(0, 1)).map((c) => [c.file, c.section, c.quote] as const))(
+    '%s %s: %s',
+    (file, section, quote) => {
+      const spec = Object.values(SPEC_FILES).find((f) => f.file === file && f.section === section)!;
+      const text = specText(file, root);
+      expect(text).toContain((spec as { writtenAs?: string }).writtenAs ?? section);
+      if (quote.startsWith('~ ')) return;
+      const body = norm(text);
+      const frags = quote.split(/ \/ |\s*\.\.\.\s*/).map((f) => f.replace(/^[/;,\s]+|[;,\s]+$/g, '').trim());
+      for (const frag of frags.filter((f) => f.length > 2)) {
+        expect(body, `quote fragment not found verbatim in ${file}: "${frag}"`).toContain(norm(frag));
+      }
+    },
+  );
 
   it('the check fails on a quote the text does not hold (a word changed)', () => {
     if (!root) return;
@@ -84,7 +102,9 @@ describe('every rule a result names has its text and a citation (issue 23, item 
     const { findTarget, modulePtxFor, CATALOG_PTX_ISA } = await import('../../harness/arch/targets.js');
     const named = new Map<string, string>();
     const lib = await collectCases({ seed: 1, directed: true, generated: false });
-    const gen = families().flatMap((f) => representativeVariants(f)).flatMap((v) => ([1, 2, 3] as const).flatMap((l) => generateCases(v, 1, l, 1)));
+    const gen = families()
+      .flatMap((f) => representativeVariants(f))
+      .flatMap((v) => ([1, 2, 3] as const).flatMap((l) => generateCases(v, 1, l, 1)));
     for (const ed of EDITIONS) {
       withEdition(ed, () => {
         for (const c of [...lib.cases, ...gen]) for (const id of runCaseOnReference(c).catalog.rules) if (!named.has(id)) named.set(id, c.id);
@@ -93,7 +113,8 @@ describe('every rule a result names has its text and a citation (issue 23, item 
     // the catalog's rows are indexed whatever the edition (rules.ts adds every form, table and
     // requirement): one target with the most features, all entry kinds
     const target = findTarget('sm_100a')!;
-    for (const e of enumerateCatalog({ target, ptx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA })) for (const id of ruleIds(e)) if (!named.has(id)) named.set(id, e.id);
+    for (const e of enumerateCatalog({ target, ptx: modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA }))
+      for (const id of ruleIds(e)) if (!named.has(id)) named.set(id, e.id);
     const idx = ruleIndex();
     const bad = [...named].filter(([id]) => {
       const r = idx.get(id);

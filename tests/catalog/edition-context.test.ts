@@ -9,7 +9,12 @@ import { EDITION_ENV, NEWEST_EDITION, childEnv, editionFromEnv, specEdition, wit
 import { judgeObservation } from '../../harness/compare/judge-case.js';
 
 // a kept subnormal sum: flushed by the 9.1-9.3 text, kept by 9.4
-const o = { id: 'x', variant: 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32', input: { memory: ['0x00000001'], source: ['0x00000001'] }, observed: { memory: ['0x00000002'] } };
+const o = {
+  id: 'x',
+  variant: 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32',
+  input: { memory: ['0x00000001'], source: ['0x00000001'] },
+  observed: { memory: ['0x00000002'] },
+};
 const turn = () => new Promise((r) => setTimeout(r, 1));
 
 describe('the edition of a run', () => {

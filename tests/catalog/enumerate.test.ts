@@ -15,13 +15,40 @@ const COUNTS: Record<string, Record<string, Record<string, number>>> = {
   sm_90: {
     atom: { 'variant:accept': 12975, 'variant:either': 6675, 'neighbour:reject': 4395, 'isa-neighbour:reject': 3560, 'spelling:either': 27 },
     red: { 'variant:accept': 4545, 'variant:either': 735, 'neighbour:reject': 4634, 'isa-neighbour:reject': 1920, 'spelling:either': 15 },
-    'multimem.ld_reduce': { 'variant:accept': 1380, 'variant:either': 1596, 'variant:reject': 3072, 'neighbour:reject': 2553, 'isa-neighbour:reject': 1620, 'spelling:either': 6 },
-    'multimem.st': { 'variant:accept': 440, 'variant:either': 264, 'variant:reject': 512, 'neighbour:reject': 282, 'isa-neighbour:reject': 440, 'spelling:either': 3 },
+    'multimem.ld_reduce': {
+      'variant:accept': 1380,
+      'variant:either': 1596,
+      'variant:reject': 3072,
+      'neighbour:reject': 2553,
+      'isa-neighbour:reject': 1620,
+      'spelling:either': 6,
+    },
+    'multimem.st': {
+      'variant:accept': 440,
+      'variant:either': 264,
+      'variant:reject': 512,
+      'neighbour:reject': 282,
+      'isa-neighbour:reject': 440,
+      'spelling:either': 3,
+    },
     'multimem.red': { 'variant:accept': 990, 'variant:either': 720, 'neighbour:reject': 919, 'isa-neighbour:reject': 990, 'spelling:either': 6 },
     'cp.reduce.async.bulk': { 'variant:accept': 66, 'neighbour:reject': 1614, 'isa-neighbour:reject': 66, 'spelling:either': 9 },
     'multimem.cp.reduce.async.bulk': { 'variant:accept': 27, 'neighbour:reject': 633, 'isa-neighbour:reject': 27, 'spelling:either': 6 },
-    'cp.reduce.async.bulk.tensor': { 'variant:accept': 676, 'variant:either': 104, 'neighbour:reject': 2156, 'isa-neighbour:reject': 208, 'spelling:either': 3 },
-    'red.async': { 'variant:accept': 24, 'variant:either': 24, 'variant:reject': 32, 'neighbour:reject': 1046, 'isa-neighbour:reject': 24, 'spelling:either': 3 },
+    'cp.reduce.async.bulk.tensor': {
+      'variant:accept': 676,
+      'variant:either': 104,
+      'neighbour:reject': 2156,
+      'isa-neighbour:reject': 208,
+      'spelling:either': 3,
+    },
+    'red.async': {
+      'variant:accept': 24,
+      'variant:either': 24,
+      'variant:reject': 32,
+      'neighbour:reject': 1046,
+      'isa-neighbour:reject': 24,
+      'spelling:either': 3,
+    },
   },
   sm_100a: {
     atom: { 'variant:accept': 12975, 'variant:either': 6675, 'neighbour:reject': 4395, 'spelling:either': 27 },
@@ -61,12 +88,26 @@ const with94 = (arch: string, isa: { atom: number; red: number; bulk: number; mm
 });
 // 9.4: the tensor reduction's override form (sm_107f family: rejected here) and fewer neighbours it
 // makes invalid; red.async's .release scopes { .gpu, .sys } instead of { .gpu, .cluster }
-const tensor94 = (isa: number) => ({ 'variant:accept': 676, 'variant:either': 104, 'variant:reject': 5460, 'neighbour:reject': 1792, ...(isa ? { 'isa-neighbour:reject': isa } : {}), 'spelling:either': 3 });
+const tensor94 = (isa: number) => ({
+  'variant:accept': 676,
+  'variant:either': 104,
+  'variant:reject': 5460,
+  'neighbour:reject': 1792,
+  ...(isa ? { 'isa-neighbour:reject': isa } : {}),
+  'spelling:either': 3,
+});
 const COUNTS_94: Record<string, Record<string, Record<string, number>>> = {
   sm_90: {
     ...with94('sm_90', { atom: 4310, red: 2265, bulk: 574, mmBulk: 257 }),
     'cp.reduce.async.bulk.tensor': tensor94(208),
-    'red.async': { 'variant:accept': 24, 'variant:either': 24, 'variant:reject': 24, 'neighbour:reject': 1262, 'isa-neighbour:reject': 24, 'spelling:either': 3 },
+    'red.async': {
+      'variant:accept': 24,
+      'variant:either': 24,
+      'variant:reject': 24,
+      'neighbour:reject': 1262,
+      'isa-neighbour:reject': 24,
+      'spelling:either': 3,
+    },
   },
   sm_100a: {
     ...with94('sm_100a', { atom: 550, red: 225, bulk: 258, mmBulk: 257 }),
@@ -99,7 +140,10 @@ describe.each(Object.keys(COUNTS))('catalog for %s', (arch) => {
   it('every variant parses back from its spelling to the same qualifiers and status', () => {
     for (const e of catalog(arch).filter((x) => x.kind === 'variant')) {
       // a value held outside the instruction (the tensor map's type) is written as the id writes it
-      const held = e.id.slice(e.ptx.length).replace(/^\(_\)/, '').replace(/@ptx.*$/, '');
+      const held = e.id
+        .slice(e.ptx.length)
+        .replace(/^\(_\)/, '')
+        .replace(/@ptx.*$/, '');
       const p = parseInstruction(e.ptx + held + ((e.q.d ?? '') === '_' ? ' _, [a], b;' : ''));
       expect(p.id).toBe(e.id.replace(/@ptx.*$/, ''));
       expect(p.evaluation.status).toBe(e.status);
@@ -145,7 +189,10 @@ describe('expectations for a target', () => {
     expect(r.effective.scope).toBeNull();
   });
   it('add.s64 is ambiguous as the 9.1-9.2 text leaves it, and an invalid neighbour from 9.3 (whose scalar table gives .s64 .min and .max only)', () => {
-    const at = (e: '9.2' | '9.4') => withEdition(e, () => enumerateMatching({ target: findTarget('sm_90')!, ptx: '9.0', kinds: ['variant', 'neighbour'], keep: (id) => id === 'atom.global.add.s64' }))[0]!;
+    const at = (e: '9.2' | '9.4') =>
+      withEdition(e, () =>
+        enumerateMatching({ target: findTarget('sm_90')!, ptx: '9.0', kinds: ['variant', 'neighbour'], keep: (id) => id === 'atom.global.add.s64' }),
+      )[0]!;
     const e = at('9.2');
     expect([e.kind, e.status, e.expect, e.ambiguities[0]!.rule]).toEqual(['variant', 'ambiguous', 'either', 'atom.op-type']);
     const n = at('9.4');

@@ -33,7 +33,8 @@ describe('statusOf', () => {
           if (i % 3 === EDITIONS.indexOf(edition) % 3) check(q);
           if (i % 53) return;
           // every other value of every slot (the grammar's and any family's)
-          for (const s of fam.slots) for (const v of new Set([...(vocab.get(s.name) ?? []), ...s.values, ''])) if (v !== (q[s.name] ?? '')) check({ ...q, [s.name]: v });
+          for (const s of fam.slots)
+            for (const v of new Set([...(vocab.get(s.name) ?? []), ...s.values, ''])) if (v !== (q[s.name] ?? '')) check({ ...q, [s.name]: v });
         });
       }
       expect(wrong.slice(0, 5)).toEqual([]);

@@ -43,14 +43,34 @@ const INVALID: [string, string, string][] = [
   ['multimem.red.add.v4.e4m3', 'multimem.red.grammar.type', '.redtype = { .f16, .f16x2, .bf16, .bf16x2, .f32, .f64 }'],
   ['multimem.red.acquire.gpu.add.u32', 'multimem.red.grammar.sem', '.redsem = { .relaxed, .release }'],
   ['multimem.red.relaxed.gpu.max.f32', 'multimem.red.op-type', '.redop = { .add } and the op table has no max.f32'],
-  ['cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32', 'cp.reduce.async.bulk.dst-op-type', '.shared::cluster | .add | .u32, .s32, .u64'],
-  ['cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64', 'cp.reduce.async.bulk.dst-op-type', '.shared::cluster | .and, .or, .xor | .b32'],
+  [
+    'cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32',
+    'cp.reduce.async.bulk.dst-op-type',
+    '.shared::cluster | .add | .u32, .s32, .u64',
+  ],
+  [
+    'cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64',
+    'cp.reduce.async.bulk.dst-op-type',
+    '.shared::cluster | .and, .or, .xor | .b32',
+  ],
   ['cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16', 'cp.reduce.async.bulk.noftz-required', '.add.f16 and .add.bf16 require .noftz'],
   ['cp.reduce.async.bulk.global.shared::cta.bulk_group.min.noftz.f16', 'cp.reduce.async.bulk.form', '.noftz only in the .add.noftz form'],
-  ['cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.L2::cache_hint.add.u32', 'cp.reduce.async.bulk.form', 'no .level::cache_hint in the .shared::cluster form'],
-  ['cp.reduce.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes.add.u32', 'cp.reduce.async.bulk.dst-completion', '.global destination completes by .bulk_group'],
+  [
+    'cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.L2::cache_hint.add.u32',
+    'cp.reduce.async.bulk.form',
+    'no .level::cache_hint in the .shared::cluster form',
+  ],
+  [
+    'cp.reduce.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes.add.u32',
+    'cp.reduce.async.bulk.dst-completion',
+    '.global destination completes by .bulk_group',
+  ],
   ['cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.u64', 'cp.reduce.async.bulk.dst-op-type', '.global | .inc, .dec | .u32'],
-  ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s64', 'multimem.cp.reduce.async.bulk.op-type', '.add | .u32, .s32, .u64, .f32, .f64, .f16, .bf16'],
+  [
+    'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.s64',
+    'multimem.cp.reduce.async.bulk.op-type',
+    '.add | .u32, .s32, .u64, .f32, .f64, .f16, .bf16',
+  ],
   ['multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.bf16', 'multimem.cp.reduce.async.bulk.noftz-required', '.add.f16/.add.bf16 require .noftz'],
 ];
 
@@ -117,7 +137,7 @@ describe('operand shapes', () => {
   ])('%s -> %s', (ins, rule) => {
     expect(parseInstruction(ins).violations.map((v) => v.rule)).toContain(rule);
   });
-  it('the bit bucket is recognised as atom\'s destination', () => {
+  it("the bit bucket is recognised as atom's destination", () => {
     const p = parseInstruction('atom.global.add.u32 _, [a], 1;');
     expect(p.q.d).toBe('_');
     expect(p.id).toBe('atom.global.add.u32(_)');
@@ -127,7 +147,13 @@ describe('operand shapes', () => {
 
 describe('what changed in PTX ISA 9.4: .noftz with .f32', () => {
   const at = (e: '9.1' | '9.3' | '9.4', ins: string) => withEdition(e, () => parseInstruction(ins));
-  it.each(['atom.global.add.noftz.f32', 'red.add.noftz.f32', 'atom.global.add.noftz.v4.f32', 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f32', 'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f32'])('%s: invalid by the 9.1-9.3 grammar, valid by 9.4 (needing PTX ISA 9.4)', (ins) => {
+  it.each([
+    'atom.global.add.noftz.f32',
+    'red.add.noftz.f32',
+    'atom.global.add.noftz.v4.f32',
+    'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f32',
+    'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f32',
+  ])('%s: invalid by the 9.1-9.3 grammar, valid by 9.4 (needing PTX ISA 9.4)', (ins) => {
     for (const e of ['9.1', '9.3'] as const) {
       const p = at(e, ins);
       expect(p.evaluation.status, `${ins} under ${e}`).toBe('invalid');
@@ -156,7 +182,11 @@ describe('what changed in PTX ISA 9.3: {.sem.scope} on the bulk reductions', () 
     expect(at('9.4', cl('.relaxed.cluster')).evaluation.status).toBe('valid');
   });
   it('the omitted scope means .gpu under 9.1-9.2 and .sys from 9.3 (multimem: .sys throughout); with a .shared::cluster destination the 9.3 text is inconsistent: no default', () => {
-    const scope = (e: '9.1' | '9.2' | '9.3' | '9.4', ins: string) => withEdition(e, () => { const p = parseInstruction(ins); return effectiveQualifiers(p.family, p.q).scope; });
+    const scope = (e: '9.1' | '9.2' | '9.3' | '9.4', ins: string) =>
+      withEdition(e, () => {
+        const p = parseInstruction(ins);
+        return effectiveQualifiers(p.family, p.q).scope;
+      });
     expect(scope('9.2', g(''))).toBe('gpu');
     expect(scope('9.4', g(''))).toBe('sys');
     expect(scope('9.1', 'multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32')).toBe('sys');
@@ -167,10 +197,13 @@ describe('what changed in PTX ISA 9.3: {.sem.scope} on the bulk reductions', () 
 
 describe("what PTX ISA 9.3's scalar type/operation tables decided", () => {
   const at = (e: '9.2' | '9.3' | '9.4', ins: string) => withEdition(e, () => parseInstruction(ins));
-  it.each(['atom.global.add.s64', 'atom.global.inc.u64', 'red.global.dec.s32', 'red.add.s64'])('%s: open in the 9.1-9.2 text (ambiguous), not in the 9.3 table (invalid; ptxas 13.0 rejects it too)', (ins) => {
-    expect(at('9.2', ins).evaluation.status).toBe('ambiguous');
-    for (const e of ['9.3', '9.4'] as const) expect(at(e, ins).violations.map((v) => v.rule)).toContain(`${ins.split('.')[0]}.op-type`);
-  });
+  it.each(['atom.global.add.s64', 'atom.global.inc.u64', 'red.global.dec.s32', 'red.add.s64'])(
+    '%s: open in the 9.1-9.2 text (ambiguous), not in the 9.3 table (invalid; ptxas 13.0 rejects it too)',
+    (ins) => {
+      expect(at('9.2', ins).evaluation.status).toBe('ambiguous');
+      for (const e of ['9.3', '9.4'] as const) expect(at(e, ins).violations.map((v) => v.rule)).toContain(`${ins.split('.')[0]}.op-type`);
+    },
+  );
 });
 
 describe('each edition judges by its own syntax lines and tables, and cites them', () => {
@@ -188,7 +221,10 @@ describe('each edition judges by its own syntax lines and tables, and cites them
     expect(at('9.4', 'atom.global.exch.u64').violations.map((v) => v.rule)).toEqual(['atom.op-type', 'atom.form']);
   });
   it('9.4 folds the half .noftz lines into .type3 (atom) and .type1 (red), and gives the vector .f32 line {.noftz}', () => {
-    expect([form('9.3', 'atom.global.add.noftz.bf16'), form('9.4', 'atom.global.add.noftz.bf16')]).toEqual(['atom.form.add-noftz-half', 'atom.form.add-noftz-type3']);
+    expect([form('9.3', 'atom.global.add.noftz.bf16'), form('9.4', 'atom.global.add.noftz.bf16')]).toEqual([
+      'atom.form.add-noftz-half',
+      'atom.form.add-noftz-type3',
+    ]);
     expect([form('9.3', 'red.add.noftz.f16x2'), form('9.4', 'red.add.noftz.f16x2')]).toEqual(['red.form.add-noftz-half', 'red.form.add-noftz-type1']);
     expect([form('9.3', 'red.global.add.v4.f32'), form('9.4', 'red.global.add.v4.f32')]).toEqual(['red.form.vector-f32', 'red.form.vector-f32-noftz']);
     expect(at('9.3', 'atom.global.add.noftz.v2.f32').evaluation.status).toBe('invalid');
@@ -209,7 +245,11 @@ describe('each edition judges by its own syntax lines and tables, and cites them
 
 describe("9.4's default .noftz for .add.f64 (atom, red)", () => {
   it('an .add.f64 without .noftz means .noftz from 9.4; before, the text gives the omitted .noftz no meaning', () => {
-    const noftz = (e: '9.3' | '9.4', ins: string) => withEdition(e, () => { const p = parseInstruction(ins); return effectiveQualifiers(p.family, p.q).noftz; });
+    const noftz = (e: '9.3' | '9.4', ins: string) =>
+      withEdition(e, () => {
+        const p = parseInstruction(ins);
+        return effectiveQualifiers(p.family, p.q).noftz;
+      });
     expect([noftz('9.3', 'atom.global.add.f64'), noftz('9.4', 'atom.global.add.f64'), noftz('9.4', 'red.shared.add.f64')]).toEqual(['', 'noftz', 'noftz']);
     expect([noftz('9.4', 'atom.global.add.f32'), noftz('9.4', 'atom.global.add.u64')]).toEqual(['', '']);
   });

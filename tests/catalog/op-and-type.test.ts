@@ -16,7 +16,12 @@ describe('opAndType', () => {
     ['atom.b32', undefined, '-', 'b32'],
     ['atom.add', undefined, 'add', '-'],
     ['atom.add.add.noftz.f16', 'atom.add.noftz.f16~repeated', 'add', 'f16'],
-    ['cp.reduce.async.bulk.tensor.1d.1d.global.shared::cta.add.bulk_group', 'cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.bulk_group(u32)~repeated', 'add', 'u32'],
+    [
+      'cp.reduce.async.bulk.tensor.1d.1d.global.shared::cta.add.bulk_group',
+      'cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.bulk_group(u32)~repeated',
+      'add',
+      'u32',
+    ],
     ['not.an.instruction', undefined, '-', '-'],
   ])('%s', (ptx, id, op, type) => {
     expect(opAndType(ptx, id)).toEqual({ op, type });

@@ -77,7 +77,10 @@ describe.each(['sm_90', 'sm_100a'])('%s: selectEntries = full enumeration, then 
 describe('the empty selection', () => {
   const target = findTarget('sm_90')!;
   it('selectEntries returns a non-empty selection as is', () => {
-    expect(selectEntries({ filter: 'atom.global.add.f32', kinds: ['variant'] }, target, '8.8').map((e) => e.id)).toEqual(['atom.global.add.f32', 'atom.global.add.f32(_)']);
+    expect(selectEntries({ filter: 'atom.global.add.f32', kinds: ['variant'] }, target, '8.8').map((e) => e.id)).toEqual([
+      'atom.global.add.f32',
+      'atom.global.add.f32(_)',
+    ]);
   });
   it('keeps the message of the CLI', () => {
     expect(() => selectEntries({ filter: 'nosuch', kinds: ['variant'] }, target, '8.8')).toThrow(UsageError);
@@ -91,7 +94,10 @@ describe('what the pruning relies on', () => {
   it('coreVariants is the core of familyVariants, in order', () => {
     for (const fam of families()) {
       const core = familyVariants(fam).filter((q) => fam.fanout.every((s) => (q[s] ?? '') === '') && evaluate(fam, q).status === 'valid');
-      expect(coreVariants(fam).map((q) => variantId(fam, q)), fam.id).toEqual(core.map((q) => variantId(fam, q)));
+      expect(
+        coreVariants(fam).map((q) => variantId(fam, q)),
+        fam.id,
+      ).toEqual(core.map((q) => variantId(fam, q)));
     }
   });
 
@@ -103,7 +109,10 @@ describe('what the pruning relies on', () => {
       const kept = ids.filter(keep);
       for (let k = 0; k < kept.length; k += 17) {
         const id = kept[k]!;
-        const bad = [...id.matchAll(/[.(@]/g)].map((m) => id.slice(0, m.index)).concat(id).filter((p) => !viable(p));
+        const bad = [...id.matchAll(/[.(@]/g)]
+          .map((m) => id.slice(0, m.index))
+          .concat(id)
+          .filter((p) => !viable(p));
         expect(bad, `${f} / ${id}`).toEqual([]);
       }
     }
@@ -126,7 +135,10 @@ describe('spelling: qualifiers in another order (ptxas 13.0 accepts any order)',
     const { canonicalFilter } = await import('../../harness/catalog/select.js');
     expect(canonicalFilter('atom.global.f32.add,red.,atom.*.f32,atom.gpu.relaxed.global.add.f32(_)')).toEqual({
       filter: 'atom.global.add.f32,red.,atom.*.f32,atom.relaxed.gpu.global.add.f32(_)',
-      changed: [['atom.global.f32.add', 'atom.global.add.f32'], ['atom.gpu.relaxed.global.add.f32(_)', 'atom.relaxed.gpu.global.add.f32(_)']],
+      changed: [
+        ['atom.global.f32.add', 'atom.global.add.f32'],
+        ['atom.gpu.relaxed.global.add.f32(_)', 'atom.relaxed.gpu.global.add.f32(_)'],
+      ],
     });
     expect(canonicalFilter('atom.global.add.f32').changed).toEqual([]);
   });
@@ -137,7 +149,10 @@ describe('spelling: qualifiers in another order (ptxas 13.0 accepts any order)',
     const { loadVectors } = await import('../../harness/case-readers/vectors.js');
     const d = mkdtempSync(join(tmpdir(), 'ptxconf-order-'));
     try {
-      writeFileSync(join(d, 'o.yaml'), 'instruction: red.global.u32.add\ncases:\n  - name: a\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n');
+      writeFileSync(
+        join(d, 'o.yaml'),
+        'instruction: red.global.u32.add\ncases:\n  - name: a\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n',
+      );
       const r = await loadVectors([join(d, 'o.yaml')], d);
       expect(r.problems).toEqual([]);
       expect(r.cases.map((c) => c.id)).toEqual(['red.global.add.u32/o.yaml:a']);

@@ -43,7 +43,9 @@ function checkExample(line: string): void {
       expect(found, `catalog finds ${found.join(', ')} in a spec example that is not listed as an erratum`).toEqual([]);
       if (supportingTargets(p).length === 0) {
         // only a target the catalog does not list yet may be missing (9.4's sm_107f family)
-        const unknown = requirementsFor(p.family, p.q).flatMap((r) => r.targets ?? []).filter((c) => c.kind === 'family' && !TARGETS.some((t) => t.name === c.name));
+        const unknown = requirementsFor(p.family, p.q)
+          .flatMap((r) => r.targets ?? [])
+          .filter((c) => c.kind === 'family' && !TARGETS.some((t) => t.name === c.name));
         expect(unknown.length, 'no known target supports this example').toBeGreaterThan(0);
       }
       return;

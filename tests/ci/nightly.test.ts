@@ -18,7 +18,13 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 function nightly(env: Record<string, string>) {
   const r = spawnSync('bash', [join(root, '.ci', 'nightly-gpu')], {
     encoding: 'utf8',
-    env: { ...process.env, CONFORMANCE: `${process.execPath} ${join(root, 'tests', 'ci', 'nightly-stand-in.mjs')}`, NIGHTLY_STAND_IN_REPORT: recorded, NIGHTLY_REPORT: join(tmp, 'nightly'), ...env },
+    env: {
+      ...process.env,
+      CONFORMANCE: `${process.execPath} ${join(root, 'tests', 'ci', 'nightly-stand-in.mjs')}`,
+      NIGHTLY_STAND_IN_REPORT: recorded,
+      NIGHTLY_REPORT: join(tmp, 'nightly'),
+      ...env,
+    },
   });
   return { code: r.status, out: r.stdout + r.stderr };
 }

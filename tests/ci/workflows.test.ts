@@ -36,7 +36,9 @@ describe('CI workflows', () => {
 
   it('pull requests: lockfile install, .ci/run (exactly npm test), sharded main job merged and uploaded', () => {
     // npm ci, then (the documented set-up step, issue 23) the browser for the HTML report's test, then exactly npm test
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\n(?:npm run setup:browser\n)?(?:npm run setup:toolchain\n)?(?:npm run setup:peers [^\n]*\n)?npm test\n$/m);
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(
+      /^npm ci --no-audit --no-fund\n(?:npm run setup:browser\n)?(?:npm run setup:toolchain\n)?(?:npm run setup:peers [^\n]*\n)?npm test\n$/m,
+    );
     const pr = wf('pull-request.yml');
     expect(Object.keys(pr.on)).toEqual(expect.arrayContaining(['pull_request']));
     const steps = (job: string) => pr.jobs[job].steps.map((s: { run?: string; uses?: string }) => s.run ?? s.uses).join('\n');
@@ -71,8 +73,14 @@ describe('CI workflows', () => {
     const long = n.jobs['long-tests'];
     expect(long.steps.map((s: { run?: string }) => s.run ?? '').join('\n')).toMatch(/^npm run test:long$/m);
     const pr = wf('pull-request.yml');
-    for (const [id, job] of [['test', pr.jobs.test], ['conformance', pr.jobs.conformance], ['long-tests', long]] as const) {
-      const cache = job.steps.find((s: { uses?: string; with?: { path?: string } }) => /^actions\/cache@/.test(s.uses ?? '') && /ptxas-verdicts/.test(s.with?.path ?? ''));
+    for (const [id, job] of [
+      ['test', pr.jobs.test],
+      ['conformance', pr.jobs.conformance],
+      ['long-tests', long],
+    ] as const) {
+      const cache = job.steps.find(
+        (s: { uses?: string; with?: { path?: string } }) => /^actions\/cache@/.test(s.uses ?? '') && /ptxas-verdicts/.test(s.with?.path ?? ''),
+      );
       expect(cache, id).toBeDefined();
       expect(cache.with.key, id).toMatch(/\$\{\{ steps\.ptxas\.outputs\.version \}\}/);
       const at = (re: RegExp) => job.steps.findIndex((s: { run?: string; uses?: string }) => re.test(s.run ?? s.uses ?? ''));
@@ -91,7 +99,9 @@ describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
     expect(pkg.scripts['setup:browser']).toBe('node scripts/ensure-browser.mjs');
   });
   it('CI provides it: .ci/run runs the set-up step between npm ci and npm test; every workflow job that runs npm test gets it', () => {
-    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --no-audit --no-fund\nnpm run setup:browser\n(?:npm run setup:toolchain\n)?(?:npm run setup:peers [^\n]*\n)?npm test\n$/m);
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(
+      /^npm ci --no-audit --no-fund\nnpm run setup:browser\n(?:npm run setup:toolchain\n)?(?:npm run setup:peers [^\n]*\n)?npm test\n$/m,
+    );
     for (const name of ['pull-request.yml', 'nightly-gpu.yml']) {
       const w = wf(name);
       for (const [id, job] of Object.entries<{ env?: Record<string, string>; steps: { run?: string }[] }>(w.jobs)) {
@@ -105,7 +115,10 @@ describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
     }
   });
   it('the script finds the browser CHROMIUM_PATH names, says so and installs nothing', () => {
-    const r = spawnSync(process.execPath, [join(root, 'scripts', 'ensure-browser.mjs')], { encoding: 'utf8', env: { ...process.env, CHROMIUM_PATH: process.execPath } });
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'ensure-browser.mjs')], {
+      encoding: 'utf8',
+      env: { ...process.env, CHROMIUM_PATH: process.execPath },
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`headless Chromium at ${process.execPath}`);
   });
@@ -132,7 +145,8 @@ describe("the second toolchain of the CPU job, Debian's ptxas 11.8 (issue 24)", 
 });
 
 describe('accepting a baseline (npm run accept-baseline)', () => {
-  const accept = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'accept-baseline.ts'), ...args], { encoding: 'utf8', cwd: root });
+  const accept = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'accept-baseline.ts'), ...args], { encoding: 'utf8', cwd: root });
   it('writes <arch>-<backend>.json.gz that diff reads, says what changed against the one it replaces; refuses partial and shard reports', async () => {
     const { sampleReport } = await import('../helpers/sample-report.js');
     const { writeJsonReportSync } = await import('../../harness/report/json.js');
@@ -156,7 +170,7 @@ describe('accepting a baseline (npm run accept-baseline)', () => {
   }, 60_000);
 });
 
-describe("the sharding examples of docs/ci-and-sharding.md", () => {
+describe('the sharding examples of docs/ci-and-sharding.md', () => {
   const readme = readFileSync(join(root, 'docs', 'ci-and-sharding.md'), 'utf8');
   it('the GitHub Actions matrix lints clean as a workflow; Slurm and Kubernetes use the 0-based index', () => {
     const m = /GitHub Actions matrix[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(readme);

@@ -20,7 +20,9 @@ describe('a 25,000-case JSON-lines file on the reference backend', () => {
     for (let i = 0; i < n; i++) {
       const a = (i * 2654435761) >>> 0;
       const sum = i === 24_321 ? 1 : (a + 7) >>> 0; // case 24321 expects the wrong sum
-      lines.push(`{"name": "c${i}", "memory": ["0x${a.toString(16).padStart(8, '0')}"], "operands": {"b": ["0x00000007"]}, "expect": {"memory": ["0x${sum.toString(16).padStart(8, '0')}"]}}`);
+      lines.push(
+        `{"name": "c${i}", "memory": ["0x${a.toString(16).padStart(8, '0')}"], "operands": {"b": ["0x00000007"]}, "expect": {"memory": ["0x${sum.toString(16).padStart(8, '0')}"]}}`,
+      );
     }
     const file = join(dir, 'big.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);

@@ -143,63 +143,95 @@ describe('runs write a report that validates against the schema', () => {
 
 describe('reports, expectations, diff and interruption', () => {
   const { wellFormed } = { wellFormed: (x: string) => (/<testsuites[\s\S]*<\/testsuites>\s*$/.test(x) ? undefined : 'no testsuites') };
-  it.skipIf(typeof ptxas === 'string')('ptxas + cases: the shipped sm_90 expectations make the multimem.red rejections known (exit 0); every format is written', async () => {
-    const rep = join(dir, 'known');
-    const r = await run('--arch', 'sm_90', '--filter', 'multimem.red.*', '--report', rep);
-    const doc = JSON.parse(readFileSync(join(rep, 'report.json'), 'utf8'));
-    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
-    expect(doc.partial).toBe(false);
-    expect(doc.counts.total['known-deviation']).toBe(396);
-    expect(doc.counts.total['compile-mismatch']).toBeUndefined();
-    expect(doc.results.some((x: { kind: string }) => x.kind === 'case')).toBe(true);
-    expect(doc.expectations.outcomes.find((o: { id: string }) => o.id === 'ptxas-13.0-multimem-red-sem-scope-pairing')).toMatchObject({ status: 'occurred', matched: 396 });
-    expect(r.code).toBe(0);
-    // the included toolchain file's expectations come first, then the target's own
-    expect(r.out).toMatch(/expectations \(.*sm_90\.yaml\):\n(?: {2}ptxas-13\.0-.*\n)+ {2}bulk-add-f32-global-keeps-subnormals: not applied: it is for PTX ISA 9\.1-9\.3, this run is judged against 9\.4/);
-    // a finished run compresses its stream (issue 13, defect 5)
-    expect(existsSync(join(rep, 'results.jsonl'))).toBe(false);
-    const lines = gunzipSync(readFileSync(join(rep, 'results.jsonl.gz'))).toString('utf8').trim().split('\n');
-    expect(JSON.parse(lines[0]!)).toMatchObject({ schema: 'ptx-reduction-conformance/results-stream', arch: 'sm_90' });
-    expect(lines.length - 1).toBe(doc.results.length);
-    expect(readFileSync(join(rep, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
-    expect(wellFormed(readFileSync(join(rep, 'junit.xml'), 'utf8'))).toBeUndefined();
+  it.skipIf(typeof ptxas === 'string')(
+    'ptxas + cases: the shipped sm_90 expectations make the multimem.red rejections known (exit 0); every format is written',
+    async () => {
+      const rep = join(dir, 'known');
+      const r = await run('--arch', 'sm_90', '--filter', 'multimem.red.*', '--report', rep);
+      const doc = JSON.parse(readFileSync(join(rep, 'report.json'), 'utf8'));
+      expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+      expect(doc.partial).toBe(false);
+      expect(doc.counts.total['known-deviation']).toBe(396);
+      expect(doc.counts.total['compile-mismatch']).toBeUndefined();
+      expect(doc.results.some((x: { kind: string }) => x.kind === 'case')).toBe(true);
+      expect(doc.expectations.outcomes.find((o: { id: string }) => o.id === 'ptxas-13.0-multimem-red-sem-scope-pairing')).toMatchObject({
+        status: 'occurred',
+        matched: 396,
+      });
+      expect(r.code).toBe(0);
+      // the included toolchain file's expectations come first, then the target's own
+      expect(r.out).toMatch(
+        /expectations \(.*sm_90\.yaml\):\n(?: {2}ptxas-13\.0-.*\n)+ {2}bulk-add-f32-global-keeps-subnormals: not applied: it is for PTX ISA 9\.1-9\.3, this run is judged against 9\.4/,
+      );
+      // a finished run compresses its stream (issue 13, defect 5)
+      expect(existsSync(join(rep, 'results.jsonl'))).toBe(false);
+      const lines = gunzipSync(readFileSync(join(rep, 'results.jsonl.gz')))
+        .toString('utf8')
+        .trim()
+        .split('\n');
+      expect(JSON.parse(lines[0]!)).toMatchObject({ schema: 'ptx-reduction-conformance/results-stream', arch: 'sm_90' });
+      expect(lines.length - 1).toBe(doc.results.length);
+      expect(readFileSync(join(rep, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+      expect(wellFormed(readFileSync(join(rep, 'junit.xml'), 'utf8'))).toBeUndefined();
 
-    // without the expectations the same run fails (exit 1), and --no-cases leaves the case library out
-    const empty = join(dir, 'empty.yaml');
-    (await import('node:fs')).writeFileSync(empty, 'expectations: []\n');
-    const bare = await run('--arch', 'sm_90', '--filter', 'multimem.red.*', '--expectations', empty, '--no-cases', '--report', join(dir, 'bare'));
-    expect(bare.code).toBe(1);
-    const bdoc = JSON.parse(readFileSync(join(dir, 'bare', 'report.json'), 'utf8'));
-    expect(bdoc.counts.total['compile-mismatch']).toBe(396);
-    expect(bdoc.results.some((x: { kind: string }) => x.kind === 'case')).toBe(false);
-    expect(bare.out).toMatch(/F\d+\s+compile-mismatch\s+\d+\s+multimem\.red: expect accept/);
+      // without the expectations the same run fails (exit 1), and --no-cases leaves the case library out
+      const empty = join(dir, 'empty.yaml');
+      (await import('node:fs')).writeFileSync(empty, 'expectations: []\n');
+      const bare = await run('--arch', 'sm_90', '--filter', 'multimem.red.*', '--expectations', empty, '--no-cases', '--report', join(dir, 'bare'));
+      expect(bare.code).toBe(1);
+      const bdoc = JSON.parse(readFileSync(join(dir, 'bare', 'report.json'), 'utf8'));
+      expect(bdoc.counts.total['compile-mismatch']).toBe(396);
+      expect(bdoc.results.some((x: { kind: string }) => x.kind === 'case')).toBe(false);
+      expect(bare.out).toMatch(/F\d+\s+compile-mismatch\s+\d+\s+multimem\.red: expect accept/);
 
-    // diff of the two: verdicts known-deviation -> compile-mismatch, cases only in the first
-    const d = await run('diff', join(rep, 'report.json'), join(dir, 'bare', 'report.json'));
-    expect(d.code).toBe(1);
-    expect(d.out).toMatch(/396\s+multimem\.red: verdict known-deviation -> compile-mismatch/);
-    expect(d.out).toMatch(/only in old \(pass\)/);
-    const same = await run('diff', join(rep, 'report.json'), join(rep, 'report.json'));
-    expect(same.code).toBe(0);
-    expect(same.out).toMatch(/0 change\(s\)/);
+      // diff of the two: verdicts known-deviation -> compile-mismatch, cases only in the first
+      const d = await run('diff', join(rep, 'report.json'), join(dir, 'bare', 'report.json'));
+      expect(d.code).toBe(1);
+      expect(d.out).toMatch(/396\s+multimem\.red: verdict known-deviation -> compile-mismatch/);
+      expect(d.out).toMatch(/only in old \(pass\)/);
+      const same = await run('diff', join(rep, 'report.json'), join(rep, 'report.json'));
+      expect(same.code).toBe(0);
+      expect(same.out).toMatch(/0 change\(s\)/);
 
-    // render judges a report again under other expectations
-    const again = await run('render', join(dir, 'bare', 'report.json'), '--report', join(dir, 'rendered'), '--expectations', 'cases/expectations/sm_90.yaml');
-    expect(again.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'rendered', 'report.json'), 'utf8')).counts.total['known-deviation']).toBe(396);
-  }, 300_000);
+      // render judges a report again under other expectations
+      const again = await run('render', join(dir, 'bare', 'report.json'), '--report', join(dir, 'rendered'), '--expectations', 'cases/expectations/sm_90.yaml');
+      expect(again.code).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir, 'rendered', 'report.json'), 'utf8')).counts.total['known-deviation']).toBe(396);
+    },
+    300_000,
+  );
 
-  it.skipIf(typeof ptxas === 'string')('an expectation that no longer occurs is an unexpected pass: exit 1', async () => {
-    const f = join(dir, 'stale.yaml');
-    (await import('node:fs')).writeFileSync(f, 'expectations:\n  - id: st-gone\n    pattern: "multimem.st.relaxed.sys.global.b32"\n    verdict: compile-mismatch\n    explanation: requires\n    reason: was rejected once\n    link: https://example.invalid/st\n');
-    const r = await run('--arch', 'sm_90', '--filter', 'multimem.st.relaxed.sys.global.b32', '--expectations', f, '--no-cases', '--report', join(dir, 'stale'));
-    expect(r.out).toMatch(/st-gone: UNEXPECTED PASS: 2 matching result\(s\) ran and none deviated; remove or narrow it \(.*stale\.yaml:2\)/);
-    expect(r.code).toBe(1);
-  }, 120_000);
+  it.skipIf(typeof ptxas === 'string')(
+    'an expectation that no longer occurs is an unexpected pass: exit 1',
+    async () => {
+      const f = join(dir, 'stale.yaml');
+      (await import('node:fs')).writeFileSync(
+        f,
+        'expectations:\n  - id: st-gone\n    pattern: "multimem.st.relaxed.sys.global.b32"\n    verdict: compile-mismatch\n    explanation: requires\n    reason: was rejected once\n    link: https://example.invalid/st\n',
+      );
+      const r = await run(
+        '--arch',
+        'sm_90',
+        '--filter',
+        'multimem.st.relaxed.sys.global.b32',
+        '--expectations',
+        f,
+        '--no-cases',
+        '--report',
+        join(dir, 'stale'),
+      );
+      expect(r.out).toMatch(/st-gone: UNEXPECTED PASS: 2 matching result\(s\) ran and none deviated; remove or narrow it \(.*stale\.yaml:2\)/);
+      expect(r.code).toBe(1);
+    },
+    120_000,
+  );
 
   it('a malformed expectations file: located problems, exit 2, nothing run', async () => {
     const f = join(dir, 'bad-exp.yaml');
-    (await import('node:fs')).writeFileSync(f, 'expectations:\n  - id: x\n    pattern: "atom.*"\n    explanation: ftz-offf\n    reason: r\n    link: https://example.invalid/x\n');
+    (await import('node:fs')).writeFileSync(
+      f,
+      'expectations:\n  - id: x\n    pattern: "atom.*"\n    explanation: ftz-offf\n    reason: r\n    link: https://example.invalid/x\n',
+    );
     const rep = join(dir, 'bad-exp');
     const r = await run('--backend', 'reference', '--expectations', f, '--report', rep);
     expect(r.code).toBe(2);
@@ -229,7 +261,11 @@ describe('reports, expectations, diff and interruption', () => {
 
   it('Ctrl-C mid-run leaves a valid partial report that says so, with every result streamed until then', async () => {
     const rep = join(dir, 'interrupted');
-    const child = execa(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'harness', 'cli', 'main.ts'), '--backend', 'reference', '--report', rep], { reject: false, cwd: join(import.meta.dirname, '..', '..') });
+    const child = execa(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'harness', 'cli', 'main.ts'), '--backend', 'reference', '--report', rep],
+      { reject: false, cwd: join(import.meta.dirname, '..', '..') },
+    );
     const { existsSync } = await import('node:fs');
     const started = Date.now();
     while (Date.now() - started < 60_000) {
@@ -247,7 +283,12 @@ describe('reports, expectations, diff and interruption', () => {
     expect(doc.results.length).toBeGreaterThan(400);
     expect(doc.results.length).toBeLessThan(10621);
     // the stream gzipped as at the end of a run
-    expect(gunzipSync(readFileSync(join(rep, 'results.jsonl.gz'))).toString('utf8').trim().split('\n').length - 1).toBe(doc.results.length);
+    expect(
+      gunzipSync(readFileSync(join(rep, 'results.jsonl.gz')))
+        .toString('utf8')
+        .trim()
+        .split('\n').length - 1,
+    ).toBe(doc.results.length);
     expect(readFileSync(join(rep, 'report.html'), 'utf8')).toContain('PARTIAL REPORT');
   }, 120_000);
 });

@@ -44,7 +44,9 @@ describe('a wrong expect: in a user file', async () => {
     expect(text).toMatch(/^  origin: .*my cases\.yaml:2, case add-one$/m);
     expect(text).toMatch(/^    memory\[0\] 0x40400000 \(3\)  NOT allowed$/m);
     expect(text).toMatch(/^    memory\[0\] 0x40000000 \(2\)$/m);
-    expect(text).toMatch(/fp\.atom-red\.add\.f32\.global\.9\.4: .*\(PTX ISA 9\.7\.15\.5 Description: "The atom\.add\.f32 operation without \.noftz, flushes subnormal inputs/);
+    expect(text).toMatch(
+      /fp\.atom-red\.add\.f32\.global\.9\.4: .*\(PTX ISA 9\.7\.15\.5 Description: "The atom\.add\.f32 operation without \.noftz, flushes subnormal inputs/,
+    );
     // the file as the case id names it: relative to the directory the command ran in
     const rel = relative(process.cwd(), file);
     expect(replay).toBe(`npm run conformance -- --case 'atom.global.add.f32/${rel}:add-one' --vectors '${rel}' --backend reference`);

@@ -28,7 +28,9 @@ describe.skipIf(typeof p === 'string')('vector files and --case on the gpu backe
     const r = await run('--vectors', 'cases/hardware', '--backend', 'gpu', '--report', join(dir, 'a'));
     expect(r.out).toMatch(/backend: gpu \(requested with --backend gpu: Stand-in/);
     // judged against 9.4 (the default): the file written from the 9.1-9.3 text is left out, the 9.4 one runs
-    expect(r.out).toMatch(/--vectors: left out cases\/hardware\/spec-9\.1-9\.3\.yaml: its editions: header says 9\.1-9\.3, this run is judged against PTX ISA 9\.4/);
+    expect(r.out).toMatch(
+      /--vectors: left out cases\/hardware\/spec-9\.1-9\.3\.yaml: its editions: header says 9\.1-9\.3, this run is judged against PTX ISA 9\.4/,
+    );
     expect(r.out).toMatch(/cases: 15 \(from --vectors 15 in 2 file\(s\)\), on the GPU/);
     // the stand-in keeps bulk add.f32 subnormals as 9.4 says; the H100's known deviation is for 9.1-9.3
     expect(r.out).toMatch(/bulk-add-f32-global-keeps-subnormals: not applied: it is for PTX ISA 9\.1-9\.3/);
@@ -52,17 +54,28 @@ describe.skipIf(typeof p === 'string')('vector files and --case on the gpu backe
     expect(shared.case.observed.memory).toEqual(['0x00000004']);
   }, 120_000);
   it('--case replays one file case on the "GPU"', async () => {
-    const r = await run('--case', 'atom.global.inc.u32/cases/hardware/spec-on-hardware.yaml:inc-u32-above-bound', '--backend', 'gpu', '--report', join(dir, 'b'));
+    const r = await run(
+      '--case',
+      'atom.global.inc.u32/cases/hardware/spec-on-hardware.yaml:inc-u32-above-bound',
+      '--backend',
+      'gpu',
+      '--report',
+      join(dir, 'b'),
+    );
     expect(r.code).toBe(0);
     const rep = JSON.parse(readFileSync(join(dir, 'b', 'report.json'), 'utf8'));
-    expect(rep.results.map((x: { id: string; verdict: string }) => `${x.id} ${x.verdict}`)).toEqual(['atom.global.inc.u32/cases/hardware/spec-on-hardware.yaml:inc-u32-above-bound pass']);
+    expect(rep.results.map((x: { id: string; verdict: string }) => `${x.id} ${x.verdict}`)).toEqual([
+      'atom.global.inc.u32/cases/hardware/spec-on-hardware.yaml:inc-u32-above-bound pass',
+    ]);
     expect(rep.backend.name).toBe('gpu');
   }, 120_000);
 });
 
 describe('--backend gpu where there is no GPU', () => {
   it('is exit 2 with the reason, not a silent fall-back to the reference model', async () => {
-    const { code, out } = await runCli(['--vectors', 'cases/hardware', '--backend', 'gpu', '--report', join(dir, 'c')], { env: { PTX_CONFORMANCE_ADDON: undefined } });
+    const { code, out } = await runCli(['--vectors', 'cases/hardware', '--backend', 'gpu', '--report', join(dir, 'c')], {
+      env: { PTX_CONFORMANCE_ADDON: undefined },
+    });
     expect(code).toBe(2);
     expect(out).toMatch(/error: gpu backend: (no CUDA driver|the native CUDA launcher)/);
   });

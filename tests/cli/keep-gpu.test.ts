@@ -50,7 +50,9 @@ describe.skipIf(typeof p === 'string')('--keep on the gpu backend (stand-in laun
     const ids: Record<string, string[]> = {};
     for (const x of runs) {
       const out = join(dir, x.name);
-      const r = await runWithStandin(['--vectors', file, '--backend', 'gpu', '--cache-dir', join(dir, 'cache'), ...x.args, '--report', out], { XDG_CACHE_HOME: join(dir, 'xdg') });
+      const r = await runWithStandin(['--vectors', file, '--backend', 'gpu', '--cache-dir', join(dir, 'cache'), ...x.args, '--report', out], {
+        XDG_CACHE_HOME: join(dir, 'xdg'),
+      });
       expect(r.code, `${x.name}\n${r.out}`).toBe(0);
       expect(r.out).toMatch(new RegExp(`gpu: ${N} cases of 5 variants judged`));
       const rep = report(out);
@@ -80,7 +82,10 @@ describe.skipIf(typeof p === 'string')('--keep on the gpu backend (stand-in laun
     // wrong hardware (the stand-in flips a bit of every 100th case of a launch): --keep 1234 keeps the
     // same 1234 cases whole and every mismatch besides; the table still counts every case
     const out = join(dir, 'flip');
-    const r = await runWithStandin(['--vectors', file, '--backend', 'gpu', '--cache-dir', join(dir, 'cache'), '--keep', '1234', '--report', out], { XDG_CACHE_HOME: join(dir, 'xdg'), PTXCONF_STANDIN_FLIP: '100' });
+    const r = await runWithStandin(['--vectors', file, '--backend', 'gpu', '--cache-dir', join(dir, 'cache'), '--keep', '1234', '--report', out], {
+      XDG_CACHE_HOME: join(dir, 'xdg'),
+      PTXCONF_STANDIN_FLIP: '100',
+    });
     expect(r.code, r.out).toBe(1);
     const rep = report(out);
     const mismatches = rep.results.filter((c) => c.verdict === 'mismatch').map((c) => c.id);
@@ -103,7 +108,10 @@ describe.skipIf(typeof p === 'string')('--keep on the gpu backend (stand-in laun
     const args = (name: string) => ['--vectors', small, '--backend', 'gpu', '--cache-dir', join(dir, 'cache'), '--keep', '5', '--report', join(dir, name)];
     const plain = await runWithStandin(args('iso-plain'), { XDG_CACHE_HOME: join(dir, 'xdg') });
     expect(plain.code, plain.out).toBe(0);
-    const faulty = await runWithStandin(args('iso-fault'), { XDG_CACHE_HOME: join(dir, 'xdg'), PTXCONF_STANDIN_FAULT: `0x${culprit.memory.toString(16).padStart(8, '0')}` });
+    const faulty = await runWithStandin(args('iso-fault'), {
+      XDG_CACHE_HOME: join(dir, 'xdg'),
+      PTXCONF_STANDIN_FAULT: `0x${culprit.memory.toString(16).padStart(8, '0')}`,
+    });
     const rep = report(join(dir, 'iso-fault'));
     expect(rep.stats.isolatedJobs, faulty.out).toBeGreaterThan(0);
     const whole = report(join(dir, 'iso-plain')).results.map((c) => c.id);
@@ -119,7 +127,10 @@ describe.skipIf(typeof p === 'string')('--keep on the gpu backend (stand-in laun
 
 describe('sweep and contend refuse --keep in words (exit 2)', () => {
   it('says what each keeps instead, before looking for a GPU', async () => {
-    for (const [cmd, what] of [['sweep', /up to 100 mismatching pairs whole/], ['contend', /one result for every group it runs/]] as const) {
+    for (const [cmd, what] of [
+      ['sweep', /up to 100 mismatching pairs whole/],
+      ['contend', /one result for every group it runs/],
+    ] as const) {
       for (const args of [['--keep', 'all'], ['--keep=5']]) {
         const r = await runLines([cmd, ...args]);
         expect(r.code, cmd).toBe(2);

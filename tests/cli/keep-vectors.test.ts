@@ -23,7 +23,11 @@ function file(n: number): string {
   return f;
 }
 const report = (r: string) => JSON.parse(readFileSync(join(r, 'report.json'), 'utf8')) as { stats: Record<string, number>; results: { verdict: string }[] };
-const table = (o: string[]) => o.slice(o.findIndex((l) => l.startsWith('family')), o.findIndex((l) => l.startsWith('all results')) + 1);
+const table = (o: string[]) =>
+  o.slice(
+    o.findIndex((l) => l.startsWith('family')),
+    o.findIndex((l) => l.startsWith('all results')) + 1,
+  );
 const allResults = (o: string[]) => Number(table(o).at(-1)!.trim().split(/\s+/).at(-1));
 
 describe('--keep and the counts on vector files', () => {
@@ -54,7 +58,7 @@ describe('--keep and the counts on vector files', () => {
     expect(r.out.join('\n')).toMatch(/882 passes are counted above but not kept whole/);
   }, 60_000);
 
-  it('--keep all: report.json takes the stream\'s own text of each result (not serialized twice) and says the same', async () => {
+  it("--keep all: report.json takes the stream's own text of each result (not serialized twice) and says the same", async () => {
     const f = file(3_000);
     const d = join(dir, 'same');
     expect((await runLines(['--vectors', f, '--backend', 'reference', '--keep', 'all', '--report', d])).code).toBe(1);
@@ -63,7 +67,11 @@ describe('--keep and the counts on vector files', () => {
     // one line of JSON, as JSON.stringify writes it
     expect(text).toBe(`${JSON.stringify(doc)}\n`);
     // each result, its judgement put back inline, is the stream's line of it (the stream in the order added)
-    const stream = gunzipSync(readFileSync(join(d, 'results.jsonl.gz'))).toString('utf8').trim().split('\n').slice(1);
+    const stream = gunzipSync(readFileSync(join(d, 'results.jsonl.gz')))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .slice(1);
     expect(doc.results).toHaveLength(3_000);
     expect(stream).toHaveLength(3_000);
     const inline = doc.results.map((r) => JSON.stringify({ ...r, catalog: doc.judgements[r.catalog] }));

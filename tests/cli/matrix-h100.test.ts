@@ -22,16 +22,28 @@ const LABELS = ['ptxas-13.0', 'ptxas-11.8'];
 const load = (job: string, label: string) => loadReport(join(D, `${job}.${label}.report.json.gz`));
 
 describe('recorded toolchain matrix on an H100', () => {
-  it.each(['contend-matrix', 'contend-cluster-1024-matrix', 'gpu-matrix'])('%s: the comparison computed again from the two reports is the recorded one', async (job) => {
-    const [a, b] = await Promise.all(LABELS.map((l) => load(job, l)));
-    expect([a!.toolchain.ptxas!.release, b!.toolchain.ptxas!.release]).toEqual(['13.0', '11.8']);
-    // every result of a compiled kernel names its toolchain
-    for (const r of [a!, b!]) expect(new Set(r.results.map((x) => x.toolchain))).toEqual(new Set([`ptxas ${r.toolchain.ptxas!.release} (V${r.toolchain.ptxas!.versionLine.split(', V')[1]})`]));
-    const m = JSON.parse(readFileSync(join(D, `${job}.matrix.json`), 'utf8'));
-    const c = compareAnswers(LABELS, [a!.results, b!.results], gpuAnswerOf);
-    expect(c.same).toBe(m.same);
-    expect(c.differences.map((d) => [d.id, d.answers['ptxas-13.0']!.verdict, d.answers['ptxas-11.8']!.verdict])).toEqual(m.differences.map((d: { id: string; answers: Record<string, { verdict: string }> }) => [d.id, d.answers['ptxas-13.0']!.verdict, d.answers['ptxas-11.8']!.verdict]));
-  });
+  it.each(['contend-matrix', 'contend-cluster-1024-matrix', 'gpu-matrix'])(
+    '%s: the comparison computed again from the two reports is the recorded one',
+    async (job) => {
+      const [a, b] = await Promise.all(LABELS.map((l) => load(job, l)));
+      expect([a!.toolchain.ptxas!.release, b!.toolchain.ptxas!.release]).toEqual(['13.0', '11.8']);
+      // every result of a compiled kernel names its toolchain
+      for (const r of [a!, b!])
+        expect(new Set(r.results.map((x) => x.toolchain))).toEqual(
+          new Set([`ptxas ${r.toolchain.ptxas!.release} (V${r.toolchain.ptxas!.versionLine.split(', V')[1]})`]),
+        );
+      const m = JSON.parse(readFileSync(join(D, `${job}.matrix.json`), 'utf8'));
+      const c = compareAnswers(LABELS, [a!.results, b!.results], gpuAnswerOf);
+      expect(c.same).toBe(m.same);
+      expect(c.differences.map((d) => [d.id, d.answers['ptxas-13.0']!.verdict, d.answers['ptxas-11.8']!.verdict])).toEqual(
+        m.differences.map((d: { id: string; answers: Record<string, { verdict: string }> }) => [
+          d.id,
+          d.answers['ptxas-13.0']!.verdict,
+          d.answers['ptxas-11.8']!.verdict,
+        ]),
+      );
+    },
+  );
 
   it('contention under 11.8: every .shared::cluster finding of 13.0 holds (64-bit min too, with the falling operands), and f32/f64 add there is not atomic either (13.0 makes it atomic)', async () => {
     const [a, b] = await Promise.all(LABELS.map(async (l) => (await load('contend-matrix', l)) as unknown as { contention: ContentionReport[] }));
@@ -40,11 +52,21 @@ describe('recorded toolchain matrix on an H100', () => {
     const b118 = bad(b!);
     // 64-bit and/or/xor/max/min (min: the 'falling' operand set) and f16x2/bf16x2 add, atom and red, with and without _
     expect(b13.size).toBe(26);
-    for (const v of ['atom.shared::cluster.min.u64', 'red.shared::cluster.min.s64', 'atom.shared::cluster.or.b64(_)', 'red.shared::cluster.add.noftz.bf16x2']) expect(b13.has(v), v).toBe(true);
+    for (const v of ['atom.shared::cluster.min.u64', 'red.shared::cluster.min.s64', 'atom.shared::cluster.or.b64(_)', 'red.shared::cluster.add.noftz.bf16x2'])
+      expect(b13.has(v), v).toBe(true);
     for (const v of b13) expect(b118.has(v), v).toBe(true);
-    expect([...b118].filter((v) => !b13.has(v)).sort()).toEqual(['atom.shared::cluster.add.f32', 'atom.shared::cluster.add.f32(_)', 'atom.shared::cluster.add.f64', 'atom.shared::cluster.add.f64(_)', 'red.shared::cluster.add.f32', 'red.shared::cluster.add.f64']);
+    expect([...b118].filter((v) => !b13.has(v)).sort()).toEqual([
+      'atom.shared::cluster.add.f32',
+      'atom.shared::cluster.add.f32(_)',
+      'atom.shared::cluster.add.f64',
+      'atom.shared::cluster.add.f64(_)',
+      'red.shared::cluster.add.f32',
+      'red.shared::cluster.add.f64',
+    ]);
     // and nowhere else: every mismatch of either run is a cluster launch on .shared::cluster
-    for (const r of [a!, b!]) for (const c of r.contention.filter((x) => x.verdict === 'mismatch')) expect([c.id, c.layout, c.variant.startsWith('atom.shared::cluster') || c.variant.startsWith('red.shared::cluster')]).toEqual([c.id, 'cluster', true]);
+    for (const r of [a!, b!])
+      for (const c of r.contention.filter((x) => x.verdict === 'mismatch'))
+        expect([c.id, c.layout, c.variant.startsWith('atom.shared::cluster') || c.variant.startsWith('red.shared::cluster')]).toEqual([c.id, 'cluster', true]);
   });
 
   it('every kept outcome of the 11.8 contention run, judged again by the contention model, gets its recorded verdict; a passing final one bit off does not pass', async () => {

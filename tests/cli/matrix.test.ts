@@ -29,12 +29,26 @@ const result = (id: string, verdict: EntryResult['verdict'], accepted?: boolean,
 
 describe('compareAnswers', () => {
   it('finds an entry answered differently, counts the alike, and keeps skips apart', () => {
-    const a = [result('x', 'pass', true), result('y', 'pass', true), result('z', 'skipped', undefined, 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8'), result('w', 'skipped', undefined, 'needs PTX ISA 9.4; ptxas 11.8 supports up to 7.8')];
-    const b = [result('x', 'pass', true), result('y', 'compile-mismatch', false), result('z', 'pass', true), result('w', 'skipped', undefined, 'needs PTX ISA 9.4; ptxas 13.0 supports up to 9.0'), result('v', 'skipped', undefined, 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8')];
+    const a = [
+      result('x', 'pass', true),
+      result('y', 'pass', true),
+      result('z', 'skipped', undefined, 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8'),
+      result('w', 'skipped', undefined, 'needs PTX ISA 9.4; ptxas 11.8 supports up to 7.8'),
+    ];
+    const b = [
+      result('x', 'pass', true),
+      result('y', 'compile-mismatch', false),
+      result('z', 'pass', true),
+      result('w', 'skipped', undefined, 'needs PTX ISA 9.4; ptxas 13.0 supports up to 9.0'),
+      result('v', 'skipped', undefined, 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8'),
+    ];
     const c = compareAnswers(['A', 'B'], [a, b]);
     expect(c.same).toBe(1);
     expect(c.differences.map((d) => d.id)).toEqual(['y']);
-    expect(c.differences[0]!.answers).toMatchObject({ A: { answer: 'accept', verdict: 'pass' }, B: { answer: 'reject', verdict: 'compile-mismatch', message: 'error: no' } });
+    expect(c.differences[0]!.answers).toMatchObject({
+      A: { answer: 'accept', verdict: 'pass' },
+      B: { answer: 'reject', verdict: 'compile-mismatch', message: 'error: no' },
+    });
     expect(c.notChecked).toEqual([
       { label: 'A', reason: 'needs PTX ISA 8.1; ptxas 11.8 supports up to 7.8', count: 1, example: 'z' },
       { label: 'every toolchain', reason: 'needs PTX ISA 9.4', count: 1, example: 'w' },
@@ -51,7 +65,16 @@ describe('compareAnswers', () => {
   });
 
   it('memberArgv replaces --ptxas and --report', () => {
-    expect(memberArgv(['--backend', 'ptxas', '--ptxas', 'a', '--report=r', '--ptxas=b', '--filter', 'x'], 'b', 'out/b')).toEqual(['--backend', 'ptxas', '--filter', 'x', '--ptxas', 'b', '--report', 'out/b']);
+    expect(memberArgv(['--backend', 'ptxas', '--ptxas', 'a', '--report=r', '--ptxas=b', '--filter', 'x'], 'b', 'out/b')).toEqual([
+      '--backend',
+      'ptxas',
+      '--filter',
+      'x',
+      '--ptxas',
+      'b',
+      '--report',
+      'out/b',
+    ]);
   });
 });
 
@@ -102,11 +125,29 @@ exec "${real}" $args
     );
     chmodSync(fake, 0o755);
     const out = join(dir, 'm1');
-    const r = await runLines(['--backend', 'ptxas', '--no-cases', '--filter', 'atom.global.add.f32,atom.global.add.f64', '--kind', 'variant', '--keep', '0', '--ptxas', real!, '--ptxas', fake, '--report', out]);
+    const r = await runLines([
+      '--backend',
+      'ptxas',
+      '--no-cases',
+      '--filter',
+      'atom.global.add.f32,atom.global.add.f64',
+      '--kind',
+      'variant',
+      '--keep',
+      '0',
+      '--ptxas',
+      real!,
+      '--ptxas',
+      fake,
+      '--report',
+      out,
+    ]);
     const text = r.out.join('\n');
     expect(existsSync(join(out, 'matrix.json')), text).toBe(true);
     const m = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8'));
-    expect(m.toolchains.map((t: { label: string }) => t.label)).toEqual(['ptxas-13.0', 'ptxas-99.9'].map((l, i) => (i === 0 ? `ptxas-${m.toolchains[0].release}` : l)));
+    expect(m.toolchains.map((t: { label: string }) => t.label)).toEqual(
+      ['ptxas-13.0', 'ptxas-99.9'].map((l, i) => (i === 0 ? `ptxas-${m.toolchains[0].release}` : l)),
+    );
     const ids: string[] = m.differences.map((d: { id: string }) => d.id);
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.every((id) => /add\.f32/.test(id))).toBe(true);
@@ -142,7 +183,21 @@ exec "${real}" $args
     writeFileSync(link, `#!/bin/sh\nexec "${real}" "$@"\n`);
     chmodSync(link, 0o755);
     const out = join(dir, 'm2');
-    const r = await runLines(['--backend', 'ptxas', '--no-cases', '--filter', 'red.global.add.*', '--kind', 'variant', '--ptxas', real!, '--ptxas', link, '--report', out]);
+    const r = await runLines([
+      '--backend',
+      'ptxas',
+      '--no-cases',
+      '--filter',
+      'red.global.add.*',
+      '--kind',
+      'variant',
+      '--ptxas',
+      real!,
+      '--ptxas',
+      link,
+      '--report',
+      out,
+    ]);
     expect(r.code, r.out.join('\n')).toBe(0);
     const m = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8'));
     expect(m.differences).toEqual([]);
@@ -156,12 +211,28 @@ exec "${real}" $args
       ctx.skip();
     }
     const out = join(dir, 'm3');
-    const r = await runLines(['--backend', 'ptxas', '--no-cases', '--filter', 'atom.shared::cluster.or,atom.shared::cluster.add.noftz', '--ptxas', real!, '--ptxas', PTXAS_118!, '--report', out]);
+    const r = await runLines([
+      '--backend',
+      'ptxas',
+      '--no-cases',
+      '--filter',
+      'atom.shared::cluster.or,atom.shared::cluster.add.noftz',
+      '--ptxas',
+      real!,
+      '--ptxas',
+      PTXAS_118!,
+      '--report',
+      out,
+    ]);
     expect(r.code, r.out.join('\n')).toBe(0);
     const m = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8'));
     expect(m.toolchains.map((t: { release: string }) => t.release)).toContain('11.8');
     expect(m.same).toBeGreaterThan(0);
-    expect(m.notChecked.some((g: { label: string; reason: string }) => g.label === 'ptxas-11.8' && /needs PTX ISA 8\.\d; ptxas 11\.8 supports up to 7\.8/.test(g.reason))).toBe(true);
+    expect(
+      m.notChecked.some(
+        (g: { label: string; reason: string }) => g.label === 'ptxas-11.8' && /needs PTX ISA 8\.\d; ptxas 11\.8 supports up to 7\.8/.test(g.reason),
+      ),
+    ).toBe(true);
   }, 120_000);
 });
 

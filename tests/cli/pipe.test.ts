@@ -20,7 +20,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * anything is written, as a reader that already quit); the exit code, stderr and the lines read.
  */
 function closedEarly(args: string[], lines: number): Promise<{ code: number | null; signal: string | null; err: string; read: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'harness', 'cli', 'main.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'harness', 'cli', 'main.ts'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   let got = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));

@@ -53,12 +53,18 @@ describe('prepareReportDir', () => {
     expect(prepareReportDir(d, '', new Date(), say)).toBe(d); // empty: written into
     for (const f of ['report.json', 'results.jsonl', 'results.jsonl.gz', 'hostmem.json.gz']) {
       writeFileSync(join(d, f), '{}');
-      expect(() => prepareReportDir(d, '', new Date(), say)).toThrow(new RegExp(`--report ${d}: the folder already holds a report \\(.*${f.replace(/\./g, '\\.')}.*\\)\\. Remove it, name another folder, or pass --overwrite`));
+      expect(() => prepareReportDir(d, '', new Date(), say)).toThrow(
+        new RegExp(
+          `--report ${d}: the folder already holds a report \\(.*${f.replace(/\./g, '\\.')}.*\\)\\. Remove it, name another folder, or pass --overwrite`,
+        ),
+      );
     }
     writeFileSync(join(d, 'notes.txt'), 'mine');
     said.length = 0;
     expect(prepareReportDir(d, '', new Date(), say, { overwrite: true })).toBe(d);
-    expect(said).toEqual([`--report ${d}: --overwrite: the report already there (report.json, results.jsonl, results.jsonl.gz, hostmem.json.gz) removed; writing the new one`]);
+    expect(said).toEqual([
+      `--report ${d}: --overwrite: the report already there (report.json, results.jsonl, results.jsonl.gz, hostmem.json.gz) removed; writing the new one`,
+    ]);
     expect(readdirSync(d)).toEqual(['notes.txt']);
   });
 });
@@ -80,7 +86,9 @@ describe('the CLI', () => {
     const first = readFileSync(join(d, 'report.json'), 'utf8');
     const again = await run(args);
     expect(again.code).toBe(2);
-    expect(again.out).toContain(`error: --report ${d}: the folder already holds a report (report.json, results.jsonl.gz). Remove it, name another folder, or pass --overwrite to write over it`);
+    expect(again.out).toContain(
+      `error: --report ${d}: the folder already holds a report (report.json, results.jsonl.gz). Remove it, name another folder, or pass --overwrite to write over it`,
+    );
     expect(again.out).not.toMatch(/\n\s+at /);
     expect(readFileSync(join(d, 'report.json'), 'utf8')).toBe(first);
     const over = await run([...args, '--overwrite']);
@@ -140,7 +148,13 @@ describe('runs do not pile up (issue 13, defect 5 in part)', () => {
     const full = join(base, '2026-11-20T10-00-00.000Z');
     mkdirSync(full);
     writeFileSync(join(full, 'report.json'), '{}');
-    const empty = ['2026-11-20T09-00-00Z', '2026-11-20T09-00-01.123Z', '2026-11-20T09-00-01.123Z-2', 'render-2026-11-20T09-00-02.000Z', 'merge-2026-11-20T09-00-03.000Z'];
+    const empty = [
+      '2026-11-20T09-00-00Z',
+      '2026-11-20T09-00-01.123Z',
+      '2026-11-20T09-00-01.123Z-2',
+      'render-2026-11-20T09-00-02.000Z',
+      'merge-2026-11-20T09-00-03.000Z',
+    ];
     for (const e of empty) mkdirSync(join(base, e));
     mkdirSync(join(base, 'notes'));
     const gone = pruneRuns(5, base);

@@ -38,7 +38,10 @@ function running(marker: string): number[] {
 
 async function signalled(sig: 'SIGTERM' | 'SIGINT') {
   const report = join(dir, sig);
-  const npm = spawn('npm', ['run', '-s', 'conformance', '--', '--backend', 'reference', '--generated', '400000', '--report', report], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', ['run', '-s', 'conformance', '--', '--backend', 'reference', '--generated', '400000', '--report', report], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   npm.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((r) => npm.on('exit', (code) => r(code)));
@@ -56,64 +59,88 @@ async function signalled(sig: 'SIGTERM' | 'SIGINT') {
 }
 
 describe('signals sent to npm', () => {
-  it.skipIf(process.platform !== 'linux')('SIGTERM: the harness stops, writes a partial report, nothing runs on', async () => {
-    const r = await signalled('SIGTERM');
-    expect(r.left).toEqual([]);
-    const rep = JSON.parse(readFileSync(join(r.report, 'report.json'), 'utf8'));
-    expect(rep.partial).toBe(true);
-    expect(r.code).not.toBe(0);
-  }, 120_000);
-  it.skipIf(process.platform !== 'linux')('SIGINT: the same', async () => {
-    const r = await signalled('SIGINT');
-    expect(r.left).toEqual([]);
-    expect(JSON.parse(readFileSync(join(r.report, 'report.json'), 'utf8')).partial).toBe(true);
-    expect(r.err).toMatch(/SIGINT: stopped/);
-    // the stream gzipped as at the end of a run, and said so
-    expect(existsSync(join(r.report, 'results.jsonl.gz'))).toBe(true);
-    expect(existsSync(join(r.report, 'results.jsonl'))).toBe(false);
-    expect(r.seconds).toBeLessThan(5);
-  }, 120_000);
-  it.skipIf(process.platform !== 'linux')('the starting process killed outright (SIGKILL, nothing forwarded): the parent watchdog stops the harness with a partial report', async () => {
-    const report = join(dir, 'orphan');
-    // sh runs the harness in the background and waits: killing sh leaves the harness an orphan
-    const sh = spawn('sh', ['-c', `node --import tsx harness/cli/main.ts --backend reference --generated 400000 --report ${report} 2>${report}.err & wait`], { cwd: root, stdio: 'ignore' });
-    for (let t = 0; t < 600 && !(existsSync(`${report}.err`) && readFileSync(`${report}.err`, 'utf8').includes('streaming results to')); t++) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 1000));
-    sh.kill('SIGKILL');
-    for (let t = 0; t < 100 && running(report).length; t++) await new Promise((r) => setTimeout(r, 100));
-    expect(running(report)).toEqual([]);
-    expect(readFileSync(`${report}.err`, 'utf8')).toMatch(/is gone: stopping as on SIGTERM[\s\S]*SIGTERM: stopped/);
-    expect(JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).partial).toBe(true);
-  }, 120_000);
+  it.skipIf(process.platform !== 'linux')(
+    'SIGTERM: the harness stops, writes a partial report, nothing runs on',
+    async () => {
+      const r = await signalled('SIGTERM');
+      expect(r.left).toEqual([]);
+      const rep = JSON.parse(readFileSync(join(r.report, 'report.json'), 'utf8'));
+      expect(rep.partial).toBe(true);
+      expect(r.code).not.toBe(0);
+    },
+    120_000,
+  );
+  it.skipIf(process.platform !== 'linux')(
+    'SIGINT: the same',
+    async () => {
+      const r = await signalled('SIGINT');
+      expect(r.left).toEqual([]);
+      expect(JSON.parse(readFileSync(join(r.report, 'report.json'), 'utf8')).partial).toBe(true);
+      expect(r.err).toMatch(/SIGINT: stopped/);
+      // the stream gzipped as at the end of a run, and said so
+      expect(existsSync(join(r.report, 'results.jsonl.gz'))).toBe(true);
+      expect(existsSync(join(r.report, 'results.jsonl'))).toBe(false);
+      expect(r.seconds).toBeLessThan(5);
+    },
+    120_000,
+  );
+  it.skipIf(process.platform !== 'linux')(
+    'the starting process killed outright (SIGKILL, nothing forwarded): the parent watchdog stops the harness with a partial report',
+    async () => {
+      const report = join(dir, 'orphan');
+      // sh runs the harness in the background and waits: killing sh leaves the harness an orphan
+      const sh = spawn('sh', ['-c', `node --import tsx harness/cli/main.ts --backend reference --generated 400000 --report ${report} 2>${report}.err & wait`], {
+        cwd: root,
+        stdio: 'ignore',
+      });
+      for (let t = 0; t < 600 && !(existsSync(`${report}.err`) && readFileSync(`${report}.err`, 'utf8').includes('streaming results to')); t++)
+        await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 1000));
+      sh.kill('SIGKILL');
+      for (let t = 0; t < 100 && running(report).length; t++) await new Promise((r) => setTimeout(r, 100));
+      expect(running(report)).toEqual([]);
+      expect(readFileSync(`${report}.err`, 'utf8')).toMatch(/is gone: stopping as on SIGTERM[\s\S]*SIGTERM: stopped/);
+      expect(JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).partial).toBe(true);
+    },
+    120_000,
+  );
 });
 
 describe('an interrupt during the ptxas phase', async () => {
   const { ptxasOrReason } = await import('../helpers/ptxas.js');
   const p = await ptxasOrReason();
   if (typeof p === 'string') console.log(`[skip] ptxas-phase interrupt test: ${p}`);
-  it.skipIf(typeof p === 'string' || process.platform !== 'linux')('keeps every entry ptxas had decided (before: a partial report with 0 results)', async () => {
-    const report = join(dir, 'ptxas-phase');
-    // an empty cache folder of its own: with the ptxas verdict cache warm the phase would finish before the interrupt
-    const child = spawn(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', '--backend', 'ptxas', '--no-cases', '--cache-dir', join(dir, 'ptxas-phase-cache'), '--report', report], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    for (let t = 0; t < 600 && !err.includes('catalog:'); t++) await new Promise((r) => setTimeout(r, 100));
-    // let ptxas decide some entries (the whole phase takes over a minute on two cores)
-    await new Promise((r) => setTimeout(r, 12_000));
-    const sent = performance.now();
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect((performance.now() - sent) / 1000).toBeLessThan(5);
-    const rep = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8'));
-    expect(rep.partial).toBe(true);
-    expect(rep.results.length).toBeGreaterThan(0);
-    expect(rep.results.every((r: { ptxas?: unknown; verdict: string }) => r.ptxas !== undefined || r.verdict === 'skipped')).toBe(true);
-    const said = /SIGINT: stopped\. A partial report of the ([1-9]\d*) results so far \((\d+) kept whole/.exec(err);
-    expect(Number(said?.[2])).toBe(rep.results.length);
-    expect(existsSync(join(report, 'results.jsonl.gz'))).toBe(true);
-    expect(existsSync(join(report, 'results.jsonl'))).toBe(false);
-  }, 120_000);
+  it.skipIf(typeof p === 'string' || process.platform !== 'linux')(
+    'keeps every entry ptxas had decided (before: a partial report with 0 results)',
+    async () => {
+      const report = join(dir, 'ptxas-phase');
+      // an empty cache folder of its own: with the ptxas verdict cache warm the phase would finish before the interrupt
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'harness/cli/main.ts', '--backend', 'ptxas', '--no-cases', '--cache-dir', join(dir, 'ptxas-phase-cache'), '--report', report],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      for (let t = 0; t < 600 && !err.includes('catalog:'); t++) await new Promise((r) => setTimeout(r, 100));
+      // let ptxas decide some entries (the whole phase takes over a minute on two cores)
+      await new Promise((r) => setTimeout(r, 12_000));
+      const sent = performance.now();
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect((performance.now() - sent) / 1000).toBeLessThan(5);
+      const rep = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8'));
+      expect(rep.partial).toBe(true);
+      expect(rep.results.length).toBeGreaterThan(0);
+      expect(rep.results.every((r: { ptxas?: unknown; verdict: string }) => r.ptxas !== undefined || r.verdict === 'skipped')).toBe(true);
+      const said = /SIGINT: stopped\. A partial report of the ([1-9]\d*) results so far \((\d+) kept whole/.exec(err);
+      expect(Number(said?.[2])).toBe(rep.results.length);
+      expect(existsSync(join(report, 'results.jsonl.gz'))).toBe(true);
+      expect(existsSync(join(report, 'results.jsonl'))).toBe(false);
+    },
+    120_000,
+  );
 });
 
 describe('a partial report (RunRecorder.finishPartial, the path of a signal)', () => {
@@ -127,12 +154,20 @@ describe('a partial report (RunRecorder.finishPartial, the path of a signal)', (
     verdict,
     reason: verdict === 'pass' ? 'agrees' : 'differs',
   });
-  it('applies the run\'s keep rule to the results a phase had decided (passes past keepPasses counted, every other kept) and gzips the stream', () => {
+  it("applies the run's keep rule to the results a phase had decided (passes past keepPasses counted, every other kept) and gzips the stream", () => {
     const d = join(dir, 'finish-partial');
-    const rec = new RunRecorder(d, { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 1, specEdition: '9.4' }, [], null);
+    const rec = new RunRecorder(
+      d,
+      { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 1, specEdition: '9.4' },
+      [],
+      null,
+    );
     rec.keepPasses = 5;
     rec.add([result(0, 'pass', 'case'), result(1, 'pass', 'case')]); // two passes already kept
-    const decided = [...Array.from({ length: 300 }, (_, i) => result(i, i % 100 === 7 ? 'mismatch' : 'pass', 'variant')), ...Array.from({ length: 50 }, (_, i) => result(100 + i, 'pass', 'case'))];
+    const decided = [
+      ...Array.from({ length: 300 }, (_, i) => result(i, i % 100 === 7 ? 'mismatch' : 'pass', 'variant')),
+      ...Array.from({ length: 50 }, (_, i) => result(100 + i, 'pass', 'case')),
+    ];
     rec.pending = () => decided;
     expect(rec.recorded).toBe(352);
     const w = rec.finishPartial('interrupted by SIGINT')!;
@@ -150,7 +185,12 @@ describe('a partial report (RunRecorder.finishPartial, the path of a signal)', (
   });
   it('nothing recorded: discard leaves no stream and no report', () => {
     const d = join(dir, 'discard');
-    const rec = new RunRecorder(d, { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 1, specEdition: '9.4' }, [], null);
+    const rec = new RunRecorder(
+      d,
+      { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 1, specEdition: '9.4' },
+      [],
+      null,
+    );
     expect(rec.recorded).toBe(0);
     rec.discard();
     expect(readdirSync(d)).toEqual([]);

@@ -44,7 +44,10 @@ writeFileSync(
 describe('(a) an expectation whose pattern matched reference-model cases', () => {
   it('says what it matched and why it did not apply (before: "not run: nothing this run checked matches its pattern")', async () => {
     const ex = join(dir, 'ex.yaml');
-    writeFileSync(ex, 'expectations:\n  - id: wrong-add\n    pattern: "atom.global.add.f32*"\n    verdict: mismatch\n    explanation: none\n    reason: a reference mismatch\n    link: https://docs.nvidia.com/cuda/parallel-thread-execution/\n');
+    writeFileSync(
+      ex,
+      'expectations:\n  - id: wrong-add\n    pattern: "atom.global.add.f32*"\n    verdict: mismatch\n    explanation: none\n    reason: a reference mismatch\n    link: https://docs.nvidia.com/cuda/parallel-thread-execution/\n',
+    );
     const r = await run('--vectors', wrong, '--expectations', ex, '--report', join(dir, 'a'));
     expect(r.code).toBe(1);
     const line = r.out.split('\n').find((l) => l.startsWith('  wrong-add: '))!;
@@ -93,12 +96,28 @@ describe('(d) export without --out', () => {
 });
 
 describe('(e) a string option without its value', () => {
-  it('--filter: one clear line, exit 2 (before: node\'s message and the whole usage)', async () => {
+  it("--filter: one clear line, exit 2 (before: node's message and the whole usage)", async () => {
     const r = await run('--filter');
     expect(r.code).toBe(2);
     expect(r.err).toBe('error: --filter needs a value (a pattern, e.g. --filter atom.global)');
   });
-  it.each(['--arch', '--backend', '--kind', '--report', '--seed', '--vectors', '--case', '--generated', '--expectations', '--keep', '--keep-runs', '--shard', '--spec-edition', '--cache-dir', '--launches'])('%s at the end, and followed by another option', async (opt) => {
+  it.each([
+    '--arch',
+    '--backend',
+    '--kind',
+    '--report',
+    '--seed',
+    '--vectors',
+    '--case',
+    '--generated',
+    '--expectations',
+    '--keep',
+    '--keep-runs',
+    '--shard',
+    '--spec-edition',
+    '--cache-dir',
+    '--launches',
+  ])('%s at the end, and followed by another option', async (opt) => {
     for (const argv of [[opt], [opt, '--list']]) {
       const r = await run(...argv);
       expect(r.code).toBe(2);
@@ -118,7 +137,7 @@ describe('(e) a string option without its value', () => {
 });
 
 describe('(f) a typo in a qualifier', () => {
-  it('the parser suggests the family\'s qualifier at that place first (before: .1d, .2d, .3d)', () => {
+  it("the parser suggests the family's qualifier at that place first (before: .1d, .2d, .3d)", () => {
     expect(() => parseInstruction('atom.global.ad.f32')).toThrow(/did you mean \.add[,?]/);
     expect(() => parseInstruction('red.global.mni.u32')).toThrow(/did you mean \.min[,?]/);
     expect(() => parseInstruction('atom.global.add.f3')).toThrow(/did you mean \.f32[,?]/);
@@ -146,7 +165,7 @@ describe('(g) --case prints the case', () => {
     expect(r.out).toMatch(/verdict: pass: reference evaluated/);
     expect(r.out).toMatch(/atom\.returns-old: /);
   });
-  it('a mismatch: the file\'s bits against the allowed ones, and the explanation', async () => {
+  it("a mismatch: the file's bits against the allowed ones, and the explanation", async () => {
     // the id as a run prints it: the file relative to the working folder
     const id = `atom.global.add.f32/${relative(ROOT, wrong)}:wrong-expect`;
     const r = await run('--case', id, '--vectors', wrong, '--report', join(dir, 'g2'));
@@ -176,7 +195,17 @@ describe('(j) finding lines in a log', () => {
       results: [{ id: 'a', family: 'atom', kind: 'case', verdict: 'mismatch', reason: '' }],
       counts: { total: { mismatch: 1 }, byFamily: {}, byKind: {} },
       stats: {},
-      findings: [{ key: 'F1', verdict: 'mismatch', subject: 'atom .add.f32 on .global', explanation: '', text: long, count: 1, examples: [`atom.global.add.f32/${'y'.repeat(120)}`] }],
+      findings: [
+        {
+          key: 'F1',
+          verdict: 'mismatch',
+          subject: 'atom .add.f32 on .global',
+          explanation: '',
+          text: long,
+          count: 1,
+          examples: [`atom.global.add.f32/${'y'.repeat(120)}`],
+        },
+      ],
       expectations: { file: null, outcomes: [] },
     } as unknown as RunReport;
     const out: string[] = [];
@@ -191,7 +220,10 @@ describe('problems of a vector file', () => {
   it('are printed in the order of the file (line, then column), however the checker found them', async () => {
     const bad = join(dir, 'bad-order.yaml');
     writeFileSync(bad, 'instruction: atom.global.add.f32\ncases:\n  - name: x\n    memory: ["0x3f80000"]\n    operandz: {b: ["0x1"]}\n');
-    for (const args of [['--vectors', bad, '--backend', 'reference'], ['--list', '--vectors', bad]]) {
+    for (const args of [
+      ['--vectors', bad, '--backend', 'reference'],
+      ['--list', '--vectors', bad],
+    ]) {
       const r = await run(...args, '--report', join(dir, 'bad-order-report'));
       expect(r.code).toBe(2);
       const lines = r.err.split('\n').filter((l) => l.includes('bad-order.yaml:'));

@@ -12,7 +12,14 @@ const gpuResult = (observed: string[], expected: string[], memory = ['0x7f800000
   catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
   verdict: 'observed',
   reason: 'x',
-  case: { origin: { kind: 'vectors' }, input: { memory, b }, expect: { memory: expected, returned: memory }, observed: { memory: observed, returned: memory }, allowed: {}, unspecified: [] },
+  case: {
+    origin: { kind: 'vectors' },
+    input: { memory, b },
+    expect: { memory: expected, returned: memory },
+    observed: { memory: observed, returned: memory },
+    allowed: {},
+    unspecified: [],
+  },
 });
 
 describe('expect agreement (case.fileExpect)', () => {
@@ -79,7 +86,10 @@ describe('enrichResult on the reference backend results', () => {
     const fromJson = JSON.parse(JSON.stringify(r)) as EntryResult;
     expect(enrichResult(fromJson)).toEqual(JSON.parse(JSON.stringify(r)));
     // an empty trail with no mark is computed: an atom case's, read back without its rules, gets them again
-    const atom = loadVectorText('a.yaml', 'cite: "t"\ncases:\n  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { memory: ["0x00000003"], returned: ["0x00000001"] }\n').cases[0]!;
+    const atom = loadVectorText(
+      'a.yaml',
+      'cite: "t"\ncases:\n  - name: a\n    instruction: atom.global.add.u32\n    memory: ["0x00000001"]\n    operands: { b: ["0x00000002"] }\n    expect: { memory: ["0x00000003"], returned: ["0x00000001"] }\n',
+    ).cases[0]!;
     const ra = JSON.parse(JSON.stringify(runCaseOnReference(atom))) as EntryResult;
     expect(ra.catalog.rules.length).toBeGreaterThan(0);
     expect(enrichResult({ ...ra, catalog: { ...ra.catalog, rules: [] } }).catalog.rules).toEqual(ra.catalog.rules);

@@ -49,7 +49,9 @@ describe('malformed expectations are located (file:line:col) with what to do', (
     expect(p).toHaveLength(7);
   });
   it('the shipped files parse without a problem', async () => {
-    const arches = readdirSync('cases/expectations').filter((f) => /^sm_\w+\.yaml$/.test(f)).map((f) => f.replace(/\.yaml$/, ''));
+    const arches = readdirSync('cases/expectations')
+      .filter((f) => /^sm_\w+\.yaml$/.test(f))
+      .map((f) => f.replace(/\.yaml$/, ''));
     expect(arches).toEqual(expect.arrayContaining(['sm_90', 'sm_90a', 'sm_100a', 'sm_100', 'sm_103a', 'sm_110a', 'sm_120a']));
     for (const arch of arches) {
       const r = await loadExpectations(`cases/expectations/${arch}.yaml`, true);
@@ -75,14 +77,19 @@ describe('include: other expectations files', () => {
     const top = put('top.yaml', `include:\n  - tool/shared.yaml\nexpectations:\n${entry('own')}`);
     const r = await loadExpectations(top, true);
     expect(r.problems).toEqual([]);
-    expect(r.expectations.map((e) => [e.id, e.file.endsWith('shared.yaml') ? 'shared' : 'top', e.line])).toEqual([['shared-one', 'shared', 2], ['own', 'top', 4]]);
+    expect(r.expectations.map((e) => [e.id, e.file.endsWith('shared.yaml') ? 'shared' : 'top', e.line])).toEqual([
+      ['shared-one', 'shared', 2],
+      ['own', 'top', 4],
+    ]);
     // a file of includes only, two levels deep
     const r2 = await loadExpectations(put('only.yaml', 'include: [top.yaml]\n'), true);
     expect(r2.expectations.map((e) => e.id)).toEqual(['shared-one', 'own']);
   });
   it('a missing file, a cycle, a bad include list and an id used in two files are located problems', async () => {
     const missing = await loadExpectations(put('m.yaml', 'include:\n  - nope.yaml\n'), true);
-    expect(missing.problems.map(formatProblem)).toEqual([expect.stringMatching(/m\.yaml:2:5: include: no such file 'nope\.yaml' .*relative to this file's folder/)]);
+    expect(missing.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/m\.yaml:2:5: include: no such file 'nope\.yaml' .*relative to this file's folder/),
+    ]);
     put('a.yaml', 'include: [b.yaml]\n');
     const cyc = await loadExpectations(put('b.yaml', 'include: [a.yaml]\n'), true);
     expect(cyc.problems.map(formatProblem).join('\n')).toMatch(/include: 'b\.yaml' includes a file that includes it .*remove one of the includes/);
@@ -90,7 +97,9 @@ describe('include: other expectations files', () => {
     expect(bad.problems.map(formatProblem)).toEqual([expect.stringMatching(/bad\.yaml:1:10: include: must be a list of file paths/)]);
     put('d1.yaml', `expectations:\n${entry('same')}`);
     const dup = await loadExpectations(put('d2.yaml', `include: [d1.yaml]\nexpectations:\n${entry('same')}`), true);
-    expect(dup.problems.map(formatProblem)).toEqual([expect.stringMatching(/d2\.yaml:3:1: id: 'same' is used already \(.*d1\.yaml:2\); ids must be unique over a file and the files it includes/)]);
+    expect(dup.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/d2\.yaml:3:1: id: 'same' is used already \(.*d1\.yaml:2\); ids must be unique over a file and the files it includes/),
+    ]);
     expect(dup.expectations).toEqual([]);
   });
 });
@@ -110,7 +119,10 @@ function gpu(id: string, memory: string, source: string, observed: string, verdi
   };
 }
 const file = (explanation: string, pattern = `${bulk}*`) =>
-  parseExpectations('e.yaml', `expectations:\n  - id: keeps\n    pattern: "${pattern}"\n    explanation: ${explanation}\n    reason: kept subnormals\n    link: https://example.invalid/e\n`).expectations;
+  parseExpectations(
+    'e.yaml',
+    `expectations:\n  - id: keeps\n    pattern: "${pattern}"\n    explanation: ${explanation}\n    reason: kept subnormals\n    link: https://example.invalid/e\n`,
+  ).expectations;
 
 describe('applying expectations', () => {
   const it = judgedAgainst('9.1'); // the 9.1 text flushes bulk .add.f32: a kept subnormal is the mismatch these expectations cover
@@ -135,8 +147,18 @@ describe('applying expectations', () => {
     expect(judgeRun([], file('ftz-off'), [bulk]).outcomes[0]).toMatchObject({ status: 'unexpected-pass', ran: 1 });
   });
   it('reference cases say nothing about hardware: they neither count as run nor become known deviations, and the outcome says what the pattern matched and why it did not apply (issue 23, item 5a; before: not-run)', () => {
-    const ref: EntryResult = { ...fine, verdict: 'pass', case: { ...fine.case!, observed: undefined, expect: { memory: ['0x40000000'] } } as EntryResult['case'] };
-    expect(judgeRun([ref], file('ftz-off')).outcomes[0]).toMatchObject({ status: 'not-applicable', matched: 0, ran: 0, seen: 1, why: expect.stringMatching(/^1 reference-model case\(s\) with an expect: .*e\.g\. /) });
+    const ref: EntryResult = {
+      ...fine,
+      verdict: 'pass',
+      case: { ...fine.case!, observed: undefined, expect: { memory: ['0x40000000'] } } as EntryResult['case'],
+    };
+    expect(judgeRun([ref], file('ftz-off')).outcomes[0]).toMatchObject({
+      status: 'not-applicable',
+      matched: 0,
+      ran: 0,
+      seen: 1,
+      why: expect.stringMatching(/^1 reference-model case\(s\) with an expect: .*e\.g\. /),
+    });
     // a vector file whose expect: keeps the subnormal: a mismatch of the file, explained, not known
     const fileMismatch: EntryResult = { ...kept, case: { ...kept.case!, observed: undefined, expect: { memory: ['0x00000002'] } } as EntryResult['case'] };
     const j = judgeRun([fileMismatch], file('ftz-off'));
@@ -148,7 +170,11 @@ describe('applying expectations', () => {
   });
   it('an unexpected pass says what deviated otherwise (another explanation), where something did', () => {
     const o = judgeRun([kept], file('round-rz')).outcomes[0]!;
-    expect(o).toMatchObject({ status: 'unexpected-pass', ran: 1, why: expect.stringMatching(/^1 mismatch\(es\) with another explanation than it expects \(round-rz\), e\.g\. .*: ftz-off/) });
+    expect(o).toMatchObject({
+      status: 'unexpected-pass',
+      ran: 1,
+      why: expect.stringMatching(/^1 mismatch\(es\) with another explanation than it expects \(round-rz\), e\.g\. .*: ftz-off/),
+    });
   });
 });
 
@@ -166,13 +192,20 @@ describe('undoing a judgement (render, replays)', () => {
       reason: crashed ? 'ptxas crashed (SIGSEGV) on this line' : 'catalog expects accept (valid (x)); ptxas rejects: requires scope',
       ptxas: { accepted: false, line: `${id} [a], b;`, messages: crashed ? [] : ['error: requires scope'], ...(crashed ? { crashed: 'SIGSEGV' } : {}) },
     });
-    const raw = [gpu(`${bulk}/gen:1`, '0x00000001', '0x00000001', '0x00000002', 'mismatch'), ptxasResult('multimem.red.relaxed.add.u32', false), ptxasResult('multimem.red.crash', true)];
-    const ex = parseExpectations('e.yaml', [
-      'expectations:',
-      `  - { id: keeps, pattern: "${bulk}*", explanation: ftz-off, reason: "kept (on the H200; see 9.7.9.25.4.2)", link: https://example.invalid/e }`,
-      '  - { id: rej, pattern: "multimem.red.relaxed*", verdict: compile-mismatch, explanation: requires scope, reason: "ptxas (13.0); odd", link: a/b.md }',
-      '  - { id: boom, pattern: "multimem.red.crash", verdict: error, explanation: crashed, reason: r, link: a/b.md }',
-    ].join('\n')).expectations;
+    const raw = [
+      gpu(`${bulk}/gen:1`, '0x00000001', '0x00000001', '0x00000002', 'mismatch'),
+      ptxasResult('multimem.red.relaxed.add.u32', false),
+      ptxasResult('multimem.red.crash', true),
+    ];
+    const ex = parseExpectations(
+      'e.yaml',
+      [
+        'expectations:',
+        `  - { id: keeps, pattern: "${bulk}*", explanation: ftz-off, reason: "kept (on the H200; see 9.7.9.25.4.2)", link: https://example.invalid/e }`,
+        '  - { id: rej, pattern: "multimem.red.relaxed*", verdict: compile-mismatch, explanation: requires scope, reason: "ptxas (13.0); odd", link: a/b.md }',
+        '  - { id: boom, pattern: "multimem.red.crash", verdict: error, explanation: crashed, reason: r, link: a/b.md }',
+      ].join('\n'),
+    ).expectations;
     const judged = judgeRun(raw, ex).results;
     expect(judged.map((r) => r.verdict)).toEqual(['known-deviation', 'known-deviation', 'known-deviation']);
     const back = judged.map(undoJudgement);

@@ -31,7 +31,9 @@ describe('alternatives reproduced on constructed cases', () => {
     expect(ids({ ...b2, observed: { memory: ['0x3f800000'] } })).toEqual(expect.arrayContaining(['round-rz', 'round-rd']));
   });
   it('lanes of packed types are checked one by one; nothing explains an arbitrary value', () => {
-    expect(ids({ variant: 'atom.global.add.noftz.f16x2', input: { memory: ['0x00013c00'], b: ['0x00013c00'] }, observed: { memory: ['0x00024000'] } })).toContain('ftz-off');
+    expect(
+      ids({ variant: 'atom.global.add.noftz.f16x2', input: { memory: ['0x00013c00'], b: ['0x00013c00'] }, observed: { memory: ['0x00024000'] } }),
+    ).toContain('ftz-off');
     expect(ids({ variant: 'atom.global.add.f32', input: { memory: ['0x3f800000'], b: ['0x3f800000'] }, observed: { memory: ['0x12345678'] } })).toEqual([]);
   });
 });
@@ -42,7 +44,9 @@ describe('min/max and multimem alternatives', () => {
     expect(ids(c)).toEqual(['nan-propagate']);
   });
   it('max(-0, +0) = -0 is "zeros-unordered" (the spec says +0 > -0)', () => {
-    expect(ids({ variant: 'red.global.max.bf16', input: { memory: ['0x8000'], b: ['0x0000'] }, observed: { memory: ['0x8000'] } })).toEqual(['zeros-unordered']);
+    expect(ids({ variant: 'red.global.max.bf16', input: { memory: ['0x8000'], b: ['0x0000'] }, observed: { memory: ['0x8000'] } })).toEqual([
+      'zeros-unordered',
+    ]);
   });
   it('min of a subnormal and +0 returning +0 is "ftz-on" (inputs flushed first)', () => {
     expect(ids({ variant: 'atom.global.min.f16', input: { memory: ['0x0001'], b: ['0x0000'] }, observed: { memory: ['0x0000'] } })).toContain('ftz-on');
@@ -66,7 +70,10 @@ describe('min/max and multimem alternatives', () => {
     const v = 'multimem.ld_reduce.relaxed.sys.global.add.f32';
     const up = { returned: ['0x3f800001'] };
     // f64 holds 1 + 2^-24 + 2^-49 exactly, above the f32 tie; in f32, 2^-24 + 2^-49 is 2^-24
-    expect(ids({ variant: v, input: { replicas: [['0x3f800000'], ['0x33800000'], ['0x27000000'], ['0x00000000']] }, observed: up })).toEqual(['acc-f64', 'acc-exact']);
+    expect(ids({ variant: v, input: { replicas: [['0x3f800000'], ['0x33800000'], ['0x27000000'], ['0x00000000']] }, observed: up })).toEqual([
+      'acc-f64',
+      'acc-exact',
+    ]);
     // 2^-100 is below f64's last bit of 1 + 2^-24: only an exact sum is above the tie
     expect(ids({ variant: v, input: { replicas: [['0x3f800000'], ['0x33800000'], ['0x0d800000']] }, observed: up })).toEqual(['acc-exact']);
   });
@@ -78,15 +85,28 @@ describe('min/max and multimem alternatives', () => {
     expect(ids({ variant: v, input: f32only, observed: { returned: ['0x3f81'] } })).toEqual(['acc-f32', 'acc-f64', 'acc-exact']);
   });
   it('integer operations have no alternative: nothing explains them', () => {
-    expect(ids({ variant: 'atom.global.add.u32', input: { memory: ['0x00000001'], b: ['0x00000001'] }, observed: { memory: ['0x00000003'], returned: ['0x00000001'] } })).toEqual([]);
+    expect(
+      ids({
+        variant: 'atom.global.add.u32',
+        input: { memory: ['0x00000001'], b: ['0x00000001'] },
+        observed: { memory: ['0x00000003'], returned: ['0x00000001'] },
+      }),
+    ).toEqual([]);
   });
   it('a wrong returned (old) value rules every alternative out', () => {
-    expect(ids({ variant: 'atom.global.add.f32', input: { memory: ['0x00000001'], b: ['0x00000001'] }, observed: { memory: ['0x00000002'], returned: ['0x00000000'] } })).toEqual([]);
+    expect(
+      ids({
+        variant: 'atom.global.add.f32',
+        input: { memory: ['0x00000001'], b: ['0x00000001'] },
+        observed: { memory: ['0x00000002'], returned: ['0x00000000'] },
+      }),
+    ).toEqual([]);
   });
 });
 
 describe('NaN kinds of observed results', () => {
-  const nan = (variant: string, memory: string, b: string, observed: string) => nanBehaviour({ variant, input: { memory: [memory], b: [b] }, observed: { memory: [observed] } });
+  const nan = (variant: string, memory: string, b: string, observed: string) =>
+    nanBehaviour({ variant, input: { memory: [memory], b: [b] }, observed: { memory: [observed] } });
   it('canonical, input payload as it was, quieted, or another encoding by value', () => {
     expect(nan('atom.global.add.f32', '0x7f800001', '0x3f800000', '0x7fffffff')).toBe('canonical');
     expect(nan('atom.global.add.f64', '0xfff0000000000001', '0x3ff0000000000000', '0xfff0000000000001')).toBe('input payload');
@@ -97,10 +117,17 @@ describe('NaN kinds of observed results', () => {
 });
 
 describe('the H200 finding, from the recorded full run', () => {
-  const doc = JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-sm_90-gpu-run', 'report.json.gz'))).toString());
+  const doc = JSON.parse(
+    gunzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h200-sm_90-gpu-run', 'report.json.gz'))).toString(),
+  );
   const mm = doc.results
     .filter((r: { verdict: string }) => r.verdict === 'mismatch' || r.verdict === 'known-deviation')
-    .map((r: { id: string; ptx: string; case: { input: { memory: string[]; source: string[] }; observed: { memory: string[] } } }) => ({ id: r.id, variant: r.ptx, input: r.case.input, observed: r.case.observed }));
+    .map((r: { id: string; ptx: string; case: { input: { memory: string[]; source: string[] }; observed: { memory: string[] } } }) => ({
+      id: r.id,
+      variant: r.ptx,
+      input: r.case.input,
+      observed: r.case.observed,
+    }));
   it('2884 mismatches are one finding: cp.reduce.async.bulk .add.f32 keeps subnormal inputs and results', () => {
     const f = groupFindings(mm);
     expect(f).toHaveLength(1);

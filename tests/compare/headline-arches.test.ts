@@ -27,8 +27,17 @@ export function headlineArches(readme: string): string[] {
   return [...new Set(['sm_90', 'sm_90a', 'sm_100a', ...named])].sort();
 }
 
-interface Outcome { id: string; status: string; matched: number }
-interface Report { toolchain?: { ptxas?: { release: string } }; counts: { total: Record<string, number> }; expectations?: { outcomes: Outcome[] }; results: { id: string; verdict: string }[] }
+interface Outcome {
+  id: string;
+  status: string;
+  matched: number;
+}
+interface Report {
+  toolchain?: { ptxas?: { release: string } };
+  counts: { total: Record<string, number> };
+  expectations?: { outcomes: Outcome[] };
+  results: { id: string; verdict: string }[];
+}
 
 const tmp = mkdtempSync(join(tmpdir(), 'headline-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -38,7 +47,13 @@ function contendOnlyIds(): Set<string> {
   const ids = new Set<string>();
   for (const f of readdirSync('cases/expectations').filter((x) => x.endsWith('.yaml'))) {
     const doc = parseYaml(readFileSync(join('cases/expectations', f), 'utf8')) as { expectations?: { id: string; pattern: string }[] } | null;
-    for (const e of doc?.expectations ?? []) if (String(e.pattern).split(',').every((p) => p.includes('/contend-'))) ids.add(e.id);
+    for (const e of doc?.expectations ?? [])
+      if (
+        String(e.pattern)
+          .split(',')
+          .every((p) => p.includes('/contend-'))
+      )
+        ids.add(e.id);
   }
   return ids;
 }
@@ -46,11 +61,20 @@ function contendOnlyIds(): Set<string> {
 /** Problems of a finished catalog run: unexplained non-passes, expectations that did not occur. */
 export function unexplained(code: number, r: Report): string[] {
   const bad = ['mismatch', 'compile-mismatch', 'error'].filter((v) => (r.counts.total[v] ?? 0) > 0);
-  const out = bad.map((v) => `${r.counts.total[v]} ${v}: ${r.results.filter((x) => x.verdict === v).slice(0, 5).map((x) => x.id).join(', ')}`);
+  const out = bad.map(
+    (v) =>
+      `${r.counts.total[v]} ${v}: ${r.results
+        .filter((x) => x.verdict === v)
+        .slice(0, 5)
+        .map((x) => x.id)
+        .join(', ')}`,
+  );
   // an expectation whose every pattern names contention groups (`.../contend-...` ids) is for the
   // `contend` command, which reads the same file: the catalog run has no such result
   const contendOnly = contendOnlyIds();
-  for (const o of r.expectations?.outcomes ?? []) if (o.status !== 'occurred' && o.status !== 'other-edition' && !(contendOnly.has(o.id) && o.status === 'not-run')) out.push(`expectation ${o.id}: ${o.status}`);
+  for (const o of r.expectations?.outcomes ?? [])
+    if (o.status !== 'occurred' && o.status !== 'other-edition' && !(contendOnly.has(o.id) && o.status === 'not-run'))
+      out.push(`expectation ${o.id}: ${o.status}`);
   if (code !== 0 && !out.length) out.push(`exit ${code}`);
   return out;
 }

@@ -9,7 +9,8 @@ import { reference } from '../../harness/reference/model.js';
 import { variantOf } from '../../harness/compare/explain.js';
 
 const f16x2 = variantOf('red.global.add.noftz.f16x2');
-const one = 0x3c00n, two = 0x4000n;
+const one = 0x3c00n,
+  two = 0x4000n;
 const input = { memory: [(one << 16n) | one], b: [(one << 16n) | one] };
 
 describe('checkBits', () => {

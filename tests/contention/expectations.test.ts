@@ -26,7 +26,11 @@ const CLUSTER = ['shared-cluster-b64-and-or-xor-not-atomic', 'shared-cluster-64b
 
 const cli = (args: string[]) => runCli(args);
 
-type Report = { counts: { total: Record<string, number> }; expectations: { outcomes: { id: string; status: string; matched: number }[] }; results: { id: string; verdict: string; expectation?: string }[] };
+type Report = {
+  counts: { total: Record<string, number> };
+  expectations: { outcomes: { id: string; status: string; matched: number }[] };
+  results: { id: string; verdict: string; expectation?: string }[];
+};
 const reportOf = (d: string) => JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')) as Report;
 
 /** sm_90.yaml without the expectation `id` (its include made absolute, so the copy reads the same toolchain file). */
@@ -73,7 +77,10 @@ describe('the recorded H100 contend run (ptxas 13.0) judged again with expectati
 
   it('a broken file: exit 2 naming the file and line, no report written', async () => {
     const f = join(dir, 'broken.yaml');
-    writeFileSync(f, 'expectations:\n  - id: x\n    pattern: "atom.shared::cluster.*"\n    verdikt: mismatch\n    explanation: none\n    reason: r\n    link: reports/findings/shared-cluster-atomicity/README.md\n');
+    writeFileSync(
+      f,
+      'expectations:\n  - id: x\n    pattern: "atom.shared::cluster.*"\n    verdikt: mismatch\n    explanation: none\n    reason: r\n    link: reports/findings/shared-cluster-atomicity/README.md\n',
+    );
     const r = await cli(['render', BASELINE, '--expectations', f, '--report', join(dir, 'broken')]);
     expect(r.code).toBe(2);
     expect(r.out).toContain(`${f}:4:5: unknown key 'verdikt' in an expectation; did you mean 'verdict'?`);
@@ -83,16 +90,23 @@ describe('the recorded H100 contend run (ptxas 13.0) judged again with expectati
 
 describe('contend reads expectations (stand-in launcher)', async () => {
   const p = await ptxasOrReason();
-  const run = (args: string[], env: Record<string, string> = {}) => runWithStandin(['contend', '--cache-dir', join(dir, 'cache'), '--reps', '32', ...args], env);
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runWithStandin(['contend', '--cache-dir', join(dir, 'cache'), '--reps', '32', ...args], env);
   const cover = (pattern: string) => {
     const f = join(dir, `cover-${pattern.replace(/\W+/g, '_')}.yaml`);
-    writeFileSync(f, `expectations:\n  - id: planted\n    pattern: "${pattern}"\n    explanation: none\n    reason: the stand-in's planted one-bit fault\n    link: tests/fixtures/standin-launcher.cts\n`);
+    writeFileSync(
+      f,
+      `expectations:\n  - id: planted\n    pattern: "${pattern}"\n    explanation: none\n    reason: the stand-in's planted one-bit fault\n    link: tests/fixtures/standin-launcher.cts\n`,
+    );
     return f;
   };
 
   it('a broken --expectations file: exit 2 naming file and line, before anything runs', async () => {
     const f = join(dir, 'broken-contend.yaml');
-    writeFileSync(f, 'expectations:\n  - id: a\n    pattern: "red.*"\n    explanation: none\n    reason: r\n    link: x\n  - id: a\n    pattern: "atom.*"\n    explanation: none\n    reason: r\n    link: x\n');
+    writeFileSync(
+      f,
+      'expectations:\n  - id: a\n    pattern: "red.*"\n    explanation: none\n    reason: r\n    link: x\n  - id: a\n    pattern: "atom.*"\n    explanation: none\n    reason: r\n    link: x\n',
+    );
     const r = await run(['--expectations', f, '--report', join(dir, 'c-broken')]);
     expect(r.code).toBe(2);
     expect(r.out).toContain(`${f}:7:9: id: 'a' is used already (line 2)`);
@@ -101,24 +115,37 @@ describe('contend reads expectations (stand-in launcher)', async () => {
     expect((await run(['--expectations', join(dir, 'nope.yaml')])).code).toBe(2);
   });
 
-  it.skipIf(typeof p === 'string')('a planted fault covered by an expectation: known deviations, exit 0; not covered: exit 1; covered but absent: unexpected pass, exit 1', async () => {
-    const bug = { PTXCONF_STANDIN_CONTEND_BUG: '1' };
-    const filter = ['--filter', 'red.global.add.u32,atom.global.exch.b32'];
-    const a = await run([...filter, '--expectations', cover('red.global.add.u32/contend-*'), '--report', join(dir, 'c-part')], bug);
-    expect(a.code).toBe(1); // exch's groups are not covered
-    const part = reportOf(join(dir, 'c-part'));
-    expect(part.results.filter((x) => x.verdict === 'known-deviation').every((x) => x.id.startsWith('red.global.add.u32/') && x.expectation === 'planted')).toBe(true);
-    expect(part.results.filter((x) => x.verdict === 'mismatch').every((x) => x.id.startsWith('atom.global.exch.b32/'))).toBe(true);
-    expect(part.results.some((x) => x.verdict === 'mismatch')).toBe(true);
-    const b = await run([...filter, '--expectations', cover('red.global.add.u32/contend-*,atom.global.exch.b32/contend-*'), '--report', join(dir, 'c-all')], bug);
-    expect(b.out).toMatch(/expectations: 1 known deviation\(s\) from /);
-    expect(b.code).toBe(0);
-    const all = reportOf(join(dir, 'c-all'));
-    expect(all.counts.total.mismatch ?? 0).toBe(0);
-    expect(all.expectations.outcomes[0]).toMatchObject({ id: 'planted', status: 'occurred', matched: all.results.filter((x) => x.verdict === 'known-deviation').length });
-    // the same expectation with the fault gone: an unexpected pass
-    const c = await run([...filter, '--expectations', cover('red.global.add.u32/contend-*,atom.global.exch.b32/contend-*'), '--report', join(dir, 'c-gone')]);
-    expect(c.code).toBe(1);
-    expect(c.out).toMatch(/planted: UNEXPECTED PASS/);
-  }, 180_000);
+  it.skipIf(typeof p === 'string')(
+    'a planted fault covered by an expectation: known deviations, exit 0; not covered: exit 1; covered but absent: unexpected pass, exit 1',
+    async () => {
+      const bug = { PTXCONF_STANDIN_CONTEND_BUG: '1' };
+      const filter = ['--filter', 'red.global.add.u32,atom.global.exch.b32'];
+      const a = await run([...filter, '--expectations', cover('red.global.add.u32/contend-*'), '--report', join(dir, 'c-part')], bug);
+      expect(a.code).toBe(1); // exch's groups are not covered
+      const part = reportOf(join(dir, 'c-part'));
+      expect(
+        part.results.filter((x) => x.verdict === 'known-deviation').every((x) => x.id.startsWith('red.global.add.u32/') && x.expectation === 'planted'),
+      ).toBe(true);
+      expect(part.results.filter((x) => x.verdict === 'mismatch').every((x) => x.id.startsWith('atom.global.exch.b32/'))).toBe(true);
+      expect(part.results.some((x) => x.verdict === 'mismatch')).toBe(true);
+      const b = await run(
+        [...filter, '--expectations', cover('red.global.add.u32/contend-*,atom.global.exch.b32/contend-*'), '--report', join(dir, 'c-all')],
+        bug,
+      );
+      expect(b.out).toMatch(/expectations: 1 known deviation\(s\) from /);
+      expect(b.code).toBe(0);
+      const all = reportOf(join(dir, 'c-all'));
+      expect(all.counts.total.mismatch ?? 0).toBe(0);
+      expect(all.expectations.outcomes[0]).toMatchObject({
+        id: 'planted',
+        status: 'occurred',
+        matched: all.results.filter((x) => x.verdict === 'known-deviation').length,
+      });
+      // the same expectation with the fault gone: an unexpected pass
+      const c = await run([...filter, '--expectations', cover('red.global.add.u32/contend-*,atom.global.exch.b32/contend-*'), '--report', join(dir, 'c-gone')]);
+      expect(c.code).toBe(1);
+      expect(c.out).toMatch(/planted: UNEXPECTED PASS/);
+    },
+    180_000,
+  );
 });

@@ -37,7 +37,11 @@ function run(m0: number, xs: readonly number[], order: readonly number[]) {
   }
   return { ret, final: bits(s) };
 }
-const addCase = (ptx: string, m0: number, xs: readonly number[]): ContentionCase => ({ variant: variant(ptx), memory: [bits(m0)], ops: xs.map((x) => ({ b: [bits(x)] })) });
+const addCase = (ptx: string, m0: number, xs: readonly number[]): ContentionCase => ({
+  variant: variant(ptx),
+  memory: [bits(m0)],
+  ops: xs.map((x) => ({ b: [bits(x)] })),
+});
 
 describe('four f32 adds whose order changes the result (1e8, 1, -1e8, 1 from 0)', () => {
   const xs = [1e8, 1, -1e8, 1];
@@ -54,7 +58,7 @@ describe('four f32 adds whose order changes the result (1e8, 1, -1e8, 1 from 0)'
     expect(r.verdict).toBe('mismatch');
     expect(r.reason).toMatch(/final 0x40400000 is not the result of any order of the 4 operations \(3 allowed\)/);
   });
-  it('atom: every permutation\'s returned values reconstruct an order that reproduces them; a returned value off by one ulp is none', () => {
+  it("atom: every permutation's returned values reconstruct an order that reproduces them; a returned value off by one ulp is none", () => {
     const a = addCase('atom.global.add.f32', 0, xs);
     const [l] = lanesOf(a);
     for (const o of permutations(4)) {
@@ -99,7 +103,16 @@ describe('atomicity and scopes', () => {
 describe('cas, exch, packed and vector forms, large N', () => {
   it('cas.b32 chain: each successful cas returns what the previous wrote; a failed one returns the current value', () => {
     const v = variant('atom.global.cas.b32');
-    const c: ContentionCase = { variant: v, memory: [0n], ops: [{ b: [1n], c: [2n] }, { b: [0n], c: [1n] }, { b: [2n], c: [3n] }, { b: [0n], c: [9n] }] };
+    const c: ContentionCase = {
+      variant: v,
+      memory: [0n],
+      ops: [
+        { b: [1n], c: [2n] },
+        { b: [0n], c: [1n] },
+        { b: [2n], c: [3n] },
+        { b: [0n], c: [9n] },
+      ],
+    };
     // order 1 (0->1), 0 (1->2), 3 (fails at 2), 2 (2->3)
     const j = judgeContention(c, { memory: [3n], returned: [[1n], [0n], [2n], [2n]] }, true);
     expect(j.verdict).toBe('pass');
@@ -120,7 +133,10 @@ describe('cas, exch, packed and vector forms, large N', () => {
     // lane 0: op0 sees 0, op1 sees 1.0 (0x3c00); lane 1: op1 sees 0, op0 sees 2.0 (0x4000); final 3.0 (0x4200) in both
     const j = judgeContention(c, { memory: [pack(0x4200, 0x4200)], returned: [[pack(0, 0x4000)], [pack(0x3c00, 0)]] }, true);
     expect(j.verdict).toBe('pass');
-    expect(j.lanes.map((l) => l.order)).toEqual([[0, 1], [1, 0]]);
+    expect(j.lanes.map((l) => l.order)).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
     expect(j.rules.map((r) => r.id)).toContain('contention.per-element');
   });
   it(`more than ${MAX_ORDER_N} operations: only with operands whose every order gives one result`, () => {
@@ -143,7 +159,11 @@ describe('cas, exch, packed and vector forms, large N', () => {
 });
 
 describe("integer min under contention: the 'falling' operand set (issue 24: the CUDA C++ lens)", () => {
-  const minCase = (m0: bigint, xs: readonly bigint[]): ContentionCase => ({ variant: variant('red.shared::cluster.min.u64'), memory: [m0], ops: xs.map((x) => ({ b: [x] })) });
+  const minCase = (m0: bigint, xs: readonly bigint[]): ContentionCase => ({
+    variant: variant('red.shared::cluster.min.u64'),
+    memory: [m0],
+    ops: xs.map((x) => ({ b: [x] })),
+  });
   it("'bits' (every operand above the start) cannot show a lost min: every final is the start", () => {
     const c = minCase(0x0fn, [0x11n, 0x22n, 0x44n, 0x88n]);
     expect(judgeContention(c, { memory: [0x0fn] }, true).verdict).toBe('pass');

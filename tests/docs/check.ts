@@ -26,7 +26,8 @@ export function undocumentedOptions(usage: string, docs: string): string[] {
 export function optionValues(usage: string, option: string): string[] {
   const line = usage.split('\n').find((l) => new RegExp(`^\\s*${option}\\s`).test(l));
   if (!line) return [];
-  const list = /:\s*([a-z][a-z0-9-]*(?:,[a-z][a-z0-9-]*)+)\s*$/.exec(line) ?? /\s([a-z][a-z0-9-]*(?:\s*\|\s*[a-z][a-z0-9-]*)+)/.exec(line.replace(/^\s*--\S+\s+\S+/, ''));
+  const list =
+    /:\s*([a-z][a-z0-9-]*(?:,[a-z][a-z0-9-]*)+)\s*$/.exec(line) ?? /\s([a-z][a-z0-9-]*(?:\s*\|\s*[a-z][a-z0-9-]*)+)/.exec(line.replace(/^\s*--\S+\s+\S+/, ''));
   return list ? list[1]!.split(/\s*[,|]\s*/) : [];
 }
 

@@ -102,7 +102,12 @@ describe('links', () => {
 
   it('every relative link of the findings pages (reports/findings/README.md and the README of each finding) resolves', () => {
     const fr = join(root, 'reports', 'findings');
-    const files = [join(fr, 'README.md'), ...readdirSync(fr, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(fr, d.name, 'README.md'))];
+    const files = [
+      join(fr, 'README.md'),
+      ...readdirSync(fr, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => join(fr, d.name, 'README.md')),
+    ];
     expect(files.length).toBeGreaterThan(5);
     const broken = files.flatMap((f) => brokenLinks(f).map((b) => `${f.slice(root.length + 1)}: ${b}`));
     expect(broken).toEqual([]);
@@ -110,8 +115,9 @@ describe('links', () => {
 
   it('reports a link to a missing file and to a missing heading', () => {
     const f = join(docsDir, 'x.md');
-    const md = '[a](usage.md) [b](nowhere.md) [c](usage.md#verdicts) [d](usage.md#no-such-heading) [e](https://example.com/x) `[f](in-code.md)`\n```\n[g](in-fence.md)\n```\n';
-    expect(brokenLinks(f, md)).toEqual(['nowhere.md: no such file or folder', 'usage.md#no-such-heading: no heading \'#no-such-heading\' in usage.md']);
+    const md =
+      '[a](usage.md) [b](nowhere.md) [c](usage.md#verdicts) [d](usage.md#no-such-heading) [e](https://example.com/x) `[f](in-code.md)`\n```\n[g](in-fence.md)\n```\n';
+    expect(brokenLinks(f, md)).toEqual(['nowhere.md: no such file or folder', "usage.md#no-such-heading: no heading '#no-such-heading' in usage.md"]);
   });
 
   it('no table cell is a wall of text (at most 400 characters: longer goes into prose or lists)', () => {

@@ -30,11 +30,14 @@ const ALLOWLIST: readonly { readonly path: string; readonly why: string }[] = [
   // every other shared file asks the family registry (familyPlugin, gpuFamily) instead of naming a family
   // the litmus language: `atom` and `red` are its instructions' mnemonics (parsed, and an event's label),
   // as `ld`, `st` and `fence` are; the family registry's litmus parts give the values (registry/litmus.ts)
-  { path: 'harness/memory-model/litmus-instructions.ts', why: "the litmus language's shared instructions: `red` is a barrier mode (bar.red), matched as the PTX spells it" },
+  {
+    path: 'harness/memory-model/litmus-instructions.ts',
+    why: "the litmus language's shared instructions: `red` is a barrier mode (bar.red), matched as the PTX spells it",
+  },
   { path: 'harness/memory-model/run.ts', why: "an event's label in a trace ('atom' or 'red', as the litmus test spelled it), not a branch" },
   // host and peer memory are experiments on atom and red by design (their plans are the two families'
   // .global variants); to become parts of the atom and red plugins (issue 41, deliverable 5)
-  { path: 'harness/hostmem/plan.ts', why: 'the host-memory plan: atom and red .global variants by class (to move into the families\' plugins)' },
+  { path: 'harness/hostmem/plan.ts', why: "the host-memory plan: atom and red .global variants by class (to move into the families' plugins)" },
   { path: 'harness/hostmem/judge.ts', why: 'the host-memory job type names its two families (to move with the plan)' },
   { path: 'harness/peer/plan.ts', why: "the peer-memory filters: atom and red's .global variants (to move with the host-memory plan)" },
   {
@@ -87,7 +90,11 @@ describe('one folder per family', () => {
       "switch (f) { case 'cp.reduce.async.bulk': break; }",
     ].join('\n');
     const hits = familyLiterals('planted.ts', text, NAMES);
-    expect(hits.map((h) => `${h.file}:${h.line} ${h.literal}`)).toEqual(['planted.ts:3 multimem.red', 'planted.ts:4 multimem.ld_reduce', 'planted.ts:6 cp.reduce.async.bulk']);
+    expect(hits.map((h) => `${h.file}:${h.line} ${h.literal}`)).toEqual([
+      'planted.ts:3 multimem.red',
+      'planted.ts:4 multimem.ld_reduce',
+      'planted.ts:6 cp.reduce.async.bulk',
+    ]);
   });
 
   it('no shared folder names a family (outside the allowlist)', () => {

@@ -42,12 +42,28 @@ describe('a value held outside the instruction (the tensor map element type)', (
   });
   it('no invalid neighbour is a spelling ptxas could accept for another tensor-map type', () => {
     const fam = familyById(TENSOR)!;
-    const ns = enumerateCatalog({ target: findTarget('sm_90')!, ptx: '9.0', families: [fam], isaNeighbours: false, spellings: false }).filter((e) => e.kind === 'neighbour');
+    const ns = enumerateCatalog({ target: findTarget('sm_90')!, ptx: '9.0', families: [fam], isaNeighbours: false, spellings: false }).filter(
+      (e) => e.kind === 'neighbour',
+    );
     expect(ns.length).toBeGreaterThan(100);
     const types = fam.slots.find((s) => s.name === 'type')!.values;
     for (const n of ns) for (const t of types) expect(evaluate(fam, { ...n.q, type: t }).status, `${n.id} with (${t})`).toBe('invalid');
     // and the check is not vacuous: .add -> .min with an f32 map is invalid, yet valid with f16
-    expect(evaluate(fam, { ...ns[0]!.q, op: 'min', type: 'f16', dim: '1d', load_mode: '', hint: '', override_addr: '', override_attr: '', dst: 'global', src: 'shared::cta', completion: 'bulk_group' }).status).toBe('valid');
+    expect(
+      evaluate(fam, {
+        ...ns[0]!.q,
+        op: 'min',
+        type: 'f16',
+        dim: '1d',
+        load_mode: '',
+        hint: '',
+        override_addr: '',
+        override_attr: '',
+        dst: 'global',
+        src: 'shared::cta',
+        completion: 'bulk_group',
+      }).status,
+    ).toBe('valid');
   });
 });
 
@@ -72,7 +88,11 @@ describe('the tensor map over case slots (tensorMapGeometry)', () => {
   const coords = (rank: number, elements: number, i: number) =>
     rank === 1 ? [i * elements] : [0, ...Array.from({ length: rank - 2 }, (_, d) => (i >> d) & 1), i >> (rank - 2)];
   it.each([1, 2, 3, 4, 5])('rank %i: the box of case i starts at byte 16*i, inside the map', (rank) => {
-    for (const [elements, bytes] of [[4, 4], [8, 2], [2, 8]] as const) {
+    for (const [elements, bytes] of [
+      [4, 4],
+      [8, 2],
+      [2, 8],
+    ] as const) {
       const n = 37;
       const g = tensorMapGeometry(rank, elements, n);
       expect(g.dims.length).toBe(rank);
@@ -100,9 +120,20 @@ describe('what an observed float add did with subnormals', () => {
 });
 
 describe('the recorded H100 run of the new families (reports/baselines/h100-sm_90-new-families)', () => {
-  const doc = JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100-sm_90-new-families', 'default-gpu-run-report.json.gz'))).toString()) as {
+  const doc = JSON.parse(
+    gunzipSync(
+      readFileSync(join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100-sm_90-new-families', 'default-gpu-run-report.json.gz')),
+    ).toString(),
+  ) as {
     specEdition: string;
-    results: { id: string; ptx: string; kind: string; verdict: string; sass?: string; case?: { input: Record<string, string[]>; observed?: { memory?: string[] }; subnormals?: string } }[];
+    results: {
+      id: string;
+      ptx: string;
+      kind: string;
+      verdict: string;
+      sass?: string;
+      case?: { input: Record<string, string[]>; observed?: { memory?: string[] }; subnormals?: string };
+    }[];
   };
   const tensorAdds = doc.results.filter((r) => r.kind === 'case' && r.case?.observed && r.id.startsWith(TENSOR) && /\.add\..*\((f32|f16|bf16)\)/.test(r.id));
   it('was judged under 9.4 and holds the tensor float adds with their SASS', () => {

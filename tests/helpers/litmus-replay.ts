@@ -10,7 +10,16 @@ import { verdictOf } from '../../harness/litmus-gpu/outcomes.js';
 import { mutantsOf, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
 import { recordedPath } from './third-party.js';
 
-export interface RecordedMutant { of: string; name: string; change: string; keys: string[]; keyBits?: number[]; instances: number; other?: { count: number; samples: number }; rows: [string, number][] }
+export interface RecordedMutant {
+  of: string;
+  name: string;
+  change: string;
+  keys: string[];
+  keyBits?: number[];
+  instances: number;
+  other?: { count: number; samples: number };
+  rows: [string, number][];
+}
 
 /** A replayer with its own cache of regenerated mutants per test file. */
 export function mutantReplayer() {
@@ -36,7 +45,14 @@ export function mutantReplayer() {
       sum += count;
     }
     expect(sum - (r.other?.samples ?? 0) + (r.other?.count ?? 0), `${r.of}#${r.name}: counts add up to the instances`).toBe(r.instances);
-    return { weak: weakCount(m!.test, r.keys, r.rows.map(([v, count]) => ({ values: v.split(','), count }))), forbidden };
+    return {
+      weak: weakCount(
+        m!.test,
+        r.keys,
+        r.rows.map(([v, count]) => ({ values: v.split(','), count })),
+      ),
+      forbidden,
+    };
   };
   return { mutantOf, replay };
 }

@@ -37,7 +37,13 @@ export function sampleReport(extra: EntryResult[] = []) {
       catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
       verdict: 'mismatch',
       reason: `the file's expect disagrees: ${EVIL}`,
-      case: { origin: { kind: 'vectors', file: `cases/${EVIL}.yaml`, line: 3 }, input: { memory: ['0x3f800000'], b: ['0x33c00000'] }, expect: { memory: ['0x3f800000'] }, allowed: {}, unspecified: [] },
+      case: {
+        origin: { kind: 'vectors', file: `cases/${EVIL}.yaml`, line: 3 },
+        input: { memory: ['0x3f800000'], b: ['0x33c00000'] },
+        expect: { memory: ['0x3f800000'] },
+        allowed: {},
+        unspecified: [],
+      },
     },
     {
       id: 'multimem.red.relaxed.add.f32',
@@ -45,25 +51,49 @@ export function sampleReport(extra: EntryResult[] = []) {
       kind: 'variant',
       ptx: 'multimem.red.relaxed.add.f32',
       modulePtx: '8.8',
-      catalog: { status: 'valid', expect: 'accept', reason: 'valid by the grammar', rules: ['multimem.red.default-scope'], detail: [{ rule: 'multimem.red.default-scope', text: '.sys is assumed', cite: { file: 'multimem-ld_reduce-st-red.md', section: '9.7.9.14', part: 'Description', quote: 'If the .scope qualifier is not specified' } }] },
+      catalog: {
+        status: 'valid',
+        expect: 'accept',
+        reason: 'valid by the grammar',
+        rules: ['multimem.red.default-scope'],
+        detail: [
+          {
+            rule: 'multimem.red.default-scope',
+            text: '.sys is assumed',
+            cite: { file: 'multimem-ld_reduce-st-red.md', section: '9.7.9.14', part: 'Description', quote: 'If the .scope qualifier is not specified' },
+          },
+        ],
+      },
       verdict: 'compile-mismatch',
       reason: 'ptxas rejects: <script>alert(2)</script>',
       ptxas: { accepted: false, line: 'multimem.red.relaxed.add.f32 [%rd1], %f1;', messages: ["ptxas error: Modifier '.relaxed' requires scope <b>bold</b>"] },
     },
-    ...Array.from({ length: 30 }, (_, i): EntryResult => ({
-      id: `atom.global.add.u32/gen:${i}`,
-      family: 'atom',
-      kind: 'case',
-      ptx: 'atom.global.add.u32',
-      modulePtx: '-',
-      catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
-      verdict: 'pass',
-      reason: 'the one outcome the spec allows',
-      case: { origin: { kind: 'gen' }, input: { memory: ['0x00000001'], b: [`0x${i.toString(16).padStart(8, '0')}`] }, allowed: {}, observed: { memory: [`0x${(i + 1).toString(16).padStart(8, '0')}`], returned: ['0x00000001'] }, unspecified: [] },
-    })),
+    ...Array.from(
+      { length: 30 },
+      (_, i): EntryResult => ({
+        id: `atom.global.add.u32/gen:${i}`,
+        family: 'atom',
+        kind: 'case',
+        ptx: 'atom.global.add.u32',
+        modulePtx: '-',
+        catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+        verdict: 'pass',
+        reason: 'the one outcome the spec allows',
+        case: {
+          origin: { kind: 'gen' },
+          input: { memory: ['0x00000001'], b: [`0x${i.toString(16).padStart(8, '0')}`] },
+          allowed: {},
+          observed: { memory: [`0x${(i + 1).toString(16).padStart(8, '0')}`], returned: ['0x00000001'] },
+          unspecified: [],
+        },
+      }),
+    ),
     ...extra,
   ];
-  const ex = parseExpectations('sm_90.yaml', `expectations:\n  - id: bulk-keeps\n    pattern: "bulk/gen:2"\n    explanation: ftz-off\n    reason: kept subnormals\n    link: https://example.invalid/x\n`);
+  const ex = parseExpectations(
+    'sm_90.yaml',
+    `expectations:\n  - id: bulk-keeps\n    pattern: "bulk/gen:2"\n    explanation: ftz-off\n    reason: kept subnormals\n    link: https://example.invalid/x\n`,
+  );
   // judged against the 9.1 text, as the H200 run it imitates (9.4 keeps bulk .add.f32 subnormals)
   const judged = withEdition('9.1', () => judgeRun(raw, ex.expectations));
   return buildReport({
@@ -86,4 +116,3 @@ export function sampleReport(extra: EntryResult[] = []) {
     catalogEntries: 1,
   });
 }
-

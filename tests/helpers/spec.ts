@@ -54,13 +54,16 @@ import { type Edition, withEdition } from '../../harness/catalog/editions.js';
 export function judgedAgainst(e: Edition) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   type Fn = (...a: any[]) => any;
-  const wrap = (fn: Fn): Fn => (...a) => withEdition(e, () => fn(...a));
+  const wrap =
+    (fn: Fn): Fn =>
+    (...a) =>
+      withEdition(e, () => fn(...a));
   const under = (name: string, fn: Fn, timeout?: number) => vitestIt(name, wrap(fn), timeout);
-  under.each =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  type Row = any[] | [any];
+  under.each = function each<T extends Row>(table: readonly T[]) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    <T extends any[] | [any]>(table: readonly T[]) =>
-    (name: string, fn: (...a: T) => unknown, timeout?: number): void =>
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      vitestIt.each(table as any)(name, wrap(fn as Fn), timeout);
+    return (name: string, fn: (...a: T) => unknown, timeout?: number): void => vitestIt.each(table as any)(name, wrap(fn as Fn), timeout);
+  };
   return under;
 }

@@ -32,7 +32,10 @@ export function specRoot(what = 'tests that read the PTX ISA excerpts'): string 
   const given = process.env.PTXCONF_PTX_SPEC;
   const dir = given ? resolve(given) : join(ROOT, '..', 'shared');
   if (existsSync(join(dir, 'ptx-spec', 'atom.md'))) return dir;
-  skipNote(what, `${given ? `PTXCONF_PTX_SPEC=${given} holds no ptx-spec/atom.md` : `no ../shared/ptx-spec beside this checkout (${dir})`}; the PTX ISA text is not kept in the repository: CI provides the excerpts there, or set PTXCONF_PTX_SPEC to a folder holding ptx-spec/ and ptx-spec-newer/ (the excerpts as CI has them)`);
+  skipNote(
+    what,
+    `${given ? `PTXCONF_PTX_SPEC=${given} holds no ptx-spec/atom.md` : `no ../shared/ptx-spec beside this checkout (${dir})`}; the PTX ISA text is not kept in the repository: CI provides the excerpts there, or set PTXCONF_PTX_SPEC to a folder holding ptx-spec/ and ptx-spec-newer/ (the excerpts as CI has them)`,
+  );
   return undefined;
 }
 

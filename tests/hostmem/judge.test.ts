@@ -16,7 +16,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const quiet = { gpuSawCpuMid: 5, cpuSawGpuMid: 7, startTimedOut: false, spinTimeouts: 0 };
 
 function job(cls: string, type: string, scope: '' | 'gpu' | 'sys' = 'sys', mode: 'atomic' | 'plain' = 'atomic'): HostJob {
-  const plan = hostmemPlan((id) => ({ id }) as never, (id) => id === variantId(cls === 'exch' || cls === 'cas' ? 'atom' : 'atom', scope, cls === 'fadd' ? 'add' : cls, type));
+  const plan = hostmemPlan(
+    (id) => ({ id }) as never,
+    (id) => id === variantId(cls === 'exch' || cls === 'cas' ? 'atom' : 'atom', scope, cls === 'fadd' ? 'add' : cls, type),
+  );
   const j = plan.find((p) => p.job.cls === cls && p.job.type === type && p.job.scope === scope && p.job.cpuMode === mode && p.job.memory === 'hostalloc');
   if (!j) throw new Error(`no job ${cls} ${type} ${scope} ${mode}`);
   return j.job;
@@ -82,7 +85,7 @@ describe('additive classes: exact arithmetic, lost updates counted per side', ()
     const wide: HostJob = { ...h, gpu: { ...h.gpu, threads: 32 } };
     expect(() => judgeHost(wide, { final: 0x6620n, ...quiet })).toThrow(/reach the CPU's unit/);
   });
-  it('cas: the final fields must equal each side\'s successful swaps', () => {
+  it("cas: the final fields must equal each side's successful swaps", () => {
     const j = job('cas', 'b32');
     expect(judgeHost(j, { final: 700n + (300n << 16n), gpuSuccesses: 700, cpuSuccesses: 300, ...quiet }).verdict).toBe('pass');
     const lost = judgeHost(j, { final: 698n + (300n << 16n), gpuSuccesses: 700, cpuSuccesses: 300, ...quiet });
@@ -137,7 +140,7 @@ describe('exch: the returned values must chain through every operation', () => {
     expect(r.serial).toBe(false);
     expect(r.lost.total).toBeGreaterThanOrEqual(1);
   });
-  it('a chain that breaks a thread\'s program order is no serial order', () => {
+  it("a chain that breaks a thread's program order is no serial order", () => {
     const g = job('exch', 'b32');
     // one GPU thread, two iterations, no CPU: the chain runs k=1 before k=0
     const small: HostJob = { ...g, gpu: { ...g.gpu, threads: 1, blocks: 1, iters: 2 }, cpu: { ...g.cpu, threads: 0, iters: 0 } };
@@ -169,7 +172,12 @@ describe('or/and/xor: owned bits', () => {
 
 describe('min/max: the extreme operand', () => {
   it('the extreme passes, another operand is a lost update, a non-operand is a mismatch', () => {
-    for (const [cls, type] of [['max', 'u32'], ['min', 's32'], ['min', 'u64'], ['max', 's64']] as const) {
+    for (const [cls, type] of [
+      ['max', 'u32'],
+      ['min', 's32'],
+      ['min', 'u64'],
+      ['max', 's64'],
+    ] as const) {
       const j = job(cls, type);
       // the CPU runs more iterations: its last operand is the extreme
       const best = minmaxOperand(j, 1, j.cpu.threads - 1, j.cpu.iters - 1);
@@ -187,9 +195,17 @@ describe('the plan', () => {
     expect(plan.length).toBe(465);
     const ids = new Set(plan.map((p) => p.job.id));
     expect(ids.size).toBe(plan.length);
-    for (const m of ['hostalloc', 'registered', 'managed']) for (const s of ['sys', '', 'gpu']) expect(plan.some((p) => p.job.memory === m && p.job.scope === s && p.job.cls === 'cas')).toBe(true);
-    expect(plan.filter((p) => p.job.cpuMode === 'plain').map((p) => p.job.variant).sort()).toEqual([...new Set(plan.filter((p) => p.job.cpuMode === 'plain').map((p) => p.job.variant))].sort().flatMap((v) => [v, v, v]));
-    expect(makeJob('red', 'sys', { cls: 'add', op: 'add', types: ['u32'], families: ['red'] }, 'u32', 'managed', 'atomic').variant).toBe('red.sys.global.add.u32');
+    for (const m of ['hostalloc', 'registered', 'managed'])
+      for (const s of ['sys', '', 'gpu']) expect(plan.some((p) => p.job.memory === m && p.job.scope === s && p.job.cls === 'cas')).toBe(true);
+    expect(
+      plan
+        .filter((p) => p.job.cpuMode === 'plain')
+        .map((p) => p.job.variant)
+        .sort(),
+    ).toEqual([...new Set(plan.filter((p) => p.job.cpuMode === 'plain').map((p) => p.job.variant))].sort().flatMap((v) => [v, v, v]));
+    expect(makeJob('red', 'sys', { cls: 'add', op: 'add', types: ['u32'], families: ['red'] }, 'u32', 'managed', 'atomic').variant).toBe(
+      'red.sys.global.add.u32',
+    );
   });
 });
 
@@ -213,7 +229,9 @@ describe.skipIf(!hasWorkers)('the CPU workers of the addon, on ordinary memory (
       job,
       obs: {
         final,
-        ...(job.cls === 'exch' ? { gpuReturned: [], cpuReturned: Array.from({ length: job.cpu.threads * job.cpu.iters }, (_, i) => r.returned.readBigUInt64LE(i * 8)) } : {}),
+        ...(job.cls === 'exch'
+          ? { gpuReturned: [], cpuReturned: Array.from({ length: job.cpu.threads * job.cpu.iters }, (_, i) => r.returned.readBigUInt64LE(i * 8)) }
+          : {}),
         ...(job.cls === 'cas' ? { gpuSuccesses: 0, cpuSuccesses: r.successes } : {}),
         gpuSawCpuMid: 0,
         cpuSawGpuMid: r.sawGpuMid,
@@ -223,7 +241,11 @@ describe.skipIf(!hasWorkers)('the CPU workers of the addon, on ordinary memory (
     };
   }
   it('every class with atomic CPU updates: a serial order explains what the workers left', () => {
-    const plan = hostmemPlan((id) => ({ id }) as never, () => true, ['hostalloc']).filter((p) => p.job.scope === 'sys' && p.job.cpuMode === 'atomic' && p.job.family === 'atom');
+    const plan = hostmemPlan(
+      (id) => ({ id }) as never,
+      () => true,
+      ['hostalloc'],
+    ).filter((p) => p.job.scope === 'sys' && p.job.cpuMode === 'atomic' && p.job.family === 'atom');
     expect(plan.length).toBe(27);
     for (const p of plan) {
       const { job, obs } = cpuOnly(p.job);
@@ -232,7 +254,7 @@ describe.skipIf(!hasWorkers)('the CPU workers of the addon, on ordinary memory (
       expect(obs.startTimedOut).toBe(false);
     }
   });
-  it('the CPU\'s own counts: 4 threads x 256 fetch_add of 2^16 and 256 exchanges each', () => {
+  it("the CPU's own counts: 4 threads x 256 fetch_add of 2^16 and 256 exchanges each", () => {
     const { obs } = cpuOnly(job('add', 'u32'));
     expect(obs.final).toBe(4n * 256n * 65536n);
     const e = cpuOnly(job('exch', 'b64'));
@@ -244,7 +266,9 @@ describe('the recorded H100 run replays through the judge', () => {
   const file = join(ROOT, 'reports', 'baselines', 'h100-sm_90-hostmem', 'hostmem.json.gz');
   it.skipIf(!existsSync(file))('every job judged again gives the recorded verdict and lost count; its job is what the plan makes now', async () => {
     const { gunzipSync } = await import('node:zlib');
-    const rec = JSON.parse(gunzipSync(readFileSync(file)).toString()) as { jobs: { job: Record<string, unknown>; obs?: Record<string, unknown>; judgement?: { verdict: string; lost: { total: number } } }[] };
+    const rec = JSON.parse(gunzipSync(readFileSync(file)).toString()) as {
+      jobs: { job: Record<string, unknown>; obs?: Record<string, unknown>; judgement?: { verdict: string; lost: { total: number } } }[];
+    };
     const plan = new Map(hostmemPlan((id) => ({ id }) as never).map((p) => [p.job.id, p.job]));
     const big = (x: unknown) => (typeof x === 'string' && x.startsWith('0x') ? BigInt(x) : x);
     let judged = 0;
@@ -253,7 +277,12 @@ describe('the recorded H100 run replays through the judge', () => {
       const job = plan.get(r.job.id as string)!;
       expect(job, String(r.job.id)).toBeDefined();
       const o = r.obs as Record<string, unknown>;
-      const obs = { ...o, final: big(o.final), ...(o.gpuReturned ? { gpuReturned: (o.gpuReturned as string[]).map((x) => BigInt(x)) } : {}), ...(o.cpuReturned ? { cpuReturned: (o.cpuReturned as string[]).map((x) => BigInt(x)) } : {}) } as HostObservation;
+      const obs = {
+        ...o,
+        final: big(o.final),
+        ...(o.gpuReturned ? { gpuReturned: (o.gpuReturned as string[]).map((x) => BigInt(x)) } : {}),
+        ...(o.cpuReturned ? { cpuReturned: (o.cpuReturned as string[]).map((x) => BigInt(x)) } : {}),
+      } as HostObservation;
       const j = judgeHost(job, obs);
       expect(j.verdict, job.id).toBe(r.judgement.verdict);
       expect(j.lost.total, job.id).toBe(r.judgement.lost.total);

@@ -14,12 +14,18 @@ const HARNESS = join(import.meta.dirname, '..', '..', 'harness');
 
 const RULES: readonly { what: string; re: RegExp; home?: string }[] = [
   { what: 'globalThis', re: /\bglobalThis\b/ },
-  { what: 'a write to process.env', re: /process\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|delete\s+process\.env|Object\.assign\(\s*process\.env/, home: 'cli/main.ts' },
+  {
+    what: 'a write to process.env',
+    re: /process\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|delete\s+process\.env|Object\.assign\(\s*process\.env/,
+    home: 'cli/main.ts',
+  },
   { what: 'enterEdition (tests only; the harness uses withEdition)', re: /\benterEdition\(/, home: 'catalog/editions.ts' },
 ];
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+  );
 }
 
 /** Each file:line of `files` that breaks a rule, outside the rule's home; comment lines are left out. */

@@ -20,7 +20,9 @@ const COPIES: readonly [string, RegExp][] = [
 ];
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+  );
 }
 
 /** Each file and line of harness/ (or of `files`) that defines one of COPIES outside its home. */
@@ -85,16 +87,27 @@ describe('file references in comments', () => {
   }
   const ROOT = join(HARNESS, '..');
   // harness/'s folders but `shared` (families/shared, or the workspace's ../shared in a citation)
-  const FOLDERS = new Set(readdirSync(HARNESS, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'shared').map((d) => d.name));
+  const FOLDERS = new Set(
+    readdirSync(HARNESS, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'shared')
+      .map((d) => d.name),
+  );
   const exists = (p: string) => existsSync(join(ROOT, p));
   it('name files that exist', () => {
     const files = sources(HARNESS).map((p) => ({ path: relative(HARNESS, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }));
     expect(staleRefs(files, exists)).toEqual([]);
   });
   it('a planted stale one is found', () => {
-    expect(staleRefs([{ path: 'report/x.ts', text: '/**\n * see harness/backends/gpu/emit.ts and harness/report/json.ts\n * (slot layout: backends/gpu/emit.ts; backends/gpu/family.ts)\n */' }], exists)).toEqual([
-      'harness/report/x.ts:2: harness/backends/gpu/emit.ts',
-      'harness/report/x.ts:3: backends/gpu/emit.ts',
-    ]);
+    expect(
+      staleRefs(
+        [
+          {
+            path: 'report/x.ts',
+            text: '/**\n * see harness/backends/gpu/emit.ts and harness/report/json.ts\n * (slot layout: backends/gpu/emit.ts; backends/gpu/family.ts)\n */',
+          },
+        ],
+        exists,
+      ),
+    ).toEqual(['harness/report/x.ts:2: harness/backends/gpu/emit.ts', 'harness/report/x.ts:3: backends/gpu/emit.ts']);
   });
 });

@@ -14,7 +14,9 @@ const TESTS = join(import.meta.dirname, '..');
 const HELPER = 'helpers/cli.ts';
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? sources(join(dir, d.name)) : /\.(ts|cts|mts)$/.test(d.name) ? [join(dir, d.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sources(join(dir, d.name)) : /\.(ts|cts|mts)$/.test(d.name) ? [join(dir, d.name)] : [],
+  );
 }
 
 /** Files other than the helper that import the CLI's entry (main.ts or run.ts) to call it in-process. */
@@ -33,7 +35,11 @@ const LAUNCHER = 'fixtures/standin-launcher.cts';
 
 /** Files other than the stand-in launcher that implement the launcher's interface (a module with getFunction and launch). */
 export function otherLaunchers(files: readonly { path: string; text: string }[]): string[] {
-  return files.filter((f) => f.path !== LAUNCHER && /\bgetFunction\s*[:(]/.test(f.text) && /\blaunch\s*[:(]/.test(f.text) && /module\.exports|export default/.test(f.text)).map((f) => f.path);
+  return files
+    .filter(
+      (f) => f.path !== LAUNCHER && /\bgetFunction\s*[:(]/.test(f.text) && /\blaunch\s*[:(]/.test(f.text) && /module\.exports|export default/.test(f.text),
+    )
+    .map((f) => f.path);
 }
 
 describe('one stand-in launcher', () => {

@@ -23,7 +23,10 @@ const rep = JSON.parse(gunzipSync(readFileSync(join(D, 'lens-report.json.gz'))).
 describe('recorded H100 lens run (reports/baselines/h100-sm_90-cuda-lens/)', () => {
   it('was run on an H100 under two toolchains, each result naming its call, type, memory, toolchain and SASS', () => {
     expect(rep.device.name).toMatch(/H100/);
-    expect(rep.toolchains.map((t) => t.versionLine).sort()).toEqual(['Cuda compilation tools, release 11.8, V11.8.89', 'Cuda compilation tools, release 13.0, V13.0.88']);
+    expect(rep.toolchains.map((t) => t.versionLine).sort()).toEqual([
+      'Cuda compilation tools, release 11.8, V11.8.89',
+      'Cuda compilation tools, release 13.0, V13.0.88',
+    ]);
     for (const r of rep.results) {
       expect(r.call && r.type && r.memory && r.toolchain).toBeTruthy();
       expect(rep.toolchains.map((t) => t.versionLine)).toContain(r.toolchain);
@@ -56,7 +59,10 @@ describe('recorded H100 lens run (reports/baselines/h100-sm_90-cuda-lens/)', () 
         }
       }
       const rank = ['pass', 'observed', 'error', 'mismatch'];
-      const worst = Object.entries(r.counts).filter(([, n]) => n > 0).map(([v]) => v).sort((a, b) => rank.indexOf(b) - rank.indexOf(a))[0];
+      const worst = Object.entries(r.counts)
+        .filter(([, n]) => n > 0)
+        .map(([v]) => v)
+        .sort((a, b) => rank.indexOf(b) - rank.indexOf(a))[0];
       expect([r.id, worst]).toEqual([r.id, r.verdict]);
       expect(Object.values(r.counts).reduce((a, b) => a + b, 0)).toBe(2 * r.reps);
     }

@@ -24,8 +24,22 @@ const validate = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(jo
 const sm90 = await loadExpectations(join(ROOT, 'cases/expectations/sm_90.yaml'), true);
 
 function write(name: string, keep: (r: LensReport['results'][number]) => boolean, expectations: typeof sm90.expectations) {
-  const lens: LensSection = { reps: rec.reps, device: rec.device, toolchains: rec.toolchains, seconds: rec.seconds, rows: rec.rows, results: rec.results.filter(keep), skipped: rec.skipped };
-  return writeLensReport(join(dir, name), { startedAt: rec.startedAt, command: [...rec.command], arch: rec.arch, filter: null }, lens, expectations, expectations.length ? 'cases/expectations/sm_90.yaml' : null);
+  const lens: LensSection = {
+    reps: rec.reps,
+    device: rec.device,
+    toolchains: rec.toolchains,
+    seconds: rec.seconds,
+    rows: rec.rows,
+    results: rec.results.filter(keep),
+    skipped: rec.skipped,
+  };
+  return writeLensReport(
+    join(dir, name),
+    { startedAt: rec.startedAt, command: [...rec.command], arch: rec.arch, filter: null },
+    lens,
+    expectations,
+    expectations.length ? 'cases/expectations/sm_90.yaml' : null,
+  );
 }
 const nvcc13 = (r: LensReport['results'][number]) => r.toolchain.includes('13.0');
 
@@ -35,7 +49,9 @@ describe('the recorded H100 lens run, judged with the expectations', () => {
     const w = write('known', nvcc13, sm90.expectations);
     const known = w.report.results.filter((r) => r.verdict === 'known-deviation');
     expect(known.length).toBe(12);
-    expect(new Set(known.map((r) => r.expectation))).toEqual(new Set(['shared-cluster-b64-and-or-xor-not-atomic', 'shared-cluster-64bit-min-max-not-atomic', 'shared-cluster-f16x2-bf16x2-add-as-integer']));
+    expect(new Set(known.map((r) => r.expectation))).toEqual(
+      new Set(['shared-cluster-b64-and-or-xor-not-atomic', 'shared-cluster-64bit-min-max-not-atomic', 'shared-cluster-f16x2-bf16x2-add-as-integer']),
+    );
     expect(w.report.results.filter((r) => r.verdict === 'mismatch' || r.verdict === 'error')).toEqual([]);
     expect(exitCode(w.report)).toBe(0);
     // the edition it is judged against is said (the H200 run's console said 9.1: none was recorded)

@@ -20,7 +20,6 @@ register();
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-lens-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-
 /** A prebuilt folder for the lens sources in `src` whose cubins are dummy bytes (the stand-in ignores them). */
 function fakePrebuilt(out: string, src = LENS_DIR): void {
   const versionLine = 'Cuda compilation tools, release 99.9, V99.9.1';
@@ -30,9 +29,25 @@ function fakePrebuilt(out: string, src = LENS_DIR): void {
   const files = lensSources(src).map((file) => {
     const cubin = Buffer.from(`dummy ${file}`);
     writeFileSync(join(d, `${file}.cubin`), cubin);
-    return { file, key: fileKey(versionLine, 'sm_90', flags, file, src), cubin: `${file}.cubin`, sha256: createHash('sha256').update(cubin).digest('hex'), sass: {}, sassBy: '' };
+    return {
+      file,
+      key: fileKey(versionLine, 'sm_90', flags, file, src),
+      cubin: `${file}.cubin`,
+      sha256: createHash('sha256').update(cubin).digest('hex'),
+      sass: {},
+      sassBy: '',
+    };
   });
-  writeFileSync(join(d, 'toolchain.json'), JSON.stringify({ schema: 'ptx-reduction-conformance/cuda-lens-prebuilt', nvcc: { path: '/fake/nvcc', versionLine, slug: 'nvcc-99.9.1' }, arch: 'sm_90', flags, files }));
+  writeFileSync(
+    join(d, 'toolchain.json'),
+    JSON.stringify({
+      schema: 'ptx-reduction-conformance/cuda-lens-prebuilt',
+      nvcc: { path: '/fake/nvcc', versionLine, slug: 'nvcc-99.9.1' },
+      arch: 'sm_90',
+      flags,
+      files,
+    }),
+  );
 }
 
 const cli = (args: string[], env: Record<string, string> = {}) => runWithStandin(args, env);
@@ -46,7 +61,10 @@ describe('lens against the stand-in launcher', () => {
   const pre = join(dir, 'pre');
   fakePrebuilt(pre);
   it('atomic kernels: every group of every memory passes, each result names its call, type, memory and toolchain', async () => {
-    const r = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64,atomicAdd_half2,atomicMin_u64', '--reps', '32', '--expectations', NONE, '--report', join(dir, 'a')], {});
+    const r = await cli(
+      ['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64,atomicAdd_half2,atomicMin_u64', '--reps', '32', '--expectations', NONE, '--report', join(dir, 'a')],
+      {},
+    );
     expect(r.code).toBe(0);
     // with the sm_90 expectations an atomic dsmem atomicOr is an unexpected pass: the finding went away (exit 1)
     const u = await cli(['lens', '--prebuilt', pre, '--filter', 'atomicOr_u64', '--reps', '32', '--report', join(dir, 'a-unexpected')], {});
@@ -56,12 +74,21 @@ describe('lens against the stand-in launcher', () => {
     expect(rep.results.every((x) => x.verdict === 'pass')).toBe(true);
     expect(new Set(rep.results.map((x) => x.memory))).toEqual(new Set(['dsmem', 'shared', 'global']));
     const one = rep.results.find((x) => x.kernel === 'atomicOr_u64_dsmem')!;
-    expect([one.call, one.type, one.variant, one.layout, one.toolchain]).toEqual(['atomicOr(unsigned long long*, unsigned long long)', 'unsigned long long', 'atom.shared::cluster.or.b64', 'cluster', 'Cuda compilation tools, release 99.9, V99.9.1']);
+    expect([one.call, one.type, one.variant, one.layout, one.toolchain]).toEqual([
+      'atomicOr(unsigned long long*, unsigned long long)',
+      'unsigned long long',
+      'atom.shared::cluster.or.b64',
+      'cluster',
+      'Cuda compilation tools, release 99.9, V99.9.1',
+    ]);
     expect(rep.rows.every((x) => x.status === 'not affected')).toBe(true);
   }, 60_000);
   it('a non-atomic stand-in for atomicOr_u64_dsmem and atomicMin_u64_dsmem: their groups are mismatches at every address (lost updates), the other kernels pass; exit 1 with no expectation', async () => {
     for (const k of ['atomicOr_u64_dsmem', 'atomicMin_u64_dsmem']) {
-      const r = await cli(['lens', '--prebuilt', pre, '--filter', `${k.replace(/_dsmem$/, '')}`, '--reps', '32', '--expectations', NONE, '--report', join(dir, k)], { LENS_STANDIN_SPLIT: k });
+      const r = await cli(
+        ['lens', '--prebuilt', pre, '--filter', `${k.replace(/_dsmem$/, '')}`, '--reps', '32', '--expectations', NONE, '--report', join(dir, k)],
+        { LENS_STANDIN_SPLIT: k },
+      );
       expect(r.code).toBe(1);
       const rep = report(join(dir, k));
       const bad = rep.results.filter((x) => x.verdict === 'mismatch');
@@ -69,7 +96,8 @@ describe('lens against the stand-in launcher', () => {
       // or: every address loses an update; min: the falling set shows it (the bits set cannot: min changes nothing there)
       const sets = bad.map((x) => x.set);
       expect(sets).toEqual(k.startsWith('atomicOr') ? ['bits'] : ['falling']);
-      for (const x of bad) expect([x.counts.mismatch, x.outcomes[0]!.reason]).toEqual([64, expect.stringMatching(/not atomic: .*a split read\/write interleaving gives it/)]);
+      for (const x of bad)
+        expect([x.counts.mismatch, x.outcomes[0]!.reason]).toEqual([64, expect.stringMatching(/not atomic: .*a split read\/write interleaving gives it/)]);
       expect(rep.rows.find((x) => x.kernel === k)!.status).toBe('affected');
       expect(r.out).toMatch(/ dsmem +release 99\.9, V99\.9\.1 +affected /);
     }
@@ -80,7 +108,9 @@ describe('lens against the stand-in launcher', () => {
     expect(r.code, r.out).toBe(0);
     const rep = JSON.parse(readFileSync(join(dir, 'known', 'report.json'), 'utf8'));
     const known = rep.results.filter((x: { verdict: string }) => x.verdict === 'known-deviation');
-    expect(known.map((x: { id: string; expectation: string }) => [x.id, x.expectation])).toEqual([['atom.shared::cluster.or.b64/contend-cluster-bits/lens-atomicOr_u64_dsmem@nvcc-99.9.1', 'shared-cluster-b64-and-or-xor-not-atomic']]);
+    expect(known.map((x: { id: string; expectation: string }) => [x.id, x.expectation])).toEqual([
+      ['atom.shared::cluster.or.b64/contend-cluster-bits/lens-atomicOr_u64_dsmem@nvcc-99.9.1', 'shared-cluster-b64-and-or-xor-not-atomic'],
+    ]);
     expect(rep.contention.map((c: { id: string }) => c.id)).toEqual(rep.results.map((x: { id: string }) => x.id));
     for (const f of ['report.html', 'junit.xml', 'results.jsonl.gz', 'summary.txt']) expect(readFileSync(join(dir, 'known', f)).length, f).toBeGreaterThan(0);
     expect(r.out).toMatch(/shared-cluster-b64-and-or-xor-not-atomic: occurred: 1 known deviation/);

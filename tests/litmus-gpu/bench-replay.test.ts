@@ -18,10 +18,43 @@ import { type GpuLitmusResult, scoreOf } from '../../harness/litmus-gpu/cli.js';
 
 const gz = (f: string) => JSON.parse(gunzipSync(readFileSync(f)).toString());
 const PEERS = '../shared/peers/dat3m-ptx/litmus/';
-interface Rec { file: string; keys: string[]; keyBits?: number[]; instances: number; status: string; known?: { finding: string; count: number }[]; other: { count: number; samples: number }; forbiddenSeen: number; rows: [string, number, string][] }
-const suite = gz('reports/baselines/h100-sm_90-litmus/bench-suite.json.gz') as { device: string; counts: Record<string, number>; tests: Rec[]; skipped: [string, string][] };
-interface MRec { of: string; name: string; cls: MutantClass; change: string; weak: number; status: string; keys: string[]; keyBits?: number[]; instances: number; other: { count: number; samples: number }; forbiddenSeen: number; rows: [string, number][] }
-const mut = gz('reports/baselines/h100-sm_90-litmus/bench-mutants.json.gz') as { device: string; mutation: { all: { killed: number; mutants: number } }; testStatus: Record<string, string>; mutants: MRec[] };
+interface Rec {
+  file: string;
+  keys: string[];
+  keyBits?: number[];
+  instances: number;
+  status: string;
+  known?: { finding: string; count: number }[];
+  other: { count: number; samples: number };
+  forbiddenSeen: number;
+  rows: [string, number, string][];
+}
+const suite = gz('reports/baselines/h100-sm_90-litmus/bench-suite.json.gz') as {
+  device: string;
+  counts: Record<string, number>;
+  tests: Rec[];
+  skipped: [string, string][];
+};
+interface MRec {
+  of: string;
+  name: string;
+  cls: MutantClass;
+  change: string;
+  weak: number;
+  status: string;
+  keys: string[];
+  keyBits?: number[];
+  instances: number;
+  other: { count: number; samples: number };
+  forbiddenSeen: number;
+  rows: [string, number][];
+}
+const mut = gz('reports/baselines/h100-sm_90-litmus/bench-mutants.json.gz') as {
+  device: string;
+  mutation: { all: { killed: number; mutants: number } };
+  testStatus: Record<string, string>;
+  mutants: MRec[];
+};
 const findings = readFindingsFile('cases/litmus/gpu-findings.json')!;
 const havePeers = peerRoot('re-judging the recorded H100 run of the Dat3M peer tests') !== undefined;
 
@@ -44,7 +77,13 @@ describe('the recorded H100 bench run: suite (corpus + peer tests)', () => {
         sum += count;
       }
       expect(sum - t.other.samples + t.other.count, t.file).toBe(t.instances);
-      const x = explain(findings, t.file, { keys: t.keys, keyBits: t.keyBits, histogram: t.rows.map(([v, count, verdict]) => ({ values: v.split(','), count, allowed: verdict === 'allowed' })), other: t.other, forbiddenSeen: t.forbiddenSeen });
+      const x = explain(findings, t.file, {
+        keys: t.keys,
+        keyBits: t.keyBits,
+        histogram: t.rows.map(([v, count, verdict]) => ({ values: v.split(','), count, allowed: verdict === 'allowed' })),
+        other: t.other,
+        forbiddenSeen: t.forbiddenSeen,
+      });
       expect(x.unexplained, t.file).toBe(0);
       if (t.forbiddenSeen) deviating++;
     }
@@ -68,7 +107,17 @@ describe('the recorded H100 bench run: mutants under the searched stress', () =>
       } else expect(weak, `${r.of}#${r.name}`).toBe(r.weak);
       if (forbidden) {
         expect(mut.testStatus[r.of], `${r.of}#${r.name}: a forbidden outcome in a mutant of a test that showed none`).toBe('known-deviation');
-        const x = explain(findings, `${r.of}#${r.name}`, { keys: r.keys, keyBits: r.keyBits, histogram: r.rows.map(([v, count]) => ({ values: v.split(','), count, allowed: verdictOf(mutantOf(r)!.judgement, r.keys, v.split(','), r.keyBits).allowed })), other: r.other, forbiddenSeen: r.forbiddenSeen });
+        const x = explain(findings, `${r.of}#${r.name}`, {
+          keys: r.keys,
+          keyBits: r.keyBits,
+          histogram: r.rows.map(([v, count]) => ({
+            values: v.split(','),
+            count,
+            allowed: verdictOf(mutantOf(r)!.judgement, r.keys, v.split(','), r.keyBits).allowed,
+          })),
+          other: r.other,
+          forbiddenSeen: r.forbiddenSeen,
+        });
         expect(x.unexplained, `${r.of}#${r.name}`).toBe(0);
       }
     }
@@ -77,13 +126,42 @@ describe('the recorded H100 bench run: mutants under the searched stress', () =>
     for (const x of recounted) expect(x).toMatch(/^Atomicity\+(atom|red)\.(or|xor)\.b64\.cluster-shared\.litmus#/);
   }, 180_000);
   it('the mutation score: the recorded figure over every mutant, and the score without the mutants of the deviating tests (scoreOf)', () => {
-    const g = (r: MRec) => ({ keys: r.keys, histogram: [], other: r.other, instances: r.instances, perLaunch: r.instances, iterations: 1, seconds: 1, instancesPerSecond: 1, forbiddenSeen: r.forbiddenSeen, geometry: { grid: 1, block: 1, cluster: 1 } });
-    const tests: GpuLitmusResult[] = Object.entries(mut.testStatus).map(([file, status]) => ({ file, name: file, status: status as GpuLitmusResult['status'], gpu: g(mut.mutants[0]!) }));
-    const ms: GpuLitmusResult[] = mut.mutants.map((r) => ({ file: `${r.of}#${r.name}`, name: r.name, status: 'passed', gpu: g(r), mutant: { of: r.of, cls: r.cls, name: r.name, change: r.change, weak: r.weak } }));
+    const g = (r: MRec) => ({
+      keys: r.keys,
+      histogram: [],
+      other: r.other,
+      instances: r.instances,
+      perLaunch: r.instances,
+      iterations: 1,
+      seconds: 1,
+      instancesPerSecond: 1,
+      forbiddenSeen: r.forbiddenSeen,
+      geometry: { grid: 1, block: 1, cluster: 1 },
+    });
+    const tests: GpuLitmusResult[] = Object.entries(mut.testStatus).map(([file, status]) => ({
+      file,
+      name: file,
+      status: status as GpuLitmusResult['status'],
+      gpu: g(mut.mutants[0]!),
+    }));
+    const ms: GpuLitmusResult[] = mut.mutants.map((r) => ({
+      file: `${r.of}#${r.name}`,
+      name: r.name,
+      status: 'passed',
+      gpu: g(r),
+      mutant: { of: r.of, cls: r.cls, name: r.name, change: r.change, weak: r.weak },
+    }));
     // the run's own figure counted every mutant
-    expect({ killed: ms.filter((m) => m.mutant!.weak > 0).length, mutants: ms.length }).toEqual({ killed: mut.mutation.all.killed, mutants: mut.mutation.all.mutants });
+    expect({ killed: ms.filter((m) => m.mutant!.weak > 0).length, mutants: ms.length }).toEqual({
+      killed: mut.mutation.all.killed,
+      mutants: mut.mutation.all.mutants,
+    });
     const s = scoreOf([...tests, ...ms]);
-    const deviating = new Set(Object.entries(mut.testStatus).filter(([, st]) => st === 'known-deviation').map(([f]) => f));
+    const deviating = new Set(
+      Object.entries(mut.testStatus)
+        .filter(([, st]) => st === 'known-deviation')
+        .map(([f]) => f),
+    );
     expect(deviating.size).toBe(5);
     const kept = mut.mutants.filter((r) => !deviating.has(r.of));
     expect(s.notScored).toHaveLength(mut.mutants.length - kept.length);
@@ -99,7 +177,12 @@ describe('the recorded H100 bench run: mutants under the searched stress', () =>
     const moved = r.rows.map(([v, c]): [string, number] => (weakRows.some(([w]) => w === v) ? [v, 0] : [v, c]));
     moved[moved.findIndex(([v]) => !weakRows.some(([w]) => w === v))]![1] += r.weak;
     expect(replay({ ...r, rows: moved }).weak).toBe(0);
-    const x = explain(findings, `${r.of}#${r.name}`, { keys: r.keys, histogram: [{ values: ['7', '7'], count: 3, allowed: false }], other: { count: 0, samples: 0 }, forbiddenSeen: 3 });
+    const x = explain(findings, `${r.of}#${r.name}`, {
+      keys: r.keys,
+      histogram: [{ values: ['7', '7'], count: 3, allowed: false }],
+      other: { count: 0, samples: 0 },
+      forbiddenSeen: 3,
+    });
     expect(x.unexplained).toBe(3);
   });
 });

@@ -15,8 +15,26 @@ import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
 
 const gz = (f: string) => JSON.parse(gunzipSync(readFileSync(f)).toString());
-const base = gz('reports/baselines/h100-sm_90-litmus/histograms.json.gz') as { device: string; seconds: number; tests: { file: string; keys: string[]; instances: number; mps: number; rows: [string, number, string][] }[] };
-const mut = gz('reports/baselines/h100-sm_90-litmus/mutants.json.gz') as { mutants: { of: string; name: string; cls: MutantClass; change: string; weak: number; status: string; stress: GpuLitmusResult['stress']; keys: string[]; instances: number; mps: number; rows: [string, number][] }[] };
+const base = gz('reports/baselines/h100-sm_90-litmus/histograms.json.gz') as {
+  device: string;
+  seconds: number;
+  tests: { file: string; keys: string[]; instances: number; mps: number; rows: [string, number, string][] }[];
+};
+const mut = gz('reports/baselines/h100-sm_90-litmus/mutants.json.gz') as {
+  mutants: {
+    of: string;
+    name: string;
+    cls: MutantClass;
+    change: string;
+    weak: number;
+    status: string;
+    stress: GpuLitmusResult['stress'];
+    keys: string[];
+    instances: number;
+    mps: number;
+    rows: [string, number][];
+  }[];
+};
 
 const judged = new Map<string, ReturnType<typeof judge>>();
 const judgementOf = (file: string) => {
@@ -29,7 +47,24 @@ function result(t: (typeof base.tests)[number]): GpuLitmusResult {
   const j = judgementOf(t.file);
   const histogram = t.rows.map(([v, count]) => ({ values: v.split(','), count, ...verdictOf(j, t.keys, v.split(',')) }));
   const forbiddenSeen = histogram.filter((h) => !h.allowed).reduce((s, h) => s + h.count, 0);
-  return { file: t.file, name: t.file, status: forbiddenSeen ? 'failed' : 'passed', stress: { warps: 2, iters: 64, stride: 1, align: false, from: 'defaults' }, gpu: { keys: t.keys, histogram, other: { count: 0, samples: 0 }, instances: t.instances, perLaunch: 67584, iterations: 15, seconds: t.instances / (t.mps * 1e6), instancesPerSecond: t.mps * 1e6, forbiddenSeen, geometry: { grid: 264, block: 576, cluster: 1 } } };
+  return {
+    file: t.file,
+    name: t.file,
+    status: forbiddenSeen ? 'failed' : 'passed',
+    stress: { warps: 2, iters: 64, stride: 1, align: false, from: 'defaults' },
+    gpu: {
+      keys: t.keys,
+      histogram,
+      other: { count: 0, samples: 0 },
+      instances: t.instances,
+      perLaunch: 67584,
+      iterations: 15,
+      seconds: t.instances / (t.mps * 1e6),
+      instancesPerSecond: t.mps * 1e6,
+      forbiddenSeen,
+      geometry: { grid: 264, block: 576, cluster: 1 },
+    },
+  };
 }
 
 /** The rows of a test's section: [class, cells]. */
@@ -38,7 +73,11 @@ function sectionRows(html: string, file: string): { cls: string; cells: string[]
   const start = html.indexOf(`<section id="${id}"`);
   expect(start, file).toBeGreaterThanOrEqual(0);
   const sec = html.slice(start, html.indexOf('</section>', start));
-  return [...sec.matchAll(/<tr class="([a-z-]+)">(.*?)<\/tr>/g)].map((m) => ({ cls: m[1]!, cells: [...m[2]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1]!), bar: /<td class="bar"><i style="width:[0-9.]+%"><\/i><\/td>/.test(m[2]!) }));
+  return [...sec.matchAll(/<tr class="([a-z-]+)">(.*?)<\/tr>/g)].map((m) => ({
+    cls: m[1]!,
+    cells: [...m[2]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1]!),
+    bar: /<td class="bar"><i style="width:[0-9.]+%"><\/i><\/td>/.test(m[2]!),
+  }));
 }
 
 describe('the GPU litmus HTML report, rendered from the recorded H100 run', () => {
@@ -46,12 +85,30 @@ describe('the GPU litmus HTML report, rendered from the recorded H100 run', () =
   const mutants: GpuLitmusResult[] = mut.mutants.map((m) => {
     // every recorded mutant row is allowed by the mutant's model (replay.test.ts re-judges each one)
     const histogram = m.rows.map(([v, count]) => ({ values: v.split(','), count, allowed: true }));
-    return { file: `${m.of}#${m.name}`, name: m.name, status: 'passed', stress: m.stress, mutant: { of: m.of, cls: m.cls, name: m.name, change: m.change, weak: m.weak }, gpu: { keys: m.keys, histogram, other: { count: 0, samples: 0 }, instances: m.instances, perLaunch: 67584, iterations: 15, seconds: 1, instancesPerSecond: m.mps * 1e6, forbiddenSeen: 0, geometry: { grid: 264, block: 576, cluster: 1 } } };
+    return {
+      file: `${m.of}#${m.name}`,
+      name: m.name,
+      status: 'passed',
+      stress: m.stress,
+      mutant: { of: m.of, cls: m.cls, name: m.name, change: m.change, weak: m.weak },
+      gpu: {
+        keys: m.keys,
+        histogram,
+        other: { count: 0, samples: 0 },
+        instances: m.instances,
+        perLaunch: 67584,
+        iterations: 15,
+        seconds: 1,
+        instancesPerSecond: m.mps * 1e6,
+        forbiddenSeen: 0,
+        geometry: { grid: 264, block: 576, cluster: 1 },
+      },
+    };
   });
   const s = mutationScores(mutants.map((r) => ({ cls: r.mutant!.cls, instances: r.gpu!.instances, weak: r.mutant!.weak })));
   const run = { device: base.device, seconds: base.seconds, seed: 1, arch: 'sm_90', mutation: { ...s, notKilled: {} } };
 
-  it('every row of every test has a bar (log scale) and its verdict\'s colour; the recorded run has no forbidden-seen row', () => {
+  it("every row of every test has a bar (log scale) and its verdict's colour; the recorded run has no forbidden-seen row", () => {
     const html = renderGpuHtml(tests, run);
     let rows = 0;
     for (const t of tests) {

@@ -57,7 +57,13 @@ describe('mutants', () => {
   it('the weak outcome of a histogram: rows where the condition holds, counted; a wrong row is not', () => {
     const { test } = load('cases/litmus/MP+atom.release+atom.acquire.gpu.litmus');
     const keys = ['P1:r0', 'P1:r1'];
-    expect(weakCount(test, keys, [{ values: ['1', '0'], count: 7 }, { values: ['1', '1'], count: 90 }, { values: ['0', '0'], count: 3 }])).toBe(7);
+    expect(
+      weakCount(test, keys, [
+        { values: ['1', '0'], count: 7 },
+        { values: ['1', '1'], count: 90 },
+        { values: ['0', '0'], count: 3 },
+      ]),
+    ).toBe(7);
     expect(weakCount(test, keys, [{ values: ['0', '1'], count: 7 }])).toBe(0);
     expect(condHolds(test.cond, { 'P1:r0': '1' })).toBeUndefined();
     // the judge's reading (a register never written, '?', makes its comparison false, and the rest follows)
@@ -68,7 +74,16 @@ describe('mutants', () => {
     const a64 = load('cases/litmus/Atomicity+atom.or.b64.cluster-shared.litmus').test;
     expect(condHolds(a64.cond, { s: '1' })).toBe(true);
     expect(condHolds(a64.cond, { s: '4294967297' })).toBe(false);
-    expect(weakCount(a64, ['s'], [{ values: ['1'], count: 7 }, { values: ['4294967297'], count: 5 }])).toBe(7);
+    expect(
+      weakCount(
+        a64,
+        ['s'],
+        [
+          { values: ['1'], count: 7 },
+          { values: ['4294967297'], count: 5 },
+        ],
+      ),
+    ).toBe(7);
   });
   it('the mutation score per class: a mutant whose weak outcome was seen counts, one not seen does not', () => {
     const s = mutationScores([
@@ -77,7 +92,12 @@ describe('mutants', () => {
       { cls: 'fence', instances: 100, weak: 1 },
       { cls: 'scope', instances: 100, weak: 0 },
     ]);
-    expect(s.perClass.map((c) => [c.cls, c.killed, c.mutants])).toEqual([['sem', 1, 2], ['fence', 1, 1], ['scope', 0, 1], ['placement', 0, 0]]);
+    expect(s.perClass.map((c) => [c.cls, c.killed, c.mutants])).toEqual([
+      ['sem', 1, 2],
+      ['fence', 1, 1],
+      ['scope', 0, 1],
+      ['placement', 0, 0],
+    ]);
     expect(s.perClass[0]!.score).toBe(0.5);
     expect(Number.isNaN(s.perClass[3]!.score)).toBe(true);
     expect(s.all).toMatchObject({ killed: 2, mutants: 4, score: 0.5 });
@@ -85,7 +105,7 @@ describe('mutants', () => {
 });
 
 describe('stress settings', () => {
-  it('align: each test thread arrives on its instance\'s barrier word and polls it (bounded); lt_count resets it; off by default', () => {
+  it("align: each test thread arrives on its instance's barrier word and polls it (bounded); lt_count resets it; off by default", () => {
     const f = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
     const { text, test } = load(f);
     const plan = planTest(test, text);
@@ -113,7 +133,7 @@ describe('stress settings', () => {
     expect(th1).toMatch(/setp\.eq\.u32 %p, %SINK, 0x7fffff5a;\n  @%p st\.global\.u32 \[%sc\], %SINK;/);
     expect(preloads(test.threads[1]!.code, plan.plan.locs, () => false)).toEqual([]);
   });
-  it('stress on the test\'s lines: the words at offset 1 between instances\' copies, nothing at stride 1', () => {
+  it("stress on the test's lines: the words at offset 1 between instances' copies, nothing at stride 1", () => {
     const { text, test } = load('cases/litmus/MP+atom.release+atom.acquire.gpu.litmus');
     const plan = planTest(test, text);
     if (!plan.ok) throw new Error(plan.reason);
@@ -127,25 +147,115 @@ describe('stress settings', () => {
   it('alternates: greedily the settings that kill sample mutants the best did not', () => {
     const c = (warps: number) => ({ warps, iters: 16, stride: 1, align: false, killed: 0, mutants: 6, weakPerM: 0 });
     const tried = [c(0), c(1), c(2), c(3)];
-    expect(pickAlternates(tried, [[0, 1, 2], [0, 1], [3, 4], [3, 5]], 0, 2)).toEqual([2, 3]);
-    expect(pickAlternates(tried, [[0, 1, 2], [0, 1], [3, 4], [3, 5]], 0, 1)).toEqual([2]);
+    expect(
+      pickAlternates(
+        tried,
+        [
+          [0, 1, 2],
+          [0, 1],
+          [3, 4],
+          [3, 5],
+        ],
+        0,
+        2,
+      ),
+    ).toEqual([2, 3]);
+    expect(
+      pickAlternates(
+        tried,
+        [
+          [0, 1, 2],
+          [0, 1],
+          [3, 4],
+          [3, 5],
+        ],
+        0,
+        1,
+      ),
+    ).toEqual([2]);
     expect(pickAlternates(tried, [[0, 1], [0], [1], []], 0, 2)).toEqual([]);
   });
   it('mergeRuns adds counts of the same outcome and the instances; different keys are refused', () => {
-    const run = (rows: [string, number][], inst: number) => ({ keys: ['P1:r0', 'P1:r1'], histogram: rows.map(([v, count]) => ({ values: v.split(','), count, allowed: v !== '1,0' })), other: { count: 0, samples: 0 }, instances: inst, perLaunch: inst, iterations: 1, seconds: 1, instancesPerSecond: inst, forbiddenSeen: rows.filter(([v]) => v === '1,0').reduce((s, [, n]) => s + n, 0), geometry: { grid: 1, block: 32, cluster: 1 } });
-    const m = mergeRuns(run([['0,0', 3], ['1,1', 1]], 4), run([['0,0', 1], ['1,0', 2], ['1,1', 1]], 4));
-    expect(m.histogram.map((h) => [h.values.join(','), h.count])).toEqual([['0,0', 4], ['1,1', 2], ['1,0', 2]]);
+    const run = (rows: [string, number][], inst: number) => ({
+      keys: ['P1:r0', 'P1:r1'],
+      histogram: rows.map(([v, count]) => ({ values: v.split(','), count, allowed: v !== '1,0' })),
+      other: { count: 0, samples: 0 },
+      instances: inst,
+      perLaunch: inst,
+      iterations: 1,
+      seconds: 1,
+      instancesPerSecond: inst,
+      forbiddenSeen: rows.filter(([v]) => v === '1,0').reduce((s, [, n]) => s + n, 0),
+      geometry: { grid: 1, block: 32, cluster: 1 },
+    });
+    const m = mergeRuns(
+      run(
+        [
+          ['0,0', 3],
+          ['1,1', 1],
+        ],
+        4,
+      ),
+      run(
+        [
+          ['0,0', 1],
+          ['1,0', 2],
+          ['1,1', 1],
+        ],
+        4,
+      ),
+    );
+    expect(m.histogram.map((h) => [h.values.join(','), h.count])).toEqual([
+      ['0,0', 4],
+      ['1,1', 2],
+      ['1,0', 2],
+    ]);
     expect(m).toMatchObject({ instances: 8, seconds: 2, forbiddenSeen: 2, iterations: 2 });
     expect(() => mergeRuns(run([], 1), { ...run([], 1), keys: ['x'] })).toThrow(/different keys/);
   });
   it('a mutant of a test that shows a forbidden outcome itself is explained like its test and not scored', () => {
-    const f = { schema: 'ptx-reduction-conformance/litmus-gpu-findings' as const, version: 1 as const, explained: [{ test: 'cases/litmus/A.litmus', outcomes: [{ s: '*' }], finding: 'reports/findings/x', why: 'w' }] };
-    const run = { keys: ['s'], histogram: [{ values: ['7'], count: 5, allowed: false }, { values: ['2'], count: 3, allowed: true }], other: { count: 0, samples: 0 }, forbiddenSeen: 5 };
+    const f = {
+      schema: 'ptx-reduction-conformance/litmus-gpu-findings' as const,
+      version: 1 as const,
+      explained: [{ test: 'cases/litmus/A.litmus', outcomes: [{ s: '*' }], finding: 'reports/findings/x', why: 'w' }],
+    };
+    const run = {
+      keys: ['s'],
+      histogram: [
+        { values: ['7'], count: 5, allowed: false },
+        { values: ['2'], count: 3, allowed: true },
+      ],
+      other: { count: 0, samples: 0 },
+      forbiddenSeen: 5,
+    };
     expect(explain(f, 'cases/litmus/A.litmus#scope:P0:L7:cta', run)).toEqual({ known: [{ finding: 'reports/findings/x', count: 5 }], unexplained: 0 });
     expect(explain(f, 'cases/litmus/AB.litmus#scope:P0:L7:cta', run).unexplained).toBe(5);
-    const g = { keys: ['s'], histogram: [], other: { count: 0, samples: 0 }, instances: 10, perLaunch: 10, iterations: 1, seconds: 1, instancesPerSecond: 10, forbiddenSeen: 0, geometry: { grid: 1, block: 1, cluster: 1 } };
-    const m = (of: string, weak: number) => ({ file: `${of}#sem:P0:L7`, name: 'm', status: 'passed' as const, gpu: g, mutant: { of, cls: 'sem' as const, name: 'sem:P0:L7', change: 'c', weak } });
-    const rs = [{ file: 'A', name: 'A', status: 'known-deviation' as const, gpu: g }, { file: 'B', name: 'B', status: 'passed' as const, gpu: g }, m('A', 5), m('B', 0), m('B', 2)];
+    const g = {
+      keys: ['s'],
+      histogram: [],
+      other: { count: 0, samples: 0 },
+      instances: 10,
+      perLaunch: 10,
+      iterations: 1,
+      seconds: 1,
+      instancesPerSecond: 10,
+      forbiddenSeen: 0,
+      geometry: { grid: 1, block: 1, cluster: 1 },
+    };
+    const m = (of: string, weak: number) => ({
+      file: `${of}#sem:P0:L7`,
+      name: 'm',
+      status: 'passed' as const,
+      gpu: g,
+      mutant: { of, cls: 'sem' as const, name: 'sem:P0:L7', change: 'c', weak },
+    });
+    const rs = [
+      { file: 'A', name: 'A', status: 'known-deviation' as const, gpu: g },
+      { file: 'B', name: 'B', status: 'passed' as const, gpu: g },
+      m('A', 5),
+      m('B', 0),
+      m('B', 2),
+    ];
     const sc = scoreOf(rs);
     expect(sc.all).toMatchObject({ mutants: 2, killed: 1 });
     expect(sc.notScored).toEqual(['A#sem:P0:L7']);
@@ -168,20 +278,67 @@ describe('stress settings', () => {
     const d = mkdtempSync(join(tmpdir(), 'stress-'));
     const f = join(d, 's.json');
     expect(readStressFile(f)).toBeUndefined();
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 4, align: true } } }));
+    writeFileSync(
+      f,
+      JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 4, align: true } } }),
+    );
     const s = readStressFile(f);
     expect(stressFor('cases/litmus/SB+x.litmus', s)).toMatchObject({ warps: 8, iters: 256, stride: 4, align: true });
     expect(stressFor('cases/litmus/MP+x.litmus', s)).toMatchObject({ warps: 2, iters: 64, stride: 1, align: false, from: 'defaults' });
     // a class where the search caught nothing chose nothing: the defaults, said so
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { MP: { warps: 0, iters: 16, stride: 1, align: false, killed: 0, mutants: 4, weakPerM: 0 } } }));
-    expect(stressFor('cases/litmus/MP+x.litmus', readStressFile(f))).toMatchObject({ warps: 2, iters: 64, stride: 1, align: false, from: 'defaults (the stress search caught nothing for class MP)' });
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 0, align: true } } }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        schema: 'ptx-reduction-conformance/litmus-gpu-stress',
+        version: 1,
+        classes: { MP: { warps: 0, iters: 16, stride: 1, align: false, killed: 0, mutants: 4, weakPerM: 0 } },
+      }),
+    );
+    expect(stressFor('cases/litmus/MP+x.litmus', readStressFile(f))).toMatchObject({
+      warps: 2,
+      iters: 64,
+      stride: 1,
+      align: false,
+      from: 'defaults (the stress search caught nothing for class MP)',
+    });
+    writeFileSync(
+      f,
+      JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 0, align: true } } }),
+    );
     expect(() => readStressFile(f)).toThrow(/bad setting/);
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 1 } } }));
+    writeFileSync(
+      f,
+      JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 1 } } }),
+    );
     expect(() => readStressFile(f)).toThrow(/bad setting/);
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 1, align: true, target: 'test' } } }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        schema: 'ptx-reduction-conformance/litmus-gpu-stress',
+        version: 1,
+        classes: { SB: { warps: 8, iters: 256, stride: 1, align: true, target: 'test' } },
+      }),
+    );
     expect(() => readStressFile(f)).toThrow(/needs stride >= 2/);
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { SB: { warps: 8, iters: 256, stride: 4, align: true, killed: 1, mutants: 4, weakPerM: 1, alternates: [{ warps: 2, iters: 64, stride: 1, align: 'yes' }] } } }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        schema: 'ptx-reduction-conformance/litmus-gpu-stress',
+        version: 1,
+        classes: {
+          SB: {
+            warps: 8,
+            iters: 256,
+            stride: 4,
+            align: true,
+            killed: 1,
+            mutants: 4,
+            weakPerM: 1,
+            alternates: [{ warps: 2, iters: 64, stride: 1, align: 'yes' }],
+          },
+        },
+      }),
+    );
     expect(() => readStressFile(f)).toThrow(/bad setting/);
     writeFileSync(f, '{"schema":"other"}');
     expect(() => readStressFile(f)).toThrow(/not a litmus-gpu stress file/);

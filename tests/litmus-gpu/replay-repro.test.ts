@@ -22,7 +22,6 @@ import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
 import { shown } from '../../harness/util/paths.js';
 
-
 const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 const SB = 'cases/litmus/SB+fence.sc.cluster-other-cluster.litmus';
 const dir = mkdtempSync(join(tmpdir(), 'litmus-replay-'));
@@ -37,7 +36,11 @@ beforeAll(async () => {
   if (cc) {
     fakeLib = join(dir, 'fakecuda');
     mkdirSync(fakeLib, { recursive: true });
-    const b = spawnSync('cc', ['-shared', '-fPIC', '-O1', '-o', join(fakeLib, 'libcuda.so.1'), join(import.meta.dirname, 'fixtures', 'fake-libcuda-litmus.c')], { encoding: 'utf8' });
+    const b = spawnSync(
+      'cc',
+      ['-shared', '-fPIC', '-O1', '-o', join(fakeLib, 'libcuda.so.1'), join(import.meta.dirname, 'fixtures', 'fake-libcuda-litmus.c')],
+      { encoding: 'utf8' },
+    );
     if (b.status !== 0) throw new Error(b.stderr);
   }
 });
@@ -60,12 +63,25 @@ describe('litmus --backend gpu --replay', () => {
     expect(Buffer.from(permutations(1024, 2, 7).buffer).equals(Buffer.from(a.subarray(0, 2048).slice().buffer))).toBe(true);
     for (let it = 0; it < 3; it++) expect([...a.subarray(it * 1024, (it + 1) * 1024)].sort((x, y) => x - y)).toEqual([...Array(1024).keys()]);
   });
-  it('records every parameter, and a replay makes the same launches (geometry, scalars, buffers, permutation tables); --only makes that test\'s launches alone', async (ctx) => {
+  it("records every parameter, and a replay makes the same launches (geometry, scalars, buffers, permutation tables); --only makes that test's launches alone", async (ctx) => {
     if (noPtxas) ctx.skip();
     // a stress file that runs class MP under two settings (the second an alternate, with the preload and the stress on the test's lines): each is recorded and replayed
     const stress = join(dir, 'stress.json');
     const set = (o: object) => ({ warps: 2, iters: 64, stride: 1, align: false, killed: 1, mutants: 4, weakPerM: 3, ...o });
-    writeFileSync(stress, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, measuredOn: 'test', measuredAt: '', instances: 1, classes: { MP: { ...set({ align: true }), tried: [], alternates: [set({ warps: 8, stride: 4, preload: true, target: 'test' })] }, SB: { ...set({ iters: 16 }), tried: [] } } }));
+    writeFileSync(
+      stress,
+      JSON.stringify({
+        schema: 'ptx-reduction-conformance/litmus-gpu-stress',
+        version: 1,
+        measuredOn: 'test',
+        measuredAt: '',
+        instances: 1,
+        classes: {
+          MP: { ...set({ align: true }), tried: [], alternates: [set({ warps: 8, stride: 4, preload: true, target: 'test' })] },
+          SB: { ...set({ iters: 16 }), tried: [] },
+        },
+      }),
+    );
     const a = await run([MP, SB, '--iterations', '2', '--instances', '2048', '--seed', '5', '--stress-file', stress], '0,0;1,1;0,1');
     expect(a.code, a.out).toBe(0);
     const rec = a.rep.run.replay;
@@ -75,15 +91,29 @@ describe('litmus --backend gpu --replay', () => {
       expect(r.runs.length).toBeGreaterThanOrEqual(1);
       for (const x of r.runs) expect(x).toMatchObject({ iterations: 2, asked: 2048, perLaunch: 2048, instances: 4096 });
     }
-    expect(a.rep.results[0].runs.map((x: { align: boolean; preload?: boolean; target?: string; stride: number }) => [x.align, x.preload ?? false, x.target ?? 'scratch', x.stride])).toEqual([[true, false, 'scratch', 1], [false, true, 'test', 4]]);
+    expect(
+      a.rep.results[0].runs.map((x: { align: boolean; preload?: boolean; target?: string; stride: number }) => [
+        x.align,
+        x.preload ?? false,
+        x.target ?? 'scratch',
+        x.stride,
+      ]),
+    ).toEqual([
+      [true, false, 'scratch', 1],
+      [false, true, 'test', 4],
+    ]);
     const launches = a.rep.results.reduce((s: number, r: { runs: unknown[] }) => s + r.runs.length, 0) * 2 * 2;
     expect(a.log.trim().split('\n').length).toBe(launches);
     const b = await run(['--replay', join(a.report, 'report.json')], '0,0;1,1;0,1');
     expect(b.code, b.out).toBe(0);
     expect(b.log).toBe(a.log);
     expect(b.rep.run.replayOf).toBe(join(a.report, 'report.json'));
-    expect(b.rep.results.map((r: { gpu: { histogram: unknown } }) => r.gpu.histogram)).toEqual(a.rep.results.map((r: { gpu: { histogram: unknown } }) => r.gpu.histogram));
-    expect(b.rep.results.map((r: { runs: { module: string }[] }) => r.runs.map((x) => x.module))).toEqual(a.rep.results.map((r: { runs: { module: string }[] }) => r.runs.map((x) => x.module)));
+    expect(b.rep.results.map((r: { gpu: { histogram: unknown } }) => r.gpu.histogram)).toEqual(
+      a.rep.results.map((r: { gpu: { histogram: unknown } }) => r.gpu.histogram),
+    );
+    expect(b.rep.results.map((r: { runs: { module: string }[] }) => r.runs.map((x) => x.module))).toEqual(
+      a.rep.results.map((r: { runs: { module: string }[] }) => r.runs.map((x) => x.module)),
+    );
     // SB alone: the same launches it had in the full run (its permutation tables included)
     const c = await run(['--replay', join(a.report, 'report.json'), '--only', SB], '0,0;1,1;0,1');
     expect(c.code, c.out).toBe(0);
@@ -154,10 +184,14 @@ describe('litmus --backend gpu reproducers', () => {
     const b = spawnSync('sh', [join(folder, 'build.sh')], { encoding: 'utf8', timeout: 120_000 });
     expect(b.status, b.stderr).toBe(0);
     const log = join(folder, `fake-${rows.replace(/[^0-9]/g, '')}.log`);
-    const r = spawnSync('./repro', [], { cwd: folder, encoding: 'utf8', env: { ...process.env, LD_LIBRARY_PATH: fakeLib, FAKE_LITMUS_ROWS: rows, FAKE_LITMUS_LOG: log } });
+    const r = spawnSync('./repro', [], {
+      cwd: folder,
+      encoding: 'utf8',
+      env: { ...process.env, LD_LIBRARY_PATH: fakeLib, FAKE_LITMUS_ROWS: rows, FAKE_LITMUS_LOG: log },
+    });
     return { code: r.status, out: r.stdout + r.stderr, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
   };
-  it('a forbidden outcome seen writes a reproducer, linked from the HTML; its kernel is the runner\'s module; built with nvcc, it makes the runner\'s launches and says REPRODUCED with the count, and NOT REPRODUCED for a clean run', async (ctx) => {
+  it("a forbidden outcome seen writes a reproducer, linked from the HTML; its kernel is the runner's module; built with nvcc, it makes the runner's launches and says REPRODUCED with the count, and NOT REPRODUCED for a clean run", async (ctx) => {
     if (noPtxas || !nvcc || !cc) ctx.skip();
     const a = await run([MP, '--iterations', '2', '--instances', '3072', '--stress-warps', '2'], '0,0;1,1;1,0');
     expect(a.code, a.out).toBe(1);
@@ -187,13 +221,15 @@ describe('litmus --backend gpu reproducers', () => {
     expect(other.code, other.out).toBe(1);
     expect(other.out).toContain(`REPRODUCED ${g.instances / 2} of ${g.instances} instances`);
   }, 180_000);
-  it('the recorded H100 self-test (reports/baselines/h100-sm_90-litmus/selftest-repro/): its reproducer\'s kernel is the module the H100 ran, and a replay of its report writes the same reproducer (same launch parameters)', async (ctx) => {
+  it("the recorded H100 self-test (reports/baselines/h100-sm_90-litmus/selftest-repro/): its reproducer's kernel is the module the H100 ran, and a replay of its report writes the same reproducer (same launch parameters)", async (ctx) => {
     if (noPtxas) ctx.skip();
     const D = 'reports/baselines/h100-sm_90-litmus/selftest-repro';
     const rep = JSON.parse(readFileSync(join(D, 'report.json'), 'utf8'));
     const ptx = readFileSync(join(D, 'repro-asked', 'kernel.ptx'), 'utf8');
     expect(sha256(ptx.replace(/^\.version 7\.8\n/, `.version ${rep.run.replay.modulePtx}\n`))).toBe(rep.results[0].runs[0].module);
-    expect(readFileSync(join(D, 'h100-run.txt'), 'utf8')).toContain(`FORBIDDEN OUTCOME SEEN (${rep.results[0].gpu.forbiddenSeen} of ${rep.results[0].gpu.instances})`);
+    expect(readFileSync(join(D, 'h100-run.txt'), 'utf8')).toContain(
+      `FORBIDDEN OUTCOME SEEN (${rep.results[0].gpu.forbiddenSeen} of ${rep.results[0].gpu.instances})`,
+    );
     const out = join(dir, 'h100-again');
     const r = await run(['--replay', join(D, 'report.json'), '--repro', MP, '--out', out], '0,0;1,0');
     expect(r.code, r.out).toBe(0); // the self-test flagged the planted outcome (the stand-in's rows)
@@ -203,14 +239,23 @@ describe('litmus --backend gpu reproducers', () => {
       const t = readFileSync(f, 'utf8');
       const num = (k: string) => new RegExp(`\\b${k} = (\\d+)`).exec(t)?.[1];
       const arr = (k: string) => new RegExp(`${k}\\[\\d+\\] = \\{([^}]*)\\}`).exec(t)?.[1];
-      return { ...Object.fromEntries(['GRID', 'BLOCK', 'CLUSTER', 'NI', 'ITERATIONS', 'STRIDE', 'N_LOCS', 'N_ROWS', 'SCRATCH_WORDS'].map((k) => [k, num(k)])), seed: /SEED = (\d+)u/.exec(t)?.[1], init: arr('INIT'), table: arr('TABLE'), forbidden: arr('FORBIDDEN') };
+      return {
+        ...Object.fromEntries(['GRID', 'BLOCK', 'CLUSTER', 'NI', 'ITERATIONS', 'STRIDE', 'N_LOCS', 'N_ROWS', 'SCRATCH_WORDS'].map((k) => [k, num(k)])),
+        seed: /SEED = (\d+)u/.exec(t)?.[1],
+        init: arr('INIT'),
+        table: arr('TABLE'),
+        forbidden: arr('FORBIDDEN'),
+      };
     };
     const stored = launch(join(D, 'repro-asked', 'params.h'));
-    expect(Object.values(stored).every((x) => x !== undefined), JSON.stringify(stored)).toBe(true);
+    expect(
+      Object.values(stored).every((x) => x !== undefined),
+      JSON.stringify(stored),
+    ).toBe(true);
     expect(launch(join(out, 'params.h'))).toEqual(stored);
     expect(readFileSync(join(out, 'params.h'), 'utf8')).toMatch(/GRID = 264, BLOCK = 576, CLUSTER = 1, NI = 67584, ITERATIONS = 15, STRIDE = 1/);
   }, 120_000);
-  it('a 64-bit key on shared memory (a .shared::cluster atomicity test): the table in words, low word first, each row\'s text beside it; the folder (mapa, barrier.cluster) builds with nvcc', async (ctx) => {
+  it("a 64-bit key on shared memory (a .shared::cluster atomicity test): the table in words, low word first, each row's text beside it; the folder (mapa, barrier.cluster) builds with nvcc", async (ctx) => {
     if (noPtxas || !nvcc) ctx.skip();
     const T = 'cases/litmus/Atomicity+atom.or.b64.cluster-shared.litmus';
     const out = join(dir, 'b64');
@@ -220,7 +265,10 @@ describe('litmus --backend gpu reproducers', () => {
     const p = readFileSync(join(out, 'params.h'), 'utf8');
     expect(p).toMatch(/SLOT_BYTES = 8, N_REG_WORDS = 0, N_WORDS = 2,/);
     const rowsText = JSON.parse(`[${/ROW_TEXT\[\d+\] = \{(.*)\};/.exec(p)![1]}]`) as string[];
-    const words = /TABLE\[\d+\] = \{([^}]*)\}/.exec(p)![1]!.split(',').map((w) => BigInt(w.trim().replace(/u$/, '')));
+    const words = /TABLE\[\d+\] = \{([^}]*)\}/
+      .exec(p)![1]!
+      .split(',')
+      .map((w) => BigInt(w.trim().replace(/u$/, '')));
     expect(words.length).toBe(2 * rowsText.length);
     expect(rowsText).toContain(String(0x100000001n));
     rowsText.forEach((v, k) => expect(words[2 * k]! | (words[2 * k + 1]! << 32n), v).toBe(BigInt(v)));

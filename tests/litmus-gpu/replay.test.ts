@@ -9,7 +9,10 @@ import { mutantReplayer } from '../helpers/litmus-replay.js';
 import { type MutantClass, mutationScores, weakCount } from '../../harness/litmus-gpu/mutants.js';
 import { type FindingsFile, explain, readFindingsFile } from '../../harness/litmus-gpu/findings.js';
 
-interface Base { tests: { file: string; keys: string[]; instances: number; rows: [string, number, string][] }[]; skipped: [string, string][] }
+interface Base {
+  tests: { file: string; keys: string[]; instances: number; rows: [string, number, string][] }[];
+  skipped: [string, string][];
+}
 const base = JSON.parse(gunzipSync(readFileSync('reports/baselines/h100-sm_90-litmus/histograms.json.gz')).toString()) as Base;
 
 describe('the recorded H100 litmus run', () => {
@@ -44,8 +47,22 @@ describe('the recorded H100 litmus run', () => {
   });
 });
 
-interface MutantRec { of: string; name: string; cls: MutantClass; change: string; weak: number; status: string; keys: string[]; instances: number; rows: [string, number][] }
-interface MutBase { device: string; mutation: { perClass: { cls: string; killed: number; mutants: number }[]; all: { killed: number; mutants: number } }; mutants: MutantRec[] }
+interface MutantRec {
+  of: string;
+  name: string;
+  cls: MutantClass;
+  change: string;
+  weak: number;
+  status: string;
+  keys: string[];
+  instances: number;
+  rows: [string, number][];
+}
+interface MutBase {
+  device: string;
+  mutation: { perClass: { cls: string; killed: number; mutants: number }[]; all: { killed: number; mutants: number } };
+  mutants: MutantRec[];
+}
 const mut = JSON.parse(gunzipSync(readFileSync('reports/baselines/h100-sm_90-litmus/mutants.json.gz')).toString()) as MutBase;
 
 describe('the recorded H100 mutant run', () => {
@@ -70,7 +87,9 @@ describe('the recorded H100 mutant run', () => {
       return { cls: r.cls, instances: r.instances, weak };
     });
     const s = mutationScores(rs);
-    expect(s.perClass.map((c) => ({ cls: c.cls, killed: c.killed, mutants: c.mutants }))).toEqual(mut.mutation.perClass.map((c) => ({ cls: c.cls, killed: c.killed, mutants: c.mutants })));
+    expect(s.perClass.map((c) => ({ cls: c.cls, killed: c.killed, mutants: c.mutants }))).toEqual(
+      mut.mutation.perClass.map((c) => ({ cls: c.cls, killed: c.killed, mutants: c.mutants })),
+    );
     expect({ killed: s.all.killed, mutants: s.all.mutants }).toEqual({ killed: mut.mutation.all.killed, mutants: mut.mutation.all.mutants });
   }, 120_000);
   it('the replay catches a tampered record: a killed mutant with its weak rows moved to an allowed non-weak row', () => {
@@ -86,17 +105,37 @@ describe('the recorded H100 mutant run', () => {
   });
 });
 
-
 /**
  * The recorded H100 run with shared-memory locations and 64-bit/packed values (issue 26; kernel.ts
  * shared arrays, mapa, barrier.cluster): every row re-judged (64-bit keys modulo 2^64), the counts add
  * up, and every forbidden outcome seen is one the explained-findings file names (a known deviation of
  * reports/findings/shared-cluster-atomicity), recomputed from the histograms.
  */
-interface SharedRec { file: string; keys: string[]; keyBits?: number[]; instances: number; status: string; known?: { finding: string; count: number }[]; other: { count: number; samples: number }; forbiddenSeen: number; rows: [string, number, string][] }
-const sh = JSON.parse(gunzipSync(readFileSync('reports/baselines/h100-sm_90-litmus/histograms-shared.json.gz')).toString()) as { device: string; counts: Record<string, number>; tests: SharedRec[]; skipped: [string, string][] };
+interface SharedRec {
+  file: string;
+  keys: string[];
+  keyBits?: number[];
+  instances: number;
+  status: string;
+  known?: { finding: string; count: number }[];
+  other: { count: number; samples: number };
+  forbiddenSeen: number;
+  rows: [string, number, string][];
+}
+const sh = JSON.parse(gunzipSync(readFileSync('reports/baselines/h100-sm_90-litmus/histograms-shared.json.gz')).toString()) as {
+  device: string;
+  counts: Record<string, number>;
+  tests: SharedRec[];
+  skipped: [string, string][];
+};
 const findings = readFindingsFile('cases/litmus/gpu-findings.json')!;
-const runOf = (t: SharedRec) => ({ keys: t.keys, ...(t.keyBits ? { keyBits: t.keyBits } : {}), histogram: t.rows.map(([v, count, verdict]) => ({ values: v.split(','), count, allowed: verdict === 'allowed' })), other: t.other, forbiddenSeen: t.forbiddenSeen });
+const runOf = (t: SharedRec) => ({
+  keys: t.keys,
+  ...(t.keyBits ? { keyBits: t.keyBits } : {}),
+  histogram: t.rows.map(([v, count, verdict]) => ({ values: v.split(','), count, allowed: verdict === 'allowed' })),
+  other: t.other,
+  forbiddenSeen: t.forbiddenSeen,
+});
 
 describe('the recorded H100 litmus run with shared memory and 64-bit values', () => {
   it('ran every corpus test but the bulk, red.async and multimem ones (>= 1 M instances each), shared-memory tests among them', () => {
@@ -106,7 +145,9 @@ describe('the recorded H100 litmus run with shared memory and 64-bit values', ()
     for (const [f, why] of sh.skipped) expect(`${f}: ${why}`).toMatch(/(Bulk|RedAsync)\+.*(async|proxyFence) instruction|Multimem\+.*multimem\.red/);
     const shared = sh.tests.filter((t) => Object.values(parseLitmus(readFileSync(t.file, 'utf8'), t.file).test!.locations).some((l) => l.space === 'shared'));
     expect(shared.length).toBeGreaterThanOrEqual(105);
-    expect(sh.tests.filter((t) => t.keyBits?.includes(64)).map((t) => t.file.split('/').pop())).toEqual(expect.arrayContaining(['Atomicity+atom.or.b64.cluster-shared.litmus', 'Atomicity+atom.add.u64.cluster-shared.litmus']));
+    expect(sh.tests.filter((t) => t.keyBits?.includes(64)).map((t) => t.file.split('/').pop())).toEqual(
+      expect.arrayContaining(['Atomicity+atom.or.b64.cluster-shared.litmus', 'Atomicity+atom.add.u64.cluster-shared.litmus']),
+    );
   });
   it('every recorded outcome: the judge gives the recorded verdict (64-bit keys modulo 2^64); counts (other bin included) add up to the instances', () => {
     for (const t of sh.tests) {
@@ -130,9 +171,19 @@ describe('the recorded H100 litmus run with shared memory and 64-bit values', ()
         expect(x.known.map((k) => k.finding)).toEqual(['reports/findings/shared-cluster-atomicity']);
       } else expect(t.status, t.file).toBe('passed');
     }
-    const deviating = sh.tests.filter((t) => t.forbiddenSeen).map((t) => t.file.split('/').pop()).sort();
-    expect(deviating).toEqual(['Atomicity+atom.add.noftz.bf16x2.cluster-shared.litmus', 'Atomicity+atom.or.b64.cluster-shared.litmus', 'Atomicity+red.add.noftz.f16x2.cluster-shared.litmus', 'Atomicity+red.max.u64.cluster-shared.litmus', 'Atomicity+red.xor.b64.cluster-shared.litmus']);
-    for (const c of ['Atomicity+atom.add.cluster-shared.litmus', 'Atomicity+atom.add.u64.cluster-shared.litmus', 'Atomicity+red.or.b32.cluster-shared.litmus']) expect(sh.tests.find((t) => t.file.endsWith(c))!.forbiddenSeen, c).toBe(0);
+    const deviating = sh.tests
+      .filter((t) => t.forbiddenSeen)
+      .map((t) => t.file.split('/').pop())
+      .sort();
+    expect(deviating).toEqual([
+      'Atomicity+atom.add.noftz.bf16x2.cluster-shared.litmus',
+      'Atomicity+atom.or.b64.cluster-shared.litmus',
+      'Atomicity+red.add.noftz.f16x2.cluster-shared.litmus',
+      'Atomicity+red.max.u64.cluster-shared.litmus',
+      'Atomicity+red.xor.b64.cluster-shared.litmus',
+    ]);
+    for (const c of ['Atomicity+atom.add.cluster-shared.litmus', 'Atomicity+atom.add.u64.cluster-shared.litmus', 'Atomicity+red.or.b32.cluster-shared.litmus'])
+      expect(sh.tests.find((t) => t.file.endsWith(c))!.forbiddenSeen, c).toBe(0);
   });
   it('the replay catches an unexplained forbidden outcome (the entry dropped from the findings file) and a 64-bit value judged as 32-bit', () => {
     const t = sh.tests.find((x) => x.file.endsWith('Atomicity+atom.or.b64.cluster-shared.litmus'))!;

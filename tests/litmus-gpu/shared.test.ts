@@ -18,7 +18,6 @@ import { defaultCacheDir } from '../../harness/util/cache-dir.js';
 import { runWithStandin } from '../helpers/standin.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
-
 const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 const FINDING = 'reports/findings/shared-cluster-atomicity';
 let ptxas: string | undefined;
@@ -32,7 +31,13 @@ beforeAll(async () => {
   noPtxas = typeof p === 'string' ? p : undefined;
 });
 
-const corpus = () => [...readdirSync('cases/litmus').filter((f) => f.endsWith('.litmus')).map((f) => `cases/litmus/${f}`), ...readdirSync('cases/litmus/matrix').map((f) => `cases/litmus/matrix/${f}`)].sort();
+const corpus = () =>
+  [
+    ...readdirSync('cases/litmus')
+      .filter((f) => f.endsWith('.litmus'))
+      .map((f) => `cases/litmus/${f}`),
+    ...readdirSync('cases/litmus/matrix').map((f) => `cases/litmus/matrix/${f}`),
+  ].sort();
 const planOf = (text: string, file = 'x.litmus') => planTest(parseLitmus(text, file).test!, text);
 const planned = (file: string) => {
   const text = readFileSync(file, 'utf8');
@@ -76,10 +81,14 @@ describe('planning shared memory and 64-bit values', () => {
     }
     expect(shared).toBeGreaterThanOrEqual(105); // 96 generated MP tests with a shared flag, the hand-written atomicity and MP ones
     expect(skipped).toHaveLength(10);
-    for (const s of skipped) expect(s).toMatch(/^(Bulk|RedAsync)\+.*a (async|proxyFence) instruction|^Multimem\+.*'multimem\.red[^']*' \(only atom and red run/);
+    for (const s of skipped)
+      expect(s).toMatch(/^(Bulk|RedAsync)\+.*a (async|proxyFence) instruction|^Multimem\+.*'multimem\.red[^']*' \(only atom and red run/);
   });
   it('refuses what it cannot run, with the reason: an owner CTA with no thread, mixed sizes on one location, a 16-bit access', () => {
-    const noOwner = GENERIC.replace('s @ shared cta 0;', 's @ shared cta 2,cluster 0,gpu 0;').replace(' st.weak.u32 s, 1  ', ' st.weak.shared::cluster.u32 s, 1');
+    const noOwner = GENERIC.replace('s @ shared cta 0;', 's @ shared cta 2,cluster 0,gpu 0;').replace(
+      ' st.weak.u32 s, 1  ',
+      ' st.weak.shared::cluster.u32 s, 1',
+    );
     expect(parseLitmus(noOwner, 'x').problems).toEqual([]);
     expect(planOf(noOwner)).toMatchObject({ ok: false, reason: expect.stringMatching(/shared memory of CTA 2, where no thread of the test runs/) });
     const mixed = GENERIC.replace('ld.weak.u32 r1, s', 'ld.weak.u64 r1, s');
@@ -164,10 +173,12 @@ describe('the shared-memory module', () => {
       }
     }
     expect(texts.length).toBeGreaterThanOrEqual(3 * 105);
-    const r = await compileModules(texts, { ptxas: { path: ptxas!, versionLine: ptxasVersion }, arch: 'sm_90', cacheDir: defaultCacheDir() }).catch((e: Error) => {
-      const k = /gpu module (\d+)/.exec(e.message);
-      throw new Error(`${k ? labels[Number(k[1])] : ''}: ${e.message}`);
-    });
+    const r = await compileModules(texts, { ptxas: { path: ptxas!, versionLine: ptxasVersion }, arch: 'sm_90', cacheDir: defaultCacheDir() }).catch(
+      (e: Error) => {
+        const k = /gpu module (\d+)/.exec(e.message);
+        throw new Error(`${k ? labels[Number(k[1])] : ''}: ${e.message}`);
+      },
+    );
     expect(r.modules.every((m) => m !== undefined && m.cubin.endsWith('.cubin'))).toBe(true);
   }, 300_000);
 });
@@ -175,19 +186,31 @@ describe('the shared-memory module', () => {
 describe('litmus --backend gpu with the stand-in: 64-bit keys and explained findings', () => {
   const run = (args: string[], rows: string) => {
     const report = mkdtempSync(join(tmpdir(), 'litmus-gpu-'));
-    return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTXCONF_LITMUS_ROWS: rows }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
+    return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTXCONF_LITMUS_ROWS: rows }).then((r) => ({
+      ...r,
+      report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')),
+    }));
   };
   const findingsFile = (outcomes: Record<string, string>[], test = MP) => {
     const f = join(mkdtempSync(join(tmpdir(), 'findings-')), 'gpu-findings.json');
     // a made-up explanation, for the test only: it names MP's forbidden (1, 0) and a real finding folder
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-findings', version: 1, explained: [{ test, outcomes, finding: FINDING, why: 'test only' }] }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        schema: 'ptx-reduction-conformance/litmus-gpu-findings',
+        version: 1,
+        explained: [{ test, outcomes, finding: FINDING, why: 'test only' }],
+      }),
+    );
     return f;
   };
   it('64-bit register keys: each key two words (low, high) in the table, the samples and the verdicts', async (ctx) => {
     if (noPtxas) ctx.skip();
     const dir = mkdtempSync(join(tmpdir(), 'lt-w64-'));
     const f = join(dir, 'W64.litmus');
-    writeFileSync(f, `PTX Atomicity+atom.or.b64.global
+    writeFileSync(
+      f,
+      `PTX Atomicity+atom.or.b64.global
 (* intent: forbidden because two morally strong ors cannot both read the other's write (8.10.3 Atomicity) *)
 {
 x=0;
@@ -195,7 +218,8 @@ x=0;
  P0@cta 0,gpu 0                                    | P1@cta 1,gpu 0                           ;
  atom.relaxed.gpu.global.or.b64 r0, x, 0x100000000 | atom.relaxed.gpu.global.or.b64 r0, x, 1 ;
 exists (P0:r0 == 1 /\\ P1:r0 == 0x100000000)
-`);
+`,
+    );
     // words: P0:r0 low, high, P1:r0 low, high
     const r = await run([f, '--iterations', '1', '--instances', '4096'], '0,0,0,1;1,0,0,0;1,0,0,1;7,7,0,0');
     expect(r.code, r.out).toBe(1);
@@ -233,7 +257,14 @@ exists (P0:r0 == 1 /\\ P1:r0 == 0x100000000)
     expect(dflt.code, dflt.out).toBe(1);
     const badDir = mkdtempSync(join(tmpdir(), 'findings-bad-'));
     const bad = join(badDir, 'f.json');
-    writeFileSync(bad, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-findings', version: 1, explained: [{ test: MP, outcomes: [{ 'P1:r0': '1' }], finding: 'reports/findings/no-such-finding', why: 'x' }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        schema: 'ptx-reduction-conformance/litmus-gpu-findings',
+        version: 1,
+        explained: [{ test: MP, outcomes: [{ 'P1:r0': '1' }], finding: 'reports/findings/no-such-finding', why: 'x' }],
+      }),
+    );
     const b = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--findings', bad], {});
     expect(b.code).toBe(2);
     expect(b.out).toMatch(/finding 'reports\/findings\/no-such-finding' is not a folder/);

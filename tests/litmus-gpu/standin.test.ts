@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runWithStandin } from '../helpers/standin.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
-
 const MP = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
 let noPtxas: string | undefined;
 beforeAll(async () => {
@@ -17,7 +16,10 @@ beforeAll(async () => {
 });
 const run = (args: string[], rows: string, env: Record<string, string> = {}) => {
   const report = mkdtempSync(join(tmpdir(), 'litmus-gpu-'));
-  return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTXCONF_LITMUS_ROWS: rows, ...env }).then((r) => ({ ...r, report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) }));
+  return runWithStandin(['litmus', '--backend', 'gpu', ...args, '--report', report], { PTXCONF_LITMUS_ROWS: rows, ...env }).then((r) => ({
+    ...r,
+    report: JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')),
+  }));
 };
 
 describe('litmus --backend gpu with the stand-in launcher', () => {
@@ -46,7 +48,11 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     expect(r.code, r.out).toBe(1);
     const g = r.report.results[0].gpu;
     expect(g.other).toEqual({ count: 512, samples: 64 });
-    expect(g.histogram.find((h: { values: string[] }) => h.values.join(',') === '7,7')).toMatchObject({ count: 64, allowed: false, why: 'no candidate execution has it' });
+    expect(g.histogram.find((h: { values: string[] }) => h.values.join(',') === '7,7')).toMatchObject({
+      count: 64,
+      allowed: false,
+      why: 'no candidate execution has it',
+    });
   }, 60_000);
   it('skips tests this slice does not run, with the reason; bad input exits 2', async (ctx) => {
     if (noPtxas) ctx.skip();
@@ -61,7 +67,9 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
   it('--mutants: each mutant run; one whose weak outcome (1,0) was seen is killed, one where it was not is not; the score per class', async (ctx) => {
     if (noPtxas) ctx.skip();
     // module 0 is the test (no weak outcome), then mutant k (module k) shows (1,0) when k mod 3 == 1
-    const r = await run([MP, '--mutants', '--iterations', '1', '--instances', '1024', '--stress-warps', '2'], '', { PTXCONF_LITMUS_ROWS_BY_MODULE: '0,0;1,1|0,0;1,0|1,1' });
+    const r = await run([MP, '--mutants', '--iterations', '1', '--instances', '1024', '--stress-warps', '2'], '', {
+      PTXCONF_LITMUS_ROWS_BY_MODULE: '0,0;1,1|0,0;1,0|1,1',
+    });
     expect(r.code, r.out).toBe(0);
     const res = r.report.results as { file: string; status: string; mutant?: { cls: string; weak: number } }[];
     expect(res[0]!.mutant).toBeUndefined();
@@ -74,7 +82,9 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     for (const c of per) expect([c.cls, c.killed, c.mutants]).toEqual([c.cls, killed(c.cls), total(c.cls)]);
     expect(r.report.run.mutation.all).toMatchObject({ killed: 2, mutants: 6 });
     expect(r.out).toMatch(/mutation score .*all 2\/6 \(33\.3 %\), target >= 85 %: NOT met/);
-    expect(r.out).toMatch(/mutant \(sem: P0 line 9: 'atom\.release\.gpu\.global\.exch\.b32' weakened to 'atom\.relaxed\.gpu\.global\.exch\.b32'\)  weak outcome seen 512 times/);
+    expect(r.out).toMatch(
+      /mutant \(sem: P0 line 9: 'atom\.release\.gpu\.global\.exch\.b32' weakened to 'atom\.relaxed\.gpu\.global\.exch\.b32'\)  weak outcome seen 512 times/,
+    );
     // a class with no kill is named below 50 %
     const none = await run([MP, '--mutants', '--iterations', '1', '--instances', '1024', '--stress-warps', '2'], '0,0;1,1');
     expect(none.report.run.mutation.all).toMatchObject({ killed: 0, mutants: 6 });
@@ -93,7 +103,13 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     for (const t of s.classes.MP.tried) expect(t.killed, JSON.stringify(t)).toBe(6);
     // the best killed every sampled mutant: no alternate adds one
     expect(s.classes.MP.alternates).toBeUndefined();
-    expect(r.report.results.find((x: { mutant?: unknown }) => x.mutant).stress).toMatchObject({ warps: 0, iters: 16, stride: 1, align: false, from: 'stress file, class MP' });
+    expect(r.report.results.find((x: { mutant?: unknown }) => x.mutant).stress).toMatchObject({
+      warps: 0,
+      iters: 16,
+      stride: 1,
+      align: false,
+      from: 'stress file, class MP',
+    });
     const again = await run([MP, '--stress-file', f, '--iterations', '1', '--instances', '1024'], '0,0');
     expect(again.report.results[0].stress).toMatchObject({ warps: 0, iters: 16, from: 'stress file, class MP' });
     const bad = await runWithStandin(['litmus', '--backend', 'gpu', MP, '--search-stress', '--stress-warps', '2'], {});
@@ -107,12 +123,31 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
     if (noPtxas) ctx.skip();
     const f = join(mkdtempSync(join(tmpdir(), 'stress-')), 'gpu-stress.json');
     const one = { warps: 0, iters: 16, stride: 1, align: false, killed: 1, mutants: 6, weakPerM: 5 };
-    writeFileSync(f, JSON.stringify({ schema: 'ptx-reduction-conformance/litmus-gpu-stress', version: 1, classes: { MP: { ...one, tried: [], alternates: [{ ...one, warps: 2, preload: true }, { ...one, stride: 4, target: 'test' }] } } }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        schema: 'ptx-reduction-conformance/litmus-gpu-stress',
+        version: 1,
+        classes: {
+          MP: {
+            ...one,
+            tried: [],
+            alternates: [
+              { ...one, warps: 2, preload: true },
+              { ...one, stride: 4, target: 'test' },
+            ],
+          },
+        },
+      }),
+    );
     const r = await run([MP, '--stress-file', f, '--iterations', '1', '--instances', '1024'], '0,0;1,1');
     expect(r.code, r.out).toBe(0);
     const t = r.report.results[0];
     expect(t.stress).toMatchObject({ warps: 0, from: 'stress file, class MP' });
-    expect(t.stressAlso).toEqual([expect.objectContaining({ warps: 2, preload: true, from: 'stress file, class MP, alternate 1' }), expect.objectContaining({ stride: 4, target: 'test', from: 'stress file, class MP, alternate 2' })]);
+    expect(t.stressAlso).toEqual([
+      expect.objectContaining({ warps: 2, preload: true, from: 'stress file, class MP, alternate 1' }),
+      expect.objectContaining({ stride: 4, target: 'test', from: 'stress file, class MP, alternate 2' }),
+    ]);
     expect(t.gpu.instances).toBe(3 * 1024);
     expect(t.gpu.histogram.find((h: { values: string[] }) => h.values.join(',') === '0,0').count).toBe(3 * 512);
   }, 60_000);

@@ -70,7 +70,8 @@ describe('conformance litmus', () => {
 });
 
 describe('the extended syntax reports wrong tests at file:line:col', () => {
-  const base = (cells: string, init = 's @ shared cta 1;', header = ' P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 1,gpu 0 ;') => `PTX t\n{\n${init}\n}\n${header}\n${cells}\nexists (s == 1)\n`;
+  const base = (cells: string, init = 's @ shared cta 1;', header = ' P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 1,gpu 0 ;') =>
+    `PTX t\n{\n${init}\n}\n${header}\n${cells}\nexists (s == 1)\n`;
   const first = (text: string) => {
     const p = parseLitmus(text, 't.litmus');
     expect(p.test).toBeUndefined();
@@ -95,7 +96,7 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
   it('a bulk size that is not one element', () => {
     expect(first(base(' cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 16 | ;', 's @ shared cta 0; x=0;'))).toMatch(/size must be 4/);
   });
-  it('values are the reference model\'s: red.add.f32 1.5 on 1.5 is 3.0', () => {
+  it("values are the reference model's: red.add.f32 1.5 on 1.5 is 3.0", () => {
     const p = parseLitmus(base(' red.relaxed.gpu.global.add.f32 x, 1.5 | ;', 'x=1.5:f32; s @ shared cta 1;'), 't');
     const ins = p.test!.threads[0]!.code[0]!;
     expect(ins.kind === 'rmw' && ins.update(0x3fc00000n, [0x3fc00000n])).toBe(0x40400000n);

@@ -12,7 +12,9 @@ import { ROOT } from '../helpers/cli.js';
 import { intent as ruleIntent, MATRIX_DIR, matrixCases, matrixFiles } from '../../scripts/gen-litmus.js';
 
 const DIR = join(ROOT, 'cases', 'litmus');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.litmus')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.litmus'))
+  .sort();
 
 /** The model's word and the intent's, for one file's text. */
 function check(text: string, file: string) {
@@ -26,8 +28,16 @@ function check(text: string, file: string) {
 describe('cases/litmus: the model agrees with every stated intent', () => {
   it('holds the shapes and topics issue 25 asks for', () => {
     expect(FILES.length).toBeGreaterThanOrEqual(40);
-    for (const shape of ['MP', 'SB', 'LB', 'S', 'R', '2+2W', 'IRIW', 'WRC', 'ISA2', 'CoRR', 'CoWW', 'CoRW', 'CoWR']) expect(FILES.some((f) => f.startsWith(`${shape}+`)), shape).toBe(true);
-    for (const topic of ['8.11.1', 'wait_group', 'mbarrier', 'fence.proxy.async', 'no-proxy-fence', 'RedAsync', 'Multimem+arrival-counter', 'cluster']) expect(FILES.some((f) => f.includes(topic)), topic).toBe(true);
+    for (const shape of ['MP', 'SB', 'LB', 'S', 'R', '2+2W', 'IRIW', 'WRC', 'ISA2', 'CoRR', 'CoWW', 'CoRW', 'CoWR'])
+      expect(
+        FILES.some((f) => f.startsWith(`${shape}+`)),
+        shape,
+      ).toBe(true);
+    for (const topic of ['8.11.1', 'wait_group', 'mbarrier', 'fence.proxy.async', 'no-proxy-fence', 'RedAsync', 'Multimem+arrival-counter', 'cluster'])
+      expect(
+        FILES.some((f) => f.includes(topic)),
+        topic,
+      ).toBe(true);
   });
   for (const f of FILES) {
     it(f, () => {
@@ -45,7 +55,10 @@ describe('cases/litmus: the model agrees with every stated intent', () => {
   });
   it('the cluster and 8.11.1 pairs differ only in what the text says decides them', () => {
     const w = (f: string) => check(readFileSync(join(DIR, f), 'utf8'), f).word;
-    expect([w('MP+red.release.cluster+atom.acquire.cluster-same-cluster.litmus'), w('MP+red.release.cluster+atom.acquire.cluster-other-cluster.litmus')]).toEqual(['forbidden', 'allowed']);
+    expect([
+      w('MP+red.release.cluster+atom.acquire.cluster-same-cluster.litmus'),
+      w('MP+red.release.cluster+atom.acquire.cluster-other-cluster.litmus'),
+    ]).toEqual(['forbidden', 'allowed']);
     expect([w('MP+atom.relaxed+fence.acquire-8.11.1.litmus'), w('MP+red.relaxed+fence.acquire-8.11.1.litmus')]).toEqual(['forbidden', 'allowed']);
     expect([w('Bulk+generic-source+fence.proxy.async.litmus'), w('Bulk+generic-source-no-proxy-fence.litmus')]).toEqual(['forbidden', 'allowed']);
   });
@@ -67,7 +80,9 @@ function listedDisagreements(): Set<string> {
 
 describe('cases/litmus/matrix: the generated MP matrix', () => {
   const generated = matrixFiles();
-  const committed = readdirSync(MATRIX_DIR).filter((f) => f.endsWith('.litmus')).sort();
+  const committed = readdirSync(MATRIX_DIR)
+    .filter((f) => f.endsWith('.litmus'))
+    .sort();
   const listed = listedDisagreements();
   it('the committed files are exactly what npm run gen:litmus writes', () => {
     expect(committed).toEqual([...generated.keys()].sort());
@@ -76,10 +91,34 @@ describe('cases/litmus/matrix: the generated MP matrix', () => {
   it('covers every op class, sem, scope, placement and flag memory, with both verdicts', () => {
     const cases = matrixCases();
     expect(cases.length).toBeLessThanOrEqual(300);
-    for (const op of ['add', 'and', 'or', 'xor', 'min', 'max', 'exch', 'cas', 'inc']) expect(cases.some((c) => c.writer.instr === 'atom' && c.writer.op.op === op), `atom.${op}`).toBe(true);
-    for (const op of ['add', 'and', 'or', 'xor', 'min', 'max', 'inc']) expect(cases.some((c) => c.writer.instr === 'red' && c.writer.op.op === op), `red.${op}`).toBe(true);
-    for (const sem of ['relaxed', 'release', 'acq_rel']) for (const scope of ['cta', 'cluster', 'gpu', 'sys']) expect(cases.some((c) => c.writer.sem === sem && c.scope === scope), `${sem}.${scope}`).toBe(true);
-    for (const pm of ['same-cta/global', 'same-cta/shared', 'same-cluster/global', 'same-cluster/shared-writer', 'same-cluster/shared-reader', 'other-cluster/global']) expect(cases.some((c) => `${c.placement}/${c.mem}` === pm), pm).toBe(true);
+    for (const op of ['add', 'and', 'or', 'xor', 'min', 'max', 'exch', 'cas', 'inc'])
+      expect(
+        cases.some((c) => c.writer.instr === 'atom' && c.writer.op.op === op),
+        `atom.${op}`,
+      ).toBe(true);
+    for (const op of ['add', 'and', 'or', 'xor', 'min', 'max', 'inc'])
+      expect(
+        cases.some((c) => c.writer.instr === 'red' && c.writer.op.op === op),
+        `red.${op}`,
+      ).toBe(true);
+    for (const sem of ['relaxed', 'release', 'acq_rel'])
+      for (const scope of ['cta', 'cluster', 'gpu', 'sys'])
+        expect(
+          cases.some((c) => c.writer.sem === sem && c.scope === scope),
+          `${sem}.${scope}`,
+        ).toBe(true);
+    for (const pm of [
+      'same-cta/global',
+      'same-cta/shared',
+      'same-cluster/global',
+      'same-cluster/shared-writer',
+      'same-cluster/shared-reader',
+      'other-cluster/global',
+    ])
+      expect(
+        cases.some((c) => `${c.placement}/${c.mem}` === pm),
+        pm,
+      ).toBe(true);
     const words = new Set(cases.map((c) => ruleIntent(c).verdict));
     expect([...words].sort()).toEqual(['allowed', 'forbidden']);
   });

@@ -66,7 +66,12 @@ describe.skipIf(!found)('a copy is held to the pinned hash', () => {
   });
   it('setup:peers --from a tarball with one litmus test changed: exit 2, the hashes named, nothing installed', () => {
     const to = join(tmp, 'refused');
-    const r = setup('--from', tarball('bad', (top) => appendFileSync(join(top, 'litmus', 'PTX', 'Manual', 'CoWW-R.litmus'), ' ')), '--to', to);
+    const r = setup(
+      '--from',
+      tarball('bad', (top) => appendFileSync(join(top, 'litmus', 'PTX', 'Manual', 'CoWW-R.litmus'), ' ')),
+      '--to',
+      to,
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/not the pinned corpus: SHA-256 [0-9a-f]{64}, pinned 134038a554a5/);
     expect(existsSync(to)).toBe(false);
@@ -77,7 +82,10 @@ describe('setup:peers on bad input', () => {
   it('a file that is not a tarball, an unknown option, a missing file: exit 2 with what to do', () => {
     const junk = join(tmp, 'junk.tar.gz');
     writeFileSync(junk, 'not a tarball');
-    expect(setup('--from', junk, '--to', join(tmp, 'x'))).toMatchObject({ status: 2, stderr: expect.stringMatching(/junk\.tar\.gz: not a readable \.tar\.gz/) });
+    expect(setup('--from', junk, '--to', join(tmp, 'x'))).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/junk\.tar\.gz: not a readable \.tar\.gz/),
+    });
     expect(setup('--frm', junk)).toMatchObject({ status: 2, stderr: expect.stringMatching(/unknown option --frm/) });
     expect(setup('--from', join(tmp, 'missing.tgz'))).toMatchObject({ status: 2, stderr: expect.stringMatching(/missing\.tgz: no such file/) });
   });

@@ -14,7 +14,11 @@ const pairsOf = (r: Rel): Array<[number, number]> => {
   for (let i = 0; i < r.n; i++) for (const j of r.succ(i)) out.push([i, j]);
   return out;
 };
-const chain = (n: number) => Rel.pairs(n, Array.from({ length: n - 1 }, (_, i) => [i, i + 1] as const));
+const chain = (n: number) =>
+  Rel.pairs(
+    n,
+    Array.from({ length: n - 1 }, (_, i) => [i, i + 1] as const),
+  );
 
 describe('relations', () => {
   it('the transitive closure of a chain relates every earlier event to every later one, and no later to an earlier', () => {
@@ -32,7 +36,11 @@ describe('relations', () => {
   });
 
   it('a closure follows edges listed against the order Warshall visits them (3 -> 2 -> 1 -> 0)', () => {
-    const r = Rel.pairs(4, [[3, 2], [2, 1], [1, 0]]).plus();
+    const r = Rel.pairs(4, [
+      [3, 2],
+      [2, 1],
+      [1, 0],
+    ]).plus();
     expect(r.has(3, 0)).toBe(true);
     expect(r.has(0, 3)).toBe(false);
   });
@@ -52,24 +60,58 @@ describe('relations', () => {
     expect(chain(5).add(4, 0).acyclic()).toBe(false);
     expect(chain(5).add(4, 2).acyclic()).toBe(false); // 0 -> 1 lead into the cycle 2 -> 3 -> 4 -> 2
     expect(Rel.empty(3).add(1, 1).acyclic()).toBe(false);
-    expect(Rel.pairs(40, [[0, 39], [39, 33], [33, 0]]).acyclic()).toBe(false);
-    expect(Rel.pairs(4, [[0, 1], [0, 2], [1, 3], [2, 3]]).acyclic()).toBe(true);
+    expect(
+      Rel.pairs(40, [
+        [0, 39],
+        [39, 33],
+        [33, 0],
+      ]).acyclic(),
+    ).toBe(false);
+    expect(
+      Rel.pairs(4, [
+        [0, 1],
+        [0, 2],
+        [1, 3],
+        [2, 3],
+      ]).acyclic(),
+    ).toBe(true);
   });
 
   it('irreflexive, empty, inverse, restriction, identity and cross product', () => {
-    const r = Rel.pairs(35, [[0, 1], [1, 0], [2, 34]]);
+    const r = Rel.pairs(35, [
+      [0, 1],
+      [1, 0],
+      [2, 34],
+    ]);
     expect(r.irreflexive()).toBe(true);
     expect(r.seq(r).irreflexive()).toBe(false); // 0 -> 1 -> 0
     expect(r.isEmpty()).toBe(false);
     expect(Rel.empty(35).isEmpty()).toBe(true);
-    expect(pairsOf(r.inv())).toEqual([[0, 1], [1, 0], [34, 2]]);
+    expect(pairsOf(r.inv())).toEqual([
+      [0, 1],
+      [1, 0],
+      [34, 2],
+    ]);
     const s = EvSet.of(35, [1, 2]);
-    expect(pairsOf(r.restrict(s, undefined))).toEqual([[1, 0], [2, 34]]);
+    expect(pairsOf(r.restrict(s, undefined))).toEqual([
+      [1, 0],
+      [2, 34],
+    ]);
     expect(pairsOf(r.restrict(undefined, s))).toEqual([[0, 1]]);
     expect(pairsOf(r.restrict(s, s))).toEqual([]);
-    expect(pairsOf(Rel.id(s))).toEqual([[1, 1], [2, 2]]);
-    expect(pairsOf(Rel.cross(EvSet.of(35, [0]), EvSet.of(35, [3, 33])))).toEqual([[0, 3], [0, 33]]);
-    expect(pairsOf(Rel.order(5, [3, 1, 4]))).toEqual([[1, 4], [3, 1], [3, 4]]);
+    expect(pairsOf(Rel.id(s))).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+    expect(pairsOf(Rel.cross(EvSet.of(35, [0]), EvSet.of(35, [3, 33])))).toEqual([
+      [0, 3],
+      [0, 33],
+    ]);
+    expect(pairsOf(Rel.order(5, [3, 1, 4]))).toEqual([
+      [1, 4],
+      [3, 1],
+      [3, 4],
+    ]);
     expect(r.domain().ids()).toEqual([0, 1, 2]);
     expect(EvSet.all(33).ids().length).toBe(33);
     expect(EvSet.all(32).ids().length).toBe(32);
@@ -92,9 +134,16 @@ describe('relations', () => {
         }
       },
     };
-    const relArb = fc.integer({ min: 1, max: 40 }).chain((n) =>
-      fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 2 * n }), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 2 * n }), fc.array(fc.nat(n - 1))),
-    );
+    const relArb = fc
+      .integer({ min: 1, max: 40 })
+      .chain((n) =>
+        fc.tuple(
+          fc.constant(n),
+          fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 2 * n }),
+          fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 2 * n }),
+          fc.array(fc.nat(n - 1)),
+        ),
+      );
     fc.assert(
       fc.property(relArb, ([n, pa, pb, ids]) => {
         const a = Rel.pairs(n, pa);

@@ -29,7 +29,23 @@ const f32bits = fc.oneof(
   fc.integer({ min: 0, max: 0xffffffff }),
   fc.integer({ min: 0, max: 0x00ffffff }).map((x) => x >>> 0),
   fc.integer({ min: 0x80000000, max: 0x80ffffff }).map((x) => x >>> 0),
-  fc.constantFrom(0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0x3f800000, 0x33800000, 0x34000000),
+  fc.constantFrom(
+    0,
+    0x80000000,
+    1,
+    0x80000001,
+    0x007fffff,
+    0x00800000,
+    0x7f7fffff,
+    0xff7fffff,
+    0x7f800000,
+    0xff800000,
+    0x7fc00000,
+    0x7f800001,
+    0x3f800000,
+    0x33800000,
+    0x34000000,
+  ),
 );
 
 describe('f32 add', () => {
@@ -57,7 +73,19 @@ const u64 = new BigUint64Array(f64.buffer);
 const f64bits = fc.oneof(
   fc.bigInt({ min: 0n, max: 0xffffffffffffffffn }),
   fc.bigInt({ min: 0n, max: 0x001fffffffffffffn }),
-  fc.constantFrom(0n, 0x8000000000000000n, 1n, 0x000fffffffffffffn, 0x0010000000000000n, 0x7fefffffffffffffn, 0x7ff0000000000000n, 0xfff0000000000000n, 0x7ff8000000000000n, 0x3ff0000000000000n, 0x3ca0000000000000n),
+  fc.constantFrom(
+    0n,
+    0x8000000000000000n,
+    1n,
+    0x000fffffffffffffn,
+    0x0010000000000000n,
+    0x7fefffffffffffffn,
+    0x7ff0000000000000n,
+    0xfff0000000000000n,
+    0x7ff8000000000000n,
+    0x3ff0000000000000n,
+    0x3ca0000000000000n,
+  ),
 );
 
 describe('f64 add', () => {

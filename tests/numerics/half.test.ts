@@ -30,9 +30,24 @@ function specials(f: FloatFormat): number[] {
   const p = f.fracBits;
   const expMax = (1 << f.expBits) - 1;
   const pos = [
-    0, 1, 2, 3, (1 << p) - 1, 1 << p, (1 << p) + 1, ((expMax - 1) << p) | ((1 << p) - 1), ((expMax - 1) << p) | ((1 << p) - 2),
-    f.bias << p, (f.bias << p) | 1, ((f.bias - 1) << p) | ((1 << p) - 1), (f.bias + p) << p, ((f.bias + p + 1) << p) | 1,
-    expMax << p, (expMax << p) | 1, (expMax << p) | (1 << (p - 1)), (expMax << p) | ((1 << p) - 1),
+    0,
+    1,
+    2,
+    3,
+    (1 << p) - 1,
+    1 << p,
+    (1 << p) + 1,
+    ((expMax - 1) << p) | ((1 << p) - 1),
+    ((expMax - 1) << p) | ((1 << p) - 2),
+    f.bias << p,
+    (f.bias << p) | 1,
+    ((f.bias - 1) << p) | ((1 << p) - 1),
+    (f.bias + p) << p,
+    ((f.bias + p + 1) << p) | 1,
+    expMax << p,
+    (expMax << p) | 1,
+    (expMax << p) | (1 << (p - 1)),
+    (expMax << p) | ((1 << p) - 1),
   ];
   return [...pos, ...pos.map((x) => x | (1 << (f.bits - 1)))];
 }
@@ -44,7 +59,10 @@ describe.each([F16, BF16])('$name', (f) => {
   const check = (a: number, b: number, bad: string[]) => {
     const got = add(a, b);
     const nan = lastAdd.nan || classify(f, got) === 'nan';
-    for (const [name, want] of [['exact', addRational(f, a, b, false)], ['second', ORACLES[f.name]!(a, b)]] as const) {
+    for (const [name, want] of [
+      ['exact', addRational(f, a, b, false)],
+      ['second', ORACLES[f.name]!(a, b)],
+    ] as const) {
       const ok = want === null ? nan : !nan && got === want;
       if (!ok && bad.length < 5) bad.push(`${a.toString(16)}+${b.toString(16)}: model ${got.toString(16)}, ${name} ${want?.toString(16)} (seed ${SEED})`);
     }

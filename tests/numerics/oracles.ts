@@ -68,7 +68,6 @@ export function addBf16ViaF32(a: number, b: number): number | null {
 
 // ---- fast forms of the same oracles, for 2^32-pair sweeps (no BigInt, no DataView per call)
 
-
 /** f16 values decoded by the library, once. */
 let libF16: Float64Array | undefined;
 function libF16Table(): Float64Array {

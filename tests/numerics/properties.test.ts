@@ -92,67 +92,94 @@ describe('integer semantics (atom 9.7.13.5)', () => {
   it('add is commutative and associative on u64 (so integer reductions have one result)', () => {
     const u64 = INT_FORMATS.u64;
     const x = fc.bigInt({ min: 0n, max: 0xffffffffffffffffn });
-    fc.assert(fc.property(x, x, x, (a, b, c) => intOp('add', u64, intOp('add', u64, a, b), c) === intOp('add', u64, a, intOp('add', u64, b, c))), { numRuns: 5000, seed: 5 });
+    fc.assert(
+      fc.property(x, x, x, (a, b, c) => intOp('add', u64, intOp('add', u64, a, b), c) === intOp('add', u64, a, intOp('add', u64, b, c))),
+      { numRuns: 5000, seed: 5 },
+    );
   });
 });
 
 describe('order sets', () => {
-  const cases: [FloatFormat, FloatFormat][] = [[F16, F16], [F16, F32], [BF16, BF16], [BF16, F32], [E4M3, F16], [E5M2, E5M2]];
-  it.each(cases.map(([t, a]) => [t.name, a.name, t, a] as const))('%s accumulated in %s: every result is reached by its witness, and the tree counts add up (more with fp8 saturation branches)', (_t, _a, type, acc) => {
-    fc.assert(
-      fc.property(fc.array(bitsOf(type), { minLength: 2, maxLength: 5 }), fc.boolean(), fc.constantFrom('add' as const, 'min' as const, 'max' as const), (vals, ftz, op) => {
-        const rs = reductionSet(op, type, acc, vals, ftz);
-        let dfact = 1;
-        for (let k = 2 * vals.length - 3; k > 1; k -= 2) dfact *= k;
-        if (rs.overflow && type.bits === 8 ? rs.totalTrees < dfact : rs.totalTrees !== dfact) return false;
-        return rs.results.every((r) => {
-          const v = evaluateWitness(op, type, acc, vals, r.witness, ftz);
-          return v === r.bits || (classify(type, v) === 'nan' && classify(type, r.bits) === 'nan');
-        });
-      }),
-      { numRuns: 300, seed: 6 },
-    );
-  });
-  it.each(([...cases, [E4M3, E4M3], [F32, F32], [F64, F64]] as [FloatFormat, FloatFormat][]).map(([t, a]) => [t.name, a.name, t, a] as const))('%s accumulated in %s: the set is exactly what every ordered bracketing of every permutation gives (brute force over addOnce/minmaxAllowed)', (_t, _a, type, acc) => {
-    // independent of reductionSet's memo and tables: each ordered tree evaluated step by step, an fp8
-    // overflow step taking both branches (kept and saturated), as the model allows
-    const conv = (b: bigint) => convert(type, acc, b);
-    const flush = (ftz: boolean, b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
-    const nanBits = BigInt(acc.canonicalNaN);
-    const all = (op: 'add' | 'min' | 'max', xs: readonly bigint[], ftz: boolean): bigint[] => {
-      if (xs.length === 1) return [xs[0]!];
-      const out: bigint[] = [];
-      for (let k = 1; k < xs.length; k++) {
-        for (const x of all(op, xs.slice(0, k), ftz)) {
-          for (const y of all(op, xs.slice(k), ftz)) {
-            if (op === 'add') {
-              const o = addOnce(acc, x, y, ftz);
-              if (o.overflow && acc.bits === 8) out.push((o.bits & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc));
-              out.push(o.nan ? nanBits : o.bits);
-            } else {
-              const o = minmaxAllowed(acc, op, x, y);
-              out.push(o.anyNaN ? nanBits : flush(ftz, o.bits[0]!));
+  const cases: [FloatFormat, FloatFormat][] = [
+    [F16, F16],
+    [F16, F32],
+    [BF16, BF16],
+    [BF16, F32],
+    [E4M3, F16],
+    [E5M2, E5M2],
+  ];
+  it.each(cases.map(([t, a]) => [t.name, a.name, t, a] as const))(
+    '%s accumulated in %s: every result is reached by its witness, and the tree counts add up (more with fp8 saturation branches)',
+    (_t, _a, type, acc) => {
+      fc.assert(
+        fc.property(
+          fc.array(bitsOf(type), { minLength: 2, maxLength: 5 }),
+          fc.boolean(),
+          fc.constantFrom('add' as const, 'min' as const, 'max' as const),
+          (vals, ftz, op) => {
+            const rs = reductionSet(op, type, acc, vals, ftz);
+            let dfact = 1;
+            for (let k = 2 * vals.length - 3; k > 1; k -= 2) dfact *= k;
+            if (rs.overflow && type.bits === 8 ? rs.totalTrees < dfact : rs.totalTrees !== dfact) return false;
+            return rs.results.every((r) => {
+              const v = evaluateWitness(op, type, acc, vals, r.witness, ftz);
+              return v === r.bits || (classify(type, v) === 'nan' && classify(type, r.bits) === 'nan');
+            });
+          },
+        ),
+        { numRuns: 300, seed: 6 },
+      );
+    },
+  );
+  it.each(([...cases, [E4M3, E4M3], [F32, F32], [F64, F64]] as [FloatFormat, FloatFormat][]).map(([t, a]) => [t.name, a.name, t, a] as const))(
+    '%s accumulated in %s: the set is exactly what every ordered bracketing of every permutation gives (brute force over addOnce/minmaxAllowed)',
+    (_t, _a, type, acc) => {
+      // independent of reductionSet's memo and tables: each ordered tree evaluated step by step, an fp8
+      // overflow step taking both branches (kept and saturated), as the model allows
+      const conv = (b: bigint) => convert(type, acc, b);
+      const flush = (ftz: boolean, b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
+      const nanBits = BigInt(acc.canonicalNaN);
+      const all = (op: 'add' | 'min' | 'max', xs: readonly bigint[], ftz: boolean): bigint[] => {
+        if (xs.length === 1) return [xs[0]!];
+        const out: bigint[] = [];
+        for (let k = 1; k < xs.length; k++) {
+          for (const x of all(op, xs.slice(0, k), ftz)) {
+            for (const y of all(op, xs.slice(k), ftz)) {
+              if (op === 'add') {
+                const o = addOnce(acc, x, y, ftz);
+                if (o.overflow && acc.bits === 8) out.push((o.bits & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc));
+                out.push(o.nan ? nanBits : o.bits);
+              } else {
+                const o = minmaxAllowed(acc, op, x, y);
+                out.push(o.anyNaN ? nanBits : flush(ftz, o.bits[0]!));
+              }
             }
           }
         }
-      }
-      return out;
-    };
-    const perms = <T,>(xs: readonly T[]): T[][] => (xs.length <= 1 ? [[...xs]] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
-    fc.assert(
-      fc.property(fc.array(bitsOf(type), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.constantFrom('add' as const, 'min' as const, 'max' as const), (vals, ftz, op) => {
-        const want = new Set<bigint>();
-        for (const p of perms(vals.map((v) => flush(ftz, conv(v))))) {
-          for (const x of all(op, p, ftz)) want.add(classify(acc, x) === 'nan' ? BigInt(type.canonicalNaN) : flushTo(type, convert(acc, type, x), ftz));
-        }
-        // asked without flushing first: a set without subnormals is handed out again for flushing (the memo's shortcut)
-        reductionSet(op, type, acc, vals, false);
-        const got = new Set(reductionSet(op, type, acc, vals, ftz).results.map((r) => r.bits));
-        return got.size === want.size && [...got].every((b) => want.has(b));
-      }),
-      { numRuns: 150, seed: 11 },
-    );
-  });
+        return out;
+      };
+      const perms = <T>(xs: readonly T[]): T[][] =>
+        xs.length <= 1 ? [[...xs]] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+      fc.assert(
+        fc.property(
+          fc.array(bitsOf(type), { minLength: 1, maxLength: 4 }),
+          fc.boolean(),
+          fc.constantFrom('add' as const, 'min' as const, 'max' as const),
+          (vals, ftz, op) => {
+            const want = new Set<bigint>();
+            for (const p of perms(vals.map((v) => flush(ftz, conv(v))))) {
+              for (const x of all(op, p, ftz)) want.add(classify(acc, x) === 'nan' ? BigInt(type.canonicalNaN) : flushTo(type, convert(acc, type, x), ftz));
+            }
+            // asked without flushing first: a set without subnormals is handed out again for flushing (the memo's shortcut)
+            reductionSet(op, type, acc, vals, false);
+            const got = new Set(reductionSet(op, type, acc, vals, ftz).results.map((r) => r.bits));
+            return got.size === want.size && [...got].every((b) => want.has(b));
+          },
+        ),
+        { numRuns: 150, seed: 11 },
+      );
+    },
+  );
   it('f16 sums can depend on the order, and acc::f32 removes that dependence here', () => {
     // 2048 + 1 + 1 in f16: (2048+1)+1 rounds twice to 2048, 2048+(1+1) = 2050.
     const vals = [0x6800n, 0x3c00n, 0x3c00n];

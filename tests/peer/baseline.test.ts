@@ -22,10 +22,29 @@ import { compareRuns } from '../../harness/cli/peer.js';
 const D = join(import.meta.dirname, '..', '..', 'reports', 'baselines', 'h100x2-sm_90-peer');
 const gz = (f: string) => JSON.parse(gunzipSync(readFileSync(join(D, f))).toString());
 
-interface Outcome { count: number; memory: string[]; returned?: string[][]; verdict: string }
-interface Group { id: string; scope: string; verdict: string; lostUpdates: number; atomicRequired: boolean; outcomes: Outcome[]; overlap: { spinTimeouts: number } }
+interface Outcome {
+  count: number;
+  memory: string[];
+  returned?: string[][];
+  verdict: string;
+}
+interface Group {
+  id: string;
+  scope: string;
+  verdict: string;
+  lostUpdates: number;
+  atomicRequired: boolean;
+  outcomes: Outcome[];
+  overlap: { spinTimeouts: number };
+}
 
-const run = gz('peer.json.gz') as { link: Record<string, { canAccess: boolean[]; attributes: Record<string, number> }>; devices: { name: string }[]; contention: { groups: Group[] }; single: { memory: string; exitCode: number; stats: { cases: number } }[]; compare: { differ: unknown[] } };
+const run = gz('peer.json.gz') as {
+  link: Record<string, { canAccess: boolean[]; attributes: Record<string, number> }>;
+  devices: { name: string }[];
+  contention: { groups: Group[] };
+  single: { memory: string; exitCode: number; stats: { cases: number } }[];
+  compare: { differ: unknown[] };
+};
 const { groups } = peerContentionGroups('sm_90', '9.0');
 const byId = new Map(groups.map((g) => [peerGroupId(g), g]));
 
@@ -34,7 +53,12 @@ function judgeOutcome(id: string, o: Outcome, atomic?: boolean) {
   const fmt = elementFormat(g.gv.entry.q.type ?? '');
   const { memory, ops } = setOps(fmt, g.gv.shape.elements, g.set);
   const c: ContentionCase = { variant: { family: g.gv.entry.family, q: g.gv.entry.q }, memory, ops };
-  return judgeContention(c, { memory: o.memory.map(BigInt), ...(o.returned ? { returned: o.returned.map((r) => r.map(BigInt)) } : {}) }, atomic ?? g.atomic, lanesOf(c));
+  return judgeContention(
+    c,
+    { memory: o.memory.map(BigInt), ...(o.returned ? { returned: o.returned.map((r) => r.map(BigInt)) } : {}) },
+    atomic ?? g.atomic,
+    lanesOf(c),
+  );
 }
 
 describe('recorded 2 x H100 peer run', () => {
@@ -80,11 +104,21 @@ describe('recorded 2 x H100 peer run', () => {
   });
   it('single-thread runs: every kept case judged again by the comparator, the same verdict; local and peer bits equal', { timeout: 300_000 }, () => {
     const plan = gpuPlan('sm_90', '9.0', SINGLE_FILTER);
-    expect(run.single.map((s) => [s.memory, s.exitCode])).toEqual([['local', 0], ['peer', 0]]);
+    expect(run.single.map((s) => [s.memory, s.exitCode])).toEqual([
+      ['local', 0],
+      ['peer', 0],
+    ]);
     expect(run.single[0]!.stats.cases).toBe(run.single[1]!.stats.cases);
     const cases: Record<string, Map<string, { verdict: string; observed: unknown }>> = {};
     for (const m of ['local', 'peer']) {
-      const rep = gz(join(m, 'report.json.gz')) as { results: { id: string; kind: string; verdict: string; case?: { input: Record<string, string[]>; observed: { memory?: string[]; returned?: string[] } } }[] };
+      const rep = gz(join(m, 'report.json.gz')) as {
+        results: {
+          id: string;
+          kind: string;
+          verdict: string;
+          case?: { input: Record<string, string[]>; observed: { memory?: string[]; returned?: string[] } };
+        }[];
+      };
       const kept = rep.results.filter((x) => x.kind === 'case' && x.case?.observed);
       expect(kept.length).toBeGreaterThan(2000);
       cases[m] = new Map();
@@ -92,7 +126,10 @@ describe('recorded 2 x H100 peer run', () => {
         const e = plan.byId.get(x.id.split('/')[0]!)!.entry;
         const big = (xs?: string[]) => xs?.map(BigInt);
         const input = Object.fromEntries(Object.entries(x.case!.input).map(([k, v]) => [k, big(v)]));
-        const obs = { ...(x.case!.observed.memory ? { memory: big(x.case!.observed.memory)! } : {}), ...(x.case!.observed.returned ? { returned: big(x.case!.observed.returned)! } : {}) };
+        const obs = {
+          ...(x.case!.observed.memory ? { memory: big(x.case!.observed.memory)! } : {}),
+          ...(x.case!.observed.returned ? { returned: big(x.case!.observed.returned)! } : {}),
+        };
         expect(judge('', { family: e.family, q: e.q }, input as never, obs).verdict, x.id).toBe(x.verdict);
         cases[m]!.set(x.id, { verdict: x.verdict, observed: x.case!.observed });
       }

@@ -45,7 +45,11 @@ describe('environment guard', () => {
   });
   it('a worker asked for peer memory refuses without them, without peer access, and enables it both ways otherwise', () => {
     const calls: string[] = [];
-    const l = { peerLink: () => ({ canAccess: [true, true], attributes: {} }), peerEnable: (a: number, b: number) => calls.push(`${a}<->${b}`), memAllocOn: () => 0n } as unknown as Launcher;
+    const l = {
+      peerLink: () => ({ canAccess: [true, true], attributes: {} }),
+      peerEnable: (a: number, b: number) => calls.push(`${a}<->${b}`),
+      memAllocOn: () => 0n,
+    } as unknown as Launcher;
     expect(peerMemoryDevice(l, {})).toBeUndefined();
     expect(() => peerMemoryDevice(l, { [MEMORY_DEVICE_ENV]: '1' })).toThrow(/NVLink multicast is kept off/);
     expect(peerMemoryDevice(l, { ...SAFE, [MEMORY_DEVICE_ENV]: '1' })).toBe(1);
@@ -81,7 +85,14 @@ describe('plan', () => {
     if (!hasPtxas()) return;
     const dir = mkdtempSync(join(tmpdir(), 'peer-kernel-'));
     const ids = ['atom.sys.global.add.noftz.f16', 'red.global.add.f32', 'atom.gpu.global.cas.b64', 'atom.global.exch.b128'].filter((id) => plan.byId.has(id));
-    writeFileSync(join(dir, 'm.ptx'), peerContendModule('sm_90', '9.0', ids.map((id) => plan.byId.get(id)!)));
+    writeFileSync(
+      join(dir, 'm.ptx'),
+      peerContendModule(
+        'sm_90',
+        '9.0',
+        ids.map((id) => plan.byId.get(id)!),
+      ),
+    );
     execFileSync('ptxas', ['-arch', 'sm_90', join(dir, 'm.ptx'), '-o', join(dir, 'm.cubin')]);
   }, 60_000);
 });
@@ -91,7 +102,9 @@ describe('peer CLI', () => {
     const r = await runWithStandin(['peer', '--plan-only'], { ...UNSAFE });
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/environment: a run would be refused here/);
-    expect(r.out).toMatch(/^\d{4} single-thread variants \(x2: local and peer; 8 generated cases each plus the library\), 735 cross-GPU contention groups x 256 addresses x 2 launches/m);
+    expect(r.out).toMatch(
+      /^\d{4} single-thread variants \(x2: local and peer; 8 generated cases each plus the library\), 735 cross-GPU contention groups x 256 addresses x 2 launches/m,
+    );
     expect(r.out).toContain('atom.sys.global.add.u32/peer-contend-2+2-small\tcontend\t2 CTA(s) on 0 + 2 on 1, memory on 1, must be atomic (.sys)');
   }, 120_000);
   it('refuses a run without the three settings (exit 2, naming them, no stack trace), and a host without peer access', async () => {
@@ -100,10 +113,19 @@ describe('peer CLI', () => {
     expect(r.out).toMatch(/^error: the peer command runs only where NVLink multicast is kept off/m);
     expect(r.out).toContain("NCCL_NVLS_ENABLE is ''");
     expect(r.out).not.toMatch(/\n\s+at /);
-    const n = await runWithStandin(['peer', '--filter', 'atom.sys.global.add.u32', '--report', mkdtempSync(join(tmpdir(), 'peer-'))], { ...SAFE, ...TWO_DEVICES, PTXCONF_PEER_STANDIN_NOPEER: '1' });
+    const n = await runWithStandin(['peer', '--filter', 'atom.sys.global.add.u32', '--report', mkdtempSync(join(tmpdir(), 'peer-'))], {
+      ...SAFE,
+      ...TWO_DEVICES,
+      PTXCONF_PEER_STANDIN_NOPEER: '1',
+    });
     expect(n.code).toBe(2);
     expect(n.out).toMatch(/error: no peer access between devices 0 \(Stand-in 0 \(reference model\)\) and 1/);
-    for (const bad of [['--only', 'both-ways'], ['--reps', '100'], ['--generated', '-1'], ['--shard', '0/2']]) {
+    for (const bad of [
+      ['--only', 'both-ways'],
+      ['--reps', '100'],
+      ['--generated', '-1'],
+      ['--shard', '0/2'],
+    ]) {
       const b = await runWithStandin(['peer', '--plan-only', ...bad], SAFE);
       expect(b.code, bad.join(' ')).toBe(2);
     }

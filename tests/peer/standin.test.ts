@@ -22,8 +22,23 @@ const TWO_DEVICES = { PTXCONF_STANDIN_DEVICES: '2' };
 describe('peer command on the two-device stand-in', () => {
   const contend = async (env: Record<string, string>) => {
     const dir = mkdtempSync(join(tmpdir(), 'peer-'));
-    const r = await runWithStandin(['peer', '--only', 'contend', '--filter', 'atom.global.add.u32,atom.sys.global.add.u32,red.gpu.global.add.f32,red.sys.global.add.f32', '--reps', '32', '--report', dir], { ...SAFE, ...TWO_DEVICES, ...env });
-    const j = JSON.parse(gunzipSync(readFileSync(join(dir, 'peer.json.gz'))).toString()) as { contention: { groups: { variant: string; scope: string; verdict: string; lostUpdates: number; outcomes: { reason: string }[] }[] } };
+    const r = await runWithStandin(
+      [
+        'peer',
+        '--only',
+        'contend',
+        '--filter',
+        'atom.global.add.u32,atom.sys.global.add.u32,red.gpu.global.add.f32,red.sys.global.add.f32',
+        '--reps',
+        '32',
+        '--report',
+        dir,
+      ],
+      { ...SAFE, ...TWO_DEVICES, ...env },
+    );
+    const j = JSON.parse(gunzipSync(readFileSync(join(dir, 'peer.json.gz'))).toString()) as {
+      contention: { groups: { variant: string; scope: string; verdict: string; lostUpdates: number; outcomes: { reason: string }[] }[] };
+    };
     return { r, groups: j.contention.groups };
   };
   it('contention across the stand-in devices: atomic -> exit 0; a planted lost update at .sys is a mismatch, at .gpu and default observed and counted', async () => {
@@ -44,9 +59,15 @@ describe('peer command on the two-device stand-in', () => {
   }, 300_000);
   it('single-thread cases: a planted wrong bit on peer memory is a mismatch in the peer run only (exit 1), and the comparison names it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'peer-'));
-    const r = await runWithStandin(['peer', '--only', 'single', '--filter', 'atom.sys.global.add.f32,red.global.add.u64', '--generated', '4', '--report', dir], { ...SAFE, ...TWO_DEVICES, PTXCONF_PEER_STANDIN_FLIP: '3' });
+    const r = await runWithStandin(
+      ['peer', '--only', 'single', '--filter', 'atom.sys.global.add.f32,red.global.add.u64', '--generated', '4', '--report', dir],
+      { ...SAFE, ...TWO_DEVICES, PTXCONF_PEER_STANDIN_FLIP: '3' },
+    );
     expect(r.code).toBe(1);
-    const j = JSON.parse(gunzipSync(readFileSync(join(dir, 'peer.json.gz'))).toString()) as { single: { memory: string; memoryDevice: string; exitCode: number; notPassing: { verdict: string }[] }[]; compare: { differ: unknown[] } };
+    const j = JSON.parse(gunzipSync(readFileSync(join(dir, 'peer.json.gz'))).toString()) as {
+      single: { memory: string; memoryDevice: string; exitCode: number; notPassing: { verdict: string }[] }[];
+      compare: { differ: unknown[] };
+    };
     const [local, peer] = j.single;
     expect(local!.memory).toBe('local');
     expect(local!.memoryDevice).toMatch(/^0: /);

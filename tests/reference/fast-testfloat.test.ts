@@ -31,7 +31,8 @@ function flags(mem: (k: number) => number, ret: (k: number) => number): Uint8Arr
   fastChecker(v, 1, 'global', true)!({ mem: m, b, c, memOut, ret: r, n: N }, f);
   return f;
 }
-const full = (k: number, mem: number, ret: number) => judge('', v, { memory: [BigInt(cases[k]!.a)], b: [BigInt(cases[k]!.b)] }, { memory: [BigInt(mem)], returned: [BigInt(ret)] }).verdict;
+const full = (k: number, mem: number, ret: number) =>
+  judge('', v, { memory: [BigInt(cases[k]!.a)], b: [BigInt(cases[k]!.b)] }, { memory: [BigInt(mem)], returned: [BigInt(ret)] }).verdict;
 
 describe('the TestFloat-style f16 add cases', () => {
   it('about 12 % NaN results; every expected sum is the one value the full model allows, or a NaN where it allows any NaN', () => {
@@ -47,7 +48,10 @@ describe('the TestFloat-style f16 add cases', () => {
   });
 
   it('observed as the file expects: the fast judge says 0 exactly where the full judge passes, 2 exactly where it says observed', () => {
-    const f = flags((k) => cases[k]!.sum, (k) => cases[k]!.a);
+    const f = flags(
+      (k) => cases[k]!.sum,
+      (k) => cases[k]!.a,
+    );
     let twos = 0;
     for (let k = 0; k < N; k++) {
       const want = full(k, cases[k]!.sum, cases[k]!.a);
@@ -66,7 +70,10 @@ describe('the TestFloat-style f16 add cases', () => {
     };
     const f = flags(wrong, (k) => cases[k]!.a);
     for (let k = 0; k < N; k += 7) expect([k, f[k], full(k, wrong(k), cases[k]!.a)]).toEqual([k, 1, 'mismatch']);
-    const g = flags((k) => cases[k]!.sum, (k) => cases[k]!.a ^ 0x8000);
+    const g = flags(
+      (k) => cases[k]!.sum,
+      (k) => cases[k]!.a ^ 0x8000,
+    );
     for (let k = 0; k < N; k += 11) expect([k, g[k], full(k, cases[k]!.sum, cases[k]!.a ^ 0x8000)]).toEqual([k, 1, 'mismatch']);
   });
 });

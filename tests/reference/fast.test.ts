@@ -104,13 +104,18 @@ function someNaN(f: ScalarFormat, r: () => number): bigint {
   if (k === 1) return (expMax << p) | (1n << (p - 1n));
   let frac = randBits(r, f.fracBits) & ((1n << p) - 1n);
   if (frac === 0n) frac = 1n;
-  return ((BigInt(r() & 1) << BigInt(f.bits - 1)) | (expMax << p) | frac);
+  return (BigInt(r() & 1) << BigInt(f.bits - 1)) | (expMax << p) | frac;
 }
 
 /** The model's outcome for the inputs, as observed bits: the one allowed value (or one of the set, or a NaN). */
 function modelResult(ch: Check, fmt: ElementFormat, mem: bigint[], b: bigint[], c: bigint[] | undefined, r: () => number): bigint[] {
   const ref = reference(ch.v, inputOf(ch, { mem, b, c, memOut: [], kind: 'model' }));
-  return ref.memory!.map((lanes) => joinLanes(fmt, lanes.map((s) => (s.bits.length ? s.bits[r() % s.bits.length]! : someNaN(fmt.lane, r)))));
+  return ref.memory!.map((lanes) =>
+    joinLanes(
+      fmt,
+      lanes.map((s) => (s.bits.length ? s.bits[r() % s.bits.length]! : someNaN(fmt.lane, r))),
+    ),
+  );
 }
 
 /** Lane inputs (a, b, c) of the cases of one check: directed probes, level-1/-2 edges, random bits. */
@@ -121,10 +126,13 @@ function laneTriples(ch: Check, fmt: ElementFormat, seed: number, sizes: { l1: n
   const r = rng(seed);
   const cases: [bigint, bigint, bigint][][] = [];
   const ps = probes(op, lf);
-  for (let j = 0; j < ps.length; j++) cases.push(Array.from({ length: per }, (_, m) => {
-    const p = ps[(j + m) % ps.length]!;
-    return [p.a, p.b, p.c ?? 0n];
-  }));
+  for (let j = 0; j < ps.length; j++)
+    cases.push(
+      Array.from({ length: per }, (_, m) => {
+        const p = ps[(j + m) % ps.length]!;
+        return [p.a, p.b, p.c ?? 0n];
+      }),
+    );
   const same = op === 'cas' ? 4 : 1; // in 8: b = a (cas compares whole elements)
   const neg = (x: bigint) => (lf.kind === 'float' ? x ^ (1n << BigInt(lf.bits - 1)) : x);
   const pairFrom = (vals: readonly bigint[]): [bigint, bigint, bigint] => {
@@ -138,12 +146,14 @@ function laneTriples(ch: Check, fmt: ElementFormat, seed: number, sizes: { l1: n
   for (let j = 0; j < sizes.l1; j++) cases.push(Array.from({ length: per }, () => pairFrom(v1)));
   for (let j = 0; j < sizes.l2; j++) cases.push(Array.from({ length: per }, () => pairFrom(v2)));
   for (let j = 0; j < sizes.rnd; j++) {
-    cases.push(Array.from({ length: per }, () => {
-      const x = () => (r() % 4 === 0 ? v1[r() % v1.length]! : randBits(r, lf.bits));
-      const a = x();
-      const k = r() % 8;
-      return [a, k < same ? a : k === 7 ? neg(a) : x(), x()];
-    }));
+    cases.push(
+      Array.from({ length: per }, () => {
+        const x = () => (r() % 4 === 0 ? v1[r() % v1.length]! : randBits(r, lf.bits));
+        const a = x();
+        const k = r() % 8;
+        return [a, k < same ? a : k === 7 ? neg(a) : x(), x()];
+      }),
+    );
   }
   return cases;
 }
@@ -155,7 +165,11 @@ function observations(ch: Check, seed: number, sizes = { l1: 24, l2: 24, rnd: 32
   const out: Obs[] = [];
   const isCas = ch.v.q.op === 'cas';
   for (const lanes of laneTriples(ch, fmt, seed, sizes)) {
-    const el = (i: number, which: 0 | 1 | 2) => joinLanes(fmt, lanes.slice(i * fmt.lanes, (i + 1) * fmt.lanes).map((t) => t[which]));
+    const el = (i: number, which: 0 | 1 | 2) =>
+      joinLanes(
+        fmt,
+        lanes.slice(i * fmt.lanes, (i + 1) * fmt.lanes).map((t) => t[which]),
+      );
     const mem = Array.from({ length: ch.elements }, (_, i) => el(i, 0));
     const b = Array.from({ length: ch.elements }, (_, i) => el(i, 1));
     const c = isCas ? Array.from({ length: ch.elements }, (_, i) => el(i, 2)) : undefined;
@@ -172,7 +186,14 @@ function observations(ch: Check, seed: number, sizes = { l1: 24, l2: 24, rnd: 32
     if (fmt.lane.kind === 'float') {
       const k = r() % ch.elements;
       const l = r() % fmt.lanes;
-      const nan = memOut.map((x, i) => (i === k ? joinLanes(fmt, splitLanes(fmt, x).map((y, j) => (j === l ? someNaN(fmt.lane, r) : y))) : x));
+      const nan = memOut.map((x, i) =>
+        i === k
+          ? joinLanes(
+              fmt,
+              splitLanes(fmt, x).map((y, j) => (j === l ? someNaN(fmt.lane, r) : y)),
+            )
+          : x,
+      );
       out.push({ ...base, memOut: nan, kind: 'nan' });
     }
   }
@@ -205,7 +226,8 @@ function compare(ch: Check, checker: BatchChecker, cases: readonly Obs[], seed: 
     if (flags[i] === 0) fastPasses++;
     if (alone === 'pass') judgePasses++;
     if (flags[i] === 0 && (o.kind === 'flip' || o.kind === 'ret-flip' || o.kind === 'wrong')) flippedPassed++;
-    if (fast !== alone) disagreements.push(`${o.kind} mem=${hex(o.mem)} b=${hex(o.b)} c=${hex(o.c)} out=${hex(o.memOut)} ret=${hex(o.ret)}: fast ${fast}, judge ${alone}`);
+    if (fast !== alone)
+      disagreements.push(`${o.kind} mem=${hex(o.mem)} b=${hex(o.b)} c=${hex(o.c)} out=${hex(o.memOut)} ret=${hex(o.ret)}: fast ${fast}, judge ${alone}`);
   });
   return { disagreements, fastPasses, judgePasses, flippedPassed };
 }
@@ -227,7 +249,14 @@ function catalogChecks(): Check[] {
     const returns = e.family === 'atom' && (q.d ?? '') !== '_';
     for (const space of spaces) {
       const key = [e.family, q.op, type, q.vec ?? '', q.noftz ?? '', returns, s === '' ? `generic:${space}` : space].join('|');
-      if (!seen.has(key)) seen.set(key, { name: `${e.ptx}${returns ? '' : ' (no d)'} on ${space}${s === '' ? ' (generic)' : ''}`, v: { family: e.family, q }, elements, space, returns });
+      if (!seen.has(key))
+        seen.set(key, {
+          name: `${e.ptx}${returns ? '' : ' (no d)'} on ${space}${s === '' ? ' (generic)' : ''}`,
+          v: { family: e.family, q },
+          elements,
+          space,
+          returns,
+        });
     }
   }
   return [...seen.values()];
@@ -278,7 +307,7 @@ describe('fastChecker: fast path + full judge gives the full judge’s verdicts'
   });
 });
 
-describe('fastOutcome: the model\'s own outcome, for cases with nothing observed', () => {
+describe("fastOutcome: the model's own outcome, for cases with nothing observed", () => {
   it.each(CHECKS.map((ch, i) => [ch.name, ch, i] as const))('%s', (_name, ch, i) => {
     const fill = fastOutcome(ch.v, ch.elements, ch.space);
     const bits = elementFormat(ch.v.q.type!).bits;
@@ -290,7 +319,11 @@ describe('fastOutcome: the model\'s own outcome, for cases with nothing observed
     const fmt = elementFormat(ch.v.q.type!);
     const cases = observations(ch, 3000 + i, { l1: 16, l2: 16, rnd: 24 }).filter((o) => o.kind === 'model');
     // memOut starts as garbage: what the filler writes must be the model's one outcome, or the case flagged
-    const batch = toBatch(cases.map((o) => ({ ...o, memOut: o.memOut.map((x) => x ^ 5n) })), bits, 11 + i);
+    const batch = toBatch(
+      cases.map((o) => ({ ...o, memOut: o.memOut.map((x) => x ^ 5n) })),
+      bits,
+      11 + i,
+    );
     const flags = new Uint8Array(cases.length);
     fill!(batch, flags);
     const got = new DataView(batch.memOut.buffer);
@@ -307,7 +340,12 @@ describe('fastOutcome: the model\'s own outcome, for cases with nothing observed
       filled++;
       single.forEach((x, e) => {
         const off = k * 16 + (e * bits) / 8;
-        const w = bits === 16 ? BigInt(got.getUint16(off, true)) : bits === 32 ? BigInt(got.getUint32(off, true)) : got.getBigUint64(off, true) | (got.getBigUint64(off + 8, true) << 64n);
+        const w =
+          bits === 16
+            ? BigInt(got.getUint16(off, true))
+            : bits === 32
+              ? BigInt(got.getUint32(off, true))
+              : got.getBigUint64(off, true) | (got.getBigUint64(off + 8, true) << 64n);
         expect(w).toBe(x);
       });
     });
@@ -367,7 +405,10 @@ describe('f64 fast add equals the exact oracle (addBitsExact)', () => {
     const bad: string[] = [];
     for (let i = 0; i < n && bad.length < 5; i++) {
       // a NaN sum, observed as a NaN (the exact oracle's canonical one): 2, observed; else 0
-      if (flags[i] !== (nan[i] ? 2 : 0)) bad.push(`a=${pairs[4 * i + 1]!.toString(16)}:${pairs[4 * i]!.toString(16)} b=${pairs[4 * i + 3]!.toString(16)}:${pairs[4 * i + 2]!.toString(16)} exact=${memOut[4 * i + 1]!.toString(16)}:${memOut[4 * i]!.toString(16)} flag=${flags[i]}`);
+      if (flags[i] !== (nan[i] ? 2 : 0))
+        bad.push(
+          `a=${pairs[4 * i + 1]!.toString(16)}:${pairs[4 * i]!.toString(16)} b=${pairs[4 * i + 3]!.toString(16)}:${pairs[4 * i + 2]!.toString(16)} exact=${memOut[4 * i + 1]!.toString(16)}:${memOut[4 * i]!.toString(16)} flag=${flags[i]}`,
+        );
     }
     return bad;
   }
@@ -423,7 +464,10 @@ describe('f64 fast add equals the exact oracle (addBitsExact)', () => {
     const add = f64AddOp(true);
     const r = rng(99);
     const l1 = level1(F64);
-    const pairs: [bigint, bigint][] = [...probes('add', F64).map((p) => [p.a, p.b] as [bigint, bigint]), ...l1.flatMap((a) => l1.map((b) => [a, b] as [bigint, bigint]))];
+    const pairs: [bigint, bigint][] = [
+      ...probes('add', F64).map((p) => [p.a, p.b] as [bigint, bigint]),
+      ...l1.flatMap((a) => l1.map((b) => [a, b] as [bigint, bigint])),
+    ];
     for (let i = 0; i < 20000; i++) {
       const a = randBits(r, 64);
       const e = BigInt(r() % 8);
@@ -438,7 +482,8 @@ describe('f64 fast add equals the exact oracle (addBitsExact)', () => {
       // a NaN sum observed as the (NaN) bits addOnce gives: 2, `observed`; otherwise an exact match
       const nanBits = (hi(want.bits) & 0x7ff00000) === 0x7ff00000 && ((hi(want.bits) & 0xfffff) !== 0 || lo(want.bits) !== 0);
       if (got !== (want.nan ? (nanBits ? 2 : false) : true)) bad.push(`${a.toString(16)} + ${b.toString(16)}`);
-      if (!want.nan && add(lo(a), hi(a), lo(b), hi(b), 0, 0, lo(want.bits) ^ 1, hi(want.bits))) bad.push(`passes a flipped bit: ${a.toString(16)} + ${b.toString(16)}`);
+      if (!want.nan && add(lo(a), hi(a), lo(b), hi(b), 0, 0, lo(want.bits) ^ 1, hi(want.bits)))
+        bad.push(`passes a flipped bit: ${a.toString(16)} + ${b.toString(16)}`);
     }
     expect(classify(F64, 1n)).toBe('subnormal');
     expect(bad.slice(0, 5)).toEqual([]);

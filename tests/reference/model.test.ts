@@ -28,16 +28,25 @@ describe('atom and red', () => {
     expect(o91.trail.map((t) => t.rule)).not.toContain('fp.atom-red.add.f32.global.9.4');
   });
   it("red's rules cite red's own sentences, atom's atom's", () => {
-    for (const [e, atomSec, redSec] of [['9.1', '9.7.13.5', '9.7.13.6'], ['9.4', '9.7.15.5', '9.7.15.6']] as const) {
+    for (const [e, atomSec, redSec] of [
+      ['9.1', '9.7.13.5', '9.7.13.6'],
+      ['9.4', '9.7.15.5', '9.7.15.6'],
+    ] as const) {
       withEdition(e, () => {
         const r = reference(v('red.global.add.f32'), { memory: [H(1)], b: [H(1)] }).trail.find((t) => t.rule.startsWith('fp.atom-red.add.f32.global'))!;
         const a = reference(v('atom.global.add.f32'), { memory: [H(1)], b: [H(1)] }).trail.find((t) => t.rule.startsWith('fp.atom-red.add.f32.global'))!;
-        expect([a.cite!.section, r.cite!.section, r.cite!.quote.includes('red.add.f32'), a.cite!.quote.includes('atom.add.f32')]).toEqual([atomSec, redSec, true, true]);
+        expect([a.cite!.section, r.cite!.section, r.cite!.quote.includes('red.add.f32'), a.cite!.quote.includes('atom.add.f32')]).toEqual([
+          atomSec,
+          redSec,
+          true,
+          true,
+        ]);
       });
     }
   });
   it('.min/.max on half types: by analogy with the non-atomic min/max before 9.3, stated from 9.3', () => {
-    const rules = (e: '9.1' | '9.2' | '9.3' | '9.4') => withEdition(e, () => reference(v('red.global.min.noftz.v2.f16'), { memory: [H(1), H(2)], b: [H(2), H(1)] }).trail.map((t) => t.rule));
+    const rules = (e: '9.1' | '9.2' | '9.3' | '9.4') =>
+      withEdition(e, () => reference(v('red.global.min.noftz.v2.f16'), { memory: [H(1), H(2)], b: [H(2), H(1)] }).trail.map((t) => t.rule));
     for (const e of ['9.1', '9.2'] as const) expect(rules(e)).toEqual(expect.arrayContaining(['fp.min', 'fp.atom-red.minmax.analogy']));
     for (const e of ['9.3', '9.4'] as const) {
       expect(rules(e)).toEqual(expect.arrayContaining(['fp.min', 'fp.atom-red.minmax']));
@@ -88,7 +97,8 @@ describe('atom and red', () => {
 
 describe('bulk reductions', () => {
   it('cp.reduce.async.bulk.add.f32 flushes element by element under the 9.1-9.3 text, keeps subnormals under 9.4', () => {
-    const run = () => reference(v('cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32'), { memory: [H(1), H(0x3f800000)], source: [H(1), H(0x3f800000)] });
+    const run = () =>
+      reference(v('cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32'), { memory: [H(1), H(0x3f800000)], source: [H(1), H(0x3f800000)] });
     for (const e of ['9.1', '9.3'] as const) {
       const o = withEdition(e, run);
       expect(o.memory!.map((x) => bitsOf(x[0]!))).toEqual([['0x0'], ['0x40000000']]);
@@ -99,20 +109,33 @@ describe('bulk reductions', () => {
     expect(o.trail.map((t) => t.rule)).toContain('fp.bulk.add.f32.9.4');
   });
   it('multimem.cp.reduce.async.bulk.add.noftz.f16 keeps subnormals, in the destination on each GPU', () => {
-    const o = reference(v('multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16'), { replicas: [[H(1)], [H(3)], [H(0x3c00)]], source: [H(1)] });
+    const o = reference(v('multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16'), {
+      replicas: [[H(1)], [H(3)], [H(0x3c00)]],
+      source: [H(1)],
+    });
     expect(o.replicas!.map((r) => bitsOf(r[0]![0]!))).toEqual([['0x2'], ['0x4'], ['0x3c00']]);
     expect(o.memory).toBeUndefined();
   });
   it('multimem.cp.reduce.async.bulk: a case without replicas, or with a replica of another length, is refused', () => {
     const bulk = v('multimem.cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32');
     expect(() => reference(bulk, { memory: [1n, 2n, 3n, 4n], source: [1n, 1n, 1n, 1n] })).toThrow(/replicas/);
-    expect(() => reference(bulk, { replicas: [[1n, 2n, 3n, 4n], [1n, 2n]], source: [1n, 1n, 1n, 1n] })).toThrow(/replica 1 has 2 elements and source 4/);
+    expect(() =>
+      reference(bulk, {
+        replicas: [
+          [1n, 2n, 3n, 4n],
+          [1n, 2n],
+        ],
+        source: [1n, 1n, 1n, 1n],
+      }),
+    ).toThrow(/replica 1 has 2 elements and source 4/);
   });
 });
 
 describe('multimem', () => {
   it('ld_reduce.add.f16 over 3 replicas: the order matters, and the set says which order gives what', () => {
-    const o = reference(v('multimem.ld_reduce.relaxed.sys.add.v2.f16'), { replicas: [[H(0x6800)], [H(0x3c00)], [H(0x3c00)]].map((r) => [(r[0]! << 16n) | r[0]!]) });
+    const o = reference(v('multimem.ld_reduce.relaxed.sys.add.v2.f16'), {
+      replicas: [[H(0x6800)], [H(0x3c00)], [H(0x3c00)]].map((r) => [(r[0]! << 16n) | r[0]!]),
+    });
     const lane = o.returned![0]![0]!;
     expect(new Set(bitsOf(lane))).toEqual(new Set(['0x6800', '0x6801']));
     const ords = o.orders![0]![0]!;
@@ -148,9 +171,12 @@ describe('vector atom/red in shared memory', () => {
       return { family: p.family.id, q: p.q };
     };
     expect(() => reference(v('atom.add.noftz.v2.f16'), { memory: [0x3c00n, 0x3c00n], b: [0x3c00n, 0x3c00n], space: 'shared' })).toThrow(CaseError);
-    expect(() => reference(v('red.add.noftz.v2.f16'), { memory: [0x3c00n, 0x3c00n], b: [0x3c00n, 0x3c00n], space: 'shared' })).toThrow(/may be used only with .global space/);
-    expect(reference(v('atom.add.noftz.v2.f16'), { memory: [0x3c00n, 0x3c00n], b: [0x3c00n, 0x3c00n], space: 'global' }).memory![0]![0]!.bits).toEqual([0x4000n]);
+    expect(() => reference(v('red.add.noftz.v2.f16'), { memory: [0x3c00n, 0x3c00n], b: [0x3c00n, 0x3c00n], space: 'shared' })).toThrow(
+      /may be used only with .global space/,
+    );
+    expect(reference(v('atom.add.noftz.v2.f16'), { memory: [0x3c00n, 0x3c00n], b: [0x3c00n, 0x3c00n], space: 'global' }).memory![0]![0]!.bits).toEqual([
+      0x4000n,
+    ]);
     expect(reference(v('atom.add.noftz.f16'), { memory: [0x3c00n], b: [0x3c00n], space: 'shared' }).memory![0]![0]!.bits).toEqual([0x4000n]);
   });
 });
-

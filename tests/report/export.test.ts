@@ -25,18 +25,31 @@ const run = (args: string[]) => runAtRoot(args);
 const gz = (f: string) => gunzipSync(readFileSync(f)).toString('utf8');
 
 describe('the golden vectors of the recorded H200 run (reports/golden/)', () => {
-  const golden = gz(join(root, 'reports', 'golden', 'h200-sm_90.golden.jsonl.gz')).trimEnd().split('\n');
+  const golden = gz(join(root, 'reports', 'golden', 'h200-sm_90.golden.jsonl.gz'))
+    .trimEnd()
+    .split('\n');
   const prov = JSON.parse(golden[0]!);
   const lines = golden.slice(1).map((l) => JSON.parse(l));
 
   it('are what export writes from the baseline today, with its provenance', async () => {
-    for (const [format, name] of [['jsonl', 'h200-sm_90.golden.jsonl.gz'], ['testfloat', 'h200-sm_90.testfloat.txt.gz']] as const) {
+    for (const [format, name] of [
+      ['jsonl', 'h200-sm_90.golden.jsonl.gz'],
+      ['testfloat', 'h200-sm_90.testfloat.txt.gz'],
+    ] as const) {
       const out = join(dir, name);
       const r = await run(['export', BASELINE, '--format', format, '--out', out]);
       expect(r.code, r.out).toBe(0);
       expect(gz(out)).toBe(gz(join(root, 'reports', 'golden', name)));
     }
-    expect(prov).toMatchObject({ schema: 'ptx-reduction-conformance/golden-vectors', source: { file: BASELINE }, arch: 'sm_90', specEdition: '9.1', driverVersion: 13000, casesJudged: 172795102, casesExported: lines.length });
+    expect(prov).toMatchObject({
+      schema: 'ptx-reduction-conformance/golden-vectors',
+      source: { file: BASELINE },
+      arch: 'sm_90',
+      specEdition: '9.1',
+      driverVersion: 13000,
+      casesJudged: 172795102,
+      casesExported: lines.length,
+    });
     expect(prov.device.name).toBe('NVIDIA H200');
     expect(prov.ptxas).toMatch(/release 13\.0/);
     expect(prov.source.sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -53,7 +66,10 @@ describe('the golden vectors of the recorded H200 run (reports/golden/)', () => 
     expect(counts['known-deviation']).toBe(2884);
     // the judgement reads the bits: a known deviation with its results put back to what the model allows is a pass
     const kd = lines.find((l) => l.verdict === 'known-deviation')!;
-    const fixed = { ...kd.observed, memory: kd.observed.memory.map((m: string, k: number) => (kd.allowed.memory[k][0].bits.includes(m) ? m : kd.allowed.memory[k][0].bits[0])) };
+    const fixed = {
+      ...kd.observed,
+      memory: kd.observed.memory.map((m: string, k: number) => (kd.allowed.memory[k][0].bits.includes(m) ? m : kd.allowed.memory[k][0].bits[0])),
+    };
     expect(fixed.memory).not.toEqual(kd.observed.memory);
     expect(withEdition('9.1', () => judgeObservation({ id: kd.id, variant: kd.instruction, input: kd.input, observed: fixed }).verdict)).toBe('pass');
     // and the recorded bits, judged against the 9.4 text, are a pass as they are
@@ -61,7 +77,9 @@ describe('the golden vectors of the recorded H200 run (reports/golden/)', () => 
   }, 120_000);
 
   it('TestFloat lines: the float add/min/max lanes, lane by lane, the bulk add.f32 subnormal kept', () => {
-    const tf = gz(join(root, 'reports', 'golden', 'h200-sm_90.testfloat.txt.gz')).trimEnd().split('\n');
+    const tf = gz(join(root, 'reports', 'golden', 'h200-sm_90.testfloat.txt.gz'))
+      .trimEnd()
+      .split('\n');
     const vec = tf.filter((l) => !l.startsWith('#'));
     expect(vec.every((l) => /^([0-9a-f]{4}|[0-9a-f]{8}|[0-9a-f]{16})( [0-9a-f]+){2} 00$/.test(l))).toBe(true);
     let want = 0;
@@ -82,7 +100,11 @@ describe('the golden vectors of the recorded H200 run (reports/golden/)', () => 
 describe('export refuses what it cannot do', () => {
   it('a report without observed bits, an unknown format, an unwritable --out: exit 2 with why', async () => {
     const base = sampleReport();
-    const model = writeJsonReportSync(join(dir, 'model'), { ...base, backend: { name: 'reference', reason: 't', passedOver: [] }, results: base.results.map((r) => (r.case ? { ...r, case: { ...r.case, observed: undefined } } : r)) });
+    const model = writeJsonReportSync(join(dir, 'model'), {
+      ...base,
+      backend: { name: 'reference', reason: 't', passedOver: [] },
+      results: base.results.map((r) => (r.case ? { ...r, case: { ...r.case, observed: undefined } } : r)),
+    });
     const a = await run(['export', model, '--out', join(dir, 'x.jsonl')]);
     expect([a.code, /no observed bits to export \(backend 'reference'/.test(a.out)]).toEqual([2, true]);
     const hw = writeJsonReportSync(join(dir, 'hw'), base);

@@ -37,12 +37,26 @@ describe('the file writer', () => {
     await w.flushed();
     const text = readFileSync(f, 'utf8');
     expect(text.length).toBeLessThan(50 * ((1 << 16) + 1));
-    expect(text.split('\n').slice(0, -1).every((l) => l.length === 1 << 16)).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .slice(0, -1)
+        .every((l) => l.length === 1 << 16),
+    ).toBe(true);
   });
 });
 
 describe("the recorder's stream", () => {
-  const result = (k: number): EntryResult => ({ id: `v/f:case-${k}`, family: 'atom', kind: 'case', ptx: 'atom.global.add.u32', modulePtx: '-', catalog: { status: 'valid', expect: 'accept', reason: 'r', rules: [] }, verdict: 'pass', reason: 'why' });
+  const result = (k: number): EntryResult => ({
+    id: `v/f:case-${k}`,
+    family: 'atom',
+    kind: 'case',
+    ptx: 'atom.global.add.u32',
+    modulePtx: '-',
+    catalog: { status: 'valid', expect: 'accept', reason: 'r', rules: [] },
+    verdict: 'pass',
+    reason: 'why',
+  });
   const meta = { startedAt: new Date().toISOString(), command: ['x'], arch: 'sm_90', filter: null, seed: 1 };
 
   it('finished: results.jsonl.gz holds the header and every line, in order', async () => {
@@ -68,7 +82,11 @@ describe("the recorder's stream", () => {
     expect(rec.completeReport()).toBeUndefined();
     // report.json is whole and in place, no temporary file left
     expect(JSON.parse(readFileSync(join(dir, 'signalled', 'report.json'), 'utf8')).results.length).toBe(10_000);
-    expect(readdirSync(join(dir, 'signalled')).filter((f) => f.includes('.tmp')).sort()).toEqual([]);
+    expect(
+      readdirSync(join(dir, 'signalled'))
+        .filter((f) => f.includes('.tmp'))
+        .sort(),
+    ).toEqual([]);
     expect(readdirSync(join(dir, 'signalled')).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'results.jsonl.gz']);
   });
 

@@ -35,7 +35,11 @@ describe("the page's header: the run's totals, passes counted and not kept inclu
   // and counts the rest in the stats (dropped.<family>.<entries|cases>): the console's "all results"
   const base = sampleReport();
   const report = { ...base, stats: { ...base.stats, 'dropped.atom.entries': 60000, 'dropped.red.entries': 30, 'dropped.atom.cases': 4883 } };
-  const header = () => /<header>([\s\S]*?)<\/header>/.exec(renderHtml(report))![1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  const header = () =>
+    /<header>([\s\S]*?)<\/header>/
+      .exec(renderHtml(report))![1]!
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
   const kept = base.counts.total.pass!;
   const all = kept + 64913;
   it('shows the totals of every result, as the console does, not those of the results kept', () => {
@@ -46,12 +50,17 @@ describe("the page's header: the run's totals, passes counted and not kept inclu
   });
   it('says how many passes were counted and not kept whole, and how to keep or replay them', () => {
     const h = header();
-    expect(h).toContain(`64,913 of the ${all.toLocaleString('en-US')} passes were counted and not kept whole in this report (60,030 catalog entries, 4,883 cases)`);
+    expect(h).toContain(
+      `64,913 of the ${all.toLocaleString('en-US')} passes were counted and not kept whole in this report (60,030 catalog entries, 4,883 cases)`,
+    );
     expect(h).toMatch(/--keep all keeps them/);
     expect(h).toMatch(/replay any by its id/);
   });
   it('a report that keeps every result says nothing of the kind', () => {
-    const h = /<header>([\s\S]*?)<\/header>/.exec(renderHtml(base))![1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const h = /<header>([\s\S]*?)<\/header>/
+      .exec(renderHtml(base))![1]!
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
     expect(h).toContain(`pass ${kept}`);
     expect(h).not.toMatch(/not kept whole/);
   });
@@ -158,4 +167,7 @@ describe.skipIf(!CHROMIUM)('the HTML report in headless Chromium', () => {
     expect(dialogs).toEqual([]);
   });
 });
-if (!CHROMIUM) console.warn("[skip] HTML browser tests: no Chromium at CHROMIUM_PATH, /usr/bin/chromium or /usr/bin/chromium-browser; run `npm run setup:browser` (installs Debian's chromium as root with apt-get, else says what to do) or set CHROMIUM_PATH");
+if (!CHROMIUM)
+  console.warn(
+    "[skip] HTML browser tests: no Chromium at CHROMIUM_PATH, /usr/bin/chromium or /usr/bin/chromium-browser; run `npm run setup:browser` (installs Debian's chromium as root with apt-get, else says what to do) or set CHROMIUM_PATH",
+  );

@@ -37,7 +37,11 @@ describe('JUnit XML', () => {
     expect(wellFormed('<a>x & y</a>')).toMatch(/raw '&'/);
   });
   it('counts: catalog entries one testcase each, cases one per variant; mismatch and compile-mismatch fail, known deviations pass', () => {
-    const suites = [...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)].map((m) => ({ name: m[1], tests: +m[2]!, failures: +m[3]! }));
+    const suites = [...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)].map((m) => ({
+      name: m[1],
+      tests: +m[2]!,
+      failures: +m[3]!,
+    }));
     // bulk: one variant, whose two cases are one known deviation and one mismatch -> one failing testcase
     expect(suites.find((s) => s.name!.endsWith('cp.reduce.async.bulk'))).toMatchObject({ tests: 1, failures: 1 });
     // atom: the hostile case (mismatch of the file's expect) and 30 passing cases of another variant
@@ -94,8 +98,20 @@ describe('run diff', () => {
   });
 
   it('two GPUs: a finding whose text differs only in the GPU name is no change; any other difference in it still is', () => {
-    const skip = (gpu: string) => ({ key: 'F131', verdict: 'skipped' as const, subject: 'multimem.red', explanation: '', text: `device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on ${gpu})`, count: 1346, examples: [] });
-    const on = (gpu: string, text = gpu) => ({ ...a, toolchain: { gpu: { device: { name: gpu, cc: '9.0' }, driverVersion: 13000 } }, findings: [...a.findings, skip(text)] });
+    const skip = (gpu: string) => ({
+      key: 'F131',
+      verdict: 'skipped' as const,
+      subject: 'multimem.red',
+      explanation: '',
+      text: `device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on ${gpu})`,
+      count: 1346,
+      examples: [],
+    });
+    const on = (gpu: string, text = gpu) => ({
+      ...a,
+      toolchain: { gpu: { device: { name: gpu, cc: '9.0' }, driverVersion: 13000 } },
+      findings: [...a.findings, skip(text)],
+    });
     const h100 = on('NVIDIA H100 80GB HBM3');
     const h200 = on('NVIDIA H200');
     const d = diffReports(h100, h200);
@@ -104,7 +120,9 @@ describe('run diff', () => {
     // the reason changed beyond the name (another attribute): appeared and went away, as before
     const other = on('NVIDIA H200', 'NVIDIA H200, and peer access off');
     const e = diffReports(h100, other);
-    expect(e.appeared).toEqual(['skipped | multimem.red | device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on <the GPU>, and peer access off)']);
+    expect(e.appeared).toEqual([
+      'skipped | multimem.red | device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on <the GPU>, and peer access off)',
+    ]);
     expect(e.disappeared).toHaveLength(1);
     // a report without a GPU name: the text is compared as written
     const cpu = { ...a, findings: [...a.findings, skip('NVIDIA H200')] };
@@ -115,14 +133,26 @@ describe('run diff', () => {
     const pass = a.results.find((r) => r.id === 'atom.global.add.u32/gen:3')!;
     const mk = (results: typeof a.results) => ({ ...a, results });
     // a failure that went away, a pass that is no longer kept: nothing to fail on
-    const fixed = mk(a.results.filter((r) => r.id !== 'atom.global.add.u32/gen:29').map((r) => (r.id === 'bulk/gen:1' ? { ...r, verdict: 'pass' as const } : r)));
+    const fixed = mk(
+      a.results.filter((r) => r.id !== 'atom.global.add.u32/gen:29').map((r) => (r.id === 'bulk/gen:1' ? { ...r, verdict: 'pass' as const } : r)),
+    );
     expect(regressions(diffReports(a, fixed))).toEqual([]);
     // a pass turned mismatch; a new result that fails; a pass whose bits changed
     const worse = mk([
-      ...a.results.map((r) => (r.id === 'atom.global.add.u32/gen:4' ? { ...r, verdict: 'mismatch' as const } : r.id === pass.id ? { ...r, case: { ...r.case!, observed: { memory: ['0x00000009'] } } } : r)),
+      ...a.results.map((r) =>
+        r.id === 'atom.global.add.u32/gen:4'
+          ? { ...r, verdict: 'mismatch' as const }
+          : r.id === pass.id
+            ? { ...r, case: { ...r.case!, observed: { memory: ['0x00000009'] } } }
+            : r,
+      ),
       { ...pass, id: 'atom.global.add.u32/gen:99', verdict: 'error' as const },
     ]);
-    expect(regressions(diffReports(a, worse)).map((c) => [c.id, c.what]).sort()).toEqual([
+    expect(
+      regressions(diffReports(a, worse))
+        .map((c) => [c.id, c.what])
+        .sort(),
+    ).toEqual([
       ['atom.global.add.u32/gen:3', 'observed'],
       ['atom.global.add.u32/gen:4', 'verdict'],
       ['atom.global.add.u32/gen:99', 'added'],

@@ -16,7 +16,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('the sentence under "findings" follows what was recorded', () => {
   expect(noFindingsText({ partial: true, counts: { total: {} } } as never)).toBe('No findings: no result was recorded before the run stopped.');
   expect(noFindingsText({ partial: false, counts: { total: {} } } as never)).toBe('No findings: no result was recorded.');
-  expect(noFindingsText({ partial: true, counts: { total: { pass: 12 } } } as never)).toMatch(/^No findings among the 12 results recorded before the run stopped/);
+  expect(noFindingsText({ partial: true, counts: { total: { pass: 12 } } } as never)).toMatch(
+    /^No findings among the 12 results recorded before the run stopped/,
+  );
   expect(noFindingsText({ partial: false, counts: { total: { pass: 12, observed: 3 } } } as never)).toBe('No findings: every result passed.');
 });
 
@@ -27,7 +29,7 @@ it('a partial report with no results carries that sentence into its HTML', () =>
   expect(html).toContain('"noFindings":"No findings: no result was recorded before the run stopped."');
 });
 
-it('issue 13, defect 6: the page has a clear-filters button, opens a detail in view, and labels a matrix cell with its worst verdict\'s own count', () => {
+it("issue 13, defect 6: the page has a clear-filters button, opens a detail in view, and labels a matrix cell with its worst verdict's own count", () => {
   const rec = new RunRecorder(join(dir, 'h'), { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 0 }, [], null);
   const html = readFileSync(rec.finish().html, 'utf8');
   expect(html).toContain('<button id="f-clear" type="button">clear filters</button>');

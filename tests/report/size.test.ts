@@ -22,8 +22,20 @@ import { sampleReport } from '../helpers/sample-report.js';
 const dir = mkdtempSync(join(tmpdir(), 'ptxconf-size-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const trailA: RuleDetail[] = [{ rule: 'atom.bit-bucket', text: 'the text neither allows nor forbids _', cite: { file: 'atom.md', section: '9.7.13.5', part: 'Notes', quote: 'Simple reductions may be specified' } }];
-const trailB: RuleDetail[] = [{ rule: 'atom.noftz-required', text: 'allowed by atom.noftz-required', cite: { file: 'atom.md', section: '9.7.13.5', part: 'Description', quote: 'requires the .noftz qualifier' } }];
+const trailA: RuleDetail[] = [
+  {
+    rule: 'atom.bit-bucket',
+    text: 'the text neither allows nor forbids _',
+    cite: { file: 'atom.md', section: '9.7.13.5', part: 'Notes', quote: 'Simple reductions may be specified' },
+  },
+];
+const trailB: RuleDetail[] = [
+  {
+    rule: 'atom.noftz-required',
+    text: 'allowed by atom.noftz-required',
+    cite: { file: 'atom.md', section: '9.7.13.5', part: 'Description', quote: 'requires the .noftz qualifier' },
+  },
+];
 
 /** A ptxas answer for a catalog entry: observed (trail A) or a crash (trail B). */
 function entry(i: number, crashed: boolean): EntryResult {
@@ -33,7 +45,13 @@ function entry(i: number, crashed: boolean): EntryResult {
     kind: 'variant',
     ptx: crashed ? 'atom.add.noftz.bf16' : 'atom.exch.b32',
     modulePtx: '9.0',
-    catalog: { status: crashed ? 'valid' : 'ambiguous', expect: crashed ? 'accept' : 'either', reason: 'r', rules: [crashed ? 'atom.noftz-required' : 'atom.bit-bucket'], detail: crashed ? trailB : trailA },
+    catalog: {
+      status: crashed ? 'valid' : 'ambiguous',
+      expect: crashed ? 'accept' : 'either',
+      reason: 'r',
+      rules: [crashed ? 'atom.noftz-required' : 'atom.bit-bucket'],
+      detail: crashed ? trailB : trailA,
+    },
     verdict: crashed ? 'error' : 'observed',
     reason: crashed ? 'ptxas crashed (SIGSEGV) on this line' : 'spec leaves it open; ptxas accepts',
     ptxas: { accepted: !crashed, ...(crashed ? { crashed: 'SIGSEGV' } : {}), line: 'l', messages: [] },
@@ -55,7 +73,9 @@ describe('rule trails and catalog judgements written once (report version 4)', (
     expect(doc.results.every((r: { catalog: unknown }) => typeof r.catalog === 'number')).toBe(true);
     expect(new Set(doc.results.slice(base.results.length).map((r: { catalog: number }) => r.catalog)).size).toBe(2);
     expect(doc.judgements.length).toBeLessThanOrEqual(base.results.length + 2);
-    expect(doc.judgements.filter((j: { detail?: unknown }) => j.detail !== undefined).every((j: { detail: unknown }) => typeof j.detail === 'number')).toBe(true);
+    expect(doc.judgements.filter((j: { detail?: unknown }) => j.detail !== undefined).every((j: { detail: unknown }) => typeof j.detail === 'number')).toBe(
+      true,
+    );
     const back = await loadReport(file);
     expect(back.results).toEqual(report.results);
     // the bytes: 40 results carry an index, not their judgement
@@ -84,7 +104,9 @@ describe('rule trails and catalog judgements written once (report version 4)', (
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     const cut = { ...doc, details: [] };
     writeFileSync(file, JSON.stringify(cut));
-    await expect(loadReport(file)).rejects.toThrow(/a catalog judgement names rule trail 0, which the report's details do not have; the file was changed or cut/);
+    await expect(loadReport(file)).rejects.toThrow(
+      /a catalog judgement names rule trail 0, which the report's details do not have; the file was changed or cut/,
+    );
     writeFileSync(file, JSON.stringify({ ...doc, judgements: doc.judgements.slice(0, 0) }));
     await expect(loadReport(file)).rejects.toThrow(/result atom\.add\.noftz\.bf16\(_\)#0 names catalog judgement 0, which the report's judgements do not have/);
   });
@@ -106,9 +128,17 @@ describe('the page keeps the detail of some known deviations, not all', () => {
 
 describe('catalog entries counted, not all kept: a known deviation moves its count', () => {
   it('JUnit does not fail a family on entries an expectation explains (it did: 1,850 ptxas crashes failed "atom: all N catalog entries checked")', () => {
-    const ex = parseExpectations('sm_90.yaml', 'expectations:\n  - id: segv\n    pattern: "atom.add.noftz.bf16*"\n    verdict: error\n    explanation: "SIGSEGV"\n    reason: ptxas crashes\n    link: https://example.invalid/x\n');
+    const ex = parseExpectations(
+      'sm_90.yaml',
+      'expectations:\n  - id: segv\n    pattern: "atom.add.noftz.bf16*"\n    verdict: error\n    explanation: "SIGSEGV"\n    reason: ptxas crashes\n    link: https://example.invalid/x\n',
+    );
     expect(ex.problems).toEqual([]);
-    const rec = new RunRecorder(join(dir, 'rec'), { startedAt: new Date().toISOString(), command: [], arch: 'sm_90', filter: null, seed: 1 }, ex.expectations, 'sm_90.yaml');
+    const rec = new RunRecorder(
+      join(dir, 'rec'),
+      { startedAt: new Date().toISOString(), command: [], arch: 'sm_90', filter: null, seed: 1 },
+      ex.expectations,
+      'sm_90.yaml',
+    );
     rec.add([entry(0, true), entry(1, false), entry(2, true)]);
     rec.set({ stats: { 'entries.atom.pass': 10, 'entries.atom.error': 2, 'entries.atom.observed': 1, 'dropped.atom.entries': 9 } });
     const w = rec.finish();
@@ -139,4 +169,3 @@ describe('the page carries its rows packed', () => {
     expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(data.rows).length * 0.8);
   });
 });
-

@@ -32,10 +32,14 @@ describe('the recorded H100 default GPU run (ptxas 13.0) judged again', () => {
     expect(rep.skips.total).toBe(rep.counts.total.skipped);
     expect(counts(rep.skips)).toEqual({ executor: 156, multicast: 5652, architecture: 0, toolchain: 1537, other: 32 });
     const g = (k: string) => rep.skips.groups.find((x) => x.group === k)!;
-    expect(g('executor').reasons.map((r) => r.reason)).toEqual(['the gpu executor builds tiled tensor maps (cuTensorMapEncodeTiled) only; .im2col_no_offs needs an im2col tensor map']);
+    expect(g('executor').reasons.map((r) => r.reason)).toEqual([
+      'the gpu executor builds tiled tensor maps (cuTensorMapEncodeTiled) only; .im2col_no_offs needs an im2col tensor map',
+    ]);
     expect(g('executor').reasons[0]!.example).toMatch(/^cp\.reduce\.async\.bulk\.tensor\..*im2col_no_offs/);
     // the 32 recorded before a case said why its variant is not accepted (red.async .release: sm_100+)
-    expect(g('other').reasons).toEqual([expect.objectContaining({ count: 32, reason: 'the variant is not one the catalog expects ptxas to accept for sm_90 (PTX ISA 9.0); --list shows why' })]);
+    expect(g('other').reasons).toEqual([
+      expect.objectContaining({ count: 32, reason: 'the variant is not one the catalog expects ptxas to accept for sm_90 (PTX ISA 9.0); --list shows why' }),
+    ]);
     const text = r.out;
     expect(text).toMatch(/^skipped 7377, by what running them needs \(report\.json: skips\):$/m);
     expect(text).toMatch(/^ {2}executor limitation \(this harness does not run it yet\) +156$/m);
@@ -71,7 +75,12 @@ describe('the default GPU run on the H100 after bulk sizes and im2col, and on th
     const raw = JSON.parse(gunzipSync(readFileSync(AFTER)).toString()) as { results: EntryResult[] };
     const skipped = raw.results.filter((r) => r.verdict === 'skipped');
     expect(skipped.length).toBeGreaterThan(0);
-    const planted = [{ ...skipped[0]!, reason: 'the gpu executor builds tiled tensor maps (cuTensorMapEncodeTiled) only; .im2col_no_offs needs an im2col tensor map' } as EntryResult];
+    const planted = [
+      {
+        ...skipped[0]!,
+        reason: 'the gpu executor builds tiled tensor maps (cuTensorMapEncodeTiled) only; .im2col_no_offs needs an im2col tensor map',
+      } as EntryResult,
+    ];
     expect(counts(skipAccount(planted)).executor).toBe(1);
   }, 120_000);
 });
@@ -79,7 +88,10 @@ describe('the default GPU run on the H100 after bulk sizes and im2col, and on th
 describe('every sentence the executors write for a skip is in its group', () => {
   it.each([
     ['device reports no multicast support (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0 on NVIDIA H100 80GB HBM3)', 'multicast'],
-    ['multimem needs a multicast object bound to several GPUs; this backend never creates one (the multicast backend, with its explicit flag, does)', 'multicast'],
+    [
+      'multimem needs a multicast object bound to several GPUs; this backend never creates one (the multicast backend, with its explicit flag, does)',
+      'multicast',
+    ],
     ['toolchain too old: .sem.scope needs PTX ISA 9.3, and this ptxas writes PTX ISA 9.0 at most', 'toolchain'],
     ['needs PTX ISA 9.4; ptxas 13.0 supports up to 9.0', 'toolchain'],
     ['ptxas 13.0 crashes (SIGSEGV) on atom with the bit bucket _ and a bf16 type; no cubin can hold it', 'toolchain'],
@@ -87,7 +99,10 @@ describe('every sentence the executors write for a skip is in its group', () => 
     ['the gpu executor builds tiled tensor maps (cuTensorMapEncodeTiled) only; .im2col_no_offs needs an im2col tensor map', 'executor'],
     ['the gpu executor runs the .relaxed.cluster form only (the .release form needs sm_100, which this executor has not been built for)', 'executor'],
     ['the gpu executor runs bulk reductions of 16 bytes (4 elements of 32 bits); the reference backend runs it', 'executor'],
-    ['red.async.release.gpu.global.add.u32 is not a variant the catalog expects ptxas to accept for sm_90 (PTX ISA 9.0): not supported on sm_90: .release semantics, .mmio, .global, .gpu/.sys scopes needs sm_100 or higher', 'architecture'],
+    [
+      'red.async.release.gpu.global.add.u32 is not a variant the catalog expects ptxas to accept for sm_90 (PTX ISA 9.0): not supported on sm_90: .release semantics, .mmio, .global, .gpu/.sys scopes needs sm_100 or higher',
+      'architecture',
+    ],
     ['no GPU here and the moon is made of cheese', 'other'],
   ])('%s -> %s', (reason, group) => {
     expect(skipGroup(reason)).toBe(group);
@@ -95,7 +110,12 @@ describe('every sentence the executors write for a skip is in its group', () => 
 
   it('a reason no rule knows is counted under other with its text, not dropped', () => {
     const r = (id: string, reason: string) => ({ id, family: 'atom', kind: 'case', verdict: 'skipped', reason }) as unknown as EntryResult;
-    const a = skipAccount([r('a', 'something new'), r('b', 'something new'), r('c', 'device reports no multicast support (x)'), { ...r('d', 'x'), verdict: 'pass' } as EntryResult]);
+    const a = skipAccount([
+      r('a', 'something new'),
+      r('b', 'something new'),
+      r('c', 'device reports no multicast support (x)'),
+      { ...r('d', 'x'), verdict: 'pass' } as EntryResult,
+    ]);
     expect(a.total).toBe(3);
     expect(counts(a)).toEqual({ executor: 0, multicast: 1, architecture: 0, toolchain: 0, other: 2 });
     expect(a.groups.find((g) => g.group === 'other')!.reasons).toEqual([{ reason: 'something new', count: 2, example: 'a' }]);
@@ -104,13 +124,34 @@ describe('every sentence the executors write for a skip is in its group', () => 
 
 describe('a case whose variant the target does not accept says why (stand-in launcher)', async () => {
   const p = await ptxasOrReason();
-  it.skipIf(typeof p === 'string')('red.async .release cases on sm_90: the catalog\'s "needs sm_100 or higher", counted as needing a newer architecture', async () => {
-    const r = await runWithStandin(['--vectors', 'cases/vectors/red-async-int-9.3-9.4.yaml', '--backend', 'gpu', '--filter', 'red.async.release*', '--cache-dir', join(dir, 'cache'), '--report', join(dir, 'ra')], { XDG_CACHE_HOME: join(dir, 'cache') });
-    const rep = JSON.parse(readFileSync(join(dir, 'ra', 'report.json'), 'utf8')) as { skips: SkipAccount; results: EntryResult[] };
-    const skipped = rep.results.filter((x) => x.verdict === 'skipped');
-    expect(skipped.length).toBeGreaterThan(0);
-    for (const x of skipped) expect(x.reason).toMatch(/is not a variant the catalog expects ptxas to accept for sm_90 \(PTX ISA 9\.0\): not supported on sm_90: .*needs sm_100 or higher$/);
-    expect(counts(rep.skips)).toEqual({ executor: 0, multicast: 0, architecture: skipped.length, toolchain: 0, other: 0 });
-    expect(r.out).toMatch(/^ {2}needs a newer architecture +\d+$/m);
-  }, 120_000);
+  it.skipIf(typeof p === 'string')(
+    'red.async .release cases on sm_90: the catalog\'s "needs sm_100 or higher", counted as needing a newer architecture',
+    async () => {
+      const r = await runWithStandin(
+        [
+          '--vectors',
+          'cases/vectors/red-async-int-9.3-9.4.yaml',
+          '--backend',
+          'gpu',
+          '--filter',
+          'red.async.release*',
+          '--cache-dir',
+          join(dir, 'cache'),
+          '--report',
+          join(dir, 'ra'),
+        ],
+        { XDG_CACHE_HOME: join(dir, 'cache') },
+      );
+      const rep = JSON.parse(readFileSync(join(dir, 'ra', 'report.json'), 'utf8')) as { skips: SkipAccount; results: EntryResult[] };
+      const skipped = rep.results.filter((x) => x.verdict === 'skipped');
+      expect(skipped.length).toBeGreaterThan(0);
+      for (const x of skipped)
+        expect(x.reason).toMatch(
+          /is not a variant the catalog expects ptxas to accept for sm_90 \(PTX ISA 9\.0\): not supported on sm_90: .*needs sm_100 or higher$/,
+        );
+      expect(counts(rep.skips)).toEqual({ executor: 0, multicast: 0, architecture: skipped.length, toolchain: 0, other: 0 });
+      expect(r.out).toMatch(/^ {2}needs a newer architecture +\d+$/m);
+    },
+    120_000,
+  );
 });

@@ -37,7 +37,9 @@ const retOf = (name: string): string => run.split('\n').find((l) => l.startsWith
 
 // f16 on the host: bits to value and value to bits (round to nearest even), enough for these sums
 function h2f(h: number): number {
-  const s = h >> 15 ? -1 : 1, e = (h >> 10) & 31, m = h & 1023;
+  const s = h >> 15 ? -1 : 1,
+    e = (h >> 10) & 31,
+    m = h & 1023;
   if (e === 0) return s * m * 2 ** -24;
   if (e === 31) return m ? NaN : s * Infinity;
   return s * (1 + m / 1024) * 2 ** (e - 15);
@@ -46,16 +48,22 @@ function f2h(x: number): number {
   const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
   const a = Math.abs(x);
   if (a === 0) return sign;
-  const rne = (v: number) => { const f = Math.floor(v), r = v - f; return r > 0.5 || (r === 0.5 && f % 2 === 1) ? f + 1 : f; };
+  const rne = (v: number) => {
+    const f = Math.floor(v),
+      r = v - f;
+    return r > 0.5 || (r === 0.5 && f % 2 === 1) ? f + 1 : f;
+  };
   let e = Math.floor(Math.log2(a));
   if (e < -14) return sign | rne(a / 2 ** -24); // subnormal (rounding up into the first normal is fine: same bits)
   let m = rne((a / 2 ** e - 1) * 1024);
-  if (m === 1024) { m = 0; e++; }
+  if (m === 1024) {
+    m = 0;
+    e++;
+  }
   if (e > 15) return sign | 0x7c00;
   return sign | ((e + 15) << 10) | m;
 }
-const hadd2 = (x: number, b: number): number =>
-  ((f2h(h2f(x >>> 16) + h2f(b >>> 16)) << 16) | f2h(h2f(x & 0xffff) + h2f(b & 0xffff))) >>> 0;
+const hadd2 = (x: number, b: number): number => ((f2h(h2f(x >>> 16) + h2f(b >>> 16)) << 16) | f2h(h2f(x & 0xffff) + h2f(b & 0xffff))) >>> 0;
 const iadd = (x: number, b: number): number => (x + b) >>> 0;
 const hex32 = (v: number): string => `0x${v.toString(16).padStart(8, '0')}`;
 
@@ -87,7 +95,7 @@ describe('fallback experiments: the README against the recorded H100 run', () =>
     expect(readme).toContain('Access to 0x500 in CTA 0 is not located in executing CTA');
   });
 
-  it('f16x2/bf16x2 to another CTA: a 32-bit integer add lands in the target CTA, the issuer\'s own word untouched', () => {
+  it("f16x2/bf16x2 to another CTA: a 32-bit integer add lands in the target CTA, the issuer's own word untouched", () => {
     const one = 0x3c003c00;
     for (const r of [1, 2, 3]) {
       const l = resultOf(`f16x2.solo.r${r}-to-r0`);
@@ -123,8 +131,15 @@ describe('fallback experiments: the README against the recorded H100 run', () =>
   });
 
   it('controls atomic in every cluster; 64-bit or from other CTAs in none', () => {
-    for (const n of ['add.u64.contended256.all-ranks', 'or.b32.contended32.all-ranks', 'cas-loop.f16x2.contended16.all-ranks',
-      'cas-loop.b64.or.contended64.all-ranks', 'or.b64.contended16.r0-only', 'or.b64.contended32.self', 'f16x2.contended16.r0-only'])
+    for (const n of [
+      'add.u64.contended256.all-ranks',
+      'or.b32.contended32.all-ranks',
+      'cas-loop.f16x2.contended16.all-ranks',
+      'cas-loop.b64.or.contended64.all-ranks',
+      'or.b64.contended16.r0-only',
+      'or.b64.contended32.self',
+      'f16x2.contended16.r0-only',
+    ])
       expect(field(resultOf(n), 'atomic-in'), n).toBe('64/64');
     for (const n of ['or.b64.contended64.all-ranks', 'or.b64.contended48.ranks-1-3', 'or.b64.contended16.r1-only', 'red.or.b64.contended64.all-ranks'])
       expect(field(resultOf(n), 'atomic-in'), n).toBe('0/64');
@@ -140,7 +155,17 @@ describe.skipIf(!nvcc)('fallback experiments: the folder builds with nvcc alone'
   it('build.sh compiles kernels.cu to an sm_90 cubin and the host program', () => {
     const d = join(tmp, 'fallback');
     cpSync(DIR, d, { recursive: true, filter: (p) => !/(kernel[^/]*\.cubin|experiments|\.sass|\.ptx)$/.test(p) || p.endsWith('.cu') });
-    const r = spawnSync('sh', ['build.sh'], { cwd: d, encoding: 'utf8', env: { ...process.env, PATH: (process.env.PATH ?? '').split(':').filter((x) => !x.includes('cuobjdump')).join(':') } });
+    const r = spawnSync('sh', ['build.sh'], {
+      cwd: d,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PATH: (process.env.PATH ?? '')
+          .split(':')
+          .filter((x) => !x.includes('cuobjdump'))
+          .join(':'),
+      },
+    });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(existsSync(join(d, 'kernel.cubin'))).toBe(true);
     expect(existsSync(join(d, 'experiments'))).toBe(true);

@@ -16,10 +16,14 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 const nvcc = spawnSync('nvcc', ['--version'], { encoding: 'utf8' });
 
 describe('the host-memory reproducer', () => {
-  it.skipIf(nvcc.status !== 0)('compiles with nvcc alone (skipped where there is no nvcc)', () => {
-    const r = spawnSync('nvcc', ['-arch=sm_90', '-O2', '-std=c++17', '-o', join(out, 'repro'), join(DIR, 'repro.cu')], { encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
-  }, 120_000);
+  it.skipIf(nvcc.status !== 0)(
+    'compiles with nvcc alone (skipped where there is no nvcc)',
+    () => {
+      const r = spawnSync('nvcc', ['-arch=sm_90', '-O2', '-std=c++17', '-o', join(out, 'repro'), join(DIR, 'repro.cu')], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    },
+    120_000,
+  );
 
   it('the README says what the recorded run printed: every round summed again', () => {
     const run = readFileSync(join(DIR, 'h100-run.txt'), 'utf8');

@@ -29,7 +29,14 @@ describe('repro of a toolchain finding (--finding)', () => {
 describe('repro of a .shared::cluster contention group', () => {
   it('README: the GPU by name (the host apart), a SASS section, exit codes 0, 1 and 2', async () => {
     const out = join(dir, 'cluster');
-    const r = await runAtRoot(['repro', 'reports/baselines/h100-sm_90-contention/all-report.json.gz', '--case', 'atom.shared::cluster.or.b64/contend-cluster-bits', '--out', out]);
+    const r = await runAtRoot([
+      'repro',
+      'reports/baselines/h100-sm_90-contention/all-report.json.gz',
+      '--case',
+      'atom.shared::cluster.or.b64/contend-cluster-bits',
+      '--out',
+      out,
+    ]);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/sh .*\/build\.sh && \(cd .* && \.\/repro\)$/m);
     const readme = readFileSync(join(out, 'README.md'), 'utf8');

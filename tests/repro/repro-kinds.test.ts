@@ -29,14 +29,17 @@ const NEW = 'reports/baselines/h100-sm_90-new-families/default-gpu-run-report.js
 const T = 'cp.reduce.async.bulk.tensor';
 const TENSOR_F32 = `${T}.1d.global.shared::cta.add.bulk_group(f32)/probe:${T}.1d.global.shared__cta.add.bulk_group_f32_-smallest-subnormal-doubled`;
 const CONTROL = 'atom.global.add.f32/probe:atom.global.add.f32-smallest-subnormal-doubled';
-const CLUSTER = 'red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32/vectors/red-async-int.yaml:red.async.relaxed.cluster.shared__cluster.mbarrier__complete_tx__bytes.inc.u32-at-zero';
+const CLUSTER =
+  'red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32/vectors/red-async-int.yaml:red.async.relaxed.cluster.shared__cluster.mbarrier__complete_tx__bytes.inc.u32-at-zero';
 
 let fakeLib = '';
 beforeAll(() => {
   if (!cc) return;
   const libDir = join(dir, 'fakecuda');
   mkdirSync(libDir, { recursive: true });
-  const b = spawnSync('cc', ['-shared', '-fPIC', '-O1', '-o', join(libDir, 'libcuda.so.1'), join(ROOT, 'tests/repro/fixtures/fake-libcuda.c')], { encoding: 'utf8' });
+  const b = spawnSync('cc', ['-shared', '-fPIC', '-O1', '-o', join(libDir, 'libcuda.so.1'), join(ROOT, 'tests/repro/fixtures/fake-libcuda.c')], {
+    encoding: 'utf8',
+  });
   if (b.status !== 0) throw new Error(b.stderr);
   fakeLib = libDir;
 });
@@ -50,13 +53,23 @@ function runFake(folder: string, arg0: Buffer, arg1?: Buffer, arg3?: Buffer) {
   writeFileSync(join(dir, 'arg0.bin'), arg0);
   if (arg1) writeFileSync(join(dir, 'arg1.bin'), arg1);
   if (arg3) writeFileSync(join(dir, 'arg3.bin'), arg3);
-  return spawnSync('./repro', [], { cwd: folder, encoding: 'utf8', env: { ...process.env, LD_LIBRARY_PATH: fakeLib, FAKE_ARG0: join(dir, 'arg0.bin'), ...(arg1 ? { FAKE_ARG1: join(dir, 'arg1.bin') } : {}), ...(arg3 ? { FAKE_ARG3: join(dir, 'arg3.bin') } : {}) } });
+  return spawnSync('./repro', [], {
+    cwd: folder,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      LD_LIBRARY_PATH: fakeLib,
+      FAKE_ARG0: join(dir, 'arg0.bin'),
+      ...(arg1 ? { FAKE_ARG1: join(dir, 'arg1.bin') } : {}),
+      ...(arg3 ? { FAKE_ARG3: join(dir, 'arg3.bin') } : {}),
+    },
+  });
 }
 
 describe('repro of a sweep cell', () => {
   const out = join(dir, 'cell');
   const id = 'atom.global.add.noftz.f16/sweep:self-test';
-  it('a sweep result names its first mismatching cell; the folder holds 4,096 of its pairs, the model\'s bits as data, the README the report\'s counts', async () => {
+  it("a sweep result names its first mismatching cell; the folder holds 4,096 of its pairs, the model's bits as data, the README the report's counts", async () => {
     const r = await runAtRoot(['repro', SELFTEST, '--case', id, '--out', out]);
     expect(r.code, r.out).toBe(0);
     const rep = gz(SELFTEST);
@@ -67,7 +80,9 @@ describe('repro of a sweep cell', () => {
     expect(readme).toContain(`the cell's 65536 pairs: ${count} mismatching`);
     expect(readme).toContain(`mismatch ${sweep.mismatch}, in ${sweep.differingCells} differing cells`);
     expect(readme).toContain('4096 of its 65536 pairs (the other 61440 are left out');
-    expect(readFileSync(join(out, 'params.h'), 'utf8')).toMatch(/PAIRS = 4096, THREADS = 4096, BLOCK_X = 256, GRID_X = 16, CLUSTER_X = 1, MODE = 0, SELFTEST = 1, RETURNS = 1/);
+    expect(readFileSync(join(out, 'params.h'), 'utf8')).toMatch(
+      /PAIRS = 4096, THREADS = 4096, BLOCK_X = 256, GRID_X = 16, CLUSTER_X = 1, MODE = 0, SELFTEST = 1, RETURNS = 1/,
+    );
     // cell 0: a and b are both small positive f16 subnormals (a < 0x10, b < 0x100), whose .noftz sum
     // is exact: the integer sum of the patterns
     const bin = readFileSync(join(out, 'expected.bin'));
@@ -80,7 +95,9 @@ describe('repro of a sweep cell', () => {
     const whole = await runAtRoot(['repro', SELFTEST, '--case', `${id}:cell=0x0001`, '--pairs', '65536', '--out', join(dir, 'whole')]);
     expect(whole.code, whole.out).toBe(0);
     expect(readFileSync(join(dir, 'whole', 'expected.bin')).length).toBe(65536 * 2 + 65536 / 8);
-    expect(readFileSync(join(dir, 'whole', 'README.md'), 'utf8')).toContain("--case 'atom.global.add.noftz.f16/sweep:self-test:cell=0x0001' --spec-edition 9.1 --pairs 65536 --out DIR");
+    expect(readFileSync(join(dir, 'whole', 'README.md'), 'utf8')).toContain(
+      "--case 'atom.global.add.noftz.f16/sweep:self-test:cell=0x0001' --spec-edition 9.1 --pairs 65536 --out DIR",
+    );
     const all = 'reports/baselines/h100-sm_90-sweeps/all16-sm_90-report.json.gz';
     const nan = await runAtRoot(['repro', all, '--case', 'atom.global.add.noftz.f16/sweep', '--out', join(dir, 'nan')]);
     expect(nan.code, nan.out).toBe(0);
@@ -91,25 +108,29 @@ describe('repro of a sweep cell', () => {
     const bits = readFileSync(join(dir, 'nan', 'expected.bin')).subarray(8192);
     expect(bits.some((x) => x !== 0)).toBe(true);
   });
-  it.skipIf(!nvcc || !cc)('builds with nvcc; the host judges every pair: the model\'s bits pass, one wrong expected bit fails', () => {
-    build(out);
-    const bin = readFileSync(join(out, 'expected.bin'));
-    const results = bin.subarray(0, 8192);
-    const a = Buffer.alloc(8192);
-    for (let p = 0; p < 4096; p++) a.writeUInt16LE(p >> 8, 2 * p); // returned old value: the memory before
-    const ok = runFake(out, results, a);
-    expect([ok.status, ok.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: all 4096 pairs as the model gives them \(4096 pass/)]);
-    const bad = Buffer.from(results);
-    bad.writeUInt16LE(bad.readUInt16LE(2 * 77) ^ 1, 2 * 77);
-    const r = runFake(out, bad, a);
-    expect([r.status, r.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: 1 of 4096 pairs differ from the model/)]);
-    // the expected bits corrupted, the results the model's: it must not say NOT REPRODUCED
-    writeFileSync(join(out, 'expected.bin'), Buffer.concat([bad, bin.subarray(8192)]));
-    const c = runFake(out, results, a);
-    expect(c.stdout).not.toMatch(/NOT REPRODUCED/);
-    expect(c.status).toBe(1);
-    writeFileSync(join(out, 'expected.bin'), bin);
-  }, 180_000);
+  it.skipIf(!nvcc || !cc)(
+    "builds with nvcc; the host judges every pair: the model's bits pass, one wrong expected bit fails",
+    () => {
+      build(out);
+      const bin = readFileSync(join(out, 'expected.bin'));
+      const results = bin.subarray(0, 8192);
+      const a = Buffer.alloc(8192);
+      for (let p = 0; p < 4096; p++) a.writeUInt16LE(p >> 8, 2 * p); // returned old value: the memory before
+      const ok = runFake(out, results, a);
+      expect([ok.status, ok.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: all 4096 pairs as the model gives them \(4096 pass/)]);
+      const bad = Buffer.from(results);
+      bad.writeUInt16LE(bad.readUInt16LE(2 * 77) ^ 1, 2 * 77);
+      const r = runFake(out, bad, a);
+      expect([r.status, r.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: 1 of 4096 pairs differ from the model/)]);
+      // the expected bits corrupted, the results the model's: it must not say NOT REPRODUCED
+      writeFileSync(join(out, 'expected.bin'), Buffer.concat([bad, bin.subarray(8192)]));
+      const c = runFake(out, results, a);
+      expect(c.stdout).not.toMatch(/NOT REPRODUCED/);
+      expect(c.status).toBe(1);
+      writeFileSync(join(out, 'expected.bin'), bin);
+    },
+    180_000,
+  );
   it('bad input: exit 2, what to do, no stack trace', async () => {
     const cases: [string[], RegExp][] = [
       [['repro', SELFTEST, '--case', 'atom.global.add.noftz.f16/sweep:self-test:cell=0x1ffff', '--out', join(dir, 'b1')], /not a sweep cell|0x0000-0xffff/],
@@ -117,7 +138,10 @@ describe('repro of a sweep cell', () => {
       [['repro', SELFTEST, '--case', id, '--pairs', '100', '--out', join(dir, 'b3')], /a power of two from 2048 to 65536/],
       [['repro', NEW, '--case', `${CONTROL}:cell=0x0000`, '--out', join(dir, 'b4')], /not a sweep cell of this report/],
       [['repro', NEW, '--case', CONTROL, '--pairs', '4096', '--out', join(dir, 'b5')], /only for a sweep cell/],
-      [['repro', NEW, '--case', 'multimem.ld_reduce.min.u32', '--out', join(dir, 'b6')], /multicast object bound to several GPUs; repro does not write that launch and never creates a multicast object/],
+      [
+        ['repro', NEW, '--case', 'multimem.ld_reduce.min.u32', '--out', join(dir, 'b6')],
+        /multicast object bound to several GPUs; repro does not write that launch and never creates a multicast object/,
+      ],
     ];
     for (const [args, msg] of cases) {
       const r = await runAtRoot(args);
@@ -130,7 +154,7 @@ describe('repro of a sweep cell', () => {
 describe('repro of a case in clusters or through a tensor map', () => {
   const tensor = join(dir, 'tensor');
   const control = join(dir, 'control');
-  it('the tensor .add.f32 case: the tensor map geometry, the lanes telling keeping from flushing (computed here), the report\'s bits', async () => {
+  it("the tensor .add.f32 case: the tensor map geometry, the lanes telling keeping from flushing (computed here), the report's bits", async () => {
     const r = await runAtRoot(['repro', NEW, '--case', TENSOR_F32, '--out', tensor]);
     expect(r.code, r.out).toBe(0);
     const res = gz(NEW).results.find((x: { id: string }) => x.id === TENSOR_F32);
@@ -153,36 +177,40 @@ describe('repro of a case in clusters or through a tensor map', () => {
     expect(cl.code, cl.out).toBe(0);
     expect(readFileSync(join(dir, 'cluster', 'params.h'), 'utf8')).toMatch(/GRID_X = 2, CLUSTER_X = 2, TENSOR_RANK = 0/);
   });
-  it.skipIf(!nvcc || !cc)('build with nvcc; the host judges: the report\'s bits reproduce, a control\'s allowed bits do not, corrupted allowed bits do', () => {
-    for (const f of [tensor, control, join(dir, 'cluster')]) build(f);
-    const res = gz(NEW).results.find((x: { id: string }) => x.id === TENSOR_F32);
-    const slot = (els: string[]) => {
-      const b = Buffer.alloc(1024);
-      els.forEach((x, i) => b.writeUInt32LE(Number(x), 4 * i));
-      return b;
-    };
-    const kept = runFake(tensor, slot(res.case.observed.memory));
-    expect([kept.status, kept.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: 1 of 1 launches kept subnormals on all 3 lanes/)]);
-    const flushed = runFake(tensor, slot(['0x00000000', '0x00000000', '0x00800000', '0x7f800000']));
-    expect([flushed.status, flushed.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: 0 of 1 launches kept subnormals/)]);
-    const ctl = gz(NEW).results.find((x: { id: string }) => x.id === CONTROL);
-    const ret = slot(ctl.case.observed.returned).subarray(0, 16);
-    const ok = runFake(control, slot(ctl.case.observed.memory), undefined, ret);
-    expect([ok.status, ok.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED/)]);
-    // the allowed bits corrupted (lane 0 allows 0x1 instead of the flushed 0x0): the report's bits must not pass
-    const params = readFileSync(join(control, 'params.h'), 'utf8');
-    writeFileSync(join(control, 'params.h'), params.replace(/MEM_LANES_ALLOWED\[(\d+)\] = \{0x0ull/, 'MEM_LANES_ALLOWED[$1] = {0x1ull'));
-    build(control);
-    const bad = runFake(control, slot(ctl.case.observed.memory), undefined, ret);
-    expect([bad.status, bad.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: 1 of 1 launches gave bits the PTX ISA 9\.4 text does not allow/)]);
-    const cl = runFake(join(dir, 'cluster'), slot(['0x00000001']));
-    expect(cl.stdout).toMatch(/in clusters of 2 CTAs/);
-  }, 240_000);
+  it.skipIf(!nvcc || !cc)(
+    "build with nvcc; the host judges: the report's bits reproduce, a control's allowed bits do not, corrupted allowed bits do",
+    () => {
+      for (const f of [tensor, control, join(dir, 'cluster')]) build(f);
+      const res = gz(NEW).results.find((x: { id: string }) => x.id === TENSOR_F32);
+      const slot = (els: string[]) => {
+        const b = Buffer.alloc(1024);
+        els.forEach((x, i) => b.writeUInt32LE(Number(x), 4 * i));
+        return b;
+      };
+      const kept = runFake(tensor, slot(res.case.observed.memory));
+      expect([kept.status, kept.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: 1 of 1 launches kept subnormals on all 3 lanes/)]);
+      const flushed = runFake(tensor, slot(['0x00000000', '0x00000000', '0x00800000', '0x7f800000']));
+      expect([flushed.status, flushed.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: 0 of 1 launches kept subnormals/)]);
+      const ctl = gz(NEW).results.find((x: { id: string }) => x.id === CONTROL);
+      const ret = slot(ctl.case.observed.returned).subarray(0, 16);
+      const ok = runFake(control, slot(ctl.case.observed.memory), undefined, ret);
+      expect([ok.status, ok.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED/)]);
+      // the allowed bits corrupted (lane 0 allows 0x1 instead of the flushed 0x0): the report's bits must not pass
+      const params = readFileSync(join(control, 'params.h'), 'utf8');
+      writeFileSync(join(control, 'params.h'), params.replace(/MEM_LANES_ALLOWED\[(\d+)\] = \{0x0ull/, 'MEM_LANES_ALLOWED[$1] = {0x1ull'));
+      build(control);
+      const bad = runFake(control, slot(ctl.case.observed.memory), undefined, ret);
+      expect([bad.status, bad.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: 1 of 1 launches gave bits the PTX ISA 9\.4 text does not allow/)]);
+      const cl = runFake(join(dir, 'cluster'), slot(['0x00000001']));
+      expect(cl.stdout).toMatch(/in clusters of 2 CTAs/);
+    },
+    240_000,
+  );
 });
 
 describe('repro of a spelling entry (the text silent): check.sh asks whether ptxas still answers as recorded', () => {
   const SP = 'reports/baselines/ptxas-13.0-catalog/sm_90-spelling-report.json.gz';
-  it('accepts recorded: accept -> REPRODUCED, reject -> NOT REPRODUCED; the README has the report\'s answer', async () => {
+  it("accepts recorded: accept -> REPRODUCED, reject -> NOT REPRODUCED; the README has the report's answer", async () => {
     const out = join(dir, 'spell');
     const r = await runAtRoot(['repro', SP, '--case', 'atom.and.L2::cache_hint.b32~reversed', '--out', out]);
     expect(r.code, r.out).toBe(0);
@@ -195,18 +223,29 @@ describe('repro of a spelling entry (the text silent): check.sh asks whether ptx
       return f;
     };
     const check = (p: string) => spawnSync('sh', [join(out, 'check.sh')], { encoding: 'utf8', env: { ...process.env, PTXAS: p } });
-    expect([check(fake('acc', 'exit 0')).status, check(fake('acc', 'exit 0')).stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: ptxas answers accept .* as the recorded run did/)]);
-    expect([check(fake('rej', 'exit 255')).status, check(fake('rej', 'exit 255')).stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: ptxas answers reject/)]);
+    expect([check(fake('acc', 'exit 0')).status, check(fake('acc', 'exit 0')).stdout]).toEqual([
+      1,
+      expect.stringMatching(/REPRODUCED: ptxas answers accept .* as the recorded run did/),
+    ]);
+    expect([check(fake('rej', 'exit 255')).status, check(fake('rej', 'exit 255')).stdout]).toEqual([
+      0,
+      expect.stringMatching(/NOT REPRODUCED: ptxas answers reject/),
+    ]);
   });
 });
 
 describe('the committed folders of the new kinds are byte for byte what repro writes', () => {
   it('expected.bin compared as bytes (the text comparison of repro.test.ts decodes it)', async () => {
     const root = join(ROOT, 'reports/findings');
-    const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => readdirSync(join(root, d.name)).map((x) => join(root, d.name, x))).filter((f) => existsSync(join(f, 'expected.bin')));
+    const folders = readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) => readdirSync(join(root, d.name)).map((x) => join(root, d.name, x)))
+      .filter((f) => existsSync(join(f, 'expected.bin')));
     expect(folders.length).toBeGreaterThanOrEqual(1);
     for (const f of folders) {
-      const m = /Written by: `npm run conformance -- repro (\S+) --case '([^']+)'(?: --spec-edition (\S+))?(?: --pairs (\d+))? --out DIR`/.exec(readFileSync(join(f, 'README.md'), 'utf8'))!;
+      const m = /Written by: `npm run conformance -- repro (\S+) --case '([^']+)'(?: --spec-edition (\S+))?(?: --pairs (\d+))? --out DIR`/.exec(
+        readFileSync(join(f, 'README.md'), 'utf8'),
+      )!;
       const out = join(dir, 'again-bin', f.slice(root.length + 1).replace(/\//g, '__'));
       const r = await runAtRoot(['repro', m[1]!, '--case', m[2]!, ...(m[3] ? ['--spec-edition', m[3]] : []), ...(m[4] ? ['--pairs', m[4]] : []), '--out', out]);
       expect(r.code, r.out).toBe(0);

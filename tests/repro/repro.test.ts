@@ -16,7 +16,11 @@ const REPORT = 'reports/baselines/h100-sm_90-contention/all-report.json.gz';
 const dir = mkdtempSync(join(tmpdir(), 'repro-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Group { id: string; reps: number; outcomes: { count: number; memory: string[] }[] }
+interface Group {
+  id: string;
+  reps: number;
+  outcomes: { count: number; memory: string[] }[];
+}
 const groups = (JSON.parse(gunzipSync(readFileSync(join(ROOT, REPORT))).toString('utf8')) as { contention: Group[] }).contention;
 
 /** Addresses of a recorded group whose final memory is not `want` (for ops whose every order gives one value). */
@@ -32,7 +36,7 @@ if (!nvcc) console.warn('[skip] repro build: no nvcc on PATH');
 describe('repro of a contention group', () => {
   const or64 = 'atom.shared::cluster.or.b64/contend-cluster-bits';
   const out = join(dir, 'or64');
-  it('writes the folder: the kernel, the launch and allowed values, the host program, build.sh, a README whose numbers are the report\'s', async () => {
+  it("writes the folder: the kernel, the launch and allowed values, the host program, build.sh, a README whose numbers are the report's", async () => {
     const r = await runAtRoot(['repro', REPORT, '--case', or64, '--out', out]);
     expect(r.code, r.out).toBe(0);
     for (const f of ['kernel.ptx', 'params.h', 'host.cpp', 'build.sh', 'README.md']) expect(existsSync(join(out, f)), f).toBe(true);
@@ -45,7 +49,9 @@ describe('repro of a contention group', () => {
     expect(bad).toBeGreaterThan(0);
     const readme = readFileSync(join(out, 'README.md'), 'utf8');
     expect(readme).toContain(`${bad} of ${total} addresses over 2 launches held a final value no order gives`);
-    expect(readme).toMatch(/Two atomic operations \(atom or red\) are performed atomically with respect to each other only if each operation specifies a scope that includes the other/);
+    expect(readme).toMatch(
+      /Two atomic operations \(atom or red\) are performed atomically with respect to each other only if each operation specifies a scope that includes the other/,
+    );
     expect(r.out).toContain(`the recorded run: ${bad} of ${total} addresses`);
     expect(readFileSync(join(out, 'kernel.ptx'), 'utf8')).toMatch(/atom\.shared::cluster\.or\.b64/);
   });
@@ -59,16 +65,20 @@ describe('repro of a contention group', () => {
     expect(readFileSync(join(dir, 'or32', 'README.md'), 'utf8')).toContain(`0 of ${total} addresses over 2 launches`);
   });
 
-  it.skipIf(!nvcc)('builds with nvcc alone; without a driver ./repro says so and exits 2', () => {
-    const b = spawnSync('sh', [join(out, 'build.sh')], { encoding: 'utf8', timeout: 120_000 });
-    expect(b.status, b.stderr).toBe(0);
-    expect(existsSync(join(out, 'kernel.cubin'))).toBe(true);
-    const run = spawnSync('./repro', [], { cwd: out, encoding: 'utf8' });
-    if (/no CUDA driver/.test(run.stderr)) expect(run.status).toBe(2);
-    else expect([0, 1]).toContain(run.status); // a machine with a driver runs it
-  }, 180_000);
+  it.skipIf(!nvcc)(
+    'builds with nvcc alone; without a driver ./repro says so and exits 2',
+    () => {
+      const b = spawnSync('sh', [join(out, 'build.sh')], { encoding: 'utf8', timeout: 120_000 });
+      expect(b.status, b.stderr).toBe(0);
+      expect(existsSync(join(out, 'kernel.cubin'))).toBe(true);
+      const run = spawnSync('./repro', [], { cwd: out, encoding: 'utf8' });
+      if (/no CUDA driver/.test(run.stderr)) expect(run.status).toBe(2);
+      else expect([0, 1]).toContain(run.status); // a machine with a driver runs it
+    },
+    180_000,
+  );
 
-  it('--finding KEY takes the finding\'s contention group', async () => {
+  it("--finding KEY takes the finding's contention group", async () => {
     const r = await runAtRoot(['repro', REPORT, '--finding', 'F6', '--out', join(dir, 'f6')]);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/repro: atom\.shared::cluster\.or\.b64(\(_\))?\/contend-cluster-bits/);
@@ -97,7 +107,8 @@ describe('repro of a contention group', () => {
 
 describe('repro of a single-thread case (the bulk .add.f32 subnormals of the recorded H200 run)', () => {
   const GPU = 'reports/baselines/h200-sm_90-gpu-run/report.json.gz';
-  const id = 'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32/probe:cp.reduce.async.bulk.global.shared__cta.bulk_group.add.f32-smallest-subnormal-doubled';
+  const id =
+    'cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32/probe:cp.reduce.async.bulk.global.shared__cta.bulk_group.add.f32-smallest-subnormal-doubled';
   // memory 1, 0x7fffff, 0x800000, max; source 1, 1, -0x1, max: the 9.1 text flushes subnormal inputs and results
   it('under 9.1: the flushed sums are what is allowed, and the recorded kept ones are outside; under 9.4 every lane is allowed', async () => {
     const r91 = await runAtRoot(['repro', GPU, '--case', id, '--out', join(dir, 'bulk91')]);
@@ -113,11 +124,15 @@ describe('repro of a single-thread case (the bulk .add.f32 subnormals of the rec
     const r94 = await runAtRoot(['repro', GPU, '--case', id, '--out', join(dir, 'bulk94'), '--spec-edition', '9.4']);
     expect(r94.out).toContain('the recorded run: every lane allowed under PTX ISA 9.4');
   });
-  it.skipIf(!nvcc)('builds with nvcc alone', () => {
-    const b = spawnSync('sh', [join(dir, 'bulk91', 'build.sh')], { encoding: 'utf8', timeout: 120_000 });
-    expect(b.status, b.stderr).toBe(0);
-    expect(existsSync(join(dir, 'bulk91', 'repro'))).toBe(true);
-  }, 180_000);
+  it.skipIf(!nvcc)(
+    'builds with nvcc alone',
+    () => {
+      const b = spawnSync('sh', [join(dir, 'bulk91', 'build.sh')], { encoding: 'utf8', timeout: 120_000 });
+      expect(b.status, b.stderr).toBe(0);
+      expect(existsSync(join(dir, 'bulk91', 'repro'))).toBe(true);
+    },
+    180_000,
+  );
   it('refuses a case without observed bits and a multicast launch, exit 2', async () => {
     const ref = await runAtRoot(['repro', GPU, '--case', 'atom.global.nope/probe:x', '--out', join(dir, 'y1')]);
     expect([ref.code, ref.out]).toEqual([2, expect.stringMatching(/no result with this id/)]);
@@ -132,7 +147,13 @@ describe('the committed reproducers (reports/findings/)', () => {
   it('are what repro writes today from the command in their README, file by file', async () => {
     const { readdirSync } = await import('node:fs');
     const root = join(ROOT, 'reports/findings');
-    const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => readdirSync(join(root, d.name), { withFileTypes: true }).filter((x) => x.isDirectory()).map((x) => join(root, d.name, x.name)));
+    const folders = readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) =>
+        readdirSync(join(root, d.name), { withFileTypes: true })
+          .filter((x) => x.isDirectory())
+          .map((x) => join(root, d.name, x.name)),
+      );
     expect(folders.length).toBeGreaterThanOrEqual(30);
     for (const f of folders) {
       const readme = existsSync(join(f, 'README.md')) ? readFileSync(join(f, 'README.md'), 'utf8') : '';
@@ -141,7 +162,16 @@ describe('the committed reproducers (reports/findings/)', () => {
       const m = /Written by: `npm run conformance -- repro (\S+) --case '([^']+)'(?: --spec-edition (\S+))?(?: --pairs (\d+))? --out DIR`/.exec(readme);
       expect(m, f).not.toBeNull();
       const out = join(dir, 'again', f.slice(root.length + 1).replace(/\//g, '__'));
-      const r = await runAtRoot(['repro', m![1]!, '--case', m![2]!, ...(m![3] ? ['--spec-edition', m![3]] : []), ...(m![4] ? ['--pairs', m![4]] : []), '--out', out]);
+      const r = await runAtRoot([
+        'repro',
+        m![1]!,
+        '--case',
+        m![2]!,
+        ...(m![3] ? ['--spec-edition', m![3]] : []),
+        ...(m![4] ? ['--pairs', m![4]] : []),
+        '--out',
+        out,
+      ]);
       expect(r.code, r.out).toBe(0);
       for (const name of readdirSync(out)) expect(readFileSync(join(f, name), 'utf8'), `${f}/${name}`).toBe(readFileSync(join(out, name), 'utf8'));
       const tracked = readdirSync(f).filter((x) => !['kernel.cubin', 'repro', 'build.log'].includes(x));
@@ -166,7 +196,10 @@ describe('repro of a toolchain finding (a catalog entry ptxas answered otherwise
     expect(readFileSync(join(out, 'entry.ptx'), 'utf8')).toMatch(/\.target sm_100a[\s\S]*red\.async\.release\.gpu\.global\.min\.u32 \[/);
     const check = (ptxas: string) => spawnSync('sh', [join(out, 'check.sh')], { encoding: 'utf8', env: { ...process.env, PTXAS: ptxas } });
     const accepts = check(fake('accepts', 'exit 0'));
-    expect([accepts.status, accepts.stdout]).toEqual([1, expect.stringMatching(/REPRODUCED: ptxas answers accept \(exit 0\) at PTX ISA 9\.0, where the PTX ISA text says reject/)]);
+    expect([accepts.status, accepts.stdout]).toEqual([
+      1,
+      expect.stringMatching(/REPRODUCED: ptxas answers accept \(exit 0\) at PTX ISA 9\.0, where the PTX ISA text says reject/),
+    ]);
     const rejects = check(fake('rejects', 'echo "error: Illegal"; exit 255'));
     expect([rejects.status, rejects.stdout]).toEqual([0, expect.stringMatching(/NOT REPRODUCED: ptxas answers reject \(exit 255\) at PTX ISA 9\.0/)]);
     const crashes = check(fake('crashes', 'kill -SEGV $$'));

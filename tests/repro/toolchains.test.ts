@@ -28,16 +28,20 @@ describe('reports/findings/toolchains.txt, checked again under each toolchain he
   if (p118) byRelease.set('11.8', p118);
   for (const release of [...new Set(lines.map((l) => l.release))]) {
     const ptxas = byRelease.get(release);
-    it.skipIf(!ptxas)(`ptxas ${release}: every line says what it said when recorded${ptxas ? '' : ' (skipped: no such ptxas here; npm run setup:toolchain fetches 11.8)'}`, () => {
-      const mine = lines.filter((l) => l.release === release);
-      expect(mine.length).toBeGreaterThan(0);
-      const got = mine.map((l) => {
-        const r = spawnSync('sh', [join(ROOT, l.folder, 'check.sh'), l.module], { encoding: 'utf8', env: { ...process.env, PTXAS: ptxas } });
-        rmSync(join(ROOT, l.folder, 'ptxas.log'), { force: true });
-        return `${l.folder} ${l.module}: ${word(r.stdout.trim().split('\n').at(-1) ?? '') ?? r.stdout}`;
-      });
-      expect(got).toEqual(mine.map((l) => `${l.folder} ${l.module}: ${word(l.said)}`));
-    }, 120_000);
+    it.skipIf(!ptxas)(
+      `ptxas ${release}: every line says what it said when recorded${ptxas ? '' : ' (skipped: no such ptxas here; npm run setup:toolchain fetches 11.8)'}`,
+      () => {
+        const mine = lines.filter((l) => l.release === release);
+        expect(mine.length).toBeGreaterThan(0);
+        const got = mine.map((l) => {
+          const r = spawnSync('sh', [join(ROOT, l.folder, 'check.sh'), l.module], { encoding: 'utf8', env: { ...process.env, PTXAS: ptxas } });
+          rmSync(join(ROOT, l.folder, 'ptxas.log'), { force: true });
+          return `${l.folder} ${l.module}: ${word(r.stdout.trim().split('\n').at(-1) ?? '') ?? r.stdout}`;
+        });
+        expect(got).toEqual(mine.map((l) => `${l.folder} ${l.module}: ${word(l.said)}`));
+      },
+      120_000,
+    );
   }
   it('the file has lines for both toolchains, and a verdict word on each', () => {
     expect(new Set(lines.map((l) => l.release))).toEqual(new Set(['13.0', '11.8']));

@@ -36,7 +36,11 @@ function testFiles(dir: string): string[] {
 }
 
 function listed(config: string): string[] {
-  const out = execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'list', '--filesOnly', '--json', '--config', config], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'list', '--filesOnly', '--json', '--config', config], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   return (JSON.parse(out.slice(out.indexOf('['))) as { file: string }[]).map((x) => relative(ROOT, x.file)).sort();
 }
 
@@ -53,9 +57,13 @@ describe('the two test suites', () => {
   it('the check fails on a file in both, in neither, and on a long name without a file', () => {
     const all = ['tests/a.test.ts', 'tests/b.test.ts', 'tests/c.test.ts'];
     expect(suiteProblems(all, ['tests/a.test.ts', 'tests/b.test.ts'], ['tests/c.test.ts'], ['tests/c.test.ts'])).toEqual([]);
-    expect(suiteProblems(all, ['tests/a.test.ts', 'tests/b.test.ts'], ['tests/b.test.ts', 'tests/c.test.ts'], [])).toEqual(['tests/b.test.ts: in both npm test and npm run test:long']);
+    expect(suiteProblems(all, ['tests/a.test.ts', 'tests/b.test.ts'], ['tests/b.test.ts', 'tests/c.test.ts'], [])).toEqual([
+      'tests/b.test.ts: in both npm test and npm run test:long',
+    ]);
     expect(suiteProblems(all, ['tests/a.test.ts'], ['tests/c.test.ts'], [])).toEqual(['tests/b.test.ts: in neither npm test nor npm run test:long']);
-    expect(suiteProblems(all, ['tests/a.test.ts', 'tests/b.test.ts'], ['tests/c.test.ts'], ['tests/gone.test.ts'])).toEqual(['tests/gone.test.ts: named in tests/suites/long.ts but no such test file']);
+    expect(suiteProblems(all, ['tests/a.test.ts', 'tests/b.test.ts'], ['tests/c.test.ts'], ['tests/gone.test.ts'])).toEqual([
+      'tests/gone.test.ts: named in tests/suites/long.ts but no such test file',
+    ]);
   });
 
   it('.ci/run calls exactly npm test; test:long is its own script', async () => {

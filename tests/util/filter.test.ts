@@ -13,11 +13,15 @@ describe('globs', () => {
   it('fast-check: globMatcher decides as the glob regular expression, on ids made of the glob letters (seed 31)', () => {
     let hits = 0;
     fc.assert(
-      fc.property(fc.array(chars, { maxLength: 9 }).map((a) => a.join('')), fc.array(idChars, { maxLength: 14 }).map((a) => a.join('')), (glob, id) => {
-        const want = globRegExp(glob).test(id);
-        expect(globMatcher(glob)(id), `${glob} ~ ${id}`).toBe(want);
-        if (want) hits++;
-      }),
+      fc.property(
+        fc.array(chars, { maxLength: 9 }).map((a) => a.join('')),
+        fc.array(idChars, { maxLength: 14 }).map((a) => a.join('')),
+        (glob, id) => {
+          const want = globRegExp(glob).test(id);
+          expect(globMatcher(glob)(id), `${glob} ~ ${id}`).toBe(want);
+          if (want) hits++;
+        },
+      ),
       { numRuns: 20000, seed: 31 },
     );
     expect(hits).toBeGreaterThan(300);
@@ -45,10 +49,15 @@ describe('the name gate (compileFilterNameGate): may an id <prefix><name> match 
     const ch = fc.constantFrom('a', 't', 'o', 'm', '.', '/', ':', '-', '_', '1', '*', '?', 'c');
     const nameCh = fc.constantFrom('a', 't', '1', '.', '-', '_', 'c', 'm');
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: ch, minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 }), fc.string({ unit: ch.filter((c) => c !== '*' && c !== '?'), maxLength: 12 }), fc.string({ unit: nameCh, minLength: 1, maxLength: 6 }), (alts, prefix, name) => {
-        const pattern = alts.join(',');
-        if (compileFilter(pattern)(prefix + name)) expect(gate(pattern)(prefix)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: ch, minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 }),
+        fc.string({ unit: ch.filter((c) => c !== '*' && c !== '?'), maxLength: 12 }),
+        fc.string({ unit: nameCh, minLength: 1, maxLength: 6 }),
+        (alts, prefix, name) => {
+          const pattern = alts.join(',');
+          if (compileFilter(pattern)(prefix + name)) expect(gate(pattern)(prefix)).toBe(true);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -49,7 +49,7 @@ describe('a printed path', () => {
   });
 });
 
-describe("tsx for a child process", () => {
+describe('tsx for a child process', () => {
   it("names tsx's loader by its file, found from any directory", () => {
     expect(TSX_IMPORT[0]).toBe('--import');
     const url = TSX_IMPORT[1]!;

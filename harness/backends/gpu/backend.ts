@@ -84,9 +84,12 @@ export interface GpuRunOptions {
   readonly onResults?: (rs: readonly EntryResult[]) => void;
 }
 
-
 /** The passes and observed results counted in `totals` beyond those the report keeps whole, as counts of their own. */
-function notKept(totals: Readonly<Record<string, number>>, keptPasses: Readonly<Record<string, number>>, keptObserved: Readonly<Record<string, number>>): Record<string, number> {
+function notKept(
+  totals: Readonly<Record<string, number>>,
+  keptPasses: Readonly<Record<string, number>>,
+  keptObserved: Readonly<Record<string, number>>,
+): Record<string, number> {
   const t = new Tally();
   for (const r of tallyRows(totals, 'total')) {
     if (r.what === 'pass' && r.n > (keptPasses[r.family] ?? 0)) t.dropped(r.family, 'cases', r.n - (keptPasses[r.family] ?? 0));
@@ -124,7 +127,16 @@ const BATCH_CASES = 1 << 18;
 const BATCH_JOBS = 256;
 
 function skippedCase(c: Case, reason: string): EntryResult {
-  return { id: c.id, family: c.variant.family, kind: 'case', ptx: c.variant.ptx, modulePtx: '-', catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] }, verdict: 'skipped', reason };
+  return {
+    id: c.id,
+    family: c.variant.family,
+    kind: 'case',
+    ptx: c.variant.ptx,
+    modulePtx: '-',
+    catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+    verdict: 'skipped',
+    reason,
+  };
 }
 
 /** Bulk sizes of a library run's wide jobs: every bulk variant runs generated cases of each (and of 16 bytes in its own job). */
@@ -138,7 +150,9 @@ export function wideShape(gv: GpuVariant, bytes: number, device?: DeviceInfo): {
   const shape = gv.gpu.wide!.shape(gv.entry, gv.shape, bytes);
   const need = shape.perCta?.sharedBytes ?? 0;
   if (device?.sharedPerBlockOptin !== undefined && need > device.sharedPerBlockOptin) {
-    return { why: `a case of ${bytes} bytes needs ${need} bytes of shared memory in one CTA and ${device.name} allows ${device.sharedPerBlockOptin} (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN); split it into cases of fewer bytes` };
+    return {
+      why: `a case of ${bytes} bytes needs ${need} bytes of shared memory in one CTA and ${device.name} allows ${device.sharedPerBlockOptin} (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN); split it into cases of fewer bytes`,
+    };
   }
   return { shape, kernel: wideKernelName(gv.name) };
 }
@@ -150,7 +164,18 @@ function catalogWhy(plan: GpuPlan, c: Case): string {
   let why = catalogWhys.get(key);
   if (why === undefined) {
     const target = findTarget(plan.arch);
-    const e = target && enumerateMatching({ target, ptx: plan.ptx, neighbours: false, isaNeighbours: false, spellings: false, kinds: ['variant'], keep: (id) => id === c.variant.id, families: families().filter((f) => f.id === c.variant.family) })[0];
+    const e =
+      target &&
+      enumerateMatching({
+        target,
+        ptx: plan.ptx,
+        neighbours: false,
+        isaNeighbours: false,
+        spellings: false,
+        kinds: ['variant'],
+        keep: (id) => id === c.variant.id,
+        families: families().filter((f) => f.id === c.variant.family),
+      })[0];
     why = e ? e.reason : 'the catalog has no such variant; --list shows the ones it has';
     catalogWhys.set(key, why);
   }
@@ -166,7 +191,12 @@ function inPlan(plan: GpuPlan, c: Case): GpuVariant | { why: string } {
 }
 
 /** Why the gpu executor does not run this case, or its variant, launch mode and (a wide case) shape and kernel. */
-function placeCase(find: (c: Case) => GpuVariant | { why: string }, c: Case, multicastWhy: string, device?: DeviceInfo): { why: string } | { gv: GpuVariant; mode: 0 | 1; wide?: { shape: KernelShape; kernel: string } } {
+function placeCase(
+  find: (c: Case) => GpuVariant | { why: string },
+  c: Case,
+  multicastWhy: string,
+  device?: DeviceInfo,
+): { why: string } | { gv: GpuVariant; mode: 0 | 1; wide?: { shape: KernelShape; kernel: string } } {
   if (!gpuFamily(c.variant.family)) return { why: multicastWhy };
   const gv = find(c);
   if ('why' in gv) return gv;
@@ -180,7 +210,12 @@ function placeCase(find: (c: Case) => GpuVariant | { why: string }, c: Case, mul
 }
 
 /** A shard's part of the directed library's cases: those of its own variants, and by ordinal those of variants no shard runs. */
-async function* ownCases(batches: AsyncIterable<CaseBatch> | Iterable<CaseBatch>, mine: ReadonlySet<string>, runs: ReadonlySet<string>, shard: Shard): AsyncGenerator<CaseBatch> {
+async function* ownCases(
+  batches: AsyncIterable<CaseBatch> | Iterable<CaseBatch>,
+  mine: ReadonlySet<string>,
+  runs: ReadonlySet<string>,
+  shard: Shard,
+): AsyncGenerator<CaseBatch> {
   let n = 0;
   for await (const b of batches) {
     if (isPacked(b)) yield b.filter((i) => (runs.has(b.variantId(i)) ? mine.has(b.variantId(i)) : n++ % shard.count === shard.index));
@@ -215,7 +250,14 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     }
     opts.onResults?.(rs);
   };
-  const base = (e: GpuPlan['skipped'][number]['entry']) => ({ id: e.id, family: e.family, kind: 'variant' as const, ptx: e.ptx, modulePtx: opts.ptx, catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: [] } });
+  const base = (e: GpuPlan['skipped'][number]['entry']) => ({
+    id: e.id,
+    family: e.family,
+    kind: 'variant' as const,
+    ptx: e.ptx,
+    modulePtx: opts.ptx,
+    catalog: { status: e.status, expect: e.expect, reason: e.reason, rules: [] },
+  });
 
   // the jobs: library runs of the selected variants, then the given cases grouped by variant and mode
   const jobs: Omit<GpuJob, 'id' | 'cubin' | 'sass'>[] = [];
@@ -227,14 +269,41 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     // (those of variants the library does not run, e.g. multimem's, by ordinal), so no case runs twice
     const selected = plan.variants.filter((v) => opts.keep(v.entry.id));
     const shardVariants = shardSlice(selected, opts.shard);
-    if (opts.shard && opts.cases) givenCases = ownCases(opts.cases, new Set(shardVariants.map((v) => v.entry.id)), new Set(selected.map((v) => v.entry.id)), opts.shard);
-    emit(shardSlice(plan.skipped.filter((s) => opts.keep(s.entry.id)), opts.shard).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })));
-    const others = shardSlice(enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: families().filter((f) => !gpuFamily(f.id)) }).filter((e) => e.expect === 'accept' && opts.keep(e.id)), opts.shard);
+    if (opts.shard && opts.cases)
+      givenCases = ownCases(opts.cases, new Set(shardVariants.map((v) => v.entry.id)), new Set(selected.map((v) => v.entry.id)), opts.shard);
+    emit(
+      shardSlice(
+        plan.skipped.filter((s) => opts.keep(s.entry.id)),
+        opts.shard,
+      ).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })),
+    );
+    const others = shardSlice(
+      enumerateCatalog({
+        target: opts.target,
+        ptx: opts.ptx,
+        neighbours: false,
+        isaNeighbours: false,
+        spellings: false,
+        families: families().filter((f) => !gpuFamily(f.id)),
+      }).filter((e) => e.expect === 'accept' && opts.keep(e.id)),
+      opts.shard,
+    );
     emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
     for (const gv of shardVariants) {
       ran.add(gv.entry.id);
       for (let from = 0, first = true; first || from < opts.generated; from += GEN_JOB, first = false) {
-        jobs.push({ kernel: gv.name, variant: variantOf(gv), shape: gv.shape, modulePtx: opts.ptx, mode: 0, cases: [], library: first, generated: Math.min(GEN_JOB, Math.max(0, opts.generated - from)), generatedFrom: from, seed: opts.seed });
+        jobs.push({
+          kernel: gv.name,
+          variant: variantOf(gv),
+          shape: gv.shape,
+          modulePtx: opts.ptx,
+          mode: 0,
+          cases: [],
+          library: first,
+          generated: Math.min(GEN_JOB, Math.max(0, opts.generated - from)),
+          generatedFrom: from,
+          seed: opts.seed,
+        });
         jobVariant.push(gv);
       }
       // a family with wide cases: generated cases of each WIDE_LIBRARY_BYTES size, one job per size
@@ -242,7 +311,18 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         for (const bytes of WIDE_LIBRARY_BYTES) {
           const w = wideShape(gv, bytes, opts.device);
           if ('why' in w) continue;
-          jobs.push({ kernel: w.kernel, variant: variantOf(gv), shape: w.shape, modulePtx: opts.ptx, mode: 0, cases: [], library: true, generated: 0, generatedFrom: 0, seed: opts.seed });
+          jobs.push({
+            kernel: w.kernel,
+            variant: variantOf(gv),
+            shape: w.shape,
+            modulePtx: opts.ptx,
+            mode: 0,
+            cases: [],
+            library: true,
+            generated: 0,
+            generatedFrom: 0,
+            seed: opts.seed,
+          });
           jobVariant.push(gv);
         }
       }
@@ -342,7 +422,9 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       const now = performance.now();
       if (now - lastNote > 2000) {
         lastNote = now;
-        opts.onProgress?.(`gpu: ${done}/${dispatched} jobs, ${cases} cases judged in ${((now - tr) / 1000).toFixed(1)} s (${(cases / Math.max((now - tr) / 1000, 1e-9) / 1e6).toFixed(2)} M/s; worker seconds: making ${(ms.make / 1000).toFixed(1)}, GPU ${(ms.gpu / 1000).toFixed(1)}, judging ${(ms.judge / 1000).toFixed(1)}; ${fast} by the fast judge)`);
+        opts.onProgress?.(
+          `gpu: ${done}/${dispatched} jobs, ${cases} cases judged in ${((now - tr) / 1000).toFixed(1)} s (${(cases / Math.max((now - tr) / 1000, 1e-9) / 1e6).toFixed(2)} M/s; worker seconds: making ${(ms.make / 1000).toFixed(1)}, GPU ${(ms.gpu / 1000).toFixed(1)}, judging ${(ms.judge / 1000).toFixed(1)}; ${fast} by the fast judge)`,
+        );
       }
     })();
     inflight.add(run);
@@ -375,7 +457,20 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         const k = g.cases.length + (g.packed?.n ?? 0);
         // the first keepWhole given cases of the run kept whole, counted over the jobs in order (a count, never Infinity: the job goes as JSON)
         const keepFirst = Math.min(k, Math.max(0, keepWhole - flushed));
-        const job = { kernel: g.kernel, variant: variantOf(g.gv), shape: g.shape, modulePtx: opts.ptx, mode: g.mode, cases: g.cases, ...(g.packed ? { packed: g.packed.data() } : {}), library: false, generated: 0, generatedFrom: 0, seed: opts.seed, keepFirst };
+        const job = {
+          kernel: g.kernel,
+          variant: variantOf(g.gv),
+          shape: g.shape,
+          modulePtx: opts.ptx,
+          mode: g.mode,
+          cases: g.cases,
+          ...(g.packed ? { packed: g.packed.data() } : {}),
+          library: false,
+          generated: 0,
+          generatedFrom: 0,
+          seed: opts.seed,
+          keepFirst,
+        };
         flushed += k;
         buffered -= k;
         g.cases = [];
@@ -387,7 +482,11 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         }
         // a module is compiled when a case of one of its variants first comes (a file of one variant
         // compiles one module); the variants of every group waiting then go with it
-        if (!isCompiled(g.gv)) await compile([...new Set([g.gv, ...[...groups.values()].map((x) => x.gv)])].filter((v) => !isCompiled(v)), false);
+        if (!isCompiled(g.gv))
+          await compile(
+            [...new Set([g.gv, ...[...groups.values()].map((x) => x.gv)])].filter((v) => !isCompiled(v)),
+            false,
+          );
         while (inflight.size >= 2 * workers) await Promise.race(inflight);
         void dispatch([full(job, g.gv, jobs.length + dispatched)]);
       };
@@ -448,7 +547,10 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
           // come), start the pool, and run what is buffered
           streaming = true;
           opts.onProgress?.(`gpu: more than ${STREAM_ABOVE} cases given: running while reading, each module compiled when its first case comes`);
-          await compile([...new Set([...jobVariant, ...[...groups.values()].map((g) => g.gv)])], jobs.some((j) => j.generated > 0));
+          await compile(
+            [...new Set([...jobVariant, ...[...groups.values()].map((g) => g.gv)])],
+            jobs.some((j) => j.generated > 0),
+          );
           startPool(8 * STREAM_WORKERS);
           const early = jobs.splice(0);
           const earlyGv = jobVariant.splice(0);
@@ -463,12 +565,16 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     }
 
     if (!streaming) {
-      await compile([...new Set(jobVariant)], jobs.some((j) => j.generated > 0));
+      await compile(
+        [...new Set(jobVariant)],
+        jobs.some((j) => j.generated > 0),
+      );
       if (jobs.length) startPool(jobs.length);
     }
     // batches of the remaining jobs in plan order (neighbouring variants share a module)
     const order = jobs.map((_, id) => id).sort((x, y) => jobVariant[x]!.index - jobVariant[y]!.index);
-    const size = (id: number) => (jobs[id]!.cases.length + (jobs[id]!.packed?.n ?? 0) + jobs[id]!.generated + (jobs[id]!.library ? 64 : 0)) * slotsPerCase(jobs[id]!.shape);
+    const size = (id: number) =>
+      (jobs[id]!.cases.length + (jobs[id]!.packed?.n ?? 0) + jobs[id]!.generated + (jobs[id]!.library ? 64 : 0)) * slotsPerCase(jobs[id]!.shape);
     const batches: number[][] = [];
     let cur: number[] = [];
     let curSize = 0;
@@ -547,7 +653,11 @@ function variantOf(gv: GpuVariant) {
 async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promise<{ totals: Record<string, number>; results: EntryResult[]; cases: number }> {
   const v = job.variant;
   const given = [...job.cases, ...(job.packed ? unpackAll(PackedCases.fromData(job.packed)) : [])];
-  const all: Case[] = [...given, ...(job.library ? libraryCases(v, job.seed, job.shape.caseBytes) : []), ...(job.generated ? generateCases(v, job.seed, 3, job.generated, job.generatedFrom) : [])];
+  const all: Case[] = [
+    ...given,
+    ...(job.library ? libraryCases(v, job.seed, job.shape.caseBytes) : []),
+    ...(job.generated ? generateCases(v, job.seed, 3, job.generated, job.generatedFrom) : []),
+  ];
   const w = job.shape.width;
   const launch: LaunchJob = {
     kernel: job.kernel,
@@ -557,7 +667,11 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
     ...(job.shape.tensorMap ? { tensorMap: job.shape.tensorMap } : {}),
     ...(job.shape.perCta ? { caseBytes: job.shape.caseBytes!, perCta: job.shape.perCta } : {}),
     mode: job.mode,
-    cases: all.map((c) => ({ memory: c.input.memory!.map((x) => hex(w, x)), b: (c.input.b ?? c.input.source)!.map((x) => hex(w, x)), ...(c.input.c ? { c: c.input.c.map((x) => hex(w, x)) } : {}) })),
+    cases: all.map((c) => ({
+      memory: c.input.memory!.map((x) => hex(w, x)),
+      b: (c.input.b ?? c.input.source)!.map((x) => hex(w, x)),
+      ...(c.input.c ? { c: c.input.c.map((x) => hex(w, x)) } : {}),
+    })),
   };
   const iso = await runIsolated([launch], { executor: opts.executor, cubin: job.cubin, timeoutMs: 120_000 });
   const tally = new Tally();
@@ -568,13 +682,20 @@ async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promis
     const o = iso.outcomes[0]![j]!;
     if ('error' in o) {
       tally.judged(v.family, 'error');
-      results.push({ ...skippedCase(c, ''), modulePtx: job.modulePtx, sass: job.sass, verdict: 'error', reason: `the launch failed for this case alone: ${o.error} (the worker had failed with ${why})` });
+      results.push({
+        ...skippedCase(c, ''),
+        modulePtx: job.modulePtx,
+        sass: job.sass,
+        verdict: 'error',
+        reason: `the launch failed for this case alone: ${o.error} (the worker had failed with ${why})`,
+      });
       return;
     }
     const observed = { memory: o.memory.map((x) => BigInt(x)), ...(job.shape.returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
     const verdict = judge(c.id, v, c.input, observed);
     tally.judged(v.family, verdict.verdict);
-    if (j < given.length ? j < keepFirst || verdict.verdict !== 'pass' : keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed)) results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
+    if (j < given.length ? j < keepFirst || verdict.verdict !== 'pass' : keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed))
+      results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
   });
   return { totals: tally.stats(), results, cases: all.length };
 }

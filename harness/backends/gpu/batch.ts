@@ -47,7 +47,18 @@ export function decodeCase(bufs: readonly Uint8Array[], slot: number, width: num
  * Fills slots `first`..`first+count-1` with generated cases `index0`.. of (seed, vkey): every field
  * of `shape`, `laneBits`-bit lanes, `lanes` per element of `width` bits. The buffers are zero there.
  */
-export function fillGenerated(words: readonly Uint32Array[], first: number, count: number, shape: InputShape, t: LaneTable, width: number, lanes: number, seed: number, vkey: number, index0: number): void {
+export function fillGenerated(
+  words: readonly Uint32Array[],
+  first: number,
+  count: number,
+  shape: InputShape,
+  t: LaneTable,
+  width: number,
+  lanes: number,
+  seed: number,
+  vkey: number,
+  index0: number,
+): void {
   // laneWord (random.ts) inlined, its per-job, per-case and per-lane parts hoisted: the same bits
   const laneBits = width / lanes;
   const sk = seedKey(seed, vkey);
@@ -76,7 +87,19 @@ export function fillGenerated(words: readonly Uint32Array[], first: number, coun
 
 // Two loops, one per lane kind, so that each stays monomorphic in V8 across the variants a worker runs.
 
-function fillNarrow(w: Uint32Array, first: number, count: number, sk: number, index0: number, salts: Int32Array, at: Int32Array, shift: Int32Array, vals: Uint32Array, cnt: number, top: number): void {
+function fillNarrow(
+  w: Uint32Array,
+  first: number,
+  count: number,
+  sk: number,
+  index0: number,
+  salts: Int32Array,
+  at: Int32Array,
+  shift: Int32Array,
+  vals: Uint32Array,
+  cnt: number,
+  top: number,
+): void {
   const lanesTotal = salts.length;
   for (let i = 0; i < count; i++) {
     const base = (first + i) * WORDS;
@@ -90,7 +113,18 @@ function fillNarrow(w: Uint32Array, first: number, count: number, sk: number, in
   }
 }
 
-function fillWide(w: Uint32Array, first: number, count: number, sk: number, index0: number, salts: Int32Array, at: Int32Array, vals: Uint32Array, cnt: number, tw: number): void {
+function fillWide(
+  w: Uint32Array,
+  first: number,
+  count: number,
+  sk: number,
+  index0: number,
+  salts: Int32Array,
+  at: Int32Array,
+  vals: Uint32Array,
+  cnt: number,
+  tw: number,
+): void {
   const lanesTotal = salts.length;
   for (let i = 0; i < count; i++) {
     const base = (first + i) * WORDS;

@@ -160,7 +160,10 @@ export interface GpuVariantRun {
  * One module of kernels for a command of its own (sweeps, contention): compiled (or found in the
  * cubin cache), the driver initialised on device 0, and the module loaded. The caller unloads it.
  */
-export async function openModule(text: string, opts: { ptxas: { path: string; versionLine: string }; arch: string; cacheDir: string }): Promise<{ l: Launcher; m: bigint; compileSeconds: number }> {
+export async function openModule(
+  text: string,
+  opts: { ptxas: { path: string; versionLine: string }; arch: string; cacheDir: string },
+): Promise<{ l: Launcher; m: bigint; compileSeconds: number }> {
   const t0 = performance.now();
   const mod = await compileModules([text], opts);
   const compileSeconds = (performance.now() - t0) / 1000;

@@ -22,19 +22,43 @@ export interface Launcher {
   memFree(p: bigint): void;
   copyToDevice(p: bigint, b: Buffer): void;
   copyFromDevice(b: Buffer, p: bigint): void;
-  launch(fn: bigint, grid: [number, number, number], block: [number, number, number], sharedBytes: number, cluster: [number, number, number], params: bigint[]): void;
+  launch(
+    fn: bigint,
+    grid: [number, number, number],
+    block: [number, number, number],
+    sharedBytes: number,
+    cluster: [number, number, number],
+    params: bigint[],
+  ): void;
   synchronize(): void;
   /**
    * cuTensorMapEncodeTiled (no interleave, swizzle or L2 promotion; out-of-bound elements zero):
    * the 128-byte tensor map, to copy where a kernel reads it. Strides in bytes, one fewer than dims.
    */
-  tensorMapEncodeTiled(dataType: number, globalAddress: bigint, globalDim: bigint[], globalStrides: bigint[], boxDim: number[], elementStrides: number[]): Buffer;
+  tensorMapEncodeTiled(
+    dataType: number,
+    globalAddress: bigint,
+    globalDim: bigint[],
+    globalStrides: bigint[],
+    boxDim: number[],
+    elementStrides: number[],
+  ): Buffer;
   /**
    * cuTensorMapEncodeIm2col (rank 3-5; no interleave, swizzle or L2 promotion; out-of-bound elements
    * zero): corners are the rank-2 {D, H, W} offsets of the bounding box from the tensor's first and
    * last pixel (both 0: the whole DHW extent).
    */
-  tensorMapEncodeIm2col(dataType: number, globalAddress: bigint, globalDim: bigint[], globalStrides: bigint[], lowerCorner: number[], upperCorner: number[], channelsPerPixel: number, pixelsPerColumn: number, elementStrides: number[]): Buffer;
+  tensorMapEncodeIm2col(
+    dataType: number,
+    globalAddress: bigint,
+    globalDim: bigint[],
+    globalStrides: bigint[],
+    lowerCorner: number[],
+    upperCorner: number[],
+    channelsPerPixel: number,
+    pixelsPerColumn: number,
+    elementStrides: number[],
+  ): Buffer;
   /** cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES): needed before a launch with more than 48 KiB of dynamic shared memory. */
   funcMaxDynamicShared(fn: bigint, bytes: number): void;
   /** native/src/peer.cc (absent in an addon built before it): cuDeviceCanAccessPeer both ways and cuDeviceGetP2PAttribute a -> b. */
@@ -50,14 +74,37 @@ export interface Launcher {
 /** What the driver says of the link from device a to device b (null: the driver gave no value). */
 export interface PeerLinkInfo {
   readonly canAccess: readonly [boolean, boolean];
-  readonly attributes: { readonly performanceRank: number | null; readonly accessSupported: number | null; readonly nativeAtomicSupported: number | null; readonly cudaArrayAccessSupported: number | null };
+  readonly attributes: {
+    readonly performanceRank: number | null;
+    readonly accessSupported: number | null;
+    readonly nativeAtomicSupported: number | null;
+    readonly cudaArrayAccessSupported: number | null;
+  };
 }
 
 /** CU_TENSOR_MAP_DATA_TYPE_* values from cuda.h (CUDA 13.0). */
-export const TENSOR_MAP_TYPE = { UINT8: 0, UINT16: 1, UINT32: 2, INT32: 3, UINT64: 4, INT64: 5, FLOAT16: 6, FLOAT32: 7, FLOAT64: 8, BFLOAT16: 9, FLOAT32_FTZ: 10 } as const;
+export const TENSOR_MAP_TYPE = {
+  UINT8: 0,
+  UINT16: 1,
+  UINT32: 2,
+  INT32: 3,
+  UINT64: 4,
+  INT64: 5,
+  FLOAT16: 6,
+  FLOAT32: 7,
+  FLOAT64: 8,
+  BFLOAT16: 9,
+  FLOAT32_FTZ: 10,
+} as const;
 
 /** CU_DEVICE_ATTRIBUTE_* values from cuda.h (CUDA 13.0). */
-export const ATTR = { MULTIPROCESSOR_COUNT: 16, COMPUTE_CAPABILITY_MAJOR: 75, COMPUTE_CAPABILITY_MINOR: 76, MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: 97, MULTICAST_SUPPORTED: 132 } as const;
+export const ATTR = {
+  MULTIPROCESSOR_COUNT: 16,
+  COMPUTE_CAPABILITY_MAJOR: 75,
+  COMPUTE_CAPABILITY_MINOR: 76,
+  MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: 97,
+  MULTICAST_SUPPORTED: 132,
+} as const;
 
 export type LoadResult = { launcher: Launcher; path: string } | { reason: string; fixes: string[]; tried: string[] };
 
@@ -96,7 +143,11 @@ export function loadLauncher(): LoadResult {
   }
   return {
     reason: errors.length ? `the native CUDA launcher did not load: ${errors.join('; ')}` : `the native CUDA launcher is not built${built}`,
-    fixes: ['run `npm rebuild` (needs python3, make, g++ and the CUDA headers; set CUDA_HOME)', 'set PTX_CONFORMANCE_ADDON to a built cuda_launcher.node', 'use --backend ptxas or --backend reference'],
+    fixes: [
+      'run `npm rebuild` (needs python3, make, g++ and the CUDA headers; set CUDA_HOME)',
+      'set PTX_CONFORMANCE_ADDON to a built cuda_launcher.node',
+      'use --backend ptxas or --backend reference',
+    ],
     tried,
   };
 }
@@ -127,9 +178,23 @@ export function probeDevices(l: Launcher): { driverVersion: number; devices: Dev
   const { driverVersion, deviceCount } = l.init();
   const devices: DeviceInfo[] = [];
   for (let i = 0; i < deviceCount; i++) {
-    const d = l.device(i, [ATTR.COMPUTE_CAPABILITY_MAJOR, ATTR.COMPUTE_CAPABILITY_MINOR, ATTR.MULTIPROCESSOR_COUNT, ATTR.MULTICAST_SUPPORTED, ATTR.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN]);
+    const d = l.device(i, [
+      ATTR.COMPUTE_CAPABILITY_MAJOR,
+      ATTR.COMPUTE_CAPABILITY_MINOR,
+      ATTR.MULTIPROCESSOR_COUNT,
+      ATTR.MULTICAST_SUPPORTED,
+      ATTR.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+    ]);
     const [maj, min, sms, mc, shm] = d.values;
-    devices.push({ ordinal: i, name: d.name, cc: `${maj}.${min}`, sm: (maj ?? 0) * 10 + (min ?? 0), smCount: sms ?? 0, multicastSupported: mc === 1, ...(shm ? { sharedPerBlockOptin: shm } : {}) });
+    devices.push({
+      ordinal: i,
+      name: d.name,
+      cc: `${maj}.${min}`,
+      sm: (maj ?? 0) * 10 + (min ?? 0),
+      smCount: sms ?? 0,
+      multicastSupported: mc === 1,
+      ...(shm ? { sharedPerBlockOptin: shm } : {}),
+    });
   }
   return { driverVersion, devices };
 }

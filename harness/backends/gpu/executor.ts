@@ -37,7 +37,13 @@ export interface LaunchResult {
   readonly returned: string[][];
 }
 
-const put = (buf: Buffer, slot: number, width: number, vals: readonly string[]) => writeSlot(buf, slot, width, vals.map((h) => BigInt(h)));
+const put = (buf: Buffer, slot: number, width: number, vals: readonly string[]) =>
+  writeSlot(
+    buf,
+    slot,
+    width,
+    vals.map((h) => BigInt(h)),
+  );
 const get = (buf: Buffer, slot: number, width: number, lanes: number) => readSlot(buf, slot, width, lanes).map((v) => hexBits(width, v));
 
 export function executeJob(job: JobFile): LaunchResult[] {
@@ -64,7 +70,10 @@ export function executeJob(job: JobFile): LaunchResult[] {
         ptrs.push(params[2]);
       }
       const f = l.getFunction(mod, j.kernel);
-      const { grid, block, shared } = launchShape({ clustered: j.clustered, ...(j.perCta ? { perCta: j.perCta } : {}) } as Parameters<typeof launchShape>[0], n);
+      const { grid, block, shared } = launchShape(
+        { clustered: j.clustered, ...(j.perCta ? { perCta: j.perCta } : {}) } as Parameters<typeof launchShape>[0],
+        n,
+      );
       if (j.perCta) {
         params[2] = BigInt(j.caseBytes!);
         if (shared > DEFAULT_DYNAMIC_SHARED) l.funcMaxDynamicShared(f, shared);

@@ -146,11 +146,20 @@ export interface SweepHooks {
    * (pred), %x64 (u64) and %pol (u64). `result` says where the results are read back: the load
    * (`ld.global`, `ld.shared`, `ld`) and the base register.
    */
-  body(e: CatalogEntry, k: KernelShape): { readonly decls: readonly string[]; readonly lines: readonly string[]; readonly result: { readonly ld: string; readonly base: string } };
+  body(
+    e: CatalogEntry,
+    k: KernelShape,
+  ): { readonly decls: readonly string[]; readonly lines: readonly string[]; readonly result: { readonly ld: string; readonly base: string } };
 }
 
 /** The 128-byte tensor map of a launch of n cases whose memory slots start at `base`. */
-export function encodeTensorMap(l: Launcher, tm: { readonly dataType: number; readonly rank: number; readonly im2col?: boolean }, base: bigint, elements: number, n: number): Buffer {
+export function encodeTensorMap(
+  l: Launcher,
+  tm: { readonly dataType: number; readonly rank: number; readonly im2col?: boolean },
+  base: bigint,
+  elements: number,
+  n: number,
+): Buffer {
   const g = tensorMapGeometry(tm.rank, elements, n);
   if (tm.im2col) {
     // the same dims and strides read as C (the E elements of a slot), W, H, D (2 each), N; one pixel

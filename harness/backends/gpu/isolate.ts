@@ -26,7 +26,11 @@ interface Piece {
   readonly cases: readonly number[];
 }
 
-function runChild(cmd: readonly string[], args: string[], timeoutMs: number): Promise<{ code: number | null; signal: string | null; stderr: string; timedOut: boolean }> {
+function runChild(
+  cmd: readonly string[],
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; signal: string | null; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
     const c = spawn(cmd[0]!, [...cmd.slice(1), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv() });
     let stderr = '';
@@ -44,14 +48,20 @@ function runChild(cmd: readonly string[], args: string[], timeoutMs: number): Pr
 }
 
 /** Runs every launch; returns, per launch, one outcome per case. */
-export async function runIsolated(launches: readonly LaunchJob[], opts: IsolateOptions): Promise<{ outcomes: CaseOutcome[][]; children: number; splits: number }> {
+export async function runIsolated(
+  launches: readonly LaunchJob[],
+  opts: IsolateOptions,
+): Promise<{ outcomes: CaseOutcome[][]; children: number; splits: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'ptxconf-gpu-'));
   const outcomes: CaseOutcome[][] = launches.map((l) => new Array(l.cases.length));
   let children = 0;
   let splits = 0;
   let seq = 0;
   const run = async (pieces: Piece[]): Promise<void> => {
-    const job: JobFile = { cubin: opts.cubin, launches: pieces.map((p) => ({ ...launches[p.launch]!, cases: p.cases.map((i) => launches[p.launch]!.cases[i]!) })) };
+    const job: JobFile = {
+      cubin: opts.cubin,
+      launches: pieces.map((p) => ({ ...launches[p.launch]!, cases: p.cases.map((i) => launches[p.launch]!.cases[i]!) })),
+    };
     const jobPath = join(dir, `job${seq}.json`);
     const outPath = join(dir, `out${seq++}.json`);
     await writeFile(jobPath, JSON.stringify(job));
@@ -64,7 +74,8 @@ export async function runIsolated(launches: readonly LaunchJob[], opts: IsolateO
     }
     const why = r.timedOut
       ? `no answer within ${opts.timeoutMs / 1000} s: the child was killed (a launch that never ends)`
-      : /CUDA_ERROR (\S+)/.exec(r.stderr)?.[1] ?? (r.signal ? `executor killed by ${r.signal}` : `executor exited with ${r.code}: ${r.stderr.trim().split('\n').pop()}`);
+      : (/CUDA_ERROR (\S+)/.exec(r.stderr)?.[1] ??
+        (r.signal ? `executor killed by ${r.signal}` : `executor exited with ${r.code}: ${r.stderr.trim().split('\n').pop()}`));
     if (pieces.length > 1) {
       splits++;
       const h = Math.ceil(pieces.length / 2);

@@ -45,8 +45,17 @@ export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
   const key = `${arch}@${ptx}${filter ? `#${filter}` : ''}/${specEdition()}`;
   const hit = plans.get(key);
   if (hit) return hit;
-  const base = { target: findTarget(arch)!, ptx, neighbours: false, isaNeighbours: false, spellings: false, families: families().filter((f) => gpuFamilyIds().includes(f.id)) };
-  const entries = (filter ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) }) : enumerateCatalog(base)).filter((e) => e.expect === 'accept');
+  const base = {
+    target: findTarget(arch)!,
+    ptx,
+    neighbours: false,
+    isaNeighbours: false,
+    spellings: false,
+    families: families().filter((f) => gpuFamilyIds().includes(f.id)),
+  };
+  const entries = (
+    filter ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) }) : enumerateCatalog(base)
+  ).filter((e) => e.expect === 'accept');
   const variants: GpuVariant[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
   for (const e of entries) {
@@ -70,7 +79,9 @@ export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
 function unrunnable(e: CatalogEntry, ptx: string): string | undefined {
   // a variant newer than the toolchain's PTX ISA (e.g. 9.4's .noftz.f32 under ptxas 13.0) cannot be compiled here
   const late = e.requirements.filter((r) => r.ptx && comparePtx(r.ptx, ptx) > 0);
-  return late.length ? `toolchain too old: ${late.map((r) => `${r.feature} needs PTX ISA ${r.ptx}`).join('; ')}, and this ptxas writes PTX ISA ${ptx} at most` : gpuFamily(e.family)!.unsupported(e);
+  return late.length
+    ? `toolchain too old: ${late.map((r) => `${r.feature} needs PTX ISA ${r.ptx}`).join('; ')}, and this ptxas writes PTX ISA ${ptx} at most`
+    : gpuFamily(e.family)!.unsupported(e);
 }
 
 /**
@@ -125,7 +136,17 @@ export class GivenPlan {
     for (const [family, ids] of want) {
       const prefixes = new Set<string>();
       for (const id of ids) for (let i = 1; i <= id.length; i++) prefixes.add(id.slice(0, i));
-      const entries = enumerateMatching({ target, ptx: this.ptx, neighbours: false, isaNeighbours: false, spellings: false, kinds: ['variant'], keep: (id) => ids.has(id), viable: (p) => prefixes.has(p), families: families().filter((f) => f.id === family) });
+      const entries = enumerateMatching({
+        target,
+        ptx: this.ptx,
+        neighbours: false,
+        isaNeighbours: false,
+        spellings: false,
+        kinds: ['variant'],
+        keep: (id) => ids.has(id),
+        viable: (p) => prefixes.has(p),
+        families: families().filter((f) => f.id === family),
+      });
       for (const e of entries) {
         if (this.found.has(e.id)) continue;
         if (e.expect !== 'accept') {
@@ -142,7 +163,9 @@ export class GivenPlan {
         this.variants.push(v);
         this.found.set(e.id, v);
       }
-      for (const id of ids) if (!this.found.has(id)) this.found.set(id, { why: notAccepted(id, this.arch, this.ptx, 'the catalog has no such variant; --list shows the ones it has') });
+      for (const id of ids)
+        if (!this.found.has(id))
+          this.found.set(id, { why: notAccepted(id, this.arch, this.ptx, 'the catalog has no such variant; --list shows the ones it has') });
     }
     this.ms += performance.now() - t0;
   }
@@ -207,6 +230,9 @@ export function moduleText(plan: GpuPlan, module: number): string {
 export function kernelsText(plan: Pick<GpuPlan, 'arch' | 'ptx'>, vs: readonly GpuVariant[], ptx = plan.ptx, opts: { wide?: boolean } = {}): string {
   // a family with cases longer than one slot (GpuFamily.wide) adds that kernel beside the variant's,
   // unless the caller runs one-slot cases only (a reproducer of one case: opts.wide false)
-  const kernels = vs.flatMap((v) => [v.gpu.kernel(v.name, v.entry, v.shape), ...(v.gpu.wide && opts.wide !== false ? [v.gpu.wide.kernel(wideKernelName(v.name), v.entry, v.shape)] : [])]);
+  const kernels = vs.flatMap((v) => [
+    v.gpu.kernel(v.name, v.entry, v.shape),
+    ...(v.gpu.wide && opts.wide !== false ? [v.gpu.wide.kernel(wideKernelName(v.name), v.entry, v.shape)] : []),
+  ]);
   return [`.version ${ptx}`, `.target ${plan.arch}`, '.address_size 64', '', ...kernels, ''].join('\n');
 }

@@ -65,7 +65,9 @@ export class WorkerPool {
       slot.busy = undefined;
       if (b) {
         clearTimeout(b.timer);
-        const why = /CUDA_ERROR (\S+)/.exec(slot.stderr)?.[1] ?? (signal ? `worker killed by ${signal}` : `worker exited with ${code}: ${slot.stderr.trim().split('\n').pop() ?? ''}`);
+        const why =
+          /CUDA_ERROR (\S+)/.exec(slot.stderr)?.[1] ??
+          (signal ? `worker killed by ${signal}` : `worker exited with ${code}: ${slot.stderr.trim().split('\n').pop() ?? ''}`);
         b.resolve({ failed: why });
       }
       if (this.closed) return;

@@ -13,7 +13,6 @@ import type { EntryResult } from '../../report/types.js';
 import type { ObservationVerdict } from '../../compare/judge-case.js';
 import { hexBits as hex } from '../../numerics/hex.js';
 
-
 /** Generated cases past this index of a job are only counted, never sampled. */
 export const SAMPLE_WINDOW = 4000;
 
@@ -23,7 +22,12 @@ export function keepCase(q: Qualifiers, probe: boolean, verdict: string, j: numb
   return verdict === 'mismatch' || verdict === 'error' || (plain && probe) || (j < SAMPLE_WINDOW && ((j + 1) * 2654435761 + seed) % 997 === 0);
 }
 
-export function caseResult(c: Case, v: Pick<ObservationVerdict, 'verdict' | 'reason' | 'unspecified'>, observed: { memory: readonly bigint[]; returned?: readonly bigint[] }, o: { modulePtx: string; sass: string }): EntryResult {
+export function caseResult(
+  c: Case,
+  v: Pick<ObservationVerdict, 'verdict' | 'reason' | 'unspecified'>,
+  observed: { memory: readonly bigint[]; returned?: readonly bigint[] },
+  o: { modulePtx: string; sass: string },
+): EntryResult {
   const fmt = elementFormat(c.variant.q.type ?? '');
   const H = (xs?: readonly bigint[]) => xs?.map((x) => hex(fmt.bits, x));
   const input = {

@@ -91,7 +91,12 @@ export function libraryCases(v: CaseVariant, seed: number, caseBytes?: number): 
     return {
       id: `${v.id}/probe:${c.name}`,
       variant: v,
-      input: { memory: big(c.fields.memory), ...(ops?.b ? { b: big(ops.b) } : {}), ...(ops?.c ? { c: big(ops.c) } : {}), ...(c.fields.source ? { source: big(c.fields.source) } : {}) },
+      input: {
+        memory: big(c.fields.memory),
+        ...(ops?.b ? { b: big(ops.b) } : {}),
+        ...(ops?.c ? { c: big(ops.c) } : {}),
+        ...(c.fields.source ? { source: big(c.fields.source) } : {}),
+      },
       origin: { kind: 'gen', seed: 0, level: 0, index: 0 },
     } as Case;
   });
@@ -176,11 +181,19 @@ class Gpu {
     return out;
   }
 
-  run(launches: readonly { f: bigint; shape: KernelShape; mode: number; first: number; n: number }[], bufs: readonly Buffer[], total: number, gens: readonly GenLaunch[], inputs: readonly Buffer[]): void {
+  run(
+    launches: readonly { f: bigint; shape: KernelShape; mode: number; first: number; n: number }[],
+    bufs: readonly Buffer[],
+    total: number,
+    gens: readonly GenLaunch[],
+    inputs: readonly Buffer[],
+  ): void {
     if (total > this.capacity) {
       for (const p of this.ptrs) this.l.memFree(p);
       this.capacity = Math.max(total, 1 << 16);
-      this.ptrs = [0, 1, 2, 3].map((k) => (k === 0 && this.memDevice !== undefined ? this.l.memAllocOn!(this.memDevice, this.capacity * SLOT) : this.l.memAlloc(this.capacity * SLOT)));
+      this.ptrs = [0, 1, 2, 3].map((k) =>
+        k === 0 && this.memDevice !== undefined ? this.l.memAllocOn!(this.memDevice, this.capacity * SLOT) : this.l.memAlloc(this.capacity * SLOT),
+      );
     }
     for (let k = 0; k < 4; k++) if (bufs[k]!.length) this.l.copyToDevice(this.ptrs[k]!, bufs[k]!);
     if (gens.length) {
@@ -188,9 +201,28 @@ class Gpu {
       for (const g of gens) {
         const off = BigInt(g.first * SLOT);
         const blocks = Math.ceil(g.n / BLOCK);
-        this.l.launch(this.fn(g.cubin, GEN_KERNEL), [blocks, 1, 1], [Math.min(g.n, BLOCK), 1, 1], 0, [1, 1, 1], [
-          this.ptrs[0]! + off, this.ptrs[1]! + off, this.ptrs[2]! + off, BigInt(g.n), BigInt(g.index0 >>> 0), BigInt(g.sk >>> 0), this.table(g.t), BigInt(g.t.count), BigInt(g.t.words), BigInt(g.laneBits), BigInt(g.lanes), BigInt(g.width), ...g.elements.map((e) => BigInt(e)),
-        ]);
+        this.l.launch(
+          this.fn(g.cubin, GEN_KERNEL),
+          [blocks, 1, 1],
+          [Math.min(g.n, BLOCK), 1, 1],
+          0,
+          [1, 1, 1],
+          [
+            this.ptrs[0]! + off,
+            this.ptrs[1]! + off,
+            this.ptrs[2]! + off,
+            BigInt(g.n),
+            BigInt(g.index0 >>> 0),
+            BigInt(g.sk >>> 0),
+            this.table(g.t),
+            BigInt(g.t.count),
+            BigInt(g.t.words),
+            BigInt(g.laneBits),
+            BigInt(g.lanes),
+            BigInt(g.width),
+            ...g.elements.map((e) => BigInt(e)),
+          ],
+        );
       }
       this.l.synchronize();
       for (let k = 0; k < 3; k++) this.l.copyFromDevice(inputs[k]!, this.ptrs[k]!);
@@ -266,7 +298,16 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
     const n = objects.length + (packed?.n ?? 0) + job.generated;
     const spc = slotsPerCase(job.shape);
     if (spc > 1 && (packed || job.generated)) throw new Error(`a wide job (${job.kernel}) takes case objects only`);
-    prepared.push({ job, objects, ...(packed ? { packed } : {}), explicit: job.cases.length, n, first: total, spc, ...(job.generated ? { genShape: randomShape(job.variant) } : {}) });
+    prepared.push({
+      job,
+      objects,
+      ...(packed ? { packed } : {}),
+      explicit: job.cases.length,
+      n,
+      first: total,
+      spc,
+      ...(job.generated ? { genShape: randomShape(job.variant) } : {}),
+    });
     total += n * spc;
   }
   const inputs = [0, 1, 2].map(() => Buffer.alloc(total * SLOT));
@@ -292,16 +333,47 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
     if (deviceGen && job.genCubin && (laneBits === 16 || laneBits >= 32)) {
       const elements: [number, number, number] = [0, 0, 0];
       for (const f of p.genShape!.fields) elements[f.field] = f.elements;
-      gens.push({ cubin: job.genCubin, first: p.first + objects.length + (p.packed?.n ?? 0), n: job.generated, index0: job.generatedFrom, sk: seedKey(job.seed, stringKey(job.variant.id)), t, laneBits, lanes: fmt.lanes, width: job.shape.width, elements });
-    } else fillGenerated(words, p.first + objects.length + (p.packed?.n ?? 0), job.generated, p.genShape!, t, job.shape.width, fmt.lanes, job.seed, stringKey(job.variant.id), job.generatedFrom);
+      gens.push({
+        cubin: job.genCubin,
+        first: p.first + objects.length + (p.packed?.n ?? 0),
+        n: job.generated,
+        index0: job.generatedFrom,
+        sk: seedKey(job.seed, stringKey(job.variant.id)),
+        t,
+        laneBits,
+        lanes: fmt.lanes,
+        width: job.shape.width,
+        elements,
+      });
+    } else
+      fillGenerated(
+        words,
+        p.first + objects.length + (p.packed?.n ?? 0),
+        job.generated,
+        p.genShape!,
+        t,
+        job.shape.width,
+        fmt.lanes,
+        job.seed,
+        stringKey(job.variant.id),
+        job.generatedFrom,
+      );
   }
   // memory comes back over its buffer, so it travels in a copy; b and c go as they are
   const bufs = [Buffer.from(inputs[0]!), inputs[1]!, inputs[2]!, returns ? Buffer.alloc(total * SLOT, 0xa5) : Buffer.alloc(0)];
   const tb = performance.now();
   try {
-    gpu.run(prepared.map((p) => ({ f: gpu!.fn(p.job.cubin, p.job.kernel), shape: p.job.shape, mode: p.job.mode, first: p.first, n: p.n })), bufs, total, gens, inputs);
+    gpu.run(
+      prepared.map((p) => ({ f: gpu!.fn(p.job.cubin, p.job.kernel), shape: p.job.shape, mode: p.job.mode, first: p.first, n: p.n })),
+      bufs,
+      total,
+      gens,
+      inputs,
+    );
   } catch (err) {
-    process.stderr.write(`CUDA_ERROR ${(err as { cuResult?: string }).cuResult ?? 'CUDA_ERROR_UNKNOWN'} ${jobs.map((j) => j.kernel).join(',')}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `CUDA_ERROR ${(err as { cuResult?: string }).cuResult ?? 'CUDA_ERROR_UNKNOWN'} ${jobs.map((j) => j.kernel).join(',')}: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(3);
   }
   const tc = performance.now();
@@ -326,14 +398,28 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   const share = (x: number, p: Prepared) => (x * p.n * p.spc) / Math.max(total, 1);
   return prepared.map((p) => {
     const tj = performance.now();
-    const r = judgeJob(p, inputs, bufs, words.map((w) => w), u32(bufs[0]!), u32(bufs[3]!));
+    const r = judgeJob(
+      p,
+      inputs,
+      bufs,
+      words.map((w) => w),
+      u32(bufs[0]!),
+      u32(bufs[3]!),
+    );
     const made = gens.find((g) => g.first === p.first + p.objects.length + (p.packed?.n ?? 0))?.n ?? 0;
     return { ...r, deviceMade: made, ms: { make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj } };
   });
 }
 
 /** The fast judge over a job's slots, the full judge for what it flags, the results worth keeping. */
-function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[], inWords: readonly Uint32Array[], memOut: Uint32Array, ret: Uint32Array): Omit<WorkerOut, 'ms'> {
+function judgeJob(
+  p: Prepared,
+  inputs: readonly Buffer[],
+  bufs: readonly Buffer[],
+  inWords: readonly Uint32Array[],
+  memOut: Uint32Array,
+  ret: Uint32Array,
+): Omit<WorkerOut, 'ms'> {
   const { job, objects, n, first, spc } = p;
   const v = job.variant;
   const shape = job.shape;
@@ -344,7 +430,11 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
   const checker = fastChecker(v, shape.elements / spc, space, shape.returns);
   const slotFlags = new Uint8Array(n * spc);
   const sub = (w: Uint32Array) => w.subarray(first * WORDS, (first + n * spc) * WORDS);
-  if (checker) checker({ mem: sub(inWords[0]!), b: sub(inWords[1]!), c: sub(inWords[2]!), memOut: sub(memOut), ...(shape.returns ? { ret: sub(ret) } : {}), n: n * spc }, slotFlags);
+  if (checker)
+    checker(
+      { mem: sub(inWords[0]!), b: sub(inWords[1]!), c: sub(inWords[2]!), memOut: sub(memOut), ...(shape.returns ? { ret: sub(ret) } : {}), n: n * spc },
+      slotFlags,
+    );
   else slotFlags.fill(1);
   const flags = spc === 1 ? slotFlags : caseFlags(slotFlags, spc);
   const tally = new Tally();
@@ -381,12 +471,22 @@ function judgeJob(p: Prepared, inputs: readonly Buffer[], bufs: readonly Buffer[
     }
     const slot = first + i * spc;
     const genIndex = job.generatedFrom + i - pe;
-    const input: ReferenceCase = obj ? obj.input : { ...decodeCase(inputs, slot, shape.width, p.genShape!), ...(job.mode === 1 ? { space: 'shared' as const } : {}) };
-    const observed = { memory: readSlot(bufs[0]!, slot, shape.width, shape.elements), ...(shape.returns ? { returned: readSlot(bufs[3]!, slot, shape.width, shape.elements) } : {}) };
+    const input: ReferenceCase = obj
+      ? obj.input
+      : { ...decodeCase(inputs, slot, shape.width, p.genShape!), ...(job.mode === 1 ? { space: 'shared' as const } : {}) };
+    const observed = {
+      memory: readSlot(bufs[0]!, slot, shape.width, shape.elements),
+      ...(shape.returns ? { returned: readSlot(bufs[3]!, slot, shape.width, shape.elements) } : {}),
+    };
     const verdict = f || given ? judge('', v, input, observed) : { verdict: 'pass' as const, reason: 'the one outcome the spec allows', unspecified: [] };
     count(verdict.verdict);
     if (whole || (given ? verdict.verdict !== 'pass' : keepCase(v.q, probe, verdict.verdict, i, job.seed))) {
-      const c: Case = obj ?? { id: `${v.id}/gen:seed=${job.seed}:level=3:i=${genIndex}`, variant: v, input, origin: { kind: 'gen', seed: job.seed, level: 3, index: genIndex } };
+      const c: Case = obj ?? {
+        id: `${v.id}/gen:seed=${job.seed}:level=3:i=${genIndex}`,
+        variant: v,
+        input,
+        origin: { kind: 'gen', seed: job.seed, level: 3, index: genIndex },
+      };
       results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
     }
   };

@@ -41,7 +41,8 @@ export function multicastJobs(cases: readonly Case[], devices: number, ptxIsa?: 
     if (!family) skipped.push({ c, why: `the multicast executor does not run ${c.variant.family}` });
     else if (reps < 2) skipped.push({ c, why: `a multicast object binds 2 or more devices; the case has ${reps} replica(s)` });
     else if (reps > devices) skipped.push({ c, why: `the case has ${reps} replicas; ${devices} device(s) support multicast here` });
-    else if (ptxIsa && family.ptxIsa && comparePtx(family.ptxIsa, ptxIsa) > 0) skipped.push({ c, why: `${c.variant.family} needs PTX ISA ${family.ptxIsa}; the installed ptxas writes up to ${ptxIsa} (a newer CUDA toolkit runs it)` });
+    else if (ptxIsa && family.ptxIsa && comparePtx(family.ptxIsa, ptxIsa) > 0)
+      skipped.push({ c, why: `${c.variant.family} needs PTX ISA ${family.ptxIsa}; the installed ptxas writes up to ${ptxIsa} (a newer CUDA toolkit runs it)` });
     else {
       // a bulk family's cases may differ in length: one job (one kernel, one slot size) per length
       const key = `${c.variant.id}\u0000${reps}\u0000${c.input.replicas![0]!.length}`;
@@ -53,7 +54,14 @@ export function multicastJobs(cases: readonly Case[], devices: number, ptxIsa?: 
   return { jobs: [...jobs.values()], skipped };
 }
 
-function caseEntry(c: Case, verdict: EntryResult['verdict'], reason: string, unspecified: readonly string[], observed: Record<string, unknown> | undefined, sass: string): EntryResult {
+function caseEntry(
+  c: Case,
+  verdict: EntryResult['verdict'],
+  reason: string,
+  unspecified: readonly string[],
+  observed: Record<string, unknown> | undefined,
+  sass: string,
+): EntryResult {
   const H = hexOf(elementFormat(c.variant.q.type ?? '').bits);
   return {
     id: c.id,
@@ -67,7 +75,11 @@ function caseEntry(c: Case, verdict: EntryResult['verdict'], reason: string, uns
     reason,
     case: {
       origin: { ...c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) } as Record<string, string | number>,
-      input: { replicas: c.input.replicas!.map((r) => r.map(H)), ...(c.input.b ? { b: c.input.b.map(H) } : {}), ...(c.input.source ? { source: c.input.source.map(H) } : {}) },
+      input: {
+        replicas: c.input.replicas!.map((r) => r.map(H)),
+        ...(c.input.b ? { b: c.input.b.map(H) } : {}),
+        ...(c.input.source ? { source: c.input.source.map(H) } : {}),
+      },
       ...(observed ? { observed } : {}),
       allowed: {},
       unspecified,
@@ -75,7 +87,9 @@ function caseEntry(c: Case, verdict: EntryResult['verdict'], reason: string, uns
   };
 }
 
-export async function runMulticastCases(o: MulticastRunOptions): Promise<{ results: EntryResult[]; stats: Record<string, number>; releaseErrors: string[]; interrupted?: string }> {
+export async function runMulticastCases(
+  o: MulticastRunOptions,
+): Promise<{ results: EntryResult[]; stats: Record<string, number>; releaseErrors: string[]; interrupted?: string }> {
   const { jobs, skipped } = multicastJobs(o.cases, o.devices.length, o.ptxIsa);
   const results: EntryResult[] = skipped.map(({ c, why }) => caseEntry(c, 'skipped', why, [], undefined, ''));
   const stats: Record<string, number> = { cases: 0, launches: 0, nondeterministic: 0, jobs: jobs.length };
@@ -86,7 +100,12 @@ export async function runMulticastCases(o: MulticastRunOptions): Promise<{ resul
   for (const j of jobs) groups.set(j.replicas, [...(groups.get(j.replicas) ?? []), j]);
   const runs: { job: MulticastJob; run: JobOutcome }[] = [];
   for (const [, group] of [...groups].sort((a, b) => a[0] - b[0])) {
-    const g = await runMulticastGroup(o.driver, o.devices, group, { launches: o.launches, ptxIsa: o.ptxIsa, target: o.target, ...(o.stop ? { stop: o.stop } : {}) });
+    const g = await runMulticastGroup(o.driver, o.devices, group, {
+      launches: o.launches,
+      ptxIsa: o.ptxIsa,
+      target: o.target,
+      ...(o.stop ? { stop: o.stop } : {}),
+    });
     releaseErrors.push(...g.releaseErrors);
     g.jobs.forEach((run, k) => runs.push({ job: group[k]!, run }));
     if (g.interrupted) {
@@ -96,7 +115,8 @@ export async function runMulticastCases(o: MulticastRunOptions): Promise<{ resul
   }
   for (const { job, run } of runs) {
     if ('error' in run) {
-      for (const c of job.cases as Case[]) results.push(caseEntry(c, 'error', `the multicast run of ${job.variant.ptx} on ${job.replicas} devices failed: ${run.error}`, [], undefined, ''));
+      for (const c of job.cases as Case[])
+        results.push(caseEntry(c, 'error', `the multicast run of ${job.variant.ptx} on ${job.replicas} devices failed: ${run.error}`, [], undefined, ''));
       continue;
     }
     stats.launches! += o.launches;
@@ -111,10 +131,21 @@ export async function runMulticastCases(o: MulticastRunOptions): Promise<{ resul
         if (!worst || RANK[v.verdict]! > RANK[worst.verdict]!) worst = v;
       }
       const first = outs[0]!;
-      const histogram: { returned?: string[]; replicas?: string[][]; launches: number }[] = outs.map((x) => ({ ...(x.returned ? { returned: x.returned.map(H) } : { replicas: x.replicas!.map((r) => r.map(H)) }), launches: x.count }));
+      const histogram: { returned?: string[]; replicas?: string[][]; launches: number }[] = outs.map((x) => ({
+        ...(x.returned ? { returned: x.returned.map(H) } : { replicas: x.replicas!.map((r) => r.map(H)) }),
+        launches: x.count,
+      }));
       if (outs.length > 1) stats.nondeterministic!++;
-      const varied = outs.length > 1 ? `; ${outs.length} distinct outcomes over ${o.launches} launches (${histogram.map((h) => `${JSON.stringify(h.returned ?? h.replicas)} x${h.launches}`).join(', ')})` : o.launches > 1 ? `; the same outcome in all ${o.launches} launches` : '';
-      const observed = { ...(first.returned ? { returned: first.returned.map(H) } : { replicas: first.replicas!.map((r) => r.map(H)) }), ...(o.launches > 1 ? { histogram } : {}) };
+      const varied =
+        outs.length > 1
+          ? `; ${outs.length} distinct outcomes over ${o.launches} launches (${histogram.map((h) => `${JSON.stringify(h.returned ?? h.replicas)} x${h.launches}`).join(', ')})`
+          : o.launches > 1
+            ? `; the same outcome in all ${o.launches} launches`
+            : '';
+      const observed = {
+        ...(first.returned ? { returned: first.returned.map(H) } : { replicas: first.replicas!.map((r) => r.map(H)) }),
+        ...(o.launches > 1 ? { histogram } : {}),
+      };
       results.push(caseEntry(c, worst!.verdict, `${worst!.reason}${varied}`, worst!.unspecified, observed, ''));
     });
   }

@@ -39,7 +39,15 @@ async function main(): Promise<number> {
     if (!st.driver) throw new Error(st.reason ?? 'no CUDA driver');
     drv = new NativeMulticast(l.binding, job.ptxasPath, job.target, `cuda (${l.path})`);
   }
-  const r = await runMulticastCases({ driver: drv, devices: job.devices, cases: decodeCases(job.cases), launches: job.launches, ptxIsa: job.ptxIsa, target: job.target, stop: () => stop });
+  const r = await runMulticastCases({
+    driver: drv,
+    devices: job.devices,
+    cases: decodeCases(job.cases),
+    launches: job.launches,
+    ptxIsa: job.ptxIsa,
+    target: job.target,
+    stop: () => stop,
+  });
   const out: ChildResult = { driver: drv.name, ...r, ...(drv instanceof StandInMulticast ? { live: [...drv.live.values()] } : {}) };
   writeFileSync(outPath!, JSON.stringify(out));
   return r.interrupted ? 130 : 0;

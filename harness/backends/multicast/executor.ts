@@ -31,7 +31,6 @@ export interface CaseOutcomes {
   readonly outcomes: { readonly replicas?: bigint[][]; readonly returned?: bigint[]; count: number }[];
 }
 
-
 const roundUp = (n: number, g: number) => Math.ceil(n / g) * g;
 
 function toBuffer(fmt: ElementFormat, values: readonly bigint[]): Buffer {
@@ -55,7 +54,9 @@ function fromBuffer(fmt: ElementFormat, b: Buffer, count: number): bigint[] {
 /** The kernel a job launches (its module text for the native path). */
 export function jobKernel(job: MulticastJob, ptxIsa: string, target: string): MulticastKernel {
   const isa = job.family.ptxIsa && comparePtx(job.family.ptxIsa, ptxIsa) > 0 ? job.family.ptxIsa : ptxIsa;
-  const m = job.family.module ? job.family.module(job.variant.ptx, job.variant.q, isa, target, job.cases[0]?.input.replicas?.[0]?.length ?? 1) : multicastModule(job.family, job.variant.ptx, job.variant.q, isa, target);
+  const m = job.family.module
+    ? job.family.module(job.variant.ptx, job.variant.q, isa, target, job.cases[0]?.input.replicas?.[0]?.length ?? 1)
+    : multicastModule(job.family, job.variant.ptx, job.variant.q, isa, target);
   return { ptx: job.variant.ptx, family: job.variant.family, module: m.text, threads: job.cases.length, slotBytes: m.slotBytes };
 }
 
@@ -133,9 +134,19 @@ export async function runMulticastGroup(
       let fn: bigint | undefined;
       try {
         fn = drv.loadKernel(devs[0]!, kernel);
-        const init = devs.map((_, r) => toBuffer(fmt, job.cases.flatMap((c) => c.input.replicas![r]!)));
+        const init = devs.map((_, r) =>
+          toBuffer(
+            fmt,
+            job.cases.flatMap((c) => c.input.replicas![r]!),
+          ),
+        );
         const operand = job.family.operand ?? 'b';
-        const b = job.family.takesB ? toBuffer(fmt, job.cases.flatMap((c) => c.input[operand]!)) : undefined;
+        const b = job.family.takesB
+          ? toBuffer(
+              fmt,
+              job.cases.flatMap((c) => c.input[operand]!),
+            )
+          : undefined;
         for (let l = 0; l < o.launches; l++) {
           // a turn of the event loop between launches lets a signal handler ask for a stop
           await new Promise<void>((resolve) => setImmediate(resolve));

@@ -19,7 +19,10 @@ export function childCommand(): string[] {
 }
 
 /** The child's result and exit code; throws with its stderr when it wrote none. */
-export async function runMulticastChild(job: ChildJob, onSpawn?: (pid: number) => void): Promise<{ result: ChildResult; code: number | null; signalled?: NodeJS.Signals }> {
+export async function runMulticastChild(
+  job: ChildJob,
+  onSpawn?: (pid: number) => void,
+): Promise<{ result: ChildResult; code: number | null; signalled?: NodeJS.Signals }> {
   let signalled: NodeJS.Signals | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'ptxconf-mcjob-'));
   try {

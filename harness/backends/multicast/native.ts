@@ -34,7 +34,9 @@ interface Binding {
 /** The binding, or why it cannot be loaded. */
 export function loadMulticastBinding(): { binding: Binding; path: string } | { reason: string } {
   const here = dirname(fileURLToPath(import.meta.url));
-  const paths = [process.env.PTX_CONFORMANCE_MULTICAST_ADDON, resolve(here, '..', '..', '..', 'native', 'build', 'Release', 'cuda_multicast.node')].filter((p): p is string => !!p);
+  const paths = [process.env.PTX_CONFORMANCE_MULTICAST_ADDON, resolve(here, '..', '..', '..', 'native', 'build', 'Release', 'cuda_multicast.node')].filter(
+    (p): p is string => !!p,
+  );
   const req = createRequire(import.meta.url);
   for (const p of paths) {
     if (!existsSync(p)) continue;

@@ -109,7 +109,8 @@ export class StandInMulticast implements MulticastDriver {
     this.call('bindMemory', `cuMulticastBindMem(device=${device}, size=${bytes})`);
     const m = this.mcs.get(mc)!;
     if (m.added.length !== m.devices) throw new Error('cuMulticastBindMem before every device was added');
-    if (!m.added.includes(device) || this.phys.get(mem)?.device !== device) throw new Error(`device ${device} is not part of the object or the memory is another device's`);
+    if (!m.added.includes(device) || this.phys.get(mem)?.device !== device)
+      throw new Error(`device ${device} is not part of the object or the memory is another device's`);
     m.bound.set(device, mem);
   }
   mapMulticast(mc: Handle, device: number, bytes: number): bigint {
@@ -240,7 +241,15 @@ export class StandInMulticast implements MulticastDriver {
     const lanewise = (v: ModelVariant, values: readonly bigint[], one: (lane: FloatFormat | IntFormat, xs: bigint[]) => bigint) => {
       const fmt = elementFormat(v.q.type ?? '');
       const lanes = values.map((x) => splitLanes(fmt, x));
-      return joinLanes(fmt, Array.from({ length: fmt.lanes }, (_, l) => one(fmt.lane, lanes.map((x) => x[l]!))));
+      return joinLanes(
+        fmt,
+        Array.from({ length: fmt.lanes }, (_, l) =>
+          one(
+            fmt.lane,
+            lanes.map((x) => x[l]!),
+          ),
+        ),
+      );
     };
     return {
       reduce: (v, values) =>
@@ -250,11 +259,15 @@ export class StandInMulticast implements MulticastDriver {
           if (lane.kind === 'int') return ordered.slice(1).reduce((a, x) => intOp(op as IntOp, lane, a, x), ordered[0]!);
           if (accumulate === 'exact' && op === 'add') return exactReduction(lane, ordered, ftz).bits;
           const acc =
-            accumulate === 'f32' ? FLOAT_FORMATS.f32
-            : accumulate === 'f64' ? FLOAT_FORMATS.f64
-            : v.q.acc === 'acc::f32' ? FLOAT_FORMATS.f32
-            : v.q.acc === 'acc::f16' ? FLOAT_FORMATS.f16
-            : lane;
+            accumulate === 'f32'
+              ? FLOAT_FORMATS.f32
+              : accumulate === 'f64'
+                ? FLOAT_FORMATS.f64
+                : v.q.acc === 'acc::f32'
+                  ? FLOAT_FORMATS.f32
+                  : v.q.acc === 'acc::f16'
+                    ? FLOAT_FORMATS.f16
+                    : lane;
           const wide = acc.bits > lane.bits ? acc : lane;
           const accOf = accumulate === 'as-declared' ? acc : wide;
           const r = ordered.map((x) => flush(accOf, convert(lane, accOf, flush(lane, x)))).reduce((a, x) => combine(op, accOf, a, x));

@@ -5,7 +5,15 @@ import type { StandInConfig } from './standin.js';
 import { hexBits } from '../../numerics/hex.js';
 
 export interface ChildJob {
-  readonly cases: readonly { id: string; variant: Case['variant']; replicas: string[][]; b?: string[]; source?: string[]; origin: Case['origin']; cite?: string }[];
+  readonly cases: readonly {
+    id: string;
+    variant: Case['variant'];
+    replicas: string[][];
+    b?: string[];
+    source?: string[];
+    origin: Case['origin'];
+    cite?: string;
+  }[];
   readonly devices: readonly number[];
   readonly launches: number;
   readonly ptxIsa: string;
@@ -32,10 +40,27 @@ export interface ChildResult {
 
 export function encodeCases(cases: readonly Case[]): ChildJob['cases'] {
   const hex = (x: bigint) => hexBits(0, x);
-  return cases.map((c) => ({ id: c.id, variant: c.variant, replicas: c.input.replicas!.map((r) => r.map(hex)), ...(c.input.b ? { b: c.input.b.map(hex) } : {}), ...(c.input.source ? { source: c.input.source.map(hex) } : {}), origin: c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) }));
+  return cases.map((c) => ({
+    id: c.id,
+    variant: c.variant,
+    replicas: c.input.replicas!.map((r) => r.map(hex)),
+    ...(c.input.b ? { b: c.input.b.map(hex) } : {}),
+    ...(c.input.source ? { source: c.input.source.map(hex) } : {}),
+    origin: c.origin,
+    ...(c.cite !== undefined ? { cite: c.cite } : {}),
+  }));
 }
 
 export function decodeCases(cs: ChildJob['cases']): Case[] {
-  return cs.map((c) => ({ id: c.id, variant: c.variant, input: { replicas: c.replicas.map((r) => r.map((x) => BigInt(x))), ...(c.b ? { b: c.b.map((x) => BigInt(x)) } : {}), ...(c.source ? { source: c.source.map((x) => BigInt(x)) } : {}) }, origin: c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) }));
+  return cs.map((c) => ({
+    id: c.id,
+    variant: c.variant,
+    input: {
+      replicas: c.replicas.map((r) => r.map((x) => BigInt(x))),
+      ...(c.b ? { b: c.b.map((x) => BigInt(x)) } : {}),
+      ...(c.source ? { source: c.source.map((x) => BigInt(x)) } : {}),
+    },
+    origin: c.origin,
+    ...(c.cite !== undefined ? { cite: c.cite } : {}),
+  }));
 }
-

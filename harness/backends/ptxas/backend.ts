@@ -60,7 +60,9 @@ export function verdictFor(e: CatalogEntry, a: Acceptance, modulePtx: string): E
   // an advisory or warning on an accepted line: ptxas's third answer
   const warned = a.accepted && !a.crashed ? a.messages.filter((m) => /\b(warning|advisory)\b/i.test(m)) : [];
   const answer = !a.accepted || a.crashed ? 'reject' : warned.length ? 'accept-with-warning' : 'accept';
-  const said = a.accepted ? `ptxas accepts${warned.length ? ` with a warning: ${warned.join(' | ')}` : ''}` : `ptxas rejects: ${a.messages.filter((m) => !m.startsWith('warning')).join(' | ') || a.messages.join(' | ')}`;
+  const said = a.accepted
+    ? `ptxas accepts${warned.length ? ` with a warning: ${warned.join(' | ')}` : ''}`
+    : `ptxas rejects: ${a.messages.filter((m) => !m.startsWith('warning')).join(' | ') || a.messages.join(' | ')}`;
   let verdict: Verdict;
   let reason: string;
   if (a.crashed) {
@@ -189,12 +191,12 @@ export async function runPtxasBackend(
   const { results: acc, stats } = !sub.length
     ? { results: [], stats: { ptxasCalls: 0, scanCalls: 0, confirmCalls: 0, crashes: 0, splits: 0 } }
     : await classifyWithPtxas(sub, {
-    ptxasPath: ptxas.path,
-    target: target.name,
-    ptx: modulePtx,
-    ...(onDecided ? { onDecided } : {}),
-    ...(onResult ? { onAcceptance: (j: number, a: Acceptance) => onResult(verdictFor(entries[run[ask[j]!]!]!, a, modulePtx)) } : {}),
-  });
+        ptxasPath: ptxas.path,
+        target: target.name,
+        ptx: modulePtx,
+        ...(onDecided ? { onDecided } : {}),
+        ...(onResult ? { onAcceptance: (j: number, a: Acceptance) => onResult(verdictFor(entries[run[ask[j]!]!]!, a, modulePtx)) } : {}),
+      });
   ask.forEach((k, j) => {
     results[run[k]!] = verdictFor(entries[run[k]!]!, acc[j]!, modulePtx);
     cache?.c.put(keys[k]!, acc[j]!);

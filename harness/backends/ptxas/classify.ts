@@ -92,10 +92,7 @@ const CRASH_WINDOW = 32;
 const fmt = (d: Diagnostic) => `${d.severity}: ${d.message}`;
 
 /** Classifies every entry; returns acceptances in entry order and call statistics. */
-export async function classifyWithPtxas(
-  entries: readonly CatalogEntry[],
-  opts: ClassifyOptions,
-): Promise<{ results: Acceptance[]; stats: ClassifyStats }> {
+export async function classifyWithPtxas(entries: readonly CatalogEntry[], opts: ClassifyOptions): Promise<{ results: Acceptance[]; stats: ClassifyStats }> {
   const batchSize = opts.batchSize ?? 1000;
   const results = new Array<Acceptance | undefined>(entries.length);
   const warnings = new Map<number, string[]>();

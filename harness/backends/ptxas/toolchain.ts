@@ -71,10 +71,15 @@ export function probePtxas(chosen?: string, env: NodeJS.ProcessEnv = process.env
 
 async function probe(path: string, via: string): Promise<Ptxas> {
   const v = await runCommand(path, ['--version']);
-  if (v.spawnError) throw new ToolchainError(`${path}${via === '--ptxas' ? ' (--ptxas)' : ''} could not be run: ${v.spawnError.split('\n')[0]}; give the path of a ptxas binary`);
+  if (v.spawnError)
+    throw new ToolchainError(
+      `${path}${via === '--ptxas' ? ' (--ptxas)' : ''} could not be run: ${v.spawnError.split('\n')[0]}; give the path of a ptxas binary`,
+    );
   const line = v.stdout.split('\n').find((l) => /release \d+\.\d+/.test(l));
   if (!line || !/ptxas|cuda compilation tools/i.test(v.stdout)) {
-    throw new ToolchainError(`${path}${via === '--ptxas' ? ' (--ptxas)' : ''} is not ptxas: \`${path} --version\` printed ${JSON.stringify((v.stdout || v.stderr).trim().slice(0, 120))}; give the path of a ptxas binary`);
+    throw new ToolchainError(
+      `${path}${via === '--ptxas' ? ' (--ptxas)' : ''} is not ptxas: \`${path} --version\` printed ${JSON.stringify((v.stdout || v.stderr).trim().slice(0, 120))}; give the path of a ptxas binary`,
+    );
   }
   const release = line ? /release (\d+\.\d+)/.exec(line)![1]! : 'unknown';
   const help = await runCommand(path, ['--help']);

@@ -42,10 +42,12 @@ export function ptxasBinaryHash(path: string): string {
       }
     }
   }
-  const memo = files.map((f) => {
-    const st = statSync(f);
-    return `${f}\0${st.size}\0${st.mtimeMs}`;
-  }).join('\0');
+  const memo = files
+    .map((f) => {
+      const st = statSync(f);
+      return `${f}\0${st.size}\0${st.mtimeMs}`;
+    })
+    .join('\0');
   const known = hashes.get(memo);
   if (known) return known;
   const h = createHash('sha256');
@@ -77,7 +79,13 @@ function valid(v: unknown): v is CachedValue {
   if (!v || typeof v !== 'object') return false;
   const o = v as Record<string, unknown>;
   if ('preflight' in o) return o.preflight === null || typeof o.preflight === 'string';
-  return typeof o.accepted === 'boolean' && Array.isArray(o.messages) && o.messages.every((m) => typeof m === 'string') && typeof o.line === 'string' && (o.crashed === undefined || typeof o.crashed === 'string');
+  return (
+    typeof o.accepted === 'boolean' &&
+    Array.isArray(o.messages) &&
+    o.messages.every((m) => typeof m === 'string') &&
+    typeof o.line === 'string' &&
+    (o.crashed === undefined || typeof o.crashed === 'string')
+  );
 }
 
 export interface VerdictCacheStats {

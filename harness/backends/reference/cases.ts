@@ -13,7 +13,6 @@ import { TRAILS_COMPUTED } from '../../compare/compare.js';
 import { checkBits } from '../../compare/judge-case.js';
 import { hexBits as hex } from '../../numerics/hex.js';
 
-
 function allowedHex(fmt: ElementFormat, a: Allowed) {
   return { bits: a.bits.map((b) => hex(fmt.lane.bits, b)), anyNaN: a.anyNaN };
 }
@@ -141,7 +140,8 @@ export function runCaseOnReference(c: Case, opts?: { whole?: boolean }): EntryRe
   // a result that will be kept whole (the caller says so): its detail now, as a plain property (the
   // same keys in the same order as the getter's object below; no getter to define, and the report
   // writers serialise a plain object faster)
-  if (opts?.whole) return { id: base.id, family: base.family, kind: 'case', ptx: base.ptx, modulePtx: '-', catalog, verdict, reason, case: buildDetail(c, fmt, outcome) };
+  if (opts?.whole)
+    return { id: base.id, family: base.family, kind: 'case', ptx: base.ptx, modulePtx: '-', catalog, verdict, reason, case: buildDetail(c, fmt, outcome) };
   return {
     ...base,
     catalog,

@@ -16,7 +16,16 @@
  * the text the full way would give; anything else kept whole goes the full way.
  */
 import { Tally } from '../../report/tally.js';
-import { HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, type PackedCases, SLOT_WORDS, SPACE_GLOBAL, SPACE_SHARED, unpack } from '../../case-readers/packed.js';
+import {
+  HAS_EXPECT_MEMORY,
+  HAS_EXPECT_RETURNED,
+  type PackVariant,
+  type PackedCases,
+  SLOT_WORDS,
+  SPACE_GLOBAL,
+  SPACE_SHARED,
+  unpack,
+} from '../../case-readers/packed.js';
 import { type BatchChecker, fastChecker, fastOutcome } from '../../reference/fast.js';
 import { type FloatFormat, classify } from '../../numerics/formats.js';
 import type { EntryResult } from '../../report/types.js';

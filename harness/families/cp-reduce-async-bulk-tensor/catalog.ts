@@ -24,8 +24,10 @@ const HINT = ['', 'L2::cache_hint'];
 export const TENSOR_TYPES = ['u32', 's32', 'u64', 's64', 'f32', 'f16', 'bf16', 'b32', 'b64'];
 const SYNTAX =
   'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint}{.override::global_address}{.override_attribute} [tensorMap{, gAddrToOverride}{, attributeOverrideInfo}, tensorCoords], [srcMem] {,cache_policy}';
-const SYNTAX_91 = 'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] {,cache-policy}';
-const SYNTAX_93 = 'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] {,cache_policy}';
+const SYNTAX_91 =
+  'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] {,cache-policy}';
+const SYNTAX_93 =
+  'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] {,cache_policy}';
 const SM107F = [{ kind: 'family' as const, name: 'sm_107f' }];
 const base = { dim: DIMS, dst: ['global'], src: ['shared::cta'], op: OPS, completion: ['bulk_group'], hint: HINT, type: TENSOR_TYPES };
 
@@ -38,12 +40,25 @@ export const cpReduceAsyncBulkTensor: FamilyDef = {
     { name: 'dst', values: ['global'], cite: c(S, '.dst = { .global }') },
     { name: 'src', values: ['shared::cta'], cite: c(S, '.src = { .shared::cta }') },
     { name: 'op', values: OPS, cite: c(S, '.redOp = { .add, .min, .max, .inc, .dec, .and, .or, .xor}') },
-    { name: 'load_mode', values: ['', 'tile', 'im2col_no_offs', 'im2col_no_offs::w'], cite: c(S, '.load_mode = { .tile, .im2col_no_offs, .im2col_no_offs::w }') },
+    {
+      name: 'load_mode',
+      values: ['', 'tile', 'im2col_no_offs', 'im2col_no_offs::w'],
+      cite: c(S, '.load_mode = { .tile, .im2col_no_offs, .im2col_no_offs::w }'),
+    },
     { name: 'completion', values: ['bulk_group'], cite: c(S, '.completion_mechanism = { .bulk_group }') },
     { name: 'hint', values: HINT, cite: c(S, SYNTAX) },
     { name: 'override_addr', values: ['', 'override::global_address'], cite: c(S, SYNTAX) },
-    { name: 'override_attr', values: ['', 'override::global_dim', 'override::global_dim_stride'], cite: c(S, '.override_attribute = { .override::global_dim, .override::global_dim_stride }') },
-    { name: 'type', values: TENSOR_TYPES, descriptor: 'the tensor map', cite: c('Description', 'The type of each tensor data element in the source and the destination tensor is specified in Tensor-map.') },
+    {
+      name: 'override_attr',
+      values: ['', 'override::global_dim', 'override::global_dim_stride'],
+      cite: c(S, '.override_attribute = { .override::global_dim, .override::global_dim_stride }'),
+    },
+    {
+      name: 'type',
+      values: TENSOR_TYPES,
+      descriptor: 'the tensor map',
+      cite: c('Description', 'The type of each tensor data element in the source and the destination tensor is specified in Tensor-map.'),
+    },
   ],
   forms: [
     {
@@ -60,13 +75,21 @@ export const cpReduceAsyncBulkTensor: FamilyDef = {
       slots: { ...base, load_mode: ['', 'tile', 'im2col_no_offs'] },
       operands: ['tensor', 'srcMem', 'policy'],
       // the excerpt gives 9.3's line as "the 9.2 syntax, with cache-policy renamed to cache_policy": the quote is the part both share
-      cite: e93(S, 'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] / .load_mode = { .tile, .im2col_no_offs }'),
+      cite: e93(
+        S,
+        'cp.reduce.async.bulk.tensor.dim.dst.src.redOp{.load_mode}.completion_mechanism{.level::cache_hint} [tensorMap, tensorCoords], [srcMem] / .load_mode = { .tile, .im2col_no_offs }',
+      ),
       editions: { from: '9.3', until: '9.3' },
     },
     {
       id: `${FAM}.form.override`,
       syntax: SYNTAX,
-      slots: { ...base, load_mode: ['', 'tile', 'im2col_no_offs', 'im2col_no_offs::w'], override_addr: ['', 'override::global_address'], override_attr: ['', 'override::global_dim', 'override::global_dim_stride'] },
+      slots: {
+        ...base,
+        load_mode: ['', 'tile', 'im2col_no_offs', 'im2col_no_offs::w'],
+        override_addr: ['', 'override::global_address'],
+        override_attr: ['', 'override::global_dim', 'override::global_dim_stride'],
+      },
       operands: ['tensor', 'srcMem', 'policy'],
       cite: c(S, SYNTAX),
       editions: { from: '9.4' },
@@ -75,39 +98,100 @@ export const cpReduceAsyncBulkTensor: FamilyDef = {
   tables: [
     {
       id: `${FAM}.op-type`,
-      text: '.redOp x element type (the tensor map\'s), the valid combinations table',
+      text: ".redOp x element type (the tensor map's), the valid combinations table",
       appliesTo: {},
       cite: c(T, 'The following table describes the valid combinations of .redOp and element type:'),
       rows: [
-        { values: { op: ['add'], type: ['u32', 's32', 'u64', 'f32', 'f16', 'bf16'] }, basis: 'table', cite: c(T, '| .add | .u32, .s32, .u64, .f32, .f16, .bf16 |') },
-        { values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'bf16'] }, basis: 'table', cite: c(T, '| .min, .max | .u32, .s32, .u64, .s64, .f16, .bf16 |') },
+        {
+          values: { op: ['add'], type: ['u32', 's32', 'u64', 'f32', 'f16', 'bf16'] },
+          basis: 'table',
+          cite: c(T, '| .add | .u32, .s32, .u64, .f32, .f16, .bf16 |'),
+        },
+        {
+          values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'bf16'] },
+          basis: 'table',
+          cite: c(T, '| .min, .max | .u32, .s32, .u64, .s64, .f16, .bf16 |'),
+        },
         { values: { op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(T, '| .inc, .dec | .u32 |') },
         { values: { op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'table', cite: c(T, '| .and, .or, .xor | .b32, .b64 |') },
       ],
     },
     {
       id: `${FAM}.im2col-dims`,
-      text: 'im2col load modes need at least a 3-dimensional tensor (the sentence names .im2col, which is not one of this instruction\'s load modes)',
+      text: "im2col load modes need at least a 3-dimensional tensor (the sentence names .im2col, which is not one of this instruction's load modes)",
       appliesTo: { load_mode: ['im2col_no_offs', 'im2col_no_offs::w'] },
       cite: c('Description', 'In .im2col mode, the tensor has to be at least 3-dimensional.'),
       rows: [
         { values: { dim: ['3d', '4d', '5d'] }, basis: 'description', cite: c('Description', 'In .im2col mode, the tensor has to be at least 3-dimensional.') },
-        { values: { dim: ['1d', '2d'] }, basis: 'description', ambiguity: 'The only dimension rule names ".im2col mode", which this instruction does not have; whether it binds .im2col_no_offs (and .im2col_no_offs::w) is not said.', cite: c('Description', 'In .im2col mode, the tensor has to be at least 3-dimensional.') },
+        {
+          values: { dim: ['1d', '2d'] },
+          basis: 'description',
+          ambiguity:
+            'The only dimension rule names ".im2col mode", which this instruction does not have; whether it binds .im2col_no_offs (and .im2col_no_offs::w) is not said.',
+          cite: c('Description', 'In .im2col mode, the tensor has to be at least 3-dimensional.'),
+        },
       ],
     },
   ],
   ambiguities: [],
   defaults: [
-    { slot: 'load_mode', spelled: '', implies: 'tile', text: 'no .load_mode: .tile', cite: c('Description', 'If .load_mode is not specified, it defaults to .tile.') },
+    {
+      slot: 'load_mode',
+      spelled: '',
+      implies: 'tile',
+      text: 'no .load_mode: .tile',
+      cite: c('Description', 'If .load_mode is not specified, it defaults to .tile.'),
+    },
   ],
   requirements: [
-    { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '8.0', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 8.0. / Requires sm_90 or higher.') },
-    { id: `${FAM}.req.override`, feature: '.override::global_address / .override_attribute', when: { override_addr: ['override::global_address'] }, ptx: '9.4', targets: SM107F, editions: { from: '9.4' }, cite: c('PTX ISA Notes', 'Support for qualifiers .override::global_address and .override_attribute introduced in PTX ISA version 9.4. / sm_107f or higher in the same family') },
-    { id: `${FAM}.req.override-attr`, feature: '.override::global_address / .override_attribute', when: { override_attr: ['override::global_dim', 'override::global_dim_stride'] }, ptx: '9.4', targets: SM107F, editions: { from: '9.4' }, cite: c('PTX ISA Notes', 'Support for qualifiers .override::global_address and .override_attribute introduced in PTX ISA version 9.4. / sm_107f or higher in the same family') },
-    { id: `${FAM}.req.im2col-w`, feature: '.im2col_no_offs::w', when: { load_mode: ['im2col_no_offs::w'] }, ptx: '9.4', targets: SM107F, editions: { from: '9.4' }, cite: c('PTX ISA Notes', 'Support for qualifier .im2col_no_offs::w introduced in PTX ISA version 9.4. / sm_107f or higher in the same family') },
+    {
+      id: `${FAM}.req.introduced`,
+      feature: FAM,
+      when: {},
+      ptx: '8.0',
+      targets: [{ kind: 'min-sm', sm: 90 }],
+      cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 8.0. / Requires sm_90 or higher.'),
+    },
+    {
+      id: `${FAM}.req.override`,
+      feature: '.override::global_address / .override_attribute',
+      when: { override_addr: ['override::global_address'] },
+      ptx: '9.4',
+      targets: SM107F,
+      editions: { from: '9.4' },
+      cite: c(
+        'PTX ISA Notes',
+        'Support for qualifiers .override::global_address and .override_attribute introduced in PTX ISA version 9.4. / sm_107f or higher in the same family',
+      ),
+    },
+    {
+      id: `${FAM}.req.override-attr`,
+      feature: '.override::global_address / .override_attribute',
+      when: { override_attr: ['override::global_dim', 'override::global_dim_stride'] },
+      ptx: '9.4',
+      targets: SM107F,
+      editions: { from: '9.4' },
+      cite: c(
+        'PTX ISA Notes',
+        'Support for qualifiers .override::global_address and .override_attribute introduced in PTX ISA version 9.4. / sm_107f or higher in the same family',
+      ),
+    },
+    {
+      id: `${FAM}.req.im2col-w`,
+      feature: '.im2col_no_offs::w',
+      when: { load_mode: ['im2col_no_offs::w'] },
+      ptx: '9.4',
+      targets: SM107F,
+      editions: { from: '9.4' },
+      cite: c('PTX ISA Notes', 'Support for qualifier .im2col_no_offs::w introduced in PTX ISA version 9.4. / sm_107f or higher in the same family'),
+    },
   ],
   errata: [
-    { example: 'cp.reduce.async.bulk.tensor.3d.global.shared::cta.xor.im2col.bulk_group [tensorMap2, {tc0, tc1, tc2}], [sMem2];', violates: [`${FAM}.grammar.unknown-qualifier`], finding: 'Example uses .im2col, which is not in this instruction\'s .load_mode set { .tile, .im2col_no_offs, .im2col_no_offs::w }.' },
+    {
+      example: 'cp.reduce.async.bulk.tensor.3d.global.shared::cta.xor.im2col.bulk_group [tensorMap2, {tc0, tc1, tc2}], [sMem2];',
+      violates: [`${FAM}.grammar.unknown-qualifier`],
+      finding: "Example uses .im2col, which is not in this instruction's .load_mode set { .tile, .im2col_no_offs, .im2col_no_offs::w }.",
+    },
   ],
   // the overrides change where the box lands, not the reduction: neighbours are built without them
   fanout: ['override_addr', 'override_attr'],

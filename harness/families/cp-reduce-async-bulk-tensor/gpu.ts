@@ -94,8 +94,10 @@ function kernel(name: string, e: CatalogEntry, k: KernelShape): string {
 export const tensorGpu: GpuFamily = {
   unsupported: (e) => {
     const mode = e.q.load_mode ?? '';
-    if (mode !== '' && mode !== 'tile' && mode !== 'im2col_no_offs') return `the gpu executor builds tiled (cuTensorMapEncodeTiled) and im2col (cuTensorMapEncodeIm2col) tensor maps; .${mode} needs cuTensorMapEncodeIm2colWide`;
-    if (mode === 'im2col_no_offs' && (rankOf(e) < 3 || rankOf(e) > 5)) return `an im2col tensor map is 3D-5D (5.5.4 im2col mode: "Im2col mode supports the following tensor dimensions : 3D, 4D and 5D"), not .${e.q.dim}`;
+    if (mode !== '' && mode !== 'tile' && mode !== 'im2col_no_offs')
+      return `the gpu executor builds tiled (cuTensorMapEncodeTiled) and im2col (cuTensorMapEncodeIm2col) tensor maps; .${mode} needs cuTensorMapEncodeIm2colWide`;
+    if (mode === 'im2col_no_offs' && (rankOf(e) < 3 || rankOf(e) > 5))
+      return `an im2col tensor map is 3D-5D (5.5.4 im2col mode: "Im2col mode supports the following tensor dimensions : 3D, 4D and 5D"), not .${e.q.dim}`;
     if ((e.q.override_addr ?? '') !== '' || (e.q.override_attr ?? '') !== '') return 'the gpu executor does not pass override operands';
     if (TENSOR_MAP_DATA_TYPE[e.q.type ?? ''] === undefined) return `no tensor map element type for .${e.q.type}`;
     return undefined;
@@ -103,7 +105,14 @@ export const tensorGpu: GpuFamily = {
   shape: (e): KernelShape => {
     const width = elementType(e.q.type ?? '').bits;
     const im2col = e.q.load_mode === 'im2col_no_offs';
-    return { width, elements: (SLOT * 8) / width, returns: false, clustered: false, generic: false, tensorMap: { dataType: TENSOR_MAP_DATA_TYPE[e.q.type ?? '']!, rank: rankOf(e), ...(im2col ? { im2col } : {}) } };
+    return {
+      width,
+      elements: (SLOT * 8) / width,
+      returns: false,
+      clustered: false,
+      generic: false,
+      tensorMap: { dataType: TENSOR_MAP_DATA_TYPE[e.q.type ?? '']!, rank: rankOf(e), ...(im2col ? { im2col } : {}) },
+    };
   },
   kernel: (name, e, k) => kernel(name, e, k),
   caseUnfit: (c, k) => {

@@ -37,12 +37,17 @@ export interface Im2colMap {
 export function im2colBoxOffsets(m: Im2colMap, coords: readonly number[]): number[] {
   const rank = m.dims.length;
   if (rank < 3 || rank > 5) throw new Error(`im2col mode supports 3D, 4D and 5D tensors (5.5.4), not ${rank}D`);
-  if (coords.length !== rank || m.strides.length !== rank - 1 || m.lower.length !== rank - 2 || m.upper.length !== rank - 2) throw new Error('an im2col box needs a coordinate per dim, a stride per dim past C and a corner per DHW dim');
+  if (coords.length !== rank || m.strides.length !== rank - 1 || m.lower.length !== rank - 2 || m.upper.length !== rank - 2)
+    throw new Error('an im2col box needs a coordinate per dim, a stride per dim past C and a corner per DHW dim');
   const spatial = rank - 2;
   const lo = (k: number) => m.lower[k]!;
   const hi = (k: number) => Number(m.dims[k + 1]!) - 1 + m.upper[k]!;
   const pos = coords.slice(1, 1 + spatial);
-  for (let k = 0; k < spatial; k++) if (pos[k]! < lo(k) || pos[k]! > hi(k)) throw new Error(`the filter base ${pos.join(',')} is outside the bounding box in DHW dimension ${k} ([${lo(k)}, ${hi(k)}]): "The filter corner location must be within the bounding box."`);
+  for (let k = 0; k < spatial; k++)
+    if (pos[k]! < lo(k) || pos[k]! > hi(k))
+      throw new Error(
+        `the filter base ${pos.join(',')} is outside the bounding box in DHW dimension ${k} ([${lo(k)}, ${hi(k)}]): "The filter corner location must be within the bounding box."`,
+      );
   let n = coords[rank - 1]!;
   const c0 = coords[0]!;
   if (c0 < 0 || c0 + m.channelsPerPixel > Number(m.dims[0]!)) throw new Error(`channels ${c0}..${c0 + m.channelsPerPixel - 1} are past C = ${m.dims[0]}`);

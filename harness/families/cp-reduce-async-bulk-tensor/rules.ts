@@ -18,6 +18,10 @@ export const tensorRules: readonly FpRule[] = [
     ftz: 'unspecified',
     rounding: 'unspecified',
     text: 'cp.reduce.async.bulk.tensor states no floating-point rule (rounding, subnormals, NaN) for its .f32/.f16/.bf16 reductions in any edition: what the hardware does is recorded',
-    cite: cite('editions/tensor', 'Description', 'Each element of the tensor data in the .dst state space is reduced inline with the corresponding element from the tensor data in the .src state space.'),
+    cite: cite(
+      'editions/tensor',
+      'Description',
+      'Each element of the tensor data in the .dst state space is reduced inline with the corresponding element from the tensor data in the .src state space.',
+    ),
   },
 ];

@@ -33,9 +33,11 @@ export const WIDE_THREADS = 128;
 export function bulkCaseBytes(c: ReferenceCase, width: number): number | string {
   const n = c.memory?.length ?? 0;
   const s = c.source?.length ?? 0;
-  if (n !== s) return `a bulk reduction reduces a destination array with a source array of the same size; this case has ${n} destination and ${s} source elements`;
+  if (n !== s)
+    return `a bulk reduction reduces a destination array with a source array of the same size; this case has ${n} destination and ${s} source elements`;
   const bits = n * width;
-  if (n === 0 || bits % (SLOT * 8) !== 0) return `a bulk reduction of ${n} elements of ${width} bits is ${bits / 8} bytes, not a multiple of 16: ${formatCitation(BULK_SIZE_RULE)}; give a multiple of ${(SLOT * 8) / width} elements`;
+  if (n === 0 || bits % (SLOT * 8) !== 0)
+    return `a bulk reduction of ${n} elements of ${width} bits is ${bits / 8} bytes, not a multiple of 16: ${formatCitation(BULK_SIZE_RULE)}; give a multiple of ${(SLOT * 8) / width} elements`;
   return bits / 8;
 }
 
@@ -93,7 +95,9 @@ function wideKernel(name: string, e: CatalogEntry): string {
       '  add.u64 %a10, %a8, %a9;',
       '  ld.global.v2.b64 {%x0, %x1}, [%a10];',
       '  st.shared.v2.b64 [%s6], {%x0, %x1};',
-      ...(cluster ? ['  add.u64 %a10, %a7, %a9;', '  ld.global.v2.b64 {%x0, %x1}, [%a10];', '  add.u32 %s10, %s8, %s3;', '  st.shared.v2.b64 [%s10], {%x0, %x1};'] : []),
+      ...(cluster
+        ? ['  add.u64 %a10, %a7, %a9;', '  ld.global.v2.b64 {%x0, %x1}, [%a10];', '  add.u32 %s10, %s8, %s3;', '  st.shared.v2.b64 [%s10], {%x0, %x1};']
+        : []),
     ]),
     '  fence.proxy.async.shared::cta;',
     '  bar.sync 0;',
@@ -115,7 +119,12 @@ function wideKernel(name: string, e: CatalogEntry): string {
       '  @!%w bra WAIT;',
       'WAITED:',
       '  bar.sync 0;',
-      ...loop('BACK', ['  add.u64 %a10, %a7, %a9;', '  add.u32 %s10, %s8, %s3;', '  ld.shared.v2.b64 {%x0, %x1}, [%s10];', '  st.global.v2.b64 [%a10], {%x0, %x1};']),
+      ...loop('BACK', [
+        '  add.u64 %a10, %a7, %a9;',
+        '  add.u32 %s10, %s8, %s3;',
+        '  ld.shared.v2.b64 {%x0, %x1}, [%s10];',
+        '  st.global.v2.b64 [%a10], {%x0, %x1};',
+      ]),
     );
   }
   lines.push('DONE:', '  ret;', '}');
@@ -146,7 +155,12 @@ function kernel(name: string, e: CatalogEntry): string {
   const hint = (e.q.hint ?? '') !== '';
   if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
   if (!cluster) {
-    lines.push('  fence.proxy.async.shared::cta;', `  ${e.ptx} [%a7], [%s4], ${SLOT}${hint ? ', %pol' : ''};`, '  cp.async.bulk.commit_group;', '  cp.async.bulk.wait_group 0;');
+    lines.push(
+      '  fence.proxy.async.shared::cta;',
+      `  ${e.ptx} [%a7], [%s4], ${SLOT}${hint ? ', %pol' : ''};`,
+      '  cp.async.bulk.commit_group;',
+      '  cp.async.bulk.wait_group 0;',
+    );
   } else {
     lines.push(
       '  mov.u32 %s5, sdst;',
@@ -189,7 +203,13 @@ const bulkSweep: SweepHooks = {
     const lines: string[] = [];
     for (let i = 0; i < k.elements; i++) lines.push(`  st.global.${T} [%addr+${i * bytes}], %m${i};`, `  st.shared.${T} [%sa+${i * bytes}], %bv${i};`);
     if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
-    lines.push('  fence.proxy.async;', `  ${e.ptx} [%addr], [%sa], ${SLOT}${hint ? ', %pol' : ''};`, '  cp.async.bulk.commit_group;', '  cp.async.bulk.wait_group 0;', '  fence.proxy.async;');
+    lines.push(
+      '  fence.proxy.async;',
+      `  ${e.ptx} [%addr], [%sa], ${SLOT}${hint ? ', %pol' : ''};`,
+      '  cp.async.bulk.commit_group;',
+      '  cp.async.bulk.wait_group 0;',
+      '  fence.proxy.async;',
+    );
     return { decls: [], lines, result: { ld: 'ld.global', base: '%addr' } };
   },
 };
@@ -207,7 +227,13 @@ const bulkContend = {
     const lines = ['  mov.u32 %u, smem;', `  mad.lo.u32 %u, %tx, ${SLOT}, %u;`];
     for (let i = 0; i < k.elements; i++) lines.push(`  st.shared.${T} [%u+${i * bytes}], %bv${i};`);
     if (hint) lines.push('  createpolicy.fractional.L2::evict_last.b64 %pol, 1.0;');
-    lines.push('  fence.proxy.async;', `  ${e.ptx} [${target}], [%u], ${SLOT}${hint ? ', %pol' : ''};`, '  cp.async.bulk.commit_group;', '  cp.async.bulk.wait_group 0;', '  fence.proxy.async;');
+    lines.push(
+      '  fence.proxy.async;',
+      `  ${e.ptx} [${target}], [%u], ${SLOT}${hint ? ', %pol' : ''};`,
+      '  cp.async.bulk.commit_group;',
+      '  cp.async.bulk.wait_group 0;',
+      '  fence.proxy.async;',
+    );
     return lines;
   },
   /**
@@ -248,7 +274,16 @@ const bulkContend = {
       '  @%lead ld.shared.v2.b64 {%pol, %x64}, [%sa];',
       '  @%lead st.global.v2.b64 [%slot], {%pol, %x64};',
     );
-    return { decls: [`  .shared .align 16 .b8 ssrc[${BLOCK * SLOT}];`, `  .shared .align 8 .b64 cmbar[${BLOCK}];`, '  .reg .b32 %mb, %mr, %sr, %dr;', '  .reg .pred %w;', '  .reg .b64 %st;'], lines };
+    return {
+      decls: [
+        `  .shared .align 16 .b8 ssrc[${BLOCK * SLOT}];`,
+        `  .shared .align 8 .b64 cmbar[${BLOCK}];`,
+        '  .reg .b32 %mb, %mr, %sr, %dr;',
+        '  .reg .pred %w;',
+        '  .reg .b64 %st;',
+      ],
+      lines,
+    };
   },
 };
 

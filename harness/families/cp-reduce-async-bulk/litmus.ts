@@ -14,9 +14,11 @@ export const bulkLitmus: LitmusFamily = {
   family: 'cp.reduce.async.bulk',
   mnemonic: ['cp', 'reduce', 'async', 'bulk'],
   lower(ins, ctx) {
-    if (ins.parts[4] === 'tensor') ctx.fail('cp.reduce.async.bulk.tensor is not in the litmus language (a tensor map has no litmus location); use cp.reduce.async.bulk');
+    if (ins.parts[4] === 'tensor')
+      ctx.fail('cp.reduce.async.bulk.tensor is not in the litmus language (a tensor map has no litmus location); use cp.reduce.async.bulk');
     const q = qualifiers('cp.reduce.async.bulk', ins, 4, ctx);
-    if (!q.dst || !q.src || !q.completion || !q.op || !q.type) ctx.fail('cp.reduce.async.bulk needs .dst.src.completion_mechanism.op.type, e.g. cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 4');
+    if (!q.dst || !q.src || !q.completion || !q.op || !q.type)
+      ctx.fail('cp.reduce.async.bulk needs .dst.src.completion_mechanism.op.type, e.g. cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 4');
     const type = q.type!;
     const mb = q.completion!.startsWith('mbarrier');
     operands(ins, ctx, [mb ? 4 : 3], mb ? '[dstMem], [srcMem], size, [mbar]' : '[dstMem], [srcMem], size');
@@ -25,7 +27,8 @@ export const bulkLitmus: LitmusFamily = {
     const src = ctx.location(1, 'shared::cta');
     const bytes = elementBytes(type);
     const size = ins.operands[2]!.text;
-    if (!/^\d+$/.test(size) || BigInt(size) !== bytes) ctx.fail(`size must be ${bytes}, the bytes of one .${type} element (a litmus location holds one element)`, 2);
+    if (!/^\d+$/.test(size) || BigInt(size) !== bytes)
+      ctx.fail(`size must be ${bytes}, the bytes of one .${type} element (a litmus location holds one element)`, 2);
     const t = ctx.scratch('bulk');
     const o = ordering(q, { sem: 'relaxed', scope: 'gpu' });
     return [
@@ -33,7 +36,19 @@ export const bulkLitmus: LitmusFamily = {
         kind: 'async',
         accesses: [
           { kind: 'read', dst: t, loc: src, sem: 'weak', scope: 'cta', proxy: 'async', space: 'shared::cta', line: ins.line },
-          { kind: 'rmw', args: [{ k: 'reg', r: t }], update: rmwUpdate('cp.reduce.async.bulk', q, modelSpace(dq, ctx.spaceOf(dst))), reduction: true, op: q.op, loc: dst, sem: o.sem, scope: o.scope, proxy: 'async', space: dq, line: ins.line },
+          {
+            kind: 'rmw',
+            args: [{ k: 'reg', r: t }],
+            update: rmwUpdate('cp.reduce.async.bulk', q, modelSpace(dq, ctx.spaceOf(dst))),
+            reduction: true,
+            op: q.op,
+            loc: dst,
+            sem: o.sem,
+            scope: o.scope,
+            proxy: 'async',
+            space: dq,
+            line: ins.line,
+          },
         ],
         completion: mb ? { kind: 'mbarrier', mbar: ctx.location(3, 'shared::cluster'), bytes, sem: 'release', scope: 'cluster' } : { kind: 'bulk_group' },
         line: ins.line,

@@ -18,7 +18,10 @@ const SEM_SCOPE: SemScopeCites = {
   with: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;'),
   note: e93('PTX ISA Notes', 'Support for .sem.scope qualifier is introduced in PTX ISA version 9.3.'),
   default93: e93('Description', 'When .sem.scope is not specified, it defaults to .relaxed.sys.'),
-  default91: { scope: 'sys', cite: c('Description', 'Each reduction operation performed by the multimem.cp.reduce.async.bulk has individually .relaxed.sys memory ordering semantics.') },
+  default91: {
+    scope: 'sys',
+    cite: c('Description', 'Each reduction operation performed by the multimem.cp.reduce.async.bulk has individually .relaxed.sys memory ordering semantics.'),
+  },
 };
 const SEM = ['', 'relaxed'];
 const SCOPE = ['', ...BULK_SCOPES];
@@ -36,7 +39,11 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
     { name: 'src', values: ['shared::cta'], cite: c('Syntax', '.src = { .shared::cta }') },
     { name: 'completion', values: ['bulk_group'], cite: c('Syntax', '.completion_mechanism = { .bulk_group }') },
     { name: 'op', values: OPS, cite: c('Syntax', '.redOp = { .and, .or, .xor, .add, .inc, .dec, .min, .max }') },
-    { name: 'noftz', values: ['', 'noftz'], cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;') },
+    {
+      name: 'noftz',
+      values: ['', 'noftz'],
+      cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;'),
+    },
     { name: 'type', values: TYPES, cite: c('Syntax', '.type = { .f16, .bf16, .b32, .u32, .s32, .b64, .u64, .s64, .f32, .f64 }') },
   ],
   forms: [
@@ -52,7 +59,16 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
     {
       id: `${FAM}.form.add-noftz`,
       syntax: 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;',
-      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      slots: {
+        sem: SEM,
+        scope: SCOPE,
+        dst: ['global'],
+        src: ['shared::cta'],
+        completion: ['bulk_group'],
+        op: ['add'],
+        noftz: ['noftz'],
+        type: ['f16', 'bf16'],
+      },
       operands: ['dstMem', 'srcMem', 'size'],
       cite: c('Syntax', 'multimem.cp.reduce.async.bulk.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16 }'),
       editions: { until: '9.2' },
@@ -64,24 +80,51 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
       syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size;',
       slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: OPS, type: TYPES },
       operands: ['dstMem', 'srcMem', 'size'],
-      cite: e93('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size; / .sem = { .relaxed } .scope = { .cta, .cluster, .gpu, .sys }'),
+      cite: e93(
+        'Syntax',
+        'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.redOp.type [dstMem], [srcMem], size; / .sem = { .relaxed } .scope = { .cta, .cluster, .gpu, .sys }',
+      ),
       editions: { from: '9.3' },
     },
     {
       id: `${FAM}.form.add-noftz-9.3`,
       syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;',
-      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      slots: {
+        sem: SEM,
+        scope: SCOPE,
+        dst: ['global'],
+        src: ['shared::cta'],
+        completion: ['bulk_group'],
+        op: ['add'],
+        noftz: ['noftz'],
+        type: ['f16', 'bf16'],
+      },
       operands: ['dstMem', 'srcMem', 'size'],
       // 9.3 added {.sem.scope} and the .sem/.scope lines to the 9.1 line and kept its .type line
-      cite: e93('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16 }'),
+      cite: e93(
+        'Syntax',
+        'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16 }',
+      ),
       editions: { from: '9.3', until: '9.3' },
     },
     {
       id: `${FAM}.form.add-noftz-9.4`,
       syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size;',
-      slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f16', 'bf16'] },
+      slots: {
+        sem: SEM,
+        scope: SCOPE,
+        dst: ['global'],
+        src: ['shared::cta'],
+        completion: ['bulk_group'],
+        op: ['add'],
+        noftz: ['noftz'],
+        type: ['f16', 'bf16'],
+      },
       operands: ['dstMem', 'srcMem', 'size'],
-      cite: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16, .f32 }'),
+      cite: e94(
+        'Syntax',
+        'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16, .f32 }',
+      ),
       editions: { from: '9.4' },
     },
     {
@@ -89,7 +132,10 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
       syntax: 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; (.type .f32, PTX ISA 9.4)',
       slots: { sem: SEM, scope: SCOPE, dst: ['global'], src: ['shared::cta'], completion: ['bulk_group'], op: ['add'], noftz: ['noftz'], type: ['f32'] },
       operands: ['dstMem', 'srcMem', 'size'],
-      cite: e94('Syntax', 'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16, .f32 }'),
+      cite: e94(
+        'Syntax',
+        'multimem.cp.reduce.async.bulk{.sem.scope}.dst.src.completion_mechanism.add.noftz.type [dstMem], [srcMem], size; / .type = { .f16, .bf16, .f32 }',
+      ),
       editions: { from: '9.4' },
     },
   ],
@@ -101,8 +147,16 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
       appliesTo: {},
       cite: c(TABLE, 'The following table describes the valid combinations of .redOp and element type'),
       rows: [
-        { values: { op: ['add'], type: ['u32', 's32', 'u64', 'f32', 'f64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '.add | .u32, .s32, .u64, .f32, .f64, .f16, .bf16') },
-        { values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'bf16'] }, basis: 'table', cite: c(TABLE, '.min, .max | .u32, .s32, .u64, .s64, .f16, .bf16') },
+        {
+          values: { op: ['add'], type: ['u32', 's32', 'u64', 'f32', 'f64', 'f16', 'bf16'] },
+          basis: 'table',
+          cite: c(TABLE, '.add | .u32, .s32, .u64, .f32, .f64, .f16, .bf16'),
+        },
+        {
+          values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'bf16'] },
+          basis: 'table',
+          cite: c(TABLE, '.min, .max | .u32, .s32, .u64, .s64, .f16, .bf16'),
+        },
         { values: { op: ['inc', 'dec'], type: ['u32'] }, basis: 'table', cite: c(TABLE, '.inc, .dec | .u32') },
         { values: { op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'table', cite: c(TABLE, '.and, .or, .xor | .b32, .b64') },
       ],
@@ -112,25 +166,57 @@ export const multimemCpReduceAsyncBulk: FamilyDef = {
       text: '.add.f16 and .add.bf16 require .noftz',
       appliesTo: { op: ['add'], type: ['f16', 'bf16'] },
       cite: c('Description', 'The multimem.cp.reduce.async.bulk.add.f16 and multimem.cp.reduce.async.bulk.add.bf16 operations require .noftz qualifier.'),
-      rows: [{ values: { noftz: ['noftz'] }, basis: 'description', cite: c('Description', 'The multimem.cp.reduce.async.bulk.add.f16 and multimem.cp.reduce.async.bulk.add.bf16 operations require .noftz qualifier.') }],
+      rows: [
+        {
+          values: { noftz: ['noftz'] },
+          basis: 'description',
+          cite: c('Description', 'The multimem.cp.reduce.async.bulk.add.f16 and multimem.cp.reduce.async.bulk.add.bf16 operations require .noftz qualifier.'),
+        },
+      ],
     },
   ],
   ambiguities: [],
   defaults: [
     ...semScopeDefaults(SEM_SCOPE),
     // 9.4: an .add.f32 without .noftz means .noftz (9.1-9.3 state no such default: their .add.f32 flushes, fp.mm-bulk.add.f32)
-    { slot: 'noftz', spelled: '', when: { op: ['add'], type: ['f32'] }, implies: 'noftz', text: 'no .noftz on .add.f32: as .noftz, keeping subnormals (PTX ISA 9.4 on)', cite: e94('Description', 'The default behavior for multimem.cp.reduce.async.bulk.add.f32 is equivalent to specifying optional .noftz qualifier which preserves input and result subnormals, and does not flush them to zero.'), editions: { from: '9.4' } },
+    {
+      slot: 'noftz',
+      spelled: '',
+      when: { op: ['add'], type: ['f32'] },
+      implies: 'noftz',
+      text: 'no .noftz on .add.f32: as .noftz, keeping subnormals (PTX ISA 9.4 on)',
+      cite: e94(
+        'Description',
+        'The default behavior for multimem.cp.reduce.async.bulk.add.f32 is equivalent to specifying optional .noftz qualifier which preserves input and result subnormals, and does not flush them to zero.',
+      ),
+      editions: { from: '9.4' },
+    },
   ],
   requirements: [
     semScopeRequirement(FAM, SEM_SCOPE),
-    { id: `${FAM}.req.noftz-f32`, feature: '.noftz with .f32', when: { noftz: ['noftz'], type: ['f32'] }, ptx: '9.4', editions: { from: '9.4' }, cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4.') },
-    { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '9.1', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 9.1. / Requires sm_90 or higher.') },
+    {
+      id: `${FAM}.req.noftz-f32`,
+      feature: '.noftz with .f32',
+      when: { noftz: ['noftz'], type: ['f32'] },
+      ptx: '9.4',
+      editions: { from: '9.4' },
+      cite: e94('PTX ISA Notes', 'Qualifier .noftz with .f32 type introduced in PTX ISA version 9.4.'),
+    },
+    {
+      id: `${FAM}.req.introduced`,
+      feature: FAM,
+      when: {},
+      ptx: '9.1',
+      targets: [{ kind: 'min-sm', sm: 90 }],
+      cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 9.1. / Requires sm_90 or higher.'),
+    },
   ],
   errata: [
     {
       example: 'multimem.cp.reduce.async.bulk.relaxed.cta.global.bulk_group.add.u64 [dstMem], [srcMem], size, [mbar];',
       violates: [`${FAM}.grammar.src`, `${FAM}.form`],
-      finding: 'The example 9.3 added (kept last in 9.4) has no .src qualifier, while both syntax lines require .src = { .shared::cta }, and passes an [mbar] operand, which the syntax does not take (its operands are [dstMem], [srcMem], size).',
+      finding:
+        'The example 9.3 added (kept last in 9.4) has no .src qualifier, while both syntax lines require .src = { .shared::cta }, and passes an [mbar] operand, which the syntax does not take (its operands are [dstMem], [srcMem], size).',
       editions: { from: '9.3' },
     },
   ],

@@ -17,7 +17,14 @@ export const BULK_CHUNK = 128;
 const BLOCK = 256;
 
 /** The kernel of one job: its cases hold `elements` elements per replica. */
-export function multimemBulkModule(line: (ptx: string, dst: string, src: string, size: string) => string, ptx: string, q: Parameters<typeof slotShape>[0], ptxIsa: string, target: string, elements: number): { text: string; slotBytes: number } {
+export function multimemBulkModule(
+  line: (ptx: string, dst: string, src: string, size: string) => string,
+  ptx: string,
+  q: Parameters<typeof slotShape>[0],
+  ptxIsa: string,
+  target: string,
+  elements: number,
+): { text: string; slotBytes: number } {
   const slotBytes = (slotShape(q).bits / 8) * elements;
   const lines = [
     ...kernelPrologue(ptxIsa, target, slotBytes, [`.shared .align 128 .b8 stage[${BULK_CHUNK * BLOCK}];`, ''], ['.reg .b32 %d<4>;']),

@@ -14,7 +14,15 @@ import { accumulation } from './model.js';
 const isNaN_ = (f: FloatFormat, b: bigint) => classify(f, b) === 'nan';
 
 function altAcc(alt: Alternative, lf: FloatFormat, variantAcc: FloatFormat): FloatFormat {
-  return alt.acc === 'f32' ? FLOAT_FORMATS.f32 : alt.acc === 'f16' ? FLOAT_FORMATS.f16 : alt.acc === 'f64' ? FLOAT_FORMATS.f64 : alt.acc === 'type' ? lf : variantAcc;
+  return alt.acc === 'f32'
+    ? FLOAT_FORMATS.f32
+    : alt.acc === 'f16'
+      ? FLOAT_FORMATS.f16
+      : alt.acc === 'f64'
+        ? FLOAT_FORMATS.f64
+        : alt.acc === 'type'
+          ? lf
+          : variantAcc;
 }
 
 export const ldReduceExplain: ExplainHooks = {

@@ -41,13 +41,19 @@ export const ldReduceModel: FamilyModel = (v, c, ctx) => {
   ctx.note(RETURNS_REDUCTION);
   if (fmt.lane.kind === 'int') {
     const lane = fmt.lane as IntFormat;
-    return { returned: Array.from({ length: n }, (_, i) => [exactly(reps.slice(1).reduce((acc, rep) => intOp(op as IntOp, lane, acc, rep[i]!), reps[0]![i]!))]) };
+    return {
+      returned: Array.from({ length: n }, (_, i) => [exactly(reps.slice(1).reduce((acc, rep) => intOp(op as IntOp, lane, acc, rep[i]!), reps[0]![i]!))]),
+    };
   }
   const lf = fmt.lane as FloatFormat;
   const acc = accumulation(v.q.acc, lf);
   const rule = ctx.fpRule();
   ctx.note({ rule: rule.id, text: rule.text, cite: rule.cite });
-  ctx.note({ rule: ACCUMULATION.rule, text: `intermediate accumulation in .${acc.name}${acc === lf ? ' (the element type, by default)' : ` (.${v.q.acc})`}, each step rounded to it; the replica order is not specified: every order and association is allowed`, cite: MULTIMEM_FP_UNSTATED.cite });
+  ctx.note({
+    rule: ACCUMULATION.rule,
+    text: `intermediate accumulation in .${acc.name}${acc === lf ? ' (the element type, by default)' : ` (.${v.q.acc})`}, each step rounded to it; the replica order is not specified: every order and association is allowed`,
+    cite: MULTIMEM_FP_UNSTATED.cite,
+  });
   const modes = rule.ftz === 'unspecified' ? [false, true] : [rule.ftz];
   const returned: ElementAllowed[] = [];
   const orders: OrderedResult[][][] = [];
@@ -61,7 +67,11 @@ export const ldReduceModel: FamilyModel = (v, c, ctx) => {
       const ords: OrderedResult[] = [];
       for (const m of modes) {
         const rs = reductionSet(op as 'add' | 'min' | 'max', lf, acc, vals, m);
-        const uns = [...(rule.ftz === 'unspecified' ? ['fp.ftz-unstated'] : []), ...(rs.nan ? [UNSPECIFIED.nanPayload.id] : []), ...(rs.overflow && lf.bits === 8 ? [UNSPECIFIED.fp8Overflow.id] : [])];
+        const uns = [
+          ...(rule.ftz === 'unspecified' ? ['fp.ftz-unstated'] : []),
+          ...(rs.nan ? [UNSPECIFIED.nanPayload.id] : []),
+          ...(rs.overflow && lf.bits === 8 ? [UNSPECIFIED.fp8Overflow.id] : []),
+        ];
         sets.push({ bits: rs.results.filter((r) => !rs.nan || r.bits !== BigInt(lf.canonicalNaN)).map((r) => r.bits), anyNaN: rs.nan, unspecified: uns });
         ords.push(...rs.results);
       }

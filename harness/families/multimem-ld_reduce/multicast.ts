@@ -7,7 +7,13 @@ export const ldReduceMulticast: MulticastFamily = {
   line: (ptx, regs, addr) => `${ptx} ${regs}, [${addr}];`,
   simulate(v, sw, slot) {
     for (let i = 0; i < slot.elements; i++) {
-      slot.setOut(i, sw.reduce(v, Array.from({ length: slot.replicas }, (_, r) => slot.replica(r, i))));
+      slot.setOut(
+        i,
+        sw.reduce(
+          v,
+          Array.from({ length: slot.replicas }, (_, r) => slot.replica(r, i)),
+        ),
+      );
     }
   },
 };

@@ -29,14 +29,25 @@ export const redAsync: FamilyDef = {
     { name: 'space', values: ['', 'shared::cluster', 'global'], cite: c(S, '.ss = { .shared::cluster }; / .ss = { .global };') },
     { name: 'completion', values: ['', 'mbarrier::complete_tx::bytes'], cite: c(S, '.completion_mechanism = { .mbarrier::complete_tx::bytes };') },
     { name: 'op', values: CLUSTER_OPS, cite: c(S, '.op = { .inc, .dec }; / .op = { .min, .max }; / .op = { .and, .or, .xor };') },
-    { name: 'type', values: TYPES, cite: c(S, '.type = { .u32 }; / .type = { .u32, .s32 }; / .type = { .b32 }; / .type = { .u32, .s32, .u64 }; / .type = { .u32, .s32, .u64, .s64 };') },
+    {
+      name: 'type',
+      values: TYPES,
+      cite: c(S, '.type = { .u32 }; / .type = { .u32, .s32 }; / .type = { .b32 }; / .type = { .u32, .s32, .u64 }; / .type = { .u32, .s32, .u64, .s64 };'),
+    },
   ],
   forms: [
     {
       id: `${FAM}.form.cluster`,
       syntax: CLUSTER_SYNTAX,
       // the completion mechanism: written without braces, but "If .completion_mechanism is not specified, it defaults to" (table below)
-      slots: { sem: ['relaxed'], scope: ['cluster'], space: ['', 'shared::cluster'], completion: ['', 'mbarrier::complete_tx::bytes'], op: CLUSTER_OPS, type: ['u32', 's32', 'b32', 'u64'] },
+      slots: {
+        sem: ['relaxed'],
+        scope: ['cluster'],
+        space: ['', 'shared::cluster'],
+        completion: ['', 'mbarrier::complete_tx::bytes'],
+        op: CLUSTER_OPS,
+        type: ['u32', 's32', 'b32', 'u64'],
+      },
       operands: ['a', 'b', 'mbar'],
       cite: c(S, CLUSTER_SYNTAX),
     },
@@ -58,7 +69,11 @@ export const redAsync: FamilyDef = {
         { values: { op: ['inc', 'dec'], type: ['u32'] }, basis: 'grammar', cite: c(S, '.op = { .inc, .dec }; .type = { .u32 };') },
         { values: { op: ['min', 'max'], type: ['u32', 's32'] }, basis: 'grammar', cite: c(S, '.op = { .min, .max }; .type = { .u32, .s32 };') },
         { values: { op: ['and', 'or', 'xor'], type: ['b32'] }, basis: 'grammar', cite: c(S, '.op = { .and, .or, .xor }; .type = { .b32 };') },
-        { values: { op: ['add'], type: ['u32', 's32', 'u64'] }, basis: 'grammar', cite: c(S, 'red.async.sem.scope{.ss}.completion_mechanism.add.type [a], b, [mbar]; / .type = { .u32, .s32, .u64 };') },
+        {
+          values: { op: ['add'], type: ['u32', 's32', 'u64'] },
+          basis: 'grammar',
+          cite: c(S, 'red.async.sem.scope{.ss}.completion_mechanism.add.type [a], b, [mbar]; / .type = { .u32, .s32, .u64 };'),
+        },
       ],
     },
     {
@@ -68,7 +83,13 @@ export const redAsync: FamilyDef = {
       cite: c('Description', 'If .completion_mechanism is not specified, it defaults to .mbarrier::complete_tx::bytes.'),
       rows: [
         { values: { completion: ['mbarrier::complete_tx::bytes'] }, basis: 'grammar', cite: c(S, CLUSTER_SYNTAX) },
-        { values: { completion: [''] }, basis: 'description', ambiguity: 'The syntax line writes .completion_mechanism as mandatory (no braces), while the Conditions say "If .completion_mechanism is not specified, it defaults to .mbarrier::complete_tx::bytes"; the text contradicts itself.', cite: c('Description', 'If .completion_mechanism is not specified, it defaults to .mbarrier::complete_tx::bytes.') },
+        {
+          values: { completion: [''] },
+          basis: 'description',
+          ambiguity:
+            'The syntax line writes .completion_mechanism as mandatory (no braces), while the Conditions say "If .completion_mechanism is not specified, it defaults to .mbarrier::complete_tx::bytes"; the text contradicts itself.',
+          cite: c('Description', 'If .completion_mechanism is not specified, it defaults to .mbarrier::complete_tx::bytes.'),
+        },
       ],
     },
     {
@@ -83,7 +104,8 @@ export const redAsync: FamilyDef = {
         {
           values: { scope: ['sys'] },
           basis: 'grammar',
-          ambiguity: 'PTX ISA 9.1 and 9.2 list the .release scopes as { .gpu, .cluster }, but their own example writes red.async.release.sys.global.add.u32 (9.3 "Clarified that red.async instruction supports sys scope and not cluster scope with .release qualifier").',
+          ambiguity:
+            'PTX ISA 9.1 and 9.2 list the .release scopes as { .gpu, .cluster }, but their own example writes red.async.release.sys.global.add.u32 (9.3 "Clarified that red.async instruction supports sys scope and not cluster scope with .release qualifier").',
           cite: e91('Examples', 'red.async.release.sys.global.add.u32 [addr], b;'),
           editions: { until: '9.2' },
         },
@@ -99,18 +121,41 @@ export const redAsync: FamilyDef = {
   ],
   ambiguities: [],
   defaults: [
-    { slot: 'space', spelled: '', implies: 'generic', text: 'no .ss: generic addressing (in the .shared::cluster window for .relaxed, the .global window for .release)', cite: c('Description', 'If .ss is not specified, Generic Addressing is used.') },
-    { slot: 'completion', spelled: '', when: { sem: ['relaxed'] }, implies: 'mbarrier::complete_tx::bytes', text: 'no .completion_mechanism: .mbarrier::complete_tx::bytes', cite: c('Description', 'If .completion_mechanism is not specified, it defaults to .mbarrier::complete_tx::bytes.') },
+    {
+      slot: 'space',
+      spelled: '',
+      implies: 'generic',
+      text: 'no .ss: generic addressing (in the .shared::cluster window for .relaxed, the .global window for .release)',
+      cite: c('Description', 'If .ss is not specified, Generic Addressing is used.'),
+    },
+    {
+      slot: 'completion',
+      spelled: '',
+      when: { sem: ['relaxed'] },
+      implies: 'mbarrier::complete_tx::bytes',
+      text: 'no .completion_mechanism: .mbarrier::complete_tx::bytes',
+      cite: c('Description', 'If .completion_mechanism is not specified, it defaults to .mbarrier::complete_tx::bytes.'),
+    },
   ],
   requirements: [
-    { id: `${FAM}.req.introduced`, feature: FAM, when: {}, ptx: '8.1', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 8.1. / Requires sm_90 or higher.') },
+    {
+      id: `${FAM}.req.introduced`,
+      feature: FAM,
+      when: {},
+      ptx: '8.1',
+      targets: [{ kind: 'min-sm', sm: 90 }],
+      cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 8.1. / Requires sm_90 or higher.'),
+    },
     {
       id: `${FAM}.req.release`,
       feature: '.release semantics, .mmio, .global, .gpu/.sys scopes',
       when: { sem: ['release'] },
       ptx: '8.7',
       targets: [{ kind: 'min-sm', sm: 100 }],
-      cite: c('PTX ISA Notes', 'Support for .mmio qualifier, .release semantics, .global state space, and .gpu and .sys scopes introduced in PTX ISA version 8.7. / .mmio qualifier, .release semantics, .global state space, and .gpu and .sys scopes require sm_100 or higher.'),
+      cite: c(
+        'PTX ISA Notes',
+        'Support for .mmio qualifier, .release semantics, .global state space, and .gpu and .sys scopes introduced in PTX ISA version 8.7. / .mmio qualifier, .release semantics, .global state space, and .gpu and .sys scopes require sm_100 or higher.',
+      ),
     },
   ],
   errata: [],

@@ -59,7 +59,15 @@ function kernel(name: string, e: CatalogEntry, k: KernelShape): string {
     '  @!%peer bra ISSUED;',
     `  ld.global.${T} %bv, [%a13];`,
     ...(generic
-      ? ['  cvt.u64.u32 %a8, %s4;', '  cvta.shared.u64 %a8, %a8;', '  mapa.u64 %a9, %a8, %s10;', '  cvt.u64.u32 %a8, %s6;', '  cvta.shared.u64 %a8, %a8;', '  mapa.u64 %a10, %a8, %s10;', `  ${e.ptx} [%a9], %bv, [%a10];`]
+      ? [
+          '  cvt.u64.u32 %a8, %s4;',
+          '  cvta.shared.u64 %a8, %a8;',
+          '  mapa.u64 %a9, %a8, %s10;',
+          '  cvt.u64.u32 %a8, %s6;',
+          '  cvta.shared.u64 %a8, %a8;',
+          '  mapa.u64 %a10, %a8, %s10;',
+          `  ${e.ptx} [%a9], %bv, [%a10];`,
+        ]
       : ['  mapa.shared::cluster.u32 %s11, %s4, %s10;', '  mapa.shared::cluster.u32 %s12, %s6, %s10;', `  ${e.ptx} [%s11], %bv, [%s12];`]),
     'ISSUED:',
     '  @!%own bra WAITED;',
@@ -77,8 +85,12 @@ function kernel(name: string, e: CatalogEntry, k: KernelShape): string {
 }
 
 export const redAsyncGpu: GpuFamily = {
-  unsupported: (e) => (e.q.sem === 'relaxed' ? undefined : 'the gpu executor runs the .relaxed.cluster form only (the .release form needs sm_100, which this executor has not been built for)'),
+  unsupported: (e) =>
+    e.q.sem === 'relaxed'
+      ? undefined
+      : 'the gpu executor runs the .relaxed.cluster form only (the .release form needs sm_100, which this executor has not been built for)',
   shape: (e): KernelShape => ({ width: elementType(e.q.type ?? '').bits, elements: 1, returns: false, clustered: true, generic: false }),
   kernel: (name, e, k) => kernel(name, e, k),
-  caseUnfit: (c, k) => (c.space === 'global' ? 'red.async.relaxed works on a remote CTA\'s shared memory; this case asks for global memory' : rmwCaseUnfit(c, k)),
+  caseUnfit: (c, k) =>
+    c.space === 'global' ? "red.async.relaxed works on a remote CTA's shared memory; this case asks for global memory" : rmwCaseUnfit(c, k),
 };

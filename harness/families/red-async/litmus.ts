@@ -13,8 +13,12 @@ export const redAsyncLitmus: LitmusFamily = {
   mnemonic: ['red', 'async'],
   lower(ins, ctx) {
     const q = qualifiers('red.async', ins, 2, ctx);
-    if (!q.completion) ctx.fail('red.async without .mbarrier::complete_tx::bytes (the .release.gpu/.sys global form) is not modelled in the litmus language; use the .mbarrier::complete_tx::bytes form on .shared::cluster memory');
-    if (!q.op || !q.type) ctx.fail('red.async needs .op and .type, e.g. red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [a], b, [mbar]');
+    if (!q.completion)
+      ctx.fail(
+        'red.async without .mbarrier::complete_tx::bytes (the .release.gpu/.sys global form) is not modelled in the litmus language; use the .mbarrier::complete_tx::bytes form on .shared::cluster memory',
+      );
+    if (!q.op || !q.type)
+      ctx.fail('red.async needs .op and .type, e.g. red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [a], b, [mbar]');
     operands(ins, ctx, [3], '[a], b, [mbar]');
     const sq = q.space ? spaceQual(q.space) : 'shared::cluster';
     const loc = ctx.location(0, sq);
@@ -23,7 +27,21 @@ export const redAsyncLitmus: LitmusFamily = {
     return [
       {
         kind: 'async',
-        accesses: [{ kind: 'rmw', args: [ctx.value(1, q.type!)], update: rmwUpdate('red.async', q, modelSpace(sq, ctx.spaceOf(loc))), reduction: true, op: q.op, loc, sem: o.sem, scope: o.scope, proxy: 'generic', space: sq, line: ins.line }],
+        accesses: [
+          {
+            kind: 'rmw',
+            args: [ctx.value(1, q.type!)],
+            update: rmwUpdate('red.async', q, modelSpace(sq, ctx.spaceOf(loc))),
+            reduction: true,
+            op: q.op,
+            loc,
+            sem: o.sem,
+            scope: o.scope,
+            proxy: 'generic',
+            space: sq,
+            line: ins.line,
+          },
+        ],
         completion: { kind: 'mbarrier', mbar, bytes: elementBytes(q.type!), sem: 'release', scope: 'cluster' },
         line: ins.line,
       },

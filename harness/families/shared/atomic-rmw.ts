@@ -65,16 +65,39 @@ export function scalarTableRows(t93: Cite, t94: Cite, bitRows: readonly AllowRow
   const T = 'Scalar table';
   const from93 = { from: '9.3' } as const;
   return [
-    { values: { op: ['add', 'inc', 'dec', 'min', 'max'], type: ['u32'] }, basis: 'table', editions: from93, cite: t94(T, '.u32 | .add, .inc, .dec, .min, .max | Not supported | Not supported') },
-    { values: { op: ['add', 'min', 'max'], type: ['s32', 'u64'] }, basis: 'table', editions: from93, cite: t94(T, '.s32 | .add, .min, .max | Not supported | Not supported / .u64 | .add, .min, .max | Not supported | Not supported') },
+    {
+      values: { op: ['add', 'inc', 'dec', 'min', 'max'], type: ['u32'] },
+      basis: 'table',
+      editions: from93,
+      cite: t94(T, '.u32 | .add, .inc, .dec, .min, .max | Not supported | Not supported'),
+    },
+    {
+      values: { op: ['add', 'min', 'max'], type: ['s32', 'u64'] },
+      basis: 'table',
+      editions: from93,
+      cite: t94(T, '.s32 | .add, .min, .max | Not supported | Not supported / .u64 | .add, .min, .max | Not supported | Not supported'),
+    },
     { values: { op: ['min', 'max'], type: ['s64'] }, basis: 'table', editions: from93, cite: t94(T, '.s64 | .min, .max | Not supported | Not supported') },
-    { values: { op: ['add'], type: ['f32', 'f64'] }, basis: 'table', editions: { from: '9.3', until: '9.3' }, cite: t93(T, '.f32 | Not supported | .add | Not supported / .f64 | Not supported | .add | Not supported') },
-    { values: { op: ['add'], type: ['f32', 'f64'] }, basis: 'table', editions: { from: '9.4' }, cite: t94(T, '.f32 | Not supported | .add{.noftz} | Not supported / .f64 | Not supported | .add (noftz by default) | Not supported') },
+    {
+      values: { op: ['add'], type: ['f32', 'f64'] },
+      basis: 'table',
+      editions: { from: '9.3', until: '9.3' },
+      cite: t93(T, '.f32 | Not supported | .add | Not supported / .f64 | Not supported | .add | Not supported'),
+    },
+    {
+      values: { op: ['add'], type: ['f32', 'f64'] },
+      basis: 'table',
+      editions: { from: '9.4' },
+      cite: t94(T, '.f32 | Not supported | .add{.noftz} | Not supported / .f64 | Not supported | .add (noftz by default) | Not supported'),
+    },
     {
       values: { op: ['add'], type: HALF_TYPES },
       basis: 'table',
       editions: from93,
-      cite: t94(T, '.f16 | Not supported | .add (requires .noftz) | Not supported / .f16x2 | Not supported | .add (requires .noftz) | Not supported / .bf16 | Not supported | .add (requires .noftz) | Not supported / .bf16x2 | Not supported | .add (requires .noftz) | Not supported'),
+      cite: t94(
+        T,
+        '.f16 | Not supported | .add (requires .noftz) | Not supported / .f16x2 | Not supported | .add (requires .noftz) | Not supported / .bf16 | Not supported | .add (requires .noftz) | Not supported / .bf16x2 | Not supported | .add (requires .noftz) | Not supported',
+      ),
     },
     ...bitRows.map((r) => ({ ...r, editions: from93 })),
   ];
@@ -95,7 +118,18 @@ export function noftzOnlyHalfTable(fam: string, cite: Citation, f32From94: Citat
 
 /** atom/red `.add.noftz.f32` (PTX ISA 9.4): keeps subnormals on global and shared memory. */
 export function noftzF32Rule(quote: Citation): FpRule {
-  return { id: 'fp.atom-red.add.noftz.f32', families: BOTH, spaces: ALL_SPACES, types: ['f32'], when: { noftz: ['noftz'] }, editions: { from: '9.4' }, ftz: false, rounding: 'rne', text: 'atom/red .add.noftz.f32 keeps subnormal inputs and results (PTX ISA 9.4: only ".add.f32 without .noftz" flushes, on global memory)', cite: quote };
+  return {
+    id: 'fp.atom-red.add.noftz.f32',
+    families: BOTH,
+    spaces: ALL_SPACES,
+    types: ['f32'],
+    when: { noftz: ['noftz'] },
+    editions: { from: '9.4' },
+    ftz: false,
+    rounding: 'rne',
+    text: 'atom/red .add.noftz.f32 keeps subnormal inputs and results (PTX ISA 9.4: only ".add.f32 without .noftz" flushes, on global memory)',
+    cite: quote,
+  };
 }
 
 export function memorySpaceDefaults(generic: Citation, sharedCta: Citation): DefaultRow[] {
@@ -107,20 +141,89 @@ export function memorySpaceDefaults(generic: Citation, sharedCta: Citation): Def
 
 /** 9.4's scalar tables: `.f64 | ... | .add (noftz by default)`: an .add.f64 without .noftz means .noftz. */
 export function noftzF64Default(tableRow: Citation): DefaultRow {
-  return { slot: 'noftz', spelled: '', when: { op: ['add'], type: ['f64'], vec: [''] }, implies: 'noftz', editions: { from: '9.4' }, text: 'an .add.f64 without .noftz is .noftz (keeps subnormals)', cite: tableRow };
+  return {
+    slot: 'noftz',
+    spelled: '',
+    when: { op: ['add'], type: ['f64'], vec: [''] },
+    implies: 'noftz',
+    editions: { from: '9.4' },
+    text: 'an .add.f64 without .noftz is .noftz (keeps subnormals)',
+    cite: tableRow,
+  };
 }
 
 /** Requirement rows that atom and red state identically (qualifiers rather than operations). */
 export function scopedAtomicRequirements(fam: 'atom' | 'red', c: Cite): RequirementRow[] {
   return [
-    { id: `${fam}.req.scope`, feature: '.scope qualifier', when: { scope: SCOPES }, ptx: '5.0', targets: [{ kind: 'min-sm', sm: 60 }], cite: c('PTX ISA Notes', '.scope qualifier introduced in PTX ISA 5.0. / .scope qualifier requires sm_60 or higher.') },
-    { id: `${fam}.req.sem`, feature: '.sem qualifier', when: { sem: ['relaxed', 'acquire', 'release', 'acq_rel'] }, ptx: '6.0', targets: [{ kind: 'min-sm', sm: 70 }], cite: c('PTX ISA Notes', '.sem qualifier introduced in PTX ISA version 6.0. / .sem qualifier requires sm_70 or higher.') },
-    { id: `${fam}.req.generic`, feature: 'generic addressing', when: { space: [''] }, targets: [{ kind: 'min-sm', sm: 20 }], cite: c('Target ISA Notes', 'Use of generic addressing requires sm_20 or higher.') },
-    { id: `${fam}.req.cache-hint`, feature: '.level::cache_hint', when: { hint: ['L2::cache_hint'] }, ptx: '7.4', targets: [{ kind: 'min-sm', sm: 80 }], cite: c('PTX ISA Notes', 'Support for .level::cache_hint qualifier introduced in PTX ISA version 7.4. / requires sm_80 or higher.') },
-    { id: `${fam}.req.scope-cluster`, feature: '.cluster scope', when: { scope: ['cluster'] }, ptx: '7.8', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Support for .cluster scope qualifier introduced in PTX ISA version 7.8. / requires sm_90 or higher.') },
-    { id: `${fam}.req.sub-cta`, feature: '::cta sub-qualifier', when: { space: ['shared::cta'] }, ptx: '7.8', targets: [{ kind: 'min-sm', sm: 30 }], cite: c('PTX ISA Notes', 'Support for ::cta and ::cluster sub-qualifiers introduced in PTX ISA version 7.8. / Sub-qualifier ::cta requires sm_30 or higher.') },
-    { id: `${fam}.req.sub-cluster`, feature: '::cluster sub-qualifier', when: { space: ['shared::cluster'] }, ptx: '7.8', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Support for ::cta and ::cluster sub-qualifiers introduced in PTX ISA version 7.8. / Sub-qualifier ::cluster requires sm_90 or higher.') },
-    { id: `${fam}.req.vector`, feature: 'vector types', when: { vec: VECTORS }, ptx: '8.1', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Support for vector types introduced in PTX ISA version 8.1. / Support for vector types requires sm_90 or higher.') },
+    {
+      id: `${fam}.req.scope`,
+      feature: '.scope qualifier',
+      when: { scope: SCOPES },
+      ptx: '5.0',
+      targets: [{ kind: 'min-sm', sm: 60 }],
+      cite: c('PTX ISA Notes', '.scope qualifier introduced in PTX ISA 5.0. / .scope qualifier requires sm_60 or higher.'),
+    },
+    {
+      id: `${fam}.req.sem`,
+      feature: '.sem qualifier',
+      when: { sem: ['relaxed', 'acquire', 'release', 'acq_rel'] },
+      ptx: '6.0',
+      targets: [{ kind: 'min-sm', sm: 70 }],
+      cite: c('PTX ISA Notes', '.sem qualifier introduced in PTX ISA version 6.0. / .sem qualifier requires sm_70 or higher.'),
+    },
+    {
+      id: `${fam}.req.generic`,
+      feature: 'generic addressing',
+      when: { space: [''] },
+      targets: [{ kind: 'min-sm', sm: 20 }],
+      cite: c('Target ISA Notes', 'Use of generic addressing requires sm_20 or higher.'),
+    },
+    {
+      id: `${fam}.req.cache-hint`,
+      feature: '.level::cache_hint',
+      when: { hint: ['L2::cache_hint'] },
+      ptx: '7.4',
+      targets: [{ kind: 'min-sm', sm: 80 }],
+      cite: c('PTX ISA Notes', 'Support for .level::cache_hint qualifier introduced in PTX ISA version 7.4. / requires sm_80 or higher.'),
+    },
+    {
+      id: `${fam}.req.scope-cluster`,
+      feature: '.cluster scope',
+      when: { scope: ['cluster'] },
+      ptx: '7.8',
+      targets: [{ kind: 'min-sm', sm: 90 }],
+      cite: c('PTX ISA Notes', 'Support for .cluster scope qualifier introduced in PTX ISA version 7.8. / requires sm_90 or higher.'),
+    },
+    {
+      id: `${fam}.req.sub-cta`,
+      feature: '::cta sub-qualifier',
+      when: { space: ['shared::cta'] },
+      ptx: '7.8',
+      targets: [{ kind: 'min-sm', sm: 30 }],
+      cite: c(
+        'PTX ISA Notes',
+        'Support for ::cta and ::cluster sub-qualifiers introduced in PTX ISA version 7.8. / Sub-qualifier ::cta requires sm_30 or higher.',
+      ),
+    },
+    {
+      id: `${fam}.req.sub-cluster`,
+      feature: '::cluster sub-qualifier',
+      when: { space: ['shared::cluster'] },
+      ptx: '7.8',
+      targets: [{ kind: 'min-sm', sm: 90 }],
+      cite: c(
+        'PTX ISA Notes',
+        'Support for ::cta and ::cluster sub-qualifiers introduced in PTX ISA version 7.8. / Sub-qualifier ::cluster requires sm_90 or higher.',
+      ),
+    },
+    {
+      id: `${fam}.req.vector`,
+      feature: 'vector types',
+      when: { vec: VECTORS },
+      ptx: '8.1',
+      targets: [{ kind: 'min-sm', sm: 90 }],
+      cite: c('PTX ISA Notes', 'Support for vector types introduced in PTX ISA version 8.1. / Support for vector types requires sm_90 or higher.'),
+    },
   ];
 }
 
@@ -137,12 +240,16 @@ const redCite = (part: SpecPart, quote: string) => cite('red.md', part, quote);
 const BOTH = ['atom', 'red'];
 const ALL_SPACES: ('global' | 'shared')[] = ['global', 'shared'];
 const both = (atom: Citation, red: Citation) => ({ cite: atom, familyCites: { red } });
-const flush94 = (fam: 'atom' | 'red') => `The ${fam}.add.f32 operation without .noftz, flushes subnormal inputs and results to sign-preserving zero on global memory`;
+const flush94 = (fam: 'atom' | 'red') =>
+  `The ${fam}.add.f32 operation without .noftz, flushes subnormal inputs and results to sign-preserving zero on global memory`;
 const keep94 = 'but supports subnormal inputs and results and doesn’t flush them to zero on shared memory';
 
 export const ATOMIC_RMW_FP_RULES: readonly FpRule[] = [
   // refines the .f32 rows below: it comes first
-  { ...noftzF32Rule(cite('editions/atom', 'Description', `${flush94('atom')} ${keep94}.`)), familyCites: { red: cite('editions/red', 'Description', `${flush94('red')} ${keep94}.`) } },
+  {
+    ...noftzF32Rule(cite('editions/atom', 'Description', `${flush94('atom')} ${keep94}.`)),
+    familyCites: { red: cite('editions/red', 'Description', `${flush94('red')} ${keep94}.`) },
+  },
   {
     id: 'fp.atom-red.add.f32.global',
     families: BOTH,
@@ -202,7 +309,10 @@ export const ATOMIC_RMW_FP_RULES: readonly FpRule[] = [
     rounding: 'rne',
     editions: { until: '9.3' },
     text: 'atom/red .add.f64 keeps subnormals: no sentence flushes them (the flushing sentence names .f32 only)',
-    ...both(atomCite('Description', 'The floating-point operation .add operation rounds to nearest even.'), redCite('Description', 'The floating-point operation .add operation rounds to nearest even.')),
+    ...both(
+      atomCite('Description', 'The floating-point operation .add operation rounds to nearest even.'),
+      redCite('Description', 'The floating-point operation .add operation rounds to nearest even.'),
+    ),
   },
   {
     id: 'fp.atom-red.add.f64.9.4',
@@ -213,7 +323,10 @@ export const ATOMIC_RMW_FP_RULES: readonly FpRule[] = [
     rounding: 'rne',
     editions: { from: '9.4' },
     text: 'atom/red .add.f64 keeps subnormals: the 9.4 scalar tables say ".add (noftz by default)"',
-    ...both(cite('editions/atom', 'Scalar table', '.f64 | Not supported | .add (noftz by default) | Not supported'), cite('editions/red', 'Scalar table', '.f64 | Not supported | .add (noftz by default) | Not supported')),
+    ...both(
+      cite('editions/atom', 'Scalar table', '.f64 | Not supported | .add (noftz by default) | Not supported'),
+      cite('editions/red', 'Scalar table', '.f64 | Not supported | .add (noftz by default) | Not supported'),
+    ),
   },
   {
     id: 'fp.atom-red.noftz',
@@ -223,7 +336,10 @@ export const ATOMIC_RMW_FP_RULES: readonly FpRule[] = [
     ftz: false,
     rounding: 'rne',
     text: '.noftz half types keep subnormal inputs and results',
-    ...both(atomCite('Description', 'it preserves subnormal inputs and results, and does not flush them to zero.'), redCite('Description', 'it preserves subnormal inputs and results, and does not flush them to zero.')),
+    ...both(
+      atomCite('Description', 'it preserves subnormal inputs and results, and does not flush them to zero.'),
+      redCite('Description', 'it preserves subnormal inputs and results, and does not flush them to zero.'),
+    ),
   },
 ];
 
@@ -239,8 +355,14 @@ export const ATOMIC_RMW_MINMAX: readonly MinMaxBasis[] = [
     editions: { until: '9.2' },
     text: 'PTX ISA 9.1-9.2 list .min/.max on half types (the vector table) but do not say what they do with NaN or signed zeros: the non-atomic min/max rules (fp.min, fp.max) are applied by analogy (9.3 states it)',
     ...both(
-      atomCite('Vector table', 'For atom with vector type, the supported combinations of vector qualifier and types, and atomic operations supported on these combinations are depicted in the following table'),
-      redCite('Vector table', 'For red with vector type, the supported combinations of vector qualifier, types and reduction operations supported on these combinations are depicted in following table'),
+      atomCite(
+        'Vector table',
+        'For atom with vector type, the supported combinations of vector qualifier and types, and atomic operations supported on these combinations are depicted in the following table',
+      ),
+      redCite(
+        'Vector table',
+        'For red with vector type, the supported combinations of vector qualifier, types and reduction operations supported on these combinations are depicted in following table',
+      ),
     ),
   },
   {
@@ -249,8 +371,16 @@ export const ATOMIC_RMW_MINMAX: readonly MinMaxBasis[] = [
     editions: { from: '9.3' },
     text: 'atom/red .min/.max implement the non-atomic min/max instructions (fp.min, fp.max), performed atomically',
     ...both(
-      cite('editions/atom-9.3', 'Description', 'The .min and .max operations implement the exact same floating-point instructions as the non-atomic min and max instructions, but perform them atomically.'),
-      cite('editions/red-9.3', 'Description', 'The .min and .max operations implement the exact same floating-point instructions as the non-atomic min and max instructions, but perform them atomically.'),
+      cite(
+        'editions/atom-9.3',
+        'Description',
+        'The .min and .max operations implement the exact same floating-point instructions as the non-atomic min and max instructions, but perform them atomically.',
+      ),
+      cite(
+        'editions/red-9.3',
+        'Description',
+        'The .min and .max operations implement the exact same floating-point instructions as the non-atomic min and max instructions, but perform them atomically.',
+      ),
     ),
   },
 ];
@@ -266,7 +396,9 @@ export function rmwModel(returned?: { when: (q: Qualifiers) => boolean; rule: Ru
     const b = ctx.need(c.b, 'operand b');
     if (b.length !== mem.length) ctx.fail(`memory has ${mem.length} elements and b ${b.length}`);
     if ((v.q.vec ?? '') !== '' && ctx.space === 'shared') {
-      ctx.fail(`${v.family} with a vector type "may be used only with .global space and with generic addressing where the address points to .global space" (PTX ISA 9.7.13.5 atom, 9.7.13.6 red): this case puts it in shared memory, where the spec gives it no meaning; use space: global`);
+      ctx.fail(
+        `${v.family} with a vector type "may be used only with .global space and with generic addressing where the address points to .global space" (PTX ISA 9.7.13.5 atom, 9.7.13.6 red): this case puts it in shared memory, where the spec gives it no meaning; use space: global`,
+      );
     }
     const memory = mem.map((r, i) => ctx.elementOp(r, b[i]!, c.c?.[i] ?? 0n));
     if (!returned?.when(v.q)) return { memory };

@@ -45,7 +45,12 @@ export function semScopeTable(fam: string, c: SemScopeCites, clusterDst?: { read
       { values: { sem: [''], scope: [''] }, basis: 'grammar', cite: c.with, editions: { from: '9.3' } },
       ...(clusterDst
         ? [
-            { values: { sem: ['relaxed'], scope: [...clusterDst.scopes], dst: ['shared::cluster'] }, basis: 'grammar' as const, cite: clusterDst.cite, editions: { from: '9.3' as const } },
+            {
+              values: { sem: ['relaxed'], scope: [...clusterDst.scopes], dst: ['shared::cluster'] },
+              basis: 'grammar' as const,
+              cite: clusterDst.cite,
+              editions: { from: '9.3' as const },
+            },
             { values: { sem: ['relaxed'], scope: BULK_SCOPES, dst: ['global'] }, basis: 'grammar' as const, cite: c.with, editions: { from: '9.3' as const } },
           ]
         : [{ values: { sem: ['relaxed'], scope: BULK_SCOPES }, basis: 'grammar' as const, cite: c.with, editions: { from: '9.3' as const } }]),
@@ -60,13 +65,59 @@ export function semScopeRequirement(fam: string, c: SemScopeCites): RequirementR
 export function semScopeDefaults(c: SemScopeCites, clusterDst = false): DefaultRow[] {
   return [
     // 9.1-9.2: "Each reduction ... has individually .relaxed.<scope> memory ordering semantics" (no .sem qualifier yet)
-    ...(c.default91 ? [{ slot: 'sem', spelled: '', implies: 'relaxed', text: `no .sem: each reduction is .relaxed (PTX ISA 9.1-9.2: "individually .relaxed.${c.default91.scope}")`, cite: c.default91.cite, editions: { until: '9.2' as const } }] : []),
-    { slot: 'sem', spelled: '', implies: 'relaxed', text: 'no .sem: each reduction is .relaxed (PTX ISA 9.3 on: "it defaults to .relaxed.sys")', cite: c.default93, editions: { from: '9.3' } },
+    ...(c.default91
+      ? [
+          {
+            slot: 'sem',
+            spelled: '',
+            implies: 'relaxed',
+            text: `no .sem: each reduction is .relaxed (PTX ISA 9.1-9.2: "individually .relaxed.${c.default91.scope}")`,
+            cite: c.default91.cite,
+            editions: { until: '9.2' as const },
+          },
+        ]
+      : []),
+    {
+      slot: 'sem',
+      spelled: '',
+      implies: 'relaxed',
+      text: 'no .sem: each reduction is .relaxed (PTX ISA 9.3 on: "it defaults to .relaxed.sys")',
+      cite: c.default93,
+      editions: { from: '9.3' },
+    },
     // 9.3 on, .shared::cluster destination: the default .sys is not a scope its grammar allows
     ...(clusterDst
-      ? [{ slot: 'scope', spelled: '', when: { dst: ['shared::cluster'] }, implies: null, text: 'no .scope with a .shared::cluster destination: the 9.3 text says the default is .relaxed.sys, but its grammar allows only .cta and .cluster there (inconsistent: no default is taken)', cite: c.default93, editions: { from: '9.3' as const } }]
+      ? [
+          {
+            slot: 'scope',
+            spelled: '',
+            when: { dst: ['shared::cluster'] },
+            implies: null,
+            text: 'no .scope with a .shared::cluster destination: the 9.3 text says the default is .relaxed.sys, but its grammar allows only .cta and .cluster there (inconsistent: no default is taken)',
+            cite: c.default93,
+            editions: { from: '9.3' as const },
+          },
+        ]
       : []),
-    ...(c.default91 ? [{ slot: 'scope', spelled: '', implies: c.default91.scope, text: `no .scope: .${c.default91.scope} (PTX ISA 9.1-9.2)`, cite: c.default91.cite, editions: { until: '9.2' as const } }] : []),
-    { slot: 'scope', spelled: '', implies: 'sys', text: 'no .scope: .sys (PTX ISA 9.3 on: "it defaults to .relaxed.sys")', cite: c.default93, editions: { from: '9.3' } },
+    ...(c.default91
+      ? [
+          {
+            slot: 'scope',
+            spelled: '',
+            implies: c.default91.scope,
+            text: `no .scope: .${c.default91.scope} (PTX ISA 9.1-9.2)`,
+            cite: c.default91.cite,
+            editions: { until: '9.2' as const },
+          },
+        ]
+      : []),
+    {
+      slot: 'scope',
+      spelled: '',
+      implies: 'sys',
+      text: 'no .scope: .sys (PTX ISA 9.3 on: "it defaults to .relaxed.sys")',
+      cite: c.default93,
+      editions: { from: '9.3' },
+    },
   ];
 }

@@ -14,13 +14,27 @@ import type { LitmusContext, LitmusInstruction } from '../../registry/litmus-fam
  * of the family's catalog, in catalog order, that lists it and is still empty. A part no slot takes
  * is a problem naming what the family accepts.
  */
-export function qualifiers(family: string, ins: LitmusInstruction, skip: number, ctx: LitmusContext, extra: Readonly<Record<string, readonly string[]>> = {}): Record<string, string> {
+export function qualifiers(
+  family: string,
+  ins: LitmusInstruction,
+  skip: number,
+  ctx: LitmusContext,
+  extra: Readonly<Record<string, readonly string[]>> = {},
+): Record<string, string> {
   const slots = familyPlugin(family).def.slots.filter((s) => !s.operand);
   const q: Record<string, string> = {};
   for (const part of ins.parts.slice(skip)) {
     const slot = slots.find((s) => q[s.name] === undefined && (s.values.includes(part) || (extra[s.name] ?? []).includes(part)));
     if (!slot) {
-      const accepted = slots.map((s) => `${s.name} {${s.values.filter((v) => v !== '').map((v) => `.${v}`).join(' ')}}`).join('; ');
+      const accepted = slots
+        .map(
+          (s) =>
+            `${s.name} {${s.values
+              .filter((v) => v !== '')
+              .map((v) => `.${v}`)
+              .join(' ')}}`,
+        )
+        .join('; ');
       ctx.fail(`'.${part}' is not a qualifier of ${family} here (or repeats one); ${family} takes ${accepted}`);
     }
     q[slot.name] = part;
@@ -54,7 +68,11 @@ export const UNTYPED = 'u64';
  * it for this family, qualifiers and memory space; `undefined` for a compare-and-swap that fails.
  * Where the model allows several results (an unstated flush mode, NaN payloads) the first is taken.
  */
-export function rmwUpdate(family: string, q: Readonly<Record<string, string>>, space: 'global' | 'shared'): (old: bigint, args: bigint[]) => bigint | undefined {
+export function rmwUpdate(
+  family: string,
+  q: Readonly<Record<string, string>>,
+  space: 'global' | 'shared',
+): (old: bigint, args: bigint[]) => bigint | undefined {
   const type = q.type ?? UNTYPED;
   const fmt = ELEMENT_FORMATS[type];
   if (!fmt) throw new Error(`rmwUpdate: no format .${type}`);
@@ -85,7 +103,7 @@ export function rmwUpdate(family: string, q: Readonly<Record<string, string>>, s
     let bits = 0n;
     const w = BigInt(fmt.lane.bits);
     lanes.forEach((l, i) => {
-      const v = l.bits[0] ?? (((1n << w) - 1n) >> 1n); // all-ones exponent and mantissa: a NaN
+      const v = l.bits[0] ?? ((1n << w) - 1n) >> 1n; // all-ones exponent and mantissa: a NaN
       bits |= v << (w * BigInt(i));
     });
     return bits;
@@ -115,7 +133,8 @@ export type { Instr };
 export function atomicRmwLitmus(family: string, reduction: boolean) {
   return (ins: LitmusInstruction, ctx: LitmusContext): Instr[] => {
     const q = qualifiers(family, ins, 1, ctx, { op: ['sub'], sem: ['acq_rel'] });
-    if (q.type && (q.op === 'sub' || (reduction && q.sem === 'acq_rel'))) ctx.fail(`.${q.op === 'sub' ? 'sub' : 'acq_rel'} is Dat3M's untyped form only; a typed ${family} has no such qualifier (PTX ISA 9.7.13)`);
+    if (q.type && (q.op === 'sub' || (reduction && q.sem === 'acq_rel')))
+      ctx.fail(`.${q.op === 'sub' ? 'sub' : 'acq_rel'} is Dat3M's untyped form only; a typed ${family} has no such qualifier (PTX ISA 9.7.13)`);
     if (!q.op) ctx.fail(`${family} needs an operation (.add, .min, .exch, ...)`);
     if (q.vec) ctx.fail(`vector ${family} (.${q.vec}) is not in the litmus language: one location holds one element; write one ${family} per element`);
     const cas = q.op === 'cas';
@@ -127,7 +146,22 @@ export function atomicRmwLitmus(family: string, reduction: boolean) {
     const args = [ctx.value(first + 1, type), ...(cas ? [ctx.value(first + 2, type)] : [])];
     const o = ordering(q, { sem: 'relaxed', scope: 'gpu' });
     const dst = reduction || ins.operands[0]!.text === '_' ? undefined : ctx.register(0);
-    return [{ kind: 'rmw', ...(dst ? { dst } : {}), args, update: rmwUpdate(family, q, modelSpace(sq, ctx.spaceOf(loc))), reduction, op: q.op, loc, sem: o.sem, scope: o.scope, proxy: 'generic', space: sq, line: ins.line }];
+    return [
+      {
+        kind: 'rmw',
+        ...(dst ? { dst } : {}),
+        args,
+        update: rmwUpdate(family, q, modelSpace(sq, ctx.spaceOf(loc))),
+        reduction,
+        op: q.op,
+        loc,
+        sem: o.sem,
+        scope: o.scope,
+        proxy: 'generic',
+        space: sq,
+        line: ins.line,
+      },
+    ];
   };
 }
 

@@ -28,7 +28,21 @@ export const multimemRedLitmus: LitmusFamily = {
     const m = ctx.location(0, 'multimem');
     const o = ordering(q, { sem: 'relaxed', scope: 'sys' });
     const arg = ctx.value(1, q.type!);
-    return ctx.replicas(m).map((loc): Instr => ({ kind: 'rmw', args: [arg], update: rmwUpdate('multimem.red', q, 'global'), reduction: true, op: q.op, loc, sem: o.sem, scope: o.scope, proxy: 'generic', space: loc === m ? 'multimem' : 'global', line: ins.line }));
+    return ctx.replicas(m).map(
+      (loc): Instr => ({
+        kind: 'rmw',
+        args: [arg],
+        update: rmwUpdate('multimem.red', q, 'global'),
+        reduction: true,
+        op: q.op,
+        loc,
+        sem: o.sem,
+        scope: o.scope,
+        proxy: 'generic',
+        space: loc === m ? 'multimem' : 'global',
+        line: ins.line,
+      }),
+    );
   },
 };
 
@@ -41,7 +55,11 @@ export const multimemStLitmus: LitmusFamily = {
     const m = ctx.location(0, 'multimem');
     const o = ordering(q, { sem: 'weak', scope: 'sys' });
     const value = ctx.value(1, q.type!);
-    return ctx.replicas(m).map((loc): Instr => ({ kind: 'write', value, loc, sem: o.sem, scope: o.scope, proxy: 'generic', space: loc === m ? 'multimem' : 'global', line: ins.line }));
+    return ctx
+      .replicas(m)
+      .map(
+        (loc): Instr => ({ kind: 'write', value, loc, sem: o.sem, scope: o.scope, proxy: 'generic', space: loc === m ? 'multimem' : 'global', line: ins.line }),
+      );
   },
 };
 
@@ -58,9 +76,23 @@ export const multimemLdReduceLitmus: LitmusFamily = {
     const o = ordering(q, { sem: 'weak', scope: 'sys' });
     const reps = ctx.replicas(m);
     const fold = FOLD[q.op ?? ''];
-    if (reps.length > 1 && (!fold || ELEMENT_FORMATS[q.type!]!.lane.kind !== 'int')) ctx.fail(`multimem.ld_reduce.${q.op}.${q.type} over ${reps.length} replicas is not in the litmus language: the model's register expressions combine integers with + & | ^ only; use .add/.and/.or/.xor on an integer type`);
+    if (reps.length > 1 && (!fold || ELEMENT_FORMATS[q.type!]!.lane.kind !== 'int'))
+      ctx.fail(
+        `multimem.ld_reduce.${q.op}.${q.type} over ${reps.length} replicas is not in the litmus language: the model's register expressions combine integers with + & | ^ only; use .add/.and/.or/.xor on an integer type`,
+      );
     const regs = reps.length === 1 ? [d] : reps.map(() => ctx.scratch('ldr'));
-    const reads = reps.map((loc, i): Instr => ({ kind: 'read', dst: regs[i]!, loc, sem: o.sem, scope: o.scope, proxy: 'generic', space: loc === m ? 'multimem' : 'global', line: ins.line }));
+    const reads = reps.map(
+      (loc, i): Instr => ({
+        kind: 'read',
+        dst: regs[i]!,
+        loc,
+        sem: o.sem,
+        scope: o.scope,
+        proxy: 'generic',
+        space: loc === m ? 'multimem' : 'global',
+        line: ins.line,
+      }),
+    );
     if (reps.length === 1) return reads;
     const bits = BigInt(ELEMENT_FORMATS[q.type!]!.bits);
     let e: Expr = { k: 'reg', r: regs[0]! };

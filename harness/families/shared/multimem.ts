@@ -28,12 +28,31 @@ export function vecTypeTable(fam: string, floatTypes: readonly string[]): RuleTa
     id: `${fam}.vec-type`,
     text: '.vec x base floating-point type: the vector must be 32, 64 or 128 bits; .f64 takes no .vec',
     appliesTo: { type: floatTypes },
-    cite: c('Vector table', 'For floating-point type multi- operations, the size of the specified type along with .vec must equal either 32-bits or 64-bits or 128-bits. No other combinations of .vec and type are allowed. Type .f64 cannot be used with .vec qualifier.'),
+    cite: c(
+      'Vector table',
+      'For floating-point type multi- operations, the size of the specified type along with .vec must equal either 32-bits or 64-bits or 128-bits. No other combinations of .vec and type are allowed. Type .f64 cannot be used with .vec qualifier.',
+    ),
     rows: [
-      { values: { vec: [''], type: only(['f16x2', 'bf16x2', 'f32', 'f64', 'e5m2x4', 'e4m3x4']) }, basis: 'table', cite: c('Vector table', 'No .vec specified | .f16x2, .bf16x2, .f32, .f64, .e5m2x4, .e4m3x4') },
-      { values: { vec: ['v2'], type: only(['f16', 'f16x2', 'bf16', 'bf16x2', 'f32', 'e5m2x2', 'e5m2x4', 'e4m3x2', 'e4m3x4']) }, basis: 'table', cite: c('Vector table', '.v2 | .f16, .f16x2, .bf16, .bf16x2 .f32, .e5m2x2, .e5m2x4, .e4m3x2, .e4m3x4') },
-      { values: { vec: ['v4'], type: only(['f16', 'f16x2', 'bf16', 'bf16x2', 'f32', 'e5m2', 'e5m2x2', 'e5m2x4', 'e4m3', 'e4m3x2', 'e4m3x4']) }, basis: 'table', cite: c('Vector table', '.v4 | .f16, .f16x2, .bf16, .bf16x2 .f32, .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4') },
-      { values: { vec: ['v8'], type: only(['f16', 'bf16', 'e5m2', 'e4m3', 'e5m2x2', 'e4m3x2']) }, basis: 'table', cite: c('Vector table', '.v8 | .f16, .bf16, .e5m2, .e4m3, .e5m2x2, .e4m3x2') },
+      {
+        values: { vec: [''], type: only(['f16x2', 'bf16x2', 'f32', 'f64', 'e5m2x4', 'e4m3x4']) },
+        basis: 'table',
+        cite: c('Vector table', 'No .vec specified | .f16x2, .bf16x2, .f32, .f64, .e5m2x4, .e4m3x4'),
+      },
+      {
+        values: { vec: ['v2'], type: only(['f16', 'f16x2', 'bf16', 'bf16x2', 'f32', 'e5m2x2', 'e5m2x4', 'e4m3x2', 'e4m3x4']) },
+        basis: 'table',
+        cite: c('Vector table', '.v2 | .f16, .f16x2, .bf16, .bf16x2 .f32, .e5m2x2, .e5m2x4, .e4m3x2, .e4m3x4'),
+      },
+      {
+        values: { vec: ['v4'], type: only(['f16', 'f16x2', 'bf16', 'bf16x2', 'f32', 'e5m2', 'e5m2x2', 'e5m2x4', 'e4m3', 'e4m3x2', 'e4m3x4']) },
+        basis: 'table',
+        cite: c('Vector table', '.v4 | .f16, .f16x2, .bf16, .bf16x2 .f32, .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4'),
+      },
+      {
+        values: { vec: ['v8'], type: only(['f16', 'bf16', 'e5m2', 'e4m3', 'e5m2x2', 'e4m3x2']) },
+        basis: 'table',
+        cite: c('Vector table', '.v8 | .f16, .bf16, .e5m2, .e4m3, .e5m2x2, .e4m3x2'),
+      },
     ],
   };
 }
@@ -46,9 +65,23 @@ export function opTypeTable(fam: string): RuleTable {
     appliesTo: {},
     cite: c('Valid combinations table', 'The following table describes the valid combinations of .op and base type'),
     rows: [
-      { values: { op: ['add'], type: ['u32', 'u64', 's32', 'f16', 'f16x2', 'bf16', 'bf16x2', 'f32', 'f64', ...FP8_TYPES] }, basis: 'table', cite: c('Valid combinations table', '.add | .u32, .u64, .s32 .f16, .f16x2, .bf16, .bf16x2 .f32, .f64, .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4') },
+      {
+        values: { op: ['add'], type: ['u32', 'u64', 's32', 'f16', 'f16x2', 'bf16', 'bf16x2', 'f32', 'f64', ...FP8_TYPES] },
+        basis: 'table',
+        cite: c(
+          'Valid combinations table',
+          '.add | .u32, .u64, .s32 .f16, .f16x2, .bf16, .bf16x2 .f32, .f64, .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4',
+        ),
+      },
       { values: { op: ['and', 'or', 'xor'], type: ['b32', 'b64'] }, basis: 'table', cite: c('Valid combinations table', '.and, .or, .xor | .b32, .b64') },
-      { values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'f16x2', 'bf16', 'bf16x2', ...FP8_TYPES] }, basis: 'table', cite: c('Valid combinations table', '.min, .max | .u32, .s32, .u64, .s64 .f16, .f16x2, .bf16, .bf16x2 .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4') },
+      {
+        values: { op: ['min', 'max'], type: ['u32', 's32', 'u64', 's64', 'f16', 'f16x2', 'bf16', 'bf16x2', ...FP8_TYPES] },
+        basis: 'table',
+        cite: c(
+          'Valid combinations table',
+          '.min, .max | .u32, .s32, .u64, .s64 .f16, .f16x2, .bf16, .bf16x2 .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4',
+        ),
+      },
     ],
   };
 }
@@ -86,14 +119,24 @@ export const FP8_TARGETS: readonly TargetClause[] = [
 
 export function commonRequirements(fam: string): RequirementRow[] {
   return [
-    { id: `${fam}.req.introduced`, feature: fam, when: {}, ptx: '8.1', targets: [{ kind: 'min-sm', sm: 90 }], cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 8.1. / Requires sm_90 or higher.') },
+    {
+      id: `${fam}.req.introduced`,
+      feature: fam,
+      when: {},
+      ptx: '8.1',
+      targets: [{ kind: 'min-sm', sm: 90 }],
+      cite: c('PTX ISA Notes', 'Introduced in PTX ISA version 8.1. / Requires sm_90 or higher.'),
+    },
     {
       id: `${fam}.req.fp8`,
       feature: 'types .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4',
       when: { type: FP8_TYPES },
       ptx: '8.6',
       targets: FP8_TARGETS,
-      cite: c('Target ISA Notes', '~ Types .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 are supported on following architectures: sm_100a; sm_101a (Renamed to sm_110a from PTX ISA version 9.0); sm_120a; sm_121a; from PTX ISA version 8.8 sm_100f or higher in the same family and sm_101f or higher in the same family (Renamed to sm_110f from PTX ISA version 9.0); sm_110f or higher in the same family'),
+      cite: c(
+        'Target ISA Notes',
+        '~ Types .e5m2, .e5m2x2, .e5m2x4, .e4m3, .e4m3x2, .e4m3x4 are supported on following architectures: sm_100a; sm_101a (Renamed to sm_110a from PTX ISA version 9.0); sm_120a; sm_121a; from PTX ISA version 8.8 sm_100f or higher in the same family and sm_101f or higher in the same family (Renamed to sm_110f from PTX ISA version 9.0); sm_110f or higher in the same family',
+      ),
     },
   ];
 }
@@ -126,7 +169,9 @@ export function multimemShape(o: { takesB: boolean; returns: boolean; results: R
     space: () => 'global',
     // b is drawn whether or not it is kept, so that every multimem family draws the same stream
     arbitrary: (_q, list) =>
-      fc.record({ replicas: fc.integer({ min: 2, max: 8 }).chain((r) => fc.array(list, { minLength: r, maxLength: r })), b: list }).map((x) => (o.takesB ? x : { replicas: x.replicas })),
+      fc
+        .record({ replicas: fc.integer({ min: 2, max: 8 }).chain((r) => fc.array(list, { minLength: r, maxLength: r })), b: list })
+        .map((x) => (o.takesB ? x : { replicas: x.replicas })),
     probeOp: o.probeOp,
     // ld_reduce reduces a with b over two replicas; st and red apply b to two replicas holding a
     directed: (_q, p) => (o.takesB ? { replicas: [[...p.a], [...p.a]], operands: { b: p.b } } : { replicas: [[...p.a], [...p.b]] }),

@@ -50,13 +50,22 @@ export function rmwKernel(name: string, e: CatalogEntry, k: KernelShape): string
     '  add.u64 %a10, %a3, %a6;', // out slot
   );
   const load = (reg: string, base: string, i: number) =>
-    w === 128 ? [`  ld.global.v2.b64 {%lo, %hi}, [${base}+${i * bytes}];`, `  mov.b128 ${reg}, {%lo, %hi};`] : [`  ld.global.${W(w)} ${reg}, [${base}+${i * bytes}];`];
+    w === 128
+      ? [`  ld.global.v2.b64 {%lo, %hi}, [${base}+${i * bytes}];`, `  mov.b128 ${reg}, {%lo, %hi};`]
+      : [`  ld.global.${W(w)} ${reg}, [${base}+${i * bytes}];`];
   const store = (base: string, i: number, reg: string) =>
-    w === 128 ? [`  mov.b128 {%lo, %hi}, ${reg};`, `  st.global.v2.b64 [${base}+${i * bytes}], {%lo, %hi};`] : [`  st.global.${W(w)} [${base}+${i * bytes}], ${reg};`];
+    w === 128
+      ? [`  mov.b128 {%lo, %hi}, ${reg};`, `  st.global.v2.b64 [${base}+${i * bytes}], {%lo, %hi};`]
+      : [`  st.global.${W(w)} [${base}+${i * bytes}], ${reg};`];
   for (let i = 0; i < n; i++) lines.push(...load(`%b${i}`, '%a8', i), ...load(`%c${i}`, '%a9', i));
   let addr = '%a7';
   if (shared) {
-    lines.push('  mov.u32 %s4, smem;', `  mad.lo.u32 %s4, %s2, ${SLOT}, %s4;`, '  ld.global.v2.b64 {%a11, %a6}, [%a7];', '  st.shared.v2.b64 [%s4], {%a11, %a6};');
+    lines.push(
+      '  mov.u32 %s4, smem;',
+      `  mad.lo.u32 %s4, %s2, ${SLOT}, %s4;`,
+      '  ld.global.v2.b64 {%a11, %a6}, [%a7];',
+      '  st.shared.v2.b64 [%s4], {%a11, %a6};',
+    );
     addr = '%s4';
   } else if (k.generic) {
     // mode 1: the slot lives in shared memory and the instruction reaches it through a generic address
@@ -85,7 +94,13 @@ export function rmwKernel(name: string, e: CatalogEntry, k: KernelShape): string
   lines.push(`  ${e.ptx} ${ops.join(', ')};`);
   if (shared) lines.push('  ld.shared.v2.b64 {%a11, %a6}, [%s4];', '  st.global.v2.b64 [%a7], {%a11, %a6};');
   else if (k.generic) {
-    lines.push('  @!%q bra STORED;', '  ld.shared.v2.b64 {%a11, %a12}, [%s4];', '  add.u64 %a7, %a0, %a6;', '  st.global.v2.b64 [%a7], {%a11, %a12};', 'STORED:');
+    lines.push(
+      '  @!%q bra STORED;',
+      '  ld.shared.v2.b64 {%a11, %a12}, [%s4];',
+      '  add.u64 %a7, %a0, %a6;',
+      '  st.global.v2.b64 [%a7], {%a11, %a12};',
+      'STORED:',
+    );
   }
   if (k.returns) for (let i = 0; i < n; i++) lines.push(...store('%a10', i, `%d${i}`));
   lines.push('DONE:', '  ret;', '}');
@@ -95,14 +110,20 @@ export function rmwKernel(name: string, e: CatalogEntry, k: KernelShape): string
 /** atom/red cases fit a slot when each field has the vector length's elements. */
 export function rmwCaseUnfit(c: ReferenceCase, k: KernelShape): string | undefined {
   // a generic vector variant in shared memory: the spec allows it only where the address is global
-  if (k.generic && k.elements > 1 && c.space === 'shared') return 'a vector atom/red with a generic address in shared memory, which the spec does not allow (9.7.13.5, 9.7.13.6)';
-  for (const [name, xs] of [['memory', c.memory], ['b', c.b], ['c', c.c]] as const) {
+  if (k.generic && k.elements > 1 && c.space === 'shared')
+    return 'a vector atom/red with a generic address in shared memory, which the spec does not allow (9.7.13.5, 9.7.13.6)';
+  for (const [name, xs] of [
+    ['memory', c.memory],
+    ['b', c.b],
+    ['c', c.c],
+  ] as const) {
     if (xs && xs.length !== k.elements) return `${name} has ${xs.length} elements; the instruction takes ${k.elements}`;
   }
   return undefined;
 }
 
-export const PTXAS_BF16_BIT_BUCKET = 'ptxas 13.0 and 11.8 crash (SIGSEGV) on atom with the bit bucket _ and a bf16 type (reports/findings/ptxas-13.0-atom-bitbucket-bf16-segfault/); no cubin can hold it';
+export const PTXAS_BF16_BIT_BUCKET =
+  'ptxas 13.0 and 11.8 crash (SIGSEGV) on atom with the bit bucket _ and a bf16 type (reports/findings/ptxas-13.0-atom-bitbucket-bf16-segfault/); no cubin can hold it';
 
 /**
  * The instruction of a sweep kernel on the thread's slot: global (the results buffer itself),
