@@ -65,7 +65,6 @@ export const JSONL_SLACK = 64;
 /** Reads one JSON-lines vector file given in pieces, returning the cases each piece completes. */
 export class JsonlScanner {
   readonly ctx: FileCtx;
-  private buf = '';
   private lineNo = 1;
   private sawFirst = false;
   private readonly loc = new TextLocator(false);

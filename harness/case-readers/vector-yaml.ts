@@ -19,7 +19,7 @@ import { type NativeScan, R_LEN, R_LINES, R_NAMELINE, R_NL, Spellings, YAML_SLAC
 import type { Case } from './types.js';
 import { CR, type FastItem, ItemReader, NL, SP } from './yaml-item.js';
 import { newPackScanner } from './yaml-pack-scan.js';
-import { type FileCtx, type Located, type Locator, type Path, at, checkCase, checkHeader, newFileCtx } from './vector-check.js';
+import { type FileCtx, at, checkCase, checkHeader, newFileCtx } from './vector-check.js';
 
 /** Files up to this size may be parsed as one document when they are not in the simple layout. */
 export const WHOLE_DOC_LIMIT = 4 * 1024 * 1024;

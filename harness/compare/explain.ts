@@ -16,7 +16,7 @@
  */
 import { parseInstruction } from '../catalog/parse.js';
 import { familyPlugin } from '../registry/index.js';
-import { type Rounding, addBitsExact } from '../numerics/exact.js';
+import { addBitsExact } from '../numerics/exact.js';
 import { type ElementFormat, type FloatFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import { type Allowed, addOnce, allows, minmaxAllowed } from '../numerics/ops.js';
 import { findFpRule, fpRule } from '../numerics/rule-lookup.js';

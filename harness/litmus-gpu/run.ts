@@ -6,7 +6,8 @@
  */
 import type { Launcher } from '../backends/gpu/driver.js';
 import type { Judgement } from '../memory-model/events.js';
-import { type StressOptions, type TestPlan, SAMPLES, keyWords, launchGeometry, regWords } from './kernel.js';
+import { type StressOptions, SAMPLES, keyWords, launchGeometry, regWords } from './kernel.js';
+import { type TestPlan } from './plan.js';
 import { outcomeTable, verdictOf } from './outcomes.js';
 
 export interface HistRow {

@@ -18,9 +18,9 @@
  */
 import { type LitmusContext, type LitmusInstruction, type LitmusOperand, type LitmusThread } from '../registry/litmus-family.js';
 import { INT_LIT, TYPES, lowerInstruction } from './litmus-instructions.js';
-import { ELEMENT_FORMATS, type FloatFormat } from '../numerics/formats.js';
+import { ELEMENT_FORMATS } from '../numerics/formats.js';
 import { floatBits } from '../numerics/encode.js';
-import type { Cond, Expr, Instr, LitmusTest, Location, Problem, Proxy, Quantifier, Scope, Sem, SpaceQual, Term, ThreadDecl } from './events.js';
+import type { Cond, Expr, Instr, LitmusTest, Location, Problem, Proxy, Quantifier, SpaceQual, Term, ThreadDecl } from './events.js';
 
 export interface ParsedLitmus {
   test?: LitmusTest;

@@ -7,7 +7,7 @@
 import type { ModelContext } from '../registry/plugin.js';
 import { familyPlugin } from '../registry/index.js';
 import { type ElementFormat, type FloatFormat, type IntFormat, elementFormat, joinLanes, splitLanes } from '../numerics/formats.js';
-import { type Allowed, type IntOp, addAllowed, exactly, intOp, minmaxAllowed } from '../numerics/ops.js';
+import { type IntOp, addAllowed, exactly, intOp, minmaxAllowed } from '../numerics/ops.js';
 import type { OrderedResult } from '../numerics/reduce.js';
 import { type FpRule, MINMAX_RULES, UNSPECIFIED, citeFor } from '../numerics/rules.js';
 import { findMinMaxBasis, fpRule } from '../numerics/rule-lookup.js';

@@ -103,7 +103,6 @@ class ByteChunk {
     return out;
   }
 }
-const ENCODER = new TextEncoder();
 /** The stream is written and compressed in pieces of a MB, or what there is after HELD_MS. */
 const HELD_BYTES = 1 << 20;
 const HELD_MS = 200;

@@ -19,7 +19,7 @@ import { CaseError, reference } from '../reference/model.js';
 import { familyPlugin } from '../registry/index.js';
 import { sweepKernelName, sweepModule } from '../sweep/kernel.js';
 import { laneOpOf } from '../sweep/reference.js';
-import { CELL_PAIRS, type SweepVariant, domainA, domainB, domainText, laneBits, sweepName, sweepPlan, sweepSpace, sweepTag } from '../sweep/space.js';
+import { CELL_PAIRS, domainA, domainB, domainText, laneBits, sweepName, sweepPlan, sweepSpace, sweepTag } from '../sweep/space.js';
 import { REPRO_EXITS, buildScript, cppFiles, hex, lowestPtx, recordedGpu } from './common.js';
 import { findTarget } from '../arch/targets.js';
 import type { ReproFiles } from './contention.js';

@@ -28,7 +28,6 @@ import {
   CELL_PAIRS,
   CELL_WORDS,
   DEVICE_WORDS,
-  type Domain,
   type SweepVariant,
   domainA,
   domainB,

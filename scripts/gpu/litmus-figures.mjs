@@ -31,7 +31,7 @@ if (suite) {
 }
 const search = load('search');
 if (search?.run?.mutation) {
-  // recomputed from the results by the current rule (cli.ts scoreOf): a mutant of a test that itself
+  // recomputed from the results by the current rule (report.ts scoreOf): a mutant of a test that itself
   // showed a forbidden outcome (known deviation or failure) is not scored
   const shows = new Set(search.results.filter((r) => !r.mutant && r.gpu && (r.status === 'known-deviation' || r.status === 'failed' || r.gpu.forbiddenSeen > 0)).map((r) => r.file));
   const ms = search.results.filter((r) => r.mutant && r.gpu);

@@ -32,9 +32,6 @@ function digitsOf(instr: string): { digits: number; lanes: number; cas: boolean 
   return { digits: info.fmt!.bits / 4, lanes: info.lanes!, cas: info.variant!.q.op === 'cas' };
 }
 
-const hexArb = (digits: number) =>
-  fc.array(fc.constantFrom(...'0123456789abcdefABCDEF'), { minLength: digits, maxLength: digits }).map((d) => `0x${d.join('')}`);
-
 /** One item's fields, some mangled: what a user might write, right or wrong. */
 const itemArb = fc
   .record({

@@ -14,7 +14,8 @@ import { type MutantClass, weakCount } from '../../harness/litmus-gpu/mutants.js
 import { explain, readFindingsFile } from '../../harness/litmus-gpu/findings.js';
 import { mutantReplayer } from '../helpers/litmus-replay.js';
 import { peerRoot, recordedPath } from '../helpers/third-party.js';
-import { type GpuLitmusResult, scoreOf } from '../../harness/litmus-gpu/cli.js';
+import type { GpuLitmusResult } from '../../harness/litmus-gpu/results.js';
+import { scoreOf } from '../../harness/litmus-gpu/report.js';
 
 const gz = (f: string) => JSON.parse(gunzipSync(readFileSync(f)).toString());
 const PEERS = '../shared/peers/dat3m-ptx/litmus/';

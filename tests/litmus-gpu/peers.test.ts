@@ -1,10 +1,11 @@
 /** Dat3M's peer tests (the peer corpus: tests/helpers/third-party.ts) in the GPU runner: which plan, and that their modules assemble. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_STRESS, launchGeometry, litmusModule, planTest, typedRmw } from '../../harness/litmus-gpu/kernel.js';
+import { DEFAULT_STRESS, launchGeometry, litmusModule } from '../../harness/litmus-gpu/kernel.js';
+import { planTest, typedRmw } from '../../harness/litmus-gpu/plan.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { peerRoot } from '../helpers/third-party.js';

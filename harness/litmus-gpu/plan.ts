@@ -1,0 +1,214 @@
+/**
+ * Whether a litmus test runs on the GPU in this slice, and where its threads and locations go (the
+ * plan kernel.ts writes the PTX module from); else why it is skipped.
+ */
+import type { Cond, Expr, LitmusTest, Term } from '../memory-model/events.js';
+
+/** Where each test thread runs, and the launch that holds NG groups. */
+export interface Placement {
+  /** Test clusters (KC), the CTAs of the largest (CS), the test threads of the largest test CTA (TW). */
+  readonly clusters: number;
+  readonly clusterSize: number;
+  readonly threadsPerCta: number;
+  /** Per test thread: its test cluster, CTA rank in that cluster, warp index in its CTA. */
+  readonly at: readonly { cluster: number; rank: number; warp: number }[];
+}
+
+export interface TestPlan {
+  readonly test: LitmusTest;
+  readonly placement: Placement;
+  /** Location names in the order of `mem` (j). */
+  readonly locs: readonly string[];
+  /** The condition's keys (`P1:r0`, `x`) in key order: registers first, then locations. */
+  readonly keys: readonly string[];
+  readonly regKeys: readonly { thread: number; reg: string }[];
+  readonly memKeys: readonly string[];
+  readonly init: readonly number[];
+  /** The test's source text (instructions are emitted from their own column). */
+  readonly text: string;
+  /** Bits of each location's value (32 or 64), in `locs` order. */
+  readonly locBits: readonly number[];
+  /** Bits of each key's value (32 or 64), in `keys` order: a 64-bit key is two words (low, high) on the device. */
+  readonly keyBits: readonly number[];
+  /** Bits of each register (`<thread>:<reg>`) the test's accesses use (absent: 32). */
+  readonly regBits: Readonly<Record<string, number>>;
+  /** Bytes of one copy of a location in `mem` (8 when any location is 64-bit, else 4); `--stride` counts these. */
+  readonly slotBytes: 4 | 8;
+  /**
+   * Per location (`locs` order), for shared memory: the test thread that initialises it before the
+   * instance's code and copies its final value to the location's copy in `mem` after (the first thread
+   * of its owner CTA), and the index of its array in the CTA's shared memory; undefined for global memory.
+   */
+  readonly shared: readonly ({ readonly owner: number; readonly index: number } | undefined)[];
+}
+
+export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
+
+export const TYPE_RE = /\.((?:b|u|s|f)(?:8|16|32|64|128)|f16x2|bf16x2)$/;
+
+/** Bits of a value of `.type` (the packed `.f16x2`/`.bf16x2` are one 32-bit word). */
+export function typeBits(type: string): number {
+  return type === 'f16x2' || type === 'bf16x2' ? 32 : Number(/\d+$/.exec(type)?.[0] ?? 32);
+}
+
+function terms(c: Cond, acc: Term[] = []): Term[] {
+  if (c.k === 'cmp') acc.push(c.a, c.b);
+  else if (c.k === 'and' || c.k === 'or') terms(c.a, acc), terms(c.b, acc);
+  else if (c.k === 'not') terms(c.a, acc);
+  return acc;
+}
+
+/** The source text of a thread's instruction (its column of its row). */
+export function sourceOf(lines: readonly string[], ins: { line?: number }, thread: number): string | undefined {
+  if (ins.line === undefined) return undefined;
+  const col = lines[ins.line - 1]?.split('|')[thread];
+  return col?.replace(/;\s*$/, '').trim();
+}
+
+/**
+ * An untyped `atom`/`red` (Dat3M's peer tests write `atom.relaxed.gpu.add`) with the 32-bit type its
+ * operation takes: `.u32` for add/inc/dec/min/max, `.b32` for exch/cas/and/or/xor; undefined for others.
+ */
+export function typedRmw(op: string): string | undefined {
+  if (TYPE_RE.test(op)) return op;
+  const last = op.split('.').pop() ?? '';
+  if (['add', 'inc', 'dec', 'min', 'max'].includes(last)) return `${op}.u32`;
+  if (['exch', 'cas', 'and', 'or', 'xor'].includes(last)) return `${op}.b32`;
+  return undefined;
+}
+
+/** Whether the test runs in this slice, and its placement; else why not. */
+export function planTest(test: LitmusTest, text: string): Plan {
+  const no = (reason: string): Plan => ({ ok: false, reason });
+  if (test.threads.length > 8) return no(`${test.threads.length} threads (at most 8 run)`);
+  for (const l of Object.values(test.locations)) {
+    if (l.space !== 'global' && l.space !== 'shared') return no(`location ${l.name} is in ${l.space} memory (global and shared memory run)`);
+    if (l.space === 'shared' && (l.ownerGpu ?? 0) !== 0) return no(`location ${l.name} is shared memory of a CTA on gpu ${l.ownerGpu} (one GPU only)`);
+    if (l.space === 'shared' && !test.threads.some((t) => t.cta === l.ownerCta && t.gpu === 0))
+      return no(
+        `location ${l.name} is shared memory of CTA ${l.ownerCta}, where no thread of the test runs (its CTA would exit while others use its shared memory)`,
+      );
+    if (l.aliasOf || (l.proxy && l.proxy !== 'generic')) return no(`location ${l.name} is an alias or uses the ${l.proxy} proxy (not run in this slice)`);
+    if (l.init < 0n || l.init > 0xffffffffn) return no(`location ${l.name} starts at ${l.init}, not a 32-bit value (initial values above 32 bits are not run)`);
+  }
+  const lines = text.split('\n');
+  // value bits per location and per register: from the typed accesses (32 or 64); an untyped ld/st takes its location's
+  const locBits = new Map<string, number>();
+  const regBits = new Map<string, number>();
+  const widthOf = (op: string, kind: string): number | undefined => {
+    const ty = TYPE_RE.exec(op)?.[1] ?? (kind === 'rmw' ? TYPE_RE.exec(typedRmw(op) ?? '')?.[1] : undefined);
+    return ty ? typeBits(ty) : undefined;
+  };
+  for (const th of test.threads)
+    for (const ins of th.code) {
+      if (ins.kind !== 'read' && ins.kind !== 'write' && ins.kind !== 'rmw') continue;
+      const bits = widthOf(sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '', ins.kind);
+      if (bits === undefined || (bits !== 32 && bits !== 64)) continue; // refused below
+      const had = locBits.get(ins.loc);
+      if (had !== undefined && had !== bits)
+        return no(`location ${ins.loc} is accessed as ${had}-bit and as ${bits}-bit values (mixed-size accesses are not run: 8.7.2)`);
+      locBits.set(ins.loc, bits);
+    }
+  for (const th of test.threads) {
+    if (th.gpu !== 0) return no(`P${th.id} runs on gpu ${th.gpu} (one GPU only)`);
+    for (const ins of th.code) {
+      if (ins.kind === 'read' || ins.kind === 'write' || ins.kind === 'rmw') {
+        if (ins.proxy !== 'generic') return no(`P${th.id} line ${ins.line}: a ${ins.proxy}-proxy access (not run in this slice)`);
+        const src = sourceOf(lines, ins, th.id);
+        const op = src?.split(/\s+/)[0] ?? '';
+        const ty = TYPE_RE.exec(op);
+        if (ty && typeBits(ty[1]!) !== 32 && typeBits(ty[1]!) !== 64)
+          return no(`P${th.id} line ${ins.line}: ${op} is a ${typeBits(ty[1]!)}-bit access (32- and 64-bit values run)`);
+        if (
+          ins.space === 'shared::cta' || ins.space === 'shared::cluster'
+            ? test.locations[ins.loc]?.space !== 'shared'
+            : ins.space !== undefined && ins.space !== 'generic' && ins.space !== 'global'
+        )
+          return no(`P${th.id} line ${ins.line}: .${ins.space} on ${ins.loc} is not run`);
+        if (ins.kind === 'rmw' && !/^(atom|red)\./.test(op)) return no(`P${th.id} line ${ins.line}: '${op}' (only atom and red run as read-modify-writes)`);
+        if (/^red\./.test(op) && /\.(acq_rel|acquire)(\.|$)/.test(op))
+          return no(
+            `P${th.id} line ${ins.line}: '${op}' is not PTX (red takes .relaxed or .release only: 9.7.13.6 red, Syntax, ".sem = { .relaxed, .release }")`,
+          );
+        if (ins.kind === 'rmw' && !ty && !typedRmw(op))
+          return no(`P${th.id} line ${ins.line}: '${op}' has no type and no 32-bit type follows from its operation`);
+        const exprs: Expr[] = ins.kind === 'write' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
+        for (const e of exprs) if (e.k === 'bin') return no(`P${th.id} line ${ins.line}: a computed operand (register arithmetic is not run in this slice)`);
+        const bits = locBits.get(ins.loc) ?? 32;
+        for (const r of [...('dst' in ins && ins.dst ? [ins.dst] : []), ...exprs.flatMap((e) => (e.k === 'reg' ? [e.r] : []))]) {
+          const k = `${th.id}:${r}`;
+          if ((regBits.get(k) ?? bits) !== bits) return no(`P${th.id} register ${r} holds ${regBits.get(k)}-bit and ${bits}-bit values (not run)`);
+          regBits.set(k, bits);
+        }
+      } else if (ins.kind === 'fence') {
+        const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
+        if (!/^(fence\.(sc|acq_rel|acquire|release)\.(cta|cluster|gpu|sys)|membar\.(cta|gl|sys))$/.test(op))
+          return no(`P${th.id} line ${ins.line}: fence '${op}' not run in this slice`);
+      } else {
+        return no(
+          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (bulk, mbarrier, proxy fences, barriers, branches and register arithmetic are not run in this slice)`,
+        );
+      }
+    }
+  }
+  // placement: test clusters, CTA ranks, warps
+  const clusterOf = (t: (typeof test.threads)[number]) => (t.cluster !== undefined ? `k${t.cluster}` : `c${t.cta}`);
+  const clusters = [...new Set(test.threads.map(clusterOf))];
+  const ctasOf = new Map<string, number[]>();
+  for (const t of test.threads) {
+    const k = clusterOf(t);
+    const l = ctasOf.get(k) ?? [];
+    if (!l.includes(t.cta)) l.push(t.cta);
+    ctasOf.set(k, l);
+  }
+  const warpCount = new Map<string, number>();
+  const at = test.threads.map((t) => {
+    const k = clusterOf(t);
+    const rank = ctasOf.get(k)!.indexOf(t.cta);
+    const key = `${k}/${t.cta}`;
+    const warp = warpCount.get(key) ?? 0;
+    warpCount.set(key, warp + 1);
+    return { cluster: clusters.indexOf(k), rank, warp };
+  });
+  const clusterSize = Math.max(...[...ctasOf.values()].map((l) => l.length));
+  if (clusterSize > 8) return no(`a cluster of ${clusterSize} CTAs (at most 8)`);
+  const threadsPerCta = Math.max(...warpCount.values());
+  // keys
+  const ts = terms(test.cond).filter((t) => t.k !== 'const');
+  const regKeys: { thread: number; reg: string }[] = [];
+  const memKeys: string[] = [];
+  for (const t of ts) {
+    if (t.k === 'reg' && !regKeys.some((r) => r.thread === t.thread && r.reg === t.reg)) regKeys.push({ thread: t.thread, reg: t.reg });
+    if (t.k === 'mem' && !memKeys.includes(t.loc)) memKeys.push(t.loc);
+  }
+  for (const r of regKeys) if (!test.threads[r.thread]) return no(`the condition names P${r.thread}, which is not a thread`);
+  for (const m of memKeys) if (!test.locations[m]) return no(`the condition names ${m}, not a location of the test`);
+  const locs = Object.keys(test.locations);
+  const lb = locs.map((l) => locBits.get(l) ?? 32);
+  let nShared = 0;
+  const shared = locs.map((l) => {
+    const loc = test.locations[l]!;
+    return loc.space === 'shared' ? { owner: test.threads.findIndex((t) => t.cta === loc.ownerCta && t.gpu === 0), index: nShared++ } : undefined;
+  });
+  const keyBits = [...regKeys.map((r) => regBits.get(`${r.thread}:${r.reg}`) ?? 32), ...memKeys.map((m) => lb[locs.indexOf(m)]!)];
+  return {
+    ok: true,
+    plan: {
+      test,
+      placement: { clusters: clusters.length, clusterSize, threadsPerCta, at },
+      locs,
+      keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys],
+      regKeys,
+      memKeys,
+      init: locs.map((l) => Number(test.locations[l]!.init)),
+      text,
+      locBits: lb,
+      keyBits,
+      regBits: Object.fromEntries(regBits),
+      slotBytes: lb.includes(64) ? 8 : 4,
+      shared,
+    },
+  };
+}
+
+/** How many groups (NG) and warp groups per CTA (WG) fill the GPU once: NI = NG * WG * 32 instances per launch. */
