@@ -89,7 +89,7 @@ describe('parseDiagnostics', () => {
   });
 });
 
-describe("ptxas's three answers (issue 14, deliverable 5)", () => {
+describe("ptxas's three answers", () => {
   it('accept, accept with a warning or advisory (recorded with its text; observed where the catalog expects a plain accept), reject', async () => {
     const { verdictFor } = await import('../../harness/backends/ptxas/backend.js');
     const { parseInstruction } = await import('../../harness/catalog/parse.js');

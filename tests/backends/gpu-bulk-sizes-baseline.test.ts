@@ -1,5 +1,5 @@
 /**
- * The recorded H100 run of issue 27 (reports/baselines/h100-sm_90-bulk-sizes-im2col): bulk reductions of
+ * The recorded H100 run (reports/baselines/h100-sm_90-bulk-sizes-im2col): bulk reductions of
  * 16 B to 64 KiB and the .im2col_no_offs tensor forms, every kept case replayed through the comparator
  * from its recorded bits; and the im2col box model (cp-reduce-async-bulk-tensor/im2col.ts) against the
  * executor's tensor-map geometry.

@@ -1,5 +1,5 @@
 /**
- * Bulk reductions of every valid size on the GPU executor (issue 27): the size rule and its refusal,
+ * Bulk reductions of every valid size on the GPU executor: the size rule and its refusal,
  * the wide launch shape and kernel (one CTA per case, dynamic shared memory past 48 KiB), generated
  * cases of a size replayed from their ids, and the whole pipeline against the stand-in launcher
  * (tests/fixtures/standin-launcher.cts), where a wrong last element of a 64 KiB case must be caught.

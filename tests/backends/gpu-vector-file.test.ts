@@ -1,5 +1,5 @@
 /**
- * Vector files on the gpu backend in one read (issue 27, deliverable 5): the variants of given cases
+ * Vector files on the gpu backend in one read: the variants of given cases
  * are looked up alone (GivenPlan) with kernels named by their ids, the file is validated and its
  * cases held in one read (or read again when too big to hold), the workers may start before it
  * ends; against the stand-in launcher (tests/fixtures/standin-launcher.cts). Every way gives the

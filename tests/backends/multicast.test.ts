@@ -1,5 +1,5 @@
 /**
- * Issue 15: the multicast backend against the stand-in (no test here, and no script, ever enables
+ * The multicast backend against the stand-in (no test here, and no script, ever enables
  * multicast on a machine): the safety refusals, in order, before anything is created; the driver-call
  * sequence of a job, and the release of everything on every failing call; the judgement of each
  * accumulation the simulated switch can be set to, through the comparator's explanations; the

@@ -131,7 +131,7 @@ describe.skipIf(!ptxas)('ptxas backend with the real ptxas', () => {
 
 if (!ptxas) it.skip(`ptxas backend tests: ${found as string}`, () => {});
 
-describe.skipIf(!ptxas)('spelling neighbours (issue 14, deliverable 4): qualifiers in another order, or one written twice', () => {
+describe.skipIf(!ptxas)('spelling neighbours: qualifiers in another order, or one written twice', () => {
   it('ambiguous in the catalog (expect either); ptxas 13.0 takes atom/red in any order, rejects a repeat, and rejects bulk reversed (its two state spaces change places); each recorded as observed', async () => {
     const target = findTarget('sm_90')!;
     const entries = enumerateMatching({

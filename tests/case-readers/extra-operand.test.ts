@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 8 (in part): a vector case naming an operand its instruction does not take
+ * A vector case naming an operand its instruction does not take
  * (`c` on add) is a problem naming file, line and what to do, in both formats (before: accepted
  * silently); cas still takes c.
  */
@@ -31,7 +31,7 @@ it('c on add is a problem in YAML and JSON lines; c on cas is not', async () => 
   ]);
 });
 
-it("a vector file's cite: reaches each result of its cases in the report (issue 13, defect 8)", async () => {
+it("a vector file's cite: reaches each result of its cases in the report", async () => {
   const { runCli } = await import('../helpers/cli.js');
   const { readFileSync } = await import('node:fs');
   const f = join(dir, 'cite.yaml');

@@ -78,7 +78,7 @@ describe('a 200 k-case file', () => {
     const one = await findCase(`atom.global.add.f32/${f}:case-4`);
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(one.case?.input).toEqual(r.cases[4]!.input);
-    // issue 13, defect 8: another variant's prefix is refused with the case's real id (before: it ran the f32 case)
+    // another variant's prefix is refused with the case's real id (before: it ran the f32 case)
     const wrong = await findCase(`red.global.add.u32/${f}:case-4`);
     expect(wrong.case).toBeUndefined();
     expect(wrong.why).toMatch(

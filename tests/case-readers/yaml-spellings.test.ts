@@ -1,5 +1,5 @@
 /**
- * Issue 28 deliverable 3: the same vector-file cases spelled seven ordinary YAML ways
+ * The same vector-file cases spelled seven ordinary YAML ways
  * (scripts/vector-spellings.ts: flow, TestFloat-style block, block with comments, single-quoted hex,
  * another key order, plain hex, block sequences) read to the same cases, all by the packed reader,
  * in one piece or in many, get the same verdicts from a reference run (the fast judge applying to

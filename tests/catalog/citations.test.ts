@@ -90,7 +90,7 @@ describe('citations', () => {
   });
 });
 
-describe('every rule a result names has its text and a citation (issue 23, item 5h: atom.returns-old had neither)', () => {
+describe('every rule a result names has its text and a citation', () => {
   it('the rule trails of the reference model (directed library, generated cases, every edition) and of the catalog entries (sm_100a)', async () => {
     const { ruleIndex } = await import('../../harness/catalog/rules.js');
     const { EDITIONS, withEdition } = await import('../../harness/catalog/editions.js');

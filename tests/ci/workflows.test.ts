@@ -1,5 +1,5 @@
 /**
- * Issue 13, deliverable 2: the CI workflows lint clean (action-validator from npm, run by
+ * The CI workflows lint clean (action-validator from npm, run by
  * scripts/lint-workflows.mjs), the linter rejects a broken workflow, and the workflows do what
  * docs/ci-and-sharding.md says: pull requests install from the lockfile, run `.ci/run` (which calls exactly
  * `npm test`), run the main job as a 3-shard matrix merged into one uploaded report; the nightly
@@ -35,7 +35,7 @@ describe('CI workflows', () => {
   }, 60_000);
 
   it('pull requests: lockfile install, .ci/run (exactly npm test), sharded main job merged and uploaded', () => {
-    // npm ci, then (the documented set-up step, issue 23) the browser for the HTML report's test, then exactly npm test
+    // npm ci, then (the documented set-up step) the browser for the HTML report's test, then exactly npm test
     expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(
       /^npm ci --no-audit --no-fund\n(?:npm run setup:browser\n)?(?:npm run setup:toolchain\n)?(?:npm run setup:peers [^\n]*\n)?npm test\n$/m,
     );
@@ -90,7 +90,7 @@ describe('CI workflows', () => {
   });
 });
 
-describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
+describe("the browser for the HTML report's test", () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   it('comes from a documented set-up step, npm run setup:browser, not from inside npm test', () => {
     expect(pkg.scripts.pretest).toBeUndefined();
@@ -127,7 +127,7 @@ describe("the browser for the HTML report's test (issue 23, defect 4)", () => {
   });
 });
 
-describe("the second toolchain of the CPU job, Debian's ptxas 11.8 (issue 24)", () => {
+describe("the second toolchain of the CPU job, Debian's ptxas 11.8", () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   it('comes from a documented set-up step that .ci/run runs before npm test, not from inside npm test', () => {
     expect(pkg.scripts['setup:toolchain']).toBe('node scripts/ensure-toolchain.mjs');

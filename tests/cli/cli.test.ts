@@ -163,7 +163,7 @@ describe('reports, expectations, diff and interruption', () => {
       expect(r.out).toMatch(
         /expectations \(.*sm_90\.yaml\):\n(?: {2}ptxas-13\.0-.*\n)+ {2}bulk-add-f32-global-keeps-subnormals: not applied: it is for PTX ISA 9\.1-9\.3, this run is judged against 9\.4/,
       );
-      // a finished run compresses its stream (issue 13, defect 5)
+      // a finished run compresses its stream
       expect(existsSync(join(rep, 'results.jsonl'))).toBe(false);
       const lines = gunzipSync(readFileSync(join(rep, 'results.jsonl.gz')))
         .toString('utf8')

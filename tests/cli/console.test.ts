@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 7: the console summary keeps catalog entries and cases apart (before: one
+ * The console summary keeps catalog entries and cases apart (before: one
  * per-family count added 56,813 entries and 10,621 cases), fits an 80-column terminal (before: the
  * verdict counts were cut, finding lines ran to ~260 characters), and the first ETA is not shown
  * until it means something (before: "104444 s left").

@@ -1,5 +1,5 @@
 /**
- * Issue 28 deliverable 4, honest counts on the gpu backend (here against the stand-in launcher,
+ * Honest counts on the gpu backend (here against the stand-in launcher,
  * tests/fixtures/standin-launcher.cts): --keep N keeps the first N given cases whole, counted across
  * jobs in order (and every result that is not a plain pass), --keep all keeps every one, no --keep
  * the first KEEP_WHOLE (20,000); before, the first 20,000 given cases' jobs kept every case whole

@@ -1,5 +1,5 @@
 /**
- * Issue 28 deliverable 4, honest counts on vector files (reference backend): --keep all and --keep N
+ * Honest counts on vector files (reference backend): --keep all and --keep N
  * are honoured (they were ignored: the first 20,000 cases were kept whatever --keep said), the
  * summary table counts every judged case (it counted only the kept ones) and says the kept sample
  * apart, and the progress line counts the file being read (it said "0 file(s)" while reading one).

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 5: a ptxas + reference run keeps every result that is not a plain pass and the
+ * A ptxas + reference run keeps every result that is not a plain pass and the
  * first --keep passes (of entries, and of cases), counting the rest: the console's counts equal
  * those of the same run with --keep all, the expectations come out the same, and the stream is
  * compressed. (The default run measured on the 2-core machine: 119 MB before, 28 MB after.)

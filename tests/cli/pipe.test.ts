@@ -1,5 +1,5 @@
 /**
- * Issue 23, defect 1: stdout piped into a reader that goes away (`--list | head -1`, a run piped
+ * Stdout piped into a reader that goes away (`--list | head -1`, a run piped
  * into `head -2`). Before: an unhandled `Error: write EPIPE` stack trace and exit 1. Now the harness
  * stops writing to stdout quietly: --list exits 0 (as `seq 1000000 | head -1` does for its reader);
  * a run goes on to its end, writes its report, says where on stderr (stdout is gone) and exits with
@@ -36,7 +36,7 @@ function closedEarly(args: string[], lines: number): Promise<{ code: number | nu
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, err, read: got.split('\n').slice(0, lines) })));
 }
 
-describe('stdout closed by its reader (issue 23, defect 1)', () => {
+describe('stdout closed by its reader', () => {
   it('--list | head -1: the first line, then exit 0 with no EPIPE and no stack trace', async () => {
     // about 350 kB of lines: far more than a pipe holds, so the writes after the reader left fail
     const r = await closedEarly(['--list', '--filter', 'atom.global'], 1);

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defects 3, 4 and 8 (in part): a wrong --report or --vectors is a plain error and exit 2
+ * A wrong --report or --vectors is a plain error and exit 2
  * before any work (before: /proc/x looped at 100% CPU, /sys/x, an existing file and a missing
  * --vectors path ended in exit 3 with a stack trace; a .txt or an empty folder said only "no case
  * selected"); default report folders are never shared by two runs started in the same second (or
@@ -126,7 +126,7 @@ describe('the CLI', () => {
   });
 });
 
-describe('runs do not pile up (issue 13, defect 5 in part)', () => {
+describe('runs do not pile up', () => {
   it('pruneRuns keeps the newest N run folders and nothing else is touched', () => {
     const base = join(dir, 'pile');
     mkdirSync(base);
@@ -169,7 +169,7 @@ describe('runs do not pile up (issue 13, defect 5 in part)', () => {
   });
 });
 
-describe('no empty report folder is left behind (issue 23, defect 2)', () => {
+describe('no empty report folder is left behind', () => {
   // a working directory of its own; the default folders are the package's reports/out/ (util/paths.ts)
   // whatever it is, where other runs may write too: a run's own are those named in its time, new
   const cwd = join(dir, 'cwd');

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 2: a signal to `npm run conformance`'s own PID (what CI systems and supervisors
+ * A signal to `npm run conformance`'s own PID (what CI systems and supervisors
  * send) reaches the harness: it stops with a partial report and no process runs on (before: SIGTERM
  * ended npm at once while the harness ran on orphaned; SIGINT gave a full run). The script execs
  * node, so npm's forwarded signal lands on the harness; a watchdog also stops it if its parent dies.

@@ -1,5 +1,5 @@
 /**
- * Issue 14, deliverable 1: PTX ISA editions as data. The floating-point rows of the bulk reductions
+ * PTX ISA editions as data. The floating-point rows of the bulk reductions
  * hold in the editions whose text they encode; `--spec-edition` picks the text a run is judged
  * against and the report records it; an expectation names its editions and is not applied under
  * another; `render` judges the recorded H200 run again from its bits: under 9.4 its 2,884 bulk

@@ -146,7 +146,7 @@ describe('applying expectations', () => {
     expect(judgeRun([fine], file('ftz-off', 'atom.*')).outcomes[0]).toMatchObject({ status: 'not-run', ran: 0 });
     expect(judgeRun([], file('ftz-off'), [bulk]).outcomes[0]).toMatchObject({ status: 'unexpected-pass', ran: 1 });
   });
-  it('reference cases say nothing about hardware: they neither count as run nor become known deviations, and the outcome says what the pattern matched and why it did not apply (issue 23, item 5a; before: not-run)', () => {
+  it('reference cases say nothing about hardware: they neither count as run nor become known deviations, and the outcome says what the pattern matched and why it did not apply', () => {
     const ref: EntryResult = {
       ...fine,
       verdict: 'pass',

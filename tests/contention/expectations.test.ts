@@ -1,5 +1,5 @@
 /**
- * `contend` honours expectations as the main run does (issue 27, deliverable 3): the recorded H100
+ * `contend` honours expectations as the main run does: the recorded H100
  * contend run (ptxas 13.0) judged again with the default sm_90 file exits 0, its 31 .shared::cluster
  * groups known deviations of the three expectations that name the finding; without one of them, exit
  * 1; a broken file, exit 2 naming the file and line, for `render` and for `contend` itself (before

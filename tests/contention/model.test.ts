@@ -158,7 +158,7 @@ describe('cas, exch, packed and vector forms, large N', () => {
   });
 });
 
-describe("integer min under contention: the 'falling' operand set (issue 24: the CUDA C++ lens)", () => {
+describe("integer min under contention: the 'falling' operand set (the CUDA C++ lens)", () => {
   const minCase = (m0: bigint, xs: readonly bigint[]): ContentionCase => ({
     variant: variant('red.shared::cluster.min.u64'),
     memory: [m0],

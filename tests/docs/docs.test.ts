@@ -1,5 +1,5 @@
 /**
- * The documentation (issue 23): a README that fits on a page, every option of every `--help`
+ * The documentation: a README that fits on a page, every option of every `--help`
  * documented under docs/, relative links that resolve, and measured figures that come from a real
  * run through scripts/docs-numbers.ts (docs/numbers.json renders docs/numbers.md and the README's
  * console excerpt exactly). Each check is also shown failing on wrong input.

@@ -36,7 +36,7 @@ const ALLOWLIST: readonly { readonly path: string; readonly why: string }[] = [
   },
   { path: 'harness/memory-model/run.ts', why: "an event's label in a trace ('atom' or 'red', as the litmus test spelled it), not a branch" },
   // host and peer memory are experiments on atom and red by design (their plans are the two families'
-  // .global variants); to become parts of the atom and red plugins (issue 41, deliverable 5)
+  // .global variants); to become parts of the atom and red plugins
   { path: 'harness/hostmem/plan.ts', why: "the host-memory plan: atom and red .global variants by class (to move into the families' plugins)" },
   { path: 'harness/hostmem/judge.ts', why: 'the host-memory job type names its two families (to move with the plan)' },
   { path: 'harness/peer/plan.ts', why: "the peer-memory filters: atom and red's .global variants (to move with the host-memory plan)" },

@@ -106,7 +106,7 @@ describe('the recorded H100 mutant run', () => {
 });
 
 /**
- * The recorded H100 run with shared-memory locations and 64-bit/packed values (issue 26; kernel.ts
+ * The recorded H100 run with shared-memory locations and 64-bit/packed values (kernel.ts
  * shared arrays, mapa, barrier.cluster): every row re-judged (64-bit keys modulo 2^64), the counts add
  * up, and every forbidden outcome seen is one the explained-findings file names (a known deviation of
  * reports/findings/shared-cluster-atomicity), recomputed from the histograms.

@@ -1,6 +1,6 @@
 /**
- * litmus --backend gpu with shared-memory locations, 64-bit and packed values, and explained findings
- * (issue 26): what plans and why the rest does not, the shared-memory module's addressing (its own
+ * litmus --backend gpu with shared-memory locations, 64-bit and packed values, and explained findings:
+ * what plans and why the rest does not, the shared-memory module's addressing (its own
  * CTA's `.shared::cta` copy, the owner's `.shared::cluster` copy by mapa, a generic one by cvta), the
  * cluster barriers around the instance's code and the copy-out, every such module assembled by ptxas
  * for sm_90; then with the stand-in launcher: 64-bit keys as two words, and a forbidden outcome that

@@ -56,7 +56,7 @@ describe('conformance litmus', () => {
     expect(out).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it('--backend other than reference or gpu is a usage error naming both (gpu: issue 26, tests/litmus-gpu/)', async () => {
+  it('--backend other than reference or gpu is a usage error naming both (tests/litmus-gpu/)', async () => {
     const r = await runLines(['litmus', '--backend', 'cuda']);
     expect(r.code).toBe(2);
     expect(r.out.join('\n')).toContain('--backend cuda: litmus tests run under the reference model (--backend reference) or on the GPU (--backend gpu');

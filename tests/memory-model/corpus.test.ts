@@ -1,6 +1,6 @@
 /**
  * The project's litmus corpus (cases/litmus/): every test parses, states its intent, and the model's
- * verdict agrees with it (issue 25 deliverable 4). A deliberately wrong intent is caught.
+ * verdict agrees with it. A deliberately wrong intent is caught.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ function check(text: string, file: string) {
 }
 
 describe('cases/litmus: the model agrees with every stated intent', () => {
-  it('holds the shapes and topics issue 25 asks for', () => {
+  it('holds the shapes and topics of the corpus', () => {
     expect(FILES.length).toBeGreaterThanOrEqual(40);
     for (const shape of ['MP', 'SB', 'LB', 'S', 'R', '2+2W', 'IRIW', 'WRC', 'ISA2', 'CoRR', 'CoWW', 'CoRW', 'CoWR'])
       expect(

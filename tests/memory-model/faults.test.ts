@@ -1,6 +1,6 @@
 /**
  * Planted faults: each ModelFault changes verdicts that the peer suite or this folder's fixtures
- * catch (issue 25, "Done when").
+ * catch.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

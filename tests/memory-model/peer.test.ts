@@ -1,5 +1,5 @@
 /**
- * The peer check (issue 25): every Dat3M PTX test parsed and judged, compared with
+ * The peer check: every Dat3M PTX test parsed and judged, compared with
  * PTXv7_5-expected.csv. Every disagreement must be in docs/memory-model.md's table; the test fails
  * if a new one appears or an explained one goes away.
  */

@@ -1,6 +1,6 @@
 /**
- * The TestFloat-style f16 add file (scripts/gen-testfloat-f16.ts) and the fast judge on it (issue 27,
- * deliverable 5). A gpu run past its first 20,000 file cases now counts a case the fast judge marks
+ * The TestFloat-style f16 add file (scripts/gen-testfloat-f16.ts) and the fast judge on it.
+ * A gpu run past its first 20,000 file cases now counts a case the fast judge marks
  * 2 (`observed`: NaN lanes where the model allows any NaN, every other lane its one outcome) without
  * the full model, as it counted its passes; so on the same cases the fast judge must say what the
  * full judge says: flag 0 exactly where the full judge passes, 2 exactly where it says observed,

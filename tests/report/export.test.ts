@@ -1,5 +1,5 @@
 /**
- * Issue 13, deliverable 5: golden vectors. The files in reports/golden/ are the export of the
+ * Golden vectors. The files in reports/golden/ are the export of the
  * recorded H200 run as this harness writes it now (regenerated and compared); every golden line,
  * judged again from its inputs and observed bits alone, gets the verdict it carries; the TestFloat
  * lines are the float add/min/max lanes of the cases; a report without observed bits, a bad format

@@ -30,7 +30,7 @@ describe('the page data is inert inside <script>', () => {
   });
 });
 
-describe("the page's header: the run's totals, passes counted and not kept included (issue 23, defect 3)", () => {
+describe("the page's header: the run's totals, passes counted and not kept included", () => {
   // the default ptxas + reference run keeps the first --keep passes of entries and of cases whole
   // and counts the rest in the stats (dropped.<family>.<entries|cases>): the console's "all results"
   const base = sampleReport();

@@ -90,7 +90,7 @@ describe('run diff', () => {
     expect(text).toMatch(/cp\.reduce\.async\.bulk: verdict mismatch -> pass/);
     expect(text).toMatch(/atom: only in old \(pass\)/);
     expect(text).not.toMatch(/partial/i);
-    // issue 13, defect 8: a partial side is said, and what it lacks is not called removed
+    // a partial side is said, and what it lacks is not called removed
     const p = { ...b, partial: true, partialReason: 'interrupted by SIGINT after 10 results' };
     const tp = formatDiff(diffReports(a, p), a, p).join('\n');
     expect(tp).toMatch(/^new: .*PARTIAL \(interrupted by SIGINT after 10 results\)$/m);

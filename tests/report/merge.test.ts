@@ -1,5 +1,5 @@
 /**
- * Issue 13, deliverable 3: --shard I/N splits a run deterministically, balanced by cost, and
+ * `--shard I/N` splits a run deterministically, balanced by cost, and
  * `merge` puts the shard reports together into the report of the whole run: a ptxas + reference
  * run merged from 3 shards equals the unsharded run in every verdict count, finding and
  * expectation outcome (and its console table); vector files split by ordinal; contention groups

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 1 (the report part): an interrupted run with no result recorded must not say
+ * An interrupted run with no result recorded must not say
  * "every result passed" (before: a Ctrl-C in the ptxas phase gave a partial report with 0 results
  * whose HTML said exactly that).
  */
@@ -29,7 +29,7 @@ it('a partial report with no results carries that sentence into its HTML', () =>
   expect(html).toContain('"noFindings":"No findings: no result was recorded before the run stopped."');
 });
 
-it("issue 13, defect 6: the page has a clear-filters button, opens a detail in view, and labels a matrix cell with its worst verdict's own count", () => {
+it("the page has a clear-filters button, opens a detail in view, and labels a matrix cell with its worst verdict's own count", () => {
   const rec = new RunRecorder(join(dir, 'h'), { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 0 }, [], null);
   const html = readFileSync(rec.finish().html, 'utf8');
   expect(html).toContain('<button id="f-clear" type="button">clear filters</button>');

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 5 / deliverable 4: what keeps a default run's reports small without losing a
+ * What keeps a default run's reports small without losing a
  * result. Rule trails and catalog judgements are written once (report version 4; version 3: trails
  * only, still read) and read back whole; the page keeps the
  * detail of the first HTML_DETAIL_LIMIT known deviations and each finding's first 25; the counts

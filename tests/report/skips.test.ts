@@ -1,5 +1,5 @@
 /**
- * The skip account (issue 27, deliverable 6): the recorded default GPU run on the H100 (ptxas 13.0,
+ * The skip account: the recorded default GPU run on the H100 (ptxas 13.0,
  * reports/baselines/h100-sm_90-toolchain-matrix/gpu-matrix.ptxas-13.0) judged again prints and
  * writes its 7,377 skips by what running them needs; every reason sentence the executors write is
  * put in its group, and one no rule knows goes to `other` with its text; a case whose variant the
@@ -48,7 +48,7 @@ describe('the recorded H100 default GPU run (ptxas 13.0) judged again', () => {
   });
 });
 
-describe('the default GPU run on the H100 after bulk sizes and im2col, and on the final tree of 2026-11-26 (issue 27 target: no skip for an executor limitation)', () => {
+describe('the default GPU run on the H100 after bulk sizes and im2col, and on the final tree of 2026-11-26 (no skip for an executor limitation)', () => {
   const AFTER = join(ROOT, 'reports', 'baselines', 'h100-sm_90-gpu-default', '2026-11-25-after-bulk-im2col', 'report.json.gz');
   const FINAL = join(ROOT, 'reports', 'baselines', 'h100-sm_90-gpu-default', '2026-11-26-final', 'report.json.gz');
   it('the final run judged again: exit 0, no mismatch, 0 executor limitations', async () => {

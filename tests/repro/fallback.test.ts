@@ -1,5 +1,5 @@
 /**
- * The fallback experiments of the `.shared::cluster` finding (issue 24, deliverable 4):
+ * The fallback experiments of the `.shared::cluster` finding:
  * reports/findings/shared-cluster-atomicity/fallback/. Compiles the folder with nvcc (compile only; no
  * driver here), checks that its README's result lines are run 1 of the recorded H100 run and that the
  * ptxas 11.8 line is the recorded one, and checks the README's explanation against the run apart from
