@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { condHolds } from '../memory-model/condition.js';
-import { intentOf } from '../memory-model/extended.js';
+import { intentOf } from '../memory-model/intent.js';
 import { judge, type Judgement } from '../memory-model/index.js';
 import { prepareReportDir } from '../report/dir.js';
 import { xmlText } from '../report/junit.js';

@@ -35,6 +35,9 @@ export type Proxy = 'generic' | 'async' | 'texture' | 'surface' | 'constant' | '
 /** 8.3 state spaces that matter to the model. */
 export type Space = 'global' | 'shared' | 'multimem';
 
+/** The state space a `fence.proxy.async` names (9.7.15.4: "The memory ordering is limited only to operations performed on objects in the state space specified"). */
+export type ProxyFenceSpace = 'global' | 'shared::cta' | 'shared::cluster';
+
 /** How an access names a shared location (8.3; `.shared::cta` only from the owning CTA). */
 export type SpaceQual = 'global' | 'shared::cta' | 'shared::cluster' | 'multimem' | 'generic';
 
@@ -113,7 +116,7 @@ export type Instr =
       op?: string;
     } & MemInstrBase)
   | { kind: 'fence'; sem: 'sc' | 'acq_rel' | 'acquire' | 'release'; scope: Scope; line?: number }
-  | { kind: 'proxyFence'; proxy: Proxy | 'alias'; line?: number }
+  | { kind: 'proxyFence'; proxy: Proxy | 'alias'; space?: ProxyFenceSpace; line?: number }
   | { kind: 'barrier'; id: Expr; count?: Expr; arrive?: boolean; line?: number }
   | AsyncInstr
   | { kind: 'bulkCommit'; line?: number }
@@ -233,8 +236,13 @@ export interface MemEvent {
   /** A `red`-like reduction (8.11.1). */
   reduction?: boolean;
   rmwPartner?: number;
-  /** Fences: which proxy fence (`PF`). */
+  /** Fences: which proxy fence (`PF`), and the state space it is limited to (undefined: every one). */
   proxyFence?: Proxy | 'alias';
+  proxySpace?: ProxyFenceSpace;
+  /** Memory operations: the state space of the object accessed, and for shared memory the CTA (and GPU) that owns it. */
+  objSpace?: Space;
+  objCta?: number;
+  objGpu?: number;
   /** Barriers: id of the barrier instance this arrival belongs to. */
   barrier?: string;
   /** Dependencies: ids of reads whose values this event's address/value/control used (8.10.4). */

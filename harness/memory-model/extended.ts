@@ -581,18 +581,3 @@ function parseCond(
   if (rest !== end) problem(rest.line, rest.col, `unexpected '${rest.t}' after the final condition (join conditions with /\\ or \\/)`);
   return c;
 }
-
-/** A test's stated intent: `(* intent: allowed|forbidden because ..., 8.x *)`. */
-export interface Intent {
-  readonly verdict: 'allowed' | 'forbidden';
-  readonly text: string;
-}
-
-/** The intent a test's comments state, if any. */
-export function intentOf(test: Pick<LitmusTest, 'comments'>): Intent | undefined {
-  for (const c of test.comments ?? []) {
-    const m = /^intent:\s*(allowed|forbidden)\b([\s\S]*)$/i.exec(c.trim());
-    if (m) return { verdict: m[1]!.toLowerCase() as 'allowed' | 'forbidden', text: c.trim().replace(/\s+/g, ' ') };
-  }
-  return undefined;
-}

@@ -9,7 +9,7 @@
 import type { LitmusContext, LitmusInstruction } from '../registry/litmus-family.js';
 import { litmusFamilyFor } from '../registry/litmus.js';
 import { ELEMENT_FORMATS } from '../numerics/formats.js';
-import type { Instr, Proxy, Scope, Sem, SpaceQual } from './events.js';
+import type { Instr, Proxy, ProxyFenceSpace, Scope, Sem, SpaceQual } from './events.js';
 
 export const SCOPES: readonly Scope[] = ['cta', 'cluster', 'gpu', 'sys'];
 const SPACES = ['global', 'shared', 'shared::cta', 'shared::cluster'];
@@ -73,7 +73,7 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
     nops(0, 'no operands');
     if (!q.proxy) ctx.fail('fence.proxy needs its kind: .alias, .async (optionally .global/.shared::cta/.shared::cluster), .texture, .surface or .constant');
     if (q.space && q.proxy !== 'async') ctx.fail(`only fence.proxy.async takes a state space`);
-    return [{ kind: 'proxyFence', proxy: q.proxy as Proxy | 'alias', line }];
+    return [{ kind: 'proxyFence', proxy: q.proxy as Proxy | 'alias', ...(q.space ? { space: q.space as ProxyFenceSpace } : {}), line }];
   }
   if (head === 'fence' && p[1] === 'mbarrier_init') {
     quals(2, { sem: ['release'], scope: ['cluster'] });

@@ -62,6 +62,10 @@ export function xEvent(e: TEvent & Pick<XEvent, 'id' | 'thread' | 'deps'> & Part
     completionOf: e.completionOf,
     fenceSem: e.fenceSem,
     proxyFence: e.proxyFence,
+    proxySpace: e.proxySpace,
+    objSpace: e.objSpace,
+    objCta: e.objCta,
+    objGpu: e.objGpu,
     barrier: e.barrier,
     barId: e.barId,
     barCount: e.barCount,
@@ -307,12 +311,32 @@ function proxyPaths(ev: XEvent[], mem: EvSet): Rel {
   return paths;
 }
 
+/**
+ * Whether proxy fence f orders operations on the object x accesses: 9.7.15.4 "The memory ordering is
+ * limited only to operations performed on objects in the state space specified. If no state space is
+ * specified, then the memory ordering applies on all state spaces." `.shared::cta` holds the fencing
+ * thread's own CTA's shared memory; `.shared::cluster` the shared memory of every CTA of its cluster
+ * (the `.shared::cta` window is contained in the `.shared::cluster` window, 5.1.5).
+ */
+function fenceCovers(f: XEvent, x: XEvent): boolean {
+  switch (f.proxySpace) {
+    case undefined:
+      return true;
+    case 'global':
+      return x.objSpace === 'global';
+    case 'shared::cluster':
+      return x.objSpace === 'shared';
+    case 'shared::cta':
+      return x.objSpace === 'shared' && x.objCta === f.cta && x.objGpu === f.gpu;
+  }
+}
+
 function proxyFenceRels(ev: XEvent[], mem: EvSet, sameLoc: Rel): ProxyFences {
   const n = ev.length;
   const fenceFor = Rel.where(n, (i, j) => {
     const x = ev[i]!;
     const f = ev[j]!;
-    return mem.has(i) && x.proxy !== 'generic' && f.kind === 'PF' && f.proxyFence === x.proxy && f.cta === x.cta && f.gpu === x.gpu;
+    return mem.has(i) && x.proxy !== 'generic' && f.kind === 'PF' && f.proxyFence === x.proxy && f.cta === x.cta && f.gpu === x.gpu && fenceCovers(f, x);
   });
   return {
     sameLoc,

@@ -161,10 +161,13 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
   let needOptions = 0;
   const memFields = (m: MemInstrBase, agent: number) => {
     const proxy: Proxy = asyncGeneric && m.proxy === 'async' ? 'generic' : m.proxy;
+    const loc = physLoc(test.locations, m.loc);
+    const obj = test.locations[loc];
     return {
       agent,
       addr: m.loc,
-      loc: physLoc(test.locations, m.loc),
+      loc,
+      ...(obj ? { objSpace: obj.space, objCta: obj.ownerCta ?? 0, objGpu: obj.ownerGpu ?? 0 } : {}),
       gaddr: genericAddr(test.locations, m.loc),
       proxy,
       sem: m.sem as Sem,
@@ -269,6 +272,7 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
         ev({
           kind: 'PF',
           proxyFence: asyncGeneric && ins.proxy === 'async' ? ('generic' as Proxy) : ins.proxy,
+          ...(ins.space ? { proxySpace: ins.space } : {}),
           sem: 'relaxed',
           label: 'fence.proxy',
           ...(ins.line !== undefined ? { line: ins.line } : {}),

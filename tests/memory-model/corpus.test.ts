@@ -6,7 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verdictWord } from '../../harness/cli/litmus.js';
-import { intentOf, parseLitmus } from '../../harness/memory-model/extended.js';
+import { parseLitmus } from '../../harness/memory-model/extended.js';
+import { intentOf } from '../../harness/memory-model/intent.js';
+import { EDITIONS, type Edition, specEdition, withEdition } from '../../harness/catalog/editions.js';
 import { judge } from '../../harness/memory-model/index.js';
 import { ROOT } from '../helpers/cli.js';
 import { intent as ruleIntent, MATRIX_DIR, matrixCases, matrixFiles } from '../../scripts/gen-litmus.js';
@@ -16,14 +18,19 @@ const FILES = readdirSync(DIR)
   .filter((f) => f.endsWith('.litmus'))
   .sort();
 
-/** The model's word and the intent's, for one file's text. */
-function check(text: string, file: string) {
-  const p = parseLitmus(text, file);
-  if (!p.test) throw new Error(p.problems.map((x) => `${x.file}:${x.line}:${x.col}: ${x.message}`).join('\n'));
-  const intent = intentOf(p.test);
-  if (!intent) throw new Error(`${file}: no "(* intent: allowed|forbidden because ..., section *)" comment`);
-  return { intent, word: verdictWord(judge(p.test)) };
+/** The model's word and the intent's, for one file's text, judged against `edition` (default: the process's). */
+function check(text: string, file: string, edition: Edition = specEdition()) {
+  return withEdition(edition, () => {
+    const p = parseLitmus(text, file);
+    if (!p.test) throw new Error(p.problems.map((x) => `${x.file}:${x.line}:${x.col}: ${x.message}`).join('\n'));
+    const intent = intentOf(p.test);
+    if (!intent) throw new Error(`${file}: no "(* intent: allowed|forbidden because ..., section *)" comment for PTX ISA ${edition}`);
+    return { intent, word: verdictWord(judge(p.test)) };
+  });
 }
+
+/** The editions a file's intents are checked under: each edition where it states intents per edition, else the process's. */
+const editionsOf = (text: string): readonly Edition[] => (/\(\*\s*intent\s+[-\d]/.test(text) ? EDITIONS : [specEdition()]);
 
 describe('cases/litmus: the model agrees with every stated intent', () => {
   it('holds the shapes and topics of the corpus', () => {
@@ -41,9 +48,12 @@ describe('cases/litmus: the model agrees with every stated intent', () => {
   });
   for (const f of FILES) {
     it(f, () => {
-      const { intent, word } = check(readFileSync(join(DIR, f), 'utf8'), `cases/litmus/${f}`);
-      expect(intent.text).toMatch(/\b8\.\d+|9\.7\.\d+/); // cites a section
-      expect(word, `${f}: intent '${intent.text}'`).toBe(intent.verdict);
+      const text = readFileSync(join(DIR, f), 'utf8');
+      for (const e of editionsOf(text)) {
+        const { intent, word } = check(text, `cases/litmus/${f}`, e);
+        expect(intent.text).toMatch(/\b8\.\d+|9\.7\.\d+/); // cites a section
+        expect(word, `${f} under PTX ISA ${e}: intent '${intent.text}'`).toBe(intent.verdict);
+      }
     });
   }
   it('a deliberately wrong intent disagrees (the check can fail)', () => {
@@ -52,6 +62,18 @@ describe('cases/litmus: the model agrees with every stated intent', () => {
     expect(intent.verdict).toBe('forbidden');
     expect(word).toBe('allowed');
     expect(word).not.toBe(intent.verdict);
+  });
+  it('an intent per edition: the edition judged against picks it, and a wrong one is caught under its editions only', () => {
+    const text = readFileSync(join(DIR, 'Bulk+default-scope+bulk-other-gpu.litmus'), 'utf8');
+    expect(EDITIONS.map((e) => check(text, 'f', e).intent.verdict)).toEqual(['allowed', 'allowed', 'forbidden', 'forbidden']);
+    expect(EDITIONS.map((e) => check(text, 'f', e).word)).toEqual(['allowed', 'allowed', 'forbidden', 'forbidden']);
+    const wrong = text.replace('(* intent 9.3-9.4: forbidden', '(* intent 9.3-9.4: allowed');
+    expect(
+      EDITIONS.map((e) => {
+        const c = check(wrong, 'f', e);
+        return c.word === c.intent.verdict;
+      }),
+    ).toEqual([true, true, false, false]);
   });
   it('the cluster and 8.11.1 pairs differ only in what the text says decides them', () => {
     const w = (f: string) => check(readFileSync(join(DIR, f), 'utf8'), f).word;
