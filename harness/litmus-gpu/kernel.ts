@@ -96,7 +96,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   const slotsPerCta = warpGroups * 32;
   const L: string[] = [`.version ${ptx}`, `.target ${arch}`, '.address_size 64', ''];
   // shared locations: one array per location in every CTA, one copy per instance slot of the CTA (warp group * 32 + lane)
-  if (sharedLocs.length) L.push(`.shared .align 8 .b8 lt_sh[${sharedLocs.length * slotsPerCta * sb}];`, '');
+  if (sharedLocs.length) L.push(`.shared .align 16 .b8 lt_sh[${sharedLocs.length * slotsPerCta * sb}];`, '');
   // ---- lt_test(mem, regs, perm, iter, ni, stride, scratch)
   L.push(
     '.visible .entry lt_test(.param .u64 pmem, .param .u64 pregs, .param .u64 pperm, .param .u32 piter, .param .u32 pni, .param .u32 pstride, .param .u64 pscratch)',
@@ -177,7 +177,11 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     // shared locations: the owner CTA's first thread writes the initial value; the cluster's test threads meet (barrier.cluster, 8.9.4 item 3) before their code
     const owned = sharedLocs.filter((j) => plan.shared[j]!.owner === t);
     for (const j of owned)
-      L.push(`  st.shared::cta.u32 [%S${j}], ${plan.init[j]};`, ...(plan.locBits[j] === 64 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []));
+      L.push(
+        `  st.shared::cta.u32 [%S${j}], ${plan.init[j]};`,
+        ...(plan.locBits[j] === 64 || sb === 16 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []),
+        ...(sb === 16 ? [`  st.shared::cta.v2.u32 [%S${j}+8], {0, 0};`] : []),
+      );
     if (sharedLocs.length) L.push('  barrier.cluster.arrive;', '  barrier.cluster.wait;');
     if (stress.preload) L.push(...preloads(th.code, locs, (l) => test.locations[l]?.space === 'global'));
     if (stress.align) {
@@ -203,6 +207,8 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     let code = th.code.map((ins) => emit(ins, t, textLines, locs, reg, plan));
     if (plant === 'hoist' && t === 0) code = code.reverse().flatMap((c, i) => (i === 0 ? [c] : [['  nanosleep.u32 2000;', ...c]]));
     for (const c of code) L.push(...c);
+    // a thread that issued bulk operations waits for them before it stores and exits (its CTA's shared source stays valid; the final values are complete)
+    if (th.code.some((i) => i.kind === 'async')) L.push('  cp.async.bulk.wait_group 0;');
     // store the condition's registers
     const RW = regWords(plan);
     let w = 0;
@@ -457,7 +463,11 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
     const top = typedRmw(op) ?? op;
     if (op.startsWith('red.')) out.push(`  ${top} ${A(ins.loc, ins.space)}, ${args.join(', ')};`);
     else out.push(`  ${top} ${ins.dst ? reg(ins.dst) : bits === 64 ? '%XD' : '%SINK'}, ${A(ins.loc, ins.space)}, ${args.join(', ')};`);
-  } else if (ins.kind === 'fence') out.push(`  ${op};`);
-  else throw new Error(`${ins.kind} is not run in this slice`);
+  } else if (ins.kind === 'fence' || ins.kind === 'proxyFence' || ins.kind === 'bulkCommit' || ins.kind === 'bulkWait') out.push(`  ${src};`);
+  else if (ins.kind === 'async') {
+    // a bulk reduction: one 16-byte slot of each location (the test's element first, the rest zero; a bulk operation moves a multiple of 16 bytes)
+    const [rd, rmw] = [ins.accesses.find((a) => a.kind === 'read')!, ins.accesses.find((a) => a.kind === 'rmw')!];
+    out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${A(rd.loc, rd.space)}, 16;`);
+  } else throw new Error(`${ins.kind} is not run in this slice`);
   return out;
 }

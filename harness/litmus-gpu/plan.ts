@@ -33,7 +33,8 @@ export interface TestPlan {
   /** Bits of each register (`<thread>:<reg>`) the test's accesses use (absent: 32). */
   readonly regBits: Readonly<Record<string, number>>;
   /** Bytes of one copy of a location in `mem` (8 when any location is 64-bit, else 4); `--stride` counts these. */
-  readonly slotBytes: 4 | 8;
+  /** Bytes per location copy: 4, 8 for 64-bit values, 16 where a bulk operation reads or writes (a bulk operation moves a multiple of 16 bytes, 16-byte aligned: 9.7.10.28). */
+  readonly slotBytes: 4 | 8 | 16;
   /**
    * Per location (`locs` order), for shared memory: the test thread that initialises it before the
    * instance's code and copies its final value to the location's copy in `mem` after (the first thread
@@ -43,6 +44,9 @@ export interface TestPlan {
 }
 
 export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
+
+/** The asynchronous operations this slice runs: bulk reductions from .shared::cta into global memory, bulk_group completion, 32-bit elements. */
+const BULK_RUNS = /^cp\.reduce\.async\.bulk\.global\.shared::cta\.bulk_group\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$/;
 
 export const TYPE_RE = /\.((?:b|u|s|f)(?:8|16|32|64|128)|f16x2|bf16x2)$/;
 
@@ -109,6 +113,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
         return no(`location ${ins.loc} is accessed as ${had}-bit and as ${bits}-bit values (mixed-size accesses are not run: 8.7.2)`);
       locBits.set(ins.loc, bits);
     }
+  let bulk = false;
+  const bulkLocs = new Set<string>();
   for (const th of test.threads) {
     if (th.gpu !== 0) return no(`P${th.id} runs on gpu ${th.gpu} (one GPU only)`);
     for (const ins of th.code) {
@@ -140,13 +146,28 @@ export function planTest(test: LitmusTest, text: string): Plan {
           if ((regBits.get(k) ?? bits) !== bits) return no(`P${th.id} register ${r} holds ${regBits.get(k)}-bit and ${bits}-bit values (not run)`);
           regBits.set(k, bits);
         }
+      } else if (ins.kind === 'async') {
+        // the bulk reduction with bulk_group completion: global destination, .shared::cta source, 32-bit elements
+        const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
+        if (!BULK_RUNS.test(op))
+          return no(
+            `P${th.id} line ${ins.line}: '${op}' (of the asynchronous operations, cp.reduce.async.bulk.global.shared::cta.bulk_group on 32-bit elements runs in this slice; mbarrier completion, red.async and .shared::cluster destinations do not yet)`,
+          );
+        bulk = true;
+        for (const a of ins.accesses) bulkLocs.add(a.loc);
+      } else if (ins.kind === 'bulkCommit' || ins.kind === 'bulkWait') {
+        // cp.async.bulk.commit_group, cp.async.bulk.wait_group{.read} N: emitted as written
+      } else if (ins.kind === 'proxyFence') {
+        const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
+        if (!/^fence\.proxy\.async(\.(global|shared::cta|shared::cluster))?$/.test(op))
+          return no(`P${th.id} line ${ins.line}: '${op}' (of the proxy fences, fence.proxy.async runs in this slice)`);
       } else if (ins.kind === 'fence') {
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
         if (!/^(fence\.(sc|acq_rel|acquire|release)\.(cta|cluster|gpu|sys)|membar\.(cta|gl|sys))$/.test(op))
           return no(`P${th.id} line ${ins.line}: fence '${op}' not run in this slice`);
       } else {
         return no(
-          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (bulk, mbarrier, proxy fences, barriers, branches and register arithmetic are not run in this slice)`,
+          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (mbarrier, barriers, branches and register arithmetic are not run in this slice)`,
         );
       }
     }
@@ -185,6 +206,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
   for (const m of memKeys) if (!test.locations[m]) return no(`the condition names ${m}, not a location of the test`);
   const locs = Object.keys(test.locations);
   const lb = locs.map((l) => locBits.get(l) ?? 32);
+  for (const l of bulkLocs)
+    if ((locBits.get(l) ?? 32) !== 32) return no(`location ${l} is a bulk operation's and holds ${locBits.get(l)}-bit values (32-bit elements run)`);
   let nShared = 0;
   const shared = locs.map((l) => {
     const loc = test.locations[l]!;
@@ -205,7 +228,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
       locBits: lb,
       keyBits,
       regBits: Object.fromEntries(regBits),
-      slotBytes: lb.includes(64) ? 8 : 4,
+      slotBytes: bulk ? 16 : lb.includes(64) ? 8 : 4,
       shared,
     },
   };

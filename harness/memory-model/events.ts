@@ -100,7 +100,9 @@ export interface MemInstrBase {
  * - `barrier`: `bar.cta.sync id{, count}` (8.9.4 item 2).
  * - `async`: an asynchronous operation (8.9.1.1) whose accesses are not in the issuer's program
  *   order; see {@link AsyncInstr}.
- * - `bulkCommit` / `bulkWait`: `.bulk_group` completion (commit_group, wait_group n).
+ * - `bulkCommit` / `bulkWait`: `.bulk_group` completion (commit_group, wait_group n; `.read`: "until all
+ *   the bulk async operations in the specified bulk async-group have completed reading from their
+ *   source locations", 9.7.10.28.2, so it orders their source reads only, not their writes).
  * - `mbarrier`: init / arrive / expect_tx / try_wait on an mbarrier location (9.7.15.16).
  * - `local`, `branch`, `label`: register arithmetic and control flow (Dat3M's `add`, `beq`, `goto`).
  */
@@ -120,7 +122,7 @@ export type Instr =
   | { kind: 'barrier'; id: Expr; count?: Expr; arrive?: boolean; line?: number }
   | AsyncInstr
   | { kind: 'bulkCommit'; line?: number }
-  | { kind: 'bulkWait'; n: number; line?: number }
+  | { kind: 'bulkWait'; n: number; read?: boolean; line?: number }
   | MbarrierInstr
   | { kind: 'local'; dst: string; value: Expr; line?: number }
   | { kind: 'branch'; cond?: Expr; target: string; line?: number }

@@ -158,12 +158,11 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
       nops(0, 'no operands');
       return [{ kind: 'bulkCommit', line }];
     }
-    if (p[4] === 'read')
-      ctx.fail('cp.async.bulk.wait_group.read waits for the source reads only; it is not in the litmus language (use cp.async.bulk.wait_group N)');
+    if (p[4] !== undefined && (p[4] !== 'read' || p.length > 5)) ctx.fail(`cp.async.bulk.wait_group takes .read or nothing, not '.${p.slice(4).join('.')}'`);
     nops(1, 'N');
     const n = ins.operands[0]!.text;
     if (!/^\d+$/.test(n)) ctx.fail('N is a non-negative integer (the bulk async-groups that may stay pending)', 0);
-    return [{ kind: 'bulkWait', n: Number(n), line }];
+    return [{ kind: 'bulkWait', n: Number(n), ...(p[4] === 'read' ? { read: true } : {}), line }];
   }
   if (head === 'add' || head === 'sub' || head === 'mov' || head === 'and' || head === 'or' || head === 'xor') {
     quals(1, { type: TYPES });

@@ -58,6 +58,7 @@ export function xEvent(e: TEvent & Pick<XEvent, 'id' | 'thread' | 'deps'> & Part
     dataIdx: e.dataIdx,
     issuedAfter: e.issuedAfter,
     waitsFor: e.waitsFor,
+    waitsRead: e.waitsRead,
     completion: e.completion,
     completionOf: e.completionOf,
     fenceSem: e.fenceSem,
@@ -196,7 +197,9 @@ export function staticRels(ev: XEvent[], faults: Set<ModelFault>): Static {
   const issue = issuedBefore.restrict(undefined, EvSet.all(n).minus(completion));
   const waitGroup = Rel.empty(n);
   for (const w of ev)
-    if (w.waitsFor?.length) for (const a of ev) if (a.issuer === w.issuer && a.agent > 0 && w.waitsFor.includes(a.agent)) waitGroup.add(a.id, w.id);
+    if (w.waitsFor?.length)
+      for (const a of ev)
+        if (a.issuer === w.issuer && a.agent > 0 && w.waitsFor.includes(a.agent) && (!w.waitsRead || (a.kind === 'R' && !a.atomic))) waitGroup.add(a.id, w.id);
   // 8.9.4 (2): bar.sync/arrive synchronizes with bar.sync on the same barrier (same group)
   const barrierSync = sameKey(ev, (e) => (e.kind === 'B' ? e.barGroup : undefined))
     .restrict(

@@ -19,6 +19,8 @@ export interface TEvent extends Omit<MemEvent, 'id' | 'thread' | 'rmwPartner' | 
   issuedAfter?: number;
   /** Wait events: agents whose accesses it waits for. */
   waitsFor?: number[];
+  /** A `wait_group.read`: waits for the source reads of those agents only. */
+  waitsRead?: boolean;
   /** Barrier arrival: resolved id, quorum, arrive-only. */
   barId?: bigint;
   barCount?: bigint;
@@ -334,7 +336,14 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
       case 'bulkWait': {
         const done = committed.splice(0, Math.max(0, committed.length - ins.n)).flat();
         // the wait, followed by the implicit generic-async proxy fence of completion (9.7.10.28)
-        ev({ kind: 'PF', proxyFence: asyncGeneric ? ('generic' as Proxy) : 'async', waitsFor: done, sem: 'relaxed', label: 'wait_group' });
+        ev({
+          kind: 'PF',
+          proxyFence: asyncGeneric ? ('generic' as Proxy) : 'async',
+          waitsFor: done,
+          ...(ins.read ? { waitsRead: true } : {}),
+          sem: 'relaxed',
+          label: ins.read ? 'wait_group.read' : 'wait_group',
+        });
         break;
       }
       case 'mbarrier': {
