@@ -5,7 +5,10 @@
  * - `sem`: one `.release`/`.acquire`/`.acq_rel` access weakened to `.relaxed`;
  * - `fence`: one `fence`/`membar` dropped;
  * - `scope`: one scope narrowed (`.sys` -> `.gpu`/`.cluster`/`.cta`, `membar.gl` -> `membar.cta`, ...);
- * - `placement`: one thread moved to a CTA of its own (in its cluster), or to a cluster of its own.
+ * - `placement`: one thread moved to a CTA of its own (in its cluster), or to a cluster of its own;
+ * - `async`: one `fence.proxy.async` dropped or narrowed to another state space, or one
+ *   `cp.async.bulk.wait_group N` taken as `cp.async.bulk.wait_group.read N` (the mistakes users make
+ *   with the async proxy).
  * Mutants are made on the source text (the GPU kernel emits instructions from their own column),
  * re-parsed, and kept only when the model's judgement allows the weak outcome (`judge` on the
  * mutant). A mutant is killed when a run of it shows its weak outcome at least once; the mutation
@@ -17,8 +20,8 @@ import { judge } from '../memory-model/index.js';
 import { condHolds } from '../memory-model/condition.js';
 export { condHolds } from '../memory-model/condition.js';
 
-export type MutantClass = 'sem' | 'fence' | 'scope' | 'placement';
-export const MUTANT_CLASSES: readonly MutantClass[] = ['sem', 'fence', 'scope', 'placement'];
+export type MutantClass = 'sem' | 'fence' | 'scope' | 'placement' | 'async';
+export const MUTANT_CLASSES: readonly MutantClass[] = ['sem', 'fence', 'scope', 'placement', 'async'];
 
 export interface Mutant {
   readonly cls: MutantClass;
@@ -110,6 +113,22 @@ function rawCandidates(test: LitmusTest, text: string): Omit<Candidate, 'allowed
       const op = cell.trim().split(/\s+/)[0] ?? '';
       const where = `P${t}:L${ins.line}`;
       const withOp = (nop: string) => editCell(tb, li, t, (c) => c.replace(op, nop));
+      if (ins.kind === 'proxyFence' && /^fence\.proxy\.async/.test(op)) {
+        const dropped = editCell(tb, li, t, (c) => ' '.repeat(c.length));
+        if (dropped) out.push({ cls: 'async', name: `async:${where}:drop`, change: `P${t} line ${ins.line}: '${op}' dropped`, text: dropped });
+        for (const sp of ['global', 'shared::cta', 'shared::cluster']) {
+          if (op === `fence.proxy.async.${sp}`) continue;
+          const nt = withOp(`fence.proxy.async.${sp}`);
+          if (nt) out.push({ cls: 'async', name: `async:${where}:${sp}`, change: `P${t} line ${ins.line}: '${op}' narrowed to .${sp}`, text: nt });
+        }
+        continue;
+      }
+      if (ins.kind === 'bulkWait' && op === 'cp.async.bulk.wait_group') {
+        const nt = withOp('cp.async.bulk.wait_group.read');
+        if (nt)
+          out.push({ cls: 'async', name: `async:${where}:read`, change: `P${t} line ${ins.line}: '${op}' taken as cp.async.bulk.wait_group.read`, text: nt });
+        continue;
+      }
       if (ins.kind === 'fence') {
         const dropped = editCell(tb, li, t, (c) => ' '.repeat(c.length));
         if (dropped) out.push({ cls: 'fence', name: `fence:${where}`, change: `P${t} line ${ins.line}: '${op}' dropped`, text: dropped });

@@ -98,6 +98,7 @@ describe('mutants', () => {
       ['fence', 1, 1],
       ['scope', 0, 1],
       ['placement', 0, 0],
+      ['async', 0, 0],
     ]);
     expect(s.perClass[0]!.score).toBe(0.5);
     expect(Number.isNaN(s.perClass[3]!.score)).toBe(true);
