@@ -74,8 +74,9 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
                     to --stress-file, then run with them
   --stress-file F   per-class stress settings read by default (default ${STRESS_FILE}; given
                     --stress-warps, --stress-iters or --stride, those apply to every test)
-  --self-test       run a planted kernel (MP with the flag write hoisted above the data write) whose
-                    forbidden outcome must be seen; exit 1 if it is not
+  --self-test       run the planted kernels (MP with the flag write hoisted above the data write; a
+                    read of a bulk reduction's destination with its wait_group dropped) whose
+                    forbidden outcomes must be seen; exit 1 if one is not
   --replay R        rerun exactly the launches of the run that wrote report R (its files, seed, stress,
                     iterations, instances, geometry); refused (exit 2) if a test's source changed
   --only TEST       with --replay: only this result (its file as the report names it; repeatable)
@@ -89,6 +90,15 @@ export const LITMUS_GPU_USAGE = `npm run conformance -- litmus --backend gpu [PA
   or a file that does not parse`;
 
 export const SELF_TEST_FILE = 'cases/litmus/MP+atom.release+atom.acquire.gpu.litmus';
+/**
+ * The self-test's planted kernels, each of a test whose weak outcome the model forbids: MP with the
+ * flag write hoisted above the data write, and a thread that reads a bulk reduction's destination
+ * with its wait_group dropped (before the reduction completes).
+ */
+export const SELF_TESTS: readonly { file: string; plant: Plant }[] = [
+  { file: SELF_TEST_FILE, plant: 'hoist' },
+  { file: 'cases/litmus/Bulk+wait_group+read-destination.litmus', plant: 'drop-wait' },
+];
 
 const posInt = (name: string, s: string | undefined, min: number, max: number): number | undefined => {
   if (s === undefined) return undefined;
@@ -185,7 +195,8 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const selfTest = o['self-test'] ?? false;
   const withMutants = (o.mutants ?? false) || (o['search-stress'] ?? false);
   const search = o['search-stress'] ?? false;
-  if (selfTest && v.positionals.length) throw new UsageError(`--self-test runs its own planted test (${SELF_TEST_FILE}); give no PATH with it`);
+  if (selfTest && v.positionals.length)
+    throw new UsageError(`--self-test runs its own planted tests (${SELF_TESTS.map((s) => s.file).join(', ')}); give no PATH with it`);
   if (selfTest && withMutants) throw new UsageError('--self-test runs only its planted test; give --mutants or --search-stress without it');
   if (search && fixed)
     throw new UsageError(
@@ -207,7 +218,9 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   if (o.findings && !selfTest && !findings) throw new UsageError(`--findings ${o.findings}: no such file`);
   const target = findTarget(o.arch ?? DEFAULT_ARCH);
   if (!target) throw new UsageError(`unknown --arch '${o.arch}'`);
-  const paths = litmusFiles(selfTest ? [fromRoot(SELF_TEST_FILE)] : v.positionals);
+  // the self-test's planted tests (a replay of one: those its report ran)
+  const selfTests = SELF_TESTS.filter((s) => !replay || [...replay.runs.keys()].some((f) => f.replace(/#.*$/, '') === s.file));
+  const paths = litmusFiles(selfTest ? selfTests.map((s) => fromRoot(s.file)) : v.positionals);
   const backend = await gpuFor(
     target,
     'litmus --backend gpu runs litmus tests',
@@ -225,7 +238,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   const results: GpuLitmusResult[] = [];
   let unparsed = 0;
   const t0 = performance.now();
-  const plant: Plant = selfTest ? 'hoist' : 'none';
+  const plantOf = (file: string): Plant => (selfTest ? (SELF_TESTS.find((s) => file.endsWith(s.file))?.plant ?? 'none') : 'none');
   // parse and plan every test (and its mutants); modules are built and compiled per stress setting
   interface Item {
     file: string;
@@ -297,7 +310,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
         geo,
         asked: per ?? perLaunch,
         its: fixedIts ?? iterations ?? Math.max(1, Math.ceil(tot / geo.instances)),
-        module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plant),
+        module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plantOf(item.file)),
       };
     });
     // one compile per distinct module (identical modules compiled at once race on the cache file)
@@ -537,7 +550,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       ...(rr.asked !== undefined ? { perLaunch: rr.asked } : {}),
       iterations: rr.iterations,
       seed,
-      plant,
+      plant: plantOf(r.file),
       run: r.gpu,
       command: `npm run conformance -- litmus --backend gpu --replay ${join(dir, 'report.json')} --only ${r.file}`,
       device: info.devices[0]?.name ?? '',
@@ -586,9 +599,15 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
   });
   if (unparsed) return 2;
   if (selfTest) {
-    const seen = ran[0]?.gpu?.forbiddenSeen ?? 0;
-    io.out(seen ? `self-test: the planted forbidden outcome was flagged, ${seen} times` : 'self-test FAILED: the planted kernel showed no forbidden outcome');
-    return seen && !errors ? 0 : 1;
+    // every planted kernel must show its forbidden outcome
+    const seen = selfTests.map((s) => ({ ...s, n: ran.find((r) => r.file.endsWith(s.file))?.gpu?.forbiddenSeen ?? 0 }));
+    for (const s of seen)
+      io.out(
+        s.n
+          ? `self-test (${s.plant}, ${s.file}): the planted forbidden outcome was flagged, ${s.n} times`
+          : `self-test FAILED (${s.plant}, ${s.file}): the planted kernel showed no forbidden outcome`,
+      );
+    return seen.every((s) => s.n > 0) && !errors ? 0 : 1;
   }
   return forbidden || errors ? 1 : 0;
 }

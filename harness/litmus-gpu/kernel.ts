@@ -72,8 +72,12 @@ export function launchGeometry(
   return { groups, warpGroups, instances: groups * warpGroups * 32, block, grid: groups * p.clusters * p.clusterSize };
 }
 
-/** A planted fault for the self-test: thread 0's instructions in reverse order with a pause between (MP's flag store hoisted above its data store). */
-export type Plant = 'none' | 'hoist';
+/**
+ * A planted fault for the self-test: `hoist`, thread 0's instructions in reverse order with a pause
+ * between (MP's flag store hoisted above its data store); `drop-wait`, thread 0's
+ * cp.async.bulk.wait_group dropped (what follows reads a bulk reduction's destination before it completes).
+ */
+export type Plant = 'none' | 'hoist' | 'drop-wait';
 
 /** The module (`lt_test`, `lt_count`) of a planned test. */
 export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: StressOptions, warpGroups: number, plant: Plant = 'none'): string {
@@ -206,6 +210,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     for (const r of regsOf(t)) L.push(`  mov.b${bitsOfReg(t, r)} ${reg(r)}, ${String(BigInt.asUintN(bitsOfReg(t, r), test.regInit[t]?.[r] ?? 0n))};`);
     let code = th.code.map((ins) => emit(ins, t, textLines, locs, reg, plan));
     if (plant === 'hoist' && t === 0) code = code.reverse().flatMap((c, i) => (i === 0 ? [c] : [['  nanosleep.u32 2000;', ...c]]));
+    if (plant === 'drop-wait' && t === 0) code = code.map((c, i) => (th.code[i]!.kind === 'bulkWait' ? [] : c));
     for (const c of code) L.push(...c);
     // a thread that issued bulk operations waits for them before it stores and exits (its CTA's shared source stays valid; the final values are complete)
     if (th.code.some((i) => i.kind === 'async')) L.push('  cp.async.bulk.wait_group 0;');

@@ -4,8 +4,9 @@
 #   1. async: every Bulk+* test of the corpus and its mutants (class async among them), 1 M
 #      instances each, the default stress settings;
 #   2. async-stress: the same with 8 stress warps and the threads aligned on a barrier word;
-#   3. suite: the whole corpus (a check that the runner's other tests still run as before);
-#   4. the SASS of the bulk modules (cuobjdump, where the host has it).
+#   3. the self-test (the planted kernels, the async one among them, must be flagged);
+#   4. suite: the whole corpus (a check that the runner's other tests still run as before);
+#   5. the SASS of the bulk modules (cuobjdump, where the host has it).
 # Prints each run's wall seconds and exit code.
 out=${1:-/tmp/ptxconf-litmus-async}
 mkdir -p "$out"
@@ -13,6 +14,7 @@ cache=${CACHE:-/tmp/ptxconf-async-cache}
 . "$(dirname "$0")/bench-lib.sh"
 timed async 300 litmus --backend gpu --arch sm_90 --mutants cases/litmus/Bulk+*.litmus --cache-dir "$cache" --report "$out/async"
 timed async-stress 300 litmus --backend gpu --arch sm_90 --mutants --stress-warps 8 --align cases/litmus/Bulk+*.litmus --cache-dir "$cache" --report "$out/async-stress"
+timed self-test 120 litmus --backend gpu --arch sm_90 --self-test --cache-dir "$cache" --report "$out/self-test"
 timed suite 200 litmus --backend gpu --arch sm_90 cases/litmus --cache-dir "$cache" --report "$out/suite"
 if command -v cuobjdump >/dev/null 2>&1; then
   for b in "$cache"/cubin/*.cubin; do

@@ -273,3 +273,35 @@ exists (P0:r0 == 1 /\\ P1:r0 == 0x100000000)
     expect(b.out).toMatch(/finding 'reports\/findings\/no-such-finding' is not a folder/);
   }, 60_000);
 });
+
+describe('the bulk_group async slice', () => {
+  const mod = (f: string, plant: 'none' | 'drop-wait' = 'none') => {
+    const text = readFileSync(`cases/litmus/${f}`, 'utf8');
+    const p = planTest(parseLitmus(text, f).test!, text);
+    if (!p.ok) throw new Error(p.reason);
+    return { plan: p.plan, m: litmusModule(p.plan, 'sm_90', '8.0', DEFAULT_STRESS, 2, plant) };
+  };
+  it('a bulk reduction runs on 16-byte slots: the source zero-padded, the operation 16 bytes, the proxy fence as written, every bulk operation completed before the thread exits', () => {
+    const { plan, m } = mod('Bulk+generic-source+fence.proxy.async.litmus');
+    expect(plan.slotBytes).toBe(16);
+    expect(m).toContain('.shared .align 16 .b8 lt_sh[');
+    expect(m).toMatch(/cp\.reduce\.async\.bulk\.global\.shared::cta\.bulk_group\.add\.u32 \[%A\d+\], \[%S\d+\], 16;/);
+    expect(m).toContain('fence.proxy.async.shared::cta;');
+    expect(m).toMatch(/st\.shared::cta\.v2\.u32 \[%S\d+\+8\], \{0, 0\};/);
+    const lines = m.split('\n');
+    const bulk = lines.findIndex((l) => l.includes('cp.reduce.async.bulk'));
+    expect(lines.slice(bulk).filter((l) => l.includes('cp.async.bulk.wait_group 0;')).length).toBe(2); // the test's and the one before exit
+  });
+  it("the self-test's planted drop-wait kernel reads the destination with no wait before it; without the plant the wait comes first", () => {
+    const order = (m: string) =>
+      m
+        .split('\n')
+        .filter((l) => /cp\.async\.bulk\.wait_group|ld\.weak\.global/.test(l))
+        .map((l) => (l.includes('wait_group') ? 'wait' : 'ld'));
+    expect(order(mod('Bulk+wait_group+read-destination.litmus').m)).toEqual(['wait', 'ld', 'wait']);
+    expect(order(mod('Bulk+wait_group+read-destination.litmus', 'drop-wait').m)).toEqual(['ld', 'wait']);
+  });
+  it('the wait_group.read of the litmus language is emitted as written', () => {
+    expect(mod('Bulk+wait_group.read+overwrite-source.litmus').m).toContain('cp.async.bulk.wait_group.read 0;');
+  });
+});
