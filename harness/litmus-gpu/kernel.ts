@@ -75,7 +75,8 @@ export function launchGeometry(
 /**
  * A planted fault for the self-test: `hoist`, thread 0's instructions in reverse order with a pause
  * between (MP's flag store hoisted above its data store); `drop-wait`, thread 0's
- * cp.async.bulk.wait_group dropped (what follows reads a bulk reduction's destination before it completes).
+ * cp.async.bulk.wait_group{.read} dropped (what follows may touch a bulk reduction's source or
+ * destination before it is done with them).
  */
 export type Plant = 'none' | 'hoist' | 'drop-wait';
 

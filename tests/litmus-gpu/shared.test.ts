@@ -292,14 +292,14 @@ describe('the bulk_group async slice', () => {
     const bulk = lines.findIndex((l) => l.includes('cp.reduce.async.bulk'));
     expect(lines.slice(bulk).filter((l) => l.includes('cp.async.bulk.wait_group 0;')).length).toBe(2); // the test's and the one before exit
   });
-  it("the self-test's planted drop-wait kernel reads the destination with no wait before it; without the plant the wait comes first", () => {
+  it("the self-test's planted drop-wait kernel overwrites the source with no wait before it; without the plant the wait comes first", () => {
     const order = (m: string) =>
       m
         .split('\n')
-        .filter((l) => /cp\.async\.bulk\.wait_group|ld\.weak\.global/.test(l))
-        .map((l) => (l.includes('wait_group') ? 'wait' : 'ld'));
-    expect(order(mod('Bulk+wait_group+read-destination.litmus').m)).toEqual(['wait', 'ld', 'wait']);
-    expect(order(mod('Bulk+wait_group+read-destination.litmus', 'drop-wait').m)).toEqual(['ld', 'wait']);
+        .filter((l) => /cp\.async\.bulk\.wait_group|st\.weak\.shared::cta/.test(l))
+        .map((l) => (l.includes('wait_group.read') ? 'wait.read' : l.includes('wait_group') ? 'wait' : 'st'));
+    expect(order(mod('Bulk+wait_group.read+overwrite-source.litmus').m)).toEqual(['wait.read', 'st', 'wait', 'wait']);
+    expect(order(mod('Bulk+wait_group.read+overwrite-source.litmus', 'drop-wait').m)).toEqual(['st', 'wait']);
   });
   it('the wait_group.read of the litmus language is emitted as written', () => {
     expect(mod('Bulk+wait_group.read+overwrite-source.litmus').m).toContain('cp.async.bulk.wait_group.read 0;');
