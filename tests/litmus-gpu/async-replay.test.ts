@@ -1,0 +1,74 @@
+/**
+ * The recorded H200 runs of the async-proxy litmus tests (reports/baselines/h200-sm_90-litmus-async/
+ * 2026-11-29: scripts/gpu/litmus-async.sh, default and heavy stress, and the self-test), judged again
+ * on the CPU: every observed row's verdict by the current model is the recorded one, no test showed a
+ * forbidden outcome, every mutant is regenerated from its test with its weak outcome counted again,
+ * and the two planted kernels of the self-test were flagged. The figures docs/litmus.md quotes are
+ * read from these records here (a changed record or model fails them).
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { parseLitmus } from '../../harness/memory-model/extended.js';
+import { judge } from '../../harness/memory-model/index.js';
+import { verdictOf } from '../../harness/litmus-gpu/outcomes.js';
+import { mutantsOf, weakCount } from '../../harness/litmus-gpu/mutants.js';
+import type { GpuLitmusResult } from '../../harness/litmus-gpu/results.js';
+
+const D = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29';
+const read = (f: string) => JSON.parse(gunzipSync(readFileSync(`${D}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
+const RUNS = { default: read('async-report.json.gz'), stress: read('async-stress-report.json.gz') };
+
+const source = (file: string) => readFileSync(file.replace(/#.*$/, ''), 'utf8');
+const testOf = (file: string) => parseLitmus(source(file), file.replace(/#.*$/, '')).test!;
+/** The recorded count of `x == 0` (or the given key values) in a test's histogram. */
+const count = (r: GpuLitmusResult | undefined, values: string[]) => r?.gpu?.histogram.find((h) => h.values.join() === values.join())?.count ?? 0;
+const byFile = (run: keyof typeof RUNS, f: string) => RUNS[run].results.find((r) => r.file === `cases/litmus/${f}`);
+
+describe('the recorded H200 async runs, judged again', () => {
+  for (const [name, rep] of Object.entries(RUNS)) {
+    it(`${name}: on an H200, every row's verdict as recorded, no forbidden outcome, every mutant regenerated with its weak count`, () => {
+      expect(rep.run.device).toMatch(/H200/);
+      const ran = rep.results.filter((r) => r.gpu);
+      expect(ran.length).toBeGreaterThanOrEqual(12);
+      for (const r of ran) {
+        const g = r.gpu!;
+        expect(g.instances, r.file).toBeGreaterThanOrEqual(1_000_000);
+        expect(g.forbiddenSeen, r.file).toBe(0);
+        if (r.mutant) {
+          const [file, name] = r.file.split('#');
+          const m = mutantsOf(testOf(file!), source(file!)).find((x) => x.name === name);
+          expect(m, r.file).toBeDefined();
+          const mt = parseLitmus(m!.text, file!).test!;
+          expect(weakCount(mt, g.keys, g.histogram), r.file).toBe(r.mutant.weak);
+          continue;
+        }
+        const j = judge(testOf(r.file));
+        for (const h of g.histogram) expect(verdictOf(j, g.keys, h.values).allowed, `${r.file} ${h.values}`).toBe(h.allowed);
+      }
+    });
+  }
+  it('the answers docs/litmus.md gives: fence.proxy.async is needed on Hopper, and its state space matters', () => {
+    const nofence = 'Bulk+generic-source-no-proxy-fence.litmus';
+    const fence = 'Bulk+generic-source+fence.proxy.async.litmus';
+    const wrong = 'Bulk+generic-source+fence.proxy.async.global-wrong-space.litmus';
+    // the stale source read (x == 0) without the fence, with the .global one, and never with .shared::cta
+    expect([count(byFile('default', nofence), ['0']), count(byFile('stress', nofence), ['0'])]).toEqual([0, 323295]);
+    expect([count(byFile('default', wrong), ['0']), count(byFile('stress', wrong), ['0'])]).toEqual([5, 47]);
+    expect([count(byFile('default', fence), ['0']), count(byFile('stress', fence), ['0'])]).toEqual([0, 0]);
+    // a source overwritten without a wait: read by the reduction (x == 7); never after wait_group.read
+    expect(count(byFile('default', 'Bulk+no-wait+overwrite-source.litmus'), ['7'])).toBeGreaterThan(1000);
+    expect(count(byFile('stress', 'Bulk+wait_group.read+overwrite-source.litmus'), ['7'])).toBe(0);
+    // a read of the destination without a wait never saw the old value
+    expect(
+      count(byFile('default', 'Bulk+no-wait+read-destination.litmus'), ['0']) + count(byFile('stress', 'Bulk+no-wait+read-destination.litmus'), ['0']),
+    ).toBe(0);
+  });
+  it('the self-test: both planted kernels flagged (MP hoisted, a bulk source overwritten before it was read)', () => {
+    const st = read('self-test-report.json.gz');
+    expect(st.results.map((r) => [r.file, r.gpu?.forbiddenSeen])).toEqual([
+      ['cases/litmus/MP+atom.release+atom.acquire.gpu.litmus', 2223],
+      ['cases/litmus/Bulk+wait_group.read+overwrite-source.litmus', 3339],
+    ]);
+  });
+});
