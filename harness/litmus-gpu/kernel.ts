@@ -181,7 +181,14 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     L.push(`TH${t}:`);
     // shared locations: the owner CTA's first thread writes the initial value; the cluster's test threads meet (barrier.cluster, 8.9.4 item 3) before their code
     const owned = sharedLocs.filter((j) => plan.shared[j]!.owner === t);
-    for (const j of owned)
+    // an mbarrier: one expected arrival, made at once with the expected tx bytes (9.7.15.16); then the init is made visible to the cluster
+    for (const j of owned.filter((x) => plan.mbarriers?.[x] !== undefined))
+      L.push(
+        `  mbarrier.init.shared::cta.b64 [%S${j}], 1;`,
+        `  mbarrier.arrive.expect_tx.shared::cta.b64 %XD, [%S${j}], ${plan.mbarriers![j]};`,
+        '  fence.mbarrier_init.release.cluster;',
+      );
+    for (const j of owned.filter((x) => plan.mbarriers?.[x] === undefined))
       L.push(
         `  st.shared::cta.u32 [%S${j}], ${plan.init[j]};`,
         ...(plan.locBits[j] === 64 || sb === 16 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []),
@@ -215,6 +222,19 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     for (const c of code) L.push(...c);
     // a thread that issued bulk operations waits for them before it stores and exits (its CTA's shared source stays valid; the final values are complete)
     if (th.code.some((i) => i.kind === 'async')) L.push('  cp.async.bulk.wait_group 0;');
+    // the owner of an mbarrier waits for its phase to complete (every complete-tx done) before the cluster's last barrier: no CTA exits under an asynchronous operation
+    // (bounded: a phase that never completes ends the wait after 2^20 polls instead of hanging the kernel)
+    for (const j of owned.filter((x) => plan.mbarriers?.[x] !== undefined))
+      L.push(
+        '  mov.u32 %v, 0;',
+        `MBW${t}_${j}:`,
+        `  mbarrier.try_wait.parity.shared::cta.b64 %p, [%S${j}], 0;`,
+        `  @%p bra MBD${t}_${j};`,
+        '  add.u32 %v, %v, 1;',
+        '  setp.lt.u32 %p, %v, 1048576;',
+        `  @%p bra MBW${t}_${j};`,
+        `MBD${t}_${j}:`,
+      );
     // store the condition's registers
     const RW = regWords(plan);
     let w = 0;
@@ -472,8 +492,19 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
   } else if (ins.kind === 'fence' || ins.kind === 'proxyFence' || ins.kind === 'bulkCommit' || ins.kind === 'bulkWait') out.push(`  ${src};`);
   else if (ins.kind === 'async') {
     // a bulk reduction: one 16-byte slot of each location (the test's element first, the rest zero; a bulk operation moves a multiple of 16 bytes)
-    const [rd, rmw] = [ins.accesses.find((a) => a.kind === 'read')!, ins.accesses.find((a) => a.kind === 'rmw')!];
-    out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${A(rd.loc, rd.space)}, 16;`);
+    const rmw = ins.accesses.find((a) => a.kind === 'rmw')! as Extract<Instr, { kind: 'rmw' }>;
+    const mb = ins.completion.kind === 'mbarrier' ? `, ${A(ins.completion.mbar, 'shared::cluster')}` : '';
+    if (op.startsWith('red.async')) out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${operand(rmw.args[0]!)}${mb};`);
+    else {
+      const rd = ins.accesses.find((a) => a.kind === 'read')!;
+      out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${A(rd.loc, rd.space)}, 16${mb};`);
+    }
+  } else if (ins.kind === 'mbarrier' && ins.op === 'try_wait') {
+    // the phase the test waits for is the mbarrier's first (parity 0); the result as 0 or 1
+    out.push(
+      `  ${op.replace('mbarrier.try_wait', 'mbarrier.try_wait.parity')} %p, ${A(ins.mbar, 'shared::cta')}, 0;`,
+      `  selp.u32 ${reg(ins.dst!)}, 1, 0, %p;`,
+    );
   } else throw new Error(`${ins.kind} is not run in this slice`);
   return out;
 }

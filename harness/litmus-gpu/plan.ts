@@ -35,6 +35,8 @@ export interface TestPlan {
   /** Bytes of one copy of a location in `mem` (8 when any location is 64-bit, else 4); `--stride` counts these. */
   /** Bytes per location copy: 4, 8 for 64-bit values, 16 where a bulk operation reads or writes (a bulk operation moves a multiple of 16 bytes, 16-byte aligned: 9.7.10.28). */
   readonly slotBytes: 4 | 8 | 16;
+  /** Per location: an mbarrier's tx count on the GPU (its owner inits it to 1 arrival, then arrive.expect_tx of this), else undefined. */
+  readonly mbarriers?: readonly (number | undefined)[];
   /**
    * Per location (`locs` order), for shared memory: the test thread that initialises it before the
    * instance's code and copies its final value to the location's copy in `mem` after (the first thread
@@ -45,8 +47,13 @@ export interface TestPlan {
 
 export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
 
-/** The asynchronous operations this slice runs: bulk reductions from .shared::cta into global memory, bulk_group completion, 32-bit elements. */
-const BULK_RUNS = /^cp\.reduce\.async\.bulk\.global\.shared::cta\.bulk_group\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$/;
+/**
+ * The asynchronous operations this slice runs, on 32-bit elements: bulk reductions from .shared::cta
+ * into global memory with bulk_group completion, or into .shared::cluster memory with mbarrier
+ * completion, and red.async on .shared::cluster memory (mbarrier completion).
+ */
+const BULK_RUNS =
+  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$/;
 
 export const TYPE_RE = /\.((?:b|u|s|f)(?:8|16|32|64|128)|f16x2|bf16x2)$/;
 
@@ -115,6 +122,9 @@ export function planTest(test: LitmusTest, text: string): Plan {
     }
   let bulk = false;
   const bulkLocs = new Set<string>();
+  /** Per mbarrier: the bytes of complete-tx the test's asynchronous operations perform in the model and on the GPU. */
+  const mbarTx = new Map<string, { model: bigint; gpu: bigint }>();
+  const mbarWaited = new Set<string>();
   for (const th of test.threads) {
     if (th.gpu !== 0) return no(`P${th.id} runs on gpu ${th.gpu} (one GPU only)`);
     for (const ins of th.code) {
@@ -151,10 +161,23 @@ export function planTest(test: LitmusTest, text: string): Plan {
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
         if (!BULK_RUNS.test(op))
           return no(
-            `P${th.id} line ${ins.line}: '${op}' (of the asynchronous operations, cp.reduce.async.bulk.global.shared::cta.bulk_group on 32-bit elements runs in this slice; mbarrier completion, red.async and .shared::cluster destinations do not yet)`,
+            `P${th.id} line ${ins.line}: '${op}' (of the asynchronous operations, cp.reduce.async.bulk into global memory (bulk_group) or .shared::cluster memory (mbarrier) and red.async run, on 32-bit elements)`,
           );
         bulk = true;
         for (const a of ins.accesses) bulkLocs.add(a.loc);
+        if (ins.completion.kind === 'mbarrier') {
+          // the GPU moves a 16-byte slot where the model's bulk operation moves one element: the phase expects what the GPU moves
+          const gpuBytes = op.startsWith('cp.') ? 16n : ins.completion.bytes;
+          const m = mbarTx.get(ins.completion.mbar) ?? { model: 0n, gpu: 0n };
+          mbarTx.set(ins.completion.mbar, { model: m.model + ins.completion.bytes, gpu: m.gpu + gpuBytes });
+        }
+      } else if (ins.kind === 'mbarrier') {
+        const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
+        if (ins.op !== 'try_wait' || !/^mbarrier\.try_wait(\.(acquire|relaxed)\.(cta|cluster))?(\.shared::cta)?\.b64$/.test(op))
+          return no(
+            `P${th.id} line ${ins.line}: '${op}' (of the mbarrier operations, try_wait on a .shared::cta mbarrier runs; init, arrive and expect_tx run before the test, from its init block)`,
+          );
+        mbarWaited.add(ins.mbar);
       } else if (ins.kind === 'bulkCommit' || ins.kind === 'bulkWait') {
         // cp.async.bulk.commit_group, cp.async.bulk.wait_group{.read} N: emitted as written
       } else if (ins.kind === 'proxyFence') {
@@ -208,6 +231,17 @@ export function planTest(test: LitmusTest, text: string): Plan {
   const lb = locs.map((l) => locBits.get(l) ?? 32);
   for (const l of bulkLocs)
     if ((locBits.get(l) ?? 32) !== 32) return no(`location ${l} is a bulk operation's and holds ${locBits.get(l)}-bit values (32-bit elements run)`);
+  // an mbarrier starts with init(1) and arrive.expect_tx of its initial value: the pending tx count, which the test's complete-tx must use up
+  for (const b of new Set([...mbarTx.keys(), ...mbarWaited])) {
+    const loc = test.locations[b]!;
+    const tx = mbarTx.get(b);
+    if (loc.space !== 'shared') return no(`mbarrier ${b} is not in shared memory`);
+    if (!tx || loc.init !== tx.model)
+      return no(
+        `mbarrier ${b} starts at ${loc.init}, not the ${tx?.model ?? 0n} bytes the test's complete-tx operations perform (a phase this slice cannot start)`,
+      );
+  }
+  const mbarriers = locs.map((l) => (mbarTx.has(l) ? Number(mbarTx.get(l)!.gpu) : undefined));
   let nShared = 0;
   const shared = locs.map((l) => {
     const loc = test.locations[l]!;
@@ -229,6 +263,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
       keyBits,
       regBits: Object.fromEntries(regBits),
       slotBytes: bulk ? 16 : lb.includes(64) ? 8 : 4,
+      ...(mbarriers.some((x) => x !== undefined) ? { mbarriers } : {}),
       shared,
     },
   };

@@ -56,10 +56,10 @@ describe('litmus --backend gpu with the stand-in launcher', () => {
   }, 60_000);
   it('skips tests this slice does not run, with the reason; bad input exits 2', async (ctx) => {
     if (noPtxas) ctx.skip();
-    const r = await run(['cases/litmus/Bulk+mbarrier+complete_tx.litmus', MP, '--iterations', '1', '--instances', '1024'], '0,0');
+    const r = await run(['cases/litmus/Bulk+default-scope+bulk-other-gpu.litmus', MP, '--iterations', '1', '--instances', '1024'], '0,0');
     expect(r.code, r.out).toBe(0);
     expect(r.report.results[0]).toMatchObject({ status: 'skipped' });
-    expect(r.report.results[0].reason).toMatch(/mbarrier completion, red\.async and \.shared::cluster destinations do not yet/);
+    expect(r.report.results[0].reason).toMatch(/shared memory of a CTA on gpu 1 \(one GPU only\)/);
     const bad = await runWithStandin(['litmus', '--backend', 'gpu', '--iterations', 'x'], {});
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/--iterations takes a whole number/);
