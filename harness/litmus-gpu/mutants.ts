@@ -7,8 +7,8 @@
  * - `scope`: one scope narrowed (`.sys` -> `.gpu`/`.cluster`/`.cta`, `membar.gl` -> `membar.cta`, ...);
  * - `placement`: one thread moved to a CTA of its own (in its cluster), or to a cluster of its own;
  * - `async`: one `fence.proxy.async` dropped or narrowed to another state space, or one
- *   `cp.async.bulk.wait_group N` taken as `cp.async.bulk.wait_group.read N` (the mistakes users make
- *   with the async proxy).
+ *   `cp.async.bulk.wait_group N` taken as `cp.async.bulk.wait_group.read N`, or one acquire
+ *   `mbarrier.try_wait` weakened to `.relaxed` (the mistakes users make with the async proxy).
  * Mutants are made on the source text (the GPU kernel emits instructions from their own column),
  * re-parsed, and kept only when the model's judgement allows the weak outcome (`judge` on the
  * mutant). A mutant is killed when a run of it shows its weak outcome at least once; the mutation
@@ -121,6 +121,11 @@ function rawCandidates(test: LitmusTest, text: string): Omit<Candidate, 'allowed
           const nt = withOp(`fence.proxy.async.${sp}`);
           if (nt) out.push({ cls: 'async', name: `async:${where}:${sp}`, change: `P${t} line ${ins.line}: '${op}' narrowed to .${sp}`, text: nt });
         }
+        continue;
+      }
+      if (ins.kind === 'mbarrier' && ins.op === 'try_wait' && /\.acquire\./.test(op)) {
+        const nt = withOp(op.replace('.acquire.', '.relaxed.'));
+        if (nt) out.push({ cls: 'async', name: `async:${where}:relaxed`, change: `P${t} line ${ins.line}: '${op}' weakened to .relaxed`, text: nt });
         continue;
       }
       if (ins.kind === 'bulkWait' && op === 'cp.async.bulk.wait_group') {
