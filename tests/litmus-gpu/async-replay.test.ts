@@ -16,17 +16,20 @@ import { mutantsOf, weakCount } from '../../harness/litmus-gpu/mutants.js';
 import type { GpuLitmusResult } from '../../harness/litmus-gpu/results.js';
 
 const D = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29';
-const read = (f: string) => JSON.parse(gunzipSync(readFileSync(`${D}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
+const M = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-mbarrier';
+const read = (f: string, d = D) => JSON.parse(gunzipSync(readFileSync(`${d}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
 const RUNS = { default: read('async-report.json.gz'), stress: read('async-stress-report.json.gz') };
+/** The later run of the same day with mbarrier completion and red.async (and the try_wait mutants). */
+const MRUNS = { default: read('async-report.json.gz', M), stress: read('async-stress-report.json.gz', M) };
 
 const source = (file: string) => readFileSync(file.replace(/#.*$/, ''), 'utf8');
 const testOf = (file: string) => parseLitmus(source(file), file.replace(/#.*$/, '')).test!;
 /** The recorded count of `x == 0` (or the given key values) in a test's histogram. */
 const count = (r: GpuLitmusResult | undefined, values: string[]) => r?.gpu?.histogram.find((h) => h.values.join() === values.join())?.count ?? 0;
-const byFile = (run: keyof typeof RUNS, f: string) => RUNS[run].results.find((r) => r.file === `cases/litmus/${f}`);
+const byFile = (run: keyof typeof RUNS, f: string, runs = RUNS) => runs[run].results.find((r) => r.file === `cases/litmus/${f}`);
 
 describe('the recorded H200 async runs, judged again', () => {
-  for (const [name, rep] of Object.entries(RUNS)) {
+  for (const [name, rep] of [...Object.entries(RUNS), ...Object.entries(MRUNS).map(([k, v]) => [`mbarrier ${k}`, v] as const)]) {
     it(`${name}: on an H200, every row's verdict as recorded, no forbidden outcome, every mutant regenerated with its weak count`, () => {
       expect(rep.run.device).toMatch(/H200/);
       const ran = rep.results.filter((r) => r.gpu);
@@ -63,6 +66,33 @@ describe('the recorded H200 async runs, judged again', () => {
     expect(
       count(byFile('default', 'Bulk+no-wait+read-destination.litmus'), ['0']) + count(byFile('stress', 'Bulk+no-wait+read-destination.litmus'), ['0']),
     ).toBe(0);
+  });
+  it("the answers on mbarrier completion: an acquire try_wait publishes the complete-tx, a relaxed one does not, and the complete-tx does not publish the issuer's earlier writes", () => {
+    const stale = (run: 'default' | 'stress', f: string, v: string) => count(byFile(run, f, MRUNS), ['1', v]);
+    // phase seen complete but the destination stale: never with .acquire, often with .relaxed
+    expect([stale('default', 'RedAsync+mbarrier.litmus', '0'), stale('stress', 'RedAsync+mbarrier.litmus', '0')]).toEqual([0, 0]);
+    expect([stale('default', 'Bulk+mbarrier+complete_tx.litmus', '0'), stale('stress', 'Bulk+mbarrier+complete_tx.litmus', '0')]).toEqual([0, 0]);
+    expect([stale('default', 'RedAsync+mbarrier+try_wait.relaxed.litmus', '0'), stale('stress', 'RedAsync+mbarrier+try_wait.relaxed.litmus', '0')]).toEqual([
+      301339, 336480,
+    ]);
+    expect([stale('default', 'Bulk+mbarrier-no-transitive-order.litmus', '0'), stale('stress', 'Bulk+mbarrier-no-transitive-order.litmus', '0')]).toEqual([
+      24787, 463,
+    ]);
+    // the async mutants scored on their own, and every corpus test but the two-GPU and multimem ones ran
+    const score = (run: 'default' | 'stress') =>
+      (MRUNS[run] as unknown as { run: { mutation: { perClass: { cls: string; killed: number; mutants: number }[] } } }).run.mutation.perClass.find(
+        (c) => c.cls === 'async',
+      );
+    expect([score('default'), score('stress')].map((c) => [c!.killed, c!.mutants])).toEqual([
+      [6, 8],
+      [7, 8],
+    ]);
+    const suite = read('suite-report.json.gz', M);
+    expect(suite.results.filter((r) => r.status === 'skipped').map((r) => r.file.split('/').pop())).toEqual([
+      'Bulk+default-scope+bulk-other-gpu.litmus',
+      'Multimem+arrival-counter+relaxed.litmus',
+      'Multimem+arrival-counter+release.litmus',
+    ]);
   });
   it('the self-test: both planted kernels flagged (MP hoisted, a bulk source overwritten before it was read)', () => {
     const st = read('self-test-report.json.gz');
