@@ -21,6 +21,9 @@ const read = (f: string, d = D) => JSON.parse(gunzipSync(readFileSync(`${d}/${f}
 const RUNS = { default: read('async-report.json.gz'), stress: read('async-stress-report.json.gz') };
 /** The later run of the same day with mbarrier completion and red.async (and the try_wait mutants). */
 const MRUNS = { default: read('async-report.json.gz', M), stress: read('async-stress-report.json.gz', M) };
+/** The last run: every async test of the corpus (22, 21 on one GPU), with six more. */
+const X = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-more';
+const XRUNS = { default: read('async-report.json.gz', X), stress: read('async-stress-report.json.gz', X) };
 
 const source = (file: string) => readFileSync(file.replace(/#.*$/, ''), 'utf8');
 const testOf = (file: string) => parseLitmus(source(file), file.replace(/#.*$/, '')).test!;
@@ -29,7 +32,11 @@ const count = (r: GpuLitmusResult | undefined, values: string[]) => r?.gpu?.hist
 const byFile = (run: keyof typeof RUNS, f: string, runs = RUNS) => runs[run].results.find((r) => r.file === `cases/litmus/${f}`);
 
 describe('the recorded H200 async runs, judged again', () => {
-  for (const [name, rep] of [...Object.entries(RUNS), ...Object.entries(MRUNS).map(([k, v]) => [`mbarrier ${k}`, v] as const)]) {
+  for (const [name, rep] of [
+    ...Object.entries(RUNS),
+    ...Object.entries(MRUNS).map(([k, v]) => [`mbarrier ${k}`, v] as const),
+    ...Object.entries(XRUNS).map(([k, v]) => [`all async ${k}`, v] as const),
+  ]) {
     it(`${name}: on an H200, every row's verdict as recorded, no forbidden outcome, every mutant regenerated with its weak count`, () => {
       expect(rep.run.device).toMatch(/H200/);
       const ran = rep.results.filter((r) => r.gpu);
@@ -93,6 +100,13 @@ describe('the recorded H200 async runs, judged again', () => {
       'Multimem+arrival-counter+relaxed.litmus',
       'Multimem+arrival-counter+release.litmus',
     ]);
+  });
+  it('the last run: 21 async tests on the GPU, 1 M instances each; a .cta-scope try_wait does not synchronize with the complete-tx of another CTA', () => {
+    for (const run of ['default', 'stress'] as const) expect(XRUNS[run].results.filter((r) => r.gpu && !r.mutant).length).toBe(21);
+    const f = 'RedAsync+mbarrier+try_wait.cta.litmus';
+    expect([count(byFile('default', f, XRUNS), ['1', '0']), count(byFile('stress', f, XRUNS), ['1', '0'])]).toEqual([304411, 341289]);
+    const all = 'Bulk+generic-source+fence.proxy.async-all-spaces.litmus';
+    expect([count(byFile('default', all, XRUNS), ['0']), count(byFile('stress', all, XRUNS), ['0'])]).toEqual([0, 0]);
   });
   it('the self-test: both planted kernels flagged (MP hoisted, a bulk source overwritten before it was read)', () => {
     const st = read('self-test-report.json.gz');
