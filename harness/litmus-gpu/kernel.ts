@@ -494,11 +494,10 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
     // a bulk reduction: one 16-byte slot of each location (the test's element first, the rest zero; a bulk operation moves a multiple of 16 bytes)
     const rmw = ins.accesses.find((a) => a.kind === 'rmw')! as Extract<Instr, { kind: 'rmw' }>;
     const mb = ins.completion.kind === 'mbarrier' ? `, ${A(ins.completion.mbar, 'shared::cluster')}` : '';
-    if (op.startsWith('red.async')) out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${operand(rmw.args[0]!)}${mb};`);
-    else {
-      const rd = ins.accesses.find((a) => a.kind === 'read')!;
-      out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${A(rd.loc, rd.space)}, 16${mb};`);
-    }
+    // a reduction from a source location (a bulk operation), or of a value (an asynchronous red)
+    const rd = ins.accesses.find((a) => a.kind === 'read');
+    if (rd) out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${A(rd.loc, rd.space)}, 16${mb};`);
+    else out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${operand(rmw.args[0]!)}${mb};`);
   } else if (ins.kind === 'mbarrier' && ins.op === 'try_wait') {
     // the phase the test waits for is the mbarrier's first (parity 0); the result as 0 or 1
     out.push(
