@@ -24,7 +24,7 @@
  * other test is skipped with the reason (plan.ts, planTest).
  */
 import type { Expr, Instr } from '../memory-model/events.js';
-import { type Placement, type TestPlan, TYPE_RE, sourceOf, typedRmw } from './plan.js';
+import { type Placement, type TestPlan, TYPE_RE, regsIn, sourceOf, typedRmw } from './plan.js';
 
 /** Other-outcome samples kept per run (device buffer rows). */
 export const SAMPLES = 64;
@@ -87,8 +87,8 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     const s = new Set<string>();
     for (const ins of test.threads[th]!.code) {
       if ('dst' in ins && ins.dst) s.add(ins.dst);
-      const exprs: Expr[] = ins.kind === 'write' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
-      for (const e of exprs) if (e.k === 'reg') s.add(e.r);
+      const exprs: Expr[] = ins.kind === 'write' || ins.kind === 'local' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
+      for (const e of exprs) for (const r of regsIn(e)) s.add(r);
     }
     for (const r of plan.regKeys) if (r.thread === th) s.add(r.reg);
     for (const r of Object.keys(test.regInit[th] ?? {})) s.add(r);
@@ -466,7 +466,7 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
   };
   const src = sourceOf(lines, ins, t) ?? '';
   const op = src.split(/\s+/)[0] ?? '';
-  const bits = 'loc' in ins ? (plan?.locBits?.[locs.indexOf(ins.loc)] ?? 32) : 32;
+  const bits = 'loc' in ins ? (plan?.locBits?.[locs.indexOf(ins.loc)] ?? 32) : ins.kind === 'local' && reg(ins.dst).startsWith('%RD_') ? 64 : 32;
   const ty = TYPE_RE.exec(op)?.[0].slice(1) ?? `b${bits}`;
   let tmp = 0;
   const operand = (e: Expr): string => {
@@ -476,7 +476,14 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
       out.push(`  mov.b${bits} ${r}, ${BigInt.asUintN(bits, e.v)};`);
       return r;
     }
-    throw new Error('a computed operand');
+    // register arithmetic, into a temporary
+    const a = operand(e.a);
+    const b = operand(e.b);
+    const r = bits === 64 ? `%TD${tmp++}` : `%T${tmp++}`;
+    const ops: Record<string, string> = { '+': 'add.u', '-': 'sub.u', '*': 'mul.lo.u', '&': 'and.b', '|': 'or.b', '^': 'xor.b' };
+    if (!ops[e.op]) throw new Error(`'${e.op}' is not register arithmetic the kernel computes`);
+    out.push(`  ${ops[e.op]}${bits} ${r}, ${a}, ${b};`);
+    return r;
   };
   const q = (i: { sem: string; scope: string; volatile?: boolean }) => (i.volatile ? '.volatile' : i.sem === 'weak' ? '.weak' : `.${i.sem}.${i.scope}`);
   const sp = (i: { space?: string }) => (i.space === 'global' ? '.global' : i.space === 'shared::cta' || i.space === 'shared::cluster' ? `.${i.space}` : '');
@@ -489,7 +496,8 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
     const top = typedRmw(op) ?? op;
     if (op.startsWith('red.')) out.push(`  ${top} ${A(ins.loc, ins.space)}, ${args.join(', ')};`);
     else out.push(`  ${top} ${ins.dst ? reg(ins.dst) : bits === 64 ? '%XD' : '%SINK'}, ${A(ins.loc, ins.space)}, ${args.join(', ')};`);
-  } else if (ins.kind === 'fence' || ins.kind === 'proxyFence' || ins.kind === 'bulkCommit' || ins.kind === 'bulkWait') out.push(`  ${src};`);
+  } else if (ins.kind === 'local') out.push(`  mov.b${bits} ${reg(ins.dst)}, ${operand(ins.value)};`);
+  else if (ins.kind === 'fence' || ins.kind === 'proxyFence' || ins.kind === 'bulkCommit' || ins.kind === 'bulkWait') out.push(`  ${src};`);
   else if (ins.kind === 'async') {
     // a bulk reduction: one 16-byte slot of each location (the test's element first, the rest zero; a bulk operation moves a multiple of 16 bytes)
     const rmw = ins.accesses.find((a) => a.kind === 'rmw')! as Extract<Instr, { kind: 'rmw' }>;

@@ -55,6 +55,16 @@ export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
 const BULK_RUNS =
   /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$/;
 
+/** Whether an expression is register arithmetic the kernel computes (+ - * & | ^ of registers and constants; no comparison). */
+export function arithmetic(e: Expr): boolean {
+  return e.k !== 'bin' || (['+', '-', '*', '&', '|', '^'].includes(e.op) && arithmetic(e.a) && arithmetic(e.b));
+}
+
+/** The registers an expression reads. */
+export function regsIn(e: Expr): string[] {
+  return e.k === 'reg' ? [e.r] : e.k === 'bin' ? [...regsIn(e.a), ...regsIn(e.b)] : [];
+}
+
 export const TYPE_RE = /\.((?:b|u|s|f)(?:8|16|32|64|128)|f16x2|bf16x2)$/;
 
 /** Bits of a value of `.type` (the packed `.f16x2`/`.bf16x2` are one 32-bit word). */
@@ -149,9 +159,18 @@ export function planTest(test: LitmusTest, text: string): Plan {
         if (ins.kind === 'rmw' && !ty && !typedRmw(op))
           return no(`P${th.id} line ${ins.line}: '${op}' has no type and no 32-bit type follows from its operation`);
         const exprs: Expr[] = ins.kind === 'write' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
-        for (const e of exprs) if (e.k === 'bin') return no(`P${th.id} line ${ins.line}: a computed operand (register arithmetic is not run in this slice)`);
+        for (const e of exprs) if (!arithmetic(e)) return no(`P${th.id} line ${ins.line}: a computed operand with a comparison (not run in this slice)`);
         const bits = locBits.get(ins.loc) ?? 32;
-        for (const r of [...('dst' in ins && ins.dst ? [ins.dst] : []), ...exprs.flatMap((e) => (e.k === 'reg' ? [e.r] : []))]) {
+        for (const r of [...('dst' in ins && ins.dst ? [ins.dst] : []), ...exprs.flatMap(regsIn)]) {
+          const k = `${th.id}:${r}`;
+          if ((regBits.get(k) ?? bits) !== bits) return no(`P${th.id} register ${r} holds ${regBits.get(k)}-bit and ${bits}-bit values (not run)`);
+          regBits.set(k, bits);
+        }
+      } else if (ins.kind === 'local') {
+        // register arithmetic (mov, add, sub, and, or, xor), at the width of its destination
+        if (!arithmetic(ins.value)) return no(`P${th.id} line ${ins.line}: a comparison in register arithmetic (not run in this slice)`);
+        const bits = regBits.get(`${th.id}:${ins.dst}`) ?? 32;
+        for (const r of [ins.dst, ...regsIn(ins.value)]) {
           const k = `${th.id}:${r}`;
           if ((regBits.get(k) ?? bits) !== bits) return no(`P${th.id} register ${r} holds ${regBits.get(k)}-bit and ${bits}-bit values (not run)`);
           regBits.set(k, bits);
@@ -190,7 +209,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
           return no(`P${th.id} line ${ins.line}: fence '${op}' not run in this slice`);
       } else {
         return no(
-          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (barriers, branches, register arithmetic and mbarrier set-up inside a thread are not run in this slice)`,
+          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (barriers, branches and mbarrier set-up inside a thread are not run in this slice)`,
         );
       }
     }

@@ -25,7 +25,7 @@ describe('Dat3M peer tests on the GPU runner', () => {
     expect(typedRmw('atom.relaxed.gpu.global.add.f32')).toBe('atom.relaxed.gpu.global.add.f32');
     expect(typedRmw('atom.acq_rel.sys.sub')).toBeUndefined();
   });
-  it('46 plan (global memory, generic proxy, one GPU); red.acq_rel is refused as not PTX; every planned module assembles with ptxas', (ctx) => {
+  it('72 plan (global memory, generic proxy, one GPU; register arithmetic computed); red.acq_rel is refused as not PTX; every planned module assembles with ptxas', (ctx) => {
     if (!root) ctx.skip();
     const files = execFileSync('find', [PEERS, '-name', '*.litmus']).toString().trim().split('\n').sort();
     expect(files.length).toBe(265);
@@ -47,7 +47,7 @@ describe('Dat3M peer tests on the GPU runner', () => {
       writeFileSync(join(dir, 'm.ptx'), m);
       expect(() => execFileSync(bin, ['-arch', 'sm_90', join(dir, 'm.ptx'), '-o', join(dir, 'm.cubin')], { stdio: 'pipe' }), f).not.toThrow();
     }
-    expect(planned.length).toBe(46);
+    expect(planned.length).toBe(72);
     expect(notPtx.map((f) => f.split('/').pop())).toEqual(['Atom-plus-register.litmus', 'Red-minus-location_.litmus', 'Red-plus-location_.litmus']);
   }, 120_000);
 });

@@ -323,3 +323,23 @@ describe('the bulk_group async slice', () => {
     expect(mod('Bulk+wait_group.read+overwrite-source.litmus').m).toContain('cp.async.bulk.wait_group.read 0;');
   });
 });
+
+describe('register arithmetic', () => {
+  it('a computed operand and a local are computed into temporaries at the register width; a comparison is not run', () => {
+    const text = `PTX Arith
+{
+x=0;
+}
+ P0@cta 0,gpu 0            ;
+ mov.u32 r0, 2             ;
+ add.u32 r1, r0, 3         ;
+ st.relaxed.gpu.global.u32 x, r1 ;
+exists (x == 5)
+`;
+    const p = planTest(parseLitmus(text, 'a.litmus').test!, text);
+    if (!p.ok) throw new Error(p.reason);
+    const m = litmusModule(p.plan, 'sm_90', '9.0', DEFAULT_STRESS, 2);
+    expect(m).toMatch(/mov\.b32 %T0, 3;\n\s+add\.u32 %T1, %R_r0, %T0;\n\s+mov\.b32 %R_r1, %T1;/);
+    expect(m).toMatch(/st\.relaxed\.gpu\.global\.u32 \[%A0\], %R_r1;/);
+  });
+});
