@@ -8,12 +8,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
 import { verdictOf } from '../../harness/litmus-gpu/outcomes.js';
 import { mutantsOf, weakCount } from '../../harness/litmus-gpu/mutants.js';
 import type { GpuLitmusResult } from '../../harness/litmus-gpu/results.js';
+import { peerRoot } from '../helpers/third-party.js';
 
 const D = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29';
 const M = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-mbarrier';
@@ -114,5 +116,18 @@ describe('the recorded H200 async runs, judged again', () => {
       ['cases/litmus/MP+atom.release+atom.acquire.gpu.litmus', 2223],
       ['cases/litmus/Bulk+wait_group.read+overwrite-source.litmus', 3339],
     ]);
+  });
+  it("Dat3M's tests on the H200 with register arithmetic: 72 of 265 ran, every row re-judged as recorded, no forbidden outcome", (ctx) => {
+    const root = peerRoot('re-judging the recorded H200 run of the Dat3M peer tests');
+    if (!root) ctx.skip();
+    const rep = read('peers-report.json.gz', 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-dat3m');
+    const ran = rep.results.filter((r) => r.gpu);
+    expect([ran.length, rep.results.length]).toEqual([72, 265]);
+    for (const r of ran) {
+      const file = join(root!, 'litmus', r.file.replace(/^\.peers\/dat3m\//, ''));
+      const j = judge(parseLitmus(readFileSync(file, 'utf8'), file).test!);
+      expect(r.gpu!.forbiddenSeen, r.file).toBe(0);
+      for (const h of r.gpu!.histogram) expect(verdictOf(j, r.gpu!.keys, h.values, r.gpu!.keyBits).allowed, `${r.file} ${h.values}`).toBe(h.allowed);
+    }
   });
 });
