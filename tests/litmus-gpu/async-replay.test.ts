@@ -26,6 +26,9 @@ const MRUNS = { default: read('async-report.json.gz', M), stress: read('async-st
 /** The last run: every async test of the corpus (22, 21 on one GPU), with six more. */
 const X = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-more';
 const XRUNS = { default: read('async-report.json.gz', X), stress: read('async-stress-report.json.gz', X) };
+/** The session's final run: 26 async tests (25 on one GPU), the cross-proxy atomicity ones among them. */
+const F = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-final';
+const FRUNS = { default: read('async-report.json.gz', F), stress: read('async-stress-report.json.gz', F) };
 
 const source = (file: string) => readFileSync(file.replace(/#.*$/, ''), 'utf8');
 const testOf = (file: string) => parseLitmus(source(file), file.replace(/#.*$/, '')).test!;
@@ -38,6 +41,7 @@ describe('the recorded H200 async runs, judged again', () => {
     ...Object.entries(RUNS),
     ...Object.entries(MRUNS).map(([k, v]) => [`mbarrier ${k}`, v] as const),
     ...Object.entries(XRUNS).map(([k, v]) => [`all async ${k}`, v] as const),
+    ...Object.entries(FRUNS).map(([k, v]) => [`final ${k}`, v] as const),
   ]) {
     it(`${name}: on an H200, every row's verdict as recorded, no forbidden outcome, every mutant regenerated with its weak count`, () => {
       expect(rep.run.device).toMatch(/H200/);
@@ -109,6 +113,13 @@ describe('the recorded H200 async runs, judged again', () => {
     expect([count(byFile('default', f, XRUNS), ['1', '0']), count(byFile('stress', f, XRUNS), ['1', '0'])]).toEqual([304411, 341289]);
     const all = 'Bulk+generic-source+fence.proxy.async-all-spaces.litmus';
     expect([count(byFile('default', all, XRUNS), ['0']), count(byFile('stress', all, XRUNS), ['0'])]).toEqual([0, 0]);
+  });
+  it("the final run: 25 async tests on the GPU; a bulk reduction and another thread's atom or red never lost an update (allowed across proxies), a relaxed try_wait saw stale data", () => {
+    for (const run of ['default', 'stress'] as const) expect(FRUNS[run].results.filter((r) => r.gpu && !r.mutant).length).toBe(25);
+    for (const f of ['Bulk+atom-other-thread-lost-update.litmus', 'Bulk+red-other-thread-lost-update.litmus'])
+      for (const run of ['default', 'stress'] as const) expect(count(byFile(run, f, FRUNS), ['2']) + count(byFile(run, f, FRUNS), ['5']), f).toBe(0);
+    const rel = 'Bulk+mbarrier+try_wait.relaxed.litmus';
+    expect([count(byFile('default', rel, FRUNS), ['1', '0']), count(byFile('stress', rel, FRUNS), ['1', '0'])]).toEqual([283884, 367697]);
   });
   it('the self-test: both planted kernels flagged (MP hoisted, a bulk source overwritten before it was read)', () => {
     const st = read('self-test-report.json.gz');
