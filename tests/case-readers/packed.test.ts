@@ -9,6 +9,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PackedCases, SLOT_WORDS, packVariant, unpack, unpackAll } from '../../harness/case-readers/packed.js';
 import { JsonlScanner } from '../../harness/case-readers/vector-jsonl.js';
+import { YamlScanner } from '../../harness/case-readers/vector-yaml.js';
+import { useNativeScan } from '../../harness/case-readers/native-scan.js';
+import { SPELLINGS, SPELLING_HEAD, spell, spelledCase } from '../../scripts/vector-spellings.js';
 import { JsonlLineScanner } from '../../harness/case-readers/jsonl-pack-scan.js';
 
 const scanPackedLine = (u: Uint8Array, s: number, e: number, last: boolean) => new JsonlLineScanner().scan(u, s, e, last);
@@ -415,5 +418,35 @@ describe('the name set (duplicate check)', () => {
     set.set('other', 9);
     const o = Buffer.from('other');
     expect(set.getBytes(o, 0, 5, nameHash(o, 0, 5))).toBe(9);
+  });
+});
+
+describe('readers side by side', () => {
+  it('two YAML readers fed in turn, a few bytes each (scanner state is per reader, the scan fields are used at once): each reads what it reads alone', () => {
+    const file = (k: number, n: number) =>
+      SPELLING_HEAD + Array.from({ length: n }, (_, i) => spell(spelledCase(i + 1000 * k, 13), SPELLINGS[(i + k) % SPELLINGS.length]!)).join('');
+    const texts = [file(1, 300), file(2, 250)].map((t) => Buffer.from(t));
+    for (const native of [false, true]) {
+      useNativeScan(native);
+      try {
+        const alone = texts.map((u, k) => new YamlScanner(`f${k}.yaml`, `f${k}.yaml`, false, u.length).pushBytes(u, true).flatMap((b) => unpackAll(b)));
+        expect(alone[0]!.length).toBe(300);
+        expect(alone[1]!.length).toBe(250);
+        for (const size of [7, 61, 999]) {
+          const rs = texts.map((u, k) => new YamlScanner(`f${k}.yaml`, `f${k}.yaml`, false, u.length));
+          const got: ReturnType<typeof unpackAll>[number][][] = [[], []];
+          for (let i = 0; i < Math.max(texts[0]!.length, texts[1]!.length); i += size)
+            for (let k = 0; k < 2; k++) {
+              const u = texts[k]!;
+              if (i < u.length)
+                got[k]!.push(...rs[k]!.pushBytes(u.subarray(i, Math.min(u.length, i + size)), i + size >= u.length).flatMap((b) => unpackAll(b)));
+            }
+          expect(got).toEqual(alone);
+          expect(rs[0]!.packedItems + rs[1]!.packedItems).toBeGreaterThan(400);
+        }
+      } finally {
+        useNativeScan(true);
+      }
+    }
   });
 });
