@@ -42,9 +42,11 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
   const initOf = new Map<string, bigint>();
   for (const l of Object.values(locs)) if (!l.aliasOf) initOf.set(l.name, l.init);
   // value domains: a fixpoint of the values threads may write (8: each read returns the value of
-  // some write). A value's depth is the length of the chain of writes that computed it; one
-  // execution holds at most as many writes to a location as its program has write instructions
-  // there, so deeper values of that location cannot be read and are not explored.
+  // some write). A value's depth is the length of the chain of writes that computed it (through
+  // any locations: `ld r, x; st y, r` makes y's value one deeper than x's); one execution holds at
+  // most as many writes as its program has write instructions, so deeper values cannot be read
+  // and are not explored. (Bounded per location, a value copied from another location was lost:
+  // WRC with a data-dependent store never read the copied 1.)
   const staticWrites = new Map<string, number>();
   for (const th of test.threads)
     for (const ins of th.code) {
@@ -58,6 +60,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
               : [];
       for (const l of ls) staticWrites.set(physLoc(locs, l), (staticWrites.get(physLoc(locs, l)) ?? 0) + 1);
     }
+  const totalWrites = [...staticWrites.values()].reduce((a, b) => a + b, 0);
   const depth = new Map<string, Map<bigint, number>>();
   for (const [l, v] of initOf) depth.set(l, new Map([[v, 0]]));
   const domOf = (l: string): bigint[] => [...(depth.get(l) ?? depth.set(l, new Map([[0n, 0]])).get(l)!).keys()];
@@ -72,7 +75,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
           const srcs = [...(e.dataIdx ?? []), ...(e.partner !== undefined ? [e.partner] : [])].map((i) => tr.events[i]!).filter((r) => r.kind === 'R');
           const dp = 1 + Math.max(0, ...srcs.map((r) => depth.get(r.loc!)?.get(r.value!) ?? 0));
           const d = depth.get(e.loc) ?? depth.set(e.loc, new Map()).get(e.loc)!;
-          if (dp > (staticWrites.get(e.loc) ?? 0) || d.size >= 24) return;
+          if (dp > totalWrites || d.size >= 24) return;
           const had = d.get(e.value!);
           if (had === undefined || had > dp) {
             d.set(e.value!, dp);
