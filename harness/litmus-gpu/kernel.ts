@@ -499,13 +499,14 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
   } else if (ins.kind === 'local') out.push(`  mov.b${bits} ${reg(ins.dst)}, ${operand(ins.value)};`);
   else if (ins.kind === 'fence' || ins.kind === 'proxyFence' || ins.kind === 'bulkCommit' || ins.kind === 'bulkWait') out.push(`  ${src};`);
   else if (ins.kind === 'async') {
-    // a bulk reduction: one 16-byte slot of each location (the test's element first, the rest zero; a bulk operation moves a multiple of 16 bytes)
-    const rmw = ins.accesses.find((a) => a.kind === 'rmw')! as Extract<Instr, { kind: 'rmw' }>;
-    const mb = ins.completion.kind === 'mbarrier' ? `, ${A(ins.completion.mbar, 'shared::cluster')}` : '';
-    // a reduction from a source location (a bulk operation), or of a value (an asynchronous red)
+    // a bulk copy or reduction: one 16-byte slot of each location (the test's element first, the rest zero; a bulk operation moves a multiple of 16 bytes)
+    const wr = ins.accesses.find((a) => a.kind !== 'read')!;
+    // the mbarrier as the destination's state space names it (a .shared::cta destination: the executing CTA's own)
+    const mb = ins.completion.kind === 'mbarrier' ? `, ${A(ins.completion.mbar, wr.space === 'shared::cta' ? 'shared::cta' : 'shared::cluster')}` : '';
+    // from a source location (a bulk copy or reduction), or of a value (an asynchronous red)
     const rd = ins.accesses.find((a) => a.kind === 'read');
-    if (rd) out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${A(rd.loc, rd.space)}, 16${mb};`);
-    else out.push(`  ${op} ${A(rmw.loc, rmw.space)}, ${operand(rmw.args[0]!)}${mb};`);
+    if (rd) out.push(`  ${op} ${A(wr.loc, wr.space)}, ${A(rd.loc, rd.space)}, 16${mb};`);
+    else if (wr.kind === 'rmw') out.push(`  ${op} ${A(wr.loc, wr.space)}, ${operand(wr.args[0]!)}${mb};`);
   } else if (ins.kind === 'mbarrier' && ins.op === 'try_wait') {
     // the phase the test waits for is the mbarrier's first (parity 0); the result as 0 or 1
     out.push(

@@ -50,10 +50,11 @@ export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
 /**
  * The asynchronous operations this slice runs, on 32-bit elements: bulk reductions from .shared::cta
  * into global memory with bulk_group completion, or into .shared::cluster memory with mbarrier
- * completion, and red.async on .shared::cluster memory (mbarrier completion).
+ * completion, red.async on .shared::cluster memory (mbarrier completion), and the bulk copies of
+ * every direction (one 16-byte chunk).
  */
 const BULK_RUNS =
-  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$/;
+  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$/;
 
 /** Whether an expression is register arithmetic the kernel computes (+ - * & | ^ of registers and constants; no comparison). */
 export function arithmetic(e: Expr): boolean {
@@ -176,11 +177,11 @@ export function planTest(test: LitmusTest, text: string): Plan {
           regBits.set(k, bits);
         }
       } else if (ins.kind === 'async') {
-        // the bulk reduction with bulk_group completion: global destination, .shared::cta source, 32-bit elements
+        // a bulk copy, a bulk reduction or red.async (BULK_RUNS), on 32-bit elements
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
         if (!BULK_RUNS.test(op))
           return no(
-            `P${th.id} line ${ins.line}: '${op}' (of the asynchronous operations, cp.reduce.async.bulk into global memory (bulk_group) or .shared::cluster memory (mbarrier) and red.async run, on 32-bit elements)`,
+            `P${th.id} line ${ins.line}: '${op}' (of the asynchronous operations, cp.async.bulk copies, cp.reduce.async.bulk into global memory (bulk_group) or .shared::cluster memory (mbarrier) and red.async run, on 32-bit elements)`,
           );
         bulk = true;
         for (const a of ins.accesses) bulkLocs.add(a.loc);

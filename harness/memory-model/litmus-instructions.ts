@@ -3,7 +3,7 @@
  * instruction goes to its litmus.ts (litmusFamilyFor); the shared ones are lowered here, one branch
  * each: ld/st (and Dat3M's sust/suld/tld/cold), membar, fence.proxy.*, fence.mbarrier_init,
  * fence{.sem}.scope, bar{.cta}.sync/arrive, mbarrier.init/arrive{.expect_tx}/expect_tx/try_wait/
- * test_wait, cp.async.bulk.commit_group/wait_group, add/sub/mov/and/or/xor, beq/bne/goto/bra.
+ * test_wait, cp.async.bulk copies and commit_group/wait_group, add/sub/mov/and/or/xor, beq/bne/goto/bra.
  * `branch` records a branch's target, which the reader checks against the thread's labels.
  */
 import type { LitmusContext, LitmusInstruction } from '../registry/litmus-family.js';
@@ -164,6 +164,7 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
     if (!/^\d+$/.test(n)) ctx.fail('N is a non-negative integer (the bulk async-groups that may stay pending)', 0);
     return [{ kind: 'bulkWait', n: Number(n), ...(p[4] === 'read' ? { read: true } : {}), line }];
   }
+  if (head === 'cp' && p[1] === 'async' && p[2] === 'bulk') return bulkCopy();
   if (head === 'add' || head === 'sub' || head === 'mov' || head === 'and' || head === 'or' || head === 'xor') {
     quals(1, { type: TYPES });
     if (head === 'mov') {
@@ -187,6 +188,57 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
     return [{ kind: 'branch', target, line }];
   }
   return ctx.fail(`'${ins.opcode}' is not an instruction of the litmus language; see docs/litmus.md for the instructions it reads`);
+
+  /**
+   * cp.async.bulk (9.7.10.28.4.1): an asynchronous operation (8.9.1.1) that reads `srcMem` and
+   * writes `dstMem`, each with weak accesses ("When `.sem` is not specified, it defaults to `.weak`")
+   * in the async proxy (9.7.10.28.2); completion by the direction's mechanism (the section's table:
+   * `.mbarrier::...` for `.shared::cta.global`, `.shared::cluster.global` and
+   * `.shared::cluster.shared::cta`, `.bulk_group` for `.global.shared::cta`), the complete-tx "with
+   * `completeCount` argument equal to amount of data copied in bytes" and ".release semantics at the
+   * `.cluster` scope". `size` "must be a multiple of 16": a litmus location is one 16-byte chunk, so
+   * size is 16. The `.relaxed.scope ... .b128` form (PTX ISA 9.3) is not read: ptxas 13.0 reads PTX
+   * ISA up to 9.0.
+   */
+  function bulkCopy(): Instr[] {
+    if (p[3] === 'tensor' || p[3] === 'prefetch')
+      ctx.fail(`cp.async.bulk.${p[3]} is not in the litmus language (a tensor map or a prefetch has no litmus location); the bulk copies are`);
+    if (p[3] === 'relaxed')
+      ctx.fail(
+        'the .relaxed.scope ... .b128 form of cp.async.bulk (PTX ISA 9.3) is not in the litmus language (ptxas 13.0 reads PTX ISA up to 9.0): write the weak copy',
+      );
+    const q = quals(3, {
+      sem: ['weak'],
+      dst: ['shared::cta', 'shared::cluster', 'global'],
+      src: ['global', 'shared::cta'],
+      completion: ['mbarrier::complete_tx::bytes', 'bulk_group'],
+    });
+    const dir = `${q.dst}.${q.src}`;
+    const mechanism = dir === 'global.shared::cta' ? 'bulk_group' : 'mbarrier::complete_tx::bytes';
+    if (!['shared::cta.global', 'shared::cluster.global', 'shared::cluster.shared::cta', 'global.shared::cta'].includes(dir) || q.completion !== mechanism)
+      ctx.fail(
+        'cp.async.bulk takes .dst.src.completion_mechanism as 9.7.10.28.4.1 lists them: .shared::cta.global, .shared::cluster.global or .shared::cluster.shared::cta with .mbarrier::complete_tx::bytes, .global.shared::cta with .bulk_group',
+      );
+    const mb = mechanism !== 'bulk_group';
+    nops(mb ? 4 : 3, mb ? '[dstMem], [srcMem], size, [mbar]' : '[dstMem], [srcMem], size');
+    const dst = ctx.location(0, q.dst as SpaceQual);
+    const src = ctx.location(1, q.src as SpaceQual);
+    if (txCount(2) !== 16n)
+      ctx.fail('size must be 16: a litmus location is one 16-byte chunk of a bulk copy ("size must be a multiple of 16", 9.7.10.28.4.1)', 2);
+    const t = ctx.scratch('copy');
+    const weak = { sem: 'weak' as Sem, scope: 'cta' as Scope, proxy: 'async' as Proxy, line };
+    return [
+      {
+        kind: 'async',
+        accesses: [
+          { kind: 'read', dst: t, loc: src, space: q.src as SpaceQual, ...weak },
+          { kind: 'write', value: { k: 'reg', r: t }, loc: dst, space: q.dst as SpaceQual, ...weak },
+        ],
+        completion: mb ? { kind: 'mbarrier', mbar: ctx.location(3, 'shared::cluster'), bytes: 16n, sem: 'release', scope: 'cluster' } : { kind: 'bulk_group' },
+        line,
+      },
+    ];
+  }
 
   function txCount(i: number): bigint {
     const s = ins.operands[i]?.text ?? '';

@@ -96,6 +96,31 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
   it('a bulk size that is not one element', () => {
     expect(first(base(' cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 16 | ;', 's @ shared cta 0; x=0;'))).toMatch(/size must be 4/);
   });
+  it('cp.async.bulk: a size other than one 16-byte chunk, a direction or mechanism the text does not list, the .relaxed form, a tensor copy', () => {
+    const sh = 's @ shared cta 0; x=0; b @ shared cta 0 = 16;';
+    expect(first(base(' cp.async.bulk.global.shared::cta.bulk_group [x], [s], 4 | ;', sh))).toMatch(
+      /^6:\d+: .*size must be 16: a litmus location is one 16-byte chunk/,
+    );
+    expect(first(base(' cp.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes [x], [s], 16, [b] | ;', sh))).toMatch(
+      /takes \.dst\.src\.completion_mechanism as 9\.7\.10\.28\.4\.1 lists them/,
+    );
+    expect(first(base(' cp.async.bulk.shared::cta.shared::cta.mbarrier::complete_tx::bytes [s], [s], 16, [b] | ;', sh))).toMatch(
+      /as 9\.7\.10\.28\.4\.1 lists them/,
+    );
+    expect(first(base(' cp.async.bulk.relaxed.cta.global.shared::cta.bulk_group.b128 [x], [s], 16 | ;', sh))).toMatch(/PTX ISA 9\.3.*write the weak copy/);
+    expect(first(base(' cp.async.bulk.tensor.1d.global.shared::cta.bulk_group [x], [s] | ;', sh))).toMatch(
+      /cp\.async\.bulk\.tensor is not in the litmus language/,
+    );
+    expect(first(base(' cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [x], [s], 16 | ;', sh))).toMatch(
+      /'\.L2::cache_hint' is not a qualifier of cp\.async\.bulk/,
+    );
+    // and a good one: a read of s and a write of x in the async proxy, completed by the bulk group
+    const p = parseLitmus(base(' cp.async.bulk.global.shared::cta.bulk_group [x], [s], 16 | ;', sh), 't');
+    expect(p.problems).toEqual([]);
+    const ins = p.test!.threads[0]!.code[0]!;
+    expect(ins.kind === 'async' && ins.accesses.map((a) => `${a.kind} ${a.loc} ${a.proxy} ${a.sem}`)).toEqual(['read s async weak', 'write x async weak']);
+    expect(ins.kind === 'async' && ins.completion.kind).toBe('bulk_group');
+  });
   it("values are the reference model's: red.add.f32 1.5 on 1.5 is 3.0", () => {
     const p = parseLitmus(base(' red.relaxed.gpu.global.add.f32 x, 1.5 | ;', 'x=1.5:f32; s @ shared cta 1;'), 't');
     const ins = p.test!.threads[0]!.code[0]!;

@@ -40,7 +40,7 @@ describe('cases/litmus: the model agrees with every stated intent', () => {
         FILES.some((f) => f.startsWith(`${shape}+`)),
         shape,
       ).toBe(true);
-    for (const topic of ['8.11.1', 'wait_group', 'mbarrier', 'fence.proxy.async', 'no-proxy-fence', 'RedAsync', 'Multimem+arrival-counter', 'cluster'])
+    for (const topic of ['8.11.1', 'wait_group', 'mbarrier', 'fence.proxy.async', 'no-proxy-fence', 'RedAsync', 'Copy+', 'Multimem+arrival-counter', 'cluster'])
       expect(
         FILES.some((f) => f.includes(topic)),
         topic,
