@@ -1,15 +1,12 @@
 /**
- * Byte classes and key spellings of the packed YAML scanner (yaml-pack-scan.ts), each the twin of
- * its namesake in native/reader/src/yaml_scan.cc.
+ * What the packed YAML scanner (yaml-pack-scan.ts) does once per key or scalar, not per byte: the
+ * keys' spellings, whether a plain scalar is a string, and the instruction strings it hands on. Each
+ * the twin of its namesake in native/reader/src/yaml_scan.cc.
  */
 import { RESERVED } from './yaml-item.js';
 
-export const isKeyByte = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57));
-export const isAlnum = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57));
-/** A byte of a plain scalar the packed path takes (letters, digits, _ . - ( )). */
-export const isPlainByte = (c: number | undefined) =>
-  c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 40 || c === 41);
 const isLetter = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90));
+
 const bytesOf = (k: string) => Uint8Array.from(k, (c) => c.charCodeAt(0));
 export const B_NAME = bytesOf('name');
 export const B_INSTRUCTION = bytesOf('instruction');
@@ -20,6 +17,7 @@ export const B_EXPECT = bytesOf('expect');
 export const B_RETURNED = bytesOf('returned');
 export const B_GLOBAL = bytesOf('global');
 export const B_SHARED = bytesOf('shared');
+
 const latin1 = (u: Uint8Array, s: number, e: number) => Buffer.from(u.buffer, u.byteOffset + s, e - s).toString('latin1');
 
 /** Whether u[s, e) is exactly the bytes w. */
@@ -44,4 +42,28 @@ export function plainIsString(u: Uint8Array, s: number, e: number): boolean {
     if (!((c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45)) return true;
   }
   return false;
+}
+
+/** Recent instruction spellings as bytes, and the one string handed on for each (packItem matches strings by identity): a cache every scanner shares, bytes to string. */
+const RECENT_B: Uint8Array[] = [];
+const RECENT_T: string[] = [];
+
+export function instructionOf(u: Uint8Array, s: number, e: number): string {
+  const n = e - s;
+  for (let r = 0; r < RECENT_B.length; r++) {
+    const b = RECENT_B[r]!;
+    if (b.length !== n) continue;
+    // from the end: spellings of one file differ mostly in their last qualifiers (.f32, .b32, .u32)
+    let i = n - 1;
+    while (i >= 0 && u[s + i] === b[i]) i--;
+    if (i < 0) return RECENT_T[r]!;
+  }
+  const w = Buffer.from(u.buffer, u.byteOffset + s, n).toString('utf8');
+  if (RECENT_B.length >= 16) {
+    RECENT_B.pop();
+    RECENT_T.pop();
+  }
+  RECENT_B.unshift(new Uint8Array(u.subarray(s, e))); // a copy: the bytes are the reader's reused buffer
+  RECENT_T.unshift(w);
+  return w;
 }

@@ -2,15 +2,13 @@
  * The packed path of YAML vector files: an item of the common case shape read from the file's
  * UTF-8 bytes straight into packed fields (a PackScanner; pack-fields.ts's packItem then checks and
  * writes it), with no string per case. The TypeScript twin of native/reader/src/yaml_scan.cc, used
- * where the addon is absent and for the items the native scanner leaves. What a scanner keeps from
- * one item to the next (its recent instruction spellings, where its last item ended) is its own
- * (newPackScanner); what one scan writes (the item's fields, PF) is the module's scratch, valid until
- * the next scan by any scanner: every reader hands it to packItem at once, in the same synchronous
- * step. Measured: fields held per scanner (closures or a class) cost the twin's scan 16-19 %, as
- * V8 folds a module-level const fields object into the compiled scanner and a per-scanner one not.
+ * where the addon is absent and for the items the native scanner leaves. A scan is one
+ * synchronous call on module-level state (the item's fields PF, valid until the next scan by any
+ * scanner, which every reader hands to packItem at once); where the item ended is copied to the
+ * calling scanner (newPackScanner). Measured: that state held per scanner (closures, a class, or
+ * bound on entry) costs the twin's scan 14-25 % (V8 folds module-level constants into the scan).
  */
 import { type ListSlot, MAX_ELEMS, NAME_BYTE, type PackFields, newPackFields, resetPackFields, setList } from './pack-fields.js';
-import { CR, NL, SP } from './yaml-item.js';
 import {
   B_EXPECT,
   B_GLOBAL,
@@ -22,11 +20,14 @@ import {
   B_SHARED,
   B_SPACE,
   bytesIs,
-  isAlnum,
-  isKeyByte,
-  isPlainByte,
+  instructionOf,
   plainIsString,
 } from './yaml-bytes.js';
+
+// the bytes the scan compares against, local constants (folded into the compiled scan)
+const SP = 32;
+const NL = 10;
+const CR = 13;
 
 // ---------------------------------------------------------------------------------------------
 // An item of the common shape read from the file's bytes straight into PF (then
@@ -56,42 +57,40 @@ export interface PackScanner {
   readonly packEnd: number;
 }
 
-/**
- * The fields of the item scanned last, by whichever scanner (see the top of the file): read them
- * before the next scan. The rest is the state of the scan under way, bound by packScan on entry; a
- * scan is one synchronous call.
- */
-const PF: PackFields = newPackFields();
-const ELS = PF.els;
-const CNT = PF.cnt;
-let st: { -readonly [K in keyof PackScanner]: PackScanner[K] };
-let RECENT_B: Uint8Array[];
-let RECENT_T: string[];
-/** Lines consumed so far by the scan (every function that passes a line end counts it). */
-let LN = 0;
-/** The key keyAt found: 1 name, 2 instruction, 3 space, 4 memory, 5 operands, 6 expect; 11 b, 12 c (operands), 13 memory, 14 returned (expect). */
-let KEY = 0;
-/** Where the line of the item's name: key starts. */
-let nameLineStart = 0;
-
-/** A packed scanner with state of its own (its fields, PF, are the module's: valid until the next scan). */
+/** A packed scanner: where its last item was is its own; its fields, PF, are the module's (valid until the next scan). */
 export function newPackScanner(): PackScanner {
-  const recentB: Uint8Array[] = [];
-  const recentT: string[] = [];
-  const me: { -readonly [K in keyof PackScanner]: PackScanner[K] } = {
+  const me = {
     PF,
     packLines: 0,
     packNameLine: 0,
     packEnd: 0,
     packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd = false, complete = true): boolean {
-      st = me;
-      RECENT_B = recentB;
-      RECENT_T = recentT;
-      return scan(u, s, e, indent, findEnd, complete);
+      const ok = packScan(u, s, e, indent, findEnd, complete);
+      me.packLines = packLines;
+      me.packNameLine = packNameLine;
+      me.packEnd = packEnd;
+      return ok;
     },
   };
   return me;
 }
+const PF: PackFields = newPackFields();
+const ELS = PF.els;
+const CNT = PF.cnt;
+
+/** Lines the last item packScan read spans, and the line (from its first, 0) of its name: key. */
+let packLines = 0;
+let packNameLine = 0;
+/** Lines consumed so far by packScan (every function that passes a line end counts it). */
+let LN = 0;
+/** The key keyAt found: 1 name, 2 instruction, 3 space, 4 memory, 5 operands, 6 expect; 11 b, 12 c (operands), 13 memory, 14 returned (expect). */
+let KEY = 0;
+
+const isKeyByte = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57));
+const isAlnum = (c: number | undefined) => c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57));
+/** A byte of a plain scalar the packed path takes (letters, digits, _ . - ( )). */
+const isPlainByte = (c: number | undefined) =>
+  c !== undefined && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 40 || c === 41);
 
 /**
  * The key at u[p] (plain [A-Za-z0-9_]+, or the same in double or single quotes) followed by ':', as
@@ -450,28 +449,6 @@ function scalarEnd(u: Uint8Array, p: number): number {
   return i > p ? i : -1;
 }
 
-/** Recent instruction spellings as bytes, and the one string handed on for each (packItem matches strings by identity). */
-
-function instructionOf(u: Uint8Array, s: number, e: number): string {
-  const n = e - s;
-  for (let r = 0; r < RECENT_B.length; r++) {
-    const b = RECENT_B[r]!;
-    if (b.length !== n) continue;
-    // from the end: spellings of one file differ mostly in their last qualifiers (.f32, .b32, .u32)
-    let i = n - 1;
-    while (i >= 0 && u[s + i] === b[i]) i--;
-    if (i < 0) return RECENT_T[r]!;
-  }
-  const w = Buffer.from(u.buffer, u.byteOffset + s, n).toString('utf8');
-  if (RECENT_B.length >= 16) {
-    RECENT_B.pop();
-    RECENT_T.pop();
-  }
-  RECENT_B.unshift(new Uint8Array(u.subarray(s, e))); // a copy: the bytes are the reader's reused buffer
-  RECENT_T.unshift(w);
-  return w;
-}
-
 /** A scalar of key 1-3 at u[s, e) (as scalarEnd found it) into PF; false when it does not pack. */
 function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean {
   const q = u[s];
@@ -504,18 +481,25 @@ function scalarValue(key: number, u: Uint8Array, s: number, e: number): boolean 
   return true;
 }
 
+/** Zero bytes after the work buffer's data, where the packed scanners stop (YamlScanner.sbuf). */
+
+/** Where the item packScan read ends (the start of the next item's line, or the end of the text). */
+let packEnd = 0;
+/** Where the line of the item's name: key starts. */
+let nameLineStart = 0;
+
 /**
  * Scans the list item starting at u[s] (first line: `indent` spaces and `- `) into PF when it has
- * the packed shape (above); st.packLines and st.packNameLine say where its lines are, st.packEnd where it
+ * the packed shape (above); packLines and packNameLine say where its lines are, packEnd where it
  * ends. `findEnd` false: the item is u[s, e). `findEnd` true: u[s, e) holds the item and what
  * follows; the item ends at the next line that starts an item (`indent` spaces and `- `), or at `e`
  * when `complete` (else an item that reaches `e` may go on in text not yet read: false).
  */
-function scan(u: Uint8Array, s: number, e: number, indent: number, findEnd: boolean, complete: boolean): boolean {
+function packScan(u: Uint8Array, s: number, e: number, indent: number, findEnd = false, complete = true): boolean {
   resetPackFields(PF, u);
   PF.elems = true;
   LN = 0;
-  st.packNameLine = 0;
+  packNameLine = 0;
   let p = s + indent + 1;
   if (u[p] !== SP) return false;
   while (u[p] === SP) p++;
@@ -525,7 +509,7 @@ function scan(u: Uint8Array, s: number, e: number, indent: number, findEnd: bool
     if (a < 0) return false;
     const key = KEY;
     if (key === 1) {
-      st.packNameLine = LN;
+      packNameLine = LN;
       nameLineStart = p - keyCol;
     }
     let v = a;
@@ -571,8 +555,8 @@ function scan(u: Uint8Array, s: number, e: number, indent: number, findEnd: bool
     for (;;) {
       if (p >= e) {
         if (findEnd && !complete) return false;
-        st.packLines = LN;
-        st.packEnd = e;
+        packLines = LN;
+        packEnd = e;
         return PF.nameAt >= 0;
       }
       const ls = p;
@@ -580,8 +564,8 @@ function scan(u: Uint8Array, s: number, e: number, indent: number, findEnd: bool
       if (!emptyAt(u, p, e)) {
         if (p - ls === keyCol) break;
         if (findEnd && p - ls === indent && u[p] === 45 && u[p + 1] === SP) {
-          st.packLines = LN;
-          st.packEnd = ls;
+          packLines = LN;
+          packEnd = ls;
           return PF.nameAt >= 0;
         }
         return false;
