@@ -176,6 +176,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   });
   L.push('  ret;');
   const textLines = plan.text.split('\n');
+  const asyncTest = test.threads.some((th) => th.code.some((i) => i.kind === 'async'));
   test.threads.forEach((th, t) => {
     const reg = regOf(t);
     L.push(`TH${t}:`);
@@ -194,6 +195,11 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
         ...(plan.locBits[j] === 64 || sb === 16 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []),
         ...(sb === 16 ? [`  st.shared::cta.v2.u32 [%S${j}+8], {0, 0};`] : []),
       );
+    // the initial values precede every access of the test, in every proxy (8.2.6): where the test has
+    // asynchronous operations, the owner's generic stores are ordered before them by a proxy fence
+    // (8.6) ahead of the barrier (without it, an initial store of a copy's .shared::cta destination
+    // landed after the copy's async-proxy write on an H200)
+    if (asyncTest && owned.some((j) => plan.mbarriers?.[j] === undefined)) L.push('  fence.proxy.async.shared::cta;');
     if (sharedLocs.length) L.push('  barrier.cluster.arrive;', '  barrier.cluster.wait;');
     if (stress.preload) L.push(...preloads(th.code, locs, (l) => test.locations[l]?.space === 'global'));
     if (stress.align) {

@@ -319,6 +319,14 @@ describe('the bulk_group async slice', () => {
     const p = planTest(parseLitmus(text, 'x.litmus').test!, text);
     expect(p.ok ? '' : p.reason).toMatch(/mbarrier b starts at 8, not the 4 bytes/);
   });
+  it("an async test's initial values are fenced for the async proxy: the owner's stores, fence.proxy.async.shared::cta, then the cluster barrier; a test with no async operation has none", () => {
+    const m = mod('Copy+mbarrier+try_wait.acquire.cta.litmus').m;
+    expect(m).toMatch(/st\.shared::cta\.v2\.u32 \[%S\d+\+8\], \{0, 0\};\n\s+fence\.proxy\.async\.shared::cta;\n\s+barrier\.cluster\.arrive;/);
+    expect(m).toMatch(/cp\.async\.bulk\.shared::cta\.global\.mbarrier::complete_tx::bytes \[%S\d+\], \[%A\d+\], 16, \[%S\d+\];/);
+    const text = readFileSync('cases/litmus/Atomicity+atom.add.cluster-shared.litmus', 'utf8');
+    const p = planTest(parseLitmus(text, 'x').test!, text);
+    expect(p.ok && litmusModule(p.plan, 'sm_90', '8.0', DEFAULT_STRESS, 2)).not.toContain('fence.proxy.async');
+  });
   it('the wait_group.read of the litmus language is emitted as written', () => {
     expect(mod('Bulk+wait_group.read+overwrite-source.litmus').m).toContain('cp.async.bulk.wait_group.read 0;');
   });
