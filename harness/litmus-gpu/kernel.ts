@@ -89,6 +89,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
       if ('dst' in ins && ins.dst) s.add(ins.dst);
       const exprs: Expr[] = ins.kind === 'write' || ins.kind === 'local' ? [ins.value] : ins.kind === 'rmw' ? ins.args : [];
       for (const e of exprs) for (const r of regsIn(e)) s.add(r);
+      if (ins.kind === 'branch' && ins.cond) for (const r of regsIn(ins.cond)) s.add(r);
     }
     for (const r of plan.regKeys) if (r.thread === th) s.add(r.reg);
     for (const r of Object.keys(test.regInit[th] ?? {})) s.add(r);
@@ -475,22 +476,23 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
   const bits = 'loc' in ins ? (plan?.locBits?.[locs.indexOf(ins.loc)] ?? 32) : ins.kind === 'local' && reg(ins.dst).startsWith('%RD_') ? 64 : 32;
   const ty = TYPE_RE.exec(op)?.[0].slice(1) ?? `b${bits}`;
   let tmp = 0;
-  const operand = (e: Expr): string => {
+  const operandAt = (e: Expr, w: number): string => {
     if (e.k === 'reg') return reg(e.r);
     if (e.k === 'const') {
-      const r = bits === 64 ? `%TD${tmp++}` : `%T${tmp++}`;
-      out.push(`  mov.b${bits} ${r}, ${BigInt.asUintN(bits, e.v)};`);
+      const r = w === 64 ? `%TD${tmp++}` : `%T${tmp++}`;
+      out.push(`  mov.b${w} ${r}, ${BigInt.asUintN(w, e.v)};`);
       return r;
     }
     // register arithmetic, into a temporary
-    const a = operand(e.a);
-    const b = operand(e.b);
-    const r = bits === 64 ? `%TD${tmp++}` : `%T${tmp++}`;
+    const a = operandAt(e.a, w);
+    const b = operandAt(e.b, w);
+    const r = w === 64 ? `%TD${tmp++}` : `%T${tmp++}`;
     const ops: Record<string, string> = { '+': 'add.u', '-': 'sub.u', '*': 'mul.lo.u', '&': 'and.b', '|': 'or.b', '^': 'xor.b' };
     if (!ops[e.op]) throw new Error(`'${e.op}' is not register arithmetic the kernel computes`);
-    out.push(`  ${ops[e.op]}${bits} ${r}, ${a}, ${b};`);
+    out.push(`  ${ops[e.op]}${w} ${r}, ${a}, ${b};`);
     return r;
   };
+  const operand = (e: Expr): string => operandAt(e, bits);
   const q = (i: { sem: string; scope: string; volatile?: boolean }) => (i.volatile ? '.volatile' : i.sem === 'weak' ? '.weak' : `.${i.sem}.${i.scope}`);
   const sp = (i: { space?: string }) => (i.space === 'global' ? '.global' : i.space === 'shared::cta' || i.space === 'shared::cluster' ? `.${i.space}` : '');
   if (ins.kind === 'read') out.push(`  ld${q(ins)}${sp(ins)}.${ty} ${reg(ins.dst)}, ${A(ins.loc, ins.space)};`);
@@ -519,6 +521,18 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
       `  ${op.replace('mbarrier.try_wait', 'mbarrier.try_wait.parity')} %p, ${A(ins.mbar, 'shared::cta')}, 0;`,
       `  selp.u32 ${reg(ins.dst!)}, 1, 0, %p;`,
     );
+  } else if (ins.kind === 'label') out.push(`LB${t}_${ins.name.replace(/[^A-Za-z0-9_]/g, '_')}:`);
+  else if (ins.kind === 'branch') {
+    const target = `LB${t}_${ins.target.replace(/[^A-Za-z0-9_]/g, '_')}`;
+    const c = ins.cond;
+    if (!c) out.push(`  bra ${target};`);
+    else if (c.k === 'bin' && (c.op === '==' || c.op === '!=')) {
+      // compared at the width of its registers (a 64-bit one: .u64)
+      const b = [...regsIn(c.a), ...regsIn(c.b)].some((r) => reg(r).startsWith('%RD_')) ? 64 : 32;
+      const cmp = (e: Expr): string => (e.k === 'const' ? String(BigInt.asUintN(b, e.v)) : operandAt(e, b));
+      const a = cmp(c.a);
+      out.push(`  setp.${c.op === '==' ? 'eq' : 'ne'}.u${b} %p, ${a}, ${cmp(c.b)};`, `  @%p bra ${target};`);
+    } else throw new Error(`a branch on '${c.k === 'bin' ? c.op : c.k}' is not run`);
   } else throw new Error(`${ins.kind} is not run in this slice`);
   return out;
 }

@@ -198,6 +198,16 @@ export function planTest(test: LitmusTest, text: string): Plan {
             `P${th.id} line ${ins.line}: '${op}' (of the mbarrier operations, try_wait on a .shared::cta mbarrier runs; init, arrive and expect_tx run before the test, from its init block)`,
           );
         mbarWaited.add(ins.mbar);
+      } else if (ins.kind === 'label') {
+        // a branch target: emitted as a PTX label of the thread
+      } else if (ins.kind === 'branch') {
+        // a forward branch (beq/bne on register arithmetic, goto/bra): emitted as setp and a predicated bra; a
+        // backward one is a loop, which could spin the kernel forever where the model unrolls it
+        const at = th.code.findIndex((x) => x.kind === 'label' && x.name === ins.target);
+        if (at <= th.code.indexOf(ins)) return no(`P${th.id} line ${ins.line}: a backward branch to ${ins.target} (a loop; forward branches run)`);
+        const c = ins.cond;
+        if (c && !(c.k === 'bin' && (c.op === '==' || c.op === '!=') && arithmetic(c.a) && arithmetic(c.b)))
+          return no(`P${th.id} line ${ins.line}: a branch whose condition is not == or != of register arithmetic (not run)`);
       } else if (ins.kind === 'bulkCommit' || ins.kind === 'bulkWait') {
         // cp.async.bulk.commit_group, cp.async.bulk.wait_group{.read} N: emitted as written
       } else if (ins.kind === 'proxyFence') {
@@ -210,7 +220,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
           return no(`P${th.id} line ${ins.line}: fence '${op}' not run in this slice`);
       } else {
         return no(
-          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (barriers, branches and mbarrier set-up inside a thread are not run in this slice)`,
+          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (barriers, loops and mbarrier set-up inside a thread are not run in this slice)`,
         );
       }
     }
