@@ -198,8 +198,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
       );
     // the initial values precede every access of the test, in every proxy (8.2.6): where the test has
     // asynchronous operations, the owner's generic stores are ordered before them by a proxy fence
-    // (8.6) ahead of the barrier (without it, an initial store of a copy's .shared::cta destination
-    // landed after the copy's async-proxy write on an H200)
+    // (8.6) ahead of the barrier
     if (asyncTest && owned.some((j) => plan.mbarriers?.[j] === undefined)) L.push('  fence.proxy.async.shared::cta;');
     if (sharedLocs.length) L.push('  barrier.cluster.arrive;', '  barrier.cluster.wait;');
     if (stress.preload) L.push(...preloads(th.code, locs, (l) => test.locations[l]?.space === 'global'));
