@@ -5,9 +5,24 @@
  * allowed outcome has exactly its values, else forbidden by the axiom of a forbidden outcome that
  * matches it ('*' matches any value), else "no candidate execution has it".
  */
-import type { Judgement } from '../memory-model/events.js';
+import type { Judgement, LitmusTest } from '../memory-model/events.js';
 
 export const MAX_TABLE = 4096;
+
+/** A key's value before the test on the device: a location's initial value, or a register's (its init, else 0: the kernel starts every register there). */
+export function keyInit(test: Pick<LitmusTest, 'locations' | 'regInit'>): (key: string) => string {
+  return (k) => (test.locations[k] ? String(test.locations[k]!.init) : String(test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n));
+}
+
+/**
+ * The model's outcomes as the device shows them: a register its thread never wrote ('?', as a branch
+ * skipped its load) holds what the kernel started it at, its initial value.
+ */
+export function onDevice<J extends Pick<Judgement, 'outcomes'>>(j: J, initOf: (key: string) => string): J {
+  if (!j.outcomes.some((o) => Object.values(o.values).includes('?'))) return j;
+  const outcomes = j.outcomes.map((o) => ({ ...o, values: Object.fromEntries(Object.entries(o.values).map(([k, v]) => [k, v === '?' ? initOf(k) : v])) }));
+  return { ...j, outcomes };
+}
 
 export interface Verdict {
   readonly allowed: boolean;

@@ -14,7 +14,7 @@ import type { Judgement } from '../memory-model/events.js';
 import { buildScript } from '../repro/common.js';
 import { SAMPLES, type Plant, type StressOptions, keyWords, launchGeometry, litmusModule, regWords } from './kernel.js';
 import { type TestPlan } from './plan.js';
-import { outcomeTable, verdictOf } from './outcomes.js';
+import { keyInit, onDevice, outcomeTable, verdictOf } from './outcomes.js';
 import type { GpuLitmusRun } from './run.js';
 import { fromRoot } from '../util/paths.js';
 
@@ -54,11 +54,11 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
   const { plan } = x;
   const geo = launchGeometry(plan.placement, x.smCount, x.stress, x.perLaunch);
   const keys = plan.keys;
-  const initOf = (k: string) =>
-    plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n);
+  const initOf = keyInit(plan.test);
+  const judgement = onDevice(x.judgement, initOf);
   const bits = plan.keyBits ?? keys.map(() => 32);
-  const table = outcomeTable(x.judgement, keys, initOf, bits);
-  const verdicts = table.map((v) => verdictOf(x.judgement, keys, v, bits));
+  const table = outcomeTable(judgement, keys, initOf, bits);
+  const verdicts = table.map((v) => verdictOf(judgement, keys, v, bits));
   // a row as the device's words (a 64-bit key: low word, then high), as run.ts writes the table
   const toWords = (values: readonly string[]) => values.flatMap((v, i) => (bits[i] === 64 ? [BigInt(v) & 0xffffffffn, BigInt(v) >> 32n] : [BigInt(v)]));
   const forbiddenRows = table.filter((_, k) => !verdicts[k]!.allowed);

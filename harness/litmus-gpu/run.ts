@@ -8,7 +8,7 @@ import type { Launcher } from '../backends/gpu/driver.js';
 import type { Judgement } from '../memory-model/events.js';
 import { type StressOptions, SAMPLES, keyWords, launchGeometry, regWords } from './kernel.js';
 import { type TestPlan } from './plan.js';
-import { outcomeTable, verdictOf } from './outcomes.js';
+import { keyInit, onDevice, outcomeTable, verdictOf } from './outcomes.js';
 
 export interface HistRow {
   readonly values: readonly string[];
@@ -68,8 +68,8 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
   const ni = geo.instances;
   const iterations = opts.iterations;
   const keys = plan.keys;
-  const initOf = (k: string) =>
-    plan.test.locations[k] ? String(plan.test.locations[k]!.init) : String(plan.test.regInit[Number(/^P(\d+):/.exec(k)?.[1] ?? -1)]?.[k.split(':')[1]!] ?? 0n);
+  const initOf = keyInit(plan.test);
+  j = onDevice(j, initOf);
   const bits = plan.keyBits ?? keys.map(() => 32);
   const table = outcomeTable(j, keys, initOf, bits);
   const K = table.length;

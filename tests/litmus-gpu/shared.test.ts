@@ -13,6 +13,8 @@ import { register } from 'tsx/cjs/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRESS, type StressOptions, launchGeometry, litmusModule } from '../../harness/litmus-gpu/kernel.js';
 import { planTest } from '../../harness/litmus-gpu/plan.js';
+import { keyInit, onDevice, verdictOf } from '../../harness/litmus-gpu/outcomes.js';
+import { judge } from '../../harness/memory-model/index.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { compileModules } from '../../harness/backends/gpu/cache.js';
 import { defaultCacheDir } from '../../harness/util/cache-dir.js';
@@ -349,5 +351,40 @@ exists (x == 5)
     const m = litmusModule(p.plan, 'sm_90', '9.0', DEFAULT_STRESS, 2);
     expect(m).toMatch(/mov\.b32 %T0, 3;\n\s+add\.u32 %T1, %R_r0, %T0;\n\s+mov\.b32 %R_r1, %T1;/);
     expect(m).toMatch(/st\.relaxed\.gpu\.global\.u32 \[%A0\], %R_r1;/);
+  });
+});
+
+describe('forward branches', () => {
+  const text = `PTX skip
+{
+t=0; d=0;
+}
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0        ;
+ st.relaxed.gpu d, 1 | ld.weak r0, t         ;
+ st.relaxed.gpu t, 1 | beq r0, 0, LC00       ;
+                     | ld.relaxed.gpu r1, d  ;
+                     | LC00:                 ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0)
+`;
+  it("emitted as setp and a predicated bra to the thread's label; a backward one (a loop) is skipped with the reason", () => {
+    const t = parseLitmus(text, 'skip.litmus').test!;
+    const p = planTest(t, text);
+    if (!p.ok) throw new Error(p.reason);
+    const m = litmusModule(p.plan, 'sm_90', '8.0', DEFAULT_STRESS, 2);
+    expect(m).toMatch(/setp\.eq\.u32 %p, %R_r0, 0;\n\s+@%p bra LB1_LC00;\n\s+ld\.relaxed\.gpu\.b32 %R_r1, \[%A\d+\];\nLB1_LC00:/);
+    const loop = text
+      .replace('beq r0, 0, LC00       ;', 'LC00:                 ;')
+      .replace('LC00:                 ;\nexists', 'beq r0, 0, LC00       ;\nexists');
+    const q = planTest(parseLitmus(loop, 'loop.litmus').test!, loop);
+    expect(q.ok ? '' : q.reason).toMatch(/P1 line \d+: a backward branch to LC00 \(a loop; forward branches run\)/);
+  });
+  it("a register the skipped load never wrote ('?' in the model) is its initial value on the device: the outcome the kernel shows is allowed", () => {
+    const t = parseLitmus(text, 'skip.litmus').test!;
+    const j = judge(t);
+    const keys = ['P1:r0', 'P1:r1'];
+    expect(j.outcomes.some((o) => o.values['P1:r1'] === '?')).toBe(true);
+    expect(verdictOf(j, keys, ['0', '0']).allowed).toBe(false); // as the model's '?' reads
+    expect(verdictOf(onDevice(j, keyInit(t)), keys, ['0', '0']).allowed).toBe(true);
+    expect(verdictOf(onDevice(j, keyInit(t)), keys, ['1', '0']).allowed).toBe(true); // MP without fences: allowed either way
   });
 });
