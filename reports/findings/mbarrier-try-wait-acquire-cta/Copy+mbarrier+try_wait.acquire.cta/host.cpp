@@ -1,0 +1,141 @@
+// A standalone reproducer of a litmus test on the GPU, written by `litmus --backend gpu --repro TEST`
+// (or for every forbidden outcome a run saw) (ptx-reduction-conformance, harness/litmus-gpu/).
+// It needs only the CUDA driver (opened with dlopen, driver.h) and nvcc: build.sh compiles kernel.ptx
+// (the runner's module: lt_test runs many instances of the test at once, lt_count counts each
+// instance's outcome in a table of outcomes and resets its memory) to kernel.cubin and this file to
+// ./repro. It makes the launches the runner made (params.h: the same grid, block, cluster, buffers,
+// per-iteration permutation of instances, xorshift seeded as harness/litmus-gpu/run.ts does), reads
+// the histogram back, and counts the outcomes the model forbids (params.h: the verdict of each
+// table row; an outcome outside the table is one no candidate execution has).
+//
+// Prints REPRODUCED n of N instances (exit 1) when a forbidden outcome was counted, else
+// NOT REPRODUCED in N instances (exit 0); 2 on a CUDA error or bad usage.
+//
+//   ./repro [ITERATIONS]     ITERATIONS: launches of lt_test (default: as many as the run made)
+#include <vector>
+
+#include "driver.h"
+#include "params.h"
+
+// xorshift32, as permutations() in harness/litmus-gpu/run.ts: one Fisher-Yates shuffle of 0..n-1 per iteration
+static void permutations(std::vector<uint32_t>& out, uint32_t n, uint32_t iterations, uint32_t seed) {
+  out.assign((size_t)n * iterations, 0);
+  uint32_t x = seed ? seed : 0x9e3779b9u;
+  for (uint32_t it = 0; it < iterations; it++) {
+    uint32_t* p = out.data() + (size_t)it * n;
+    for (uint32_t i = 0; i < n; i++) p[i] = i;
+    for (uint32_t i = n - 1; i > 0; i--) {
+      x ^= x << 13;
+      x ^= x >> 17;
+      x ^= x << 5;
+      uint32_t j = x % (i + 1);
+      uint32_t t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+  }
+}
+
+// a device buffer of `words` 32-bit words (at least one), filled from `data` (or zeros)
+static CUdeviceptr upload(std::vector<CUdeviceptr>& all, size_t words, const uint32_t* data) {
+  size_t bytes = words ? words * 4 : 4;
+  CUdeviceptr p;
+  CHECK(p_cuMemAlloc(&p, bytes));
+  std::vector<uint32_t> zeros;
+  if (!data) {
+    zeros.assign(bytes / 4, 0);
+    data = zeros.data();
+  }
+  CHECK(p_cuMemcpyHtoD(p, data, bytes));
+  all.push_back(p);
+  return p;
+}
+
+static void launch(CUfunction f, unsigned grid, unsigned block, unsigned cluster, std::vector<uint64_t> vals) {
+  std::vector<void*> args(vals.size());
+  for (size_t i = 0; i < vals.size(); i++) args[i] = &vals[i];  // 64 bits each, as the runner's launcher passes them
+  CUlaunchConfig cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.gridDimX = grid; cfg.gridDimY = 1; cfg.gridDimZ = 1;
+  cfg.blockDimX = block; cfg.blockDimY = 1; cfg.blockDimZ = 1;
+  cfg.sharedMemBytes = 0;
+  CUlaunchAttribute attr;
+  std::memset(&attr, 0, sizeof attr);
+  if (cluster > 1) {
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = cluster; attr.value.clusterDim.y = 1; attr.value.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+  }
+  CHECK(p_cuLaunchKernelEx(&cfg, f, args.data(), nullptr));
+}
+
+int main(int argc, char** argv) {
+  long its = argc > 1 ? std::atol(argv[1]) : ITERATIONS;
+  if (argc > 2 || its < 1 || its > 100000) {
+    std::fprintf(stderr, "usage: %s [ITERATIONS]  (1 to 100000; default %d, as the run)\n", argv[0], (int)ITERATIONS);
+    return 2;
+  }
+  Session s = openSession("lt_test");
+  CUfunction count;
+  CHECK(p_cuModuleGetFunction(&count, s.mod, "lt_count"));
+  std::printf("%s\n%s on %s (driver %d.%d): %ld launch(es) of %d instances (grid %d x block %d%s), stride %d, seed %u; %s\n", TEST_NAME, TEST_FILE, s.name, s.drv / 1000, (s.drv % 1000) / 10, its, NI, GRID,
+              BLOCK, CLUSTER > 1 ? ", clusters of " CLUSTER_TEXT " CTAs" : "", STRIDE, (unsigned)SEED, STRESS_TEXT);
+  std::vector<CUdeviceptr> all;
+  // instance i's copy of location j is at byte (j * NI + i) * STRIDE * SLOT_BYTES; one more location: the barrier word (align)
+  std::vector<uint32_t> mem((size_t)(N_LOCS + 1) * NI * STRIDE * SLOT_BYTES / 4, 0);
+  for (int j = 0; j < N_LOCS; j++)
+    for (int i = 0; i < NI; i++) mem[((size_t)j * NI + i) * STRIDE * SLOT_BYTES / 4] = INIT[j];
+  std::vector<uint32_t> perm;
+  permutations(perm, NI, (uint32_t)its, SEED);
+  CUdeviceptr dmem = upload(all, mem.size(), mem.data());
+  CUdeviceptr dregs = upload(all, (size_t)NI * (N_REG_WORDS > 0 ? N_REG_WORDS : 1), nullptr);
+  CUdeviceptr dperm = upload(all, perm.size(), perm.data());
+  CUdeviceptr dtab = upload(all, (size_t)N_ROWS * N_WORDS, TABLE);
+  const size_t histWords = N_ROWS + 1 + SAMPLES * N_WORDS;
+  CUdeviceptr dhist = upload(all, histWords, nullptr);
+  CUdeviceptr dinit = upload(all, N_LOCS, INIT);
+  CUdeviceptr dscratch = upload(all, SCRATCH_WORDS, nullptr);
+  for (long it = 0; it < its; it++) {
+    launch(s.fn, GRID, BLOCK, CLUSTER, {dmem, dregs, dperm, (uint64_t)it, (uint64_t)NI, (uint64_t)STRIDE, dscratch});
+    launch(count, (NI + 255) / 256, 256, 1, {dmem, dregs, dtab, dhist, dinit, (uint64_t)NI, (uint64_t)STRIDE, (uint64_t)N_ROWS});
+  }
+  CHECK(p_cuCtxSynchronize());
+  std::vector<uint32_t> hist(histWords);
+  CHECK(p_cuMemcpyDtoH(hist.data(), dhist, histWords * 4));
+  for (CUdeviceptr p : all) CHECK(p_cuMemFree(p));
+  closeSession(s);
+
+  const unsigned long long total = (unsigned long long)NI * its;
+  unsigned long long counted = 0, forbidden = 0;
+  std::printf("  %s  count  verdict\n", KEYS_TEXT);
+  for (int k = 0; k < N_ROWS; k++) {
+    counted += hist[k];
+    if (FORBIDDEN[k] && !hist[k]) continue;  // a forbidden row never seen: left out
+    std::printf("  %s  %u  %s%s\n", ROW_TEXT[k], hist[k], FORBIDDEN[k] ? "forbidden: " : "allowed", FORBIDDEN[k] ? WHY[k] : "");
+    if (FORBIDDEN[k]) forbidden += hist[k];
+  }
+  const uint32_t other = hist[N_ROWS];
+  counted += other;
+  if (other) {
+    // outside the table: no candidate execution of the model has it (the table holds every allowed outcome)
+    std::printf("  %u outcome(s) outside the table (no candidate execution has them), the first %u as 32-bit words (a 64-bit key: low, high):\n", other, other < SAMPLES ? other : SAMPLES);
+    for (uint32_t n = 0; n < other && n < SAMPLES; n++) {
+      std::printf("   ");
+      for (int x = 0; x < N_WORDS; x++) std::printf(" %u", hist[N_ROWS + 1 + n * N_WORDS + x]);
+      std::printf("\n");
+    }
+    forbidden += other;
+  }
+  if (counted != total) {
+    std::fprintf(stderr, "the histogram counts %llu outcomes for %llu instances\n", counted, total);
+    return 2;
+  }
+  std::printf("the recorded run: %s\n", RECORDED);
+  if (forbidden) {
+    std::printf("REPRODUCED %llu of %llu instances: an outcome the model forbids (%s)\n", forbidden, total, OUTCOME);
+    return 1;
+  }
+  std::printf("NOT REPRODUCED in %llu instances: no outcome the model forbids (%s) was seen\n", total, OUTCOME);
+  return 0;
+}
