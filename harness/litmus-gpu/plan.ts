@@ -2,7 +2,7 @@
  * Whether a litmus test runs on the GPU in this slice, and where its threads and locations go (the
  * plan kernel.ts writes the PTX module from); else why it is skipped.
  */
-import type { Cond, Expr, LitmusTest, Term } from '../memory-model/events.js';
+import { type Cond, type Expr, type LitmusTest, type Term, regsIn } from '../memory-model/events.js';
 
 /** Where each test thread runs, and the launch that holds NG groups. */
 export interface Placement {
@@ -62,9 +62,7 @@ export function arithmetic(e: Expr): boolean {
 }
 
 /** The registers an expression reads. */
-export function regsIn(e: Expr): string[] {
-  return e.k === 'reg' ? [e.r] : e.k === 'bin' ? [...regsIn(e.a), ...regsIn(e.b)] : [];
-}
+export { regsIn };
 
 export const TYPE_RE = /\.((?:b|u|s|f)(?:8|16|32|64|128)|f16x2|bf16x2)$/;
 

@@ -310,3 +310,8 @@ export interface Problem {
   col: number;
   message: string;
 }
+
+/** The registers an expression reads. */
+export function regsIn(e: Expr): string[] {
+  return e.k === 'reg' ? [e.r] : e.k === 'bin' ? [...regsIn(e.a), ...regsIn(e.b)] : [];
+}
