@@ -73,7 +73,15 @@ export function threadTraces(test: LitmusTest, t: number, domain: (loc: string) 
       for (let v = r.options - 1; v >= 0; v--) stack.push([...ch, v]);
     } else if (r.kind === 'done') {
       out.push(r.trace);
-      if (out.length > MAX_TRACES) throw new Error(`${test.name}: thread P${t} has more than ${MAX_TRACES} traces; shrink the test`);
+      if (out.length > MAX_TRACES) {
+        // an mbarrier set up inside a thread makes every later read of it choose among its many pending counts
+        const setup = test.threads[t]!.code.find((i) => i.kind === 'mbarrier' && i.op !== 'try_wait');
+        const how =
+          setup && setup.kind === 'mbarrier'
+            ? `; its mbarrier ${setup.mbar} is set up inside the thread (line ${setup.line ?? '?'}): start the phase in the init block instead (\`${setup.mbar} @ shared cta N = BYTES;\`, the pending count after mbarrier.init of 1 and mbarrier.arrive.expect_tx of BYTES, with a comment saying so; docs/litmus.md, Limits) and drop the set-up from the thread`
+            : '; shrink the test';
+        throw new Error(`${test.name}: thread P${t} has more than ${MAX_TRACES} traces${how}`);
+      }
     }
   }
   return out;

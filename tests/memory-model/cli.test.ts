@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
+import { judge } from '../../harness/memory-model/index.js';
+import { fixture } from './helpers.js';
 import { ROOT, runLines } from '../helpers/cli.js';
 
 const CORPUS = join(ROOT, 'cases', 'litmus');
@@ -126,4 +128,12 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
     const ins = p.test!.threads[0]!.code[0]!;
     expect(ins.kind === 'rmw' && ins.update(0x3fc00000n, [0x3fc00000n])).toBe(0x40400000n);
   });
+});
+
+describe('an mbarrier set up inside a thread', () => {
+  it('too many traces for the judge: the error says how to write the test instead (the phase started in the init block)', () => {
+    expect(() => judge(fixture('mbarrier-setup-in-thread.litmus'))).toThrow(
+      /thread P1 has more than 20000 traces; its mbarrier b is set up inside the thread \(line 9\): start the phase in the init block instead/,
+    );
+  }, 60_000);
 });
