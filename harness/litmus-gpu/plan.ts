@@ -177,6 +177,10 @@ export function planTest(test: LitmusTest, text: string): Plan {
       } else if (ins.kind === 'async') {
         // a bulk copy, a bulk reduction or red.async (BULK_RUNS), on 32-bit elements
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
+        if (/^red\.async(\.mmio)?\.release\./.test(op))
+          return no(
+            `P${th.id} line ${ins.line}: '${op}' needs sm_100 or higher (9.7.15.7: ".release semantics, .global state space, and .gpu and .sys scopes require sm_100 or higher"); this runner's GPUs are sm_90`,
+          );
         if (!BULK_RUNS.test(op))
           return no(
             `P${th.id} line ${ins.line}: '${op}' (of the asynchronous operations, cp.async.bulk copies, cp.reduce.async.bulk into global memory (bulk_group) or .shared::cluster memory (mbarrier) and red.async run, on 32-bit elements)`,

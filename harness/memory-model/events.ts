@@ -135,7 +135,9 @@ export type Instr =
  *   before the waiter's later instructions, followed by an implicit generic-async proxy fence
  *   (9.7.10.28: completion implies a generic-async proxy fence);
  * - `mbarrier`: an implicit complete-tx on `mbar` with `.release` at `.cluster` scope, ordered only
- *   after this operation's own accesses (8.9.1.1 last sentence), decrementing the tx-count by `bytes`.
+ *   after this operation's own accesses (8.9.1.1 last sentence), decrementing the tx-count by `bytes`;
+ * - `cta-end`: none the thread can wait for ("the completion of the store synchronizes with the end
+ *   of the CTA", 9.7.15.7: red.async's `.release` form); its accesses are in the final values.
  */
 export interface AsyncInstr {
   kind: 'async';
@@ -150,7 +152,7 @@ export interface AsyncInstr {
         op?: string;
       } & MemInstrBase)
   >;
-  completion: { kind: 'bulk_group' } | { kind: 'mbarrier'; mbar: string; bytes: bigint; sem?: Sem; scope?: Scope };
+  completion: { kind: 'bulk_group' } | { kind: 'mbarrier'; mbar: string; bytes: bigint; sem?: Sem; scope?: Scope } | { kind: 'cta-end' };
   line?: number;
 }
 

@@ -334,7 +334,7 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
           events[r]!.issuedAfter = before;
           events[w]!.issuedAfter = before;
           events[w - 2]!.issuedAfter = before;
-        } else openGroup.push(agent);
+        } else if (ins.completion.kind === 'bulk_group') openGroup.push(agent);
         break;
       }
       case 'bulkCommit':

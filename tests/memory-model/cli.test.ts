@@ -123,6 +123,15 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
     expect(ins.kind === 'async' && ins.accesses.map((a) => `${a.kind} ${a.loc} ${a.proxy} ${a.sem}`)).toEqual(['read s async weak', 'write x async weak']);
     expect(ins.kind === 'async' && ins.completion.kind).toBe('bulk_group');
   });
+  it("red.async's .release form: a release reduction completed at the end of the CTA; its wrong spellings are located", () => {
+    const g = 'x=0; s @ shared cta 0;';
+    const p = parseLitmus(base(' red.async.release.gpu.global.add.u32 [x], 1 | ;', g), 't');
+    expect(p.problems).toEqual([]);
+    const ins = p.test!.threads[0]!.code[0]!;
+    expect(ins.kind === 'async' && [ins.completion.kind, ins.accesses[0]!.sem, ins.accesses[0]!.scope]).toEqual(['cta-end', 'release', 'gpu']);
+    expect(first(base(' red.async.relaxed.gpu.global.add.u32 [x], 1 | ;', g))).toMatch(/the \.release\.gpu\/\.sys form \(9\.7\.15\.7\)/);
+    expect(first(base(' red.async.release.gpu.shared::cluster.add.u32 [s], 1 | ;', g))).toMatch(/takes \.global or no state space, not \.shared::cluster/);
+  });
   it("values are the reference model's: red.add.f32 1.5 on 1.5 is 3.0", () => {
     const p = parseLitmus(base(' red.relaxed.gpu.global.add.f32 x, 1.5 | ;', 'x=1.5:f32; s @ shared cta 1;'), 't');
     const ins = p.test!.threads[0]!.code[0]!;
