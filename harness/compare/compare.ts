@@ -14,7 +14,7 @@ import type { Edition } from '../catalog/editions.js';
 import { type ElementFormat, classify, elementFormat, splitLanes } from '../numerics/formats.js';
 import type { Allowed } from '../numerics/ops.js';
 import { type ElementAllowed, CaseError, reference } from '../reference/model.js';
-import type { EntryResult, Verdict } from '../report/types.js';
+import { CASE_REASON, type EntryResult, type Verdict } from '../report/types.js';
 import { PlainPass, copyResult } from '../report/lines.js';
 import {
   type Explainable,
@@ -92,7 +92,7 @@ export function enrichResult(r: EntryResult): EntryResult {
   // a plain pass of the reference model (its trail computed, nothing observed): nothing to add, and its case is not read
   if (r instanceof PlainPass) return r;
   const sass = sassOf(r);
-  let out: EntryResult = sass && !r.sass ? copyResult(r, { sass, catalog: { ...r.catalog, reason: 'a case of a catalog variant' } }) : r;
+  let out: EntryResult = sass && !r.sass ? copyResult(r, { sass, catalog: { ...r.catalog, reason: CASE_REASON } }) : r;
   const c = out.case;
   if (!c) return out;
   const trailKnown = out.catalog.rules.length > 0 || TRAILS_COMPUTED.has(out.catalog);

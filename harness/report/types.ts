@@ -79,6 +79,24 @@ export interface EntryResult {
   };
 }
 
+/** What a case's catalog judgement is until the comparator fills in its rule trail (harness/compare/compare.ts). */
+export const CASE_REASON = 'a case of a catalog variant';
+
+/** The first fields of a case's result, as every executor writes them; the comparator completes the catalog judgement. */
+export function caseResultHead(
+  c: { readonly id: string; readonly variant: { readonly family: FamilyId; readonly ptx: string } },
+  modulePtx: string,
+): Pick<EntryResult, 'id' | 'family' | 'kind' | 'ptx' | 'modulePtx' | 'catalog'> {
+  return {
+    id: c.id,
+    family: c.variant.family,
+    kind: 'case',
+    ptx: c.variant.ptx,
+    modulePtx,
+    catalog: { status: 'valid', expect: 'accept', reason: CASE_REASON, rules: [] },
+  };
+}
+
 export type Counts = Record<string, Partial<Record<Verdict, number>>>;
 
 export function countResults(results: readonly EntryResult[]): { byFamily: Counts; byKind: Counts; total: Partial<Record<Verdict, number>> } {

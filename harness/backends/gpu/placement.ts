@@ -11,7 +11,7 @@ import type { Case } from '../../case-readers/types.js';
 import { enumerateMatching } from '../../catalog/enumerate.js';
 import { families } from '../../registry/index.js';
 import { gpuFamily } from '../../registry/gpu.js';
-import type { EntryResult } from '../../report/types.js';
+import { type EntryResult, caseResultHead } from '../../report/types.js';
 import { Tally, tallyRows } from '../../report/tally.js';
 import type { DeviceInfo } from './driver.js';
 import { type GpuPlan, type GpuVariant, notAccepted } from './plan.js';
@@ -33,12 +33,7 @@ export function notKept(
 
 export function skippedCase(c: Case, reason: string): EntryResult {
   return {
-    id: c.id,
-    family: c.variant.family,
-    kind: 'case',
-    ptx: c.variant.ptx,
-    modulePtx: '-',
-    catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+    ...caseResultHead(c, '-'),
     verdict: 'skipped',
     reason,
   };

@@ -9,7 +9,7 @@
 import type { Case } from '../../case-readers/types.js';
 import type { Qualifiers } from '../../catalog/types.js';
 import { elementFormat } from '../../numerics/formats.js';
-import type { EntryResult } from '../../report/types.js';
+import { type EntryResult, caseResultHead } from '../../report/types.js';
 import type { ObservationVerdict } from '../../compare/judge-case.js';
 import { hexBits as hex } from '../../numerics/hex.js';
 
@@ -41,12 +41,7 @@ export function caseResult(
   // the rule trail, the allowed sets and whether the hardware agrees with `expect` are the
   // comparator's (compare.ts enrichResult), as for every executor
   return {
-    id: c.id,
-    family: c.variant.family,
-    kind: 'case',
-    ptx: c.variant.ptx,
-    modulePtx: o.modulePtx,
-    catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+    ...caseResultHead(c, o.modulePtx),
     sass: o.sass,
     verdict: v.verdict,
     reason: v.reason,

@@ -10,7 +10,7 @@ import { comparePtx } from '../../arch/targets.js';
 import type { Case } from '../../case-readers/types.js';
 import { multicastFamily } from '../../registry/multicast.js';
 import { elementFormat } from '../../numerics/formats.js';
-import type { EntryResult } from '../../report/types.js';
+import { type EntryResult, caseResultHead } from '../../report/types.js';
 import { type ObservationVerdict, judge } from '../../compare/judge-case.js';
 import type { MulticastDriver } from './driver.js';
 import { type JobOutcome, type MulticastJob, runMulticastGroup } from './executor.js';
@@ -64,12 +64,7 @@ function caseEntry(
 ): EntryResult {
   const H = hexOf(elementFormat(c.variant.q.type ?? '').bits);
   return {
-    id: c.id,
-    family: c.variant.family,
-    kind: 'case',
-    ptx: c.variant.ptx,
-    modulePtx: '-',
-    catalog: { status: 'valid', expect: 'accept', reason: 'a case of a catalog variant', rules: [] },
+    ...caseResultHead(c, '-'),
     ...(sass ? { sass } : {}),
     verdict,
     reason,

@@ -8,7 +8,7 @@ import type { Case } from '../../case-readers/types.js';
 import { type ElementFormat, elementFormat } from '../../numerics/formats.js';
 import type { Allowed } from '../../numerics/ops.js';
 import { CaseError, type ElementAllowed, type ReferenceOutcome, reference } from '../../reference/model.js';
-import type { EntryResult } from '../../report/types.js';
+import { CASE_REASON, type EntryResult } from '../../report/types.js';
 import { TRAILS_COMPUTED } from '../../compare/compare.js';
 import { checkBits } from '../../compare/judge-case.js';
 import { hexBits as hex } from '../../numerics/hex.js';
@@ -73,8 +73,6 @@ function outcomeCount(xs: readonly ElementAllowed[] | undefined, n: number): num
   return n;
 }
 
-const CATALOG_REASON = 'a case of a catalog variant';
-
 type CatalogJudgement = EntryResult['catalog'];
 
 /**
@@ -90,7 +88,7 @@ function judgementFor(trail: readonly { readonly rule: string }[]): CatalogJudge
   let j = JUDGEMENTS.get(key);
   if (!j) {
     if (JUDGEMENTS.size >= 1024) JUDGEMENTS.clear();
-    j = Object.freeze({ status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules: Object.freeze(trail.map((t) => t.rule)) }) as CatalogJudgement;
+    j = Object.freeze({ status: 'valid', expect: 'accept', reason: CASE_REASON, rules: Object.freeze(trail.map((t) => t.rule)) }) as CatalogJudgement;
     TRAILS_COMPUTED.add(j);
     JUDGEMENTS.set(key, j);
   }
@@ -116,7 +114,7 @@ export function runCaseOnReference(c: Case, opts?: { whole?: boolean }): EntryRe
     const { input } = caseBits(c, fmt);
     return {
       ...base,
-      catalog: { status: 'valid', expect: 'accept', reason: CATALOG_REASON, rules: [] },
+      catalog: { status: 'valid', expect: 'accept', reason: CASE_REASON, rules: [] },
       verdict: 'error',
       reason: `the reference model cannot evaluate this case: ${e.message}`,
       case: { origin: { ...c.origin, ...(c.cite !== undefined ? { cite: c.cite } : {}) }, input, allowed: {}, unspecified: [] },
