@@ -5,7 +5,8 @@
       "sources": [
         "src/cuda_launcher.cc",
         "src/hostmem.cc",
-        "src/peer.cc"
+        "src/peer.cc",
+        "src/views.cc"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",

@@ -23,7 +23,7 @@ import { resolveCacheDir } from '../util/cache-dir.js';
 import { fromRoot, shown as shownPath } from '../util/paths.js';
 import { litmusFiles, readLitmusFiles } from '../cli/litmus-files.js';
 import type { Judgement } from '../memory-model/events.js';
-import { DEFAULT_STRESS, type Plant, type StressOptions, launchGeometry, litmusModule } from './kernel.js';
+import { DEFAULT_STRESS, type Plant, type StressOptions, LOOP_BOUND, launchGeometry, litmusModule } from './kernel.js';
 import { type TestPlan, planTest } from './plan.js';
 import { runPlanned } from './run.js';
 import { type FindingsFile, FINDINGS_FILE, explain, findingName, readFindingsFile } from './findings.js';
@@ -461,6 +461,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
         `    ${[...h.values, String(h.count), h.allowed ? (h.count ? 'allowed' : `allowed, NEVER SEEN in ${g.instances} instances`) : `forbidden (${h.why})${h.count ? '  <- SEEN' : ''}`].join('  ')}`,
       );
     if (g.other.count) io.out(`    ${g.other.count} outcome(s) outside the table; ${g.other.samples} sampled above`);
+    if (g.gaveUp) io.out(`    ${g.gaveUp} instance(s) not judged: a thread's loop ran ${LOOP_BOUND} times and gave up`);
   }
   const ran = results.filter((r) => r.gpu);
   const forbidden = results.filter((r) => r.status === 'failed').length;

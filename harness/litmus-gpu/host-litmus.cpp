@@ -51,6 +51,59 @@ static CUdeviceptr upload(std::vector<CUdeviceptr>& all, size_t words, const uin
   return p;
 }
 
+// a test with virtual aliases (ALIAS_VIEWS > 0): mem is one allocation (cuMemCreate once) mapped 1 + ALIAS_VIEWS
+// times back to back (cuMemMap per view; view k at the base + k * viewBytes), as native/src/views.cc maps it; no multicast
+// (the virtual memory calls are opened here, not in driver.h, so the other reproducers need none of them)
+#define VMM(X)                                                                                     \
+  X(cuCtxGetDevice, "cuCtxGetDevice") X(cuMemGetAllocationGranularity, "cuMemGetAllocationGranularity") \
+  X(cuMemCreate, "cuMemCreate") X(cuMemRelease, "cuMemRelease") X(cuMemAddressReserve, "cuMemAddressReserve") \
+  X(cuMemAddressFree, "cuMemAddressFree") X(cuMemMap, "cuMemMap") X(cuMemUnmap, "cuMemUnmap") X(cuMemSetAccess, "cuMemSetAccess")
+#define DECLARE(name, sym) static decltype(&::name) p_##name = nullptr;
+VMM(DECLARE)
+#undef DECLARE
+static void openVmm() {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+#define LOAD(name, sym)                                                    \
+  p_##name = lib ? reinterpret_cast<decltype(p_##name)>(dlsym(lib, sym)) : nullptr; \
+  if (!p_##name) {                                                         \
+    std::fprintf(stderr, "the CUDA driver lacks %s (too old?)\n", sym);  \
+    std::exit(2);                                                          \
+  }
+  VMM(LOAD)
+#undef LOAD
+}
+struct Views {
+  CUdeviceptr base = 0;
+  size_t viewBytes = 0, total = 0;
+  CUmemGenericAllocationHandle h = 0;
+};
+static Views uploadViews(size_t words, const uint32_t* data, int views) {
+  openVmm();
+  Views v;
+  CUdevice dev;
+  CHECK(p_cuCtxGetDevice(&dev));
+  CUmemAllocationProp prop;
+  std::memset(&prop, 0, sizeof prop);
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = dev;
+  size_t gran = 0;
+  CHECK(p_cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  v.viewBytes = (words * 4 + gran - 1) / gran * gran;
+  v.total = v.viewBytes * views;
+  CHECK(p_cuMemCreate(&v.h, v.viewBytes, &prop, 0));
+  CHECK(p_cuMemAddressReserve(&v.base, v.total, gran, 0, 0));
+  for (int k = 0; k < views; k++) CHECK(p_cuMemMap(v.base + k * v.viewBytes, v.viewBytes, 0, v.h, 0));
+  CUmemAccessDesc desc;
+  std::memset(&desc, 0, sizeof desc);
+  desc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  desc.location.id = dev;
+  desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  CHECK(p_cuMemSetAccess(v.base, v.total, &desc, 1));
+  CHECK(p_cuMemcpyHtoD(v.base, data, words * 4));
+  return v;
+}
+
 static void launch(CUfunction f, unsigned grid, unsigned block, unsigned cluster, std::vector<uint64_t> vals) {
   std::vector<void*> args(vals.size());
   for (size_t i = 0; i < vals.size(); i++) args[i] = &vals[i];  // 64 bits each, as the runner's launcher passes them
@@ -82,28 +135,39 @@ int main(int argc, char** argv) {
   std::printf("%s\n%s on %s (driver %d.%d): %ld launch(es) of %d instances (grid %d x block %d%s), stride %d, seed %u; %s\n", TEST_NAME, TEST_FILE, s.name, s.drv / 1000, (s.drv % 1000) / 10, its, NI, GRID,
               BLOCK, CLUSTER > 1 ? ", clusters of " CLUSTER_TEXT " CTAs" : "", STRIDE, (unsigned)SEED, STRESS_TEXT);
   std::vector<CUdeviceptr> all;
-  // instance i's copy of location j is at byte (j * NI + i) * STRIDE * SLOT_BYTES; one more location: the barrier word (align)
-  std::vector<uint32_t> mem((size_t)(N_LOCS + 1) * NI * STRIDE * SLOT_BYTES / 4, 0);
+  // instance i's copy of location j is at byte (j * NI + i) * STRIDE * SLOT_BYTES; one more location: the barrier word (align);
+  // a test with loops one more: the instance's give-up word (a thread whose loop ran too long sets it)
+  std::vector<uint32_t> mem((size_t)(N_LOCS + 1 + LOOPS) * NI * STRIDE * SLOT_BYTES / 4, 0);
   for (int j = 0; j < N_LOCS; j++)
     for (int i = 0; i < NI; i++) mem[((size_t)j * NI + i) * STRIDE * SLOT_BYTES / 4] = INIT[j];
   std::vector<uint32_t> perm;
   permutations(perm, NI, (uint32_t)its, SEED);
-  CUdeviceptr dmem = upload(all, mem.size(), mem.data());
+  Views views;
+  if (ALIAS_VIEWS > 0) views = uploadViews(mem.size(), mem.data(), 1 + ALIAS_VIEWS);
+  CUdeviceptr dmem = ALIAS_VIEWS > 0 ? views.base : upload(all, mem.size(), mem.data());
   CUdeviceptr dregs = upload(all, (size_t)NI * (N_REG_WORDS > 0 ? N_REG_WORDS : 1), nullptr);
   CUdeviceptr dperm = upload(all, perm.size(), perm.data());
   CUdeviceptr dtab = upload(all, (size_t)N_ROWS * N_WORDS, TABLE);
-  const size_t histWords = N_ROWS + 1 + SAMPLES * N_WORDS;
+  const size_t histWords = N_ROWS + 1 + SAMPLES * N_WORDS + LOOPS;
   CUdeviceptr dhist = upload(all, histWords, nullptr);
   CUdeviceptr dinit = upload(all, N_LOCS, INIT);
   CUdeviceptr dscratch = upload(all, SCRATCH_WORDS, nullptr);
   for (long it = 0; it < its; it++) {
-    launch(s.fn, GRID, BLOCK, CLUSTER, {dmem, dregs, dperm, (uint64_t)it, (uint64_t)NI, (uint64_t)STRIDE, dscratch});
+    if (ALIAS_VIEWS > 0)  // lt_test's last parameter: the bytes between views of mem
+      launch(s.fn, GRID, BLOCK, CLUSTER, {dmem, dregs, dperm, (uint64_t)it, (uint64_t)NI, (uint64_t)STRIDE, dscratch, (uint64_t)views.viewBytes});
+    else
+      launch(s.fn, GRID, BLOCK, CLUSTER, {dmem, dregs, dperm, (uint64_t)it, (uint64_t)NI, (uint64_t)STRIDE, dscratch});
     launch(count, (NI + 255) / 256, 256, 1, {dmem, dregs, dtab, dhist, dinit, (uint64_t)NI, (uint64_t)STRIDE, (uint64_t)N_ROWS});
   }
   CHECK(p_cuCtxSynchronize());
   std::vector<uint32_t> hist(histWords);
   CHECK(p_cuMemcpyDtoH(hist.data(), dhist, histWords * 4));
   for (CUdeviceptr p : all) CHECK(p_cuMemFree(p));
+  if (ALIAS_VIEWS > 0) {
+    CHECK(p_cuMemUnmap(views.base, views.total));
+    CHECK(p_cuMemAddressFree(views.base, views.total));
+    CHECK(p_cuMemRelease(views.h));
+  }
   closeSession(s);
 
   const unsigned long long total = (unsigned long long)NI * its;
@@ -126,6 +190,11 @@ int main(int argc, char** argv) {
       std::printf("\n");
     }
     forbidden += other;
+  }
+  if (LOOPS) {
+    // instances a thread gave up on (its loop ran 2^20 times): counted, not judged
+    counted += hist[histWords - 1];
+    if (hist[histWords - 1]) std::printf("  %u instance(s) not judged: a thread's loop ran 2^20 times and gave up\n", hist[histWords - 1]);
   }
   if (counted != total) {
     std::fprintf(stderr, "the histogram counts %llu outcomes for %llu instances\n", counted, total);

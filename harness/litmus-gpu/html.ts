@@ -7,6 +7,7 @@
  */
 import type { GpuLitmusResult, MutationReport } from './results.js';
 import type { HistRow } from './run.js';
+import { LOOP_BOUND } from './kernel.js';
 
 export interface HtmlRun {
   readonly device: string;
@@ -49,7 +50,9 @@ function histogram(r: GpuLitmusResult): string {
       return `<tr class="${c}">${h.values.map((v) => `<td>${esc(v)}</td>`).join('')}<td class="n">${h.count}</td><td class="bar"><i style="width:${barWidth(h.count, g.instances)}%"></i></td><td>${VERDICT[c]}${h.allowed ? '' : ` (${esc(h.why ?? '')})`}</td></tr>`;
     })
     .join('');
-  const other = g.other.count ? `<p>${g.other.count} outcome(s) outside the table; ${g.other.samples} sampled above.</p>` : '';
+  const other =
+    (g.other.count ? `<p>${g.other.count} outcome(s) outside the table; ${g.other.samples} sampled above.</p>` : '') +
+    (g.gaveUp ? `<p>${g.gaveUp} instance(s) not judged: a thread's loop ran ${LOOP_BOUND} times and gave up.</p>` : '');
   return `<table class="h"><tr>${g.keys.map((k) => `<th>${esc(k)}</th>`).join('')}<th>count</th><th>log scale</th><th>verdict</th></tr>${rows}</table>${other}`;
 }
 

@@ -29,6 +29,14 @@ import { type Placement, type TestPlan, TYPE_RE, regsIn, sourceOf, typedRmw } fr
 /** Other-outcome samples kept per run (device buffer rows). */
 export const SAMPLES = 64;
 
+/** Backward branches a thread takes before it gives up on its instance (plan.loops). */
+export const LOOP_BOUND = 1 << 20;
+
+/** Words of the histogram: K table rows, the other bin, its samples, and for a test with loops the give-up count. */
+export function histWords(plan: Pick<TestPlan, 'keys' | 'keyBits' | 'loops'>, rows: number): number {
+  return rows + 1 + SAMPLES * keyWords(plan) + (plan.loops ? 1 : 0);
+}
+
 export interface StressOptions {
   /** Extra warps per CTA that hammer scratch lines (0: none). */
   readonly warps: number;
@@ -104,8 +112,9 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   // shared locations: one array per location in every CTA, one copy per instance slot of the CTA (warp group * 32 + lane)
   if (sharedLocs.length) L.push(`.shared .align 16 .b8 lt_sh[${sharedLocs.length * slotsPerCta * sb}];`, '');
   // ---- lt_test(mem, regs, perm, iter, ni, stride, scratch)
+  // a test with virtual aliases takes one more parameter: the bytes between views of mem (plan.aliases)
   L.push(
-    '.visible .entry lt_test(.param .u64 pmem, .param .u64 pregs, .param .u64 pperm, .param .u32 piter, .param .u32 pni, .param .u32 pstride, .param .u64 pscratch)',
+    `.visible .entry lt_test(.param .u64 pmem, .param .u64 pregs, .param .u64 pperm, .param .u32 piter, .param .u32 pni, .param .u32 pstride, .param .u64 pscratch${plan.aliases ? ', .param .u64 pview' : ''})`,
     '{',
   );
   L.push(
@@ -152,9 +161,23 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     '  add.u64 %a, %perm, %a;',
     '  ld.global.u32 %inst, [%a];',
   );
-  locs.forEach((_, j) =>
-    L.push(`  mad.lo.u32 %u, %ni, ${j}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, `  add.u64 %A${j}, %mem, %a;`),
-  );
+  // location j's copy for this instance; a virtual alias: the aliased location's copy in the alias's view of mem
+  if (plan.aliases) L.push('  .reg .b64 %view;', '  ld.param.u64 %view, [pview];');
+  // a test with loops: the instance's give-up word (location index L + 1) and each thread's count of backward branches taken
+  if (plan.loops)
+    L.push(
+      '  .reg .b32 %LP;',
+      '  .reg .b64 %AH;',
+      `  mad.lo.u32 %u, %ni, ${locs.length + 1}, %inst;`,
+      '  mul.lo.u32 %u, %u, %stride;',
+      `  mul.wide.u32 %a, %u, ${sb};`,
+      '  add.u64 %AH, %mem, %a;',
+    );
+  locs.forEach((_, j) => {
+    const al = plan.aliases?.[j];
+    L.push(`  mad.lo.u32 %u, %ni, ${al ? al.of : j}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, `  add.u64 %A${j}, %mem, %a;`);
+    if (al) L.push(`  mad.lo.u64 %A${j}, %view, ${al.view}, %A${j};`);
+  });
   // shared location j: its copy for this slot in the CTA's array (%S, .shared::cta), the owner CTA's copy (%C, .shared::cluster, by mapa), and that as a generic address (%G)
   if (sharedLocs.length) L.push(`  mad.lo.u32 %shl, %wg, 32, %lane;`);
   for (const j of sharedLocs) {
@@ -222,10 +245,21 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
       );
     }
     for (const r of regsOf(t)) L.push(`  mov.b${bitsOfReg(t, r)} ${reg(r)}, ${String(BigInt.asUintN(bitsOfReg(t, r), test.regInit[t]?.[r] ?? 0n))};`);
-    let code = th.code.map((ins) => emit(ins, t, textLines, locs, reg, plan));
+    // a backward branch (a loop) counts itself first; at LOOP_BOUND the thread gives up on the instance
+    const backward = (i: number) => {
+      const ins = th.code[i]!;
+      return ins.kind === 'branch' && th.code.findIndex((x) => x.kind === 'label' && x.name === ins.target) <= i;
+    };
+    const loopy = th.code.some((_, i) => backward(i));
+    if (loopy) L.push('  mov.u32 %LP, 0;');
+    let code = th.code.map((ins, i) => [
+      ...(backward(i) ? ['  add.u32 %LP, %LP, 1;', `  setp.ge.u32 %p, %LP, ${LOOP_BOUND};`, `  @%p bra GIVEUP${t};`] : []),
+      ...emit(ins, t, textLines, locs, reg, plan),
+    ]);
     if (plant === 'hoist' && t === 0) code = code.reverse().flatMap((c, i) => (i === 0 ? [c] : [['  nanosleep.u32 2000;', ...c]]));
     if (plant === 'drop-wait' && t === 0) code = code.map((c, i) => (th.code[i]!.kind === 'bulkWait' ? [] : c));
     for (const c of code) L.push(...c);
+    if (loopy) L.push(`  bra DONE${t};`, `GIVEUP${t}:`, '  st.global.u32 [%AH], 1;', `DONE${t}:`);
     // a thread that issued bulk operations waits for them before it stores and exits (its CTA's shared source stays valid; the final values are complete)
     if (th.code.some((i) => i.kind === 'async')) L.push('  cp.async.bulk.wait_group 0;');
     // the owner of an mbarrier waits for its phase to complete (every complete-tx done) before the cluster's last barrier: no CTA exits under an asynchronous operation
@@ -361,7 +395,8 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     );
   let mw = R;
   plan.memKeys.forEach((m) => {
-    const j = locs.indexOf(m);
+    // a virtual alias's value is its aliased location's
+    const j = plan.aliases?.[locs.indexOf(m)]?.of ?? locs.indexOf(m);
     L.push(
       `  mad.lo.u32 %u, %ni, ${j}, %i;`,
       '  mul.lo.u32 %u, %u, %stride;',
@@ -390,6 +425,24 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
       `  mul.wide.u32 %a, %u, ${sb};`,
       '  add.u64 %a, %mem, %a;',
       '  st.global.u32 [%a], 0;',
+    );
+  // an instance a thread gave up on (its loop ran LOOP_BOUND times): counted in the histogram's last word, not judged
+  if (plan.loops)
+    L.push(
+      `  mad.lo.u32 %u, %ni, ${locs.length + 1}, %i;`,
+      '  mul.lo.u32 %u, %u, %stride;',
+      `  mul.wide.u32 %a, %u, ${sb};`,
+      '  add.u64 %a, %mem, %a;',
+      '  ld.global.u32 %w, [%a];',
+      '  st.global.u32 [%a], 0;',
+      '  setp.eq.u32 %p, %w, 0;',
+      '  @%p bra JUDGE;',
+      `  add.u32 %u, %K, ${1 + SAMPLES * V};`,
+      '  mul.wide.u32 %a, %u, 4;',
+      '  add.u64 %a, %hist, %a;',
+      '  red.global.add.u32 [%a], 1;',
+      '  ret;',
+      'JUDGE:',
     );
   // table search
   L.push(

@@ -3,7 +3,7 @@
  * al. 2023). For a test whose weak outcome (the outcome its final condition describes) the model
  * forbids, a mutant is the test with one change that makes the model ALLOW that outcome:
  * - `sem`: one `.release`/`.acquire`/`.acq_rel` access weakened to `.relaxed`;
- * - `fence`: one `fence`/`membar` dropped;
+ * - `fence`: one `fence`/`membar` (or `fence.proxy.alias`) dropped;
  * - `scope`: one scope narrowed (`.sys` -> `.gpu`/`.cluster`/`.cta`, `membar.gl` -> `membar.cta`, ...);
  * - `placement`: one thread moved to a CTA of its own (in its cluster), or to a cluster of its own;
  * - `async`: one `fence.proxy.async` dropped or narrowed to another state space, or one
@@ -121,6 +121,11 @@ function rawCandidates(test: LitmusTest, text: string): Omit<Candidate, 'allowed
           const nt = withOp(`fence.proxy.async.${sp}`);
           if (nt) out.push({ cls: 'async', name: `async:${where}:${sp}`, change: `P${t} line ${ins.line}: '${op}' narrowed to .${sp}`, text: nt });
         }
+        continue;
+      }
+      if (ins.kind === 'proxyFence' && op === 'fence.proxy.alias') {
+        const dropped = editCell(tb, li, t, (c) => ' '.repeat(c.length));
+        if (dropped) out.push({ cls: 'fence', name: `fence:${where}`, change: `P${t} line ${ins.line}: '${op}' dropped`, text: dropped });
         continue;
       }
       if (ins.kind === 'mbarrier' && ins.op === 'try_wait' && /\.acquire\./.test(op)) {

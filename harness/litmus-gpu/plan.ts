@@ -43,6 +43,19 @@ export interface TestPlan {
    * of its owner CTA), and the index of its array in the CTA's shared memory; undefined for global memory.
    */
   readonly shared: readonly ({ readonly owner: number; readonly index: number } | undefined)[];
+  /**
+   * Per location (`locs` order), for a virtual alias (`y @ generic aliases x`, 8.2.2): the view of
+   * `mem` it is read and written through (1, 2, ...: the run maps `mem`'s one allocation once more per
+   * alias, lt_test gets the distance between views) and the location (index) whose copies it aliases.
+   */
+  readonly aliases?: readonly ({ readonly view: number; readonly of: number } | undefined)[];
+  /**
+   * The test has a loop (a backward branch). Each thread counts the backward branches it takes; at
+   * LOOP_BOUND it gives up, sets its instance's give-up word (location index `locs.length + 1` of
+   * `mem`) and ends its code; lt_count counts such an instance in the histogram's last word instead of
+   * judging it (the model unrolls a loop: an instance that never left it has no outcome to judge).
+   */
+  readonly loops?: true;
 }
 
 export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
@@ -55,6 +68,16 @@ export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
  */
 const BULK_RUNS =
   /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$/;
+
+/** The skip reason of a test that uses the texture, surface or constant proxy: one no kernel of this runner can overcome. */
+export const NO_KERNEL_PROXY = 'the texture, surface and constant proxies are not run (the runner has no texture, surface or constant objects)';
+
+/** The location a name stands for after its generic aliases and non-generic views (8.2.2): the physical one. */
+export function physicalOf(test: LitmusTest, name: string): string {
+  let n = name;
+  for (let k = 0; k < 16 && test.locations[n]?.aliasOf; k++) n = test.locations[n]!.aliasOf!;
+  return n;
+}
 
 /** Whether an expression is register arithmetic the kernel computes (+ - * & | ^ of registers and constants; no comparison). */
 export function arithmetic(e: Expr): boolean {
@@ -108,7 +131,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
       return no(
         `location ${l.name} is shared memory of CTA ${l.ownerCta}, where no thread of the test runs (its CTA would exit while others use its shared memory)`,
       );
-    if (l.aliasOf || (l.proxy && l.proxy !== 'generic')) return no(`location ${l.name} is an alias or uses the ${l.proxy} proxy (not run in this slice)`);
+    if (l.aliasOf && (l.proxy ?? 'generic') === 'generic' && test.locations[physicalOf(test, l.name)]?.space !== 'global')
+      return no(`location ${l.name} is a virtual alias of shared memory (virtual aliases are made of global memory: one allocation mapped twice)`);
     if (l.init < 0n || l.init > 0xffffffffn) return no(`location ${l.name} starts at ${l.init}, not a 32-bit value (initial values above 32 bits are not run)`);
   }
   const lines = text.split('\n');
@@ -130,6 +154,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
       locBits.set(ins.loc, bits);
     }
   let bulk = false;
+  let loops = false;
   const bulkLocs = new Set<string>();
   /** Per mbarrier: the bytes of complete-tx the test's asynchronous operations perform in the model and on the GPU. */
   const mbarTx = new Map<string, { model: bigint; gpu: bigint }>();
@@ -138,7 +163,10 @@ export function planTest(test: LitmusTest, text: string): Plan {
     if (th.gpu !== 0) return no(`P${th.id} runs on gpu ${th.gpu} (one GPU only)`);
     for (const ins of th.code) {
       if (ins.kind === 'read' || ins.kind === 'write' || ins.kind === 'rmw') {
-        if (ins.proxy !== 'generic') return no(`P${th.id} line ${ins.line}: a ${ins.proxy}-proxy access (not run in this slice)`);
+        if (ins.proxy !== 'generic')
+          return no(
+            `P${th.id} line ${ins.line}: a ${ins.proxy}-proxy access (${ins.proxy === 'async' ? 'not run in this slice' : `${NO_KERNEL_PROXY}: ${ins.proxy} memory is read through a ${ins.proxy === 'constant' ? 'constant bank' : `${ins.proxy} object`}, not at a location's address`})`,
+          );
         const src = sourceOf(lines, ins, th.id);
         const op = src?.split(/\s+/)[0] ?? '';
         const ty = TYPE_RE.exec(op);
@@ -203,10 +231,12 @@ export function planTest(test: LitmusTest, text: string): Plan {
       } else if (ins.kind === 'label') {
         // a branch target: emitted as a PTX label of the thread
       } else if (ins.kind === 'branch') {
-        // a forward branch (beq/bne on register arithmetic, goto/bra): emitted as setp and a predicated bra; a
-        // backward one is a loop, which could spin the kernel forever where the model unrolls it
+        // a branch (beq/bne on register arithmetic, goto/bra): emitted as setp and a predicated bra; a
+        // backward one is a loop, bounded on the device (kernel.ts: an instance whose loop runs LOOP_BOUND
+        // times gives up and is counted apart, not judged) where the model unrolls it
         const at = th.code.findIndex((x) => x.kind === 'label' && x.name === ins.target);
-        if (at <= th.code.indexOf(ins)) return no(`P${th.id} line ${ins.line}: a backward branch to ${ins.target} (a loop; forward branches run)`);
+        if (at < 0) return no(`P${th.id} line ${ins.line}: a branch to ${ins.target}, a label the thread does not have`);
+        if (at <= th.code.indexOf(ins)) loops = true;
         const c = ins.cond;
         if (c && !(c.k === 'bin' && (c.op === '==' || c.op === '!=') && arithmetic(c.a) && arithmetic(c.b)))
           return no(`P${th.id} line ${ins.line}: a branch whose condition is not == or != of register arithmetic (not run)`);
@@ -214,8 +244,10 @@ export function planTest(test: LitmusTest, text: string): Plan {
         // cp.async.bulk.commit_group, cp.async.bulk.wait_group{.read} N: emitted as written
       } else if (ins.kind === 'proxyFence') {
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
-        if (!/^fence\.proxy\.async(\.(global|shared::cta|shared::cluster))?$/.test(op))
-          return no(`P${th.id} line ${ins.line}: '${op}' (of the proxy fences, fence.proxy.async runs in this slice)`);
+        if (['texture', 'surface', 'constant'].includes(ins.proxy))
+          return no(`P${th.id} line ${ins.line}: '${op}' (${NO_KERNEL_PROXY}; and PTX has no such fence: 9.7.13.4 fence.proxy)`);
+        if (!/^fence\.proxy\.(alias|async(\.(global|shared::cta|shared::cluster))?)$/.test(op))
+          return no(`P${th.id} line ${ins.line}: '${op}' (of the proxy fences, fence.proxy.async and fence.proxy.alias run in this slice)`);
       } else if (ins.kind === 'fence') {
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
         if (!/^(fence\.(sc|acq_rel|acquire|release)\.(cta|cluster|gpu|sys)|membar\.(cta|gl|sys))$/.test(op))
@@ -279,6 +311,10 @@ export function planTest(test: LitmusTest, text: string): Plan {
     const loc = test.locations[l]!;
     return loc.space === 'shared' ? { owner: test.threads.findIndex((t) => t.cta === loc.ownerCta && t.gpu === 0), index: nShared++ } : undefined;
   });
+  // virtual aliases: one more view of mem each (at most 4)
+  const generic = locs.filter((l) => test.locations[l]!.aliasOf && (test.locations[l]!.proxy ?? 'generic') === 'generic');
+  if (generic.length > 4) return no(`${generic.length} virtual aliases (at most 4 run)`);
+  const aliases = locs.map((l) => (generic.includes(l) ? { view: generic.indexOf(l) + 1, of: locs.indexOf(physicalOf(test, l)) } : undefined));
   const keyBits = [...regKeys.map((r) => regBits.get(`${r.thread}:${r.reg}`) ?? 32), ...memKeys.map((m) => lb[locs.indexOf(m)]!)];
   return {
     ok: true,
@@ -297,6 +333,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
       slotBytes: bulk ? 16 : lb.includes(64) ? 8 : 4,
       ...(mbarriers.some((x) => x !== undefined) ? { mbarriers } : {}),
       shared,
+      ...(generic.length ? { aliases } : {}),
+      ...(loops ? { loops: true as const } : {}),
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { Launcher } from '../backends/gpu/driver.js';
 import type { Judgement } from '../memory-model/events.js';
-import { type StressOptions, SAMPLES, keyWords, launchGeometry, regWords } from './kernel.js';
+import { type StressOptions, SAMPLES, histWords, keyWords, launchGeometry, regWords } from './kernel.js';
 import { type TestPlan } from './plan.js';
 import { keyInit, onDevice, outcomeTable, verdictOf } from './outcomes.js';
 
@@ -25,6 +25,8 @@ export interface GpuLitmusRun {
   readonly histogram: readonly HistRow[];
   /** Outcomes outside the table: how many, and the samples kept (with their count among the samples). */
   readonly other: { readonly count: number; readonly samples: number };
+  /** A test with loops: instances a thread gave up on (its loop ran LOOP_BOUND times), counted but not judged. */
+  readonly gaveUp?: number;
   readonly instances: number;
   readonly perLaunch: number;
   readonly iterations: number;
@@ -84,13 +86,14 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     return keys.map((_, x) => (bits[x] === 64 ? String(BigInt(w[at++]!) | (BigInt(w[at++]!) << 32n)) : String(w[at++]!)));
   };
   const buf = (words: number) => Buffer.alloc(Math.max(4, words * 4));
-  const memBuf = buf(((L + 1) * ni * opts.stride * sb) / 4); // one more location: the instance's barrier word (stress.align)
+  // one more location: the instance's barrier word (stress.align); a test with loops one more: its give-up word
+  const memBuf = buf(((L + (plan.loops ? 2 : 1)) * ni * opts.stride * sb) / 4);
   for (let jx = 0; jx < L; jx++) for (let i = 0; i < ni; i++) memBuf.writeUInt32LE(plan.init[jx]!, (jx * ni + i) * opts.stride * sb);
   const tabBuf = buf(K * V);
   table.forEach((r, k) => toWords(r).forEach((v, x) => tabBuf.writeUInt32LE(v, (k * V + x) * 4)));
   const initBuf = buf(L);
   plan.init.forEach((v, x) => initBuf.writeUInt32LE(v, x * 4));
-  const histWords = K + 1 + SAMPLES * V;
+  const hw = histWords(plan, K);
   const perm = permutations(ni, iterations, opts.seed);
   const ptrs: bigint[] = [];
   const alloc = (b: Buffer) => {
@@ -99,23 +102,36 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     l.copyToDevice(p, b);
     return p;
   };
+  // a test with virtual aliases: mem is one allocation mapped once more per alias (view k at mem + k * viewBytes)
+  const views = plan.aliases ? 1 + Math.max(...plan.aliases.map((a) => a?.view ?? 0)) : 0;
+  let viewed: { base: bigint; viewBytes: number } | undefined;
   try {
-    const mem = alloc(memBuf);
+    if (views && !l.memAllocViews)
+      throw new Error('this CUDA launcher cannot map one allocation twice (memAllocViews, native/src/views.cc): rebuild it (npm rebuild)');
+    if (views) (viewed = l.memAllocViews!(memBuf.length, views)), l.copyToDevice(viewed.base, memBuf);
+    const mem = viewed ? viewed.base : alloc(memBuf);
     const regs = alloc(buf(ni * Math.max(R, 1)));
     const permP = alloc(Buffer.from(perm.buffer, perm.byteOffset, perm.byteLength));
     const tab = alloc(tabBuf);
-    const hist = alloc(buf(histWords));
+    const hist = alloc(buf(hw));
     const init = alloc(initBuf);
     const scratch = alloc(buf(opts.stress.lines * 32));
     const cluster = plan.placement.clusterSize;
     const t0 = performance.now();
     for (let it = 0; it < iterations; it++) {
-      l.launch(fns.test, [geo.grid, 1, 1], [geo.block, 1, 1], 0, [cluster, 1, 1], [mem, regs, permP, BigInt(it), BigInt(ni), BigInt(opts.stride), scratch]);
+      l.launch(
+        fns.test,
+        [geo.grid, 1, 1],
+        [geo.block, 1, 1],
+        0,
+        [cluster, 1, 1],
+        [mem, regs, permP, BigInt(it), BigInt(ni), BigInt(opts.stride), scratch, ...(viewed ? [BigInt(viewed.viewBytes)] : [])],
+      );
       l.launch(fns.count, [Math.ceil(ni / 256), 1, 1], [256, 1, 1], 0, [1, 1, 1], [mem, regs, tab, hist, init, BigInt(ni), BigInt(opts.stride), BigInt(K)]);
     }
     l.synchronize();
     const seconds = (performance.now() - t0) / 1000;
-    const h = buf(histWords);
+    const h = buf(hw);
     l.copyFromDevice(h, hist);
     const rows: HistRow[] = table.map((values, k) => ({ values, count: h.readUInt32LE(k * 4), ...verdictOf(j, keys, values, bits) }));
     const otherCount = h.readUInt32LE(K * 4);
@@ -129,7 +145,8 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     }
     for (const e of extra.values()) rows.push({ values: e.values, count: e.count, ...verdictOf(j, keys, e.values, bits) });
     const instances = ni * iterations;
-    const counted = rows.reduce((s, r) => s + r.count, 0) - Math.min(otherCount, SAMPLES) + otherCount;
+    const gaveUp = plan.loops ? h.readUInt32LE((hw - 1) * 4) : 0;
+    const counted = rows.reduce((s, r) => s + r.count, 0) - Math.min(otherCount, SAMPLES) + otherCount + gaveUp;
     if (counted !== instances) throw new Error(`the histogram counts ${counted} outcomes for ${instances} instances`);
     // an other outcome beyond the samples is unknown: judged forbidden only when every sample was
     const forbiddenSeen =
@@ -140,6 +157,7 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
       ...(bits.includes(64) ? { keyBits: bits } : {}),
       histogram: rows,
       other: { count: otherCount, samples: kept },
+      ...(plan.loops ? { gaveUp } : {}),
       instances,
       perLaunch: ni,
       iterations,
@@ -150,6 +168,7 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     };
   } finally {
     for (const p of ptrs) l.memFree(p);
+    if (viewed) l.memFreeViews!(viewed.base);
   }
 }
 
@@ -172,6 +191,7 @@ export function mergeRuns(a: GpuLitmusRun, b: GpuLitmusRun): GpuLitmusRun {
     ...(a.keyBits ? { keyBits: a.keyBits } : {}),
     histogram: [...rows.values()],
     other: { count: a.other.count + b.other.count, samples: a.other.samples + b.other.samples },
+    ...(a.gaveUp !== undefined || b.gaveUp !== undefined ? { gaveUp: (a.gaveUp ?? 0) + (b.gaveUp ?? 0) } : {}),
     instances,
     perLaunch: a.perLaunch,
     iterations: a.iterations + b.iterations,

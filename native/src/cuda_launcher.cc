@@ -13,6 +13,8 @@
 void RegisterHostMem(Napi::Env env, Napi::Object exports);
 // native/src/peer.cc: peer access between two GPUs (the `peer` command).
 void RegisterPeer(Napi::Env env, Napi::Object exports);
+// native/src/views.cc: one allocation mapped at several virtual addresses (litmus aliases).
+void RegisterViews(Napi::Env env, Napi::Object exports);
 
 namespace {
 
@@ -379,6 +381,7 @@ Napi::Object Module(Napi::Env env, Napi::Object exports) {
   exports.Set("synchronize", Napi::Function::New(env, Synchronize));
   RegisterHostMem(env, exports);
   RegisterPeer(env, exports);
+  RegisterViews(env, exports);
   return exports;
 }
 

@@ -302,4 +302,22 @@ describe('litmus --backend gpu reproducers', () => {
     expect(bad.out).toMatch(/--repro cases\/litmus\/nothing\.litmus: not a test this run runs/);
     expect(bad.log).toBe('');
   }, 180_000);
+  it("a virtual-alias test: the runner maps mem twice (one view's bytes at launch, lt_test's eighth parameter the bytes between views), and the reproducer maps it the same way (cuMemCreate once, cuMemMap per view) and makes the runner's launches", async (ctx) => {
+    if (noPtxas || !nvcc || !cc) ctx.skip();
+    const T = 'cases/litmus/Alias+MP+fence.proxy.alias-writer.litmus';
+    const out = join(dir, 'alias');
+    const a = await run([T, '--iterations', '2', '--instances', '1024', '--stress-warps', '0', '--repro', T, '--out', out], '0,0;1,1;1,0');
+    expect(a.code, a.out).toBe(1); // (1, 0): forbidden with the writer's alias fence
+    const tests = a.log.split('\n').filter((l) => l.startsWith('lt_test'));
+    expect(tests.length).toBe(2);
+    // mem, regs, perm, iter, ni, stride, scratch, then the bytes between views (2 MiB: the stand-in's granularity)
+    for (const l of tests) expect(l.split(' ').slice(5)).toEqual([expect.stringMatching(/^2097152:/), ...Array(6).fill(expect.anything()), '2097152']);
+    expect(readFileSync(join(out, 'params.h'), 'utf8')).toMatch(/ALIAS_VIEWS = 1, LOOPS = 0 \}/);
+    const r = buildAndRun(out, '0,0;1,1;1,0');
+    expect(r.code, r.out).toBe(1);
+    expect(r.log).toBe(a.log);
+    // a test without aliases keeps the seven parameters
+    const mp = await run([MP, '--iterations', '1', '--instances', '1024', '--stress-warps', '0'], '0,0');
+    expect(mp.log.split('\n')[0]!.split(' ').length).toBe(5 + 7);
+  }, 180_000);
 });

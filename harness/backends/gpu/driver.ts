@@ -69,6 +69,14 @@ export interface Launcher {
   memAllocOn?(ordinal: number, bytes: number): bigint;
   /** cuCtxSynchronize of a device's primary context (the current context is kept). */
   synchronizeOn?(ordinal: number): void;
+  /**
+   * native/src/views.cc (absent in an addon built before it): one physical allocation of at least
+   * `bytes` (cuMemCreate once) mapped `views` times back to back (cuMemMap per view): byte o of view
+   * k, at base + k * viewBytes, is byte o of view 0 under another virtual address. No multicast.
+   */
+  memAllocViews?(bytes: number, views: number): { base: bigint; viewBytes: number };
+  /** Unmaps every view of memAllocViews's allocation at `base`, frees its addresses and releases it. */
+  memFreeViews?(base: bigint): void;
 }
 
 /** What the driver says of the link from device a to device b (null: the driver gave no value). */
