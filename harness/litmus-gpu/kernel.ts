@@ -71,7 +71,8 @@ export function launchGeometry(
   stress: StressOptions,
   instances?: number,
 ): { groups: number; warpGroups: number; instances: number; block: number; grid: number } {
-  const warpGroups = Math.max(1, Math.floor(Math.min(16, 24 - stress.warps) / p.threadsPerCta));
+  // a test with barriers: each warp group its own hardware barriers (16 per CTA)
+  const warpGroups = Math.max(1, Math.min(Math.floor(Math.min(16, 24 - stress.warps) / p.threadsPerCta), Math.floor(16 / (p.barrierIds ?? 1))));
   const block = (warpGroups * p.threadsPerCta + stress.warps) * 32;
   // about 2 CTAs of block threads per SM, all resident at once
   const ctasPerSm = Math.max(1, Math.floor(2048 / block) >= 2 ? 2 : 1);
@@ -252,14 +253,31 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     };
     const loopy = th.code.some((_, i) => backward(i));
     if (loopy) L.push('  mov.u32 %LP, 0;');
+    // a barrier (8.9.4): the warp group's own hardware barrier for its id, counting one warp per test thread of its
+    // group; barrier.sync/arrive, not bar.sync (= barrier.sync.aligned), as an instance's lanes may diverge in branches
+    const nb = pl.barrierIds ?? 0;
+    const barrier = (i: number, arrive: boolean) => {
+      const b = plan.barriers![`${t}:${i}`]!;
+      return [`  mad.lo.u32 %u, %wg, ${nb}, ${b.id};`, `  barrier.${arrive ? 'arrive' : 'sync'} %u, ${32 * b.threads};`];
+    };
     let code = th.code.map((ins, i) => [
-      ...(backward(i) ? ['  add.u32 %LP, %LP, 1;', `  setp.ge.u32 %p, %LP, ${LOOP_BOUND};`, `  @%p bra GIVEUP${t};`] : []),
-      ...emit(ins, t, textLines, locs, reg, plan),
+      ...(backward(i) ? ['  add.u32 %LP, %LP, 1;', `  setp.ge.u32 %p, %LP, ${LOOP_BOUND};`, `  @%p bra GIVEUP${t}_${i};`] : []),
+      ...(ins.kind === 'barrier' ? barrier(i, !!ins.arrive) : emit(ins, t, textLines, locs, reg, plan)),
     ]);
     if (plant === 'hoist' && t === 0) code = code.reverse().flatMap((c, i) => (i === 0 ? [c] : [['  nanosleep.u32 2000;', ...c]]));
     if (plant === 'drop-wait' && t === 0) code = code.map((c, i) => (th.code[i]!.kind === 'bulkWait' ? [] : c));
     for (const c of code) L.push(...c);
-    if (loopy) L.push(`  bra DONE${t};`, `GIVEUP${t}:`, '  st.global.u32 [%AH], 1;', `DONE${t}:`);
+    // giving up in the loop at i: the instance's give-up word, then an arrival at each later barrier (no thread of its group waits forever)
+    if (loopy) {
+      L.push(`  bra DONE${t};`);
+      th.code.forEach((_, i) => {
+        if (!backward(i)) return;
+        L.push(`GIVEUP${t}_${i}:`, '  st.global.u32 [%AH], 1;');
+        th.code.forEach((b, k) => k > i && b.kind === 'barrier' && L.push(...barrier(k, true)));
+        L.push(`  bra DONE${t};`);
+      });
+      L.push(`DONE${t}:`);
+    }
     // a thread that issued bulk operations waits for them before it stores and exits (its CTA's shared source stays valid; the final values are complete)
     if (th.code.some((i) => i.kind === 'async')) L.push('  cp.async.bulk.wait_group 0;');
     // the owner of an mbarrier waits for its phase to complete (every complete-tx done) before the cluster's last barrier: no CTA exits under an asynchronous operation

@@ -12,6 +12,8 @@ export interface Placement {
   readonly threadsPerCta: number;
   /** Per test thread: its test cluster, CTA rank in that cluster, warp index in its CTA. */
   readonly at: readonly { cluster: number; rank: number; warp: number }[];
+  /** Distinct barrier ids the test uses (plan.barriers): each warp group of a CTA gets its own hardware barriers. */
+  readonly barrierIds?: number;
 }
 
 export interface TestPlan {
@@ -56,6 +58,12 @@ export interface TestPlan {
    * judging it (the model unrolls a loop: an instance that never left it has no outcome to judge).
    */
   readonly loops?: true;
+  /**
+   * Per barrier instruction (`<thread>:<index in its code>`): the index of its id among the test's
+   * distinct ids (the hardware barrier is warp group * barrierIds + index) and the threads of its
+   * group (the count of `barrier.sync`/`barrier.arrive` is 32 times that: one warp per test thread).
+   */
+  readonly barriers?: Readonly<Record<string, { readonly id: number; readonly threads: number }>>;
 }
 
 export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
@@ -71,6 +79,28 @@ const BULK_RUNS =
 
 /** The skip reason of a test that uses the texture, surface or constant proxy: one no kernel of this runner can overcome. */
 export const NO_KERNEL_PROXY = 'the texture, surface and constant proxies are not run (the runner has no texture, surface or constant objects)';
+
+/** Why a test whose barriers would leave a thread waiting forever is not run: the model has no execution for it, and the kernel would hang. */
+export const BARRIER_HANG = 'a thread would wait at the barrier forever: the model stops it there, a kernel would hang';
+/** Why a test whose barriers deadlock is not run. */
+export const BARRIER_DEADLOCK = 'a deadlock: the model has no execution, a kernel would hang';
+/** Why a barrier whose id or quorum is loaded at run time is not run. */
+export const BARRIER_DYNAMIC =
+  "bar.sync's thread count must be given before the run, and how many threads arrive at each barrier depends on the loaded value: not run";
+
+/** The value of a constant, or of a register the thread never writes (its initial value); else undefined. */
+function staticValue(th: LitmusTest['threads'][number], e: Expr, init: Readonly<Record<string, bigint>>): bigint | undefined {
+  if (e.k === 'const') return e.v;
+  if (e.k !== 'reg') return undefined;
+  const written = th.code.some((i) => ('dst' in i && i.dst === e.r) || (i.kind === 'local' && i.dst === e.r));
+  return written ? undefined : (init[e.r] ?? 0n);
+}
+
+/** Whether the branch at index b (to label `target`) may skip or repeat the instruction at index i (i lies between them). */
+function crosses(code: LitmusTest['threads'][number]['code'], b: number, target: string, i: number): boolean {
+  const g = code.findIndex((x) => x.kind === 'label' && x.name === target);
+  return g >= 0 && Math.min(b, g) < i && i < Math.max(b, g);
+}
 
 /** The location a name stands for after its generic aliases and non-generic views (8.2.2): the physical one. */
 export function physicalOf(test: LitmusTest, name: string): string {
@@ -155,6 +185,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
     }
   let bulk = false;
   let loops = false;
+  /** Per test CTA and barrier id: the arrivals (thread, code index, quorum, arrive-only). */
+  const arrivals = new Map<string, { thread: number; index: number; q?: bigint; arrive: boolean }[]>();
   const bulkLocs = new Set<string>();
   /** Per mbarrier: the bytes of complete-tx the test's asynchronous operations perform in the model and on the GPU. */
   const mbarTx = new Map<string, { model: bigint; gpu: bigint }>();
@@ -228,6 +260,21 @@ export function planTest(test: LitmusTest, text: string): Plan {
             `P${th.id} line ${ins.line}: '${op}' (of the mbarrier operations, try_wait on a .shared::cta mbarrier runs; init, arrive and expect_tx run before the test, from its init block)`,
           );
         mbarWaited.add(ins.mbar);
+      } else if (ins.kind === 'barrier') {
+        // a barrier of the test's CTA (8.9.4): its id and quorum known before the run (constants, or registers the thread never writes)
+        const id = staticValue(th, ins.id, test.regInit[th.id] ?? {});
+        const q = ins.count ? staticValue(th, ins.count, test.regInit[th.id] ?? {}) : undefined;
+        if (id === undefined || (ins.count && q === undefined))
+          return no(`P${th.id} line ${ins.line}: a barrier whose ${id === undefined ? 'id' : 'quorum'} is a value loaded at run time (${BARRIER_DYNAMIC})`);
+        if (id < 0n || id > 15n) return no(`P${th.id} line ${ins.line}: barrier id ${id} (PTX has barriers 0 to 15: 9.7.13.1 bar)`);
+        const i = th.code.indexOf(ins);
+        if (th.code.some((b, bi) => b.kind === 'branch' && crosses(th.code, bi, b.target, i)))
+          return no(`P${th.id} line ${ins.line}: a barrier a branch may skip or repeat (how many threads arrive is known only at run time: not run)`);
+        const key = `${th.cta}/${id}`;
+        const list = arrivals.get(key) ?? arrivals.set(key, []).get(key)!;
+        if (list.some((a) => a.thread === th.id))
+          return no(`P${th.id} line ${ins.line}: a second arrival at barrier ${id} (not run: one arrival per thread and barrier)`);
+        list.push({ thread: th.id, index: i, q, arrive: !!ins.arrive });
       } else if (ins.kind === 'label') {
         // a branch target: emitted as a PTX label of the thread
       } else if (ins.kind === 'branch') {
@@ -253,11 +300,37 @@ export function planTest(test: LitmusTest, text: string): Plan {
         if (!/^(fence\.(sc|acq_rel|acquire|release)\.(cta|cluster|gpu|sys)|membar\.(cta|gl|sys))$/.test(op))
           return no(`P${th.id} line ${ins.line}: fence '${op}' not run in this slice`);
       } else {
-        return no(
-          `P${th.id}${'line' in ins && ins.line ? ` line ${ins.line}` : ''}: a ${ins.kind} instruction (barriers, loops and mbarrier set-up inside a thread are not run in this slice)`,
-        );
+        return no(`P${th.id}: a ${(ins as { kind: string }).kind} instruction (not run in this slice)`);
       }
     }
+  }
+  // barriers: each (CTA, id) one group of every arrival (the quorum, default all of them); fewer or more would leave a thread waiting forever or group at run time
+  const barrierIds = [...new Set([...arrivals.keys()].map((k) => Number(k.split('/')[1])))].sort((a, b) => a - b);
+  const barriers: Record<string, { id: number; threads: number }> = {};
+  for (const [key, arr] of arrivals) {
+    const [cta, id] = key.split('/');
+    const q = arr.find((a) => a.q !== undefined)?.q ?? BigInt(arr.length);
+    if (arr.some((a) => a.q !== undefined && a.q !== q)) return no(`barrier ${id} of CTA ${cta} is given different quorums (not run)`);
+    if (BigInt(arr.length) < q || BigInt(arr.length) % q !== 0n)
+      return no(`barrier ${id} of CTA ${cta}: ${arr.length} arrival(s) for a quorum of ${q} (${BARRIER_HANG})`);
+    if (BigInt(arr.length) > q)
+      return no(`barrier ${id} of CTA ${cta}: ${arr.length} arrivals form groups of ${q} (which arrivals group together is decided at run time: not run)`);
+    for (const a of arr) barriers[`${a.thread}:${a.index}`] = { id: barrierIds.indexOf(Number(id)), threads: arr.length };
+  }
+  // a cycle of barriers (each thread's sync waits for its group before the thread's next barrier) deadlocks: the model has no execution, the kernel would hang
+  if (arrivals.size > 1) {
+    const next = new Map<string, Set<string>>();
+    for (const th of test.threads) {
+      const mine = th.code.flatMap((ins, i) =>
+        ins.kind === 'barrier' ? [{ key: `${th.cta}/${staticValue(th, ins.id, test.regInit[th.id] ?? {})}`, arrive: !!ins.arrive, i }] : [],
+      );
+      for (let k = 0; k + 1 < mine.length; k++)
+        if (!mine[k]!.arrive) (next.get(mine[k]!.key) ?? next.set(mine[k]!.key, new Set()).get(mine[k]!.key)!).add(mine[k + 1]!.key);
+    }
+    const reach = (from: string, to: string, seen = new Set<string>()): boolean =>
+      [...(next.get(from) ?? [])].some((n) => n === to || (!seen.has(n) && (seen.add(n), reach(n, to, seen))));
+    for (const key of arrivals.keys())
+      if (reach(key, key)) return no(`the barriers deadlock (barrier ${key.split('/')[1]} of CTA ${key.split('/')[0]} waits on itself: ${BARRIER_DEADLOCK})`);
   }
   // placement: test clusters, CTA ranks, warps
   const clusterOf = (t: (typeof test.threads)[number]) => (t.cluster !== undefined ? `k${t.cluster}` : `c${t.cta}`);
@@ -320,7 +393,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
     ok: true,
     plan: {
       test,
-      placement: { clusters: clusters.length, clusterSize, threadsPerCta, at },
+      placement: { clusters: clusters.length, clusterSize, threadsPerCta, at, ...(barrierIds.length ? { barrierIds: barrierIds.length } : {}) },
       locs,
       keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys],
       regKeys,
@@ -335,6 +408,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
       shared,
       ...(generic.length ? { aliases } : {}),
       ...(loops ? { loops: true as const } : {}),
+      ...(barrierIds.length ? { barriers } : {}),
     },
   };
 }

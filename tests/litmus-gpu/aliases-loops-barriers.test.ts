@@ -4,7 +4,10 @@
  * native/src/views.cc), at the aliased location's copy; what plans and what is refused with its
  * reason; the texture, surface and constant proxies skipped with the reason no kernel overcomes.
  * A loop (a backward branch) runs bounded: a thread gives up after LOOP_BOUND turns, and lt_count
- * counts its instance apart (not judged); with the stand-in, a planted give-up is reported.
+ * counts its instance apart (not judged); with the stand-in, a planted give-up is reported. A
+ * barrier runs as the warp group's own hardware barrier with one warp per thread of its group; one
+ * that would leave a thread waiting forever, deadlock, or count threads known only at run time is
+ * refused with the reason.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRESS, LOOP_BOUND, SAMPLES, launchGeometry, litmusModule } from '../../harness/litmus-gpu/kernel.js';
 import { runWithStandin } from '../helpers/standin.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
-import { NO_KERNEL_PROXY, planTest } from '../../harness/litmus-gpu/plan.js';
+import { BARRIER_DEADLOCK, BARRIER_DYNAMIC, BARRIER_HANG, NO_KERNEL_PROXY, planTest } from '../../harness/litmus-gpu/plan.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 
 const planOf = (text: string) => planTest(parseLitmus(text, 'x.litmus').test!, text);
@@ -92,10 +95,10 @@ describe('loops in the GPU runner', () => {
     // the count and the bound come before the backward branch itself
     expect(th1).toMatch(
       new RegExp(
-        `add\\.u32 %LP, %LP, 1;\\n {2}setp\\.ge\\.u32 %p, %LP, ${LOOP_BOUND};\\n {2}@%p bra GIVEUP1;\\n {2}setp\\.eq\\.u32 %p, %R_r0, 0;\\n {2}@%p bra LB1_LC00;`,
+        `add\\.u32 %LP, %LP, 1;\\n {2}setp\\.ge\\.u32 %p, %LP, ${LOOP_BOUND};\\n {2}@%p bra GIVEUP1_2;\\n {2}setp\\.eq\\.u32 %p, %R_r0, 0;\\n {2}@%p bra LB1_LC00;`,
       ),
     );
-    expect(th1).toMatch(/bra DONE1;\nGIVEUP1:\n {2}st\.global\.u32 \[%AH\], 1;\nDONE1:/);
+    expect(th1).toMatch(/bra DONE1;\nGIVEUP1_2:\n {2}st\.global\.u32 \[%AH\], 1;\n {2}bra DONE1;\nDONE1:/);
     // the give-up word is location index L + 1 (after the alignment word)
     expect(ptx).toContain(`mad.lo.u32 %u, %ni, ${plan.locs.length + 1}, %inst;`);
     const count = ptx.slice(ptx.indexOf('.entry lt_count'));
@@ -119,4 +122,71 @@ describe('loops in the GPU runner', () => {
     expect(g.histogram.find((h: { values: string[] }) => h.values[0] === '1').count).toBe(2 * 768);
     expect(r.out).toContain(`512 instance(s) not judged: a thread's loop ran ${LOOP_BOUND} times and gave up`);
   }, 60_000);
+});
+
+describe('barriers in the GPU runner', () => {
+  const test = (rows: string[], header = ' P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;', init = ['x=0;', 'y=0;']) =>
+    ['PTX B', '{', ...init, '}', header, ...rows, 'exists (P0:r0 == 0 /\\ P1:r0 == 0)'].join('\n');
+  const SB = test([' st.weak x, 1   | st.weak y, 1   ;', ' bar.cta.sync 3 | bar.cta.sync 3 ;', ' ld.weak r0, y  | ld.weak r0, x  ;']);
+  it("a barrier is the warp group's own hardware barrier for its id (warp group * ids + index), barrier.sync with one warp per thread of its group", () => {
+    const { plan, ptx } = moduleOf(SB);
+    expect(plan.placement.barrierIds).toBe(1);
+    expect(plan.barriers).toEqual({ '0:1': { id: 0, threads: 2 }, '1:1': { id: 0, threads: 2 } });
+    for (const t of [0, 1]) {
+      const code = ptx.slice(ptx.indexOf(`\nTH${t}:`), ptx.indexOf('  ret;', ptx.indexOf(`\nTH${t}:`)));
+      expect(code).toMatch(/st\.weak\.b32 \[%A\d\], %T0;\n {2}mad\.lo\.u32 %u, %wg, 1, 0;\n {2}barrier\.sync %u, 64;\n {2}ld\.weak/);
+    }
+    expect(ptx).not.toMatch(/\bbar\.(cta\.)?sync/);
+    // 16 hardware barriers a CTA: a test of 3 ids gets at most 5 warp groups a CTA
+    const three = test([
+      ' bar.cta.sync 1 | bar.cta.sync 1 ;',
+      ' bar.cta.sync 2 | bar.cta.sync 2 ;',
+      ' bar.cta.arrive 0, 4, 2 | bar.cta.sync 4 ;',
+      ' ld.weak r0, y  | ld.weak r0, x  ;',
+    ]);
+    const p = planOf(three);
+    if (!p.ok) throw new Error(p.reason);
+    expect(p.plan.placement.barrierIds).toBe(3);
+    expect(launchGeometry(p.plan.placement, 132, { ...DEFAULT_STRESS, warps: 0 }).warpGroups).toBe(5);
+    expect(launchGeometry(plan.placement, 132, { ...DEFAULT_STRESS, warps: 0 }).warpGroups).toBe(8);
+  });
+  it('refused with the reason: a barrier a thread would wait at forever, a deadlock, a loaded id, a barrier a branch skips, two arrivals of one thread', () => {
+    const reason = (t: string) => {
+      const p = planOf(t);
+      return p.ok ? 'planned' : p.reason;
+    };
+    const three = ' P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;';
+    expect(reason(test([' bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 2 ;', ' ld.weak r0, y | ld.weak r0, x | ;'], three))).toBe(
+      `barrier 1 of CTA 0: 3 arrival(s) for a quorum of 2 (${BARRIER_HANG})`,
+    );
+    expect(reason(test([' bar.cta.sync 1, 1, 3 | bar.cta.sync 1, 1, 3 ;', ' ld.weak r0, y | ld.weak r0, x ;']))).toBe(
+      `barrier 1 of CTA 0: 2 arrival(s) for a quorum of 3 (${BARRIER_HANG})`,
+    );
+    expect(reason(test([' bar.cta.sync 0 | bar.cta.sync 1 ;', ' bar.cta.sync 1 | bar.cta.sync 0 ;', ' ld.weak r0, y | ld.weak r0, x ;']))).toMatch(
+      new RegExp(`the barriers deadlock \\(barrier \\d of CTA 0 waits on itself: ${BARRIER_DEADLOCK}\\)`),
+    );
+    // arrive does not wait: the same order with an arrive first is no deadlock
+    expect(reason(test([' bar.cta.arrive 0, 2 | bar.cta.arrive 1, 2 ;', ' bar.cta.sync 1 | bar.cta.sync 0 ;', ' ld.weak r0, y | ld.weak r0, x ;']))).toBe(
+      'planned',
+    );
+    expect(reason(test([' ld.weak r2, y | ld.weak r0, x ;', ' bar.cta.sync 1, r2 | bar.cta.sync 1, 1 ;', ' ld.weak r0, y | ;']))).toContain(BARRIER_DYNAMIC);
+    // a register the thread never writes is its initial value
+    expect(reason(test([' bar.cta.sync 1, r2 | bar.cta.sync 1, 1 ;', ' ld.weak r0, y | ld.weak r0, x ;'], undefined, ['x=0;', 'y=0;', 'P0:r2=1;']))).toBe(
+      'planned',
+    );
+    expect(
+      reason(test([' ld.weak r1, y | ld.weak r0, x ;', ' beq r1, 0, LC00 | bar.cta.sync 1 ;', ' bar.cta.sync 1 | ;', ' LC00: | ;', ' ld.weak r0, y | ;'])),
+    ).toMatch(/a barrier a branch may skip or repeat/);
+    expect(reason(test([' bar.cta.sync 1 | bar.cta.sync 1 ;', ' bar.cta.sync 1 | bar.cta.sync 1 ;', ' ld.weak r0, y | ld.weak r0, x ;']))).toMatch(
+      /a second arrival at barrier 1/,
+    );
+  });
+  it('a thread that gives up in a loop arrives at its later barriers (barrier.arrive), so no thread of their groups waits forever', () => {
+    const spin = test(
+      [' st.weak x, 1 | LC00: ;', ' st.release.gpu y, 1 | ld.acquire.gpu r0, y ;', ' bar.cta.sync 2 | beq r0, 0, LC00 ;', ' ld.weak r0, x | bar.cta.sync 2 ;'],
+      ' P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;',
+    );
+    const { ptx } = moduleOf(spin);
+    expect(ptx).toMatch(/GIVEUP1_2:\n {2}st\.global\.u32 \[%AH\], 1;\n {2}mad\.lo\.u32 %u, %wg, 1, 0;\n {2}barrier\.arrive %u, 64;\n {2}bra DONE1;/);
+  });
 });
