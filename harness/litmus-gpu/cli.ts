@@ -244,6 +244,8 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
         }`,
       );
   /** Builds, compiles (in parallel) and runs items under their settings; one result per item. */
+  /** Set when a test's kernel faulted: the context is lost and no later test runs (each says so). */
+  let lost: string | undefined;
   const runItems = async (
     batch: readonly { item: Item; set: StressSetting; from: string; total: number; its?: number; per?: number }[],
   ): Promise<GpuLitmusResult[]> => {
@@ -293,6 +295,12 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
         },
       };
       const c = compiled[i]!;
+      if (lost) {
+        // a kernel fault is sticky: the context runs nothing more in this process
+        r.status = 'error';
+        r.reason = `not run: the GPU context was lost when ${lost} (every later test of this run is not run)`;
+        return r;
+      }
       if (c instanceof Error) {
         r.status = 'error';
         r.reason = `ptxas rejected its kernel: ${c.message.split('\n').slice(0, 4).join(' ')}`;
@@ -330,8 +338,17 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       } catch (e) {
         r.status = 'error';
         r.reason = (e as Error).message;
+        // a kernel that faulted (an illegal instruction or address) leaves the context unusable: say which test did it
+        if (/CUDA_ERROR_(ILLEGAL|LAUNCH_FAILED|MISALIGNED|HARDWARE_STACK|INVALID_PC|ASSERT)/.test(r.reason))
+          lost = `${item.file}'s kernel faulted (${r.reason})`;
       } finally {
-        if (m !== undefined) l.unloadModule(m);
+        try {
+          if (m !== undefined) l.unloadModule(m);
+        } catch (e) {
+          // the fault surfaces here when the launches were only queued: it is this test's
+          if (r.status !== 'error') (r.status = 'error'), (r.reason = (e as Error).message);
+          lost ??= `${item.file}'s kernel faulted (${(e as Error).message})`;
+        }
       }
       return r;
     });

@@ -267,13 +267,14 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     if (plant === 'hoist' && t === 0) code = code.reverse().flatMap((c, i) => (i === 0 ? [c] : [['  nanosleep.u32 2000;', ...c]]));
     if (plant === 'drop-wait' && t === 0) code = code.map((c, i) => (th.code[i]!.kind === 'bulkWait' ? [] : c));
     for (const c of code) L.push(...c);
-    // giving up in the loop at i: the instance's give-up word, then an arrival at each later barrier (no thread of its group waits forever)
+    // giving up in the loop at i: the instance's give-up word, then each later barrier as the code has it (sync or arrive: the
+    // lanes of a warp that gave up and those that did not meet each barrier with the same instruction, and no thread of its group waits forever)
     if (loopy) {
       L.push(`  bra DONE${t};`);
       th.code.forEach((_, i) => {
         if (!backward(i)) return;
         L.push(`GIVEUP${t}_${i}:`, '  st.global.u32 [%AH], 1;');
-        th.code.forEach((b, k) => k > i && b.kind === 'barrier' && L.push(...barrier(k, true)));
+        th.code.forEach((b, k) => k > i && b.kind === 'barrier' && L.push(...barrier(k, !!b.arrive)));
         L.push(`  bra DONE${t};`);
       });
       L.push(`DONE${t}:`);

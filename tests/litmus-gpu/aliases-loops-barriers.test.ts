@@ -181,12 +181,34 @@ describe('barriers in the GPU runner', () => {
       /a second arrival at barrier 1/,
     );
   });
-  it('a thread that gives up in a loop arrives at its later barriers (barrier.arrive), so no thread of their groups waits forever', () => {
+  it('a thread that gives up in a loop still meets its later barriers with their own instruction (barrier.sync here), so no thread of their groups waits forever', () => {
     const spin = test(
       [' st.weak x, 1 | LC00: ;', ' st.release.gpu y, 1 | ld.acquire.gpu r0, y ;', ' bar.cta.sync 2 | beq r0, 0, LC00 ;', ' ld.weak r0, x | bar.cta.sync 2 ;'],
       ' P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;',
     );
     const { ptx } = moduleOf(spin);
-    expect(ptx).toMatch(/GIVEUP1_2:\n {2}st\.global\.u32 \[%AH\], 1;\n {2}mad\.lo\.u32 %u, %wg, 1, 0;\n {2}barrier\.arrive %u, 64;\n {2}bra DONE1;/);
+    expect(ptx).toMatch(/GIVEUP1_2:\n {2}st\.global\.u32 \[%AH\], 1;\n {2}mad\.lo\.u32 %u, %wg, 1, 0;\n {2}barrier\.sync %u, 64;\n {2}bra DONE1;/);
   });
+});
+
+describe('a kernel that faults', () => {
+  it('ends the run with the results so far: the faulting test is an error naming the fault, every later one says it did not run and why; exit 1', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const report = mkdtempSync(join(tmpdir(), 'litmus-fault-'));
+    const files = ['cases/litmus/MP+atom.release+atom.acquire.gpu.litmus', 'cases/litmus/Alias+MP.litmus', 'cases/litmus/Alias+CoRR.litmus'];
+    const r = await runWithStandin(['litmus', '--backend', 'gpu', ...files, '--iterations', '1', '--instances', '1024', '--report', report], {
+      PTXCONF_LITMUS_ROWS: '0,0',
+      PTXCONF_LITMUS_FAULT: '2',
+    });
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).not.toMatch(/internal error/);
+    const rs = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')).results as { file: string; status: string; reason?: string }[];
+    const by = (f: string) => rs.find((x) => x.file === f)!;
+    expect(by(files[0]!).status).toBe('passed');
+    expect(by(files[1]!).status).toBe('error');
+    expect(by(files[1]!).reason).toMatch(/CUDA_ERROR_ILLEGAL_INSTRUCTION/);
+    expect(by(files[2]!).reason).toBe(
+      `not run: the GPU context was lost when ${files[1]}'s kernel faulted (${by(files[1]!).reason}) (every later test of this run is not run)`,
+    );
+  }, 60_000);
 });
