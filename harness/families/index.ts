@@ -24,6 +24,7 @@ import { cpReduceAsyncBulkPlugin } from './cp-reduce-async-bulk/index.js';
 import { bulkLitmus } from './cp-reduce-async-bulk/litmus.js';
 import { tensorGpu } from './cp-reduce-async-bulk-tensor/gpu.js';
 import { cpReduceAsyncBulkTensorPlugin } from './cp-reduce-async-bulk-tensor/index.js';
+import { tensorLitmus } from './cp-reduce-async-bulk-tensor/litmus.js';
 import { multimemCpReduceAsyncBulkPlugin } from './multimem-cp-reduce-async-bulk/index.js';
 import { multimemBulkMulticast } from './multimem-cp-reduce-async-bulk/multicast.js';
 import { multimemLdReducePlugin } from './multimem-ld_reduce/index.js';
@@ -66,7 +67,7 @@ export const FAMILIES: readonly FamilyEntry[] = [
   { plugin: multimemRedPlugin, multicast: redMulticast, litmus: multimemRedLitmus },
   { plugin: cpReduceAsyncBulkPlugin, gpu: bulkGpu, litmus: bulkLitmus },
   { plugin: multimemCpReduceAsyncBulkPlugin, multicast: multimemBulkMulticast },
-  { plugin: cpReduceAsyncBulkTensorPlugin, gpu: tensorGpu },
+  { plugin: cpReduceAsyncBulkTensorPlugin, gpu: tensorGpu, litmus: tensorLitmus },
   { plugin: redAsyncPlugin, gpu: redAsyncGpu, litmus: redAsyncLitmus },
 ];
 

@@ -24,7 +24,7 @@ import { fromRoot, shown as shownPath } from '../util/paths.js';
 import { litmusFiles, readLitmusFiles } from '../cli/litmus-files.js';
 import type { Judgement } from '../memory-model/events.js';
 import { DEFAULT_STRESS, type Plant, type StressOptions, LOOP_BOUND, launchGeometry, litmusModule } from './kernel.js';
-import { type TestPlan, planTest } from './plan.js';
+import { type TestPlan, moduleArch, planTest } from './plan.js';
 import { runPlanned } from './run.js';
 import { type FindingsFile, FINDINGS_FILE, explain, findingName, readFindingsFile } from './findings.js';
 import { mutantsOf, weakCount } from './mutants.js';
@@ -243,9 +243,9 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
             .join(', ') || SELF_TEST_FILE
         }`,
       );
-  /** Builds, compiles (in parallel) and runs items under their settings; one result per item. */
   /** Set when a test's kernel faulted: the context is lost and no later test runs (each says so). */
   let lost: string | undefined;
+  /** Builds, compiles (in parallel) and runs items under their settings; one result per item. */
   const runItems = async (
     batch: readonly { item: Item; set: StressSetting; from: string; total: number; its?: number; per?: number }[],
   ): Promise<GpuLitmusResult[]> => {
@@ -264,7 +264,8 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
         geo,
         asked: per ?? perLaunch,
         its: fixedIts ?? iterations ?? Math.max(1, Math.ceil(tot / geo.instances)),
-        module: litmusModule(item.plan, target.name, ptx, st, geo.warpGroups, plantOf(item.file)),
+        arch: moduleArch(item.plan, target.name),
+        module: litmusModule(item.plan, moduleArch(item.plan, target.name), ptx, st, geo.warpGroups, plantOf(item.file)),
       };
     });
     // one compile per distinct module (identical modules compiled at once race on the cache file)
@@ -273,7 +274,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
       if (!once.has(b.module))
         once.set(
           b.module,
-          compileModules([b.module], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then(
+          compileModules([b.module], { ptxas: backend.ptxas!, arch: b.arch, cacheDir }).then(
             (c) => c.modules[0]!.cubin,
             (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
           ),
@@ -499,6 +500,12 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     if (!r.gpu || !r.runs?.length || (!r.gpu.forbiddenSeen && !want)) continue; // a known deviation (explained finding) gets one too
     const item = items.find((it) => it.file === r.file)!;
     const rr = r.runs.slice().sort((a, b) => b.forbiddenSeen - a.forbiddenSeen)[0]!; // the setting that saw the most
+    if (item.plan.tensorMaps) {
+      io.out(
+        `no reproducer of ${r.file}: the runner encodes its tensor maps at run time (cuTensorMapEncodeTiled), which the reproducer's host program does not do`,
+      );
+      continue;
+    }
     const folder = want && o.out ? (reproWanted.length > 1 ? join(o.out, reproName(r.file)) : o.out) : join(dir, 'repro', reproName(r.file));
     const input = {
       file: r.file,

@@ -25,17 +25,12 @@
  */
 import type { Expr, Instr } from '../memory-model/events.js';
 import { type Placement, type TestPlan, TYPE_RE, regsIn, sourceOf, typedRmw } from './plan.js';
+import { SAMPLES, countKernel, histWords, keyWords, regWords } from './count-kernel.js';
 
-/** Other-outcome samples kept per run (device buffer rows). */
-export const SAMPLES = 64;
+export { SAMPLES, histWords, keyWords, regWords };
 
 /** Backward branches a thread takes before it gives up on its instance (plan.loops). */
 export const LOOP_BOUND = 1 << 20;
-
-/** Words of the histogram: K table rows, the other bin, its samples, and for a test with loops the give-up count. */
-export function histWords(plan: Pick<TestPlan, 'keys' | 'keyBits' | 'loops'>, rows: number): number {
-  return rows + 1 + SAMPLES * keyWords(plan) + (plan.loops ? 1 : 0);
-}
 
 export interface StressOptions {
   /** Extra warps per CTA that hammer scratch lines (0: none). */
@@ -115,7 +110,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   // ---- lt_test(mem, regs, perm, iter, ni, stride, scratch)
   // a test with virtual aliases takes one more parameter: the bytes between views of mem (plan.aliases)
   L.push(
-    `.visible .entry lt_test(.param .u64 pmem, .param .u64 pregs, .param .u64 pperm, .param .u32 piter, .param .u32 pni, .param .u32 pstride, .param .u64 pscratch${plan.aliases ? ', .param .u64 pview' : ''})`,
+    `.visible .entry lt_test(.param .u64 pmem, .param .u64 pregs, .param .u64 pperm, .param .u32 piter, .param .u32 pni, .param .u32 pstride, .param .u64 pscratch${plan.aliases ? ', .param .u64 pview' : ''}${plan.tensorMaps ? ', .param .u64 ptm' : ''})`,
     '{',
   );
   L.push(
@@ -179,6 +174,13 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     L.push(`  mad.lo.u32 %u, %ni, ${al ? al.of : j}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, `  add.u64 %A${j}, %mem, %a;`);
     if (al) L.push(`  mad.lo.u64 %A${j}, %view, ${al.view}, %A${j};`);
   });
+  // tensor maps: this instance's map of each (%TM, 128 bytes in ptm), and the element its tensor operations address (%CRD: this
+  // instance's copy, in 32-bit elements of the location's tensor)
+  if (plan.tensorMaps) {
+    L.push(`  .reg .b64 %tmb, %TMD, ${plan.tensorMaps.map((m) => `%TM${m.loc}`).join(', ')};`, '  .reg .b32 %CRD;', '  ld.param.u64 %tmb, [ptm];');
+    plan.tensorMaps.forEach((m, k) => L.push(`  mad.lo.u32 %u, %ni, ${k}, %inst;`, '  mul.wide.u32 %a, %u, 128;', `  add.u64 %TM${m.loc}, %tmb, %a;`));
+    L.push('  mul.lo.u32 %CRD, %inst, %stride;', `  mul.lo.u32 %CRD, %CRD, ${sb / 4};`);
+  }
   // shared location j: its copy for this slot in the CTA's array (%S, .shared::cta), the owner CTA's copy (%C, .shared::cluster, by mapa), and that as a generic address (%G)
   if (sharedLocs.length) L.push(`  mad.lo.u32 %shl, %wg, 32, %lane;`);
   for (const j of sharedLocs) {
@@ -225,6 +227,12 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     // (8.6) ahead of the barrier
     if (asyncTest && owned.some((j) => plan.mbarriers?.[j] === undefined)) L.push('  fence.proxy.async.shared::cta;');
     if (sharedLocs.length) L.push('  barrier.cluster.arrive;', '  barrier.cluster.wait;');
+    // the maps lt_count restored (generic writes before the launch) are acquired for the tensormap proxy, which kernel start does
+    // not do (8.9.4: it "must therefore be acquired explicitly using fence.proxy.tensormap::generic.acquire"); before the test's
+    // own code, so it orders none of the test's writes of a map
+    for (const m of plan.tensorMaps ?? [])
+      if (th.code.some((i) => i.kind === 'async' && i.accesses.some((a) => a.loc === locs[m.loc])))
+        L.push(`  fence.proxy.tensormap::generic.acquire.gpu [%TM${m.loc}], 128;`);
     if (stress.preload) L.push(...preloads(th.code, locs, (l) => test.locations[l]?.space === 'global'));
     if (stress.align) {
       // the instance's barrier word (location index L, reset by lt_count): arrive, then poll (at most 4096 times) until every test thread has
@@ -373,132 +381,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
       '}',
       '',
     );
-  // ---- lt_count(mem, regs, table, hist, init, ni, stride, k)
-  const R = regWords(plan);
-  const V = keyWords(plan);
-  L.push(
-    '.visible .entry lt_count(.param .u64 pmem, .param .u64 pregs, .param .u64 ptab, .param .u64 phist, .param .u64 pinit, .param .u32 pni, .param .u32 pstride, .param .u32 pk)',
-    '{',
-  );
-  L.push(
-    '  .reg .b64 %mem, %regs, %tab, %hist, %init, %a, %t;',
-    `  .reg .b32 %ni, %stride, %K, %i, %u, %j, %w, %n, %V<${Math.max(V, 1)}>;`,
-    '  .reg .pred %p, %q;',
-  );
-  L.push(
-    '  ld.param.u64 %mem, [pmem];',
-    '  ld.param.u64 %regs, [pregs];',
-    '  ld.param.u64 %tab, [ptab];',
-    '  ld.param.u64 %hist, [phist];',
-    '  ld.param.u64 %init, [pinit];',
-    '  ld.param.u32 %ni, [pni];',
-    '  ld.param.u32 %stride, [pstride];',
-    '  ld.param.u32 %K, [pk];',
-  );
-  L.push(
-    '  mov.u32 %u, %ctaid.x;',
-    '  mov.u32 %j, %ntid.x;',
-    '  mov.u32 %i, %tid.x;',
-    '  mad.lo.u32 %i, %u, %j, %i;',
-    '  setp.ge.u32 %p, %i, %ni;',
-    '  @%p ret;',
-  );
-  // the outcome as words: each register key's words (low word first for 64-bit ones), then each location key's
-  for (let k = 0; k < R; k++)
-    L.push(
-      `  mad.lo.u32 %u, %i, ${R}, ${k};`,
-      '  mul.wide.u32 %a, %u, 4;',
-      '  add.u64 %a, %regs, %a;',
-      `  ld.global.u32 %V${k}, [%a];`,
-      '  st.global.u32 [%a], 0;',
-    );
-  let mw = R;
-  plan.memKeys.forEach((m) => {
-    // a virtual alias's value is its aliased location's
-    const j = plan.aliases?.[locs.indexOf(m)]?.of ?? locs.indexOf(m);
-    L.push(
-      `  mad.lo.u32 %u, %ni, ${j}, %i;`,
-      '  mul.lo.u32 %u, %u, %stride;',
-      `  mul.wide.u32 %a, %u, ${sb};`,
-      '  add.u64 %a, %mem, %a;',
-      `  ld.global.u32 %V${mw++}, [%a];`,
-    );
-    if (plan.locBits?.[j] === 64) L.push(`  ld.global.u32 %V${mw++}, [%a+4];`);
-  });
-  // reset memory for the next iteration
-  locs.forEach((_, j) =>
-    L.push(
-      `  mad.lo.u32 %u, %ni, ${j}, %i;`,
-      '  mul.lo.u32 %u, %u, %stride;',
-      `  mul.wide.u32 %a, %u, ${sb};`,
-      '  add.u64 %a, %mem, %a;',
-      `  ld.global.u32 %w, [%init+${j * 4}];`,
-      '  st.global.u32 [%a], %w;',
-      ...(plan.locBits?.[j] === 64 ? ['  st.global.u32 [%a+4], 0;'] : []),
-    ),
-  );
-  if (stress.align)
-    L.push(
-      `  mad.lo.u32 %u, %ni, ${locs.length}, %i;`,
-      '  mul.lo.u32 %u, %u, %stride;',
-      `  mul.wide.u32 %a, %u, ${sb};`,
-      '  add.u64 %a, %mem, %a;',
-      '  st.global.u32 [%a], 0;',
-    );
-  // an instance a thread gave up on (its loop ran LOOP_BOUND times): counted in the histogram's last word, not judged
-  if (plan.loops)
-    L.push(
-      `  mad.lo.u32 %u, %ni, ${locs.length + 1}, %i;`,
-      '  mul.lo.u32 %u, %u, %stride;',
-      `  mul.wide.u32 %a, %u, ${sb};`,
-      '  add.u64 %a, %mem, %a;',
-      '  ld.global.u32 %w, [%a];',
-      '  st.global.u32 [%a], 0;',
-      '  setp.eq.u32 %p, %w, 0;',
-      '  @%p bra JUDGE;',
-      `  add.u32 %u, %K, ${1 + SAMPLES * V};`,
-      '  mul.wide.u32 %a, %u, 4;',
-      '  add.u64 %a, %hist, %a;',
-      '  red.global.add.u32 [%a], 1;',
-      '  ret;',
-      'JUDGE:',
-    );
-  // table search
-  L.push(
-    '  mov.u32 %n, 0;',
-    'SEARCH:',
-    '  setp.ge.u32 %p, %n, %K;',
-    '  @%p bra OTHER;',
-    `  mul.lo.u32 %u, %n, ${V * 4};`,
-    '  cvt.u64.u32 %a, %u;',
-    '  add.u64 %a, %tab, %a;',
-    '  setp.eq.u32 %q, %n, %n;',
-  );
-  for (let x = 0; x < V; x++) L.push(`  ld.global.u32 %w, [%a+${x * 4}];`, `  setp.eq.and.u32 %q, %w, %V${x}, %q;`);
-  L.push(
-    '  @%q bra FOUND;',
-    '  add.u32 %n, %n, 1;',
-    '  bra SEARCH;',
-    'FOUND:',
-    '  mul.wide.u32 %a, %n, 4;',
-    '  add.u64 %a, %hist, %a;',
-    '  red.global.add.u32 [%a], 1;',
-    '  ret;',
-  );
-  L.push(
-    'OTHER:',
-    '  mul.wide.u32 %a, %K, 4;',
-    '  add.u64 %a, %hist, %a;',
-    '  atom.global.add.u32 %n, [%a], 1;',
-    `  setp.ge.u32 %p, %n, ${SAMPLES};`,
-    '  @%p ret;',
-    `  mul.lo.u32 %u, %n, ${V * 4};`,
-    '  cvt.u64.u32 %t, %u;',
-    '  add.u64 %a, %a, 4;',
-    '  add.u64 %a, %a, %t;',
-  );
-  for (let x = 0; x < V; x++) L.push(`  st.global.u32 [%a+${x * 4}], %V${x};`);
-  L.push('  ret;', '}', '');
+  L.push(...countKernel(plan, stress));
   return L.join('\n');
 }
 
@@ -522,16 +405,6 @@ export function preloads(code: readonly Instr[], locs: readonly string[], keep: 
   if (out.length) out.unshift('  mov.u32 %SINK, 0;');
   if (out.length) out.push('  setp.eq.u32 %p, %SINK, 0x7fffff5a;', '  @%p st.global.u32 [%sc], %SINK;');
   return out;
-}
-
-/** Words of the condition's registers per instance in `regs` (a 64-bit register is two). */
-export function regWords(plan: TestPlan): number {
-  return plan.regKeys.reduce((s, _, k) => s + ((plan.keyBits?.[k] ?? 32) === 64 ? 2 : 1), 0);
-}
-
-/** Words of one outcome (every key; a 64-bit key is two, low word first). */
-export function keyWords(plan: Pick<TestPlan, 'keys' | 'keyBits'>): number {
-  return plan.keys.reduce((s, _, k) => s + ((plan.keyBits?.[k] ?? 32) === 64 ? 2 : 1), 0);
 }
 
 function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly string[], reg: (r: string) => string, plan?: TestPlan): string[] {
@@ -566,7 +439,23 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
   const operand = (e: Expr): string => operandAt(e, bits);
   const q = (i: { sem: string; scope: string; volatile?: boolean }) => (i.volatile ? '.volatile' : i.sem === 'weak' ? '.weak' : `.${i.sem}.${i.scope}`);
   const sp = (i: { space?: string }) => (i.space === 'global' ? '.global' : i.space === 'shared::cta' || i.space === 'shared::cluster' ? `.${i.space}` : '');
-  if (ins.kind === 'read') out.push(`  ld${q(ins)}${sp(ins)}.${ty} ${reg(ins.dst)}, ${A(ins.loc, ins.space)};`);
+  // a tensor map's location: its address (%TM), and the address of a location's tensor (the copies of every instance)
+  const tmOf = (loc: string) => `%TM${locs.indexOf(loc)}`;
+  const tensorOf = (loc: string) => [
+    '  mul.lo.u32 %u, %ni, %stride;',
+    `  mul.wide.u32 %TMD, %u, ${locs.indexOf(loc) * (plan?.slotBytes ?? 4)};`,
+    '  add.u64 %TMD, %mem, %TMD;',
+  ];
+  const map = plan?.tensorMaps?.find((m) => 'loc' in ins && locs[m.loc] === ins.loc);
+  if (ins.kind === 'write' && map && ins.value.k === 'const') {
+    // tensormap.replace of the map's global address: the tensor of the location it now points at
+    out.push(...tensorOf(locs[map.targets[Number(ins.value.v)]!]!), `  ${op} [${tmOf(ins.loc)}], %TMD;`);
+  } else if (ins.kind === 'proxyFence' && ins.covers) out.push(`  ${op} [${tmOf(ins.covers)}], 128;`);
+  else if (ins.kind === 'async' && op.startsWith('cp.reduce.async.bulk.tensor')) {
+    const tm = ins.accesses[0]!.loc;
+    const src = ins.accesses[1]!;
+    out.push(`  ${op} [${tmOf(tm)}, {%CRD}], ${A(src.loc, src.space)};`);
+  } else if (ins.kind === 'read') out.push(`  ld${q(ins)}${sp(ins)}.${ty} ${reg(ins.dst)}, ${A(ins.loc, ins.space)};`);
   else if (ins.kind === 'write') {
     const v = operand(ins.value);
     out.push(`  st${q(ins)}${sp(ins)}.${ty} ${A(ins.loc, ins.space)}, ${v};`);

@@ -6,7 +6,8 @@
  * - `fence`: one `fence`/`membar` (or `fence.proxy.alias`) dropped;
  * - `scope`: one scope narrowed (`.sys` -> `.gpu`/`.cluster`/`.cta`, `membar.gl` -> `membar.cta`, ...);
  * - `placement`: one thread moved to a CTA of its own (in its cluster), or to a cluster of its own;
- * - `async`: one `fence.proxy.async` dropped or narrowed to another state space, or one
+ * - `async`: one `fence.proxy.async` dropped or narrowed to another state space, one
+ *   `fence.proxy.tensormap::generic` dropped, or one
  *   `cp.async.bulk.wait_group N` taken as `cp.async.bulk.wait_group.read N`, or one acquire
  *   `mbarrier.try_wait` weakened to `.relaxed` (the mistakes users make with the async proxy).
  * Mutants are made on the source text (the GPU kernel emits instructions from their own column),
@@ -121,6 +122,11 @@ function rawCandidates(test: LitmusTest, text: string): Omit<Candidate, 'allowed
           const nt = withOp(`fence.proxy.async.${sp}`);
           if (nt) out.push({ cls: 'async', name: `async:${where}:${sp}`, change: `P${t} line ${ins.line}: '${op}' narrowed to .${sp}`, text: nt });
         }
+        continue;
+      }
+      if (ins.kind === 'proxyFence' && op.startsWith('fence.proxy.tensormap::generic')) {
+        const dropped = editCell(tb, li, t, (c) => ' '.repeat(c.length));
+        if (dropped) out.push({ cls: 'async', name: `async:${where}:drop`, change: `P${t} line ${ins.line}: '${op}' dropped`, text: dropped });
         continue;
       }
       if (ins.kind === 'proxyFence' && op === 'fence.proxy.alias') {

@@ -64,6 +64,14 @@ export interface TestPlan {
    * group (the count of `barrier.sync`/`barrier.arrive` is 32 times that: one warp per test thread).
    */
   readonly barriers?: Readonly<Record<string, { readonly id: number; readonly threads: number }>>;
+  /**
+   * Tensor maps (`tm @ tensormap d0, d1`), in `locs` order of their locations: each instance has its
+   * own 128-byte map of each (buffer `ptm`, map k of instance i at (k * NI + i) * 128), a 1-D map of
+   * 32-bit elements over the copies of the location it points at (`targets`: location indices; the
+   * first at the start, which lt_count restores after each launch). Its module targets the arch's `a`
+   * variant (tensormap.replace needs sm_90a).
+   */
+  readonly tensorMaps?: readonly { readonly loc: number; readonly targets: readonly number[] }[];
 }
 
 export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
@@ -75,7 +83,7 @@ export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
  * every direction (one 16-byte chunk).
  */
 const BULK_RUNS =
-  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$/;
+  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$|^cp\.reduce\.async\.bulk\.tensor\.1d\.global\.shared::cta\.(add|min|max|inc|dec|and|or|xor)(\.tile)?\.bulk_group$/;
 
 /** The skip reason of a test that uses the texture, surface or constant proxy: one no kernel of this runner can overcome. */
 export const NO_KERNEL_PROXY = 'the texture, surface and constant proxies are not run (the runner has no texture, surface or constant objects)';
@@ -107,6 +115,11 @@ export function physicalOf(test: LitmusTest, name: string): string {
   let n = name;
   for (let k = 0; k < 16 && test.locations[n]?.aliasOf; k++) n = test.locations[n]!.aliasOf!;
   return n;
+}
+
+/** The target a test's module is written for: the arch's `a` variant where it writes a tensor map (tensormap.replace needs sm_90a). */
+export function moduleArch(plan: Pick<TestPlan, 'tensorMaps'>, arch: string): string {
+  return plan.tensorMaps && !arch.endsWith('a') ? `${arch}a` : arch;
 }
 
 /** Whether an expression is register arithmetic the kernel computes (+ - * & | ^ of registers and constants; no comparison). */
@@ -176,6 +189,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
   for (const th of test.threads)
     for (const ins of th.code) {
       if (ins.kind !== 'read' && ins.kind !== 'write' && ins.kind !== 'rmw') continue;
+      if (test.locations[ins.loc]?.tensorMap) continue; // a tensor map: 128 bytes of its own (plan.tensorMaps)
       const bits = widthOf(sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '', ins.kind);
       if (bits === undefined || (bits !== 32 && bits !== 64)) continue; // refused below
       const had = locBits.get(ins.loc);
@@ -194,7 +208,11 @@ export function planTest(test: LitmusTest, text: string): Plan {
   for (const th of test.threads) {
     if (th.gpu !== 0) return no(`P${th.id} runs on gpu ${th.gpu} (one GPU only)`);
     for (const ins of th.code) {
-      if (ins.kind === 'read' || ins.kind === 'write' || ins.kind === 'rmw') {
+      if ((ins.kind === 'read' || ins.kind === 'write' || ins.kind === 'rmw') && test.locations[ins.loc]?.tensorMap) {
+        // tensormap.replace of the map's global address: emitted as written
+        if (ins.kind !== 'write' || !/^tensormap\.replace\./.test(sourceOf(lines, ins, th.id) ?? ''))
+          return no(`P${th.id} line ${ins.line}: an access of tensor map ${ins.loc} other than tensormap.replace (not run)`);
+      } else if (ins.kind === 'read' || ins.kind === 'write' || ins.kind === 'rmw') {
         if (ins.proxy !== 'generic')
           return no(
             `P${th.id} line ${ins.line}: a ${ins.proxy}-proxy access (${ins.proxy === 'async' ? 'not run in this slice' : `${NO_KERNEL_PROXY}: ${ins.proxy} memory is read through a ${ins.proxy === 'constant' ? 'constant bank' : `${ins.proxy} object`}, not at a location's address`})`,
@@ -246,7 +264,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
             `P${th.id} line ${ins.line}: '${op}' (of the asynchronous operations, cp.async.bulk copies, cp.reduce.async.bulk into global memory (bulk_group) or .shared::cluster memory (mbarrier) and red.async run, on 32-bit elements)`,
           );
         bulk = true;
-        for (const a of ins.accesses) bulkLocs.add(a.loc);
+        for (const a of ins.accesses) for (const l of a.kind === 'rmw' && a.via ? a.via.targets : [a.loc]) bulkLocs.add(l);
         if (ins.completion.kind === 'mbarrier') {
           // the GPU moves a 16-byte slot where the model's bulk operation moves one element: the phase expects what the GPU moves
           const gpuBytes = ins.accesses.some((a) => a.kind === 'read') ? 16n : ins.completion.bytes;
@@ -293,8 +311,10 @@ export function planTest(test: LitmusTest, text: string): Plan {
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
         if (['texture', 'surface', 'constant'].includes(ins.proxy))
           return no(`P${th.id} line ${ins.line}: '${op}' (${NO_KERNEL_PROXY}; and PTX has no such fence: 9.7.13.4 fence.proxy)`);
-        if (!/^fence\.proxy\.(alias|async(\.(global|shared::cta|shared::cluster))?)$/.test(op))
-          return no(`P${th.id} line ${ins.line}: '${op}' (of the proxy fences, fence.proxy.async and fence.proxy.alias run in this slice)`);
+        if (!/^fence\.proxy\.(alias|async(\.(global|shared::cta|shared::cluster))?|tensormap::generic\.(release|acquire)\.(cta|cluster|gpu|sys))$/.test(op))
+          return no(
+            `P${th.id} line ${ins.line}: '${op}' (of the proxy fences, fence.proxy.async, fence.proxy.alias and fence.proxy.tensormap::generic run in this slice)`,
+          );
       } else if (ins.kind === 'fence') {
         const op = sourceOf(lines, ins, th.id)?.split(/\s+/)[0] ?? '';
         if (!/^(fence\.(sc|acq_rel|acquire|release)\.(cta|cluster|gpu|sys)|membar\.(cta|gl|sys))$/.test(op))
@@ -364,10 +384,13 @@ export function planTest(test: LitmusTest, text: string): Plan {
   }
   for (const r of regKeys) if (!test.threads[r.thread]) return no(`the condition names P${r.thread}, which is not a thread`);
   for (const m of memKeys) if (!test.locations[m]) return no(`the condition names ${m}, not a location of the test`);
+  for (const m of memKeys)
+    if (test.locations[m]!.tensorMap) return no(`the condition names tensor map ${m} (its value is a map, not a number the device counts)`);
   const locs = Object.keys(test.locations);
   const lb = locs.map((l) => locBits.get(l) ?? 32);
   for (const l of bulkLocs)
-    if ((locBits.get(l) ?? 32) !== 32) return no(`location ${l} is a bulk operation's and holds ${locBits.get(l)}-bit values (32-bit elements run)`);
+    if (!test.locations[l]?.tensorMap && (locBits.get(l) ?? 32) !== 32)
+      return no(`location ${l} is a bulk operation's and holds ${locBits.get(l)}-bit values (32-bit elements run)`);
   // an mbarrier starts with init(1) and arrive.expect_tx of its initial value: the pending tx count, which the test's complete-tx must use up
   for (const b of new Set([...mbarTx.keys(), ...mbarWaited])) {
     const loc = test.locations[b]!;
@@ -388,6 +411,10 @@ export function planTest(test: LitmusTest, text: string): Plan {
   const generic = locs.filter((l) => test.locations[l]!.aliasOf && (test.locations[l]!.proxy ?? 'generic') === 'generic');
   if (generic.length > 4) return no(`${generic.length} virtual aliases (at most 4 run)`);
   const aliases = locs.map((l) => (generic.includes(l) ? { view: generic.indexOf(l) + 1, of: locs.indexOf(physicalOf(test, l)) } : undefined));
+  const tensorMaps = locs.flatMap((l, j) => {
+    const t = test.locations[l]!.tensorMap;
+    return t ? [{ loc: j, targets: t.map((d) => locs.indexOf(d)) }] : [];
+  });
   const keyBits = [...regKeys.map((r) => regBits.get(`${r.thread}:${r.reg}`) ?? 32), ...memKeys.map((m) => lb[locs.indexOf(m)]!)];
   return {
     ok: true,
@@ -409,6 +436,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
       ...(generic.length ? { aliases } : {}),
       ...(loops ? { loops: true as const } : {}),
       ...(barrierIds.length ? { barriers } : {}),
+      ...(tensorMaps.length ? { tensorMaps } : {}),
     },
   };
 }

@@ -4,7 +4,7 @@
  * queued on one stream and synchronised once; then the histogram comes back and every observed
  * outcome is judged against the model (outcomes.ts).
  */
-import type { Launcher } from '../backends/gpu/driver.js';
+import { type Launcher, TENSOR_MAP_TYPE } from '../backends/gpu/driver.js';
 import type { Judgement } from '../memory-model/events.js';
 import { type StressOptions, SAMPLES, histWords, keyWords, launchGeometry, regWords } from './kernel.js';
 import { type TestPlan } from './plan.js';
@@ -116,6 +116,23 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     const hist = alloc(buf(hw));
     const init = alloc(initBuf);
     const scratch = alloc(buf(opts.stress.lines * 32));
+    // tensor maps: each a 1-D map of 32-bit elements over the copies of the location it points at (4 elements a box: one
+    // 16-byte slot), every instance's own copy of it in ptm, the initial one in ptinit (lt_count restores it)
+    const maps = plan.tensorMaps ?? [];
+    let tm: bigint | undefined;
+    let tinit: bigint | undefined;
+    if (maps.length) {
+      const elems = BigInt((ni * opts.stride * sb) / 4);
+      const encoded = maps.map((m) =>
+        l.tensorMapEncodeTiled(TENSOR_MAP_TYPE.UINT32, mem + BigInt(m.targets[0]! * ni * opts.stride * sb), [elems], [], [4], [1]),
+      );
+      const all = Buffer.alloc(maps.length * ni * 128);
+      encoded.forEach((e, k) => {
+        for (let i = 0; i < ni; i++) e.copy(all, (k * ni + i) * 128);
+      });
+      tm = alloc(all);
+      tinit = alloc(Buffer.concat(encoded));
+    }
     const cluster = plan.placement.clusterSize;
     const t0 = performance.now();
     for (let it = 0; it < iterations; it++) {
@@ -125,9 +142,26 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
         [geo.block, 1, 1],
         0,
         [cluster, 1, 1],
-        [mem, regs, permP, BigInt(it), BigInt(ni), BigInt(opts.stride), scratch, ...(viewed ? [BigInt(viewed.viewBytes)] : [])],
+        [
+          mem,
+          regs,
+          permP,
+          BigInt(it),
+          BigInt(ni),
+          BigInt(opts.stride),
+          scratch,
+          ...(viewed ? [BigInt(viewed.viewBytes)] : []),
+          ...(tm !== undefined ? [tm] : []),
+        ],
       );
-      l.launch(fns.count, [Math.ceil(ni / 256), 1, 1], [256, 1, 1], 0, [1, 1, 1], [mem, regs, tab, hist, init, BigInt(ni), BigInt(opts.stride), BigInt(K)]);
+      l.launch(
+        fns.count,
+        [Math.ceil(ni / 256), 1, 1],
+        [256, 1, 1],
+        0,
+        [1, 1, 1],
+        [mem, regs, tab, hist, init, BigInt(ni), BigInt(opts.stride), BigInt(K), ...(tm !== undefined ? [tm, tinit!] : [])],
+      );
     }
     l.synchronize();
     const seconds = (performance.now() - t0) / 1000;

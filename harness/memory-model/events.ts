@@ -66,6 +66,12 @@ export interface Location {
   proxy?: Proxy;
   /** 8.2.6 initial value. */
   init: bigint;
+  /**
+   * A tensor map in global memory (`tm @ tensormap d0, d1`): a 1-D map of 32-bit elements whose global
+   * address is one of these locations'; its value is the index of the one it points at (0 at the start),
+   * written by `tensormap.replace` (generic proxy) and read by a bulk tensor operation (tensormap proxy).
+   */
+  tensorMap?: readonly string[];
 }
 
 /** Register expressions: constants, registers, and arithmetic on them. */
@@ -118,7 +124,16 @@ export type Instr =
       op?: string;
     } & MemInstrBase)
   | { kind: 'fence'; sem: 'sc' | 'acq_rel' | 'acquire' | 'release'; scope: Scope; line?: number }
-  | { kind: 'proxyFence'; proxy: Proxy | 'alias'; space?: ProxyFenceSpace; line?: number }
+  | {
+      kind: 'proxyFence';
+      proxy: Proxy | 'alias';
+      space?: ProxyFenceSpace;
+      /** `fence.proxy.tensormap::generic`: uni-directional, with `.release`/`.acquire` at a scope; the acquire form names the tensor map it covers. */
+      sem?: 'release' | 'acquire';
+      scope?: Scope;
+      covers?: string;
+      line?: number;
+    }
   | { kind: 'barrier'; id: Expr; count?: Expr; arrive?: boolean; line?: number }
   | AsyncInstr
   | { kind: 'bulkCommit'; line?: number }
@@ -150,6 +165,8 @@ export interface AsyncInstr {
         update: (old: bigint, args: bigint[]) => bigint | undefined;
         reduction: boolean;
         op?: string;
+        /** A bulk tensor operation's destination: the location the tensor map read into `reg` points at (`loc` is the first, for static analyses). */
+        via?: { reg: string; targets: readonly string[] };
       } & MemInstrBase)
   >;
   completion: { kind: 'bulk_group' } | { kind: 'mbarrier'; mbar: string; bytes: bigint; sem?: Sem; scope?: Scope } | { kind: 'cta-end' };
@@ -243,6 +260,8 @@ export interface MemEvent {
   /** Fences: which proxy fence (`PF`), and the state space it is limited to (undefined: every one). */
   proxyFence?: Proxy | 'alias';
   proxySpace?: ProxyFenceSpace;
+  /** `fence.proxy.tensormap::generic.acquire [addr], 128`: the (physical) location it covers (undefined: every one). */
+  proxyLoc?: string;
   /** Memory operations: the state space of the object accessed, and for shared memory the CTA (and GPU) that owns it. */
   objSpace?: Space;
   objCta?: number;

@@ -243,6 +243,11 @@ class LitmusReader {
       for (const r of reps) if (!locations[r]) locations[r] = { name: r, space: 'global', init: 0n };
     }
     for (const l of Object.values(locations))
+      for (const d of l.tensorMap ?? [])
+        if (!locations[d]) locations[d] = { name: d, space: 'global', init: 0n };
+        else if (locations[d]!.space !== 'global')
+          this.soft(initStart + 1, 1, `tensor map ${l.name} points at ${d}, which is not global memory (a tensor map describes a tensor in global memory)`);
+    for (const l of Object.values(locations))
       if (l.aliasOf && !locations[l.aliasOf])
         this.soft(initStart + 1, 1, `${l.name} aliases ${l.aliasOf}, which is not declared; declare it first, e.g. '${l.aliasOf}=0;'`);
   }
@@ -257,6 +262,9 @@ class LitmusReader {
       this.regInitText.push({ thread: t, reg: m[2]!, at });
     } else if ((m = /^(\w+) ?@ ?(generic|surface|texture|constant) aliases (\w+)$/.exec(s))) {
       locations[m[1]!] = { name: m[1]!, space: 'global', aliasOf: m[3]!, proxy: m[2] as Proxy, init: 0n };
+    } else if ((m = /^(\w+) ?@ ?tensormap (\w+(?: ?, ?\w+)*)$/.exec(s))) {
+      // a tensor map in global memory pointing at the first location; tensormap.replace may install the others
+      locations[m[1]!] = { name: m[1]!, space: 'global', init: 0n, tensorMap: m[2]!.split(/ ?, ?/) };
     } else if ((m = /^(\w+) ?@ ?shared cta (\d+)((?: ?, ?(?:cluster|gpu) \d+)*)(?: ?= ?(.+))?$/.exec(s))) {
       const d: Decl = { cta: Number(m[2]), gpu: 0 };
       for (const [, k, v] of m[3]!.matchAll(/(cluster|gpu) (\d+)/g)) d[k as 'cluster' | 'gpu'] = Number(v);
@@ -271,7 +279,7 @@ class LitmusReader {
       locations[m[1]!] = { ...(prev ?? { name: m[1]!, space: 'global' }), init: typedLiteral(m[2]!) };
     } else if (s.includes('@')) {
       throw new Error(
-        `'${s}' is not a location declaration: write 'y @ generic aliases x', 's @ shared cta 1' (optionally ',cluster C,gpu G') or 'm @ multimem x0, x1'`,
+        `'${s}' is not a location declaration: write 'y @ generic aliases x', 's @ shared cta 1' (optionally ',cluster C,gpu G'), 'm @ multimem x0, x1' or 'tm @ tensormap d0, d1'`,
       );
     } else throw new Error(`'${s}' is not an initialisation: write 'x=0', 'x=1.5:f32' or 'P0:r0=0'`);
   }
@@ -390,6 +398,7 @@ class LitmusReader {
       },
       value: (i, type) => this.valueOf(ops[i] ?? ctx.fail(`operand ${i + 1} is missing`), i, type, ctx),
       scratch: (hint) => `%${hint}${this.scratch++}`,
+      tensorMapAt: (l) => this.locations[l]?.tensorMap,
     };
     const lowered = lowerInstruction(ins, ctx, (target, bcol) => this.branches.push({ thread: ti, target, line, col: bcol }));
     if (!guard) return lowered;

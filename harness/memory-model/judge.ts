@@ -57,7 +57,10 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
           : ins.kind === 'mbarrier'
             ? [ins.mbar]
             : ins.kind === 'async'
-              ? [...ins.accesses.filter((a) => a.kind !== 'read').map((a) => a.loc), ...(ins.completion.kind === 'mbarrier' ? [ins.completion.mbar] : [])]
+              ? [
+                  ...ins.accesses.flatMap((a) => (a.kind === 'read' ? [] : a.kind === 'rmw' && a.via ? a.via.targets : [a.loc])),
+                  ...(ins.completion.kind === 'mbarrier' ? [ins.completion.mbar] : []),
+                ]
               : [];
       for (const l of ls) staticWrites.set(physLoc(locs, l), (staticWrites.get(physLoc(locs, l)) ?? 0) + 1);
     }
@@ -76,11 +79,13 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
       const s = src.get(r) ?? src.set(r, new Set()).get(r)!;
       for (const f of from) s.add(f);
     };
-    const access = (a: { kind: string; loc: string; dst?: string; value?: Expr; args?: Expr[] }) => {
-      const l = physLoc(locs, a.loc);
-      if (a.dst) def(a.dst, [l]);
-      if (a.kind === 'write') flow(l, of(a.value!));
-      if (a.kind === 'rmw') flow(l, a.args!.flatMap(of));
+    const access = (a: { kind: string; loc: string; dst?: string; value?: Expr; args?: Expr[]; via?: { targets: readonly string[] } }) => {
+      for (const loc of a.via?.targets ?? [a.loc]) {
+        const l = physLoc(locs, loc);
+        if (a.dst) def(a.dst, [l]);
+        if (a.kind === 'write') flow(l, of(a.value!));
+        if (a.kind === 'rmw') flow(l, a.args!.flatMap(of));
+      }
     };
     for (let pass = 0; pass < 2; pass++)
       for (const ins of th.code) {

@@ -68,6 +68,38 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
     nops(0, 'no operands');
     return [{ kind: 'fence', sem: 'sc', scope: q.level === 'gl' ? 'gpu' : ((q.level ?? 'sys') as Scope), line }];
   }
+  if (head === 'fence' && p[1] === 'proxy' && p[2] === 'tensormap::generic') {
+    // 9.7.15.4: uni-directional, generic to tensormap proxy; ".release" by itself, ".acquire" on "[addr], size" ("The only
+    // supported value for the size operand is 128"); "A .release proxy fence can form a release sequence that synchronizes
+    // with an acquire sequence that contains a .acquire proxy fence"
+    const q = quals(3, { sem: ['release', 'acquire'], scope: SCOPES });
+    if (!q.sem || !q.scope) ctx.fail('fence.proxy.tensormap::generic takes .release or .acquire and a scope (.cta, .cluster, .gpu, .sys)');
+    if (q.sem === 'release') {
+      nops(0, 'no operands');
+      return [{ kind: 'proxyFence', proxy: 'tensormap', sem: 'release', scope: q.scope as Scope, line }];
+    }
+    nops(2, '[addr], 128');
+    const covers = ctx.location(0, 'generic');
+    if (ins.operands[1]!.text !== '128') ctx.fail('size must be 128 ("The only supported value for the size operand is 128", 9.7.15.4)', 1);
+    if (!ctx.tensorMapAt(covers)) ctx.fail(`${covers} is not a tensor map: declare it, e.g. '${covers} @ tensormap d0, d1;'`, 0);
+    return [{ kind: 'proxyFence', proxy: 'tensormap', sem: 'acquire', scope: q.scope as Scope, covers, line }];
+  }
+  if (head === 'tensormap' && p[1] === 'replace') {
+    // the example of 9.7.15.4 writes a tensor map with tensormap.replace, then fence.proxy.tensormap::generic.release:
+    // a write in the generic proxy. Its .global_address field: the tensor map then points at that location.
+    if (p.slice(2).join('.') !== 'tile.global_address.global.b1024.b64')
+      ctx.fail(
+        'tensormap.replace.tile.global_address.global.b1024.b64 [tm], d is the form in the litmus language (the global address of the map, in global memory)',
+      );
+    nops(2, '[tm], d');
+    const tm = ctx.location(0, 'global');
+    const targets = ctx.tensorMapAt(tm);
+    if (!targets) ctx.fail(`${tm} is not a tensor map: declare it, e.g. '${tm} @ tensormap d0, d1;'`, 0);
+    const d = ins.operands[1]!.text;
+    const k = targets!.indexOf(d);
+    if (k < 0) ctx.fail(`${d} is not a location tensor map ${tm} is declared to point at (${targets!.join(', ')}); add it to its declaration`, 1);
+    return [{ kind: 'write', value: { k: 'const', v: BigInt(k) }, loc: tm, sem: 'weak', scope: 'cta', proxy: 'generic', space: 'global', line }];
+  }
   if (head === 'fence' && p[1] === 'proxy') {
     const q = quals(2, { proxy: ['alias', 'texture', 'surface', 'constant', 'async'], space: ['global', 'shared::cta', 'shared::cluster'] });
     nops(0, 'no operands');

@@ -64,6 +64,7 @@ export function xEvent(e: TEvent & Pick<XEvent, 'id' | 'thread' | 'deps'> & Part
     fenceSem: e.fenceSem,
     proxyFence: e.proxyFence,
     proxySpace: e.proxySpace,
+    proxyLoc: e.proxyLoc,
     objSpace: e.objSpace,
     objCta: e.objCta,
     objGpu: e.objGpu,
@@ -322,6 +323,8 @@ function proxyPaths(ev: XEvent[], mem: EvSet): Rel {
  * (the `.shared::cta` window is contained in the `.shared::cluster` window, 5.1.5).
  */
 function fenceCovers(f: XEvent, x: XEvent): boolean {
+  // the acquire tensormap fence: "the memory range [addr, addr+size-1] on which the ordering guarantees ... is to be provided"
+  if (f.proxyLoc !== undefined && f.proxyLoc !== x.loc) return false;
   switch (f.proxySpace) {
     case undefined:
       return true;

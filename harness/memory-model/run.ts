@@ -279,14 +279,19 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
         });
         break;
       case 'proxyFence':
+        // fence.proxy.tensormap::generic.release/.acquire: also a release (before it) / acquire (after it) fence at its scope
+        // ("A .release proxy fence can form a release sequence that synchronizes with an acquire sequence that contains a .acquire proxy fence")
+        if (ins.sem === 'acquire') ev({ kind: 'F', fenceSem: 'acquire', sem: 'acquire', scope: ins.scope!, label: 'fence.proxy.acquire' });
         ev({
           kind: 'PF',
           proxyFence: asyncGeneric && ins.proxy === 'async' ? ('generic' as Proxy) : ins.proxy,
           ...(ins.space ? { proxySpace: ins.space } : {}),
+          ...(ins.covers ? { proxyLoc: physLoc(test.locations, ins.covers) } : {}),
           sem: 'relaxed',
           label: 'fence.proxy',
           ...(ins.line !== undefined ? { line: ins.line } : {}),
         });
+        if (ins.sem === 'release') ev({ kind: 'F', fenceSem: 'release', sem: 'release', scope: ins.scope!, label: 'fence.proxy.release' });
         break;
       case 'barrier': {
         const id = evalE(ins.id).v;
@@ -307,7 +312,11 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
         const agent = ++agents;
         const before = po;
         const first = events.length;
-        for (const a of ins.accesses) if (!access(a, agent)) return { kind: 'need', options: needOptions };
+        for (const a of ins.accesses) {
+          // a bulk tensor operation reduces into the location the tensor map it read points at
+          const at = a.kind === 'rmw' && a.via ? { ...a, loc: a.via.targets[Number(regs[a.via.reg] ?? 0n)] ?? a.loc } : a;
+          if (!access(at, agent)) return { kind: 'need', options: needOptions };
+        }
         for (let k = first; k < events.length; k++) events[k]!.issuedAfter = before;
         if (ins.completion.kind === 'mbarrier') {
           // 9.7.10.28: completion implies a generic-async proxy fence; then the complete-tx,

@@ -55,6 +55,8 @@ export interface LitmusContext {
   value(operand: number, type: string | undefined): Expr;
   /** A fresh register name no test can write (for values an asynchronous read hands its reduction). */
   scratch(hint: string): string;
+  /** The locations a tensor map (`tm @ tensormap d0, d1`) may point at, the first at the start; undefined for any other name. */
+  tensorMapAt(location: string): readonly string[] | undefined;
 }
 
 export interface LitmusFamily {

@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRESS, LOOP_BOUND, SAMPLES, launchGeometry, litmusModule } from '../../harness/litmus-gpu/kernel.js';
 import { runWithStandin } from '../helpers/standin.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
-import { BARRIER_DEADLOCK, BARRIER_DYNAMIC, BARRIER_HANG, NO_KERNEL_PROXY, planTest } from '../../harness/litmus-gpu/plan.js';
+import { BARRIER_DEADLOCK, BARRIER_DYNAMIC, BARRIER_HANG, NO_KERNEL_PROXY, moduleArch, planTest } from '../../harness/litmus-gpu/plan.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 
 const planOf = (text: string) => planTest(parseLitmus(text, 'x.litmus').test!, text);
@@ -210,5 +210,50 @@ describe('a kernel that faults', () => {
     expect(by(files[2]!).reason).toBe(
       `not run: the GPU context was lost when ${files[1]}'s kernel faulted (${by(files[1]!).reason}) (every later test of this run is not run)`,
     );
+  }, 60_000);
+});
+
+describe('tensor maps in the GPU runner', () => {
+  const TM = 'cases/litmus/Tensormap+MP+fence.release+fence.acquire.litmus';
+  it("each instance's map (ptm), restored by lt_count from the initial map (ptinit); tensormap.replace installs the target's tensor; the acquire fence and the tensor operation address the instance's map; the module targets sm_90a", () => {
+    const { plan, ptx } = moduleOf(readFileSync(TM, 'utf8'));
+    expect(plan.tensorMaps).toEqual([{ loc: plan.locs.indexOf('tm'), targets: [plan.locs.indexOf('d0'), plan.locs.indexOf('d1')] }]);
+    expect(moduleArch(plan, 'sm_90')).toBe('sm_90a');
+    const j = plan.locs.indexOf('tm');
+    expect(ptx).toMatch(/\.param \.u64 pscratch, \.param \.u64 ptm\)/);
+    expect(ptx).toMatch(/\.param \.u32 pk, \.param \.u64 ptm, \.param \.u64 ptinit\)/);
+    // P0: the replace points the map at d1's tensor (location d1's copies: d1 * NI * stride * 16 bytes into mem)
+    expect(ptx).toContain(
+      `  mul.lo.u32 %u, %ni, %stride;\n  mul.wide.u32 %TMD, %u, ${plan.locs.indexOf('d1') * 16};\n  add.u64 %TMD, %mem, %TMD;\n  tensormap.replace.tile.global_address.global.b1024.b64 [%TM${j}], %TMD;`,
+    );
+    // P1: its acquire on the map, then the reduction at this instance's element of the tensor
+    expect(ptx).toContain(
+      `fence.proxy.tensormap::generic.acquire.gpu [%TM${j}], 128;\n  cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%TM${j}, {%CRD}], [%S`,
+    );
+    // the restored maps are acquired once before the test's code, by the thread that uses them (8.9.4)
+    const p1 = ptx.slice(ptx.indexOf('\nTH1:'), ptx.indexOf('  ret;', ptx.indexOf('\nTH1:')));
+    expect(p1.split(`fence.proxy.tensormap::generic.acquire.gpu [%TM${j}], 128;`).length).toBe(3);
+    expect(ptx.slice(ptx.indexOf('\nTH0:'), ptx.indexOf('\nTH1:'))).not.toContain('acquire.gpu [%TM');
+    // lt_count restores the 128 bytes of the instance's map
+    expect(ptx.slice(ptx.indexOf('.entry lt_count')).match(/st\.global\.v4\.u32 \[%a\+\d+\], \{%M0, %M1, %M2, %M3\};/g)!.length).toBe(8);
+  });
+  it('with the stand-in: the maps are encoded and handed to both kernels (lt_test: ptm, lt_count: ptm and the initial map)', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const report = mkdtempSync(join(tmpdir(), 'litmus-tm-'));
+    const log = join(report, 'launches.log');
+    const r = await runWithStandin(['litmus', '--backend', 'gpu', TM, '--iterations', '1', '--instances', '1024', '--stress-warps', '0', '--report', report], {
+      PTXCONF_LITMUS_ROWS: '0', // the stand-in writes the register keys only (its histogram here is not the point)
+      PTXCONF_LITMUS_LOG: log,
+    });
+    expect(r.out).not.toMatch(/internal error/);
+    const [test, count] = readFileSync(log, 'utf8').trim().split('\n');
+    const ni = 1024;
+    expect(test!.split(' ').at(-1)).toMatch(new RegExp(`^${ni * 128}:`));
+    expect(
+      count!
+        .split(' ')
+        .slice(-2)
+        .map((x) => x.split(':')[0]),
+    ).toEqual([String(ni * 128), '128']);
   }, 60_000);
 });

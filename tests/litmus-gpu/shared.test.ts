@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { register } from 'tsx/cjs/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRESS, type StressOptions, launchGeometry, litmusModule } from '../../harness/litmus-gpu/kernel.js';
-import { planTest } from '../../harness/litmus-gpu/plan.js';
+import { moduleArch, planTest } from '../../harness/litmus-gpu/plan.js';
 import { keyInit, onDevice, verdictOf } from '../../harness/litmus-gpu/outcomes.js';
 import { judge } from '../../harness/memory-model/index.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
@@ -167,25 +167,32 @@ describe('the shared-memory module', () => {
     // cache of the default cache folder (a module compiled before, by the same ptxas, is not again)
     const texts: string[] = [];
     const labels: string[] = [];
+    const archs: string[] = [];
     for (const f of corpus()) {
       const text = readFileSync(f, 'utf8');
       const p = planTest(parseLitmus(text, f).test!, text);
-      if (!p.ok || (!p.plan.shared.some(Boolean) && !p.plan.locBits.includes(64))) continue;
+      if (!p.ok || (!p.plan.shared.some(Boolean) && !p.plan.locBits.includes(64) && !p.plan.tensorMaps)) continue;
       const sts: StressOptions[] = [DEFAULT_STRESS, { ...DEFAULT_STRESS, align: true }, { ...DEFAULT_STRESS, preload: true, target: 'test' }];
       for (const st of sts) {
         // at the PTX ISA version the runner asks (the toolchain's newest; red.async needs 8.1, try_wait.relaxed 8.6)
-        texts.push(litmusModule(p.plan, 'sm_90', '9.0', st, launchGeometry(p.plan.placement, 132, st).warpGroups));
+        archs.push(moduleArch(p.plan, 'sm_90'));
+        texts.push(litmusModule(p.plan, archs.at(-1)!, '9.0', st, launchGeometry(p.plan.placement, 132, st).warpGroups));
         labels.push(`${f} ${JSON.stringify(st)}`);
       }
     }
     expect(texts.length).toBeGreaterThanOrEqual(3 * 105);
-    const r = await compileModules(texts, { ptxas: { path: ptxas!, versionLine: ptxasVersion }, arch: 'sm_90', cacheDir: defaultCacheDir() }).catch(
-      (e: Error) => {
+    expect(archs).toContain('sm_90a'); // the tensor-map tests (tensormap.replace needs sm_90a)
+    for (const arch of new Set(archs)) {
+      const at = texts.flatMap((_, i) => (archs[i] === arch ? [i] : []));
+      const r = await compileModules(
+        at.map((i) => texts[i]!),
+        { ptxas: { path: ptxas!, versionLine: ptxasVersion }, arch, cacheDir: defaultCacheDir() },
+      ).catch((e: Error) => {
         const k = /gpu module (\d+)/.exec(e.message);
-        throw new Error(`${k ? labels[Number(k[1])] : ''}: ${e.message}`);
-      },
-    );
-    expect(r.modules.every((m) => m !== undefined && m.cubin.endsWith('.cubin'))).toBe(true);
+        throw new Error(`${k ? labels[at[Number(k[1])]!] : ''}: ${e.message}`);
+      });
+      expect(r.modules.every((m) => m !== undefined && m.cubin.endsWith('.cubin'))).toBe(true);
+    }
   }, 300_000);
 });
 

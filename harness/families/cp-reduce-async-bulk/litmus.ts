@@ -30,8 +30,6 @@ export const bulkLitmus: LitmusFamily = {
   family: 'cp.reduce.async.bulk',
   mnemonic: ['cp', 'reduce', 'async', 'bulk'],
   lower(ins, ctx) {
-    if (ins.parts[4] === 'tensor')
-      ctx.fail('cp.reduce.async.bulk.tensor is not in the litmus language (a tensor map has no litmus location); use cp.reduce.async.bulk');
     const q = qualifiers('cp.reduce.async.bulk', ins, 4, ctx);
     if (!q.dst || !q.src || !q.completion || !q.op || !q.type)
       ctx.fail('cp.reduce.async.bulk needs .dst.src.completion_mechanism.op.type, e.g. cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 4');

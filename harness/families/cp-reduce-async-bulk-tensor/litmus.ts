@@ -1,0 +1,65 @@
+/**
+ * cp.reduce.async.bulk.tensor in the litmus language (docs/litmus.md; PTX ISA 9.4 9.7.10.28.5.4): the
+ * 1-D `.tile` form on a tensor map declared `tm @ tensormap d0, d1` (a map of 32-bit elements whose
+ * global address is one of those locations'). An asynchronous operation (8.9.1.1) that first reads
+ * the tensor map ("The `tensorMap` is accessed in tensormap proxy"), then reads the `.shared::cta`
+ * source ("The load operations ... are treated as weak memory operations", in the async proxy) and
+ * reduces into element `tensorCoords` of the tensor the map it read points at ("Each reduction
+ * operation ... has individually `.relaxed.gpu` memory ordering semantics and are element-wise
+ * atomic"). A litmus location holds one element, so the coordinate is 0; the element type is the
+ * map's, `.u32`. Completion: `.bulk_group` (the only mechanism the syntax gives).
+ */
+import type { LitmusFamily } from '../../registry/litmus-family.js';
+import { qualifiers, rmwUpdate } from '../shared/litmus.js';
+
+const FAM = 'cp.reduce.async.bulk.tensor';
+
+export const tensorLitmus: LitmusFamily = {
+  family: FAM,
+  mnemonic: ['cp', 'reduce', 'async', 'bulk', 'tensor'],
+  lower(ins, ctx) {
+    const q = qualifiers(FAM, ins, 5, ctx);
+    if (q.dim !== '1d' || (q.load_mode && q.load_mode !== 'tile') || q.hint || q.override_addr || q.override_attr)
+      ctx.fail(
+        'the litmus language has the 1-D .tile form: cp.reduce.async.bulk.tensor.1d.global.shared::cta.OP{.tile}.bulk_group [tm, {0}], [src] (a litmus location is one element of a 1-D tensor)',
+      );
+    if (!q.op || !q.completion)
+      ctx.fail('cp.reduce.async.bulk.tensor needs .redOp and .completion_mechanism, e.g. ...1d.global.shared::cta.add.tile.bulk_group');
+    if (ins.operands.length !== 2) ctx.fail('takes [tensorMap, {c0}], [srcMem]');
+    const m = /^(\w+)\s*,\s*\{\s*(-?\d+)\s*\}$/.exec(ins.operands[0]!.text);
+    if (!m || !ins.operands[0]!.bracketed) ctx.fail("the first operand is '[tm, {0}]': a tensor map and one coordinate", 0);
+    const tm = m![1]!;
+    const targets = ctx.tensorMapAt(tm);
+    if (!targets) ctx.fail(`${tm} is not a tensor map: declare it, e.g. '${tm} @ tensormap d0, d1;'`, 0);
+    if (m![2] !== '0') ctx.fail('the coordinate must be 0: a litmus location is one element, the first of its tensor', 0);
+    const src = ctx.location(1, 'shared::cta');
+    const map = ctx.scratch('tmap');
+    const val = ctx.scratch('bulk');
+    const type = q.op === 'and' || q.op === 'or' || q.op === 'xor' ? 'b32' : 'u32';
+    return [
+      {
+        kind: 'async',
+        accesses: [
+          { kind: 'read', dst: map, loc: tm, sem: 'weak', scope: 'cta', proxy: 'tensormap', space: 'global', line: ins.line },
+          { kind: 'read', dst: val, loc: src, sem: 'weak', scope: 'cta', proxy: 'async', space: 'shared::cta', line: ins.line },
+          {
+            kind: 'rmw',
+            args: [{ k: 'reg', r: val }],
+            update: rmwUpdate(FAM, { ...q, type }, 'global'),
+            reduction: true,
+            op: q.op,
+            loc: targets![0]!,
+            via: { reg: map, targets: targets! },
+            sem: 'relaxed',
+            scope: 'gpu',
+            proxy: 'async',
+            space: 'global',
+            line: ins.line,
+          },
+        ],
+        completion: { kind: 'bulk_group' },
+        line: ins.line,
+      },
+    ];
+  },
+};

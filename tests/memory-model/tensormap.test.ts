@@ -1,0 +1,53 @@
+/**
+ * The tensor map in the litmus language (issue 42, deliverable 5): `tm @ tensormap d0, d1`,
+ * `tensormap.replace` (a generic-proxy write of the map), fence.proxy.tensormap::generic.release /
+ * .acquire (uni-directional, the acquire form covering the map it names), and the 1-D bulk tensor
+ * reduction, which reads the map in the tensormap proxy and reduces into the location it points at.
+ * The corpus tests (cases/litmus/Tensormap+*) pin the verdicts; here: what the reader refuses, and that
+ * an acquire fence on another map orders nothing for this one.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { judge, parseLitmus } from '../../harness/memory-model/index.js';
+
+const BASE = readFileSync('cases/litmus/Tensormap+replace+fence.acquire.litmus', 'utf8');
+const verdict = (text: string) => {
+  const r = parseLitmus(text, 't.litmus');
+  if (!r.test) throw new Error(r.problems.map((p) => p.message).join('; '));
+  return judge(r.test).holds ? 'allowed' : 'forbidden'; // every test here is an exists test
+};
+const problem = (text: string) =>
+  parseLitmus(text, 't.litmus')
+    .problems.map((p) => `${p.line}: ${p.message}`)
+    .join('; ');
+
+describe('tensor maps in the litmus language', () => {
+  it('the reduction reads the map and reduces where it points: the fenced replace is seen (d1), without the fence the old map may be (d0)', () => {
+    expect(verdict(BASE)).toBe('forbidden');
+    const noFence = BASE.replace(/ fence\.proxy\.tensormap::generic\.acquire\.cta \[tm\], 128 ;\n/, '');
+    expect(verdict(noFence)).toBe('allowed');
+    // every execution reduces into exactly one of d0, d1
+    const r = parseLitmus(noFence, 't.litmus');
+    const j = judge(r.test!);
+    expect(new Set(j.outcomes.map((o) => o.values.d0))).toEqual(new Set(['0', '1']));
+  });
+  it('an acquire fence on another tensor map does not order this one (the fence covers [addr, addr+127] only)', () => {
+    const other = BASE.replace('tm @ tensormap d0, d1;', 'tm @ tensormap d0, d1;\ntm2 @ tensormap d0, d1;').replace(
+      'fence.proxy.tensormap::generic.acquire.cta [tm], 128',
+      'fence.proxy.tensormap::generic.acquire.cta [tm2], 128',
+    );
+    expect(verdict(other)).toBe('allowed');
+  });
+  it('refused with the line and what to write: an undeclared map, a target the map is not declared with, another size, another coordinate, a 2-D form', () => {
+    expect(problem(BASE.replace('[tm], d1 ;', '[x], d1 ;'))).toMatch(/x is not a tensor map: declare it, e\.g\. 'x @ tensormap d0, d1;'/);
+    expect(problem(BASE.replace('[tm], d1 ;', '[tm], d2 ;'))).toMatch(
+      /d2 is not a location tensor map tm is declared to point at \(d0, d1\); add it to its declaration/,
+    );
+    expect(problem(BASE.replace('[tm], 128', '[tm], 64'))).toMatch(/size must be 128/);
+    expect(problem(BASE.replace('[tm, {0}]', '[tm, {1}]'))).toMatch(/the coordinate must be 0/);
+    expect(problem(BASE.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the litmus language has the 1-D \.tile form/);
+    expect(problem(BASE.replace('tm @ tensormap d0, d1;', 'tm @ tensormap d0, d1;\nq @ shared cta 0;\ntq @ tensormap q;'))).toMatch(
+      /tensor map tq points at q, which is not global memory/,
+    );
+  });
+});
