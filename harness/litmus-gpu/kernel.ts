@@ -67,7 +67,10 @@ export function launchGeometry(
   instances?: number,
 ): { groups: number; warpGroups: number; instances: number; block: number; grid: number } {
   // a test with barriers: each warp group its own hardware barriers (16 per CTA)
-  const warpGroups = Math.max(1, Math.min(Math.floor(Math.min(16, 24 - stress.warps) / p.threadsPerCta), Math.floor(16 / (p.barrierIds ?? 1))));
+  const warpGroups = Math.max(
+    1,
+    Math.min(Math.floor(Math.min(16, 24 - stress.warps) / p.threadsPerCta), Math.floor(16 / (p.barrierIds ?? 1)), p.maxWarpGroups ?? 16),
+  );
   const block = (warpGroups * p.threadsPerCta + stress.warps) * 32;
   // about 2 CTAs of block threads per SM, all resident at once
   const ctasPerSm = Math.max(1, Math.floor(2048 / block) >= 2 ? 2 : 1);
@@ -106,7 +109,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   const slotsPerCta = warpGroups * 32;
   const L: string[] = [`.version ${ptx}`, `.target ${arch}`, '.address_size 64', ''];
   // shared locations: one array per location in every CTA, one copy per instance slot of the CTA (warp group * 32 + lane)
-  if (sharedLocs.length) L.push(`.shared .align 16 .b8 lt_sh[${sharedLocs.length * slotsPerCta * sb}];`, '');
+  if (sharedLocs.length) L.push(`.shared .align ${Math.max(16, sb)} .b8 lt_sh[${sharedLocs.length * slotsPerCta * sb}];`, '');
   // ---- lt_test(mem, regs, perm, iter, ni, stride, scratch)
   // a test with virtual aliases takes one more parameter: the bytes between views of mem (plan.aliases)
   L.push(
@@ -219,8 +222,8 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     for (const j of owned.filter((x) => plan.mbarriers?.[x] === undefined))
       L.push(
         `  st.shared::cta.u32 [%S${j}], ${plan.init[j]};`,
-        ...(plan.locBits[j] === 64 || sb === 16 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []),
-        ...(sb === 16 ? [`  st.shared::cta.v2.u32 [%S${j}+8], {0, 0};`] : []),
+        ...(plan.locBits[j] === 64 || sb >= 16 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []),
+        ...(sb >= 16 ? [`  st.shared::cta.v2.u32 [%S${j}+8], {0, 0};`] : []),
       );
     // the initial values precede every access of the test, in every proxy (8.2.6): where the test has
     // asynchronous operations, the owner's generic stores are ordered before them by a proxy fence

@@ -14,6 +14,8 @@ export interface Placement {
   readonly at: readonly { cluster: number; rank: number; warp: number }[];
   /** Distinct barrier ids the test uses (plan.barriers): each warp group of a CTA gets its own hardware barriers. */
   readonly barrierIds?: number;
+  /** The most warp groups a CTA's shared memory holds the copies of (absent: no limit but the warps'). */
+  readonly maxWarpGroups?: number;
 }
 
 export interface TestPlan {
@@ -35,8 +37,12 @@ export interface TestPlan {
   /** Bits of each register (`<thread>:<reg>`) the test's accesses use (absent: 32). */
   readonly regBits: Readonly<Record<string, number>>;
   /** Bytes of one copy of a location in `mem` (8 when any location is 64-bit, else 4); `--stride` counts these. */
-  /** Bytes per location copy: 4, 8 for 64-bit values, 16 where a bulk operation reads or writes (a bulk operation moves a multiple of 16 bytes, 16-byte aligned: 9.7.10.28). */
-  readonly slotBytes: 4 | 8 | 16;
+  /**
+   * Bytes per location copy: 4, 8 for 64-bit values, 16 where a bulk operation reads or writes (a bulk operation moves a multiple of
+   * 16 bytes, 16-byte aligned: 9.7.10.28), 128 where a bulk tensor operation does (its shared memory source 128-byte aligned, as the
+   * tensor family's kernel has it).
+   */
+  readonly slotBytes: 4 | 8 | 16 | 128;
   /** Per location: an mbarrier's tx count on the GPU (its owner inits it to 1 arrival, then arrive.expect_tx of this), else undefined. */
   readonly mbarriers?: readonly (number | undefined)[];
   /**
@@ -420,7 +426,15 @@ export function planTest(test: LitmusTest, text: string): Plan {
     ok: true,
     plan: {
       test,
-      placement: { clusters: clusters.length, clusterSize, threadsPerCta, at, ...(barrierIds.length ? { barrierIds: barrierIds.length } : {}) },
+      placement: {
+        clusters: clusters.length,
+        clusterSize,
+        threadsPerCta,
+        at,
+        ...(barrierIds.length ? { barrierIds: barrierIds.length } : {}),
+        // 128-byte shared slots: at most 48 KiB of static shared memory a CTA (one copy per instance slot of each shared location)
+        ...(tensorMaps.length && nShared ? { maxWarpGroups: Math.floor(49152 / (nShared * 32 * 128)) } : {}),
+      },
       locs,
       keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys],
       regKeys,
@@ -430,7 +444,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
       locBits: lb,
       keyBits,
       regBits: Object.fromEntries(regBits),
-      slotBytes: bulk ? 16 : lb.includes(64) ? 8 : 4,
+      slotBytes: tensorMaps.length ? 128 : bulk ? 16 : lb.includes(64) ? 8 : 4,
       ...(mbarriers.some((x) => x !== undefined) ? { mbarriers } : {}),
       shared,
       ...(generic.length ? { aliases } : {}),

@@ -96,3 +96,40 @@ describe('the recorded H200 run of the aliases, loops and barriers, judged again
     expect(xf.find((r) => r.file.endsWith('XF-Barrier-rlx.litmus'))!.gpu!.gaveUp).toBe(0);
   });
 });
+
+/** The tensor maps' run (2026-11-29-tensormap): the six Tensormap+ tests and their mutants under both stresses. */
+const T = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-tensormap';
+const readT = (f: string) => JSON.parse(gunzipSync(readFileSync(`${T}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
+const TRUNS = { default: readT('tm-report.json.gz'), stress: readT('tm-stress-report.json.gz') };
+
+describe('the recorded H200 run of the tensor maps, judged again', () => {
+  for (const [name, rep] of Object.entries(TRUNS))
+    it(`${name}: the six Tensormap+ tests, 1 M instances each, every row's verdict as recorded, no forbidden outcome; every mutant regenerated with its weak count`, () => {
+      expect(rep.run.device).toMatch(/H200/);
+      const ran = rep.results.filter((r) => r.gpu);
+      expect(ran.filter((r) => !r.mutant).length).toBe(6);
+      for (const r of ran) {
+        const g = r.gpu!;
+        expect(g.instances, r.file).toBeGreaterThanOrEqual(1_000_000);
+        if (r.mutant) {
+          const [file, mname] = r.file.split('#');
+          const m = mutantsOf(testOf(file!), source(file!)).find((x) => x.name === mname);
+          expect(weakCount(parseLitmus(m!.text, file!).test!, g.keys, g.histogram), r.file).toBe(r.mutant.weak);
+          continue;
+        }
+        expect(g.forbiddenSeen, r.file).toBe(0);
+        const j = onDevice(judge(testOf(r.file)), keyInit(testOf(r.file)));
+        for (const h of g.histogram) expect(verdictOf(j, g.keys, h.values, g.keyBits).allowed, `${r.file} ${h.values}`).toBe(h.allowed);
+      }
+    });
+  it('the answers docs/litmus.md gives: a thread that patches a tensor map and uses it without fence.proxy.tensormap::generic reduces through the old map; with the acquire fence never; across threads the old map was never used after the flag was seen', () => {
+    const c = (run: keyof typeof TRUNS, f: string, v: string[]) =>
+      TRUNS[run].results.find((r) => r.file === `cases/litmus/${f}`)!.gpu!.histogram.find((h) => h.values.join() === v.join())?.count ?? 0; // a row not in the histogram was not seen
+    const both = (f: string, v: string[]) => [c('default', f, v), c('stress', f, v)];
+    expect(both('Tensormap+replace-no-fence.litmus', ['1'])).toEqual([2889, 1683]);
+    expect(both('Tensormap+replace+fence.acquire.litmus', ['1'])).toEqual([0, 0]); // d0 stayed 0 in every instance
+    expect(both('Tensormap+replace+fence.release+fence.acquire.litmus', ['1'])).toEqual([0, 0]);
+    for (const f of ['Tensormap+MP-no-acquire-fence.litmus', 'Tensormap+MP-no-release-fence.litmus', 'Tensormap+MP+fence.release+fence.acquire.litmus'])
+      expect(both(f, ['1', '1']), f).toEqual([0, 0]);
+  });
+});

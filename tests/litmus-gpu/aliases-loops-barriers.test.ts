@@ -222,9 +222,9 @@ describe('tensor maps in the GPU runner', () => {
     const j = plan.locs.indexOf('tm');
     expect(ptx).toMatch(/\.param \.u64 pscratch, \.param \.u64 ptm\)/);
     expect(ptx).toMatch(/\.param \.u32 pk, \.param \.u64 ptm, \.param \.u64 ptinit\)/);
-    // P0: the replace points the map at d1's tensor (location d1's copies: d1 * NI * stride * 16 bytes into mem)
+    // P0: the replace points the map at d1's tensor (location d1's copies: d1 * NI * stride * 128 bytes into mem; 128-byte slots)
     expect(ptx).toContain(
-      `  mul.lo.u32 %u, %ni, %stride;\n  mul.wide.u32 %TMD, %u, ${plan.locs.indexOf('d1') * 16};\n  add.u64 %TMD, %mem, %TMD;\n  tensormap.replace.tile.global_address.global.b1024.b64 [%TM${j}], %TMD;`,
+      `  mul.lo.u32 %u, %ni, %stride;\n  mul.wide.u32 %TMD, %u, ${plan.locs.indexOf('d1') * 128};\n  add.u64 %TMD, %mem, %TMD;\n  tensormap.replace.tile.global_address.global.b1024.b64 [%TM${j}], %TMD;`,
     );
     // P1: its acquire on the map, then the reduction at this instance's element of the tensor
     expect(ptx).toContain(
@@ -247,7 +247,7 @@ describe('tensor maps in the GPU runner', () => {
     });
     expect(r.out).not.toMatch(/internal error/);
     const [test, count] = readFileSync(log, 'utf8').trim().split('\n');
-    const ni = 1024;
+    const ni = Number(test!.split(' ')[9]); // lt_test's fifth parameter: instances per launch
     expect(test!.split(' ').at(-1)).toMatch(new RegExp(`^${ni * 128}:`));
     expect(
       count!
