@@ -454,7 +454,8 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
     // tensormap.replace of the map's global address: the tensor of the location it now points at
     out.push(...tensorOf(locs[map.targets[Number(ins.value.v)]!]!), `  ${op} [${tmOf(ins.loc)}], %TMD;`);
   } else if (ins.kind === 'proxyFence' && ins.covers) out.push(`  ${op} [${tmOf(ins.covers)}], 128;`);
-  else if (ins.kind === 'async' && op.startsWith('cp.reduce.async.bulk.tensor')) {
+  else if (ins.kind === 'async' && ins.accesses[0]?.proxy === 'tensormap') {
+    // a bulk tensor operation: it reads its tensor map first (in the tensormap proxy), then its source
     const tm = ins.accesses[0]!.loc;
     const src = ins.accesses[1]!;
     out.push(`  ${op} [${tmOf(tm)}, {%CRD}], ${A(src.loc, src.space)};`);
