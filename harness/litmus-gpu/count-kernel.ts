@@ -73,27 +73,30 @@ export function countKernel(plan: TestPlan, stress: { readonly align?: boolean }
   plan.memKeys.forEach((m) => {
     // a virtual alias's value is its aliased location's
     const j = plan.aliases?.[locs.indexOf(m)]?.of ?? locs.indexOf(m);
+    // an array's element: in its array's copy, at its offset
+    const el = plan.elements?.[j];
     L.push(
-      `  mad.lo.u32 %u, %ni, ${j}, %i;`,
+      `  mad.lo.u32 %u, %ni, ${el ? el.of : j}, %i;`,
       '  mul.lo.u32 %u, %u, %stride;',
       `  mul.wide.u32 %a, %u, ${sb};`,
       '  add.u64 %a, %mem, %a;',
-      `  ld.global.u32 %V${mw++}, [%a];`,
+      `  ld.global.u32 %V${mw++}, [%a${el ? `+${el.offset}` : ''}];`,
     );
     if (plan.locBits?.[j] === 64) L.push(`  ld.global.u32 %V${mw++}, [%a+4];`);
   });
   // reset memory for the next iteration
-  locs.forEach((_, j) =>
+  locs.forEach((_, j) => {
+    const el = plan.elements?.[j];
     L.push(
-      `  mad.lo.u32 %u, %ni, ${j}, %i;`,
+      `  mad.lo.u32 %u, %ni, ${el ? el.of : j}, %i;`,
       '  mul.lo.u32 %u, %u, %stride;',
       `  mul.wide.u32 %a, %u, ${sb};`,
       '  add.u64 %a, %mem, %a;',
       `  ld.global.u32 %w, [%init+${j * 4}];`,
-      '  st.global.u32 [%a], %w;',
+      `  st.global.u32 [%a${el ? `+${el.offset}` : ''}], %w;`,
       ...(plan.locBits?.[j] === 64 ? ['  st.global.u32 [%a+4], 0;'] : []),
-    ),
-  );
+    );
+  });
   // tensor maps: this instance's map of each restored from its initial map (ptinit, 128 bytes a map)
   if (plan.tensorMaps) {
     L.push('  .reg .b64 %tm, %ti;', '  .reg .b32 %M<4>;', '  ld.param.u64 %tm, [ptm];', '  ld.param.u64 %ti, [ptinit];');

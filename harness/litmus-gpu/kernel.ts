@@ -174,8 +174,15 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     );
   locs.forEach((_, j) => {
     const al = plan.aliases?.[j];
-    L.push(`  mad.lo.u32 %u, %ni, ${al ? al.of : j}, %inst;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, `  add.u64 %A${j}, %mem, %a;`);
+    const el = plan.elements?.[j];
+    L.push(
+      `  mad.lo.u32 %u, %ni, ${al ? al.of : el ? el.of : j}, %inst;`,
+      '  mul.lo.u32 %u, %u, %stride;',
+      `  mul.wide.u32 %a, %u, ${sb};`,
+      `  add.u64 %A${j}, %mem, %a;`,
+    );
     if (al) L.push(`  mad.lo.u64 %A${j}, %view, ${al.view}, %A${j};`);
+    if (el) L.push(`  add.u64 %A${j}, %A${j}, ${el.offset};`); // an array's element, in its array's copy
   });
   // tensor maps: this instance's map of each (%TM, 128 bytes in ptm), and the element its tensor operations address (%CRD: this
   // instance's copy, in 32-bit elements of the location's tensor)
@@ -190,6 +197,11 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     const own = pl.at[plan.shared[j]!.owner]!;
     L.push('  mov.u32 %u, lt_sh;', `  mad.lo.u32 %S${j}, %shl, ${sb}, %u;`, `  add.u32 %S${j}, %S${j}, ${plan.shared[j]!.index * slotsPerCta * sb};`);
     L.push(`  mapa.shared::cluster.u32 %C${j}, %S${j}, ${own.rank};`, `  cvt.u64.u32 %XD, %C${j};`, `  cvta.shared::cluster.u64 %G${j}, %XD;`);
+  }
+  // a shared array's element: in its array's copy, at its offset
+  for (const j of sharedLocs) {
+    const el = plan.elements?.[j];
+    if (el) L.push(`  add.u32 %S${j}, %S${el.of}, ${el.offset};`, `  add.u32 %C${j}, %C${el.of}, ${el.offset};`, `  add.u64 %G${j}, %G${el.of}, ${el.offset};`);
   }
   // dispatch to the test thread by (test cluster, rank, role)
   test.threads.forEach((_, t) => {
@@ -222,8 +234,9 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     for (const j of owned.filter((x) => plan.mbarriers?.[x] === undefined))
       L.push(
         `  st.shared::cta.u32 [%S${j}], ${plan.init[j]};`,
-        ...(plan.locBits[j] === 64 || sb >= 16 ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []),
-        ...(sb >= 16 ? [`  st.shared::cta.v2.u32 [%S${j}+8], {0, 0};`] : []),
+        // the rest of the copy zeroed (not for an array's element: it lies inside its array's copy, zeroed with it first)
+        ...((plan.locBits[j] === 64 || sb >= 16) && !plan.elements?.[j] ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []),
+        ...(sb >= 16 && !plan.elements?.[j] ? [`  st.shared::cta.v2.u32 [%S${j}+8], {0, 0};`] : []),
       );
     // the initial values precede every access of the test, in every proxy (8.2.6): where the test has
     // asynchronous operations, the owner's generic stores are ordered before them by a proxy fence

@@ -78,6 +78,8 @@ export interface TestPlan {
    * variant (tensormap.replace needs sm_90a).
    */
   readonly tensorMaps?: readonly { readonly loc: number; readonly targets: readonly number[] }[];
+  /** Per location (`locs` order), for an array's element (`d+4`): its array's location index and its byte offset in the array's copy. */
+  readonly elements?: readonly ({ readonly of: number; readonly offset: number } | undefined)[];
 }
 
 export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
@@ -417,6 +419,11 @@ export function planTest(test: LitmusTest, text: string): Plan {
   const generic = locs.filter((l) => test.locations[l]!.aliasOf && (test.locations[l]!.proxy ?? 'generic') === 'generic');
   if (generic.length > 4) return no(`${generic.length} virtual aliases (at most 4 run)`);
   const aliases = locs.map((l) => (generic.includes(l) ? { view: generic.indexOf(l) + 1, of: locs.indexOf(physicalOf(test, l)) } : undefined));
+  const elements = locs.map((l) => {
+    const e = test.locations[l]!.element;
+    return e ? { of: locs.indexOf(e.of), offset: e.offset } : undefined;
+  });
+  const arrays = elements.some(Boolean);
   const tensorMaps = locs.flatMap((l, j) => {
     const t = test.locations[l]!.tensorMap;
     return t ? [{ loc: j, targets: t.map((d) => locs.indexOf(d)) }] : [];
@@ -444,13 +451,14 @@ export function planTest(test: LitmusTest, text: string): Plan {
       locBits: lb,
       keyBits,
       regBits: Object.fromEntries(regBits),
-      slotBytes: tensorMaps.length ? 128 : bulk ? 16 : lb.includes(64) ? 8 : 4,
+      slotBytes: tensorMaps.length ? 128 : bulk || arrays ? 16 : lb.includes(64) ? 8 : 4,
       ...(mbarriers.some((x) => x !== undefined) ? { mbarriers } : {}),
       shared,
       ...(generic.length ? { aliases } : {}),
       ...(loops ? { loops: true as const } : {}),
       ...(barrierIds.length ? { barriers } : {}),
       ...(tensorMaps.length ? { tensorMaps } : {}),
+      ...(arrays ? { elements } : {}),
     },
   };
 }

@@ -72,6 +72,11 @@ export interface Location {
    * written by `tensormap.replace` (generic proxy) and read by a bulk tensor operation (tensormap proxy).
    */
   tensorMap?: readonly string[];
+  /**
+   * An element of an array (`d = {0, 0};`, `s @ shared cta 0 = {1, 1};`): element k > 0 of array `of`
+   * is the location `of+<4k>`, `offset` bytes past it (32-bit elements, at most four: one 16-byte chunk).
+   */
+  element?: { readonly of: string; readonly offset: number };
 }
 
 /** Register expressions: constants, registers, and arithmetic on them. */

@@ -17,10 +17,10 @@
  * Every problem is reported as file:line:col with what to do; a file with problems gives no test.
  */
 import { type LitmusContext, type LitmusInstruction, type LitmusOperand, type LitmusThread } from '../registry/litmus-family.js';
-import { INT_LIT, TYPES, lowerInstruction } from './litmus-instructions.js';
-import { ELEMENT_FORMATS } from '../numerics/formats.js';
-import { floatBits } from '../numerics/encode.js';
-import type { Cond, Expr, Instr, LitmusTest, Location, Problem, Proxy, Quantifier, SpaceQual, Term, ThreadDecl } from './events.js';
+import { lowerInstruction } from './litmus-instructions.js';
+import { literalBits, parseCond, typedLiteral } from './condition-parse.js';
+
+import type { Expr, Instr, LitmusTest, Location, Problem, Proxy, Quantifier, SpaceQual, ThreadDecl } from './events.js';
 
 export interface ParsedLitmus {
   test?: LitmusTest;
@@ -31,35 +31,6 @@ class Stop extends Error {}
 
 const IDENT = /^%?[A-Za-z_][A-Za-z0-9_]*$/;
 const QUANTS: Readonly<Record<string, Quantifier>> = { exists: 'exists', '~exists': 'not exists', forall: 'forall' };
-
-const FLOAT_LIT = /^-?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][-+]?\d+|inf|nan)$/;
-
-/** A literal as bits of `type` (undefined type: an untyped integer, Dat3M's values). Throws a message. */
-export function literalBits(text: string, type: string | undefined): bigint {
-  const fmt = type ? ELEMENT_FORMATS[type] : undefined;
-  if (type && !fmt) throw new Error(`unknown type .${type}; the types are ${TYPES.map((t) => `.${t}`).join(' ')}`);
-  if (INT_LIT.test(text)) {
-    const neg = text.startsWith('-');
-    const v = BigInt(neg ? text.slice(1) : text);
-    if (!fmt) return neg ? -v : v;
-    if (fmt.lane.kind === 'float' && fmt.lanes === 1 && !text.includes('x')) return floatBits(fmt.lane, Number(text));
-    const mask = (1n << BigInt(fmt.bits)) - 1n;
-    return (neg ? -v : v) & mask;
-  }
-  if (FLOAT_LIT.test(text)) {
-    if (!fmt || fmt.lane.kind !== 'float' || fmt.lanes !== 1)
-      throw new Error(`'${text}' is a floating-point literal; it needs a scalar float type (${type ? `this is .${type}` : 'write it as 1.5:f32'})`);
-    const x = text.replace(/^-/, '') === 'inf' ? (text.startsWith('-') ? -Infinity : Infinity) : text.endsWith('nan') ? NaN : Number(text);
-    return floatBits(fmt.lane, x);
-  }
-  throw new Error(`'${text}' is not a value: write an integer (42, -1, 0x7f) or a float with its type (1.5:f32)`);
-}
-
-/** `v` or `v:type`. */
-function typedLiteral(text: string): bigint {
-  const m = /^(.*):([a-z0-9]+)$/.exec(text.trim());
-  return m ? literalBits(m[1]!.trim(), m[2]) : literalBits(text.trim(), undefined);
-}
 
 /** Splits `s` (starting at column `col0`) on `sep` outside brackets and parentheses. */
 function splitAt(s: string, sep: string, col0: number): { text: string; col: number }[] {
@@ -207,10 +178,13 @@ class LitmusReader {
     const initOffsets: { line: number; col: number }[] = [];
     let found = false;
     const firstCol = lines[this.li]!.indexOf('{');
+    let depth = 0; // an array's braces ('d = {0, 0};') inside the block
     for (let l = this.li; l < lines.length && !found; l++) {
       const s = lines[l]!;
       for (let c = l === initStart ? firstCol + 1 : 0; c < s.length; c++) {
-        if (s[c] === '}') {
+        if (s[c] === '{') depth++;
+        else if (s[c] === '}' && depth > 0) depth--;
+        else if (s[c] === '}') {
           found = true;
           this.li = l + 1;
           break;
@@ -252,6 +226,20 @@ class LitmusReader {
         this.soft(initStart + 1, 1, `${l.name} aliases ${l.aliasOf}, which is not declared; declare it first, e.g. '${l.aliasOf}=0;'`);
   }
 
+  /** An array of 32-bit elements `{v0, v1, ...}` (at most four: one 16-byte chunk): locations name, name+4, name+8, name+12. */
+  private array(base: Omit<Location, 'init'>, values: string): void {
+    const vs = values
+      .slice(1, -1)
+      .split(',')
+      .map((v) => v.trim());
+    if (vs.length < 1 || vs.length > 4 || vs.some((v) => v === ''))
+      throw new Error(`'${values}': an array has one to four 32-bit elements, e.g. '${base.name} = {0, 0};' (one 16-byte chunk of a bulk operation)`);
+    vs.forEach((v, k) => {
+      const name = k ? `${base.name}+${4 * k}` : base.name;
+      this.locations[name] = { ...base, name, init: typedLiteral(v), ...(k ? { element: { of: base.name, offset: 4 * k } } : {}) };
+    });
+  }
+
   /** One statement of the init block; throws its message. */
   private initStatement(s: string, at: { line: number; col: number }): void {
     const { locations } = this;
@@ -269,11 +257,15 @@ class LitmusReader {
       const d: Decl = { cta: Number(m[2]), gpu: 0 };
       for (const [, k, v] of m[3]!.matchAll(/(cluster|gpu) (\d+)/g)) d[k as 'cluster' | 'gpu'] = Number(v);
       this.sharedDecl.set(m[1]!, d);
-      locations[m[1]!] = { name: m[1]!, space: 'shared', ownerCta: d.cta, ownerGpu: d.gpu, init: m[4] ? typedLiteral(m[4]) : (locations[m[1]!]?.init ?? 0n) };
+      const base = { name: m[1]!, space: 'shared' as const, ownerCta: d.cta, ownerGpu: d.gpu };
+      if (m[4] && /^\{.*\}$/.test(m[4])) this.array(base, m[4]);
+      else locations[m[1]!] = { ...base, init: m[4] ? typedLiteral(m[4]) : (locations[m[1]!]?.init ?? 0n) };
     } else if ((m = /^(\w+) ?@ ?multimem((?: \w+(?: ?, ?\w+)*)?)$/.exec(s))) {
       const reps = m[2]!.split(/[ ,]+/).filter((x) => x !== '');
       this.multimem.set(m[1]!, reps.length ? reps : [m[1]!]);
       if (!reps.length) locations[m[1]!] = { name: m[1]!, space: 'multimem', init: 0n };
+    } else if ((m = /^(\w+) ?= ?(\{.*\})$/.exec(s))) {
+      this.array({ name: m[1]!, space: 'global' }, m[2]!);
     } else if ((m = /^(\w+) ?= ?(.+)$/.exec(s))) {
       const prev = locations[m[1]!];
       locations[m[1]!] = { ...(prev ?? { name: m[1]!, space: 'global' }), init: typedLiteral(m[2]!) };
@@ -399,6 +391,7 @@ class LitmusReader {
       value: (i, type) => this.valueOf(ops[i] ?? ctx.fail(`operand ${i + 1} is missing`), i, type, ctx),
       scratch: (hint) => `%${hint}${this.scratch++}`,
       tensorMapAt: (l) => this.locations[l]?.tensorMap,
+      declared: (l) => !!this.locations[l],
     };
     const lowered = lowerInstruction(ins, ctx, (target, bcol) => this.branches.push({ thread: ti, target, line, col: bcol }));
     if (!guard) return lowered;
@@ -483,110 +476,4 @@ function lineCol(text: string, offset: number): { line: number; col: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   return { line, col: offset - before.lastIndexOf('\n') };
-}
-
-/** Dat3M's final condition: `(P0:r0 == 1 /\ x != 2) \/ ~(...)`, `true`. */
-function parseCond(
-  text: string,
-  line0: number,
-  col0: number,
-  lines: readonly string[],
-  nThreads: number,
-  locations: Readonly<Record<string, Location>>,
-  multimem: ReadonlyMap<string, string[]>,
-  problem: (line: number, col: number, message: string) => never,
-): Cond {
-  // tokens with positions
-  const toks: { t: string; line: number; col: number }[] = [];
-  {
-    let line = line0;
-    let col = col0;
-    const re = /\s+|\/\\|\\\/|==|!=|<=|>=|=|<|>|~|\(|\)|P?\d+:\s*%?\w+|[^\s()~=!<>\/\\]+/y;
-    let i = 0;
-    const s = text;
-    while (i < s.length) {
-      re.lastIndex = i;
-      const m = re.exec(s);
-      if (!m) problem(line + 1, col + 1, `unexpected '${s[i]}' in the final condition`);
-      const tok = m![0];
-      if (!/^\s+$/.test(tok)) toks.push({ t: tok, line: line + 1, col: col + 1 });
-      for (const ch of tok) {
-        if (ch === '\n') {
-          line++;
-          col = 0;
-        } else col++;
-      }
-      i += tok.length;
-    }
-  }
-  let k = 0;
-  const end = { t: '<end>', line: lines.length, col: 1 };
-  const peek = () => toks[k] ?? end;
-  const next = () => toks[k++] ?? end;
-  const term = (): Term => {
-    const tk = next();
-    let m: RegExpExecArray | null;
-    if ((m = /^P?(\d+):\s*(%?\w+)$/.exec(tk.t))) {
-      const th = Number(m[1]);
-      if (th >= nThreads) problem(tk.line, tk.col, `P${th} is not a thread of this test (it has P0..P${nThreads - 1})`);
-      return { k: 'reg', thread: th, reg: m[2]!.replace(/^%/, '') };
-    }
-    if (/^\w+$/.test(tk.t) && !/^-?\d/.test(tk.t) && !/^(inf|nan)$/.test(tk.t)) {
-      if (multimem.has(tk.t) && !locations[tk.t])
-        problem(tk.line, tk.col, `'${tk.t}' is a multimem address; the condition reads its replicas (${multimem.get(tk.t)!.join(', ')})`);
-      if (!locations[tk.t])
-        problem(tk.line, tk.col, `'${tk.t}' is neither a declared location nor a register 'P0:r0'; declare it in the init block or write the thread`);
-      return { k: 'mem', loc: tk.t };
-    }
-    try {
-      return { k: 'const', v: typedLiteral(tk.t) };
-    } catch (e) {
-      return problem(tk.line, tk.col, (e as Error).message);
-    }
-  };
-  const atom = (): Cond => {
-    const tk = peek();
-    if (tk.t === '~' || tk.t === 'not') {
-      next();
-      return { k: 'not', a: atom() };
-    }
-    if (tk.t === '(') {
-      next();
-      const c = or();
-      const cl = next();
-      if (cl.t !== ')') problem(cl.line, cl.col, `expected ')' in the final condition, found '${cl.t}'`);
-      return c;
-    }
-    if (tk.t === 'true') {
-      next();
-      return { k: 'true' };
-    }
-    const a = term();
-    const op = next();
-    if (op.t === '=') op.t = '=='; // herd's `0:r0 = 1`
-    if (!['==', '!=', '<', '>', '<=', '>='].includes(op.t))
-      problem(op.line, op.col, `expected a comparison (==, !=, <, >, <=, >=) in the final condition, found '${op.t}'`);
-    const b = term();
-    return { k: 'cmp', op: op.t as '==', a, b };
-  };
-  const and = (): Cond => {
-    let c = atom();
-    while (peek().t === '/\\') {
-      next();
-      c = { k: 'and', a: c, b: atom() };
-    }
-    return c;
-  };
-  const or = (): Cond => {
-    let c = and();
-    while (peek().t === '\\/') {
-      next();
-      c = { k: 'or', a: c, b: and() };
-    }
-    return c;
-  };
-  const c = or();
-  const rest = peek();
-  if (rest !== end) problem(rest.line, rest.col, `unexpected '${rest.t}' after the final condition (join conditions with /\\ or \\/)`);
-  return c;
 }

@@ -57,6 +57,8 @@ export interface LitmusContext {
   scratch(hint: string): string;
   /** The locations a tensor map (`tm @ tensormap d0, d1`) may point at, the first at the start; undefined for any other name. */
   tensorMapAt(location: string): readonly string[] | undefined;
+  /** Whether a location of this name is declared (an array's elements: `d+4`, ...). */
+  declared(location: string): boolean;
 }
 
 export interface LitmusFamily {

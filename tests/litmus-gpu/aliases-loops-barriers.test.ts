@@ -257,3 +257,31 @@ describe('tensor maps in the GPU runner', () => {
     ).toEqual([String(ni * 128), '128']);
   }, 60_000);
 });
+
+describe('arrays in the GPU runner', () => {
+  it("an array's element is addressed in its array's 16-byte copy at its offset: in lt_test (global and shared), in lt_count's key and reset; the element's own init writes only its word", () => {
+    const { plan, ptx } = moduleOf(readFileSync('cases/litmus/Bulk+two-elements+wait_group+release.litmus', 'utf8'));
+    const d = plan.locs.indexOf('d');
+    const d4 = plan.locs.indexOf('d+4');
+    const s = plan.locs.indexOf('s');
+    const s4 = plan.locs.indexOf('s+4');
+    expect(plan.slotBytes).toBe(16);
+    expect(plan.elements![d4]).toEqual({ of: d, offset: 4 });
+    expect(ptx).toContain(
+      `  mad.lo.u32 %u, %ni, ${d}, %inst;\n  mul.lo.u32 %u, %u, %stride;\n  mul.wide.u32 %a, %u, 16;\n  add.u64 %A${d4}, %mem, %a;\n  add.u64 %A${d4}, %A${d4}, 4;`,
+    );
+    expect(ptx).toContain(`  add.u32 %S${s4}, %S${s}, 4;`);
+    expect(ptx).toContain(`  st.shared::cta.u32 [%S${s4}], 1;\n`);
+    expect(ptx).not.toContain(`[%S${s4}+8]`);
+    // lt_count: its reset written at d's copy + 4; a key d+4 read there
+    const count = ptx.slice(ptx.indexOf('.entry lt_count'));
+    const keyed = readFileSync('cases/litmus/Bulk+two-elements+wait_group+release.litmus', 'utf8').replace(/exists \(.*\)\s*$/s, 'exists (d+4 == 0)\n');
+    const kptx = moduleOf(keyed).ptx;
+    expect(kptx.slice(kptx.indexOf('.entry lt_count'))).toMatch(
+      new RegExp(
+        `mad\\.lo\\.u32 %u, %ni, ${d}, %i;\\n {2}mul\\.lo\\.u32 %u, %u, %stride;\\n {2}mul\\.wide\\.u32 %a, %u, 16;\\n {2}add\\.u64 %a, %mem, %a;\\n {2}ld\\.global\\.u32 %V\\d, \\[%a\\+4\\];`,
+      ),
+    );
+    expect(count).toContain(`  ld.global.u32 %w, [%init+${d4 * 4}];\n  st.global.u32 [%a+4], %w;`);
+  });
+});

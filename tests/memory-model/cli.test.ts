@@ -95,8 +95,11 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
   it('an unknown qualifier names what the family takes', () => {
     expect(first(base(' atom.relaxed.gpu.global.frob.u32 r0, x, 1 | ;', 'x=0;'))).toMatch(/'\.frob' is not a qualifier of atom.*op \{\.and/);
   });
-  it('a bulk size that is not one element', () => {
-    expect(first(base(' cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 16 | ;', 's @ shared cta 0; x=0;'))).toMatch(/size must be 4/);
+  it('a bulk size that is not one element, or more elements than the locations are arrays of', () => {
+    expect(first(base(' cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 6 | ;', 's @ shared cta 0; x=0;'))).toMatch(/size must be 4/);
+    expect(first(base(' cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [x], [s], 16 | ;', 's @ shared cta 0; x=0;'))).toMatch(
+      /s has no element 1 \(s\+4\): declare it as an array of 4, e\.g\. 's = \{0, 0\};'/,
+    );
   });
   it('cp.async.bulk: a size other than one 16-byte chunk, a direction or mechanism the text does not list, the .relaxed form, a tensor copy', () => {
     const sh = 's @ shared cta 0; x=0; b @ shared cta 0 = 16;';

@@ -41,30 +41,52 @@ export const bulkLitmus: LitmusFamily = {
     const src = ctx.location(1, 'shared::cta');
     const bytes = elementBytes(type);
     const size = ins.operands[2]!.text;
-    if (!/^\d+$/.test(size) || BigInt(size) !== bytes)
-      ctx.fail(`size must be ${bytes}, the bytes of one .${type} element (a litmus location holds one element)`, 2);
-    const t = ctx.scratch('bulk');
+    // one element, or n elements of a 32-bit type over arrays (`d = {0, 0};`): "Each reduction operation performed by
+    // cp.reduce.async.bulk has individually .relaxed.gpu memory ordering semantics" (per element, none among them)
+    const n = /^\d+$/.test(size) ? Number(BigInt(size) / bytes) : 0;
+    if (!/^\d+$/.test(size) || BigInt(size) % bytes !== 0n || n < 1 || (n > 1 && bytes !== 4n) || n > 4)
+      ctx.fail(`size must be ${bytes} (one .${type} element), or for a 32-bit type 8, 12 or 16 over arrays of as many elements ('d = {0, 0};')`, 2);
+    const at = (loc: string, k: number) => {
+      const name = k ? `${loc}+${4 * k}` : loc;
+      if (k && !ctx.declared(name)) ctx.fail(`${loc} has no element ${k} (${name}): declare it as an array of ${n}, e.g. '${loc} = {0, 0};'`, 2);
+      return name;
+    };
     const o = bulkOrdering(q);
+    const accesses = Array.from({ length: n }, (_, k) => {
+      const t = ctx.scratch('bulk');
+      return [
+        {
+          kind: 'read' as const,
+          dst: t,
+          loc: at(src, k),
+          sem: 'weak' as const,
+          scope: 'cta' as const,
+          proxy: 'async' as const,
+          space: 'shared::cta' as const,
+          line: ins.line,
+        },
+        {
+          kind: 'rmw' as const,
+          args: [{ k: 'reg' as const, r: t }],
+          update: rmwUpdate('cp.reduce.async.bulk', q, modelSpace(dq, ctx.spaceOf(dst))),
+          reduction: true,
+          op: q.op,
+          loc: at(dst, k),
+          sem: o.sem,
+          scope: o.scope,
+          proxy: 'async' as const,
+          space: dq,
+          line: ins.line,
+        },
+      ];
+    }).flat();
     return [
       {
         kind: 'async',
-        accesses: [
-          { kind: 'read', dst: t, loc: src, sem: 'weak', scope: 'cta', proxy: 'async', space: 'shared::cta', line: ins.line },
-          {
-            kind: 'rmw',
-            args: [{ k: 'reg', r: t }],
-            update: rmwUpdate('cp.reduce.async.bulk', q, modelSpace(dq, ctx.spaceOf(dst))),
-            reduction: true,
-            op: q.op,
-            loc: dst,
-            sem: o.sem,
-            scope: o.scope,
-            proxy: 'async',
-            space: dq,
-            line: ins.line,
-          },
-        ],
-        completion: mb ? { kind: 'mbarrier', mbar: ctx.location(3, 'shared::cluster'), bytes, sem: 'release', scope: 'cluster' } : { kind: 'bulk_group' },
+        accesses,
+        completion: mb
+          ? { kind: 'mbarrier', mbar: ctx.location(3, 'shared::cluster'), bytes: bytes * BigInt(n), sem: 'release', scope: 'cluster' }
+          : { kind: 'bulk_group' },
         line: ins.line,
       },
     ];

@@ -51,3 +51,22 @@ describe('tensor maps in the litmus language', () => {
     );
   });
 });
+
+describe('arrays and bulk sizes of more than one element', () => {
+  const OBS = readFileSync('cases/litmus/Bulk+two-elements+observer.litmus', 'utf8');
+  it('d = {0, 0} declares d and d+4; an 8-byte bulk reduction is two element reductions with no order between them; the condition names d+4', () => {
+    const t = parseLitmus(OBS, 't.litmus').test!;
+    expect(t.locations['d+4']).toEqual({ name: 'd+4', space: 'global', init: 0n, element: { of: 'd', offset: 4 } });
+    expect(t.locations['s+4']).toMatchObject({ space: 'shared', ownerCta: 0, init: 1n, element: { of: 's', offset: 4 } });
+    const bulk = t.threads[0]!.code.find((i) => i.kind === 'async')!;
+    expect(bulk.kind === 'async' && bulk.accesses.map((a) => `${a.kind} ${a.loc}`)).toEqual(['read s', 'rmw d', 'read s+4', 'rmw d+4']);
+    expect(verdict(OBS)).toBe('allowed');
+    // one element (size 4): d+4 is never reduced, so the observer cannot see it set
+    expect(verdict(OBS.replace('[d], [s], 8', '[d], [s], 4'))).toBe('forbidden');
+  });
+  it('refused with the line: a size the arrays do not have, a size not a multiple of the element, an array of five', () => {
+    expect(problem(OBS.replace('[d], [s], 8', '[d], [s], 12'))).toMatch(/s has no element 2 \(s\+8\): declare it as an array of 3/);
+    expect(problem(OBS.replace('[d], [s], 8', '[d], [s], 6'))).toMatch(/size must be 4 \(one \.u32 element\), or for a 32-bit type 8, 12 or 16/);
+    expect(problem(OBS.replace('d = {0, 0};', 'd = {0, 0, 0, 0, 0};'))).toMatch(/an array has one to four 32-bit elements/);
+  });
+});
