@@ -471,7 +471,11 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
     // a bulk tensor operation: it reads its tensor map first (in the tensormap proxy), then its source
     const tm = ins.accesses[0]!.loc;
     const src = ins.accesses[1]!;
-    out.push(`  ${op} [${tmOf(tm)}, {%CRD}], ${A(src.loc, src.space)};`);
+    const dst = ins.accesses[2]!;
+    // into shared memory (a tensor load, mbarrier completion), or from it (a store or reduction into the mapped tensor)
+    if (!dst.via && ins.completion.kind === 'mbarrier')
+      out.push(`  ${op} ${A(dst.loc, 'shared::cluster')}, [${tmOf(tm)}, {%CRD}], ${A(ins.completion.mbar, 'shared::cluster')};`);
+    else out.push(`  ${op} [${tmOf(tm)}, {%CRD}], ${A(src.loc, src.space)};`);
   } else if (ins.kind === 'read') out.push(`  ld${q(ins)}${sp(ins)}.${ty} ${reg(ins.dst)}, ${A(ins.loc, ins.space)};`);
   else if (ins.kind === 'write') {
     const v = operand(ins.value);

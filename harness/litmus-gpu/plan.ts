@@ -91,7 +91,7 @@ export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
  * every direction (one 16-byte chunk).
  */
 const BULK_RUNS =
-  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$|^cp\.reduce\.async\.bulk\.tensor\.1d\.global\.shared::cta\.(add|min|max|inc|dec|and|or|xor)(\.tile)?\.bulk_group$/;
+  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$|^cp\.reduce\.async\.bulk\.tensor\.1d\.global\.shared::cta\.(add|min|max|inc|dec|and|or|xor)(\.tile)?\.bulk_group$|^cp\.async\.bulk\.tensor\.1d\.(shared::cluster\.global(\.tile)?\.mbarrier::complete_tx::bytes|global\.shared::cta(\.tile)?\.bulk_group)$/;
 
 /** The skip reason of a test that uses the texture, surface or constant proxy: one no kernel of this runner can overcome. */
 export const NO_KERNEL_PROXY = 'the texture, surface and constant proxies are not run (the runner has no texture, surface or constant objects)';
@@ -272,7 +272,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
             `P${th.id} line ${ins.line}: '${op}' (of the asynchronous operations, cp.async.bulk copies, cp.reduce.async.bulk into global memory (bulk_group) or .shared::cluster memory (mbarrier) and red.async run, on 32-bit elements)`,
           );
         bulk = true;
-        for (const a of ins.accesses) for (const l of a.kind === 'rmw' && a.via ? a.via.targets : [a.loc]) bulkLocs.add(l);
+        for (const a of ins.accesses) for (const l of a.via ? a.via.targets : [a.loc]) bulkLocs.add(l);
         if (ins.completion.kind === 'mbarrier') {
           // the GPU moves a 16-byte slot where the model's bulk operation moves one element: the phase expects what the GPU moves
           const gpuBytes = ins.accesses.some((a) => a.kind === 'read') ? 16n : ins.completion.bytes;

@@ -162,20 +162,25 @@ export type Instr =
 export interface AsyncInstr {
   kind: 'async';
   accesses: Array<
-    | ({ kind: 'read'; dst?: string } & MemInstrBase)
-    | ({ kind: 'write'; value: Expr } & MemInstrBase)
+    | ({ kind: 'read'; dst?: string; via?: Via } & MemInstrBase)
+    | ({ kind: 'write'; value: Expr; via?: Via } & MemInstrBase)
     | ({
         kind: 'rmw';
         args: Expr[];
         update: (old: bigint, args: bigint[]) => bigint | undefined;
         reduction: boolean;
         op?: string;
-        /** A bulk tensor operation's destination: the location the tensor map read into `reg` points at (`loc` is the first, for static analyses). */
-        via?: { reg: string; targets: readonly string[] };
+        via?: Via;
       } & MemInstrBase)
   >;
   completion: { kind: 'bulk_group' } | { kind: 'mbarrier'; mbar: string; bytes: bigint; sem?: Sem; scope?: Scope } | { kind: 'cta-end' };
   line?: number;
+}
+
+/** A bulk tensor operation's global access: at the location the tensor map read into `reg` points at (`loc` is the first, for static analyses). */
+export interface Via {
+  reg: string;
+  targets: readonly string[];
 }
 
 /**

@@ -58,7 +58,7 @@ export function judge(test: LitmusTest, opts: JudgeOptions = {}): Judgement {
             ? [ins.mbar]
             : ins.kind === 'async'
               ? [
-                  ...ins.accesses.flatMap((a) => (a.kind === 'read' ? [] : a.kind === 'rmw' && a.via ? a.via.targets : [a.loc])),
+                  ...ins.accesses.flatMap((a) => (a.kind === 'read' ? [] : a.via ? a.via.targets : [a.loc])),
                   ...(ins.completion.kind === 'mbarrier' ? [ins.completion.mbar] : []),
                 ]
               : [];

@@ -233,8 +233,8 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
    * ISA up to 9.0.
    */
   function bulkCopy(): Instr[] {
-    if (p[3] === 'tensor' || p[3] === 'prefetch')
-      ctx.fail(`cp.async.bulk.${p[3]} is not in the litmus language (a tensor map or a prefetch has no litmus location); the bulk copies are`);
+    if (p[3] === 'tensor') return tensorCopy();
+    if (p[3] === 'prefetch') ctx.fail('cp.async.bulk.prefetch is not in the litmus language (a prefetch has no litmus location); the bulk copies are');
     if (p[3] === 'relaxed')
       ctx.fail(
         'the .relaxed.scope ... .b128 form of cp.async.bulk (PTX ISA 9.3) is not in the litmus language (ptxas 13.0 reads PTX ISA up to 9.0): write the weak copy',
@@ -267,6 +267,73 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
           { kind: 'write', value: { k: 'reg', r: t }, loc: dst, space: q.dst as SpaceQual, ...weak },
         ],
         completion: mb ? { kind: 'mbarrier', mbar: ctx.location(3, 'shared::cluster'), bytes: 16n, sem: 'release', scope: 'cluster' } : { kind: 'bulk_group' },
+        line,
+      },
+    ];
+  }
+
+  /**
+   * cp.async.bulk.tensor, the 1-D `.tile` copies on a tensor map (`tm @ tensormap d0, d1`), as the bulk copies
+   * above: weak async-proxy accesses, completion by the direction's mechanism, after a read of the map in
+   * the tensormap proxy (as cp.reduce.async.bulk.tensor's "The tensorMap is accessed in tensormap proxy"; the
+   * copy's own section is not among the texts this project quotes). The litmus language's tensor map has
+   * a box of four 32-bit elements: the copy moves 16 bytes, and the location is the box's first element.
+   */
+  function tensorCopy(): Instr[] {
+    const rest = p.slice(4).filter((x) => x !== 'tile');
+    const form = rest.join('.');
+    const load = form === '1d.shared::cluster.global.mbarrier::complete_tx::bytes';
+    if (!load && form !== '1d.global.shared::cta.bulk_group')
+      ctx.fail(
+        'the litmus language has the 1-D .tile copies: cp.async.bulk.tensor.1d.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes [dst], [tm, {0}], [mbar] and cp.async.bulk.tensor.1d.global.shared::cta{.tile}.bulk_group [tm, {0}], [src]',
+      );
+    nops(load ? 3 : 2, load ? '[dstMem], [tensorMap, {0}], [mbar]' : '[tensorMap, {0}], [srcMem]');
+    const mi = load ? 1 : 0;
+    const m = /^(\w+)\s*,\s*\{\s*(-?\d+)\s*\}$/.exec(ins.operands[mi]!.text);
+    if (!m || !ins.operands[mi]!.bracketed) ctx.fail("the tensor operand is '[tm, {0}]': a tensor map and one coordinate", mi);
+    const tm = m![1]!;
+    const targets = ctx.tensorMapAt(tm);
+    if (!targets) ctx.fail(`${tm} is not a tensor map: declare it, e.g. '${tm} @ tensormap d0, d1;'`, mi);
+    if (m![2] !== '0') ctx.fail('the coordinate must be 0: a litmus location is the first element of its box', mi);
+    const map = ctx.scratch('tmap');
+    const t = ctx.scratch('copy');
+    const weak = { sem: 'weak' as Sem, scope: 'cta' as Scope, proxy: 'async' as Proxy, line };
+    const via = { reg: map, targets: targets! };
+    const mapRead = {
+      kind: 'read' as const,
+      dst: map,
+      loc: tm,
+      sem: 'weak' as Sem,
+      scope: 'cta' as Scope,
+      proxy: 'tensormap' as Proxy,
+      space: 'global' as SpaceQual,
+      line,
+    };
+    if (load) {
+      const dst = ctx.location(0, 'shared::cluster');
+      return [
+        {
+          kind: 'async',
+          accesses: [
+            mapRead,
+            { kind: 'read', dst: t, loc: targets![0]!, via, space: 'global', ...weak },
+            { kind: 'write', value: { k: 'reg', r: t }, loc: dst, space: 'shared::cluster', ...weak },
+          ],
+          completion: { kind: 'mbarrier', mbar: ctx.location(2, 'shared::cluster'), bytes: 16n, sem: 'release', scope: 'cluster' },
+          line,
+        },
+      ];
+    }
+    const src = ctx.location(1, 'shared::cta');
+    return [
+      {
+        kind: 'async',
+        accesses: [
+          mapRead,
+          { kind: 'read', dst: t, loc: src, space: 'shared::cta', ...weak },
+          { kind: 'write', value: { k: 'reg', r: t }, loc: targets![0]!, via, space: 'global', ...weak },
+        ],
+        completion: { kind: 'bulk_group' },
         line,
       },
     ];

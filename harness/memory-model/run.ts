@@ -314,7 +314,7 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
         const first = events.length;
         for (const a of ins.accesses) {
           // a bulk tensor operation reduces into the location the tensor map it read points at
-          const at = a.kind === 'rmw' && a.via ? { ...a, loc: a.via.targets[Number(regs[a.via.reg] ?? 0n)] ?? a.loc } : a;
+          const at = a.via ? { ...a, loc: a.via.targets[Number(regs[a.via.reg] ?? 0n)] ?? a.loc } : a;
           if (!access(at, agent)) return { kind: 'need', options: needOptions };
         }
         for (let k = first; k < events.length; k++) events[k]!.issuedAfter = before;

@@ -101,7 +101,7 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
       /s has no element 1 \(s\+4\): declare it as an array of 4, e\.g\. 's = \{0, 0\};'/,
     );
   });
-  it('cp.async.bulk: a size other than one 16-byte chunk, a direction or mechanism the text does not list, the .relaxed form, a tensor copy', () => {
+  it('cp.async.bulk: a size other than one 16-byte chunk, a direction or mechanism the text does not list, the .relaxed form, a tensor copy without a tensor map', () => {
     const sh = 's @ shared cta 0; x=0; b @ shared cta 0 = 16;';
     expect(first(base(' cp.async.bulk.global.shared::cta.bulk_group [x], [s], 4 | ;', sh))).toMatch(
       /^6:\d+: .*size must be 16: a litmus location is one 16-byte chunk/,
@@ -114,7 +114,7 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
     );
     expect(first(base(' cp.async.bulk.relaxed.cta.global.shared::cta.bulk_group.b128 [x], [s], 16 | ;', sh))).toMatch(/PTX ISA 9\.3.*write the weak copy/);
     expect(first(base(' cp.async.bulk.tensor.1d.global.shared::cta.bulk_group [x], [s] | ;', sh))).toMatch(
-      /cp\.async\.bulk\.tensor is not in the litmus language/,
+      /the tensor operand is '\[tm, \{0\}\]': a tensor map and one coordinate/,
     );
     expect(first(base(' cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [x], [s], 16 | ;', sh))).toMatch(
       /'\.L2::cache_hint' is not a qualifier of cp\.async\.bulk/,

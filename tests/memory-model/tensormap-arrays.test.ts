@@ -70,3 +70,23 @@ describe('arrays and bulk sizes of more than one element', () => {
     expect(problem(OBS.replace('d = {0, 0};', 'd = {0, 0, 0, 0, 0};'))).toMatch(/an array has one to four 32-bit elements/);
   });
 });
+
+describe('the bulk tensor copies', () => {
+  const LOAD = readFileSync('cases/litmus/Tensormap+load+replace-no-fence.litmus', 'utf8');
+  it('a TMA load reads the map (tensormap proxy), then the location the map points at, and writes the shared destination; 16 bytes of complete-tx; without the fence the old map may be read', () => {
+    const t = parseLitmus(LOAD, 't.litmus').test!;
+    const cp = t.threads[0]!.code.find((i) => i.kind === 'async')!;
+    expect(cp.kind === 'async' && cp.accesses.map((a) => `${a.kind} ${a.loc} ${a.proxy}${a.via ? ` via ${a.via.targets.join('/')}` : ''}`)).toEqual([
+      'read tm tensormap',
+      'read d0 async via d0/d1',
+      'write s async',
+    ]);
+    expect(cp.kind === 'async' && cp.completion).toMatchObject({ kind: 'mbarrier', mbar: 'b', bytes: 16n });
+    expect(verdict(LOAD)).toBe('allowed');
+    expect(verdict(readFileSync('cases/litmus/Tensormap+load+replace+fence.acquire.litmus', 'utf8'))).toBe('forbidden');
+  });
+  it('refused with the line: a 2-D copy, another coordinate', () => {
+    expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the litmus language has the 1-D \.tile copies/);
+    expect(problem(LOAD.replace('[tm, {0}]', '[tm, {4}]'))).toMatch(/the coordinate must be 0/);
+  });
+});
