@@ -272,6 +272,8 @@ export interface MemEvent {
   proxySpace?: ProxyFenceSpace;
   /** `fence.proxy.tensormap::generic.acquire [addr], 128`: the (physical) location it covers (undefined: every one). */
   proxyLoc?: string;
+  /** A uni-directional proxy fence's form (`fence.proxy.tensormap::generic.release` / `.acquire`). */
+  proxyDir?: 'release' | 'acquire';
   /** Memory operations: the state space of the object accessed, and for shared memory the CTA (and GPU) that owns it. */
   objSpace?: Space;
   objCta?: number;

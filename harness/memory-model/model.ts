@@ -65,6 +65,7 @@ export function xEvent(e: TEvent & Pick<XEvent, 'id' | 'thread' | 'deps'> & Part
     proxyFence: e.proxyFence,
     proxySpace: e.proxySpace,
     proxyLoc: e.proxyLoc,
+    proxyDir: e.proxyDir,
     objSpace: e.objSpace,
     objCta: e.objCta,
     objGpu: e.objGpu,
@@ -162,6 +163,10 @@ interface ProxyFences {
   fenceFor: Rel;
   /** Non-initial generic accesses. */
   generic: EvSet;
+  /** Tensormap-proxy accesses, and the release and acquire forms of fence.proxy.tensormap::generic. */
+  tensormap: EvSet;
+  tmRelease: EvSet;
+  tmAcquire: EvSet;
   /** Alias proxy fences. */
   alias: EvSet;
 }
@@ -350,6 +355,9 @@ function proxyFenceRels(ev: XEvent[], mem: EvSet, sameLoc: Rel): ProxyFences {
     fenceFor,
     generic: mem.and(EvSet.where(n, (i) => ev[i]!.proxy === 'generic')),
     alias: EvSet.where(n, (i) => ev[i]!.kind === 'PF' && ev[i]!.proxyFence === 'alias'),
+    tensormap: mem.and(EvSet.where(n, (i) => ev[i]!.proxy === 'tensormap')),
+    tmRelease: EvSet.where(n, (i) => ev[i]!.kind === 'PF' && ev[i]!.proxyFence === 'tensormap' && ev[i]!.proxyDir === 'release'),
+    tmAcquire: EvSet.where(n, (i) => ev[i]!.kind === 'PF' && ev[i]!.proxyFence === 'tensormap' && ev[i]!.proxyDir === 'acquire'),
   };
 }
 
@@ -411,7 +419,20 @@ export function proxyPreserved(s: Static, bc: Rel): Rel {
   const into = bc.seq(bc.and(pf.fenceFor.inv()).or(generic)); // on to Y, through a fence of Y's proxy
   const sameG = out.seq(into).and(pf.sameGaddr);
   const aliased = out.seq(bc.restrict(undefined, pf.alias)).seq(into).minus(pf.sameGaddr);
-  return bc.and(s.sameProxyPath.or(pf.sameLoc.and(sameG.or(aliased))));
+  // the tensormap proxy (9.7.15.4): a generic write reaches a tensormap-proxy read through a release form of
+  // fence.proxy.tensormap::generic after it and an acquire form on the map before the read ("A .release proxy
+  // fence can form a release sequence that synchronizes with an acquire sequence that contains a .acquire proxy
+  // fence"); the acquire form alone does not serve (docs/memory-model.md: the H200 read a stale map with it)
+  const tm = pf.tensormap.isEmpty()
+    ? undefined
+    : Rel.id(pf.generic)
+        .seq(bc.restrict(undefined, pf.tmRelease))
+        .seq(bc.restrict(undefined, pf.tmAcquire))
+        .seq(bc.and(pf.fenceFor.inv()).restrict(pf.tmAcquire, pf.tensormap))
+        .and(pf.sameGaddr);
+  const general = sameG.or(aliased);
+  const kept = tm ? general.minus(general.restrict(undefined, pf.tensormap)).or(tm) : general;
+  return bc.and(s.sameProxyPath.or(pf.sameLoc.and(kept)));
 }
 
 /** Relations of one execution that do not depend on coherence order. */

@@ -287,6 +287,7 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
           proxyFence: asyncGeneric && ins.proxy === 'async' ? ('generic' as Proxy) : ins.proxy,
           ...(ins.space ? { proxySpace: ins.space } : {}),
           ...(ins.covers ? { proxyLoc: physLoc(test.locations, ins.covers) } : {}),
+          ...(ins.sem ? { proxyDir: ins.sem } : {}),
           sem: 'relaxed',
           label: 'fence.proxy',
           ...(ins.line !== undefined ? { line: ins.line } : {}),

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { judge, parseLitmus } from '../../harness/memory-model/index.js';
 
-const BASE = readFileSync('cases/litmus/Tensormap+replace+fence.acquire.litmus', 'utf8');
+const BASE = readFileSync('cases/litmus/Tensormap+replace+fence.release+fence.acquire.litmus', 'utf8');
 const verdict = (text: string) => {
   const r = parseLitmus(text, 't.litmus');
   if (!r.test) throw new Error(r.problems.map((p) => p.message).join('; '));
@@ -22,10 +22,19 @@ const problem = (text: string) =>
     .join('; ');
 
 describe('tensor maps in the litmus language', () => {
-  it('the reduction reads the map and reduces where it points: the fenced replace is seen (d1), without the fence the old map may be (d0)', () => {
+  it('the reduction reads the map and reduces where it points: the replace fenced by release then acquire is seen (d1); with either form alone the old map may be (d0)', () => {
     expect(verdict(BASE)).toBe('forbidden');
     const noFence = BASE.replace(/ fence\.proxy\.tensormap::generic\.acquire\.cta \[tm\], 128 ;\n/, '');
     expect(verdict(noFence)).toBe('allowed');
+    // the reading the H200 forced (docs/memory-model.md): the acquire form alone does not serve, nor the release form alone
+    expect(verdict(BASE.replace(/ fence\.proxy\.tensormap::generic\.release\.cta ;\n/, ''))).toBe('allowed');
+    // the order matters: acquire, then release, serves nothing
+    const swapped = BASE.replace(
+      / fence\.proxy\.tensormap::generic\.release\.cta ;\n fence\.proxy\.tensormap::generic\.acquire\.cta \[tm\], 128 ;\n/,
+      ' fence.proxy.tensormap::generic.acquire.cta [tm], 128 ;\n fence.proxy.tensormap::generic.release.cta ;\n',
+    );
+    expect(swapped).not.toBe(BASE);
+    expect(verdict(swapped)).toBe('allowed');
     // every execution reduces into exactly one of d0, d1
     const r = parseLitmus(noFence, 't.litmus');
     const j = judge(r.test!);
@@ -83,7 +92,8 @@ describe('the bulk tensor copies', () => {
     ]);
     expect(cp.kind === 'async' && cp.completion).toMatchObject({ kind: 'mbarrier', mbar: 'b', bytes: 16n });
     expect(verdict(LOAD)).toBe('allowed');
-    expect(verdict(readFileSync('cases/litmus/Tensormap+load+replace+fence.acquire.litmus', 'utf8'))).toBe('forbidden');
+    expect(verdict(readFileSync('cases/litmus/Tensormap+load+replace+fence.release+fence.acquire.litmus', 'utf8'))).toBe('forbidden');
+    expect(verdict(readFileSync('cases/litmus/Tensormap+load+replace+fence.acquire.litmus', 'utf8'))).toBe('allowed');
   });
   it('refused with the line: a 2-D copy, another coordinate', () => {
     expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the litmus language has the 1-D \.tile copies/);
