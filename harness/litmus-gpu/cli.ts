@@ -500,19 +500,13 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     if (!r.gpu || !r.runs?.length || (!r.gpu.forbiddenSeen && !want)) continue; // a known deviation (explained finding) gets one too
     const item = items.find((it) => it.file === r.file)!;
     const rr = r.runs.slice().sort((a, b) => b.forbiddenSeen - a.forbiddenSeen)[0]!; // the setting that saw the most
-    if (item.plan.tensorMaps) {
-      io.out(
-        `no reproducer of ${r.file}: the runner encodes its tensor maps at run time (cuTensorMapEncodeTiled), which the reproducer's host program does not do`,
-      );
-      continue;
-    }
     const folder = want && o.out ? (reproWanted.length > 1 ? join(o.out, reproName(r.file)) : o.out) : join(dir, 'repro', reproName(r.file));
     const input = {
       file: r.file,
       name: r.name,
       plan: item.plan,
       judgement: item.j,
-      arch: target.name,
+      arch: moduleArch(item.plan, target.name),
       ptx: target.minPtx,
       stress: {
         warps: rr.warps,
@@ -535,7 +529,7 @@ export async function litmusGpuCommand(argv: readonly string[], io: Io): Promise
     };
     let files = litmusRepro(input);
     // kernel.ptx at the target's lowest PTX ISA version, if this ptxas takes it there; else at the run's
-    const low = await compileModules([files['kernel.ptx']!], { ptxas: backend.ptxas!, arch: target.name, cacheDir }).then(
+    const low = await compileModules([files['kernel.ptx']!], { ptxas: backend.ptxas!, arch: input.arch, cacheDir }).then(
       () => true,
       () => false,
     );

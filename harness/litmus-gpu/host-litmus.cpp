@@ -104,6 +104,32 @@ static Views uploadViews(size_t words, const uint32_t* data, int views) {
   return v;
 }
 
+// a test with tensor maps (N_TMAPS > 0): each instance's own 128-byte map of each (ptm), encoded here as the runner
+// encodes it (run.ts: a 1-D map of 32-bit elements over the copies of the location it points at, four elements a box),
+// and the initial maps (ptinit) lt_count restores after each launch
+typedef CUresult (*EncodeTiled)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
+                                const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+static void encodeMaps(CUdeviceptr dmem, std::vector<uint8_t>& all, std::vector<uint8_t>& init) {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  EncodeTiled enc = lib ? reinterpret_cast<EncodeTiled>(dlsym(lib, "cuTensorMapEncodeTiled")) : nullptr;
+  if (!enc) {
+    std::fprintf(stderr, "the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0 or newer has it)\n");
+    std::exit(2);
+  }
+  all.assign((size_t)N_TMAPS * NI * 128, 0);
+  init.assign((size_t)N_TMAPS * 128, 0);
+  for (int k = 0; k < N_TMAPS; k++) {
+    alignas(64) CUtensorMap map;
+    cuuint64_t dim[1] = {(cuuint64_t)NI * STRIDE * SLOT_BYTES / 4}, stride[1] = {0};
+    cuuint32_t box[1] = {4}, estr[1] = {1};
+    void* at = reinterpret_cast<void*>(dmem + (CUdeviceptr)TMAP_TARGET[k] * NI * STRIDE * SLOT_BYTES);
+    CHECK(enc(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 1, at, dim, stride, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+              CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+    std::memcpy(init.data() + (size_t)k * 128, &map, 128);
+    for (int i = 0; i < NI; i++) std::memcpy(all.data() + ((size_t)k * NI + i) * 128, &map, 128);
+  }
+}
+
 static void launch(CUfunction f, unsigned grid, unsigned block, unsigned cluster, std::vector<uint64_t> vals) {
   std::vector<void*> args(vals.size());
   for (size_t i = 0; i < vals.size(); i++) args[i] = &vals[i];  // 64 bits each, as the runner's launcher passes them
@@ -152,12 +178,22 @@ int main(int argc, char** argv) {
   CUdeviceptr dhist = upload(all, histWords, nullptr);
   CUdeviceptr dinit = upload(all, N_LOCS, INIT);
   CUdeviceptr dscratch = upload(all, SCRATCH_WORDS, nullptr);
+  CUdeviceptr dtm = 0, dtinit = 0;
+  if (N_TMAPS > 0) {
+    std::vector<uint8_t> maps, first;
+    encodeMaps(dmem, maps, first);
+    dtm = upload(all, maps.size() / 4, reinterpret_cast<const uint32_t*>(maps.data()));
+    dtinit = upload(all, first.size() / 4, reinterpret_cast<const uint32_t*>(first.data()));
+  }
   for (long it = 0; it < its; it++) {
-    if (ALIAS_VIEWS > 0)  // lt_test's last parameter: the bytes between views of mem
-      launch(s.fn, GRID, BLOCK, CLUSTER, {dmem, dregs, dperm, (uint64_t)it, (uint64_t)NI, (uint64_t)STRIDE, dscratch, (uint64_t)views.viewBytes});
-    else
-      launch(s.fn, GRID, BLOCK, CLUSTER, {dmem, dregs, dperm, (uint64_t)it, (uint64_t)NI, (uint64_t)STRIDE, dscratch});
-    launch(count, (NI + 255) / 256, 256, 1, {dmem, dregs, dtab, dhist, dinit, (uint64_t)NI, (uint64_t)STRIDE, (uint64_t)N_ROWS});
+    // lt_test's parameters after the seventh: the bytes between views of mem (aliases), the maps (tensor maps)
+    std::vector<uint64_t> tp = {dmem, dregs, dperm, (uint64_t)it, (uint64_t)NI, (uint64_t)STRIDE, dscratch};
+    if (ALIAS_VIEWS > 0) tp.push_back((uint64_t)views.viewBytes);
+    if (N_TMAPS > 0) tp.push_back(dtm);
+    launch(s.fn, GRID, BLOCK, CLUSTER, tp);
+    std::vector<uint64_t> cp = {dmem, dregs, dtab, dhist, dinit, (uint64_t)NI, (uint64_t)STRIDE, (uint64_t)N_ROWS};
+    if (N_TMAPS > 0) cp.push_back(dtm), cp.push_back(dtinit);
+    launch(count, (NI + 255) / 256, 256, 1, cp);
   }
   CHECK(p_cuCtxSynchronize());
   std::vector<uint32_t> hist(histWords);

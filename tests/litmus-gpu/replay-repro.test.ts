@@ -302,7 +302,7 @@ describe('litmus --backend gpu reproducers', () => {
     expect(bad.out).toMatch(/--repro cases\/litmus\/nothing\.litmus: not a test this run runs/);
     expect(bad.log).toBe('');
   }, 180_000);
-  it("a virtual-alias test: the runner maps mem twice (one view's bytes at launch, lt_test's eighth parameter the bytes between views), and the reproducer maps it the same way (cuMemCreate once, cuMemMap per view) and makes the runner's launches", async (ctx) => {
+  it("a virtual-alias test: the runner maps mem twice (one view's bytes at launch, lt_test's eighth parameter the bytes between views), and the reproducer maps it the same way (cuMemCreate once, cuMemMap per view) and makes the runner's launches; a tensor-map test's reproducer encodes its maps and hands them to both kernels", async (ctx) => {
     if (noPtxas || !nvcc || !cc) ctx.skip();
     const T = 'cases/litmus/Alias+MP+fence.proxy.alias-writer.litmus';
     const out = join(dir, 'alias');
@@ -312,10 +312,22 @@ describe('litmus --backend gpu reproducers', () => {
     expect(tests.length).toBe(2);
     // mem, regs, perm, iter, ni, stride, scratch, then the bytes between views (2 MiB: the stand-in's granularity)
     for (const l of tests) expect(l.split(' ').slice(5)).toEqual([expect.stringMatching(/^2097152:/), ...Array(6).fill(expect.anything()), '2097152']);
-    expect(readFileSync(join(out, 'params.h'), 'utf8')).toMatch(/ALIAS_VIEWS = 1, LOOPS = 0 \}/);
+    expect(readFileSync(join(out, 'params.h'), 'utf8')).toMatch(/ALIAS_VIEWS = 1, LOOPS = 0, N_TMAPS = 0 \}/);
     const r = buildAndRun(out, '0,0;1,1;1,0');
     expect(r.code, r.out).toBe(1);
     expect(r.log).toBe(a.log);
+    // a tensor-map test: the reproducer encodes the maps as the runner does and hands them to both kernels (sm_90a)
+    const TM = 'cases/litmus/Tensormap+MP+fence.release+fence.acquire.litmus';
+    const tout = join(dir, 'tensormap');
+    const tr = await run([TM, '--iterations', '1', '--instances', '1024', '--stress-warps', '0', '--repro', TM, '--out', tout], '0');
+    expect(readFileSync(join(tout, 'params.h'), 'utf8')).toMatch(/N_TMAPS = 1 \};[^\n]*\n[^\n]*\nstatic const int TMAP_TARGET\[1\] = \{\d+\};/);
+    expect(readFileSync(join(tout, 'build.sh'), 'utf8')).toContain('-arch=sm_90a');
+    const tb = buildAndRun(tout, '0');
+    expect(tb.code, tb.out).not.toBe(2);
+    const [lt, lc] = tb.log.trim().split('\n');
+    const tl = tr.log.trim().split('\n');
+    expect(lt!.split(' ').length).toBe(tl[0]!.split(' ').length); // lt_test: eight parameters, the maps last
+    expect(lc!.split(' ').length).toBe(tl[1]!.split(' ').length); // lt_count: ten
     // a test without aliases keeps the seven parameters
     const mp = await run([MP, '--iterations', '1', '--instances', '1024', '--stress-warps', '0'], '0,0');
     expect(mp.log.split('\n')[0]!.split(' ').length).toBe(5 + 7);
