@@ -20,6 +20,8 @@
 #include <napi.h>
 #include <cuda.h>
 #include <dlfcn.h>
+
+#include "driver-open.h"
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -47,53 +49,25 @@ decltype(&::cuGetErrorName) pGetErrorName = nullptr;
 decltype(&::cuDeviceGetHostAtomicCapabilities) pHostAtomicCaps = nullptr;
 
 bool Open(Napi::Env env) {
-  if (lib) return true;
-  if (loadError.empty()) {
-    lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      const char* e = dlerror();
-      loadError = std::string("no CUDA driver: dlopen(libcuda.so.1) failed: ") + (e ? e : "unknown error");
-    } else {
-      struct { void** p; const char* s; } need[] = {
-          {reinterpret_cast<void**>(&pHostAlloc), "cuMemHostAlloc"},
-          {reinterpret_cast<void**>(&pHostGetDevicePointer), "cuMemHostGetDevicePointer_v2"},
-          {reinterpret_cast<void**>(&pHostRegister), "cuMemHostRegister_v2"},
-          {reinterpret_cast<void**>(&pHostUnregister), "cuMemHostUnregister"},
-          {reinterpret_cast<void**>(&pFreeHost), "cuMemFreeHost"},
-          {reinterpret_cast<void**>(&pAllocManaged), "cuMemAllocManaged"},
-          {reinterpret_cast<void**>(&pFree), "cuMemFree_v2"},
-          {reinterpret_cast<void**>(&pDeviceGet), "cuDeviceGet"},
-          {reinterpret_cast<void**>(&pDeviceGetAttribute), "cuDeviceGetAttribute"},
-          {reinterpret_cast<void**>(&pGetErrorName), "cuGetErrorName"},
-      };
-      for (auto& n : need) {
-        *n.p = dlsym(lib, n.s);
-        if (!*n.p) {
-          loadError = std::string("CUDA driver lacks ") + n.s;
-          dlclose(lib);
-          lib = nullptr;
-          break;
-        }
-      }
-      if (lib) pHostAtomicCaps = reinterpret_cast<decltype(pHostAtomicCaps)>(dlsym(lib, "cuDeviceGetHostAtomicCapabilities"));
-    }
-  }
-  if (lib) return true;
-  Napi::Error e = Napi::Error::New(env, loadError);
-  e.Set("cuResult", Napi::String::New(env, "NO_DRIVER"));
-  e.ThrowAsJavaScriptException();
-  return false;
+  DriverSym need[] = {
+      {reinterpret_cast<void**>(&pHostAlloc), "cuMemHostAlloc"},
+      {reinterpret_cast<void**>(&pHostGetDevicePointer), "cuMemHostGetDevicePointer_v2"},
+      {reinterpret_cast<void**>(&pHostRegister), "cuMemHostRegister_v2"},
+      {reinterpret_cast<void**>(&pHostUnregister), "cuMemHostUnregister"},
+      {reinterpret_cast<void**>(&pFreeHost), "cuMemFreeHost"},
+      {reinterpret_cast<void**>(&pAllocManaged), "cuMemAllocManaged"},
+      {reinterpret_cast<void**>(&pFree), "cuMemFree_v2"},
+      {reinterpret_cast<void**>(&pDeviceGet), "cuDeviceGet"},
+      {reinterpret_cast<void**>(&pDeviceGetAttribute), "cuDeviceGetAttribute"},
+      {reinterpret_cast<void**>(&pGetErrorName), "cuGetErrorName"},
+  };
+  const bool had = lib != nullptr;
+  if (!OpenDriver(env, lib, loadError, need, sizeof need / sizeof need[0])) return false;
+  if (!had) pHostAtomicCaps = reinterpret_cast<decltype(pHostAtomicCaps)>(dlsym(lib, "cuDeviceGetHostAtomicCapabilities"));
+  return true;
 }
 
-bool Check(Napi::Env env, CUresult r, const char* what) {
-  if (r == CUDA_SUCCESS) return true;
-  const char* name = "CUDA_ERROR_UNKNOWN";
-  if (pGetErrorName) pGetErrorName(r, &name);
-  Napi::Error e = Napi::Error::New(env, std::string(what) + ": " + name);
-  e.Set("cuResult", Napi::String::New(env, name));
-  e.ThrowAsJavaScriptException();
-  return false;
-}
+bool Check(Napi::Env env, CUresult r, const char* what) { return CheckCu(env, r, what, pGetErrorName); }
 
 uint64_t U64(const Napi::Value& v) {
   bool lossless = true;

@@ -6,6 +6,8 @@
 #include <napi.h>
 #include <cuda.h>
 #include <dlfcn.h>
+
+#include "driver-open.h"
 #include <string>
 
 namespace peer {
@@ -26,53 +28,24 @@ decltype(&::cuMemAlloc) pAlloc = nullptr;
 decltype(&::cuGetErrorName) pErrorName = nullptr;
 
 bool Open(Napi::Env env) {
-  if (lib) return true;
-  if (loadError.empty()) {
-    lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      const char* e = dlerror();
-      loadError = std::string("no CUDA driver: dlopen(libcuda.so.1) failed: ") + (e ? e : "unknown error");
-    } else {
-      struct { void** p; const char* s; } need[] = {
-          {reinterpret_cast<void**>(&pInit), "cuInit"},
-          {reinterpret_cast<void**>(&pDeviceGet), "cuDeviceGet"},
-          {reinterpret_cast<void**>(&pCanAccessPeer), "cuDeviceCanAccessPeer"},
-          {reinterpret_cast<void**>(&pP2PAttribute), "cuDeviceGetP2PAttribute"},
-          {reinterpret_cast<void**>(&pRetain), "cuDevicePrimaryCtxRetain"},
-          {reinterpret_cast<void**>(&pGetCurrent), "cuCtxGetCurrent"},
-          {reinterpret_cast<void**>(&pSetCurrent), "cuCtxSetCurrent"},
-          {reinterpret_cast<void**>(&pEnablePeer), "cuCtxEnablePeerAccess"},
-          {reinterpret_cast<void**>(&pSync), "cuCtxSynchronize"},
-          {reinterpret_cast<void**>(&pAlloc), "cuMemAlloc_v2"},
-          {reinterpret_cast<void**>(&pErrorName), "cuGetErrorName"},
-      };
-      for (auto& n : need) {
-        *n.p = dlsym(lib, n.s);
-        if (!*n.p) {
-          loadError = std::string("CUDA driver lacks ") + n.s;
-          dlclose(lib);
-          lib = nullptr;
-          break;
-        }
-      }
-    }
-  }
-  if (lib) return true;
-  Napi::Error e = Napi::Error::New(env, loadError);
-  e.Set("cuResult", Napi::String::New(env, "NO_DRIVER"));
-  e.ThrowAsJavaScriptException();
-  return false;
+  DriverSym need[] = {
+      {reinterpret_cast<void**>(&pInit), "cuInit"},
+      {reinterpret_cast<void**>(&pDeviceGet), "cuDeviceGet"},
+      {reinterpret_cast<void**>(&pCanAccessPeer), "cuDeviceCanAccessPeer"},
+      {reinterpret_cast<void**>(&pP2PAttribute), "cuDeviceGetP2PAttribute"},
+      {reinterpret_cast<void**>(&pRetain), "cuDevicePrimaryCtxRetain"},
+      {reinterpret_cast<void**>(&pGetCurrent), "cuCtxGetCurrent"},
+      {reinterpret_cast<void**>(&pSetCurrent), "cuCtxSetCurrent"},
+      {reinterpret_cast<void**>(&pEnablePeer), "cuCtxEnablePeerAccess"},
+      {reinterpret_cast<void**>(&pSync), "cuCtxSynchronize"},
+      {reinterpret_cast<void**>(&pAlloc), "cuMemAlloc_v2"},
+      {reinterpret_cast<void**>(&pErrorName), "cuGetErrorName"},
+  };
+  if (!OpenDriver(env, lib, loadError, need, sizeof need / sizeof need[0])) return false;
+  return true;
 }
 
-bool Check(Napi::Env env, CUresult r, const std::string& what) {
-  if (r == CUDA_SUCCESS) return true;
-  const char* name = "CUDA_ERROR_UNKNOWN";
-  if (pErrorName) pErrorName(r, &name);
-  Napi::Error e = Napi::Error::New(env, what + ": " + name);
-  e.Set("cuResult", Napi::String::New(env, name));
-  e.ThrowAsJavaScriptException();
-  return false;
-}
+bool Check(Napi::Env env, CUresult r, const std::string& what) { return CheckCu(env, r, what, pErrorName); }
 
 bool Ctx(Napi::Env env, int ordinal, CUcontext* c) {
   CUdevice d;

@@ -7,6 +7,8 @@
 #include <napi.h>
 #include <cuda.h>
 #include <dlfcn.h>
+
+#include "driver-open.h"
 #include <map>
 #include <string>
 
@@ -33,52 +35,23 @@ struct Mapping {
 std::map<uint64_t, Mapping> live;
 
 bool Open(Napi::Env env) {
-  if (lib) return true;
-  if (loadError.empty()) {
-    lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      const char* e = dlerror();
-      loadError = std::string("no CUDA driver: dlopen(libcuda.so.1) failed: ") + (e ? e : "unknown error");
-    } else {
-      struct { void** p; const char* s; } need[] = {
-          {reinterpret_cast<void**>(&pCtxGetDevice), "cuCtxGetDevice"},
-          {reinterpret_cast<void**>(&pGranularity), "cuMemGetAllocationGranularity"},
-          {reinterpret_cast<void**>(&pCreate), "cuMemCreate"},
-          {reinterpret_cast<void**>(&pRelease), "cuMemRelease"},
-          {reinterpret_cast<void**>(&pReserve), "cuMemAddressReserve"},
-          {reinterpret_cast<void**>(&pAddressFree), "cuMemAddressFree"},
-          {reinterpret_cast<void**>(&pMap), "cuMemMap"},
-          {reinterpret_cast<void**>(&pUnmap), "cuMemUnmap"},
-          {reinterpret_cast<void**>(&pSetAccess), "cuMemSetAccess"},
-          {reinterpret_cast<void**>(&pErrorName), "cuGetErrorName"},
-      };
-      for (auto& n : need) {
-        *n.p = dlsym(lib, n.s);
-        if (!*n.p) {
-          loadError = std::string("CUDA driver lacks ") + n.s;
-          dlclose(lib);
-          lib = nullptr;
-          break;
-        }
-      }
-    }
-  }
-  if (lib) return true;
-  Napi::Error e = Napi::Error::New(env, loadError);
-  e.Set("cuResult", Napi::String::New(env, "NO_DRIVER"));
-  e.ThrowAsJavaScriptException();
-  return false;
+  DriverSym need[] = {
+      {reinterpret_cast<void**>(&pCtxGetDevice), "cuCtxGetDevice"},
+      {reinterpret_cast<void**>(&pGranularity), "cuMemGetAllocationGranularity"},
+      {reinterpret_cast<void**>(&pCreate), "cuMemCreate"},
+      {reinterpret_cast<void**>(&pRelease), "cuMemRelease"},
+      {reinterpret_cast<void**>(&pReserve), "cuMemAddressReserve"},
+      {reinterpret_cast<void**>(&pAddressFree), "cuMemAddressFree"},
+      {reinterpret_cast<void**>(&pMap), "cuMemMap"},
+      {reinterpret_cast<void**>(&pUnmap), "cuMemUnmap"},
+      {reinterpret_cast<void**>(&pSetAccess), "cuMemSetAccess"},
+      {reinterpret_cast<void**>(&pErrorName), "cuGetErrorName"},
+  };
+  if (!OpenDriver(env, lib, loadError, need, sizeof need / sizeof need[0])) return false;
+  return true;
 }
 
-bool Check(Napi::Env env, CUresult r, const std::string& what) {
-  if (r == CUDA_SUCCESS) return true;
-  const char* name = "CUDA_ERROR_UNKNOWN";
-  if (pErrorName) pErrorName(r, &name);
-  Napi::Error e = Napi::Error::New(env, what + ": " + name);
-  e.Set("cuResult", Napi::String::New(env, name));
-  e.ThrowAsJavaScriptException();
-  return false;
-}
+bool Check(Napi::Env env, CUresult r, const std::string& what) { return CheckCu(env, r, what, pErrorName); }
 
 // memAllocViews(bytes, views) -> { base: BigInt, viewBytes: number }: one physical allocation of at
 // least `bytes` on the current context's device, mapped `views` times back to back from `base`
