@@ -69,31 +69,29 @@ export function countKernel(plan: TestPlan, stress: { readonly align?: boolean }
       `  ld.global.u32 %V${k}, [%a];`,
       '  st.global.u32 [%a], 0;',
     );
+  /** This instance's copy of location j into %a (an array's element: its array's copy), and the element's address operand. */
+  const copyOf = (j: number): { lines: string[]; at: string } => {
+    const el = plan.elements?.[j];
+    return {
+      lines: [`  mad.lo.u32 %u, %ni, ${el ? el.of : j}, %i;`, '  mul.lo.u32 %u, %u, %stride;', `  mul.wide.u32 %a, %u, ${sb};`, '  add.u64 %a, %mem, %a;'],
+      at: `[%a${el ? `+${el.offset}` : ''}]`,
+    };
+  };
   let mw = R;
   plan.memKeys.forEach((m) => {
     // a virtual alias's value is its aliased location's
     const j = plan.aliases?.[locs.indexOf(m)]?.of ?? locs.indexOf(m);
-    // an array's element: in its array's copy, at its offset
-    const el = plan.elements?.[j];
-    L.push(
-      `  mad.lo.u32 %u, %ni, ${el ? el.of : j}, %i;`,
-      '  mul.lo.u32 %u, %u, %stride;',
-      `  mul.wide.u32 %a, %u, ${sb};`,
-      '  add.u64 %a, %mem, %a;',
-      `  ld.global.u32 %V${mw++}, [%a${el ? `+${el.offset}` : ''}];`,
-    );
+    const c = copyOf(j);
+    L.push(...c.lines, `  ld.global.u32 %V${mw++}, ${c.at};`);
     if (plan.locBits?.[j] === 64) L.push(`  ld.global.u32 %V${mw++}, [%a+4];`);
   });
   // reset memory for the next iteration
   locs.forEach((_, j) => {
-    const el = plan.elements?.[j];
+    const c = copyOf(j);
     L.push(
-      `  mad.lo.u32 %u, %ni, ${el ? el.of : j}, %i;`,
-      '  mul.lo.u32 %u, %u, %stride;',
-      `  mul.wide.u32 %a, %u, ${sb};`,
-      '  add.u64 %a, %mem, %a;',
+      ...c.lines,
       `  ld.global.u32 %w, [%init+${j * 4}];`,
-      `  st.global.u32 [%a${el ? `+${el.offset}` : ''}], %w;`,
+      `  st.global.u32 ${c.at}, %w;`,
       ...(plan.locBits?.[j] === 64 ? ['  st.global.u32 [%a+4], 0;'] : []),
     );
   });

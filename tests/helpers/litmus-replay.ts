@@ -1,12 +1,15 @@
 /**
  * Replays a recorded GPU litmus mutant through the model (tests/litmus-gpu/replay and bench-replay):
  * the mutant regenerated from its test by name, every histogram row judged, the weak count recomputed.
+ * Also: a recorded run of Dat3M's peer tests judged again (async-replay, alias-replay).
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 import { judge } from '../../harness/memory-model/index.js';
-import { verdictOf } from '../../harness/litmus-gpu/outcomes.js';
+import { keyInit, onDevice, verdictOf } from '../../harness/litmus-gpu/outcomes.js';
+import type { GpuLitmusResult } from '../../harness/litmus-gpu/results.js';
+import { join } from 'node:path';
 import { mutantsOf, weakAllowed, weakCount } from '../../harness/litmus-gpu/mutants.js';
 import { recordedPath } from './third-party.js';
 
@@ -55,4 +58,20 @@ export function mutantReplayer() {
     };
   };
   return { mutantOf, replay };
+}
+
+/**
+ * Every Dat3M test a recorded run ran, judged again from the peer corpus at `root`: no forbidden
+ * outcome seen, every histogram row's verdict as recorded. Returns how many ran.
+ */
+export function rejudgePeers(results: readonly GpuLitmusResult[], root: string): number {
+  const ran = results.filter((r) => r.gpu);
+  for (const r of ran) {
+    const file = join(root, 'litmus', r.file.replace(/^\.peers\/dat3m\//, ''));
+    const t = parseLitmus(readFileSync(file, 'utf8'), file).test!;
+    const j = onDevice(judge(t), keyInit(t));
+    expect(r.gpu!.forbiddenSeen, r.file).toBe(0);
+    for (const h of r.gpu!.histogram) expect(verdictOf(j, r.gpu!.keys, h.values, r.gpu!.keyBits).allowed, `${r.file} ${h.values}`).toBe(h.allowed);
+  }
+  return ran.length;
 }
