@@ -5,7 +5,7 @@
  */
 import type { Target } from '../arch/targets.js';
 import { UsageError } from '../util/errors.js';
-import { compileFilter, compileFilterPrefix } from '../util/filter.js';
+import { compileFilter, compileFilterPrefix, compileFilterPrefixFor, compileFilterWords } from '../util/filter.js';
 import { families } from '../registry/index.js';
 import { type CatalogEntry, type EntryKind, enumerateMatching, enumerateMatchingAsync } from './enumerate.js';
 import { ParseError, parseInstruction } from './parse.js';
@@ -49,6 +49,8 @@ export function selectEntries(opts: SelectOptions, target: Target, ptx: string):
     kinds: opts.kinds,
     keep: compileFilter(opts.filter),
     viable: compileFilterPrefix(opts.filter),
+    mayHold: compileFilterWords(opts.filter),
+    viableFor: (head, words) => compileFilterPrefixFor(opts.filter, head, words),
   });
   if (!sel.length) throw noMatch(opts, target, ptx);
   return sel;
@@ -56,7 +58,14 @@ export function selectEntries(opts: SelectOptions, target: Target, ptx: string):
 
 /** selectEntries, giving the event loop a turn now and then (a run's: a signal stops it within moments). */
 export async function selectEntriesAsync(opts: SelectOptions, target: Target, ptx: string): Promise<CatalogEntry[]> {
-  const sel = await enumerateMatchingAsync({ target, ptx, kinds: opts.kinds, keep: compileFilter(opts.filter), viable: compileFilterPrefix(opts.filter) });
+  const sel = await enumerateMatchingAsync({
+    target,
+    ptx,
+    kinds: opts.kinds,
+    keep: compileFilter(opts.filter),
+    viable: compileFilterPrefix(opts.filter),
+    mayHold: compileFilterWords(opts.filter),
+  });
   if (!sel.length) throw noMatch(opts, target, ptx);
   return sel;
 }
@@ -106,7 +115,8 @@ function noMatch(opts: SelectOptions, target: Target, ptx: string): UsageError {
     .join(', ');
   const guess = filterGuess(
     opts.filter,
-    (r) => enumerateMatching({ target, ptx, kinds: opts.kinds, keep: compileFilter(r), viable: compileFilterPrefix(r) }).length > 0,
+    (r) =>
+      enumerateMatching({ target, ptx, kinds: opts.kinds, keep: compileFilter(r), viable: compileFilterPrefix(r), mayHold: compileFilterWords(r) }).length > 0,
   );
   return new UsageError(
     `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog.${guess} ` +

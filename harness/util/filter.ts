@@ -163,3 +163,35 @@ export function nameStart(id: string): number {
   const c = id.lastIndexOf(':');
   return c >= 0 && NAME_CHAR.test(id.slice(c + 1)) ? c + 1 : -1;
 }
+
+/** The words of an id or a filter: maximal runs of letters, digits, `_` and `:` (`shared::cta` is one). */
+export function idWords(text: string): string[] {
+  return text.match(/[A-Za-z0-9_:]+/g) ?? [];
+}
+
+/**
+ * False only when no id made of the given words (a family's: familyWords in catalog/enumerate.ts) can
+ * pass the filter: every word of an alternative's literal text (its runs between `*` and `?`; a
+ * substring alternative whole) lies inside some word of any id it matches, so each must be a substring
+ * of one of the family's words. Lets a run skip a family's whole walk (`--filter atom.global.add.f32`
+ * never walks red's grammar).
+ */
+export function compileFilterWords(pattern: string | undefined): (familyWords: readonly string[]) => boolean {
+  if (!pattern) return () => true;
+  const alts = alternatives(pattern).map((a) => a.split(/[*?]/).flatMap(idWords));
+  return (fw) => alts.some((words) => words.every((w) => fw.some((f) => f.includes(w))));
+}
+
+/**
+ * compileFilterPrefix for one family, whose ids start with `head` and are made of `familyWords`: a
+ * substring alternative that starts with the head, whose first word no other word of the family
+ * holds, can match an id only at its start, so it prunes the walk as the glob `<alternative>*` does
+ * (`atom.global.add.f32` walks only atom's `atom.global.add.f32...` subtree).
+ */
+export function compileFilterPrefixFor(pattern: string | undefined, head: string, familyWords: readonly string[]): (prefix: string) => boolean {
+  if (!pattern) return () => true;
+  const w0 = idWords(head)[0] ?? '';
+  const anchored = w0 !== '' && familyWords.every((f) => f === w0 || !f.includes(w0));
+  const tests = alternatives(pattern).map((a) => (isGlob(a) ? globPrefixTest(a) : anchored && a.startsWith(head) ? globPrefixTest(`${a}*`) : () => true));
+  return (prefix) => tests.some((t) => t(prefix));
+}

@@ -6,13 +6,21 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../../harness/arch/targets.js';
-import { type CatalogEntry, type EntryKind, coreVariants, enumerateCatalog, enumerateMatching, familyVariants } from '../../harness/catalog/enumerate.js';
+import {
+  type CatalogEntry,
+  type EntryKind,
+  coreVariants,
+  enumerateCatalog,
+  enumerateMatching,
+  familyVariants,
+  familyWords,
+} from '../../harness/catalog/enumerate.js';
 import { evaluate } from '../../harness/catalog/evaluate.js';
 import { selectEntries } from '../../harness/catalog/select.js';
 import { variantId } from '../../harness/catalog/spelling.js';
 import { UsageError } from '../../harness/util/errors.js';
 import { families } from '../../harness/registry/index.js';
-import { compileFilter, compileFilterPrefix } from '../../harness/util/filter.js';
+import { compileFilter, compileFilterPrefix, compileFilterPrefixFor, compileFilterWords, idWords } from '../../harness/util/filter.js';
 
 const FILTERS = [
   'atom.global.add.f32',
@@ -40,6 +48,16 @@ const FILTERS = [
   'shared::cluster',
   '*.b128',
   'xyz',
+  // substrings the family pruning and the anchored prefix meet (compileFilterWords, compileFilterPrefixFor)
+  'red.async',
+  'red.global.add',
+  'global.add.f32',
+  'tom.global',
+  'multimem',
+  'cp.reduce.async.bulk.tensor.1d',
+  'noftz.bf16x2',
+  '~repeated',
+  'b32~type',
 ];
 const KIND_SETS: EntryKind[][] = [['variant', 'neighbour', 'isa-neighbour', 'spelling'], ['variant'], ['neighbour', 'isa-neighbour'], ['spelling']];
 
@@ -61,12 +79,26 @@ describe.each(['sm_90', 'sm_100a'])('%s: selectEntries = full enumeration, then 
     for (const kinds of KIND_SETS) {
       const want = reference(filter, kinds);
       // selectEntries = enumerateMatching with these, or a UsageError when it is empty (below)
-      const got = enumerateMatching({ target, ptx, kinds, keep: compileFilter(filter), viable: compileFilterPrefix(filter) });
+      const got = enumerateMatching({
+        target,
+        ptx,
+        kinds,
+        keep: compileFilter(filter),
+        viable: compileFilterPrefix(filter),
+        mayHold: compileFilterWords(filter),
+        viableFor: (head, words) => compileFilterPrefixFor(filter, head, words),
+      });
       expect(got.length, `${filter} ${kinds}`).toBe(want.length);
       expect(show(got), `${filter} ${kinds}`).toEqual(show(want));
     }
   });
 
+  it("every word of every entry's id is one of its family's words (familyWords: what the filter's family pruning relies on)", () => {
+    const byFam = new Map(families().map((f) => [f.id, new Set(familyWords(f))]));
+    const missing = new Set<string>();
+    for (const e of all) for (const w of idWords(e.id)) if (!byFam.get(e.family)!.has(w)) missing.add(`${e.family}: ${w} (${e.id})`);
+    expect([...missing].slice(0, 5)).toEqual([]);
+  });
   it.runIf(arch === 'sm_90')('no filter: the whole catalog', () => {
     const whole = selectEntries({ kinds: ['variant', 'neighbour', 'isa-neighbour', 'spelling'] }, target, ptx);
     expect(whole.length).toBe(all.length);
