@@ -14,7 +14,6 @@ import { descriptorSuffix, spell, variantId } from './spelling.js';
 import type { FamilyDef, FamilyId, OperandKind, Qualifiers, RequirementRow } from './types.js';
 import { vocabulary } from './vocabulary.js';
 import { drain, drainWithTurns } from '../util/turns.js';
-import { idWords } from '../util/filter.js';
 
 export type EntryKind = 'variant' | 'neighbour' | 'isa-neighbour' | 'spelling';
 export type Expectation = 'accept' | 'reject' | 'either';
@@ -388,30 +387,10 @@ export interface MatchOptions extends EnumerateOptions {
    * the walk over a family's grammar stops there. Default: always true.
    */
   readonly viable?: (prefix: string) => boolean;
-  /** False only when no id made of a family's words (familyWords) can pass `keep` (see compileFilterWords): the family is skipped. */
-  readonly mayHold?: (familyWords: readonly string[]) => boolean;
-  /** A family's own `viable` (see compileFilterPrefixFor), where its head and words prune more than `viable` does. */
-  readonly viableFor?: (head: string, familyWords: readonly string[]) => (prefix: string) => boolean;
-}
-
-const wordsMemo = new WeakMap<FamilyDef, readonly string[]>();
-
-/**
- * Every word (util/filter.ts idWords) an id of the family can hold: its head's, its slots' values, the
- * values an invalid neighbour may take (the vocabulary of every family), a PTX ISA pin's
- * (`@ptx8.0`) and a spelling neighbour's kind (`~reversed`). A test enumerates the catalog and checks that every id's words are among these.
- */
-export function familyWords(fam: FamilyDef): readonly string[] {
-  const hit = wordsMemo.get(fam);
-  if (hit) return hit;
-  const w = new Set<string>(idWords(fam.head));
-  for (const sl of fam.slots) for (const v of sl.values) for (const x of idWords(v)) w.add(x);
-  for (const vs of vocabulary().values()) for (const v of vs) for (const x of idWords(v)) w.add(x);
-  for (let d = 0; d <= 9; d++) w.add(`ptx${d}`), w.add(String(d));
-  for (const sp of SPELLINGS) for (const x of idWords(sp.kind)) w.add(x); // a spelling neighbour's `~kind`
-  const out = Object.freeze([...w]);
-  wordsMemo.set(fam, out);
-  return out;
+  /** False only when no id of the family can pass `keep` (select.ts: its words cannot hold the filter): the family is skipped. */
+  readonly mayHold?: (fam: FamilyDef) => boolean;
+  /** A family's own `viable` (select.ts), where its head and words prune more than `viable` does. */
+  readonly viableFor?: (fam: FamilyDef) => (prefix: string) => boolean;
 }
 
 /**
@@ -485,8 +464,8 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
   const wantI = kinds.includes('isa-neighbour') && opts.isaNeighbours !== false;
   const out: CatalogEntry[] = [];
   for (const fam of opts.families ?? families()) {
-    if (!viable(fam.head) || (opts.mayHold && !opts.mayHold(familyWords(fam)))) continue;
-    const famViable = opts.viableFor?.(fam.head, familyWords(fam)) ?? viable;
+    if (!viable(fam.head) || (opts.mayHold && !opts.mayHold(fam))) continue;
+    const famViable = opts.viableFor?.(fam) ?? viable;
     const pins = wantI ? isaPinsOf(fam, opts.target) : [];
     // variants (as familyVariants: first of each id in grammar order, invalid ones dropped)
     const seen = new Set<string>();

@@ -5,9 +5,11 @@
  */
 import type { Target } from '../arch/targets.js';
 import { UsageError } from '../util/errors.js';
-import { compileFilter, compileFilterPrefix, compileFilterPrefixFor, compileFilterWords } from '../util/filter.js';
+import { compileFilter, compileFilterPrefix, compileFilterPrefixFor, compileFilterWords, idWords } from '../util/filter.js';
 import { families } from '../registry/index.js';
-import { type CatalogEntry, type EntryKind, enumerateMatching, enumerateMatchingAsync } from './enumerate.js';
+import { type CatalogEntry, type EntryKind, type MatchOptions, SPELLINGS, enumerateMatching, enumerateMatchingAsync } from './enumerate.js';
+import type { FamilyDef } from './types.js';
+import { vocabulary } from './vocabulary.js';
 import { ParseError, parseInstruction } from './parse.js';
 
 /**
@@ -41,6 +43,32 @@ export interface SelectOptions {
   readonly kinds: readonly EntryKind[];
 }
 
+const wordsMemo = new WeakMap<FamilyDef, readonly string[]>();
+
+/**
+ * Every word (util/filter.ts idWords) an id of the family can hold: its head's, its slots' values, the
+ * values an invalid neighbour may take (the vocabulary of every family), a PTX ISA pin's
+ * (`@ptx8.0`) and a spelling neighbour's kind (`~reversed`). A test enumerates the catalog and checks that every id's words are among these.
+ */
+export function familyWords(fam: FamilyDef): readonly string[] {
+  const hit = wordsMemo.get(fam);
+  if (hit) return hit;
+  const w = new Set<string>(idWords(fam.head));
+  for (const sl of fam.slots) for (const v of sl.values) for (const x of idWords(v)) w.add(x);
+  for (const vs of vocabulary().values()) for (const v of vs) for (const x of idWords(v)) w.add(x);
+  for (let d = 0; d <= 9; d++) w.add(`ptx${d}`), w.add(String(d));
+  for (const sp of SPELLINGS) for (const x of idWords(sp.kind)) w.add(x); // a spelling neighbour's `~kind`
+  const out = Object.freeze([...w]);
+  wordsMemo.set(fam, out);
+  return out;
+}
+
+/** The options that let a selection skip families and prune a family's walk by the filter's words (enumerate.ts MatchOptions). */
+export function familyPruning(filter: string | undefined): Pick<MatchOptions, 'mayHold' | 'viableFor'> {
+  const mayHold = compileFilterWords(filter);
+  return { mayHold: (fam) => mayHold(familyWords(fam)), viableFor: (fam) => compileFilterPrefixFor(filter, fam.head, familyWords(fam)) };
+}
+
 /** Selects catalog entries for the options (throws a UsageError when nothing matches). */
 export function selectEntries(opts: SelectOptions, target: Target, ptx: string): CatalogEntry[] {
   const sel = enumerateMatching({
@@ -49,8 +77,7 @@ export function selectEntries(opts: SelectOptions, target: Target, ptx: string):
     kinds: opts.kinds,
     keep: compileFilter(opts.filter),
     viable: compileFilterPrefix(opts.filter),
-    mayHold: compileFilterWords(opts.filter),
-    viableFor: (head, words) => compileFilterPrefixFor(opts.filter, head, words),
+    ...familyPruning(opts.filter),
   });
   if (!sel.length) throw noMatch(opts, target, ptx);
   return sel;
@@ -64,7 +91,7 @@ export async function selectEntriesAsync(opts: SelectOptions, target: Target, pt
     kinds: opts.kinds,
     keep: compileFilter(opts.filter),
     viable: compileFilterPrefix(opts.filter),
-    mayHold: compileFilterWords(opts.filter),
+    ...familyPruning(opts.filter),
   });
   if (!sel.length) throw noMatch(opts, target, ptx);
   return sel;
@@ -115,8 +142,7 @@ function noMatch(opts: SelectOptions, target: Target, ptx: string): UsageError {
     .join(', ');
   const guess = filterGuess(
     opts.filter,
-    (r) =>
-      enumerateMatching({ target, ptx, kinds: opts.kinds, keep: compileFilter(r), viable: compileFilterPrefix(r), mayHold: compileFilterWords(r) }).length > 0,
+    (r) => enumerateMatching({ target, ptx, kinds: opts.kinds, keep: compileFilter(r), viable: compileFilterPrefix(r), ...familyPruning(r) }).length > 0,
   );
   return new UsageError(
     `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog.${guess} ` +

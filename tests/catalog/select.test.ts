@@ -6,21 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../../harness/arch/targets.js';
-import {
-  type CatalogEntry,
-  type EntryKind,
-  coreVariants,
-  enumerateCatalog,
-  enumerateMatching,
-  familyVariants,
-  familyWords,
-} from '../../harness/catalog/enumerate.js';
+import { type CatalogEntry, type EntryKind, coreVariants, enumerateCatalog, enumerateMatching, familyVariants } from '../../harness/catalog/enumerate.js';
 import { evaluate } from '../../harness/catalog/evaluate.js';
-import { selectEntries } from '../../harness/catalog/select.js';
+import { familyPruning, familyWords, selectEntries } from '../../harness/catalog/select.js';
 import { variantId } from '../../harness/catalog/spelling.js';
 import { UsageError } from '../../harness/util/errors.js';
 import { families } from '../../harness/registry/index.js';
-import { compileFilter, compileFilterPrefix, compileFilterPrefixFor, compileFilterWords, idWords } from '../../harness/util/filter.js';
+import { compileFilter, compileFilterPrefix, idWords } from '../../harness/util/filter.js';
 
 const FILTERS = [
   'atom.global.add.f32',
@@ -85,8 +77,7 @@ describe.each(['sm_90', 'sm_100a'])('%s: selectEntries = full enumeration, then 
         kinds,
         keep: compileFilter(filter),
         viable: compileFilterPrefix(filter),
-        mayHold: compileFilterWords(filter),
-        viableFor: (head, words) => compileFilterPrefixFor(filter, head, words),
+        ...familyPruning(filter),
       });
       expect(got.length, `${filter} ${kinds}`).toBe(want.length);
       expect(show(got), `${filter} ${kinds}`).toEqual(show(want));
