@@ -63,36 +63,31 @@ export function familyWords(fam: FamilyDef): readonly string[] {
   return out;
 }
 
-/** The options that let a selection skip families and prune a family's walk by the filter's words (enumerate.ts MatchOptions). */
-export function familyPruning(filter: string | undefined): Pick<MatchOptions, 'mayHold' | 'viableFor'> {
+/**
+ * What a filter selects, as enumerateMatching's options: `keep` the ids it matches, prune the walk by
+ * its prefix (`viable`), skip the families whose words cannot hold it (`mayHold`) and prune a family's
+ * walk by an anchored substring (`viableFor`).
+ */
+export function filterOptions(filter: string | undefined): Pick<MatchOptions, 'keep' | 'viable' | 'mayHold' | 'viableFor'> {
   const mayHold = compileFilterWords(filter);
-  return { mayHold: (fam) => mayHold(familyWords(fam)), viableFor: (fam) => compileFilterPrefixFor(filter, fam.head, familyWords(fam)) };
+  return {
+    keep: compileFilter(filter),
+    viable: compileFilterPrefix(filter),
+    mayHold: (fam) => mayHold(familyWords(fam)),
+    viableFor: (fam) => compileFilterPrefixFor(filter, fam.head, familyWords(fam)),
+  };
 }
 
 /** Selects catalog entries for the options (throws a UsageError when nothing matches). */
 export function selectEntries(opts: SelectOptions, target: Target, ptx: string): CatalogEntry[] {
-  const sel = enumerateMatching({
-    target,
-    ptx,
-    kinds: opts.kinds,
-    keep: compileFilter(opts.filter),
-    viable: compileFilterPrefix(opts.filter),
-    ...familyPruning(opts.filter),
-  });
+  const sel = enumerateMatching({ target, ptx, kinds: opts.kinds, ...filterOptions(opts.filter) });
   if (!sel.length) throw noMatch(opts, target, ptx);
   return sel;
 }
 
 /** selectEntries, giving the event loop a turn now and then (a run's: a signal stops it within moments). */
 export async function selectEntriesAsync(opts: SelectOptions, target: Target, ptx: string): Promise<CatalogEntry[]> {
-  const sel = await enumerateMatchingAsync({
-    target,
-    ptx,
-    kinds: opts.kinds,
-    keep: compileFilter(opts.filter),
-    viable: compileFilterPrefix(opts.filter),
-    ...familyPruning(opts.filter),
-  });
+  const sel = await enumerateMatchingAsync({ target, ptx, kinds: opts.kinds, ...filterOptions(opts.filter) });
   if (!sel.length) throw noMatch(opts, target, ptx);
   return sel;
 }
@@ -140,10 +135,7 @@ function noMatch(opts: SelectOptions, target: Target, ptx: string): UsageError {
   const fams = families()
     .map((f) => f.id)
     .join(', ');
-  const guess = filterGuess(
-    opts.filter,
-    (r) => enumerateMatching({ target, ptx, kinds: opts.kinds, keep: compileFilter(r), viable: compileFilterPrefix(r), ...familyPruning(r) }).length > 0,
-  );
+  const guess = filterGuess(opts.filter, (r) => enumerateMatching({ target, ptx, kinds: opts.kinds, ...filterOptions(r) }).length > 0);
   return new UsageError(
     `--filter '${opts.filter ?? ''}'${opts.kinds.length < 4 ? ` with --kind ${opts.kinds.join(',')}` : ''} selects no entry of the ${target.name} catalog.${guess} ` +
       `Ids look like 'atom.global.add.f32' or 'red.shared::cta.min.u32'; families: ${fams}. Run with --list to see them.`,

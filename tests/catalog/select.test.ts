@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../../harness/arch/targets.js';
 import { type CatalogEntry, type EntryKind, coreVariants, enumerateCatalog, enumerateMatching, familyVariants } from '../../harness/catalog/enumerate.js';
 import { evaluate } from '../../harness/catalog/evaluate.js';
-import { familyPruning, familyWords, selectEntries } from '../../harness/catalog/select.js';
+import { familyWords, filterOptions, selectEntries } from '../../harness/catalog/select.js';
 import { variantId } from '../../harness/catalog/spelling.js';
 import { UsageError } from '../../harness/util/errors.js';
 import { families } from '../../harness/registry/index.js';
@@ -71,14 +71,7 @@ describe.each(['sm_90', 'sm_100a'])('%s: selectEntries = full enumeration, then 
     for (const kinds of KIND_SETS) {
       const want = reference(filter, kinds);
       // selectEntries = enumerateMatching with these, or a UsageError when it is empty (below)
-      const got = enumerateMatching({
-        target,
-        ptx,
-        kinds,
-        keep: compileFilter(filter),
-        viable: compileFilterPrefix(filter),
-        ...familyPruning(filter),
-      });
+      const got = enumerateMatching({ target, ptx, kinds, ...filterOptions(filter) });
       expect(got.length, `${filter} ${kinds}`).toBe(want.length);
       expect(show(got), `${filter} ${kinds}`).toEqual(show(want));
     }
