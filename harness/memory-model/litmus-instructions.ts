@@ -288,27 +288,9 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
         'the litmus language has the 1-D .tile copies: cp.async.bulk.tensor.1d.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes [dst], [tm, {0}], [mbar] and cp.async.bulk.tensor.1d.global.shared::cta{.tile}.bulk_group [tm, {0}], [src]',
       );
     nops(load ? 3 : 2, load ? '[dstMem], [tensorMap, {0}], [mbar]' : '[tensorMap, {0}], [srcMem]');
-    const mi = load ? 1 : 0;
-    const m = /^(\w+)\s*,\s*\{\s*(-?\d+)\s*\}$/.exec(ins.operands[mi]!.text);
-    if (!m || !ins.operands[mi]!.bracketed) ctx.fail("the tensor operand is '[tm, {0}]': a tensor map and one coordinate", mi);
-    const tm = m![1]!;
-    const targets = ctx.tensorMapAt(tm);
-    if (!targets) ctx.fail(`${tm} is not a tensor map: declare it, e.g. '${tm} @ tensormap d0, d1;'`, mi);
-    if (m![2] !== '0') ctx.fail('the coordinate must be 0: a litmus location is the first element of its box', mi);
-    const map = ctx.scratch('tmap');
+    const { targets, via, mapRead } = tensorMapOperand(ins, ctx, load ? 1 : 0);
     const t = ctx.scratch('copy');
     const weak = { sem: 'weak' as Sem, scope: 'cta' as Scope, proxy: 'async' as Proxy, line };
-    const via = { reg: map, targets: targets! };
-    const mapRead = {
-      kind: 'read' as const,
-      dst: map,
-      loc: tm,
-      sem: 'weak' as Sem,
-      scope: 'cta' as Scope,
-      proxy: 'tensormap' as Proxy,
-      space: 'global' as SpaceQual,
-      line,
-    };
     if (load) {
       const dst = ctx.location(0, 'shared::cluster');
       return [
@@ -316,7 +298,7 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
           kind: 'async',
           accesses: [
             mapRead,
-            { kind: 'read', dst: t, loc: targets![0]!, via, space: 'global', ...weak },
+            { kind: 'read', dst: t, loc: targets[0]!, via, space: 'global', ...weak },
             { kind: 'write', value: { k: 'reg', r: t }, loc: dst, space: 'shared::cluster', ...weak },
           ],
           completion: { kind: 'mbarrier', mbar: ctx.location(2, 'shared::cluster'), bytes: 16n, sem: 'release', scope: 'cluster' },
@@ -331,7 +313,7 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
         accesses: [
           mapRead,
           { kind: 'read', dst: t, loc: src, space: 'shared::cta', ...weak },
-          { kind: 'write', value: { k: 'reg', r: t }, loc: targets![0]!, via, space: 'global', ...weak },
+          { kind: 'write', value: { k: 'reg', r: t }, loc: targets[0]!, via, space: 'global', ...weak },
         ],
         completion: { kind: 'bulk_group' },
         line,
@@ -344,4 +326,32 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
     if (!/^\d+$/.test(s)) ctx.fail('a byte count (a non-negative integer) is expected here', i);
     return BigInt(s);
   }
+}
+
+/**
+ * A bulk tensor operation's `[tm, {0}]` operand (operand `i`): the tensor map (declared `tm @ tensormap
+ * d0, d1`) and its one coordinate, which must be 0 (a litmus location is the first element of its
+ * tensor's box). Gives the map's targets, the read of the map in the tensormap proxy that the operation
+ * starts with ("The `tensorMap` is accessed in tensormap proxy", 9.7.10.28.5.4), and the `via` that
+ * puts the operation's global access at the location the map it read points at.
+ */
+export function tensorMapOperand(ins: LitmusInstruction, ctx: LitmusContext, i: number) {
+  const o = ins.operands[i];
+  const m = o ? /^(\w+)\s*,\s*\{\s*(-?\d+)\s*\}$/.exec(o.text) : null;
+  if (!m || !o!.bracketed) return ctx.fail("the tensor operand is '[tm, {0}]': a tensor map and one coordinate", i);
+  const tm = m[1]!;
+  const targets = ctx.tensorMapAt(tm) ?? ctx.fail(`${tm} is not a tensor map: declare it, e.g. '${tm} @ tensormap d0, d1;'`, i);
+  if (m[2] !== '0') ctx.fail('the coordinate must be 0: a litmus location is the first element of its tensor', i);
+  const reg = ctx.scratch('tmap');
+  const mapRead = {
+    kind: 'read' as const,
+    dst: reg,
+    loc: tm,
+    sem: 'weak' as Sem,
+    scope: 'cta' as Scope,
+    proxy: 'tensormap' as Proxy,
+    space: 'global' as SpaceQual,
+    line: ins.line,
+  };
+  return { tm, targets, via: { reg, targets }, mapRead };
 }

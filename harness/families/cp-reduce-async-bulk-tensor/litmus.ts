@@ -11,6 +11,7 @@
  */
 import type { LitmusFamily } from '../../registry/litmus-family.js';
 import { qualifiers, rmwUpdate } from '../shared/litmus.js';
+import { tensorMapOperand } from '../../memory-model/litmus-instructions.js';
 
 const FAM = 'cp.reduce.async.bulk.tensor';
 
@@ -26,21 +27,15 @@ export const tensorLitmus: LitmusFamily = {
     if (!q.op || !q.completion)
       ctx.fail('cp.reduce.async.bulk.tensor needs .redOp and .completion_mechanism, e.g. ...1d.global.shared::cta.add.tile.bulk_group');
     if (ins.operands.length !== 2) ctx.fail('takes [tensorMap, {c0}], [srcMem]');
-    const m = /^(\w+)\s*,\s*\{\s*(-?\d+)\s*\}$/.exec(ins.operands[0]!.text);
-    if (!m || !ins.operands[0]!.bracketed) ctx.fail("the first operand is '[tm, {0}]': a tensor map and one coordinate", 0);
-    const tm = m![1]!;
-    const targets = ctx.tensorMapAt(tm);
-    if (!targets) ctx.fail(`${tm} is not a tensor map: declare it, e.g. '${tm} @ tensormap d0, d1;'`, 0);
-    if (m![2] !== '0') ctx.fail('the coordinate must be 0: a litmus location is one element, the first of its tensor', 0);
+    const { targets, via, mapRead } = tensorMapOperand(ins, ctx, 0);
     const src = ctx.location(1, 'shared::cta');
-    const map = ctx.scratch('tmap');
     const val = ctx.scratch('bulk');
     const type = q.op === 'and' || q.op === 'or' || q.op === 'xor' ? 'b32' : 'u32';
     return [
       {
         kind: 'async',
         accesses: [
-          { kind: 'read', dst: map, loc: tm, sem: 'weak', scope: 'cta', proxy: 'tensormap', space: 'global', line: ins.line },
+          mapRead,
           { kind: 'read', dst: val, loc: src, sem: 'weak', scope: 'cta', proxy: 'async', space: 'shared::cta', line: ins.line },
           {
             kind: 'rmw',
@@ -48,8 +43,8 @@ export const tensorLitmus: LitmusFamily = {
             update: rmwUpdate(FAM, { ...q, type }, 'global'),
             reduction: true,
             op: q.op,
-            loc: targets![0]!,
-            via: { reg: map, targets: targets! },
+            loc: targets[0]!,
+            via,
             sem: 'relaxed',
             scope: 'gpu',
             proxy: 'async',
