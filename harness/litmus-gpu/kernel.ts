@@ -24,7 +24,7 @@
  * other test is skipped with the reason (plan.ts, planTest).
  */
 import type { Expr, Instr } from '../memory-model/events.js';
-import { type Placement, type TestPlan, TYPE_RE, regsIn, sourceOf, typedRmw } from './plan.js';
+import { type Placement, type TestPlan, TYPE_RE, bulkBytes, regsIn, sourceOf, typedRmw } from './plan.js';
 import { SAMPLES, countKernel, histWords, keyWords, regWords } from './count-kernel.js';
 
 export { SAMPLES, histWords, keyWords, regWords };
@@ -237,6 +237,10 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
         // the rest of the copy zeroed (not for an array's element: it lies inside its array's copy, zeroed with it first)
         ...((plan.locBits[j] === 64 || sb >= 16) && !plan.elements?.[j] ? [`  st.shared::cta.u32 [%S${j}+4], 0;`] : []),
         ...(sb >= 16 && !plan.elements?.[j] ? [`  st.shared::cta.v2.u32 [%S${j}+8], {0, 0};`] : []),
+        // an array of more than four elements: its further chunks zeroed
+        ...(sb > 16 && sb < 128 && !plan.elements?.[j]
+          ? Array.from({ length: sb / 16 - 1 }, (_, c) => `  st.shared::cta.v4.u32 [%S${j}+${16 * (c + 1)}], {0, 0, 0, 0};`)
+          : []),
       );
     // the initial values precede every access of the test, in every proxy (8.2.6): where the test has
     // asynchronous operations, the owner's generic stores are ordered before them by a proxy fence
@@ -494,7 +498,7 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
     const mb = ins.completion.kind === 'mbarrier' ? `, ${A(ins.completion.mbar, wr.space === 'shared::cta' ? 'shared::cta' : 'shared::cluster')}` : '';
     // from a source location (a bulk copy or reduction), or of a value (an asynchronous red)
     const rd = ins.accesses.find((a) => a.kind === 'read');
-    if (rd) out.push(`  ${op} ${A(wr.loc, wr.space)}, ${A(rd.loc, rd.space)}, 16${mb};`);
+    if (rd) out.push(`  ${op} ${A(wr.loc, wr.space)}, ${A(rd.loc, rd.space)}, ${bulkBytes(ins)}${mb};`);
     else if (wr.kind === 'rmw') out.push(`  ${op} ${A(wr.loc, wr.space)}, ${operand(wr.args[0]!)}${mb};`);
   } else if (ins.kind === 'mbarrier' && ins.op === 'try_wait') {
     // the phase the test waits for is the mbarrier's first (parity 0); the result as 0 or 1

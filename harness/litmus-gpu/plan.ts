@@ -2,7 +2,7 @@
  * Whether a litmus test runs on the GPU in this slice, and where its threads and locations go (the
  * plan kernel.ts writes the PTX module from); else why it is skipped.
  */
-import { type Cond, type Expr, type LitmusTest, type Term, regsIn } from '../memory-model/events.js';
+import { type Cond, type Expr, type Instr, type LitmusTest, type Term, regsIn } from '../memory-model/events.js';
 
 /** Where each test thread runs, and the launch that holds NG groups. */
 export interface Placement {
@@ -39,10 +39,10 @@ export interface TestPlan {
   /** Bytes of one copy of a location in `mem` (8 when any location is 64-bit, else 4); `--stride` counts these. */
   /**
    * Bytes per location copy: 4, 8 for 64-bit values, 16 where a bulk operation reads or writes (a bulk operation moves a multiple of
-   * 16 bytes, 16-byte aligned: 9.7.10.28), 128 where a bulk tensor operation does (its shared memory source 128-byte aligned, as the
+   * 16 bytes, 16-byte aligned: 9.7.10.28), 32 to 64 where an array of more than four elements needs more chunks, 128 where a bulk tensor operation does (its shared memory source 128-byte aligned, as the
    * tensor family's kernel has it).
    */
-  readonly slotBytes: 4 | 8 | 16 | 128;
+  readonly slotBytes: number;
   /** Per location: an mbarrier's tx count on the GPU (its owner inits it to 1 arrival, then arrive.expect_tx of this), else undefined. */
   readonly mbarriers?: readonly (number | undefined)[];
   /**
@@ -274,8 +274,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
         bulk = true;
         for (const a of ins.accesses) for (const l of a.via ? a.via.targets : [a.loc]) bulkLocs.add(l);
         if (ins.completion.kind === 'mbarrier') {
-          // the GPU moves a 16-byte slot where the model's bulk operation moves one element: the phase expects what the GPU moves
-          const gpuBytes = ins.accesses.some((a) => a.kind === 'read') ? 16n : ins.completion.bytes;
+          // the GPU moves whole 16-byte chunks where the model's bulk operation moves its elements: the phase expects what the GPU moves
+          const gpuBytes = ins.accesses.some((a) => a.kind === 'read') ? BigInt(bulkBytes(ins)) : ins.completion.bytes;
           const m = mbarTx.get(ins.completion.mbar) ?? { model: 0n, gpu: 0n };
           mbarTx.set(ins.completion.mbar, { model: m.model + ins.completion.bytes, gpu: m.gpu + gpuBytes });
         }
@@ -424,6 +424,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
     return e ? { of: locs.indexOf(e.of), offset: e.offset } : undefined;
   });
   const arrays = elements.some(Boolean);
+  // an array's copy: as many 16-byte chunks as its elements fill
+  const arrayBytes = 16 * Math.max(1, ...elements.map((e) => (e ? Math.ceil((e.offset + 4) / 16) : 1)));
   const tensorMaps = locs.flatMap((l, j) => {
     const t = test.locations[l]!.tensorMap;
     return t ? [{ loc: j, targets: t.map((d) => locs.indexOf(d)) }] : [];
@@ -440,7 +442,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
         at,
         ...(barrierIds.length ? { barrierIds: barrierIds.length } : {}),
         // 128-byte shared slots: at most 48 KiB of static shared memory a CTA (one copy per instance slot of each shared location)
-        ...(tensorMaps.length && nShared ? { maxWarpGroups: Math.floor(49152 / (nShared * 32 * 128)) } : {}),
+        ...((tensorMaps.length || arrayBytes > 16) && nShared ? { maxWarpGroups: Math.floor(49152 / (nShared * 32 * (tensorMaps.length ? 128 : arrayBytes))) } : {}),
       },
       locs,
       keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys],
@@ -451,7 +453,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
       locBits: lb,
       keyBits,
       regBits: Object.fromEntries(regBits),
-      slotBytes: tensorMaps.length ? 128 : bulk || arrays ? 16 : lb.includes(64) ? 8 : 4,
+      slotBytes: tensorMaps.length ? 128 : arrays ? arrayBytes : bulk ? 16 : lb.includes(64) ? 8 : 4,
       ...(mbarriers.some((x) => x !== undefined) ? { mbarriers } : {}),
       shared,
       ...(generic.length ? { aliases } : {}),
@@ -464,3 +466,8 @@ export function planTest(test: LitmusTest, text: string): Plan {
 }
 
 /** How many groups (NG) and warp groups per CTA (WG) fill the GPU once: NI = NG * WG * 32 instances per launch. */
+
+/** The bytes a bulk operation moves on the GPU: whole 16-byte chunks over the elements it writes (the chunks' other elements zero). */
+export function bulkBytes(ins: Extract<Instr, { kind: 'async' }>): number {
+  return 16 * Math.ceil(ins.accesses.filter((a) => a.kind !== 'read').length / 4);
+}

@@ -74,10 +74,13 @@ export interface Location {
   tensorMap?: readonly string[];
   /**
    * An element of an array (`d = {0, 0};`, `s @ shared cta 0 = {1, 1};`): element k > 0 of array `of`
-   * is the location `of+<4k>`, `offset` bytes past it (32-bit elements, at most four: one 16-byte chunk).
+   * is the location `of+<4k>`, `offset` bytes past it (32-bit elements, at most {@link MAX_ARRAY}: four 16-byte chunks).
    */
   element?: { readonly of: string; readonly offset: number };
 }
+
+/** Elements of an array at most (`d = {0, 0};`): four 16-byte chunks of a bulk operation. */
+export const MAX_ARRAY = 16;
 
 /** Register expressions: constants, registers, and arithmetic on them. */
 export type Expr =

@@ -20,7 +20,7 @@ import { type LitmusContext, type LitmusInstruction, type LitmusOperand, type Li
 import { lowerInstruction } from './litmus-instructions.js';
 import { literalBits, parseCond, typedLiteral } from './condition-parse.js';
 
-import type { Expr, Instr, LitmusTest, Location, Problem, Proxy, Quantifier, SpaceQual, ThreadDecl } from './events.js';
+import { MAX_ARRAY, type Expr, type Instr, type LitmusTest, type Location, type Problem, type Proxy, type Quantifier, type SpaceQual, type ThreadDecl } from './events.js';
 
 export interface ParsedLitmus {
   test?: LitmusTest;
@@ -226,14 +226,16 @@ class LitmusReader {
         this.soft(initStart + 1, 1, `${l.name} aliases ${l.aliasOf}, which is not declared; declare it first, e.g. '${l.aliasOf}=0;'`);
   }
 
-  /** An array of 32-bit elements `{v0, v1, ...}` (at most four: one 16-byte chunk): locations name, name+4, name+8, name+12. */
+  /** An array of 32-bit elements `{v0, v1, ...}` (at most 16: four 16-byte chunks of a bulk operation): locations name, name+4, name+8, ... */
   private array(base: Omit<Location, 'init'>, values: string): void {
     const vs = values
       .slice(1, -1)
       .split(',')
       .map((v) => v.trim());
-    if (vs.length < 1 || vs.length > 4 || vs.some((v) => v === ''))
-      throw new Error(`'${values}': an array has one to four 32-bit elements, e.g. '${base.name} = {0, 0};' (one 16-byte chunk of a bulk operation)`);
+    if (vs.length < 1 || vs.length > MAX_ARRAY || vs.some((v) => v === ''))
+      throw new Error(
+        `'${values}': an array has one to ${MAX_ARRAY} 32-bit elements, e.g. '${base.name} = {0, 0};' (at most four 16-byte chunks of a bulk operation)`,
+      );
     vs.forEach((v, k) => {
       const name = k ? `${base.name}+${4 * k}` : base.name;
       this.locations[name] = { ...base, name, init: typedLiteral(v), ...(k ? { element: { of: base.name, offset: 4 * k } } : {}) };
@@ -433,7 +435,7 @@ class LitmusReader {
       );
     const l = this.locations[n]!;
     if (l.space === 'shared') {
-      const d = this.sharedDecl.get(n)!;
+      const d = this.sharedDecl.get(l.element?.of ?? n)!; // an array's element: its array's declaration
       if (space === 'global')
         ctx.fail(`'${n}' is shared memory of CTA ${d.cta}; .global cannot name it: use .shared::cta (from CTA ${d.cta}) or .shared::cluster`, i);
       const sameCta = t.cta === d.cta && t.gpu === d.gpu;

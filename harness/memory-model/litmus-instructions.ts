@@ -9,7 +9,7 @@
 import type { LitmusContext, LitmusInstruction } from '../registry/litmus-family.js';
 import { litmusFamilyFor } from '../registry/litmus.js';
 import { ELEMENT_FORMATS } from '../numerics/formats.js';
-import type { Instr, Proxy, ProxyFenceSpace, Scope, Sem, SpaceQual } from './events.js';
+import { MAX_ARRAY, type Instr, type Proxy, type ProxyFenceSpace, type Scope, type Sem, type SpaceQual } from './events.js';
 
 export const SCOPES: readonly Scope[] = ['cta', 'cluster', 'gpu', 'sys'];
 const SPACES = ['global', 'shared', 'shared::cta', 'shared::cluster'];
@@ -228,9 +228,11 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
    * `.mbarrier::...` for `.shared::cta.global`, `.shared::cluster.global` and
    * `.shared::cluster.shared::cta`, `.bulk_group` for `.global.shared::cta`), the complete-tx "with
    * `completeCount` argument equal to amount of data copied in bytes" and ".release semantics at the
-   * `.cluster` scope". `size` "must be a multiple of 16": a litmus location is one 16-byte chunk, so
-   * size is 16. The `.relaxed.scope ... .b128` form (PTX ISA 9.3) is not read: ptxas 13.0 reads PTX
-   * ISA up to 9.0.
+   * `.cluster` scope". `size` "must be a multiple of 16": a scalar location is the first element of one
+   * 16-byte chunk (size 16), an array (`d = {0, 0, 0, 0, 0};`) of as many chunks as its elements fill (size
+   * 32 for five to eight elements); each element is one read and one write, with no order among them
+   * (8.9.1.1), and the chunks' elements the test does not declare are zero on both sides. The `.relaxed.scope
+   * ... .b128` form (PTX ISA 9.3) is not read: ptxas 13.0 reads PTX ISA up to 9.0.
    */
   function bulkCopy(): Instr[] {
     if (p[3] === 'tensor') return tensorCopy();
@@ -255,18 +257,36 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
     nops(mb ? 4 : 3, mb ? '[dstMem], [srcMem], size, [mbar]' : '[dstMem], [srcMem], size');
     const dst = ctx.location(0, q.dst as SpaceQual);
     const src = ctx.location(1, q.src as SpaceQual);
-    if (txCount(2) !== 16n)
-      ctx.fail('size must be 16: a litmus location is one 16-byte chunk of a bulk copy ("size must be a multiple of 16", 9.7.10.28.4.1)', 2);
-    const t = ctx.scratch('copy');
+    const size = txCount(2);
+    // the elements each side declares (a scalar location: one); the copy covers exactly their chunks
+    const count = (l: string) => {
+      let n = 1;
+      while (n < MAX_ARRAY && ctx.declared(`${l}+${4 * n}`)) n++;
+      return n;
+    };
+    const n = Math.max(count(src), count(dst));
+    const chunks = Math.ceil(n / 4);
+    if (size !== BigInt(16 * chunks))
+      ctx.fail(
+        `size must be ${16 * chunks}: ${n > 1 ? `the arrays have ${n} elements, ${chunks} 16-byte chunk${chunks > 1 ? 's' : ''}` : 'a scalar location is one 16-byte chunk'} ("size must be a multiple of 16", 9.7.10.28.4.1); a copy of ${size} bytes needs arrays of ${size > 16n ? `${Number(size) / 4 - 3} to ${Number(size) / 4}` : 'one to four'} elements ('d = {0, 0, 0, 0, 0};')`,
+        2,
+      );
     const weak = { sem: 'weak' as Sem, scope: 'cta' as Scope, proxy: 'async' as Proxy, line };
+    const accesses = Array.from({ length: n }, (_, k) => {
+      const [s, d] = [src, dst].map((l) => (k ? `${l}+${4 * k}` : l));
+      if (!ctx.declared(s!) || !ctx.declared(d!))
+        ctx.fail(`${ctx.declared(s!) ? dst : src} has no element ${k} (${ctx.declared(s!) ? d : s}): declare source and destination as arrays of ${n}`, 1);
+      const t = ctx.scratch('copy');
+      return [
+        { kind: 'read' as const, dst: t, loc: s!, space: q.src as SpaceQual, ...weak },
+        { kind: 'write' as const, value: { k: 'reg' as const, r: t }, loc: d!, space: q.dst as SpaceQual, ...weak },
+      ];
+    }).flat();
     return [
       {
         kind: 'async',
-        accesses: [
-          { kind: 'read', dst: t, loc: src, space: q.src as SpaceQual, ...weak },
-          { kind: 'write', value: { k: 'reg', r: t }, loc: dst, space: q.dst as SpaceQual, ...weak },
-        ],
-        completion: mb ? { kind: 'mbarrier', mbar: ctx.location(3, 'shared::cluster'), bytes: 16n, sem: 'release', scope: 'cluster' } : { kind: 'bulk_group' },
+        accesses,
+        completion: mb ? { kind: 'mbarrier', mbar: ctx.location(3, 'shared::cluster'), bytes: size, sem: 'release', scope: 'cluster' } : { kind: 'bulk_group' },
         line,
       },
     ];

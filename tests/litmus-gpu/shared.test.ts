@@ -338,6 +338,20 @@ describe('the bulk_group async slice', () => {
     const p = planTest(parseLitmus(text, 'x').test!, text);
     expect(p.ok && litmusModule(p.plan, 'sm_90', '8.0', DEFAULT_STRESS, 2)).not.toContain('fence.proxy.async');
   });
+  it('a copy of two chunks: arrays of five elements in 32-byte slots (the shared ones zeroed whole), the copy 32 bytes, the phase expecting 32', () => {
+    const { plan, m } = mod('Copy+two-chunks+mbarrier+try_wait.acquire.cluster.litmus');
+    expect(plan.slotBytes).toBe(32);
+    expect(plan.mbarriers?.filter((x) => x !== undefined)).toEqual([32]);
+    expect(m).toMatch(/cp\.async\.bulk\.shared::cta\.global\.mbarrier::complete_tx::bytes \[%S\d+\], \[%A\d+\], 32, \[%S\d+\];/);
+    expect(m).toMatch(/mbarrier\.arrive\.expect_tx\.shared::cta\.b64 %XD, \[%S\d+\], 32;/);
+    expect(m).toMatch(/st\.shared::cta\.v4\.u32 \[%S\d+\+16\], \{0, 0, 0, 0\};/);
+    // the second chunk's element: 16 bytes into its array's copy
+    expect(m).toMatch(/add\.u32 %S\d+, %S\d+, 16;/);
+    const g = mod('Copy+two-chunks+wait_group+read-destination.litmus').m;
+    expect(g).toMatch(/cp\.async\.bulk\.global\.shared::cta\.bulk_group \[%A\d+\], \[%S\d+\], 32;/);
+    // one chunk: 16 bytes as before
+    expect(mod('Copy+mbarrier+try_wait.acquire.cluster.litmus').plan.slotBytes).toBe(16);
+  });
   it('the wait_group.read of the litmus language is emitted as written', () => {
     expect(mod('Bulk+wait_group.read+overwrite-source.litmus').m).toContain('cp.async.bulk.wait_group.read 0;');
   });

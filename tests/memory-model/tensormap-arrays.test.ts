@@ -73,10 +73,28 @@ describe('arrays and bulk sizes of more than one element', () => {
     // one element (size 4): d+4 is never reduced, so the observer cannot see it set
     expect(verdict(OBS.replace('[d], [s], 8', '[d], [s], 4'))).toBe('forbidden');
   });
-  it('refused with the line: a size the arrays do not have, a size not a multiple of the element, an array of five', () => {
+  it('refused with the line: a size the arrays do not have, a size not a multiple of the element, an array of 17', () => {
     expect(problem(OBS.replace('[d], [s], 8', '[d], [s], 12'))).toMatch(/s has no element 2 \(s\+8\): declare it as an array of 3/);
-    expect(problem(OBS.replace('[d], [s], 8', '[d], [s], 6'))).toMatch(/size must be 4 \(one \.u32 element\), or for a 32-bit type 8, 12 or 16/);
-    expect(problem(OBS.replace('d = {0, 0};', 'd = {0, 0, 0, 0, 0};'))).toMatch(/an array has one to four 32-bit elements/);
+    expect(problem(OBS.replace('[d], [s], 8', '[d], [s], 6'))).toMatch(/size must be 4 \(one \.u32 element\), or for a 32-bit type a multiple of 4 up to 64/);
+    expect(problem(OBS.replace('d = {0, 0};', `d = {${Array(17).fill(0).join(', ')}};`))).toMatch(/an array has one to 16 32-bit elements/);
+  });
+  it('a bulk copy of two chunks copies every element of arrays of five to eight, each a read and a write with no order among them; refused: a size the arrays do not fill, arrays of different lengths', () => {
+    const CH = readFileSync('cases/litmus/Copy+two-chunks+no-wait+read-destination.litmus', 'utf8');
+    const t = parseLitmus(CH, 't.litmus').test!;
+    const copy = t.threads[0]!.code.find((i) => i.kind === 'async')!;
+    expect(copy.kind === 'async' && copy.accesses.map((a) => `${a.kind} ${a.loc}`)).toEqual(
+      [0, 4, 8, 12, 16].flatMap((o) => [`read s${o ? `+${o}` : ''}`, `write x${o ? `+${o}` : ''}`]),
+    );
+    // the first chunk copied and the second not yet: allowed (no order among the elements); after wait_group, forbidden
+    expect(verdict(CH)).toBe('allowed');
+    expect(verdict(readFileSync('cases/litmus/Copy+two-chunks+wait_group+read-destination.litmus', 'utf8'))).toBe('forbidden');
+    expect(problem(CH.replace('[s], 32', '[s], 16'))).toMatch(/size must be 32: the arrays have 5 elements, 2 16-byte chunks/);
+    expect(problem(CH.replace('[s], 32', '[s], 48'))).toMatch(/size must be 32/);
+    expect(problem(CH.replace('x = {0, 0, 0, 0, 0};', 'x = {0, 0, 0, 0};'))).toMatch(/x has no element 4 \(x\+16\): declare source and destination as arrays of 5/);
+    // a scalar copy is one chunk, size 16
+    expect(problem(CH.replace('x = {0, 0, 0, 0, 0};', 'x = 0;').replace('s @ shared cta 0 = {1, 2, 3, 4, 5};', 's @ shared cta 0 = 1;').replace('[s], 32', '[s], 32').replace(/ ld\.weak\.global\.u32 r1, x\+16 +;\n/, ''))).toMatch(
+      /size must be 16: a scalar location is one 16-byte chunk/,
+    );
   });
 });
 

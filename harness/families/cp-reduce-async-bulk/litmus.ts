@@ -10,12 +10,12 @@
  * `.bulk_group` (a later `cp.async.bulk.wait_group` waits for it, then an implicit generic-async proxy
  * fence) or `.mbarrier::complete_tx::bytes` (a complete-tx of `size` bytes with `.release` at
  * `.cluster` scope, ordered only after this operation's own accesses). A litmus location holds one
- * element, so `size` is the bytes of one element of `.type`.
+ * element, so `size` is the bytes of one element of `.type`, or of as many 32-bit elements as an array has.
  */
 import { effectiveQualifiers } from '../../catalog/evaluate.js';
 import type { LitmusFamily } from '../../registry/litmus-family.js';
 import { elementBytes, modelSpace, operands, ordering, qualifiers, rmwUpdate, spaceQual } from '../shared/litmus.js';
-import type { Scope, Sem } from '../../memory-model/events.js';
+import { MAX_ARRAY, type Scope, type Sem } from '../../memory-model/events.js';
 import { cpReduceAsyncBulk } from './catalog.js';
 
 /** The ordering of each element's reduction: as spelled, else the catalog's default under the run's edition. */
@@ -44,8 +44,11 @@ export const bulkLitmus: LitmusFamily = {
     // one element, or n elements of a 32-bit type over arrays (`d = {0, 0};`): "Each reduction operation performed by
     // cp.reduce.async.bulk has individually .relaxed.gpu memory ordering semantics" (per element, none among them)
     const n = /^\d+$/.test(size) ? Number(BigInt(size) / bytes) : 0;
-    if (!/^\d+$/.test(size) || BigInt(size) % bytes !== 0n || n < 1 || (n > 1 && bytes !== 4n) || n > 4)
-      ctx.fail(`size must be ${bytes} (one .${type} element), or for a 32-bit type 8, 12 or 16 over arrays of as many elements ('d = {0, 0};')`, 2);
+    if (!/^\d+$/.test(size) || BigInt(size) % bytes !== 0n || n < 1 || (n > 1 && bytes !== 4n) || n > MAX_ARRAY)
+      ctx.fail(
+        `size must be ${bytes} (one .${type} element), or for a 32-bit type a multiple of 4 up to ${4 * MAX_ARRAY} over arrays of as many elements ('d = {0, 0};')`,
+        2,
+      );
     const at = (loc: string, k: number) => {
       const name = k ? `${loc}+${4 * k}` : loc;
       if (k && !ctx.declared(name)) ctx.fail(`${loc} has no element ${k} (${name}): declare it as an array of ${n}, e.g. '${loc} = {0, 0};'`, 2);
