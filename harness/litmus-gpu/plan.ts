@@ -442,7 +442,9 @@ export function planTest(test: LitmusTest, text: string): Plan {
         at,
         ...(barrierIds.length ? { barrierIds: barrierIds.length } : {}),
         // 128-byte shared slots: at most 48 KiB of static shared memory a CTA (one copy per instance slot of each shared location)
-        ...((tensorMaps.length || arrayBytes > 16) && nShared ? { maxWarpGroups: Math.floor(49152 / (nShared * 32 * (tensorMaps.length ? 128 : arrayBytes))) } : {}),
+        ...((tensorMaps.length || arrayBytes > 16) && nShared
+          ? { maxWarpGroups: Math.floor(49152 / (nShared * 32 * (tensorMaps.length ? 128 : arrayBytes))) }
+          : {}),
       },
       locs,
       keys: [...regKeys.map((r) => `P${r.thread}:${r.reg}`), ...memKeys],

@@ -20,7 +20,18 @@ import { type LitmusContext, type LitmusInstruction, type LitmusOperand, type Li
 import { lowerInstruction } from './litmus-instructions.js';
 import { literalBits, parseCond, typedLiteral } from './condition-parse.js';
 
-import { MAX_ARRAY, type Expr, type Instr, type LitmusTest, type Location, type Problem, type Proxy, type Quantifier, type SpaceQual, type ThreadDecl } from './events.js';
+import {
+  MAX_ARRAY,
+  type Expr,
+  type Instr,
+  type LitmusTest,
+  type Location,
+  type Problem,
+  type Proxy,
+  type Quantifier,
+  type SpaceQual,
+  type ThreadDecl,
+} from './events.js';
 
 export interface ParsedLitmus {
   test?: LitmusTest;

@@ -90,11 +90,18 @@ describe('arrays and bulk sizes of more than one element', () => {
     expect(verdict(readFileSync('cases/litmus/Copy+two-chunks+wait_group+read-destination.litmus', 'utf8'))).toBe('forbidden');
     expect(problem(CH.replace('[s], 32', '[s], 16'))).toMatch(/size must be 32: the arrays have 5 elements, 2 16-byte chunks/);
     expect(problem(CH.replace('[s], 32', '[s], 48'))).toMatch(/size must be 32/);
-    expect(problem(CH.replace('x = {0, 0, 0, 0, 0};', 'x = {0, 0, 0, 0};'))).toMatch(/x has no element 4 \(x\+16\): declare source and destination as arrays of 5/);
-    // a scalar copy is one chunk, size 16
-    expect(problem(CH.replace('x = {0, 0, 0, 0, 0};', 'x = 0;').replace('s @ shared cta 0 = {1, 2, 3, 4, 5};', 's @ shared cta 0 = 1;').replace('[s], 32', '[s], 32').replace(/ ld\.weak\.global\.u32 r1, x\+16 +;\n/, ''))).toMatch(
-      /size must be 16: a scalar location is one 16-byte chunk/,
+    expect(problem(CH.replace('x = {0, 0, 0, 0, 0};', 'x = {0, 0, 0, 0};'))).toMatch(
+      /x has no element 4 \(x\+16\): declare source and destination as arrays of 5/,
     );
+    // a scalar copy is one chunk, size 16
+    expect(
+      problem(
+        CH.replace('x = {0, 0, 0, 0, 0};', 'x = 0;')
+          .replace('s @ shared cta 0 = {1, 2, 3, 4, 5};', 's @ shared cta 0 = 1;')
+          .replace('[s], 32', '[s], 32')
+          .replace(/ ld\.weak\.global\.u32 r1, x\+16 +;\n/, ''),
+      ),
+    ).toMatch(/size must be 16: a scalar location is one 16-byte chunk/);
   });
 });
 
