@@ -105,7 +105,7 @@ static Views uploadViews(size_t words, const uint32_t* data, int views) {
 }
 
 // a test with tensor maps (N_TMAPS > 0): each instance's own 128-byte map of each (ptm), encoded here as the runner
-// encodes it (run.ts: a 1-D map of 32-bit elements over the copies of the location it points at, four elements a box),
+// encodes it (run.ts: a map of 32-bit elements over the copies of the location it points at, of the geometry TMAP_* give),
 // and the initial maps (ptinit) lt_count restores after each launch
 typedef CUresult (*EncodeTiled)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
                                 const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
@@ -120,11 +120,10 @@ static void encodeMaps(CUdeviceptr dmem, std::vector<uint8_t>& all, std::vector<
   init.assign((size_t)N_TMAPS * 128, 0);
   for (int k = 0; k < N_TMAPS; k++) {
     alignas(64) CUtensorMap map;
-    cuuint64_t dim[1] = {(cuuint64_t)NI * STRIDE * SLOT_BYTES / 4}, stride[1] = {0};
-    cuuint32_t box[1] = {4}, estr[1] = {1};
+    const cuuint32_t estr[5] = {1, 1, 1, 1, 1};
     void* at = reinterpret_cast<void*>(dmem + (CUdeviceptr)TMAP_TARGET[k] * NI * STRIDE * SLOT_BYTES);
-    CHECK(enc(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 1, at, dim, stride, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-              CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+    CHECK(enc(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, TMAP_RANK[k], at, TMAP_DIM[k], TMAP_STRIDE[k], TMAP_BOX[k], estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+              CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
     std::memcpy(init.data() + (size_t)k * 128, &map, 128);
     for (int i = 0; i < NI; i++) std::memcpy(all.data() + ((size_t)k * NI + i) * 128, &map, 128);
   }

@@ -24,7 +24,7 @@
  * other test is skipped with the reason (plan.ts, planTest).
  */
 import type { Expr, Instr } from '../memory-model/events.js';
-import { type Placement, type TestPlan, TYPE_RE, bulkBytes, regsIn, sourceOf, typedRmw } from './plan.js';
+import { type Placement, type TestPlan, TYPE_RE, bulkBytes, regsIn, sourceOf, tensorMapGeometry, typedRmw } from './plan.js';
 import { SAMPLES, countKernel, histWords, keyWords, regWords } from './count-kernel.js';
 
 export { SAMPLES, histWords, keyWords, regWords };
@@ -184,12 +184,13 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     if (al) L.push(`  mad.lo.u64 %A${j}, %view, ${al.view}, %A${j};`);
     if (el) L.push(`  add.u64 %A${j}, %A${j}, ${el.offset};`); // an array's element, in its array's copy
   });
-  // tensor maps: this instance's map of each (%TM, 128 bytes in ptm), and the element its tensor operations address (%CRD: this
-  // instance's copy, in 32-bit elements of the location's tensor)
+  // tensor maps: this instance's map of each (%TM, 128 bytes in ptm), and the coordinate its tensor operations address in the
+  // map's last dimension (tensorMapGeometry): %CRD for a 1-D map (this instance's copy, in 32-bit elements of the location's
+  // tensor), %CRN for a map of more dimensions (the instance's copy itself)
   if (plan.tensorMaps) {
-    L.push(`  .reg .b64 %tmb, %TMD, ${plan.tensorMaps.map((m) => `%TM${m.loc}`).join(', ')};`, '  .reg .b32 %CRD;', '  ld.param.u64 %tmb, [ptm];');
+    L.push(`  .reg .b64 %tmb, %TMD, ${plan.tensorMaps.map((m) => `%TM${m.loc}`).join(', ')};`, '  .reg .b32 %CRD, %CRN;', '  ld.param.u64 %tmb, [ptm];');
     plan.tensorMaps.forEach((m, k) => L.push(`  mad.lo.u32 %u, %ni, ${k}, %inst;`, '  mul.wide.u32 %a, %u, 128;', `  add.u64 %TM${m.loc}, %tmb, %a;`));
-    L.push('  mul.lo.u32 %CRD, %inst, %stride;', `  mul.lo.u32 %CRD, %CRD, ${sb / 4};`);
+    L.push('  mul.lo.u32 %CRN, %inst, %stride;', `  mul.lo.u32 %CRD, %CRN, ${tensorMapGeometry(1, 1, sb).coordinateScale};`);
   }
   // shared location j: its copy for this slot in the CTA's array (%S, .shared::cta), the owner CTA's copy (%C, .shared::cluster, by mapa), and that as a generic address (%G)
   if (sharedLocs.length) L.push(`  mad.lo.u32 %shl, %wg, 32, %lane;`);
@@ -476,10 +477,13 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
     const tm = ins.accesses[0]!.loc;
     const src = ins.accesses[1]!;
     const dst = ins.accesses[2]!;
+    // the coordinates: the first element of this instance's copy (0 in every dimension but the last)
+    const rank = plan?.tensorMaps?.find((m) => locs[m.loc] === tm)?.rank ?? 1;
+    const crd = rank === 1 ? '{%CRD}' : `{${[...Array<string>(rank - 1).fill('0'), '%CRN'].join(', ')}}`;
     // into shared memory (a tensor load, mbarrier completion), or from it (a store or reduction into the mapped tensor)
     if (!dst.via && ins.completion.kind === 'mbarrier')
-      out.push(`  ${op} ${A(dst.loc, 'shared::cluster')}, [${tmOf(tm)}, {%CRD}], ${A(ins.completion.mbar, 'shared::cluster')};`);
-    else out.push(`  ${op} [${tmOf(tm)}, {%CRD}], ${A(src.loc, src.space)};`);
+      out.push(`  ${op} ${A(dst.loc, 'shared::cluster')}, [${tmOf(tm)}, ${crd}], ${A(ins.completion.mbar, 'shared::cluster')};`);
+    else out.push(`  ${op} [${tmOf(tm)}, ${crd}], ${A(src.loc, src.space)};`);
   } else if (ins.kind === 'read') out.push(`  ld${q(ins)}${sp(ins)}.${ty} ${reg(ins.dst)}, ${A(ins.loc, ins.space)};`);
   else if (ins.kind === 'write') {
     const v = operand(ins.value);

@@ -74,10 +74,11 @@ export interface TestPlan {
    * Tensor maps (`tm @ tensormap d0, d1`), in `locs` order of their locations: each instance has its
    * own 128-byte map of each (buffer `ptm`, map k of instance i at (k * NI + i) * 128), a 1-D map of
    * 32-bit elements over the copies of the location it points at (`targets`: location indices; the
-   * first at the start, which lt_count restores after each launch). Its module targets the arch's `a`
+   * first at the start, which lt_count restores after each launch), of the rank its operations name
+   * ({@link tensorMapGeometry}). Its module targets the arch's `a`
    * variant (tensormap.replace needs sm_90a).
    */
-  readonly tensorMaps?: readonly { readonly loc: number; readonly targets: readonly number[] }[];
+  readonly tensorMaps?: readonly { readonly loc: number; readonly targets: readonly number[]; readonly rank: number }[];
   /** Per location (`locs` order), for an array's element (`d+4`): its array's location index and its byte offset in the array's copy. */
   readonly elements?: readonly ({ readonly of: number; readonly offset: number } | undefined)[];
 }
@@ -91,7 +92,7 @@ export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
  * every direction (one 16-byte chunk).
  */
 const BULK_RUNS =
-  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$|^cp\.reduce\.async\.bulk\.tensor\.1d\.global\.shared::cta\.(add|min|max|inc|dec|and|or|xor)(\.tile)?\.bulk_group$|^cp\.async\.bulk\.tensor\.1d\.(shared::cluster\.global(\.tile)?\.mbarrier::complete_tx::bytes|global\.shared::cta(\.tile)?\.bulk_group)$/;
+  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$|^cp\.reduce\.async\.bulk\.tensor\.[1-5]d\.global\.shared::cta\.(add|min|max|inc|dec|and|or|xor)(\.tile)?\.bulk_group$|^cp\.async\.bulk\.tensor\.[1-5]d\.(shared::cluster\.global(\.tile)?\.mbarrier::complete_tx::bytes|global\.shared::cta(\.tile)?\.bulk_group)$/;
 
 /** The skip reason of a test that uses the texture, surface or constant proxy: one no kernel of this runner can overcome. */
 export const NO_KERNEL_PROXY = 'the texture, surface and constant proxies are not run (the runner has no texture, surface or constant objects)';
@@ -210,6 +211,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
   /** Per test CTA and barrier id: the arrivals (thread, code index, quorum, arrive-only). */
   const arrivals = new Map<string, { thread: number; index: number; q?: bigint; arrive: boolean }[]>();
   const bulkLocs = new Set<string>();
+  const ranks = new Map<string, number>();
   /** Per mbarrier: the bytes of complete-tx the test's asynchronous operations perform in the model and on the GPU. */
   const mbarTx = new Map<string, { model: bigint; gpu: bigint }>();
   const mbarWaited = new Set<string>();
@@ -273,6 +275,14 @@ export function planTest(test: LitmusTest, text: string): Plan {
           );
         bulk = true;
         for (const a of ins.accesses) for (const l of a.via ? a.via.targets : [a.loc]) bulkLocs.add(l);
+        // a bulk tensor operation: its map's rank (one a map)
+        if (ins.accesses[0]?.proxy === 'tensormap') {
+          const tm = ins.accesses[0].loc;
+          const r = Number(/\.tensor\.([1-5])d\./.exec(op)?.[1] ?? 1);
+          if ((ranks.get(tm) ?? r) !== r)
+            return no(`P${th.id} line ${ins.line}: tensor map ${tm} is used as ${ranks.get(tm)}-D and ${r}-D (a map has one rank)`);
+          ranks.set(tm, r);
+        }
         if (ins.completion.kind === 'mbarrier') {
           // the GPU moves whole 16-byte chunks where the model's bulk operation moves its elements: the phase expects what the GPU moves
           const gpuBytes = ins.accesses.some((a) => a.kind === 'read') ? BigInt(bulkBytes(ins)) : ins.completion.bytes;
@@ -428,7 +438,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
   const arrayBytes = 16 * Math.max(1, ...elements.map((e) => (e ? Math.ceil((e.offset + 4) / 16) : 1)));
   const tensorMaps = locs.flatMap((l, j) => {
     const t = test.locations[l]!.tensorMap;
-    return t ? [{ loc: j, targets: t.map((d) => locs.indexOf(d)) }] : [];
+    return t ? [{ loc: j, targets: t.map((d) => locs.indexOf(d)), rank: ranks.get(l) ?? 1 }] : [];
   });
   const keyBits = [...regKeys.map((r) => regBits.get(`${r.thread}:${r.reg}`) ?? 32), ...memKeys.map((m) => lb[locs.indexOf(m)]!)];
   return {
@@ -472,4 +482,22 @@ export function planTest(test: LitmusTest, text: string): Plan {
 /** The bytes a bulk operation moves on the GPU: whole 16-byte chunks over the elements it writes (the chunks' other elements zero). */
 export function bulkBytes(ins: Extract<Instr, { kind: 'async' }>): number {
   return 16 * Math.ceil(ins.accesses.filter((a) => a.kind !== 'read').length / 4);
+}
+
+/**
+ * The geometry of a tensor map of `rank` over the copies of a location (`ni * stride` instances, `slotBytes`
+ * apart): the first dimension a copy's 32-bit elements, the last the instances, those between of size 1;
+ * a box of four elements (16 bytes) of the first dimension. Strides in bytes (dimension 1 on), the
+ * coordinate of instance i in the last dimension `i * coordinateScale`. The runner and the reproducer
+ * encode the maps from this, the kernel addresses them with it.
+ */
+export function tensorMapGeometry(rank: number, instances: number, slotBytes: number) {
+  if (rank === 1) return { dims: [(instances * slotBytes) / 4], strides: [], box: [4], elementStrides: [1], coordinateScale: slotBytes / 4 };
+  return {
+    dims: [slotBytes / 4, ...Array<number>(rank - 2).fill(1), instances],
+    strides: Array<number>(rank - 1).fill(slotBytes),
+    box: [4, ...Array<number>(rank - 1).fill(1)],
+    elementStrides: Array<number>(rank).fill(1),
+    coordinateScale: 1,
+  };
 }

@@ -13,7 +13,7 @@ import { UsageError } from '../util/errors.js';
 import type { Judgement } from '../memory-model/events.js';
 import { buildScript } from '../repro/common.js';
 import { SAMPLES, type Plant, type StressOptions, keyWords, launchGeometry, litmusModule, regWords } from './kernel.js';
-import { type TestPlan } from './plan.js';
+import { type TestPlan, tensorMapGeometry } from './plan.js';
 import { keyInit, onDevice, outcomeTable, verdictOf } from './outcomes.js';
 import type { GpuLitmusRun } from './run.js';
 import { fromRoot } from '../util/paths.js';
@@ -90,8 +90,9 @@ export function litmusRepro(x: LitmusReproInput): Record<string, string> {
     `enum { GRID = ${geo.grid}, BLOCK = ${geo.block}, CLUSTER = ${plan.placement.clusterSize}, NI = ${geo.instances}, ITERATIONS = ${x.iterations}, STRIDE = ${x.stress.stride}, SAMPLES = ${SAMPLES},`,
     `       N_LOCS = ${plan.locs.length}, SLOT_BYTES = ${plan.slotBytes ?? 4}, N_REG_WORDS = ${regWords(plan)}, N_WORDS = ${V}, N_ROWS = ${table.length}, SCRATCH_WORDS = ${x.stress.lines * 32},`,
     `       ALIAS_VIEWS = ${plan.aliases ? Math.max(...plan.aliases.map((a) => a?.view ?? 0)) : 0}, LOOPS = ${plan.loops ? 1 : 0}, N_TMAPS = ${plan.tensorMaps?.length ?? 0} };  // virtual aliases: mem mapped once more per alias; loops: a give-up word per instance; tensor maps`,
-    `// each tensor map's initial target (a location index of mem)`,
+    `// each tensor map's initial target (a location index of mem), and its geometry (the runner's tensorMapGeometry: rank, dims, strides in bytes, box)`,
     `static const int TMAP_TARGET[${Math.max(1, plan.tensorMaps?.length ?? 0)}] = {${(plan.tensorMaps ?? []).map((m) => m.targets[0]).join(', ') || '0'}};`,
+    ...tmapGeometry(plan, geo.instances * x.stress.stride),
     `// the locations' initial values, in the order of the module's memory (${plan.locs.join(', ')})`,
     `static const uint32_t INIT[${Math.max(1, plan.locs.length)}] = {${words(plan.init)}};`,
     `// the outcome table lt_count looks each instance up in (keys: ${keys.join(', ')}; ${V} word(s) a row, a 64-bit key low word first), each row as text, the model's verdict of each row`,
@@ -191,3 +192,16 @@ export const reproName = (file: string) =>
     .pop()!
     .replace(/\.litmus/, '')
     .replace(/[^A-Za-z0-9._+-]/g, '_');
+
+/** The reproducer's tensor map geometry arrays (TMAP_RANK, TMAP_DIM, TMAP_STRIDE, TMAP_BOX), five entries a map. */
+function tmapGeometry(plan: TestPlan, instances: number): string[] {
+  const gs = (plan.tensorMaps ?? []).map((m) => tensorMapGeometry(m.rank, instances, plan.slotBytes));
+  const five = (xs: readonly number[]) => `{${[...xs, ...Array<number>(5 - xs.length).fill(0)].join(', ')}}`;
+  const n = Math.max(1, gs.length);
+  return [
+    `static const int TMAP_RANK[${n}] = {${gs.map((g) => g.dims.length).join(', ') || '1'}};`,
+    `static const cuuint64_t TMAP_DIM[${n}][5] = {${gs.map((g) => five(g.dims)).join(', ') || five([])}};`,
+    `static const cuuint64_t TMAP_STRIDE[${n}][5] = {${gs.map((g) => five(g.strides)).join(', ') || five([])}};`,
+    `static const cuuint32_t TMAP_BOX[${n}][5] = {${gs.map((g) => five(g.box)).join(', ') || five([])}};`,
+  ];
+}

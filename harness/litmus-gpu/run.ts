@@ -7,7 +7,7 @@
 import { type Launcher, TENSOR_MAP_TYPE } from '../backends/gpu/driver.js';
 import type { Judgement } from '../memory-model/events.js';
 import { type StressOptions, SAMPLES, histWords, keyWords, launchGeometry, regWords } from './kernel.js';
-import { type TestPlan } from './plan.js';
+import { type TestPlan, tensorMapGeometry } from './plan.js';
 import { keyInit, onDevice, outcomeTable, verdictOf } from './outcomes.js';
 
 export interface HistRow {
@@ -116,16 +116,23 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     const hist = alloc(buf(hw));
     const init = alloc(initBuf);
     const scratch = alloc(buf(opts.stress.lines * 32));
-    // tensor maps: each a 1-D map of 32-bit elements over the copies of the location it points at (4 elements a box: one
-    // 16-byte slot), every instance's own copy of it in ptm, the initial one in ptinit (lt_count restores it)
+    // tensor maps: each a map of 32-bit elements over the copies of the location it points at, of its rank (tensorMapGeometry; 4
+    // elements a box: 16 bytes), every instance's own copy of it in ptm, the initial one in ptinit (lt_count restores it)
     const maps = plan.tensorMaps ?? [];
     let tm: bigint | undefined;
     let tinit: bigint | undefined;
     if (maps.length) {
-      const elems = BigInt((ni * opts.stride * sb) / 4);
-      const encoded = maps.map((m) =>
-        l.tensorMapEncodeTiled(TENSOR_MAP_TYPE.UINT32, mem + BigInt(m.targets[0]! * ni * opts.stride * sb), [elems], [], [4], [1]),
-      );
+      const encoded = maps.map((m) => {
+        const g = tensorMapGeometry(m.rank, ni * opts.stride, sb);
+        return l.tensorMapEncodeTiled(
+          TENSOR_MAP_TYPE.UINT32,
+          mem + BigInt(m.targets[0]! * ni * opts.stride * sb),
+          g.dims.map(BigInt),
+          g.strides.map(BigInt),
+          g.box,
+          g.elementStrides,
+        );
+      });
       const all = Buffer.alloc(maps.length * ni * 128);
       encoded.forEach((e, k) => {
         for (let i = 0; i < ni; i++) e.copy(all, (k * ni + i) * 128);

@@ -301,14 +301,16 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
    */
   function tensorCopy(): Instr[] {
     const rest = p.slice(4).filter((x) => x !== 'tile');
-    const form = rest.join('.');
-    const load = form === '1d.shared::cluster.global.mbarrier::complete_tx::bytes';
-    if (!load && form !== '1d.global.shared::cta.bulk_group')
+    if (rest.includes('im2col') || rest.some((x) => x.startsWith('im2col'))) ctx.fail(IM2COL);
+    const rank = /^[1-5]d$/.test(rest[0] ?? '') ? Number(rest[0]![0]) : 0;
+    const form = rest.slice(1).join('.');
+    const load = form === 'shared::cluster.global.mbarrier::complete_tx::bytes';
+    if (!rank || (!load && form !== 'global.shared::cta.bulk_group'))
       ctx.fail(
-        'the litmus language has the 1-D .tile copies: cp.async.bulk.tensor.1d.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes [dst], [tm, {0}], [mbar] and cp.async.bulk.tensor.1d.global.shared::cta{.tile}.bulk_group [tm, {0}], [src]',
+        'the litmus language has the .tile copies of 1 to 5 dimensions: cp.async.bulk.tensor.1d.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes [dst], [tm, {0}], [mbar] and cp.async.bulk.tensor.1d.global.shared::cta{.tile}.bulk_group [tm, {0}], [src] (.2d with [tm, {0, 0}], ...)',
       );
     nops(load ? 3 : 2, load ? '[dstMem], [tensorMap, {0}], [mbar]' : '[tensorMap, {0}], [srcMem]');
-    const { targets, via, mapRead } = tensorMapOperand(ins, ctx, load ? 1 : 0);
+    const { targets, via, mapRead } = tensorMapOperand(ins, ctx, load ? 1 : 0, rank);
     const t = ctx.scratch('copy');
     const weak = { sem: 'weak' as Sem, scope: 'cta' as Scope, proxy: 'async' as Proxy, line };
     if (load) {
@@ -348,20 +350,28 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
   }
 }
 
+/** Why the `.im2col` forms are refused. */
+export const IM2COL =
+  'the .im2col forms are not in the litmus language: their box is a window of pixels over 3 to 5 dimensions, where a litmus location is one element; write the .tile form (1 to 5 dimensions), whose ordering the text gives the same';
+
 /**
- * A bulk tensor operation's `[tm, {0}]` operand (operand `i`): the tensor map (declared `tm @ tensormap
- * d0, d1`) and its one coordinate, which must be 0 (a litmus location is the first element of its
- * tensor's box). Gives the map's targets, the read of the map in the tensormap proxy that the operation
+ * A bulk tensor operation's `[tm, {0, ...}]` operand (operand `i`): the tensor map (declared `tm @ tensormap
+ * d0, d1`) and its `rank` coordinates, each 0 (a litmus location is the first element of its tensor's
+ * box, whatever the tensor's rank: the GPU runner makes the other dimensions of size 1). Gives the map's targets, the read of the map in the tensormap proxy that the operation
  * starts with ("The `tensorMap` is accessed in tensormap proxy", 9.7.10.28.5.4), and the `via` that
  * puts the operation's global access at the location the map it read points at.
  */
-export function tensorMapOperand(ins: LitmusInstruction, ctx: LitmusContext, i: number) {
+export function tensorMapOperand(ins: LitmusInstruction, ctx: LitmusContext, i: number, rank: number) {
   const o = ins.operands[i];
-  const m = o ? /^(\w+)\s*,\s*\{\s*(-?\d+)\s*\}$/.exec(o.text) : null;
-  if (!m || !o!.bracketed) return ctx.fail("the tensor operand is '[tm, {0}]': a tensor map and one coordinate", i);
+  const m = o ? /^(\w+)\s*,\s*\{([^}]*)\}$/.exec(o.text) : null;
+  const zeros = Array(rank).fill('0').join(', ');
+  const coords = m ? m[2]!.split(',').map((c) => c.trim()) : [];
+  if (!m || !o!.bracketed || coords.length !== rank || coords.some((c) => !/^-?\d+$/.test(c)))
+    return ctx.fail(`the tensor operand of a ${rank}-D form is '[tm, {${zeros}}]': a tensor map and ${rank} coordinate${rank > 1 ? 's' : ''}`, i);
   const tm = m[1]!;
   const targets = ctx.tensorMapAt(tm) ?? ctx.fail(`${tm} is not a tensor map: declare it, e.g. '${tm} @ tensormap d0, d1;'`, i);
-  if (m[2] !== '0') ctx.fail('the coordinate must be 0: a litmus location is the first element of its tensor', i);
+  if (coords.some((c) => c !== '0'))
+    ctx.fail(`the coordinate${rank > 1 ? 's' : ''} must be ${rank > 1 ? `{${zeros}}` : '0'}: a litmus location is the first element of its tensor`, i);
   const reg = ctx.scratch('tmap');
   const mapRead = {
     kind: 'read' as const,

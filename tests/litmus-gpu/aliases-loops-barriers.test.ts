@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRESS, LOOP_BOUND, SAMPLES, launchGeometry, litmusModule } from '../../harness/litmus-gpu/kernel.js';
 import { runWithStandin } from '../helpers/standin.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
-import { BARRIER_DEADLOCK, BARRIER_DYNAMIC, BARRIER_HANG, NO_KERNEL_PROXY, moduleArch, planTest } from '../../harness/litmus-gpu/plan.js';
+import { BARRIER_DEADLOCK, BARRIER_DYNAMIC, BARRIER_HANG, NO_KERNEL_PROXY, moduleArch, planTest, tensorMapGeometry } from '../../harness/litmus-gpu/plan.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 
 const planOf = (text: string) => planTest(parseLitmus(text, 'x.litmus').test!, text);
@@ -217,7 +217,7 @@ describe('tensor maps in the GPU runner', () => {
   const TM = 'cases/litmus/Tensormap+MP+fence.release+fence.acquire.litmus';
   it("each instance's map (ptm), restored by lt_count from the initial map (ptinit); tensormap.replace installs the target's tensor; the acquire fence and the tensor operation address the instance's map; the module targets sm_90a", () => {
     const { plan, ptx } = moduleOf(readFileSync(TM, 'utf8'));
-    expect(plan.tensorMaps).toEqual([{ loc: plan.locs.indexOf('tm'), targets: [plan.locs.indexOf('d0'), plan.locs.indexOf('d1')] }]);
+    expect(plan.tensorMaps).toEqual([{ loc: plan.locs.indexOf('tm'), targets: [plan.locs.indexOf('d0'), plan.locs.indexOf('d1')], rank: 1 }]);
     expect(moduleArch(plan, 'sm_90')).toBe('sm_90a');
     const j = plan.locs.indexOf('tm');
     expect(ptx).toMatch(/\.param \.u64 pscratch, \.param \.u64 ptm\)/);
@@ -255,6 +255,55 @@ describe('tensor maps in the GPU runner', () => {
         .slice(-2)
         .map((x) => x.split(':')[0]),
     ).toEqual([String(ni * 128), '128']);
+  }, 60_000);
+});
+
+describe('tensor maps of 2 to 5 dimensions in the GPU runner', () => {
+  it("a map's rank is its operations': the geometry puts the copy's elements first, the instances last, size-1 dimensions between; the operation's coordinates are 0 but the last (the instance)", () => {
+    const { plan, ptx } = moduleOf(readFileSync('cases/litmus/Tensormap+2d+replace+fence.release+fence.acquire.litmus', 'utf8'));
+    expect(plan.tensorMaps?.map((m) => m.rank)).toEqual([2]);
+    const j = plan.locs.indexOf('tm');
+    expect(ptx).toContain(`cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%TM${j}, {0, %CRN}], [%S`);
+    expect(ptx).toContain('  mul.lo.u32 %CRN, %inst, %stride;\n  mul.lo.u32 %CRD, %CRN, 32;');
+    const five = moduleOf(readFileSync('cases/litmus/Tensormap+5d+store+replace-no-fence.litmus', 'utf8'));
+    expect(five.ptx).toMatch(/cp\.async\.bulk\.tensor\.5d\.global\.shared::cta\.tile\.bulk_group \[%TM\d+, \{0, 0, 0, 0, %CRN\}\], \[%S\d+\];/);
+    const three = moduleOf(readFileSync('cases/litmus/Tensormap+3d+load+replace-no-fence.litmus', 'utf8'));
+    expect(three.ptx).toMatch(
+      /cp\.async\.bulk\.tensor\.3d\.shared::cluster\.global\.tile\.mbarrier::complete_tx::bytes \[%C\d+\], \[%TM\d+, \{0, 0, %CRN\}\], \[%C\d+\];/,
+    );
+    // the geometry: 1-D as before (the instances' copies as one row of elements), N-D with the instance last
+    expect(tensorMapGeometry(1, 10, 128)).toEqual({ dims: [320], strides: [], box: [4], elementStrides: [1], coordinateScale: 32 });
+    expect(tensorMapGeometry(3, 10, 128)).toEqual({ dims: [32, 1, 10], strides: [128, 128], box: [4, 1, 1], elementStrides: [1, 1, 1], coordinateScale: 1 });
+    // one map, one rank
+    const mixed = readFileSync('cases/litmus/Tensormap+2d+replace+fence.release+fence.acquire.litmus', 'utf8').replace(
+      ' cp.async.bulk.commit_group ;',
+      ' cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [tm, {0}], [s] ;\n cp.async.bulk.commit_group ;',
+    );
+    const p = planTest(parseLitmus(mixed, 'x.litmus').test!, mixed);
+    expect(p.ok ? '' : p.reason).toMatch(/tensor map tm is used as 2-D and 1-D \(a map has one rank\)/);
+  });
+  it('with the stand-in: a 3-D map is encoded with its rank, strides and box, and the run completes', async (ctx) => {
+    if (noPtxas) ctx.skip();
+    const report = mkdtempSync(join(tmpdir(), 'litmus-tm3-'));
+    const r = await runWithStandin(
+      [
+        'litmus',
+        '--backend',
+        'gpu',
+        'cases/litmus/Tensormap+3d+load+replace-no-fence.litmus',
+        '--iterations',
+        '1',
+        '--instances',
+        '1024',
+        '--stress-warps',
+        '0',
+        '--report',
+        report,
+      ],
+      { PTXCONF_LITMUS_ROWS: '0' },
+    );
+    expect(r.out).not.toMatch(/internal error|not run/);
+    expect(r.out).toMatch(/Tensormap\+3d\+load\+replace-no-fence/);
   }, 60_000);
 });
 

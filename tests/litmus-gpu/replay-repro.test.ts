@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { register } from 'tsx/cjs/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { permutations } from '../../harness/litmus-gpu/run.js';
+import { tensorMapGeometry } from '../../harness/litmus-gpu/plan.js';
 import { sha256 } from '../../harness/litmus-gpu/replay.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { runWithStandin } from '../helpers/standin.js';
@@ -187,9 +188,10 @@ describe('litmus --backend gpu reproducers', () => {
     const r = spawnSync('./repro', [], {
       cwd: folder,
       encoding: 'utf8',
-      env: { ...process.env, LD_LIBRARY_PATH: fakeLib, FAKE_LITMUS_ROWS: rows, FAKE_LITMUS_LOG: log },
+      env: { ...process.env, LD_LIBRARY_PATH: fakeLib, FAKE_LITMUS_ROWS: rows, FAKE_LITMUS_LOG: log, FAKE_TMAP_LOG: `${log}.tmap` },
     });
-    return { code: r.status, out: r.stdout + r.stderr, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
+    const tmaps = existsSync(`${log}.tmap`) ? readFileSync(`${log}.tmap`, 'utf8') : '';
+    return { code: r.status, out: r.stdout + r.stderr, log: existsSync(log) ? readFileSync(log, 'utf8') : '', tmaps };
   };
   it("a forbidden outcome seen writes a reproducer, linked from the HTML; its kernel is the runner's module; built with nvcc, it makes the runner's launches and says REPRODUCED with the count, and NOT REPRODUCED for a clean run", async (ctx) => {
     if (noPtxas || !nvcc || !cc) ctx.skip();
@@ -328,6 +330,17 @@ describe('litmus --backend gpu reproducers', () => {
     const tl = tr.log.trim().split('\n');
     expect(lt!.split(' ').length).toBe(tl[0]!.split(' ').length); // lt_test: eight parameters, the maps last
     expect(lc!.split(' ').length).toBe(tl[1]!.split(' ').length); // lt_count: ten
+    // a 3-D map: the reproducer encodes it with the runner's geometry (tensorMapGeometry: rank 3, the instances last)
+    const T3 = 'cases/litmus/Tensormap+3d+load+replace-no-fence.litmus';
+    const t3 = join(dir, 'tensormap3');
+    await run([T3, '--iterations', '1', '--instances', '1024', '--stress-warps', '0', '--repro', T3, '--out', t3], '0');
+    const b3 = buildAndRun(t3, '0');
+    expect(b3.code, b3.out).not.toBe(2);
+    const params = readFileSync(join(t3, 'params.h'), 'utf8');
+    const ni = Number(/NI = (\d+)/.exec(params)![1]) * Number(/STRIDE = (\d+)/.exec(params)![1]);
+    const g = tensorMapGeometry(3, ni, 128);
+    expect(b3.tmaps.trim()).toBe(`rank=3 dims=${g.dims.join(',')} strides=${g.strides.join(',')} box=${g.box.join(',')}`);
+    expect(tb.tmaps.trim()).toBe(`rank=1 dims=${(ni * 128) / 4} strides= box=4`);
     // a test without aliases keeps the seven parameters
     const mp = await run([MP, '--iterations', '1', '--instances', '1024', '--stress-warps', '0'], '0,0');
     expect(mp.log.split('\n')[0]!.split(' ').length).toBe(5 + 7);

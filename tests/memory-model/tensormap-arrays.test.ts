@@ -54,7 +54,13 @@ describe('tensor maps in the litmus language', () => {
     );
     expect(problem(BASE.replace('[tm], 128', '[tm], 64'))).toMatch(/size must be 128/);
     expect(problem(BASE.replace('[tm, {0}]', '[tm, {1}]'))).toMatch(/the coordinate must be 0/);
-    expect(problem(BASE.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the litmus language has the 1-D \.tile form/);
+    // a 2-D form takes two coordinates; the im2col forms are refused with the reason
+    expect(problem(BASE.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the tensor operand of a 2-D form is '\[tm, \{0, 0\}\]'/);
+    expect(problem(BASE.replace('tensor.1d.', 'tensor.2d.').replace('[tm, {0}]', '[tm, {0, 1}]'))).toMatch(/the coordinates must be \{0, 0\}/);
+    expect(problem(BASE.replace('tensor.1d.', 'tensor.3d.').replace('.add.tile.', '.add.im2col_no_offs.').replace('[tm, {0}]', '[tm, {0, 0, 0}]'))).toMatch(
+      /the \.im2col forms are not in the litmus language/,
+    );
+    expect(problem(BASE.replace('tensor.1d.', 'tensor.6d.'))).toMatch(/\.tile forms of 1 to 5 dimensions|not a qualifier|6d/);
     expect(problem(BASE.replace('tm @ tensormap d0, d1;', 'tm @ tensormap d0, d1;\nq @ shared cta 0;\ntq @ tensormap q;'))).toMatch(
       /tensor map tq points at q, which is not global memory/,
     );
@@ -120,8 +126,12 @@ describe('the bulk tensor copies', () => {
     expect(verdict(readFileSync('cases/litmus/Tensormap+load+replace+fence.release+fence.acquire.litmus', 'utf8'))).toBe('forbidden');
     expect(verdict(readFileSync('cases/litmus/Tensormap+load+replace+fence.acquire.litmus', 'utf8'))).toBe('allowed');
   });
-  it('refused with the line: a 2-D copy, another coordinate', () => {
-    expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the litmus language has the 1-D \.tile copies/);
+  it('refused with the line: a 2-D copy with one coordinate, another coordinate, an im2col copy', () => {
+    expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the tensor operand of a 2-D form is '\[tm, \{0, 0\}\]'/);
+    expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.').replace('[tm, {0}]', '[tm, {0, 0}]'))).toBe('');
+    expect(problem(LOAD.replace('tensor.1d.', 'tensor.3d.').replace('global.tile.mbarrier', 'global.im2col.mbarrier').replace('[tm, {0}]', '[tm, {0, 0, 0}]'))).toMatch(
+      /the \.im2col forms are not in the litmus language/,
+    );
     expect(problem(LOAD.replace('[tm, {0}]', '[tm, {4}]'))).toMatch(/the coordinate must be 0/);
   });
 });

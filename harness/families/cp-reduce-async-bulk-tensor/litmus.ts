@@ -1,17 +1,17 @@
 /**
  * cp.reduce.async.bulk.tensor in the litmus language (docs/litmus.md; PTX ISA 9.4 9.7.10.28.5.4): the
- * 1-D `.tile` form on a tensor map declared `tm @ tensormap d0, d1` (a map of 32-bit elements whose
+ * `.tile` forms of 1 to 5 dimensions on a tensor map declared `tm @ tensormap d0, d1` (a map of 32-bit elements whose
  * global address is one of those locations'). An asynchronous operation (8.9.1.1) that first reads
  * the tensor map ("The `tensorMap` is accessed in tensormap proxy"), then reads the `.shared::cta`
  * source ("The load operations ... are treated as weak memory operations", in the async proxy) and
  * reduces into element `tensorCoords` of the tensor the map it read points at ("Each reduction
  * operation ... has individually `.relaxed.gpu` memory ordering semantics and are element-wise
- * atomic"). A litmus location holds one element, so the coordinate is 0; the element type is the
+ * atomic"). A litmus location holds one element, so every coordinate is 0; the element type is the
  * map's, `.u32`. Completion: `.bulk_group` (the only mechanism the syntax gives).
  */
 import type { LitmusFamily } from '../../registry/litmus-family.js';
 import { qualifiers, rmwUpdate } from '../shared/litmus.js';
-import { tensorMapOperand } from '../../memory-model/litmus-instructions.js';
+import { IM2COL, tensorMapOperand } from '../../memory-model/litmus-instructions.js';
 
 const FAM = 'cp.reduce.async.bulk.tensor';
 
@@ -20,14 +20,16 @@ export const tensorLitmus: LitmusFamily = {
   mnemonic: ['cp', 'reduce', 'async', 'bulk', 'tensor'],
   lower(ins, ctx) {
     const q = qualifiers(FAM, ins, 5, ctx);
-    if (q.dim !== '1d' || (q.load_mode && q.load_mode !== 'tile') || q.hint || q.override_addr || q.override_attr)
+    if (q.load_mode && q.load_mode !== 'tile') ctx.fail(IM2COL);
+    const rank = /^[1-5]d$/.test(q.dim ?? '') ? Number(q.dim![0]) : 0;
+    if (!rank || q.hint || q.override_addr || q.override_attr)
       ctx.fail(
-        'the litmus language has the 1-D .tile form: cp.reduce.async.bulk.tensor.1d.global.shared::cta.OP{.tile}.bulk_group [tm, {0}], [src] (a litmus location is one element of a 1-D tensor)',
+        'the litmus language has the .tile forms of 1 to 5 dimensions: cp.reduce.async.bulk.tensor.1d.global.shared::cta.OP{.tile}.bulk_group [tm, {0}], [src] (.2d with [tm, {0, 0}], ...; a litmus location is the first element of its tensor)',
       );
     if (!q.op || !q.completion)
       ctx.fail('cp.reduce.async.bulk.tensor needs .redOp and .completion_mechanism, e.g. ...1d.global.shared::cta.add.tile.bulk_group');
     if (ins.operands.length !== 2) ctx.fail('takes [tensorMap, {c0}], [srcMem]');
-    const { targets, via, mapRead } = tensorMapOperand(ins, ctx, 0);
+    const { targets, via, mapRead } = tensorMapOperand(ins, ctx, 0, rank);
     const src = ctx.location(1, 'shared::cta');
     const val = ctx.scratch('bulk');
     const type = q.op === 'and' || q.op === 'or' || q.op === 'xor' ? 'b32' : 'u32';
