@@ -291,7 +291,7 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
     };
     let code = th.code.map((ins, i) => [
       ...(backward(i) ? ['  add.u32 %LP, %LP, 1;', `  setp.ge.u32 %p, %LP, ${LOOP_BOUND};`, `  @%p bra GIVEUP${t}_${i};`] : []),
-      ...(ins.kind === 'barrier' ? barrier(i, !!ins.arrive) : emit(ins, t, textLines, locs, reg, plan)),
+      ...(ins.kind === 'barrier' ? barrier(i, !!ins.arrive) : emit(ins, t, textLines, locs, reg, plan, vectorFrom(th.code, i))),
     ]);
     if (plant === 'hoist' && t === 0) code = code.reverse().flatMap((c, i) => (i === 0 ? [c] : [['  nanosleep.u32 2000;', ...c]]));
     if (plant === 'drop-wait' && t === 0) code = code.map((c, i) => (th.code[i]!.kind === 'bulkWait' ? [] : c));
@@ -428,7 +428,32 @@ export function preloads(code: readonly Instr[], locs: readonly string[], keep: 
   return out;
 }
 
-function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly string[], reg: (r: string) => string, plan?: TestPlan): string[] {
+/** A vector operation's elements (8.2.4), from its first at `i` (the lowering gives them one after another); empty elsewhere. */
+function vectorFrom(code: readonly Instr[], i: number): Extract<Instr, { kind: 'rmw' }>[] {
+  const first = code[i];
+  if (first?.kind !== 'rmw' || first.vector?.element !== 0) return [];
+  const out = [first];
+  for (let k = i + 1; k < code.length; k++) {
+    const x = code[k]!;
+    if (x.kind !== 'rmw' || x.vector?.group !== first.vector.group || x.vector.element !== out.length) break;
+    out.push(x);
+  }
+  return out;
+}
+
+/**
+ * The PTX of one instruction of thread t. A vector operation (`vector`: its elements, at its first) is
+ * emitted once, as written, at its first element, with `{...}` operands; its other elements emit nothing.
+ */
+function emit(
+  ins: Instr,
+  t: number,
+  lines: readonly string[],
+  locs: readonly string[],
+  reg: (r: string) => string,
+  plan?: TestPlan,
+  vector: readonly Extract<Instr, { kind: 'rmw' }>[] = [],
+): string[] {
   const out: string[] = [];
   // the address of a location as the access names it: global copy, or for shared memory the .shared::cta, .shared::cluster or generic address
   const A = (loc: string, space?: string) => {
@@ -488,6 +513,12 @@ function emit(ins: Instr, t: number, lines: readonly string[], locs: readonly st
   else if (ins.kind === 'write') {
     const v = operand(ins.value);
     out.push(`  st${q(ins)}${sp(ins)}.${ty} ${A(ins.loc, ins.space)}, ${v};`);
+  } else if (ins.kind === 'rmw' && ins.vector) {
+    // a vector atom or red: at its first element, the instruction as written, each operand a vector of the elements'
+    if (ins.vector.element !== 0) return out;
+    const args = `{${vector.map((e) => operand(e.args[0]!)).join(', ')}}`;
+    if (op.startsWith('red.')) out.push(`  ${op} ${A(ins.loc, ins.space)}, ${args};`);
+    else out.push(`  ${op} {${vector.map((e) => (e.dst ? reg(e.dst) : '%SINK')).join(', ')}}, ${A(ins.loc, ins.space)}, ${args};`);
   } else if (ins.kind === 'rmw') {
     const args = ins.args.map(operand);
     const top = typedRmw(op) ?? op;

@@ -101,6 +101,13 @@ export interface MemInstrBase {
   volatile?: boolean;
   /** Source position for messages. */
   line?: number;
+  /**
+   * An element of a vector operation (`red.global.v2.f32.add [d], {a, b}`): "modelled as a set of
+   * equivalent memory operations with a scalar data type, executed in an unspecified order on the
+   * elements in the vector" (8.2.4). The elements of one group are in no program order among
+   * themselves; each is in program order with the thread's other operations.
+   */
+  vector?: { readonly group: number; readonly element: number };
 }
 
 /**
@@ -293,6 +300,8 @@ export interface MemEvent {
   line?: number;
   /** Kind of instruction, for messages: `ld`, `st`, `atom`, ... as the reader supplied. */
   label?: string;
+  /** An element of a vector operation (8.2.4): no program order with the other elements of its group. */
+  vector?: { readonly group: number; readonly element: number };
 }
 
 /** The 8.10 axioms, by section. */

@@ -43,15 +43,15 @@ class Stop extends Error {}
 const IDENT = /^%?[A-Za-z_][A-Za-z0-9_]*$/;
 const QUANTS: Readonly<Record<string, Quantifier>> = { exists: 'exists', '~exists': 'not exists', forall: 'forall' };
 
-/** Splits `s` (starting at column `col0`) on `sep` outside brackets and parentheses. */
+/** Splits `s` (starting at column `col0`) on `sep` outside brackets, braces and parentheses. */
 function splitAt(s: string, sep: string, col0: number): { text: string; col: number }[] {
   const out: { text: string; col: number }[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i <= s.length; i++) {
     const ch = s[i];
-    if (ch === '[' || ch === '(') depth++;
-    else if (ch === ']' || ch === ')') depth--;
+    if (ch === '[' || ch === '(' || ch === '{') depth++;
+    else if (ch === ']' || ch === ')' || ch === '}') depth--;
     if (i === s.length || (ch === sep && depth === 0)) {
       const raw = s.slice(start, i);
       const lead = raw.length - raw.trimStart().length;
@@ -363,6 +363,7 @@ class LitmusReader {
 
   private lowerCell(cellText: string, line: number, col: number, t: ThreadDecl, ti: number): Instr[] {
     const fail = (message: string, c = col): never => this.problem(line, c, message);
+    const { locations, multimem } = this;
     let text = cellText;
     let c0 = col;
     const label = /^(\w+):$/.exec(text);
@@ -395,17 +396,29 @@ class LitmusReader {
       location: (i, space) => this.locationOf(ins, i, space, t, ctx),
       spaceOf: (l) => (this.multimem.has(l) ? 'multimem' : (this.locations[l]?.space ?? 'global')),
       replicas: (m) => this.multimem.get(m) ?? [m],
-      register: (i) => {
-        const o = ops[i] ?? ctx.fail(`operand ${i + 1} is missing`);
-        if (!IDENT.test(o.text) || o.bracketed) ctx.fail(`'${o.text}' is not a register (write r0, %r1, ...)`, i);
-        if (this.locations[o.text] || this.multimem.has(o.text)) ctx.fail(`'${o.text}' is a location; a register is expected here`, i);
-        return o.text.replace(/^%/, '');
-      },
+      register: (i) => registerOf(ops[i] ?? ctx.fail(`operand ${i + 1} is missing`), i),
       value: (i, type) => this.valueOf(ops[i] ?? ctx.fail(`operand ${i + 1} is missing`), i, type, ctx),
+      registers: (i, n) => elementsOf(i, n).map((o) => registerOf(o, i)),
+      values: (i, n, type) => elementsOf(i, n).map((o) => this.valueOf(o, i, type, ctx)),
       scratch: (hint) => `%${hint}${this.scratch++}`,
       tensorMapAt: (l) => this.locations[l]?.tensorMap,
       declared: (l) => !!this.locations[l],
     };
+    function registerOf(o: LitmusOperand, i: number): string {
+      if (!IDENT.test(o.text) || o.bracketed) ctx.fail(`'${o.text}' is not a register (write r0, %r1, ...)`, i);
+      if (locations[o.text] || multimem.has(o.text)) ctx.fail(`'${o.text}' is a location; a register is expected here`, i);
+      return o.text.replace(/^%/, '');
+    }
+    // a vector operand's elements ({a, b, ...}), exactly n
+    function elementsOf(i: number, n: number): LitmusOperand[] {
+      const o = ops[i] ?? ctx.fail(`operand ${i + 1} is missing`);
+      const m = o.bracketed ? null : /^\{(.*)\}$/.exec(o.text);
+      if (!m) return ctx.fail(`a vector of ${n} is expected here: '{${Array.from({ length: n }, (_, k) => `a${k}`).join(', ')}}'`, i);
+      const parts = splitAt(m[1]!, ',', o.col + 1);
+      if (parts.length !== n || parts.some((x) => x.text === ''))
+        ctx.fail(`the vector has ${parts.length} element${parts.length > 1 ? 's' : ''}; .v${n} takes ${n}`, i);
+      return parts.map((x) => ({ text: x.text, col: x.col, bracketed: false }));
+    }
     const lowered = lowerInstruction(ins, ctx, (target, bcol) => this.branches.push({ thread: ti, target, line, col: bcol }));
     if (!guard) return lowered;
     const skip = `%skip${this.scratch++}`;

@@ -78,6 +78,7 @@ export function xEvent(e: TEvent & Pick<XEvent, 'id' | 'thread' | 'deps'> & Part
     dst: e.dst,
     line: e.line,
     label: e.label,
+    vector: e.vector,
   } satisfies Record<keyof XEvent, unknown>;
   return all as XEvent;
 }
@@ -236,10 +237,14 @@ export function staticRels(ev: XEvent[], faults: Set<ModelFault>): Static {
   };
 }
 
-/** 8.9.1 program order: the total order of a thread's operations (agents have their own, 8.9.1.1). */
+/**
+ * 8.9.1 program order: the order of a thread's operations (agents have their own, 8.9.1.1), total but
+ * among the elements of one vector operation, which are "executed in an unspecified order" (8.2.4).
+ */
 function programOrder(ev: readonly XEvent[]): Rel {
   const po = Rel.empty(ev.length);
-  for (const a of ev) if (!a.init) for (const b of ev) if (!b.init && a.thread === b.thread && a.po < b.po) po.add(a.id, b.id);
+  const apart = (a: XEvent, b: XEvent) => a.vector !== undefined && b.vector?.group === a.vector.group && b.vector.element !== a.vector.element;
+  for (const a of ev) if (!a.init) for (const b of ev) if (!b.init && a.thread === b.thread && a.po < b.po && !apart(a, b)) po.add(a.id, b.id);
   return po;
 }
 

@@ -169,6 +169,12 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
     return d[c]!;
   };
   let needOptions = 0;
+  // a vector operation's elements: one group per execution of the instruction (a loop runs it again), numbered by the po at its first element
+  const vectorAt = new Map<number, number>();
+  const vectorGroup = (v: { group: number; element: number }) => {
+    if (v.element === 0) vectorAt.set(v.group, po);
+    return { group: vectorAt.get(v.group) ?? po, element: v.element };
+  };
   const memFields = (m: MemInstrBase, agent: number) => {
     const proxy: Proxy = asyncGeneric && m.proxy === 'async' ? 'generic' : m.proxy;
     const loc = physLoc(test.locations, m.loc);
@@ -183,6 +189,7 @@ function runOnce(test: LitmusTest, t: number, ch: number[], domain: (loc: string
       sem: m.sem as Sem,
       scope: m.scope as Scope,
       ...(m.line !== undefined ? { line: m.line } : {}),
+      ...(m.vector ? { vector: vectorGroup(m.vector) } : {}),
     };
   };
   // one memory access (of the thread or of an agent); returns false when a choice is needed

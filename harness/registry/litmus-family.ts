@@ -53,6 +53,10 @@ export interface LitmusContext {
   register(operand: number): string;
   /** A value operand: a register, or a literal encoded as `.type` (floats: `1.5` in a `.f32` instruction). */
   value(operand: number, type: string | undefined): Expr;
+  /** A vector operand `{a, b, ...}` of exactly `n` destination registers (`atom.v2`'s `d`). */
+  registers(operand: number, n: number): string[];
+  /** A vector operand `{a, b, ...}` of exactly `n` values, each as {@link value} reads one. */
+  values(operand: number, n: number, type: string | undefined): Expr[];
   /** A fresh register name no test can write (for values an asynchronous read hands its reduction). */
   scratch(hint: string): string;
   /** The locations a tensor map (`tm @ tensormap d0, d1`) may point at, the first at the start; undefined for any other name. */

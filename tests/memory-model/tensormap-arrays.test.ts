@@ -129,9 +129,9 @@ describe('the bulk tensor copies', () => {
   it('refused with the line: a 2-D copy with one coordinate, another coordinate, an im2col copy', () => {
     expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the tensor operand of a 2-D form is '\[tm, \{0, 0\}\]'/);
     expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.').replace('[tm, {0}]', '[tm, {0, 0}]'))).toBe('');
-    expect(problem(LOAD.replace('tensor.1d.', 'tensor.3d.').replace('global.tile.mbarrier', 'global.im2col.mbarrier').replace('[tm, {0}]', '[tm, {0, 0, 0}]'))).toMatch(
-      /the \.im2col forms are not in the litmus language/,
-    );
+    expect(
+      problem(LOAD.replace('tensor.1d.', 'tensor.3d.').replace('global.tile.mbarrier', 'global.im2col.mbarrier').replace('[tm, {0}]', '[tm, {0, 0, 0}]')),
+    ).toMatch(/the \.im2col forms are not in the litmus language/);
     expect(problem(LOAD.replace('[tm, {0}]', '[tm, {4}]'))).toMatch(/the coordinate must be 0/);
   });
 });

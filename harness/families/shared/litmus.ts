@@ -136,7 +136,7 @@ export function atomicRmwLitmus(family: string, reduction: boolean) {
     if (q.type && (q.op === 'sub' || (reduction && q.sem === 'acq_rel')))
       ctx.fail(`.${q.op === 'sub' ? 'sub' : 'acq_rel'} is Dat3M's untyped form only; a typed ${family} has no such qualifier (PTX ISA 9.7.13)`);
     if (!q.op) ctx.fail(`${family} needs an operation (.add, .min, .exch, ...)`);
-    if (q.vec) ctx.fail(`vector ${family} (.${q.vec}) is not in the litmus language: one location holds one element; write one ${family} per element`);
+    if (q.vec) return vectorRmw(family, reduction, q, ins, ctx);
     const cas = q.op === 'cas';
     const first = reduction ? 0 : 1;
     operands(ins, ctx, [first + (cas ? 2 : 1) + 1], reduction ? '[a], b' : cas ? 'd, [a], b, c' : 'd, [a], b');
@@ -163,6 +163,58 @@ export function atomicRmwLitmus(family: string, reduction: boolean) {
       },
     ];
   };
+}
+
+/**
+ * A vector atom or red (`red.global.add.v2.f32 [d], {a, b}`, `atom.global.add.v4.f32 {r0, r1, r2, r3}, [d], {...}`):
+ * one read-modify-write per element on the array `d` (`d = {0, 0};`: d, d+4, ...), each with the instruction's
+ * `.sem.scope`, in no order among themselves: "Memory operations with a vector data type are modelled as a set
+ * of equivalent memory operations with a scalar data type, executed in an unspecified order on the elements in
+ * the vector" (8.2.4), and "the atomicity is guaranteed separately for each of the individual scalar elements;
+ * the entire `red` is not guaranteed to be atomic as a single access" (9.7.13.6). 32-bit elements (.f32, .f16x2,
+ * .bf16x2): a litmus location holds 32 bits.
+ */
+function vectorRmw(family: string, reduction: boolean, q: Readonly<Record<string, string>>, ins: LitmusInstruction, ctx: LitmusContext): Instr[] {
+  const n = Number(q.vec!.slice(1));
+  const type = q.type ?? '';
+  if (!['f32', 'f16x2', 'bf16x2'].includes(type))
+    ctx.fail(
+      `.${q.vec} of .${type || '(no type)'}: the litmus language has the vector forms of 32-bit elements (.v2/.v4 of .f32, .f16x2, .bf16x2; a litmus location holds 32 bits; for .f16/.bf16 elements write the packed .f16x2/.bf16x2 form)`,
+    );
+  if (n > 4) ctx.fail(`.${q.vec} takes 16-bit elements (.f16, .bf16); the 32-bit element types take .v2 and .v4`);
+  if (q.space && q.space !== 'global') ctx.fail(`a vector ${family} is .global only (9.7.13: '${family}{.sem}{.scope}{.global}...vec_32_bit...')`);
+  const first = reduction ? 0 : 1;
+  operands(ins, ctx, [first + 2], reduction ? '[a], {b0, b1, ...}' : '{d0, d1, ...}, [a], {b0, b1, ...}');
+  const sq = spaceQual(q.space);
+  const base = ctx.location(first, sq);
+  if (ctx.spaceOf(base) !== 'global') ctx.fail(`${base} is not global memory: a vector ${family} is .global only`, first);
+  const names = Array.from({ length: n }, (_, k) => (k ? `${base}+${4 * k}` : base));
+  const missing = names.find((l) => !ctx.declared(l));
+  if (missing)
+    ctx.fail(
+      `${base} has no element ${names.indexOf(missing)} (${missing}): a .${q.vec} accesses ${n} adjacent 32-bit elements; declare ${base} as an array of ${n}, e.g. '${base} = {${Array(n).fill(0).join(', ')}};'`,
+      first,
+    );
+  const dsts = reduction ? [] : ctx.registers(0, n);
+  const args = ctx.values(first + 1, n, type);
+  const { vec: _vec, ...scalar } = q;
+  const update = rmwUpdate(family, scalar, modelSpace(sq, 'global'));
+  const o = ordering(q, { sem: 'relaxed', scope: 'gpu' });
+  return names.map((loc, k) => ({
+    kind: 'rmw' as const,
+    ...(dsts[k] ? { dst: dsts[k] } : {}),
+    args: [args[k]!],
+    update,
+    reduction,
+    op: q.op,
+    loc,
+    sem: o.sem,
+    scope: o.scope,
+    proxy: 'generic' as const,
+    space: sq,
+    vector: { group: ins.line, element: k },
+    line: ins.line,
+  }));
 }
 
 /** Bytes of one element of `.type`. */
