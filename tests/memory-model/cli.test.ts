@@ -104,7 +104,7 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
   it('cp.async.bulk: a size other than one 16-byte chunk, a direction or mechanism the text does not list, the .relaxed form, a tensor copy without a tensor map', () => {
     const sh = 's @ shared cta 0; x=0; b @ shared cta 0 = 16;';
     expect(first(base(' cp.async.bulk.global.shared::cta.bulk_group [x], [s], 4 | ;', sh))).toMatch(
-      /^6:\d+: .*size must be 16: a litmus location is one 16-byte chunk/,
+      /^6:\d+: .*size must be 16: a scalar location is one 16-byte chunk/,
     );
     expect(first(base(' cp.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes [x], [s], 16, [b] | ;', sh))).toMatch(
       /takes \.dst\.src\.completion_mechanism as 9\.7\.10\.28\.4\.1 lists them/,
