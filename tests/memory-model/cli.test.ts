@@ -114,7 +114,7 @@ describe('the extended syntax reports wrong tests at file:line:col', () => {
     );
     expect(first(base(' cp.async.bulk.relaxed.cta.global.shared::cta.bulk_group.b128 [x], [s], 16 | ;', sh))).toMatch(/PTX ISA 9\.3.*write the weak copy/);
     expect(first(base(' cp.async.bulk.tensor.1d.global.shared::cta.bulk_group [x], [s] | ;', sh))).toMatch(
-      /the tensor operand is '\[tm, \{0\}\]': a tensor map and one coordinate/,
+      /the tensor operand of a 1-D form is '\[tm, \{0\}\]': a tensor map and 1 coordinate/,
     );
     expect(first(base(' cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [x], [s], 16 | ;', sh))).toMatch(
       /'\.L2::cache_hint' is not a qualifier of cp\.async\.bulk/,
