@@ -160,11 +160,12 @@ int main(int argc, char** argv) {
   std::printf("%s\n%s on %s (driver %d.%d): %ld launch(es) of %d instances (grid %d x block %d%s), stride %d, seed %u; %s\n", TEST_NAME, TEST_FILE, s.name, s.drv / 1000, (s.drv % 1000) / 10, its, NI, GRID,
               BLOCK, CLUSTER > 1 ? ", clusters of " CLUSTER_TEXT " CTAs" : "", STRIDE, (unsigned)SEED, STRESS_TEXT);
   std::vector<CUdeviceptr> all;
-  // instance i's copy of location j is at byte (j * NI + i) * STRIDE * SLOT_BYTES; one more location: the barrier word (align);
+  // instance i's copy of location j is at byte (j * NI + i) * STRIDE * SLOT_BYTES (an array's element: in its array's copy, INIT_LOC and
+  // INIT_OFFSET); one more location: the barrier word (align);
   // a test with loops one more: the instance's give-up word (a thread whose loop ran too long sets it)
   std::vector<uint32_t> mem((size_t)(N_LOCS + 1 + LOOPS) * NI * STRIDE * SLOT_BYTES / 4, 0);
   for (int j = 0; j < N_LOCS; j++)
-    for (int i = 0; i < NI; i++) mem[((size_t)j * NI + i) * STRIDE * SLOT_BYTES / 4] = INIT[j];
+    for (int i = 0; i < NI; i++) mem[(((size_t)INIT_LOC[j] * NI + i) * STRIDE * SLOT_BYTES + INIT_OFFSET[j]) / 4] = INIT[j];
   std::vector<uint32_t> perm;
   permutations(perm, NI, (uint32_t)its, SEED);
   Views views;

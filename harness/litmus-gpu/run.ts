@@ -88,7 +88,7 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
   const buf = (words: number) => Buffer.alloc(Math.max(4, words * 4));
   // one more location: the instance's barrier word (stress.align); a test with loops one more: its give-up word
   const memBuf = buf(((L + (plan.loops ? 2 : 1)) * ni * opts.stride * sb) / 4);
-  for (let jx = 0; jx < L; jx++) for (let i = 0; i < ni; i++) memBuf.writeUInt32LE(plan.init[jx]!, (jx * ni + i) * opts.stride * sb);
+  for (let jx = 0; jx < L; jx++) for (let i = 0; i < ni; i++) memBuf.writeUInt32LE(plan.init[jx]!, locationByte(plan, jx, i, ni, opts.stride));
   const tabBuf = buf(K * V);
   table.forEach((r, k) => toWords(r).forEach((v, x) => tabBuf.writeUInt32LE(v, (k * V + x) * 4)));
   const initBuf = buf(L);
@@ -241,4 +241,13 @@ export function mergeRuns(a: GpuLitmusRun, b: GpuLitmusRun): GpuLitmusRun {
     forbiddenSeen: a.forbiddenSeen + b.forbiddenSeen,
     geometry: a.geometry,
   };
+}
+
+/**
+ * The byte in mem of location j's value in instance i's copy: (j * ni + i) * stride * slotBytes, an
+ * array's element in its array's copy at its offset (as lt_test addresses it and lt_count resets it).
+ */
+export function locationByte(plan: Pick<TestPlan, 'elements' | 'slotBytes'>, j: number, i: number, ni: number, stride: number): number {
+  const el = plan.elements?.[j];
+  return ((el ? el.of : j) * ni + i) * stride * plan.slotBytes + (el ? el.offset : 0);
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The async-proxy litmus tests on the GPU, through the bundle (npm run gpu:pack; carry .bundle).
 # Usage: sh scripts/gpu/litmus-async.sh OUTDIR [PEER_DIR]
-#   1. async: every Bulk+*, Copy+*, RedAsync+*, Alias+* and Tensormap+* test of the corpus and the spin loops, and their
+#   1. async: every Bulk+*, Copy+*, RedAsync+*, Alias+*, Tensormap+* and Vector+* test of the corpus and the spin loops, and their
 #      mutants (class async among them), 1 M instances each, the default stress settings;
 #   2. async-stress: the same with 8 stress warps and the threads aligned on a barrier word;
 #   3. the self-test (the planted kernels, the async one among them, must be flagged);
@@ -13,8 +13,8 @@ out=${1:-/tmp/ptxconf-litmus-async}
 mkdir -p "$out"
 cache=${CACHE:-/tmp/ptxconf-async-cache}
 . "$(dirname "$0")/bench-lib.sh"
-timed async 300 litmus --backend gpu --arch sm_90 --mutants cases/litmus/Bulk+*.litmus cases/litmus/Copy+*.litmus cases/litmus/RedAsync+*.litmus cases/litmus/Alias+*.litmus cases/litmus/Tensormap+*.litmus cases/litmus/MP+spin-loop*.litmus --cache-dir "$cache" --report "$out/async"
-timed async-stress 300 litmus --backend gpu --arch sm_90 --mutants --stress-warps 8 --align cases/litmus/Bulk+*.litmus cases/litmus/Copy+*.litmus cases/litmus/RedAsync+*.litmus cases/litmus/Alias+*.litmus cases/litmus/Tensormap+*.litmus cases/litmus/MP+spin-loop*.litmus --cache-dir "$cache" --report "$out/async-stress"
+timed async 300 litmus --backend gpu --arch sm_90 --mutants cases/litmus/Bulk+*.litmus cases/litmus/Copy+*.litmus cases/litmus/RedAsync+*.litmus cases/litmus/Alias+*.litmus cases/litmus/Tensormap+*.litmus cases/litmus/Vector+*.litmus cases/litmus/MP+spin-loop*.litmus --cache-dir "$cache" --report "$out/async"
+timed async-stress 300 litmus --backend gpu --arch sm_90 --mutants --stress-warps 8 --align cases/litmus/Bulk+*.litmus cases/litmus/Copy+*.litmus cases/litmus/RedAsync+*.litmus cases/litmus/Alias+*.litmus cases/litmus/Tensormap+*.litmus cases/litmus/Vector+*.litmus cases/litmus/MP+spin-loop*.litmus --cache-dir "$cache" --report "$out/async-stress"
 timed self-test 120 litmus --backend gpu --arch sm_90 --self-test --cache-dir "$cache" --report "$out/self-test"
 timed suite 200 litmus --backend gpu --arch sm_90 cases/litmus --cache-dir "$cache" --report "$out/suite"
 peers=${2:-.peers/dat3m}

@@ -16,6 +16,7 @@ import { register } from 'tsx/cjs/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRESS, LOOP_BOUND, SAMPLES, launchGeometry, litmusModule } from '../../harness/litmus-gpu/kernel.js';
 import { runWithStandin } from '../helpers/standin.js';
+import { locationByte } from '../../harness/litmus-gpu/run.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 import { BARRIER_DEADLOCK, BARRIER_DYNAMIC, BARRIER_HANG, NO_KERNEL_PROXY, moduleArch, planTest, tensorMapGeometry } from '../../harness/litmus-gpu/plan.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
@@ -308,6 +309,15 @@ describe('tensor maps of 2 to 5 dimensions in the GPU runner', () => {
 });
 
 describe('arrays in the GPU runner', () => {
+  it("an array's initial values are written in its array's copy at each element's offset (the first launch's memory; lt_count resets the later ones the same way)", () => {
+    const { plan } = moduleOf(readFileSync('cases/litmus/Vector+atom.v4+returns.litmus', 'utf8'));
+    const d = plan.locs.indexOf('d');
+    const d12 = plan.locs.indexOf('d+12');
+    expect(plan.init[d12]).toBe(0x40800000); // 4.0
+    // instance 3 of 10, stride 2: d's copy, 12 bytes in
+    expect(locationByte(plan, d12, 3, 10, 2)).toBe((d * 10 + 3) * 2 * plan.slotBytes + 12);
+    expect(locationByte(plan, d, 3, 10, 2)).toBe((d * 10 + 3) * 2 * plan.slotBytes);
+  });
   it("an array's element is addressed in its array's 16-byte copy at its offset: in lt_test (global and shared), in lt_count's key and reset; the element's own init writes only its word", () => {
     const { plan, ptx } = moduleOf(readFileSync('cases/litmus/Bulk+two-elements+wait_group+release.litmus', 'utf8'));
     const d = plan.locs.indexOf('d');

@@ -337,6 +337,16 @@ describe('litmus --backend gpu reproducers', () => {
     const b3 = buildAndRun(t3, '0');
     expect(b3.code, b3.out).not.toBe(2);
     const params = readFileSync(join(t3, 'params.h'), 'utf8');
+    // where the initial values lie: every location its own copy (no arrays here)
+    expect(params).toMatch(/static const int INIT_OFFSET\[\d+\] = \{0(, 0)*\};/);
+    // an array's elements: in its array's copy at their offsets
+    const V = 'cases/litmus/Vector+atom.v4+returns.litmus';
+    const vout = join(dir, 'vector');
+    await run([V, '--iterations', '1', '--instances', '1024', '--stress-warps', '0', '--repro', V, '--out', vout], '0');
+    const vp = readFileSync(join(vout, 'params.h'), 'utf8');
+    expect(vp).toContain('static const int INIT_LOC[4] = {0, 0, 0, 0};');
+    expect(vp).toContain('static const int INIT_OFFSET[4] = {0, 4, 8, 12};');
+    expect(buildAndRun(vout, '0').code).not.toBe(2);
     const ni = Number(/NI = (\d+)/.exec(params)![1]) * Number(/STRIDE = (\d+)/.exec(params)![1]);
     const g = tensorMapGeometry(3, ni, 128);
     expect(b3.tmaps.trim()).toBe(`rank=3 dims=${g.dims.join(',')} strides=${g.strides.join(',')} box=${g.box.join(',')}`);
