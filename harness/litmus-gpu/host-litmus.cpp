@@ -109,11 +109,15 @@ static Views uploadViews(size_t words, const uint32_t* data, int views) {
 // and the initial maps (ptinit) lt_count restores after each launch
 typedef CUresult (*EncodeTiled)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
                                 const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+typedef CUresult (*EncodeIm2col)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*, const cuuint64_t*, const int*, const int*,
+                                 cuuint32_t, cuuint32_t, const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                 CUtensorMapFloatOOBfill);
 static void encodeMaps(CUdeviceptr dmem, std::vector<uint8_t>& all, std::vector<uint8_t>& init) {
   void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   EncodeTiled enc = lib ? reinterpret_cast<EncodeTiled>(dlsym(lib, "cuTensorMapEncodeTiled")) : nullptr;
-  if (!enc) {
-    std::fprintf(stderr, "the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0 or newer has it)\n");
+  EncodeIm2col encIm2col = lib ? reinterpret_cast<EncodeIm2col>(dlsym(lib, "cuTensorMapEncodeIm2col")) : nullptr;
+  if (!enc || !encIm2col) {
+    std::fprintf(stderr, "the CUDA driver lacks cuTensorMapEncodeTiled or cuTensorMapEncodeIm2col (CUDA 12.0 or newer has them)\n");
     std::exit(2);
   }
   all.assign((size_t)N_TMAPS * NI * 128, 0);
@@ -122,8 +126,13 @@ static void encodeMaps(CUdeviceptr dmem, std::vector<uint8_t>& all, std::vector<
     alignas(64) CUtensorMap map;
     const cuuint32_t estr[5] = {1, 1, 1, 1, 1};
     void* at = reinterpret_cast<void*>(dmem + (CUdeviceptr)TMAP_TARGET[k] * NI * STRIDE * SLOT_BYTES);
-    CHECK(enc(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, TMAP_RANK[k], at, TMAP_DIM[k], TMAP_STRIDE[k], TMAP_BOX[k], estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
-              CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+    const int corner[3] = {0, 0, 0};
+    if (TMAP_IM2COL[k])
+      CHECK(encIm2col(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, TMAP_RANK[k], at, TMAP_DIM[k], TMAP_STRIDE[k], corner, corner, 4, 1, estr,
+                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+    else
+      CHECK(enc(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, TMAP_RANK[k], at, TMAP_DIM[k], TMAP_STRIDE[k], TMAP_BOX[k], estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
     std::memcpy(init.data() + (size_t)k * 128, &map, 128);
     for (int i = 0; i < NI; i++) std::memcpy(all.data() + ((size_t)k * NI + i) * 128, &map, 128);
   }

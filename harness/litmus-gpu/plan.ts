@@ -78,7 +78,7 @@ export interface TestPlan {
    * ({@link tensorMapGeometry}). Its module targets the arch's `a`
    * variant (tensormap.replace needs sm_90a).
    */
-  readonly tensorMaps?: readonly { readonly loc: number; readonly targets: readonly number[]; readonly rank: number }[];
+  readonly tensorMaps?: readonly { readonly loc: number; readonly targets: readonly number[]; readonly rank: number; readonly mode: 'tile' | 'im2col' }[];
   /** Per location (`locs` order), for an array's element (`d+4`): its array's location index and its byte offset in the array's copy. */
   readonly elements?: readonly ({ readonly of: number; readonly offset: number } | undefined)[];
 }
@@ -92,7 +92,7 @@ export type Plan = { ok: true; plan: TestPlan } | { ok: false; reason: string };
  * every direction (one 16-byte chunk).
  */
 const BULK_RUNS =
-  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$|^cp\.reduce\.async\.bulk\.tensor\.[1-5]d\.global\.shared::cta\.(add|min|max|inc|dec|and|or|xor)(\.tile)?\.bulk_group$|^cp\.async\.bulk\.tensor\.[1-5]d\.(shared::cluster\.global(\.tile)?\.mbarrier::complete_tx::bytes|global\.shared::cta(\.tile)?\.bulk_group)$/;
+  /^(cp\.reduce\.async\.bulk\.(global\.shared::cta\.bulk_group|shared::cluster\.shared::cta\.mbarrier::complete_tx::bytes)|red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes)\.(add|min|max|inc|dec|and|or|xor)\.(u32|s32|b32)$|^cp\.async\.bulk(\.weak)?\.((shared::cta|shared::cluster)\.global|shared::cluster\.shared::cta)\.mbarrier::complete_tx::bytes$|^cp\.async\.bulk(\.weak)?\.global\.shared::cta\.bulk_group$|^cp\.reduce\.async\.bulk\.tensor\.[1-5]d\.global\.shared::cta\.(add|min|max|inc|dec|and|or|xor)(\.tile|\.im2col_no_offs)?\.bulk_group$|^cp\.async\.bulk\.tensor\.[1-5]d\.(shared::cluster\.global(\.tile)?\.mbarrier::complete_tx::bytes|global\.shared::cta(\.tile)?\.bulk_group)$/;
 
 /** The skip reason of a test that uses the texture, surface or constant proxy: one no kernel of this runner can overcome. */
 export const NO_KERNEL_PROXY = 'the texture, surface and constant proxies are not run (the runner has no texture, surface or constant objects)';
@@ -212,6 +212,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
   const arrivals = new Map<string, { thread: number; index: number; q?: bigint; arrive: boolean }[]>();
   const bulkLocs = new Set<string>();
   const ranks = new Map<string, number>();
+  const modes = new Map<string, 'tile' | 'im2col'>();
   /** Per mbarrier: the bytes of complete-tx the test's asynchronous operations perform in the model and on the GPU. */
   const mbarTx = new Map<string, { model: bigint; gpu: bigint }>();
   const mbarWaited = new Set<string>();
@@ -275,13 +276,17 @@ export function planTest(test: LitmusTest, text: string): Plan {
           );
         bulk = true;
         for (const a of ins.accesses) for (const l of a.via ? a.via.targets : [a.loc]) bulkLocs.add(l);
-        // a bulk tensor operation: its map's rank (one a map)
+        // a bulk tensor operation: its map's rank and mode (one each a map)
         if (ins.accesses[0]?.proxy === 'tensormap') {
           const tm = ins.accesses[0].loc;
           const r = Number(/\.tensor\.([1-5])d\./.exec(op)?.[1] ?? 1);
+          const mode = /\.im2col/.test(op) ? 'im2col' : 'tile';
           if ((ranks.get(tm) ?? r) !== r)
             return no(`P${th.id} line ${ins.line}: tensor map ${tm} is used as ${ranks.get(tm)}-D and ${r}-D (a map has one rank)`);
+          if ((modes.get(tm) ?? mode) !== mode)
+            return no(`P${th.id} line ${ins.line}: tensor map ${tm} is used in .tile and .im2col modes (a map has one mode)`);
           ranks.set(tm, r);
+          modes.set(tm, mode);
         }
         if (ins.completion.kind === 'mbarrier') {
           // the GPU moves whole 16-byte chunks where the model's bulk operation moves its elements: the phase expects what the GPU moves
@@ -438,7 +443,7 @@ export function planTest(test: LitmusTest, text: string): Plan {
   const arrayBytes = 16 * Math.max(1, ...elements.map((e) => (e ? Math.ceil((e.offset + 4) / 16) : 1)));
   const tensorMaps = locs.flatMap((l, j) => {
     const t = test.locations[l]!.tensorMap;
-    return t ? [{ loc: j, targets: t.map((d) => locs.indexOf(d)), rank: ranks.get(l) ?? 1 }] : [];
+    return t ? [{ loc: j, targets: t.map((d) => locs.indexOf(d)), rank: ranks.get(l) ?? 1, mode: modes.get(l) ?? 'tile' }] : [];
   });
   const keyBits = [...regKeys.map((r) => regBits.get(`${r.thread}:${r.reg}`) ?? 32), ...memKeys.map((m) => lb[locs.indexOf(m)]!)];
   return {
@@ -484,6 +489,23 @@ export function bulkBytes(ins: Extract<Instr, { kind: 'async' }>): number {
   return 16 * Math.ceil(ins.accesses.filter((a) => a.kind !== 'read').length / 4);
 }
 
+export interface TensorMapGeometry {
+  readonly dims: readonly number[];
+  readonly strides: readonly number[];
+  readonly box: readonly number[];
+  readonly elementStrides: readonly number[];
+  readonly coordinateScale: number;
+}
+
+/**
+ * An `.im2col` map's further parameters (cuTensorMapEncodeIm2col) over {@link tensorMapGeometry}'s dims: the
+ * spatial dimensions (W, H, D) of size 1 with bounding-box corners 0 (the box is the one pixel), four
+ * channels a pixel (the 16 bytes a tile box moves), one pixel a column.
+ */
+export function im2colParameters(rank: number) {
+  return { lower: Array<number>(rank - 2).fill(0), upper: Array<number>(rank - 2).fill(0), channelsPerPixel: 4, pixelsPerColumn: 1 };
+}
+
 /**
  * The geometry of a tensor map of `rank` over the copies of a location (`ni * stride` instances, `slotBytes`
  * apart): the first dimension a copy's 32-bit elements, the last the instances, those between of size 1;
@@ -491,7 +513,7 @@ export function bulkBytes(ins: Extract<Instr, { kind: 'async' }>): number {
  * coordinate of instance i in the last dimension `i * coordinateScale`. The runner and the reproducer
  * encode the maps from this, the kernel addresses them with it.
  */
-export function tensorMapGeometry(rank: number, instances: number, slotBytes: number) {
+export function tensorMapGeometry(rank: number, instances: number, slotBytes: number): TensorMapGeometry {
   if (rank === 1) return { dims: [(instances * slotBytes) / 4], strides: [], box: [4], elementStrides: [1], coordinateScale: slotBytes / 4 };
   return {
     dims: [slotBytes / 4, ...Array<number>(rank - 2).fill(1), instances],

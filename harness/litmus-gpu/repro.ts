@@ -202,6 +202,7 @@ function tmapGeometry(plan: TestPlan, instances: number): string[] {
   const five = (xs: readonly number[]) => `{${[...xs, ...Array<number>(5 - xs.length).fill(0)].join(', ')}}`;
   const n = Math.max(1, gs.length);
   return [
+    `static const int TMAP_IM2COL[${n}] = {${(plan.tensorMaps ?? []).map((m) => (m.mode === 'im2col' ? 1 : 0)).join(', ') || '0'}};  // 1: an .im2col map (corners 0, four channels a pixel, one pixel a column)`,
     `static const int TMAP_RANK[${n}] = {${gs.map((g) => g.dims.length).join(', ') || '1'}};`,
     `static const cuuint64_t TMAP_DIM[${n}][5] = {${gs.map((g) => five(g.dims)).join(', ') || five([])}};`,
     `static const cuuint64_t TMAP_STRIDE[${n}][5] = {${gs.map((g) => five(g.strides)).join(', ') || five([])}};`,

@@ -7,7 +7,7 @@
 import { type Launcher, TENSOR_MAP_TYPE } from '../backends/gpu/driver.js';
 import type { Judgement } from '../memory-model/events.js';
 import { type StressOptions, SAMPLES, histWords, keyWords, launchGeometry, regWords } from './kernel.js';
-import { type TestPlan, tensorMapGeometry } from './plan.js';
+import { type TestPlan, im2colParameters, tensorMapGeometry } from './plan.js';
 import { keyInit, onDevice, outcomeTable, verdictOf } from './outcomes.js';
 
 export interface HistRow {
@@ -124,14 +124,22 @@ export function runPlanned(l: Launcher, fns: { test: bigint; count: bigint }, pl
     if (maps.length) {
       const encoded = maps.map((m) => {
         const g = tensorMapGeometry(m.rank, ni * opts.stride, sb);
-        return l.tensorMapEncodeTiled(
-          TENSOR_MAP_TYPE.UINT32,
-          mem + BigInt(m.targets[0]! * ni * opts.stride * sb),
-          g.dims.map(BigInt),
-          g.strides.map(BigInt),
-          g.box,
-          g.elementStrides,
-        );
+        const at = mem + BigInt(m.targets[0]! * ni * opts.stride * sb);
+        if (m.mode === 'im2col') {
+          const p = im2colParameters(m.rank);
+          return l.tensorMapEncodeIm2col(
+            TENSOR_MAP_TYPE.UINT32,
+            at,
+            g.dims.map(BigInt),
+            g.strides.map(BigInt),
+            p.lower,
+            p.upper,
+            p.channelsPerPixel,
+            p.pixelsPerColumn,
+            [...g.elementStrides],
+          );
+        }
+        return l.tensorMapEncodeTiled(TENSOR_MAP_TYPE.UINT32, at, g.dims.map(BigInt), g.strides.map(BigInt), [...g.box], [...g.elementStrides]);
       });
       const all = Buffer.alloc(maps.length * ni * 128);
       encoded.forEach((e, k) => {

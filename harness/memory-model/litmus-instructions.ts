@@ -350,9 +350,9 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
   }
 }
 
-/** Why the `.im2col` forms are refused. */
+/** Why the `.im2col` forms of the bulk tensor copies are refused. */
 export const IM2COL =
-  'the .im2col forms are not in the litmus language: their box is a window of pixels over 3 to 5 dimensions, where a litmus location is one element; write the .tile form (1 to 5 dimensions), whose ordering the text gives the same';
+  "the .im2col forms of the bulk tensor copies are not in the litmus language (the copy's section is not among the texts the project quotes); write the .tile form (1 to 5 dimensions), or the reduction's .im2col_no_offs";
 
 /**
  * A bulk tensor operation's `[tm, {0, ...}]` operand (operand `i`): the tensor map (declared `tm @ tensormap

@@ -18,7 +18,16 @@ import { DEFAULT_STRESS, LOOP_BOUND, SAMPLES, launchGeometry, litmusModule } fro
 import { runWithStandin } from '../helpers/standin.js';
 import { locationByte } from '../../harness/litmus-gpu/run.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
-import { BARRIER_DEADLOCK, BARRIER_DYNAMIC, BARRIER_HANG, NO_KERNEL_PROXY, moduleArch, planTest, tensorMapGeometry } from '../../harness/litmus-gpu/plan.js';
+import {
+  BARRIER_DEADLOCK,
+  BARRIER_DYNAMIC,
+  BARRIER_HANG,
+  NO_KERNEL_PROXY,
+  im2colParameters,
+  moduleArch,
+  planTest,
+  tensorMapGeometry,
+} from '../../harness/litmus-gpu/plan.js';
 import { parseLitmus } from '../../harness/memory-model/extended.js';
 
 const planOf = (text: string) => planTest(parseLitmus(text, 'x.litmus').test!, text);
@@ -218,7 +227,7 @@ describe('tensor maps in the GPU runner', () => {
   const TM = 'cases/litmus/Tensormap+MP+fence.release+fence.acquire.litmus';
   it("each instance's map (ptm), restored by lt_count from the initial map (ptinit); tensormap.replace installs the target's tensor; the acquire fence and the tensor operation address the instance's map; the module targets sm_90a", () => {
     const { plan, ptx } = moduleOf(readFileSync(TM, 'utf8'));
-    expect(plan.tensorMaps).toEqual([{ loc: plan.locs.indexOf('tm'), targets: [plan.locs.indexOf('d0'), plan.locs.indexOf('d1')], rank: 1 }]);
+    expect(plan.tensorMaps).toEqual([{ loc: plan.locs.indexOf('tm'), targets: [plan.locs.indexOf('d0'), plan.locs.indexOf('d1')], rank: 1, mode: 'tile' }]);
     expect(moduleArch(plan, 'sm_90')).toBe('sm_90a');
     const j = plan.locs.indexOf('tm');
     expect(ptx).toMatch(/\.param \.u64 pscratch, \.param \.u64 ptm\)/);
@@ -275,6 +284,12 @@ describe('tensor maps of 2 to 5 dimensions in the GPU runner', () => {
     // the geometry: 1-D as before (the instances' copies as one row of elements), N-D with the instance last
     expect(tensorMapGeometry(1, 10, 128)).toEqual({ dims: [320], strides: [], box: [4], elementStrides: [1], coordinateScale: 32 });
     expect(tensorMapGeometry(3, 10, 128)).toEqual({ dims: [32, 1, 10], strides: [128, 128], box: [4, 1, 1], elementStrides: [1, 1, 1], coordinateScale: 1 });
+    // an .im2col_no_offs reduction: its map in im2col mode, the coordinates as a tile's
+    const im = moduleOf(readFileSync('cases/litmus/Tensormap+3d+im2col+replace-no-fence.litmus', 'utf8'));
+    expect(im.plan.tensorMaps?.map((m) => `${m.rank} ${m.mode}`)).toEqual(['3 im2col']);
+    expect(im.ptx).toMatch(/cp\.reduce\.async\.bulk\.tensor\.3d\.global\.shared::cta\.add\.im2col_no_offs\.bulk_group \[%TM\d+, \{0, 0, %CRN\}\], \[%S\d+\];/);
+    expect(im2colParameters(5)).toEqual({ lower: [0, 0, 0], upper: [0, 0, 0], channelsPerPixel: 4, pixelsPerColumn: 1 });
+    expect(moduleOf(readFileSync('cases/litmus/Tensormap+2d+replace-no-fence.litmus', 'utf8')).plan.tensorMaps?.[0]?.mode).toBe('tile');
     // one map, one rank
     const mixed = readFileSync('cases/litmus/Tensormap+2d+replace+fence.release+fence.acquire.litmus', 'utf8').replace(
       ' cp.async.bulk.commit_group ;',

@@ -350,6 +350,13 @@ describe('litmus --backend gpu reproducers', () => {
     const ni = Number(/NI = (\d+)/.exec(params)![1]) * Number(/STRIDE = (\d+)/.exec(params)![1]);
     const g = tensorMapGeometry(3, ni, 128);
     expect(b3.tmaps.trim()).toBe(`rank=3 dims=${g.dims.join(',')} strides=${g.strides.join(',')} box=${g.box.join(',')}`);
+    // an .im2col map: the reproducer encodes it with cuTensorMapEncodeIm2col (corners 0, four channels a pixel, one pixel a column)
+    const TI = 'cases/litmus/Tensormap+3d+im2col+replace-no-fence.litmus';
+    const ti = join(dir, 'tensormap-im2col');
+    await run([TI, '--iterations', '1', '--instances', '1024', '--stress-warps', '0', '--repro', TI, '--out', ti], '0');
+    const bi = buildAndRun(ti, '0');
+    expect(bi.code, bi.out).not.toBe(2);
+    expect(bi.tmaps.trim()).toBe(`im2col rank=3 dims=${tensorMapGeometry(3, ni, 128).dims.join(',')} corners=0:0 channels=4 pixels=1`);
     expect(tb.tmaps.trim()).toBe(`rank=1 dims=${(ni * 128) / 4} strides= box=4`);
     // a test without aliases keeps the seven parameters
     const mp = await run([MP, '--iterations', '1', '--instances', '1024', '--stress-warps', '0'], '0,0');

@@ -57,8 +57,15 @@ describe('tensor maps in the litmus language', () => {
     // a 2-D form takes two coordinates; the im2col forms are refused with the reason
     expect(problem(BASE.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the tensor operand of a 2-D form is '\[tm, \{0, 0\}\]'/);
     expect(problem(BASE.replace('tensor.1d.', 'tensor.2d.').replace('[tm, {0}]', '[tm, {0, 1}]'))).toMatch(/the coordinates must be \{0, 0\}/);
-    expect(problem(BASE.replace('tensor.1d.', 'tensor.3d.').replace('.add.tile.', '.add.im2col_no_offs.').replace('[tm, {0}]', '[tm, {0, 0, 0}]'))).toMatch(
-      /the \.im2col forms are not in the litmus language/,
+    // the reduction's .im2col_no_offs: 3 to 5 dimensions (the verdicts are the .tile form's); ::w refused with the reason
+    const im2col = BASE.replace('tensor.1d.', 'tensor.3d.').replace('.add.tile.', '.add.im2col_no_offs.').replace('[tm, {0}]', '[tm, {0, 0, 0}]');
+    expect(problem(im2col)).toBe('');
+    expect(verdict(im2col)).toBe(verdict(BASE));
+    expect(problem(BASE.replace('tensor.1d.', 'tensor.2d.').replace('.add.tile.', '.add.im2col_no_offs.').replace('[tm, {0}]', '[tm, {0, 0}]'))).toMatch(
+      /\.im2col_no_offs needs a tensor of 3 to 5 dimensions .*this is 2-D/,
+    );
+    expect(problem(im2col.replace('im2col_no_offs', 'im2col_no_offs::w'))).toMatch(
+      /\.im2col_no_offs::w \(PTX ISA 9\.4, sm_107f\) is not in the litmus language/,
     );
     expect(problem(BASE.replace('tensor.1d.', 'tensor.6d.'))).toMatch(/\.tile forms of 1 to 5 dimensions|not a qualifier|6d/);
     expect(problem(BASE.replace('tm @ tensormap d0, d1;', 'tm @ tensormap d0, d1;\nq @ shared cta 0;\ntq @ tensormap q;'))).toMatch(
@@ -131,7 +138,7 @@ describe('the bulk tensor copies', () => {
     expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.').replace('[tm, {0}]', '[tm, {0, 0}]'))).toBe('');
     expect(
       problem(LOAD.replace('tensor.1d.', 'tensor.3d.').replace('global.tile.mbarrier', 'global.im2col.mbarrier').replace('[tm, {0}]', '[tm, {0, 0, 0}]')),
-    ).toMatch(/the \.im2col forms are not in the litmus language/);
+    ).toMatch(/the \.im2col forms of the bulk tensor copies are not in the litmus language/);
     expect(problem(LOAD.replace('[tm, {0}]', '[tm, {4}]'))).toMatch(/the coordinate must be 0/);
   });
 });

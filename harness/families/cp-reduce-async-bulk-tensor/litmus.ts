@@ -1,6 +1,6 @@
 /**
  * cp.reduce.async.bulk.tensor in the litmus language (docs/litmus.md; PTX ISA 9.4 9.7.10.28.5.4): the
- * `.tile` forms of 1 to 5 dimensions on a tensor map declared `tm @ tensormap d0, d1` (a map of 32-bit elements whose
+ * `.tile` forms of 1 to 5 dimensions and the `.im2col_no_offs` forms of 3 to 5 on a tensor map declared `tm @ tensormap d0, d1` (a map of 32-bit elements whose
  * global address is one of those locations'). An asynchronous operation (8.9.1.1) that first reads
  * the tensor map ("The `tensorMap` is accessed in tensormap proxy"), then reads the `.shared::cta`
  * source ("The load operations ... are treated as weak memory operations", in the async proxy) and
@@ -11,7 +11,7 @@
  */
 import type { LitmusFamily } from '../../registry/litmus-family.js';
 import { qualifiers, rmwUpdate } from '../shared/litmus.js';
-import { IM2COL, tensorMapOperand } from '../../memory-model/litmus-instructions.js';
+import { tensorMapOperand } from '../../memory-model/litmus-instructions.js';
 
 const FAM = 'cp.reduce.async.bulk.tensor';
 
@@ -20,8 +20,15 @@ export const tensorLitmus: LitmusFamily = {
   mnemonic: ['cp', 'reduce', 'async', 'bulk', 'tensor'],
   lower(ins, ctx) {
     const q = qualifiers(FAM, ins, 5, ctx);
-    if (q.load_mode && q.load_mode !== 'tile') ctx.fail(IM2COL);
     const rank = /^[1-5]d$/.test(q.dim ?? '') ? Number(q.dim![0]) : 0;
+    // .im2col_no_offs: "In .im2col mode, the tensor has to be at least 3-dimensional"; its box is the filter base's channels, which
+    // for a litmus location (coordinates 0) starts at the location as a .tile box does; ::w is PTX ISA 9.4's (sm_107f)
+    if (q.load_mode === 'im2col_no_offs::w')
+      ctx.fail(
+        '.im2col_no_offs::w (PTX ISA 9.4, sm_107f) is not in the litmus language: write .tile or .im2col_no_offs, whose ordering the text gives the same',
+      );
+    if (q.load_mode === 'im2col_no_offs' && rank < 3)
+      ctx.fail(`.im2col_no_offs needs a tensor of 3 to 5 dimensions ("In .im2col mode, the tensor has to be at least 3-dimensional"); this is ${rank}-D`);
     if (!rank || q.hint || q.override_addr || q.override_attr)
       ctx.fail(
         'the litmus language has the .tile forms of 1 to 5 dimensions: cp.reduce.async.bulk.tensor.1d.global.shared::cta.OP{.tile}.bulk_group [tm, {0}], [src] (.2d with [tm, {0, 0}], ...; a litmus location is the first element of its tensor)',
