@@ -36,13 +36,17 @@ function elementArb(fmt: ElementFormat, level: Level): fc.Arbitrary<bigint> {
   return fc.array(bitsArbitrary(fmt.lane, level), { minLength: fmt.lanes, maxLength: fmt.lanes }).map((ls) => joinLanes(fmt, ls));
 }
 
-/** The arbitrary of one case input for a variant: its family's shape over lists at `level`. */
+/** The arbitrary of one case input for a variant: its family's shape over lists at `level` (the list's arbitrary made once per type, length and level). */
 export function inputArbitrary(v: CaseVariant, level: Level): fc.Arbitrary<ReferenceCase> {
-  const fmt = elementFormat(v.q.type ?? '');
+  const type = v.q.type ?? '';
+  const fmt = elementFormat(type);
   const n = caseElements(v, fmt);
-  const list = fc.array(elementArb(fmt, level), { minLength: n, maxLength: n });
+  const key = `${type}/${n}/${level}`;
+  let list = lists.get(key);
+  if (!list) lists.set(key, (list = fc.array(elementArb(fmt, level), { minLength: n, maxLength: n })));
   return familyPlugin(v.family).shape.arbitrary(v.q, list);
 }
+const lists = new Map<string, fc.Arbitrary<bigint[]>>();
 
 /**
  * Cases `from`..`from+count-1` of (variant, seed, level). `bytes` (a bulk family, level 3 only): cases
@@ -52,13 +56,40 @@ export function inputArbitrary(v: CaseVariant, level: Level): fc.Arbitrary<Refer
  */
 export function generateCases(v: CaseVariant, seed: number, level: Level, count: number, from = 0, bytes?: number): Case[] {
   if (bytes !== undefined) return generateBulkCases(v, seed, level, count, from, bytes);
-  const inputs = level === 3 ? randomInputs(v, seed, count, from) : fc.sample(inputArbitrary(v, level), { seed, numRuns: from + count }).slice(from);
+  const inputs = level === 3 ? randomInputs(v, seed, count, from) : sampled(v, seed, level, from + count).slice(from);
   return inputs.map((input, k) => ({
     id: `${v.id}/gen:seed=${seed}:level=${level}:i=${from + k}`,
     variant: v,
     input,
     origin: { kind: 'gen', seed, level, index: from + k },
   }));
+}
+
+/**
+ * The first `runs` level-1/2 inputs of (variant, seed, level), sampled once for every variant whose
+ * arbitrary is the same: a family's shape builds it from the list's (type, length, level) and the
+ * inputs its qualifiers name (`shape.inputs(q)`: cas adds c), so variants that share those share
+ * what fast-check draws from one seed (tests/backends/library-cases.test.ts compares the cases with
+ * those made before this). Frozen: every such variant's cases hold the same inputs.
+ */
+function sampled(v: CaseVariant, seed: number, level: Level, runs: number): readonly ReferenceCase[] {
+  const type = v.q.type ?? '';
+  const shape = familyPlugin(v.family).shape;
+  const key = `${v.family}/${shape.inputs(v.q).join(',')}/${type}/${caseElements(v, elementFormat(type))}/${level}/${seed}/${runs}`;
+  let got = samples.get(key);
+  if (!got) {
+    got = fc.sample(inputArbitrary(v, level), { seed, numRuns: runs }).map((c) => deepFreeze(c));
+    samples.set(key, got);
+  }
+  return got;
+}
+const samples = new Map<string, readonly ReferenceCase[]>();
+function deepFreeze<T>(x: T): T {
+  if (x && typeof x === 'object') {
+    for (const y of Object.values(x)) deepFreeze(y);
+    Object.freeze(x);
+  }
+  return x;
 }
 
 function generateBulkCases(v: CaseVariant, seed: number, level: Level, count: number, from: number, bytes: number): Case[] {

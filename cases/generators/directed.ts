@@ -29,8 +29,16 @@ function named(f: ScalarFormat): (n: string) => bigint {
 
 const P = (name: string, a: bigint, b: bigint, c?: bigint): Probe => ({ name, a, b, ...(c !== undefined ? { c } : {}) });
 
-/** Probes for `op` on lane format `f`. */
+/** Probes for `op` on lane format `f` (made once per operation and format: a GPU worker asks per variant). */
 export function probes(op: string, f: ScalarFormat): Probe[] {
+  const key = `${op}/${f.name}/${f.kind}/${f.bits}`;
+  let ps = madeProbes.get(key);
+  if (!ps) madeProbes.set(key, (ps = makeProbes(op, f)));
+  return ps;
+}
+const madeProbes = new Map<string, Probe[]>();
+
+function makeProbes(op: string, f: ScalarFormat): Probe[] {
   const e = named(f);
   if (f.kind === 'float') {
     const nanNames = edges(f)
@@ -133,17 +141,24 @@ export function directedCases(v: CaseVariant): DirectedCase[] {
   const op = shape.probeOp(v.q);
   const ps = probes(op === 'exch' && fmt.lane.kind === 'float' ? 'min' : op, fmt.lane);
   const n = caseElements(v, fmt);
-  const H = (x: bigint) => hex(fmt.bits, x);
-  const element = (k: number, pick: (p: Probe) => bigint) =>
-    joinLanes(
-      fmt,
-      Array.from({ length: fmt.lanes }, (_, j) => pick(ps[(k + j) % ps.length]!)),
-    );
-  const vec = (k: number, pick: (p: Probe) => bigint) => Array.from({ length: n }, (_, i) => H(element(k + i * fmt.lanes, pick)));
+  // the probes' operand lists depend on the probes, the type and the length alone: made once for all variants that share them
+  const key = `${op}/${v.q.type ?? ''}/${n}`;
+  let lists = probeLists.get(key);
+  if (!lists) {
+    const H = (x: bigint) => hex(fmt.bits, x);
+    const element = (k: number, pick: (p: Probe) => bigint) =>
+      joinLanes(
+        fmt,
+        Array.from({ length: fmt.lanes }, (_, j) => pick(ps[(k + j) % ps.length]!)),
+      );
+    const vec = (k: number, pick: (p: Probe) => bigint) => Array.from({ length: n }, (_, i) => H(element(k + i * fmt.lanes, pick)));
+    probeLists.set(key, (lists = ps.map((_, k) => Object.freeze({ a: Object.freeze(vec(k, (x) => x.a)), b: Object.freeze(vec(k, (x) => x.b)), c: Object.freeze(vec(k, (x) => x.c ?? 0n)) }))));
+  }
   const base = v.id.replace(/[^A-Za-z0-9_.-]/g, '_');
   return ps.map((p, k) => ({
     name: `${base}-${p.name}`,
     variant: v,
-    fields: shape.directed(v.q, { a: vec(k, (x) => x.a), b: vec(k, (x) => x.b), c: vec(k, (x) => x.c ?? 0n) }),
+    fields: shape.directed(v.q, lists[k]!),
   }));
 }
+const probeLists = new Map<string, Readonly<{ a: readonly string[]; b: readonly string[]; c: readonly string[] }>[]>();

@@ -110,8 +110,20 @@ export const LEVELS: Readonly<Record<Level, string>> = {
   3: 'random: uniform bits weighted with level-1 values',
 };
 
-/** An arbitrary of bit patterns of `f` at a level; shrinks toward the first values and zero bits. */
+/**
+ * An arbitrary of bit patterns of `f` at a level; shrinks toward the first values and zero bits. Made
+ * once per format and level: an arbitrary is immutable (what it generates depends on the random
+ * source alone), and building the level-2 list is most of a GPU worker's case making.
+ */
 export function bitsArbitrary(f: ScalarFormat, level: Level): fc.Arbitrary<bigint> {
+  const key = `${JSON.stringify(f, (_, x) => (typeof x === 'bigint' ? `${x}n` : x))}/${level}`;
+  let a = madeArbitraries.get(key);
+  if (!a) madeArbitraries.set(key, (a = makeBitsArbitrary(f, level)));
+  return a;
+}
+const madeArbitraries = new Map<string, fc.Arbitrary<bigint>>();
+
+function makeBitsArbitrary(f: ScalarFormat, level: Level): fc.Arbitrary<bigint> {
   if (level === 1) return fc.constantFrom(...level1(f));
   if (level === 2) return fc.constantFrom(...level2(f));
   return fc.oneof({ arbitrary: fc.bigInt({ min: 0n, max: (1n << BigInt(f.bits)) - 1n }), weight: 3 }, { arbitrary: fc.constantFrom(...level1(f)), weight: 1 });
