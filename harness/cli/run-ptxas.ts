@@ -7,7 +7,9 @@
  * cases' results are added after the entries'. Without ptxas: nothing but the catalog.
  */
 import { CATALOG_PTX_ISA, modulePtxFor } from '../arch/targets.js';
-import { runPtxasBackend } from '../backends/ptxas/backend.js';
+import { type KnownCrash, runPtxasBackend } from '../backends/ptxas/backend.js';
+import type { Expectation } from '../compare/expectations.js';
+import { compileFilter } from '../util/filter.js';
 import { selectEntriesAsync } from '../catalog/select.js';
 import type { RunRecorder } from '../report/recorder.js';
 import type { EntryResult } from '../report/types.js';
@@ -111,7 +113,7 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
           backend.ptxas,
           (n) => progress.tick(n),
           (r) => decided.push(r),
-          { cacheDir: opts.cacheDir },
+          { cacheDir: opts.cacheDir, knownCrashes: knownCrashes(rec.expectations) },
         );
     startCases();
     const run = pre ?? (await classifying!);
@@ -178,4 +180,11 @@ async function shareWithChild(io: Io, child: CaseChild, caseResults: CaseResults
   if (part.results.length)
     io.err(`cases: ${done.cases + done.rest.length} judged by the case child, ${part.results.length} by this thread once ptxas was done`);
   return m;
+}
+
+/** The ptxas crashes the run's expectations name (verdict `error`, explained by a crash): the ptxas backend asks each on a few entries only. */
+function knownCrashes(expectations: readonly Expectation[]): KnownCrash[] {
+  return expectations
+    .filter((e) => e.verdict === 'error' && /crash/i.test(typeof e.explanation === 'string' ? e.explanation : e.explanation.join(' ')))
+    .map((e) => ({ id: e.id, covers: compileFilter(e.pattern) }));
 }

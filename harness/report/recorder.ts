@@ -125,7 +125,7 @@ export class RunRecorder {
   constructor(
     readonly dir: string,
     private readonly meta: RunMeta,
-    private readonly expectations: readonly Expectation[],
+    readonly expectations: readonly Expectation[],
     private readonly expectationsFile: string | null,
   ) {
     mkdirSync(dir, { recursive: true });

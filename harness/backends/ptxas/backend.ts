@@ -119,8 +119,12 @@ export async function runPtxasBackend(
   onDecided?: (n: number) => void,
   /** Each entry's result as soon as it is decided (in decision order); the returned results are in entry order. */
   onResult?: (r: EntryResult) => void,
-  /** cacheDir: keep and reuse ptxas's answers in the verdict cache there (verdict-cache.ts). */
-  opts: { readonly cacheDir?: string } = {},
+  /**
+   * cacheDir: keep and reuse ptxas's answers in the verdict cache there (verdict-cache.ts).
+   * knownCrashes: crashes an expectations file names ({@link KnownCrash}): each is asked of ptxas on a few
+   * of the entries it covers, and where all of those crash, the others are answered from them.
+   */
+  opts: { readonly cacheDir?: string; readonly knownCrashes?: readonly KnownCrash[] } = {},
 ): Promise<PtxasRun> {
   const started = performance.now();
   const skipAll = (why: string): PtxasRun => ({
@@ -187,7 +191,12 @@ export async function runPtxasBackend(
     if ((k & 255) === 255 && turns.due()) await turns.turn();
   }
   if (cache && ask.length < run.length) onDecided?.(run.length - ask.length);
-  const sub = ask.map((k) => entries[run[k]!]!);
+  // a crash an expectations file names: ptxas is asked on a few of the entries it covers (the first, the middle and the last)
+  // rather than made to crash on each (a crash costs a ptxas call of its own); the others wait for their answers
+  const held = heldByKnownCrashes(ask, (k) => entries[run[k]!]!.id, opts.knownCrashes ?? []);
+  const heldSet = new Set(held.flatMap((g) => g.others));
+  const asked = heldSet.size ? ask.filter((k) => !heldSet.has(k)) : ask;
+  const sub = asked.map((k) => entries[run[k]!]!);
   const { results: acc, stats } = !sub.length
     ? { results: [], stats: { ptxasCalls: 0, scanCalls: 0, confirmCalls: 0, crashes: 0, splits: 0 } }
     : await classifyWithPtxas(sub, {
@@ -195,12 +204,59 @@ export async function runPtxasBackend(
         target: target.name,
         ptx: modulePtx,
         ...(onDecided ? { onDecided } : {}),
-        ...(onResult ? { onAcceptance: (j: number, a: Acceptance) => onResult(verdictFor(entries[run[ask[j]!]!]!, a, modulePtx)) } : {}),
+        ...(onResult ? { onAcceptance: (j: number, a: Acceptance) => onResult(verdictFor(entries[run[asked[j]!]!]!, a, modulePtx)) } : {}),
       });
-  ask.forEach((k, j) => {
+  const answerOf = new Map<number, Acceptance>();
+  asked.forEach((k, j) => {
+    answerOf.set(k, acc[j]!);
     results[run[k]!] = verdictFor(entries[run[k]!]!, acc[j]!, modulePtx);
     cache?.c.put(keys[k]!, acc[j]!);
   });
+  // the held entries: answered from their representatives where every one crashed, else asked after all
+  let inferred = 0;
+  const again: number[] = [];
+  for (const g of held) {
+    const reps = g.representatives.map((k) => ({ k, a: answerOf.get(k) ?? results[run[k]!]?.ptxas }));
+    const signal = reps.every((r) => r.a?.crashed) ? reps[0]!.a!.crashed! : undefined;
+    if (!signal) {
+      again.push(...g.others);
+      continue;
+    }
+    const names = reps.map((r) => entries[run[r.k]!]!.id).join(', ');
+    for (const k of g.others) {
+      const e = entries[run[k]!]!;
+      const a: Acceptance = {
+        accepted: false,
+        crashed: signal,
+        line: instructionText(e),
+        messages: [
+          `not compiled on its own: expectation ${g.crash.id} names a ptxas crash on the entries it covers, and ptxas crashed (${signal}) on each of the ${reps.length} of them it was asked (${names}); the other ${g.others.length} were answered from those (a crash costs a ptxas call of its own)`,
+        ],
+      };
+      results[run[k]!] = verdictFor(e, a, modulePtx);
+      onResult?.(results[run[k]!]!);
+      inferred++;
+    }
+  }
+  if (inferred) onDecided?.(inferred);
+  // a representative that did not crash (a ptxas that no longer does): its group asked entry by entry
+  const more = again.length
+    ? await classifyWithPtxas(
+        again.map((k) => entries[run[k]!]!),
+        {
+          ptxasPath: ptxas.path,
+          target: target.name,
+          ptx: modulePtx,
+          ...(onDecided ? { onDecided } : {}),
+          ...(onResult ? { onAcceptance: (j: number, a: Acceptance) => onResult(verdictFor(entries[run[again[j]!]!]!, a, modulePtx)) } : {}),
+        },
+      )
+    : undefined;
+  again.forEach((k, j) => {
+    results[run[k]!] = verdictFor(entries[run[k]!]!, more!.results[j]!, modulePtx);
+    cache?.c.put(keys[k]!, more!.results[j]!);
+  });
+  if (more) for (const f of ['ptxasCalls', 'scanCalls', 'confirmCalls', 'crashes', 'splits'] as const) stats[f] += more.stats[f];
   cache?.c.flush();
   return {
     results,
@@ -208,10 +264,39 @@ export async function runPtxasBackend(
     stats: {
       ...stats,
       crashes: stats.crashes + cachedCrashes,
+      ...(inferred ? { crashesFromExpectations: inferred } : {}),
       classified: run.length,
       skipped: entries.length - run.length,
       classifyMs: performance.now() - started,
       ...(cache ? { cachedVerdicts: run.length - ask.length } : {}),
     },
   };
+}
+
+/** A ptxas crash an expectations file names (verdict `error`, explained by the crash): its id and which entry ids it covers. */
+export interface KnownCrash {
+  readonly id: string;
+  readonly covers: (entryId: string) => boolean;
+}
+
+/**
+ * The entries (indices into `ask`) each known crash covers, split into the representatives ptxas is asked
+ * (the first, the middle and the last) and the others, held for their answers; a crash covering three or
+ * fewer entries holds none. An entry two crashes cover goes with the first.
+ */
+export function heldByKnownCrashes(
+  ask: readonly number[],
+  idOf: (k: number) => string,
+  crashes: readonly KnownCrash[],
+): { crash: KnownCrash; representatives: number[]; others: number[] }[] {
+  const taken = new Set<number>();
+  const out: { crash: KnownCrash; representatives: number[]; others: number[] }[] = [];
+  for (const crash of crashes) {
+    const members = ask.filter((k) => !taken.has(k) && crash.covers(idOf(k)));
+    for (const k of members) taken.add(k);
+    if (members.length <= 3) continue;
+    const reps = [...new Set([members[0]!, members[members.length >> 1]!, members[members.length - 1]!])];
+    out.push({ crash, representatives: reps, others: members.filter((k) => !reps.includes(k)) });
+  }
+  return out;
 }
