@@ -127,7 +127,7 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
     };
     io.err(
       `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
-        `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.cachedVerdicts !== undefined ? `${run.stats.cachedVerdicts} from the verdict cache; ` : ''}${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits), ${run.stats.skipped} skipped`,
+        `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.cachedVerdicts !== undefined ? `${run.stats.cachedVerdicts} from the verdict cache; ` : ''}${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits${run.stats.crashesFromExpectations ? `; ${run.stats.crashesFromExpectations} entries of crashes the expectations name answered from the few asked` : ''}), ${run.stats.skipped} skipped`,
     );
     if (caseRun) {
       rec.add(caseResults.results);

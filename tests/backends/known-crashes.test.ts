@@ -69,6 +69,15 @@ describe('a crash the expectations name', () => {
     expect(a.calls()).toBeLessThan(b.calls());
     expect(b.calls() - a.calls()).toBeGreaterThanOrEqual(15);
   });
+  it('with the verdict cache: a second run asks ptxas nothing, the answers from the representatives kept with their message', async () => {
+    const a = countingPtxas(mkdtempSync(join(tmp, 'd-')));
+    const cacheDir = join(tmp, 'd-cache');
+    const first = await runPtxasBackend([...OK, ...CRASHING], target, a.ptxas, undefined, undefined, { knownCrashes: KNOWN, cacheDir });
+    const n = a.calls();
+    const second = await runPtxasBackend([...OK, ...CRASHING], target, a.ptxas, undefined, undefined, { knownCrashes: KNOWN, cacheDir });
+    expect(a.calls()).toBe(n);
+    expect(second.results.map((r) => [r.id, r.verdict, r.ptxas?.messages])).toEqual(first.results.map((r) => [r.id, r.verdict, r.ptxas?.messages]));
+  });
   it('a ptxas that no longer crashes on a representative: the whole group is asked entry by entry', async () => {
     const fixed = CRASHING.map((e, k) => (k === 10 ? entry(e.id, 'OK_LINE') : e));
     const a = countingPtxas(mkdtempSync(join(tmp, 'c-')));

@@ -23,6 +23,8 @@ export interface PtxasRun {
     classifyMs: number;
     /** Entries answered from the ptxas verdict cache (no ptxas call); absent without a cache. */
     cachedVerdicts?: number;
+    /** Entries a crash the expectations name covers, answered from the entries ptxas was asked (not compiled on their own). */
+    crashesFromExpectations?: number;
   };
   /** PTX ISA version of the modules (the toolchain's highest, capped by the target). */
   readonly modulePtx?: string;
@@ -234,6 +236,8 @@ export async function runPtxasBackend(
         ],
       };
       results[run[k]!] = verdictFor(e, a, modulePtx);
+      // kept in the verdict cache as any answer of this ptxas binary is (its hash keys the cache: another binary asks again)
+      cache?.c.put(keys[k]!, a);
       onResult?.(results[run[k]!]!);
       inferred++;
     }
