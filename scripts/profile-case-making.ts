@@ -32,3 +32,19 @@ k = 0;
 for (const v of vs) k += generateCases(v as never, 1, 1, 8).length + generateCases(v as never, 1, 2, 8).length;
 b = performance.now();
 console.log(`generateCases level 1 and 2: ${k} cases in ${((b - a) / 1000).toFixed(2)} s`);
+
+// the library cases encoded into launch slots, as a worker does
+import { encodeCase } from '../harness/backends/gpu/batch.js';
+{
+  const a = performance.now();
+  let slots = 0;
+  for (const gv of plan.variants) {
+    if (gv.shape.caseBytes !== undefined) continue;
+    const cs = libraryCases({ family: gv.entry.family, q: gv.entry.q, ptx: gv.entry.ptx, id: gv.entry.id }, 1);
+    const bufs = [0, 1, 2].map(() => Buffer.alloc(cs.length * 16));
+    cs.forEach((c, i) => encodeCase(bufs, i, gv.shape.width, c.input));
+    slots += cs.length;
+  }
+  const b = performance.now();
+  console.log(`libraryCases + encodeCase: ${slots} cases in ${((b - a) / 1000).toFixed(2)} s: ${Math.round(slots / ((b - a) / 1000))} cases/s`);
+}

@@ -224,7 +224,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   // verdict counts per family (report/tally.ts), as the workers send them
   const totals: Record<string, number> = {};
   const add = (t: Record<string, number>) => addTally(totals, t);
-  const ms = { make: 0, gpu: 0, judge: 0 };
+  const ms = { start: 0, make: 0, gpu: 0, judge: 0 };
   let cases = 0;
   let fast = 0;
   let deviceMade = 0;
@@ -293,6 +293,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
           cases += out.cases;
           fast += out.fast;
           deviceMade += out.deviceMade ?? 0;
+          ms.start += out.ms.start;
           ms.make += out.ms.make;
           ms.gpu += out.ms.gpu;
           ms.judge += out.ms.judge;
@@ -313,7 +314,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       if (now - lastNote > 2000) {
         lastNote = now;
         opts.onProgress?.(
-          `gpu: ${done}/${dispatched} jobs, ${cases} cases judged in ${((now - tr) / 1000).toFixed(1)} s (${(cases / Math.max((now - tr) / 1000, 1e-9) / 1e6).toFixed(2)} M/s; worker seconds: making ${(ms.make / 1000).toFixed(1)}, GPU ${(ms.gpu / 1000).toFixed(1)}, judging ${(ms.judge / 1000).toFixed(1)}; ${fast} by the fast judge)`,
+          `gpu: ${done}/${dispatched} jobs, ${cases} cases judged in ${((now - tr) / 1000).toFixed(1)} s (${(cases / Math.max((now - tr) / 1000, 1e-9) / 1e6).toFixed(2)} M/s; worker seconds: starting the GPU ${(ms.start / 1000).toFixed(1)}, making ${(ms.make / 1000).toFixed(1)}, GPU ${(ms.gpu / 1000).toFixed(1)}, judging ${(ms.judge / 1000).toFixed(1)}; ${fast} by the fast judge)`,
         );
       }
     })();
@@ -512,6 +513,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       compileSeconds,
       runSeconds,
       casesPerSecond: cases / Math.max(runSeconds, 1e-9),
+      workerStartSeconds: ms.start / 1000,
       workerMakeSeconds: ms.make / 1000,
       workerGpuSeconds: ms.gpu / 1000,
       workerJudgeSeconds: ms.judge / 1000,

@@ -65,8 +65,12 @@ export interface WorkerOut {
   readonly totals: Record<string, number>;
   readonly results: EntryResult[];
   readonly cases: number;
-  /** Milliseconds per stage: making cases, on the GPU (copies, launch, sync), judging. */
-  readonly ms: { make: number; gpu: number; judge: number };
+  /**
+   * Milliseconds per stage: starting the GPU (the worker's CUDA context, once: on its first batch's first
+   * job), making cases (their inputs into the launch buffers), on the GPU (copies, module loads, launch,
+   * sync), judging.
+   */
+  readonly ms: { start: number; make: number; gpu: number; judge: number };
   /** Cases the fast judge passed without the full reference. */
   readonly fast: number;
   /** Level-3 cases whose operands the device made (checked against the TypeScript generator). */
@@ -288,6 +292,7 @@ interface Prepared {
 
 /** Runs a batch of jobs (each at most CHUNK cases) in one set of launches; one output per job. */
 export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
+  const ts = performance.now();
   gpu ??= new Gpu();
   const t0 = performance.now();
   const prepared: Prepared[] = [];
@@ -407,7 +412,11 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
       u32(bufs[3]!),
     );
     const made = gens.find((g) => g.first === p.first + p.objects.length + (p.packed?.n ?? 0))?.n ?? 0;
-    return { ...r, deviceMade: made, ms: { make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj } };
+    return {
+      ...r,
+      deviceMade: made,
+      ms: { start: p === prepared[0] ? t0 - ts : 0, make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj },
+    };
   });
 }
 
