@@ -21,7 +21,9 @@ console.log(`libraryCases: ${n} cases in ${((t2 - t1) / 1000).toFixed(2)} s: ${M
 // per stage
 import { directedCases } from '../cases/generators/directed.js';
 import { generateCases } from '../cases/generators/cases.js';
-const vs = plan.variants.filter((gv) => gv.shape.caseBytes === undefined).map((gv) => ({ family: gv.entry.family, q: gv.entry.q, ptx: gv.entry.ptx, id: gv.entry.id }));
+const vs = plan.variants
+  .filter((gv) => gv.shape.caseBytes === undefined)
+  .map((gv) => ({ family: gv.entry.family, q: gv.entry.q, ptx: gv.entry.ptx, id: gv.entry.id }));
 let a = performance.now();
 let k = 0;
 for (const v of vs) k += directedCases(v as never).length;

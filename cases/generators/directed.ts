@@ -152,7 +152,12 @@ export function directedCases(v: CaseVariant): DirectedCase[] {
         Array.from({ length: fmt.lanes }, (_, j) => pick(ps[(k + j) % ps.length]!)),
       );
     const vec = (k: number, pick: (p: Probe) => bigint) => Array.from({ length: n }, (_, i) => H(element(k + i * fmt.lanes, pick)));
-    probeLists.set(key, (lists = ps.map((_, k) => Object.freeze({ a: Object.freeze(vec(k, (x) => x.a)), b: Object.freeze(vec(k, (x) => x.b)), c: Object.freeze(vec(k, (x) => x.c ?? 0n)) }))));
+    probeLists.set(
+      key,
+      (lists = ps.map((_, k) =>
+        Object.freeze({ a: Object.freeze(vec(k, (x) => x.a)), b: Object.freeze(vec(k, (x) => x.b)), c: Object.freeze(vec(k, (x) => x.c ?? 0n)) }),
+      )),
+    );
   }
   const base = v.id.replace(/[^A-Za-z0-9_.-]/g, '_');
   return ps.map((p, k) => ({

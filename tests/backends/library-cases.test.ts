@@ -6,9 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { libraryDigest, librarySample } from '../helpers/library-cases.js';
+import { libraryDigest, librarySample, wideSample } from '../helpers/library-cases.js';
+import { readSlot, writeSlot } from '../../harness/backends/gpu/batch.js';
 
 const RECORDED = JSON.parse(readFileSync('tests/fixtures/library-cases.json', 'utf8')) as Record<string, string>;
+const WIDE = JSON.parse(readFileSync('tests/fixtures/library-cases-wide.json', 'utf8')) as Record<string, string>;
 
 describe("the GPU workers' library cases", () => {
   it('every sampled variant makes the recorded cases, ids and bits (185 variants, every 97th of the sm_90 plan)', () => {
@@ -16,9 +18,40 @@ describe("the GPU workers' library cases", () => {
     expect(sample.length).toBe(Object.keys(RECORDED).length);
     for (const v of sample) expect(libraryDigest(v), v.id).toBe(RECORDED[v.id]);
   });
+  it('the wide library cases of the bulk families (32, 48, 4096 and 65536 bytes; every 7th such variant) are the recorded ones', () => {
+    const sample = wideSample();
+    expect(sample.length).toBe(Object.keys(WIDE).length);
+    for (const { v, bytes } of sample) expect(libraryDigest(v, bytes), `${v.id}@${bytes}`).toBe(WIDE[`${v.id}@${bytes}`]);
+  });
   it('the digest sees one changed bit (the check can fail)', () => {
     const v = librarySample()[1]!;
     const other = { ...v, id: `${v.id}x` };
     expect(libraryDigest(other)).not.toBe(RECORDED[v.id]);
+  });
+});
+
+describe('writing a case into its launch slot', () => {
+  it('every width, element by element, little-endian: what readSlot reads back, the bytes of the old per-byte loop', () => {
+    const old = (buf: Uint8Array, slot: number, width: number, els: readonly bigint[]) =>
+      els.forEach((v0, k) => {
+        let v = v0;
+        for (let j = 0; j < width / 8; j++, v >>= 8n) buf[slot * 16 + k * (width / 8) + j] = Number(v & 0xffn);
+      });
+    const cases: [number, bigint[]][] = [
+      [8, [0xffn, 0x80n, 0n, 1n]],
+      [16, [0xfedcn, 0x8001n, 0x7fffn]],
+      [32, [0xdeadbeefn, 0x80000000n, 0xffffffffn, 1n]],
+      [64, [0xfedcba9876543210n, 0x8000000000000001n]],
+      [128, [0xffeeddccbbaa99887766554433221100n]],
+      [32, [-1n, -2n]],
+    ];
+    for (const [w, els] of cases) {
+      const a = new Uint8Array(64);
+      const b = new Uint8Array(64);
+      writeSlot(a, 2, w, els);
+      old(b, 2, w, els);
+      expect([...a], `${w}-bit`).toEqual([...b]);
+      expect(readSlot(a, 2, w, els.length)).toEqual(els.map((x) => BigInt.asUintN(w, x)));
+    }
   });
 });

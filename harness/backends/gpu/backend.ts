@@ -78,6 +78,12 @@ export interface GpuRunOptions {
    * instead of the run waiting for them.
    */
   readonly prestart?: boolean;
+  /**
+   * A library run of every variant (no --filter): its workers start, and start their CUDA contexts, before
+   * the plan is made and the modules compiled or loaded (a context takes about 2 s when 16 start at once on
+   * one GPU), one per core.
+   */
+  readonly startEarly?: boolean;
   /** The device that holds the cases' memory (the peer command), given to each worker in its environment; default device 0. */
   readonly memoryDevice?: number;
   readonly onProgress?: (msg: string) => void;
@@ -115,6 +121,13 @@ const BATCH_JOBS = 256;
 
 export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Record<string, number>; variantIds: string[]; results: number }> {
   const started = performance.now();
+  const poolEnv = childEnv(opts.memoryDevice !== undefined ? { [MEMORY_DEVICE_ENV]: String(opts.memoryDevice) } : {});
+  // the default run: the workers and their CUDA contexts start while the plan is made and the modules compiled (startEarly)
+  let early: WorkerPool | undefined;
+  if (opts.startEarly && opts.library) {
+    early = new WorkerPool(opts.worker, Math.max(1, opts.workers ?? availableParallelism()), 600_000, poolEnv);
+    early.warm();
+  }
   const t0 = performance.now();
   // a library run plans every variant (its modules the same for every run); given cases alone
   // (vector files, --case) look up only their own variants, as they come (GivenPlan)
@@ -273,9 +286,15 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const startPool = (jobCount: number) => {
     tr = performance.now();
     if (pool) return; // started before the cases were read (prestart)
+    if (early) {
+      // started with the run (startEarly)
+      workers = early.size;
+      pool = early;
+      return;
+    }
     workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), Math.ceil(jobCount / 8)));
     // the peer command's memory device goes to the workers in their environment (peer/guard.ts reads it there)
-    pool = new WorkerPool(opts.worker, workers, 600_000, childEnv(opts.memoryDevice !== undefined ? { [MEMORY_DEVICE_ENV]: String(opts.memoryDevice) } : {}));
+    pool = new WorkerPool(opts.worker, workers, 600_000, poolEnv);
   };
   const full = (j: Omit<GpuJob, 'id' | 'cubin' | 'sass'>, gv: GpuVariant, id: number): GpuJob => {
     const m = modules[moduleOf(gv)!]!;
@@ -489,7 +508,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   } finally {
     // everything in flight ends first (an error thrown while reading leaves no batch behind), then the workers go
     await Promise.allSettled([...inflight]);
-    pool?.close();
+    (pool ?? early)?.close();
   }
   const compileSeconds = compileMs / 1000;
   const runSeconds = (performance.now() - tr) / 1000;

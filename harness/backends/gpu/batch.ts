@@ -14,8 +14,22 @@ export const WORDS = SLOT / 4;
 export function writeSlot(buf: Uint8Array, slot: number, width: number, elements: readonly bigint[]): void {
   const bytes = width / 8;
   elements.forEach((v0, k) => {
-    let v = v0;
-    for (let j = 0; j < bytes; j++, v >>= 8n) buf[slot * SLOT + k * bytes + j] = Number(v & 0xffn);
+    const at = slot * SLOT + k * bytes;
+    if (bytes <= 4) {
+      // one number, no BigInt per byte
+      let v = Number(BigInt.asUintN(width, v0));
+      for (let j = 0; j < bytes; j++, v >>>= 8) buf[at + j] = v & 0xff;
+      return;
+    }
+    // 32-bit words, low first
+    let v = BigInt.asUintN(width, v0);
+    for (let j = 0; j < bytes; j += 4, v >>= 32n) {
+      const w = Number(v & 0xffffffffn);
+      buf[at + j] = w & 0xff;
+      buf[at + j + 1] = (w >>> 8) & 0xff;
+      buf[at + j + 2] = (w >>> 16) & 0xff;
+      buf[at + j + 3] = w >>> 24;
+    }
   });
 }
 

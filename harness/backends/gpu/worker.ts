@@ -8,7 +8,9 @@
  * `CUDA_ERROR <name> <kernel>` and exits with code 3; the parent isolates that job.
  */
 import { Tally } from '../../report/tally.js';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { generateCases, randomShape } from '../../../cases/generators/cases.js';
 import { directedCases } from '../../../cases/generators/directed.js';
 import { type LaneTable, laneTable, seedKey, stringKey } from '../../../cases/generators/random.js';
@@ -276,6 +278,8 @@ let deviceGen = process.env.PTXCONF_DEVICE_GEN !== '0';
 const GEN_CHECK = 32;
 
 let gpu: Gpu | undefined;
+/** Milliseconds an init message spent starting the CUDA context, not yet counted in a batch's stage times. */
+let startMs = 0;
 
 interface Prepared {
   readonly job: GpuJob;
@@ -295,6 +299,9 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   const ts = performance.now();
   gpu ??= new Gpu();
   const t0 = performance.now();
+  // the context's start: this batch's, or the one an init message made before (counted once, with the first batch)
+  const start = t0 - ts + startMs;
+  startMs = 0;
   const prepared: Prepared[] = [];
   let total = 0;
   for (const job of jobs) {
@@ -415,7 +422,7 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
     return {
       ...r,
       deviceMade: made,
-      ms: { start: p === prepared[0] ? t0 - ts : 0, make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj },
+      ms: { start: p === prepared[0] ? start : 0, make: share(tb - t0, p), gpu: share(tc - tb, p), judge: performance.now() - tj },
     };
   });
 }
@@ -533,12 +540,21 @@ export type WorkerMessage = { type: 'jobs'; jobs: GpuJob[] } | SweepRefRequest |
 
 if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.send) {
   registerAllFamilies(); // a program of its own: the core asks harness/registry/
+  // PTXCONF_WORKER_PROFILE=DIR: each worker writes a CPU profile of its life there (worker-<pid>.cpuprofile), for the per-worker
+  // stage profile of issue 43 (NODE_OPTIONS may not carry --cpu-prof)
+  const profile = process.env.PTXCONF_WORKER_PROFILE ? startProfile(process.env.PTXCONF_WORKER_PROFILE) : undefined;
   process.on('message', (m: WorkerMessage) => {
-    if (m.type === 'exit') process.exit(0);
+    if (m.type === 'exit') {
+      if (profile) profile(() => process.exit(0));
+      else process.exit(0);
+      return;
+    }
     if (m.type === 'init') {
       // the CUDA context now, before the first job comes (WorkerPool.warm); no answer
+      const t = performance.now();
       try {
         gpu ??= new Gpu();
+        startMs += performance.now() - t;
       } catch {
         // the first job meets the same failure and reports it
       }
@@ -552,4 +568,19 @@ if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.sen
     process.send!({ type: 'done', outs });
   });
   process.send({ type: 'ready' });
+}
+
+/** Starts the V8 CPU profiler in this process; the function returned stops it, writes DIR/worker-<pid>.cpuprofile, then calls `done`. */
+function startProfile(dir: string): (done: () => void) => void {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable', () => session.post('Profiler.start'));
+  return (done) =>
+    session.post('Profiler.stop', (err, r) => {
+      if (!err) {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, `worker-${process.pid}.cpuprofile`), JSON.stringify(r.profile));
+      }
+      done();
+    });
 }
