@@ -50,3 +50,24 @@ import { encodeCase } from '../harness/backends/gpu/batch.js';
   const b = performance.now();
   console.log(`libraryCases + encodeCase: ${slots} cases in ${((b - a) / 1000).toFixed(2)} s: ${Math.round(slots / ((b - a) / 1000))} cases/s`);
 }
+
+// the wide library cases of the bulk families (one job per WIDE_LIBRARY_BYTES size), with their encoding
+import { WIDE_LIBRARY_BYTES } from '../harness/backends/gpu/placement.js';
+{
+  const a = performance.now();
+  let cases = 0;
+  let slots = 0;
+  for (const gv of plan.variants) {
+    if (!gv.gpu.wide) continue;
+    for (const bytes of WIDE_LIBRARY_BYTES) {
+      const cs = libraryCases({ family: gv.entry.family, q: gv.entry.q, ptx: gv.entry.ptx, id: gv.entry.id }, 1, bytes);
+      const spc = bytes / 16;
+      const bufs = [0, 1, 2].map(() => Buffer.alloc(cs.length * bytes));
+      cs.forEach((c, i) => encodeCase(bufs, i * spc, gv.shape.width, c.input));
+      cases += cs.length;
+      slots += cs.length * spc;
+    }
+  }
+  const b = performance.now();
+  console.log(`wide library cases + encodeCase: ${cases} cases (${slots} 16-byte slots) in ${((b - a) / 1000).toFixed(2)} s`);
+}

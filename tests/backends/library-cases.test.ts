@@ -7,7 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { libraryDigest, librarySample, wideSample } from '../helpers/library-cases.js';
-import { readSlot, writeSlot } from '../../harness/backends/gpu/batch.js';
+import { decodeWideCase, encodeCase, fillWideLibrary, readSlot, writeSlot } from '../../harness/backends/gpu/batch.js';
+import { WIDE_LIBRARY_CASES, libraryCases } from '../../harness/backends/gpu/worker.js';
+import { randomShape } from '../../cases/generators/cases.js';
+import { laneTable, stringKey } from '../../cases/generators/random.js';
+import { elementFormat } from '../../harness/numerics/formats.js';
 
 const RECORDED = JSON.parse(readFileSync('tests/fixtures/library-cases.json', 'utf8')) as Record<string, string>;
 const WIDE = JSON.parse(readFileSync('tests/fixtures/library-cases-wide.json', 'utf8')) as Record<string, string>;
@@ -52,6 +56,27 @@ describe('writing a case into its launch slot', () => {
       old(b, 2, w, els);
       expect([...a], `${w}-bit`).toEqual([...b]);
       expect(readSlot(a, 2, w, els.length)).toEqual(els.map((x) => BigInt.asUintN(w, x)));
+    }
+  });
+});
+
+describe("a wide library job's cases written straight into their slots", () => {
+  it('fillWideLibrary writes the bytes encodeCase writes for libraryCases, and decodeWideCase reads each case back (every 7th bulk variant, each size)', () => {
+    for (const { v, bytes } of wideSample().filter((_, k) => k % 3 === 0)) {
+      const fmt = elementFormat(v.q.type ?? '');
+      const width = fmt.bits;
+      const cs = libraryCases(v, 1, bytes);
+      expect(cs.length).toBe(WIDE_LIBRARY_CASES);
+      const spc = bytes / 16;
+      const first = 3; // not at slot 0
+      const size = (first + cs.length * spc) * 16;
+      const want = [0, 1, 2].map(() => Buffer.alloc(size));
+      cs.forEach((c, i) => encodeCase(want, first + i * spc, width, c.input));
+      const got = [0, 1, 2].map(() => Buffer.alloc(size));
+      const words = got.map((b) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4));
+      fillWideLibrary(words, first, cs.length, bytes, randomShape(v), laneTable(fmt.lane), width, fmt.lanes, 1, stringKey(v.id));
+      for (let f = 0; f < 3; f++) expect(got[f]!.equals(want[f]!), `${v.id}@${bytes} buffer ${f}`).toBe(true);
+      cs.forEach((c, i) => expect(decodeWideCase(got, first + i * spc, width, randomShape(v), bytes)).toEqual(c.input));
     }
   });
 });

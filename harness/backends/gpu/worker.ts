@@ -24,7 +24,7 @@ import type { EntryResult, Verdict } from '../../report/types.js';
 import { type Launcher, loadLauncher } from './driver.js';
 import { peerMemoryDevice } from '../../peer/guard.js';
 import { BLOCK, type KernelShape, SLOT, encodeTensorMap, slotsPerCase } from './family.js';
-import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, launchShape, readSlot } from './batch.js';
+import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, decodeWideCase, encodeCase, fillGenerated, fillWideLibrary, launchShape, readSlot } from './batch.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from '../../compare/judge-case.js';
 import { type SweepRefRequest, referenceCells } from '../../sweep/reference.js';
@@ -107,6 +107,26 @@ export function libraryCases(v: CaseVariant, seed: number, caseBytes?: number): 
     } as Case;
   });
   return [...probes, ...generateCases(v, seed, 1, 8), ...generateCases(v, seed, 2, 8)];
+}
+
+/**
+ * The case objects of a wide library job whose bits fillWideLibrary writes at slot `first` on: ids and
+ * origins as generateCases gives them, each input read back from the batch's input buffers when asked.
+ */
+function lazyWideCases(v: CaseVariant, seed: number, bytes: number, width: number, first: number, inputs: () => readonly Buffer[]): Case[] {
+  const shape = randomShape(v);
+  const spc = bytes / SLOT;
+  return Array.from({ length: WIDE_LIBRARY_CASES }, (_, i) => {
+    let input: ReferenceCase | undefined;
+    return {
+      id: `${v.id}/gen:seed=${seed}:level=3:bytes=${bytes}:i=${i}`,
+      variant: v,
+      get input() {
+        return (input ??= decodeWideCase(inputs(), first + i * spc, width, shape, bytes));
+      },
+      origin: { kind: 'gen', seed, level: 3, index: i },
+    } as Case;
+  });
 }
 
 class Gpu {
@@ -292,6 +312,8 @@ interface Prepared {
   /** Slots per case (more than 1 in a wide job). */
   readonly spc: number;
   readonly genShape?: ReturnType<typeof randomShape>;
+  /** A wide library job whose cases were written into the slots (fillWideLibrary), their objects reading them back lazily. */
+  readonly wide?: true;
 }
 
 /** Runs a batch of jobs (each at most CHUNK cases) in one set of launches; one output per job. */
@@ -304,8 +326,14 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   startMs = 0;
   const prepared: Prepared[] = [];
   let total = 0;
+  // a wide library job (a bulk family's level-3 cases of caseBytes bytes): its cases' bits written straight into the slots
+  // (fillWideLibrary), each case object reading its input back from them only when it is judged in full or kept
+  let batchInputs: readonly Buffer[] = [];
   for (const job of jobs) {
-    const objects = [...job.cases, ...(job.library ? libraryCases(job.variant, job.seed, job.shape.caseBytes) : [])];
+    const wide = job.library && job.shape.caseBytes !== undefined && !job.cases.length && !job.packed;
+    const objects = wide
+      ? lazyWideCases(job.variant, job.seed, job.shape.caseBytes!, job.shape.width, total, () => batchInputs)
+      : [...job.cases, ...(job.library ? libraryCases(job.variant, job.seed, job.shape.caseBytes) : [])];
     const packed = job.packed ? PackedCases.fromData(job.packed) : undefined;
     const n = objects.length + (packed?.n ?? 0) + job.generated;
     const spc = slotsPerCase(job.shape);
@@ -318,11 +346,13 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
       n,
       first: total,
       spc,
-      ...(job.generated ? { genShape: randomShape(job.variant) } : {}),
+      ...(job.generated || wide ? { genShape: randomShape(job.variant) } : {}),
+      ...(wide ? { wide: true } : {}),
     });
     total += n * spc;
   }
   const inputs = [0, 1, 2].map(() => Buffer.alloc(total * SLOT));
+  batchInputs = inputs;
   const returns = jobs.some((j) => j.shape.returns);
   const u32 = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
   const words = inputs.map(u32);
@@ -330,7 +360,20 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   for (const p of prepared) {
     const { job, objects } = p;
     const fmt = elementFormat(job.variant.q.type ?? '');
-    for (let i = 0; i < objects.length; i++) encodeCase(inputs, p.first + i * p.spc, job.shape.width, objects[i]!.input);
+    if (p.wide)
+      fillWideLibrary(
+        words,
+        p.first,
+        objects.length,
+        job.shape.caseBytes!,
+        p.genShape!,
+        laneTable(fmt.lane),
+        job.shape.width,
+        fmt.lanes,
+        job.seed,
+        stringKey(job.variant.id),
+      );
+    else for (let i = 0; i < objects.length; i++) encodeCase(inputs, p.first + i * p.spc, job.shape.width, objects[i]!.input);
     if (p.packed) {
       // the slots as the readers made them (the same layout: element k at byte k * width / 8)
       const at = (p.first + objects.length) * SLOT_WORDS;
