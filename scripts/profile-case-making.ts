@@ -51,23 +51,28 @@ import { encodeCase } from '../harness/backends/gpu/batch.js';
   console.log(`libraryCases + encodeCase: ${slots} cases in ${((b - a) / 1000).toFixed(2)} s: ${Math.round(slots / ((b - a) / 1000))} cases/s`);
 }
 
-// the wide library cases of the bulk families (one job per WIDE_LIBRARY_BYTES size), with their encoding
+// the wide library cases of the bulk families (one job per WIDE_LIBRARY_BYTES size), written into their slots as a worker does (fillWideLibrary)
 import { WIDE_LIBRARY_BYTES } from '../harness/backends/gpu/placement.js';
+import { fillWideLibrary } from '../harness/backends/gpu/batch.js';
+import { WIDE_LIBRARY_CASES } from '../harness/backends/gpu/worker.js';
+import { randomShape } from '../cases/generators/cases.js';
+import { laneTable, stringKey } from '../cases/generators/random.js';
+import { elementFormat } from '../harness/numerics/formats.js';
 {
   const a = performance.now();
   let cases = 0;
   let slots = 0;
   for (const gv of plan.variants) {
     if (!gv.gpu.wide) continue;
+    const v = { family: gv.entry.family, q: gv.entry.q, ptx: gv.entry.ptx, id: gv.entry.id };
+    const fmt = elementFormat(v.q.type ?? '');
     for (const bytes of WIDE_LIBRARY_BYTES) {
-      const cs = libraryCases({ family: gv.entry.family, q: gv.entry.q, ptx: gv.entry.ptx, id: gv.entry.id }, 1, bytes);
-      const spc = bytes / 16;
-      const bufs = [0, 1, 2].map(() => Buffer.alloc(cs.length * bytes));
-      cs.forEach((c, i) => encodeCase(bufs, i * spc, gv.shape.width, c.input));
-      cases += cs.length;
-      slots += cs.length * spc;
+      const words = [0, 1, 2].map(() => new Uint32Array((WIDE_LIBRARY_CASES * bytes) / 4));
+      fillWideLibrary(words, 0, WIDE_LIBRARY_CASES, bytes, randomShape(v as never), laneTable(fmt.lane), gv.shape.width, fmt.lanes, 1, stringKey(v.id));
+      cases += WIDE_LIBRARY_CASES;
+      slots += (WIDE_LIBRARY_CASES * bytes) / 16;
     }
   }
   const b = performance.now();
-  console.log(`wide library cases + encodeCase: ${cases} cases (${slots} 16-byte slots) in ${((b - a) / 1000).toFixed(2)} s`);
+  console.log(`wide library cases into their slots: ${cases} cases (${slots} 16-byte slots) in ${((b - a) / 1000).toFixed(2)} s`);
 }
