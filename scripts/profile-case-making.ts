@@ -6,7 +6,7 @@
  */
 import { registerAllFamilies } from '../harness/families/index.js';
 import { gpuPlan } from '../harness/backends/gpu/plan.js';
-import { libraryCases } from '../harness/backends/gpu/worker.js';
+import { libraryCases } from '../harness/backends/gpu/library.js';
 
 registerAllFamilies();
 const t0 = performance.now();
@@ -54,7 +54,7 @@ import { encodeCase } from '../harness/backends/gpu/batch.js';
 // the wide library cases of the bulk families (one job per WIDE_LIBRARY_BYTES size), written into their slots as a worker does (fillWideLibrary)
 import { WIDE_LIBRARY_BYTES } from '../harness/backends/gpu/placement.js';
 import { fillWideLibrary } from '../harness/backends/gpu/batch.js';
-import { WIDE_LIBRARY_CASES } from '../harness/backends/gpu/worker.js';
+import { WIDE_LIBRARY_CASES } from '../harness/backends/gpu/library.js';
 import { randomShape } from '../cases/generators/cases.js';
 import { laneTable, stringKey } from '../cases/generators/random.js';
 import { elementFormat } from '../harness/numerics/formats.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { libraryDigest, librarySample, wideSample } from '../helpers/library-cases.js';
 import { decodeWideCase, encodeCase, fillWideLibrary, readSlot, writeSlot } from '../../harness/backends/gpu/batch.js';
-import { WIDE_LIBRARY_CASES, libraryCases } from '../../harness/backends/gpu/worker.js';
+import { WIDE_LIBRARY_CASES, libraryCases } from '../../harness/backends/gpu/library.js';
 import { randomShape } from '../../cases/generators/cases.js';
 import { laneTable, stringKey } from '../../cases/generators/random.js';
 import { elementFormat } from '../../harness/numerics/formats.js';

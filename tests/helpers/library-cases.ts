@@ -1,7 +1,7 @@
 /** A sample of the default GPU run's variants and a digest of their library cases (scripts/record-library-cases.ts). */
 import { createHash } from 'node:crypto';
 import { gpuPlan } from '../../harness/backends/gpu/plan.js';
-import { libraryCases } from '../../harness/backends/gpu/worker.js';
+import { libraryCases } from '../../harness/backends/gpu/library.js';
 import { WIDE_LIBRARY_BYTES } from '../../harness/backends/gpu/placement.js';
 import type { CaseVariant } from '../../harness/case-readers/types.js';
 

@@ -14,9 +14,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateCases } from '../../../cases/generators/cases.js';
 import { type Target } from '../../arch/targets.js';
-import { type CaseBatch, PackedCases, SPACE_GLOBAL, SPACE_SHARED, isPacked, unpack, unpackAll } from '../../case-readers/packed.js';
+import { type CaseBatch, PackedCases, SPACE_GLOBAL, SPACE_SHARED, isPacked, unpack } from '../../case-readers/packed.js';
 import type { Case } from '../../case-readers/types.js';
 import { enumerateCatalog } from '../../catalog/enumerate.js';
 import { families } from '../../registry/index.js';
@@ -27,19 +26,15 @@ import type { Ptxas } from '../ptxas/toolchain.js';
 import { type CompiledModule, compileModules } from './cache.js';
 import { genModule } from './gen-kernel.js';
 import type { DeviceInfo } from './driver.js';
-import type { LaunchJob } from './executor.js';
-import { runIsolated } from './isolate.js';
-import { judge } from '../../compare/judge-case.js';
 import { WIDE_LIBRARY_BYTES, inPlan, notKept, ownCases, placeCase, skippedCase, wideShape } from './placement.js';
 import { type GpuPlan, type GpuVariant, GivenPlan, gpuPlan, moduleText } from './plan.js';
 import { WorkerPool } from './pool.js';
-import { caseResult, keepCase } from './results.js';
 import { type KernelShape, slotsPerCase } from './family.js';
-import { type GpuJob, libraryCases } from './worker.js';
-import { hexBits as hex } from '../../numerics/hex.js';
+import type { GpuJob } from './worker.js';
+import { isolateJob } from './isolate-job.js';
 import { MEMORY_DEVICE_ENV } from '../../peer/guard.js';
 import { childEnv } from '../../catalog/editions.js';
-import { Tally, addTally } from '../../report/tally.js';
+import { addTally } from '../../report/tally.js';
 
 /** How to start a child: the bundled .mjs beside this code, or the TS source through tsx. */
 export function childCommand(name: 'executor' | 'worker'): string[] {
@@ -322,7 +317,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         opts.onProgress?.(`gpu: a worker failed (${o.failed}) on a batch of ${batch.length} jobs (${batch[0]!.variant.id}...); isolating each`);
         for (const job of batch) {
           isolated++;
-          const r = await isolateJob(job, opts, o.failed);
+          const r = await isolateJob(job, opts.executor, o.failed);
           add(r.totals);
           cases += r.cases;
           emit(r.results);
@@ -558,55 +553,4 @@ interface Group {
 function variantOf(gv: GpuVariant) {
   const e = gv.entry;
   return { family: e.family, q: e.q, ptx: e.ptx, id: e.id };
-}
-
-/** A failed job, again through child processes that split down to the culprit case. */
-async function isolateJob(job: GpuJob, opts: GpuRunOptions, why: string): Promise<{ totals: Record<string, number>; results: EntryResult[]; cases: number }> {
-  const v = job.variant;
-  const given = [...job.cases, ...(job.packed ? unpackAll(PackedCases.fromData(job.packed)) : [])];
-  const all: Case[] = [
-    ...given,
-    ...(job.library ? libraryCases(v, job.seed, job.shape.caseBytes) : []),
-    ...(job.generated ? generateCases(v, job.seed, 3, job.generated, job.generatedFrom) : []),
-  ];
-  const w = job.shape.width;
-  const launch: LaunchJob = {
-    kernel: job.kernel,
-    width: w,
-    lanes: job.shape.elements,
-    clustered: job.shape.clustered,
-    ...(job.shape.tensorMap ? { tensorMap: job.shape.tensorMap } : {}),
-    ...(job.shape.perCta ? { caseBytes: job.shape.caseBytes!, perCta: job.shape.perCta } : {}),
-    mode: job.mode,
-    cases: all.map((c) => ({
-      memory: c.input.memory!.map((x) => hex(w, x)),
-      b: (c.input.b ?? c.input.source)!.map((x) => hex(w, x)),
-      ...(c.input.c ? { c: c.input.c.map((x) => hex(w, x)) } : {}),
-    })),
-  };
-  const iso = await runIsolated([launch], { executor: opts.executor, cubin: job.cubin, timeoutMs: 120_000 });
-  const tally = new Tally();
-  const results: EntryResult[] = [];
-  // the given cases come first: the first keepFirst of them kept whole (all without it), the others when not a plain pass
-  const keepFirst = job.keepFirst ?? (job.keepGiven === false ? 0 : given.length);
-  all.forEach((c, j) => {
-    const o = iso.outcomes[0]![j]!;
-    if ('error' in o) {
-      tally.judged(v.family, 'error');
-      results.push({
-        ...skippedCase(c, ''),
-        modulePtx: job.modulePtx,
-        sass: job.sass,
-        verdict: 'error',
-        reason: `the launch failed for this case alone: ${o.error} (the worker had failed with ${why})`,
-      });
-      return;
-    }
-    const observed = { memory: o.memory.map((x) => BigInt(x)), ...(job.shape.returns ? { returned: o.returned.map((x) => BigInt(x)) } : {}) };
-    const verdict = judge(c.id, v, c.input, observed);
-    tally.judged(v.family, verdict.verdict);
-    if (j < given.length ? j < keepFirst || verdict.verdict !== 'pass' : keepCase(v.q, c.id.includes('/probe:'), verdict.verdict, j, job.seed))
-      results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
-  });
-  return { totals: tally.stats(), results, cases: all.length };
 }

@@ -11,8 +11,7 @@ import { Tally } from '../../report/tally.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
-import { generateCases, randomShape } from '../../../cases/generators/cases.js';
-import { directedCases } from '../../../cases/generators/directed.js';
+import { randomShape } from '../../../cases/generators/cases.js';
 import { type LaneTable, laneTable, seedKey, stringKey } from '../../../cases/generators/random.js';
 import { GEN_KERNEL } from './gen-kernel.js';
 import { PackedCases, type PackedData, SLOT_WORDS, unpack } from '../../case-readers/packed.js';
@@ -24,7 +23,8 @@ import type { EntryResult, Verdict } from '../../report/types.js';
 import { type Launcher, loadLauncher } from './driver.js';
 import { peerMemoryDevice } from '../../peer/guard.js';
 import { BLOCK, type KernelShape, SLOT, encodeTensorMap, slotsPerCase } from './family.js';
-import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, decodeWideCase, encodeCase, fillGenerated, fillWideLibrary, launchShape, readSlot } from './batch.js';
+import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, fillWideLibrary, launchShape, readSlot } from './batch.js';
+import { lazyWideCases, libraryCases } from './library.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from '../../compare/judge-case.js';
 import { type SweepRefRequest, referenceCells } from '../../sweep/reference.js';
@@ -81,53 +81,6 @@ export interface WorkerOut {
 
 /** Cases per job at most (the parent splits larger ones); a batch's buffers hold its jobs one after another. */
 export const CHUNK = 1 << 20;
-
-/** Generated cases of each size in a library run's wide jobs (bulk cases of more than 16 bytes). */
-export const WIDE_LIBRARY_CASES = 2;
-
-/**
- * The variant's library cases: directed probes, 8 level-1 and 8 level-2 generated cases; for a wide
- * job (cases of `caseBytes` bytes), WIDE_LIBRARY_CASES generated cases of that size.
- */
-export function libraryCases(v: CaseVariant, seed: number, caseBytes?: number): Case[] {
-  if (caseBytes !== undefined) return generateCases(v, seed, 3, WIDE_LIBRARY_CASES, 0, caseBytes);
-  const big = (xs: unknown) => (xs as string[]).map((x) => BigInt(x));
-  const probes: Case[] = directedCases(v).map((c) => {
-    const ops = c.fields.operands as { b?: string[]; c?: string[] } | undefined;
-    return {
-      id: `${v.id}/probe:${c.name}`,
-      variant: v,
-      input: {
-        memory: big(c.fields.memory),
-        ...(ops?.b ? { b: big(ops.b) } : {}),
-        ...(ops?.c ? { c: big(ops.c) } : {}),
-        ...(c.fields.source ? { source: big(c.fields.source) } : {}),
-      },
-      origin: { kind: 'gen', seed: 0, level: 0, index: 0 },
-    } as Case;
-  });
-  return [...probes, ...generateCases(v, seed, 1, 8), ...generateCases(v, seed, 2, 8)];
-}
-
-/**
- * The case objects of a wide library job whose bits fillWideLibrary writes at slot `first` on: ids and
- * origins as generateCases gives them, each input read back from the batch's input buffers when asked.
- */
-function lazyWideCases(v: CaseVariant, seed: number, bytes: number, width: number, first: number, inputs: () => readonly Buffer[]): Case[] {
-  const shape = randomShape(v);
-  const spc = bytes / SLOT;
-  return Array.from({ length: WIDE_LIBRARY_CASES }, (_, i) => {
-    let input: ReferenceCase | undefined;
-    return {
-      id: `${v.id}/gen:seed=${seed}:level=3:bytes=${bytes}:i=${i}`,
-      variant: v,
-      get input() {
-        return (input ??= decodeWideCase(inputs(), first + i * spc, width, shape, bytes));
-      },
-      origin: { kind: 'gen', seed, level: 3, index: i },
-    } as Case;
-  });
-}
 
 class Gpu {
   private readonly l: Launcher;
