@@ -188,7 +188,14 @@ export function litmusModule(plan: TestPlan, arch: string, ptx: string, stress: 
   // map's last dimension (tensorMapGeometry): %CRD for a 1-D map (this instance's copy, in 32-bit elements of the location's
   // tensor), %CRN for a map of more dimensions (the instance's copy itself)
   if (plan.tensorMaps) {
-    L.push(`  .reg .b64 %tmb, %TMD, ${plan.tensorMaps.map((m) => `%TM${m.loc}`).join(', ')};`, '  .reg .b32 %CRD, %CRN;', '  ld.param.u64 %tmb, [ptm];');
+    // %IMO: an .im2col load's im2colInfo offsets (each 0)
+    L.push(
+      `  .reg .b64 %tmb, %TMD, ${plan.tensorMaps.map((m) => `%TM${m.loc}`).join(', ')};`,
+      '  .reg .b32 %CRD, %CRN;',
+      '  .reg .b16 %IMO;',
+      '  mov.b16 %IMO, 0;',
+      '  ld.param.u64 %tmb, [ptm];',
+    );
     plan.tensorMaps.forEach((m, k) => L.push(`  mad.lo.u32 %u, %ni, ${k}, %inst;`, '  mul.wide.u32 %a, %u, 128;', `  add.u64 %TM${m.loc}, %tmb, %a;`));
     L.push('  mul.lo.u32 %CRN, %inst, %stride;', `  mul.lo.u32 %CRD, %CRN, ${tensorMapGeometry(1, 1, sb).coordinateScale};`);
   }
@@ -506,8 +513,13 @@ function emit(
     const rank = plan?.tensorMaps?.find((m) => locs[m.loc] === tm)?.rank ?? 1;
     const crd = rank === 1 ? '{%CRD}' : `{${[...Array<string>(rank - 1).fill('0'), '%CRN'].join(', ')}}`;
     // into shared memory (a tensor load, mbarrier completion), or from it (a store or reduction into the mapped tensor)
+    const offsets = /\.im2col\./.test(`${op}.`)
+      ? `, {${Array<string>(rank - 2)
+          .fill('%IMO')
+          .join(', ')}}`
+      : '';
     if (!dst.via && ins.completion.kind === 'mbarrier')
-      out.push(`  ${op} ${A(dst.loc, 'shared::cluster')}, [${tmOf(tm)}, ${crd}], ${A(ins.completion.mbar, 'shared::cluster')};`);
+      out.push(`  ${op} ${A(dst.loc, 'shared::cluster')}, [${tmOf(tm)}, ${crd}], ${A(ins.completion.mbar, 'shared::cluster')}${offsets};`);
     else out.push(`  ${op} [${tmOf(tm)}, ${crd}], ${A(src.loc, src.space)};`);
   } else if (ins.kind === 'read') out.push(`  ld${q(ins)}${sp(ins)}.${ty} ${reg(ins.dst)}, ${A(ins.loc, ins.space)};`);
   else if (ins.kind === 'write') {

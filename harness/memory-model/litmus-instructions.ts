@@ -293,23 +293,51 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
   }
 
   /**
-   * cp.async.bulk.tensor, the 1-D `.tile` copies on a tensor map (`tm @ tensormap d0, d1`), as the bulk copies
-   * above: weak async-proxy accesses, completion by the direction's mechanism, after a read of the map in
-   * the tensormap proxy (as cp.reduce.async.bulk.tensor's "The tensorMap is accessed in tensormap proxy"; the
-   * copy's own section is not among the texts this project quotes). The litmus language's tensor map has
-   * a box of four 32-bit elements: the copy moves 16 bytes, and the location is the box's first element.
+   * cp.async.bulk.tensor (9.7.10.28.5.3) on a tensor map (`tm @ tensormap d0, d1`): the TMA load
+   * (`.shared::cluster.global`, mbarrier completion; `.tile`, or `.im2col` with its `im2colInfo` offsets, each 0)
+   * and the TMA store (`.global.shared::cta`, bulk group; `.tile` or `.im2col_no_offs`), of 1 to 5 dimensions
+   * (im2col: 3 to 5, "the tensor has to be at least 3-dimensional"). As the bulk copies above: "The copy
+   * operation in cp.async.bulk.tensor is treated as a weak memory operation and the complete-tx operation on
+   * the mbarrier has .release semantics at the .cluster scope", after a read of the map in the tensormap proxy.
+   * The litmus language's tensor map has a box of four 32-bit elements (an im2col box: four channels of one
+   * pixel): the copy moves 16 bytes, and the location is the box's first element.
    */
   function tensorCopy(): Instr[] {
     const rest = p.slice(4).filter((x) => x !== 'tile');
-    if (rest.includes('im2col') || rest.some((x) => x.startsWith('im2col'))) ctx.fail(IM2COL);
+    const mode = rest.find((x) => x.startsWith('im2col') || x.startsWith('tile::'));
     const rank = /^[1-5]d$/.test(rest[0] ?? '') ? Number(rest[0]![0]) : 0;
-    const form = rest.slice(1).join('.');
+    const form = rest
+      .slice(1)
+      .filter((x) => x !== mode)
+      .join('.');
     const load = form === 'shared::cluster.global.mbarrier::complete_tx::bytes';
     if (!rank || (!load && form !== 'global.shared::cta.bulk_group'))
       ctx.fail(
-        'the litmus language has the .tile copies of 1 to 5 dimensions: cp.async.bulk.tensor.1d.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes [dst], [tm, {0}], [mbar] and cp.async.bulk.tensor.1d.global.shared::cta{.tile}.bulk_group [tm, {0}], [src] (.2d with [tm, {0, 0}], ...)',
+        'the litmus language has the .tile copies of 1 to 5 dimensions: cp.async.bulk.tensor.1d.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes [dst], [tm, {0}], [mbar] and cp.async.bulk.tensor.1d.global.shared::cta{.tile}.bulk_group [tm, {0}], [src] (.2d with [tm, {0, 0}], ...), and their .im2col/.im2col_no_offs forms of 3 to 5',
       );
-    nops(load ? 3 : 2, load ? '[dstMem], [tensorMap, {0}], [mbar]' : '[tensorMap, {0}], [srcMem]');
+    if (mode && mode !== (load ? 'im2col' : 'im2col_no_offs')) ctx.fail(IM2COL);
+    if (mode && rank < 3)
+      ctx.fail(`.${mode} needs a tensor of 3 to 5 dimensions ("In each of these modes, the tensor has to be at least 3-dimensional"); this is ${rank}-D`);
+    const offsets = mode === 'im2col';
+    nops(
+      load ? (offsets ? 4 : 3) : 2,
+      load
+        ? `[dstMem], [tensorMap, {0, ...}], [mbar]${offsets ? ', {0, ...} (im2colInfo: one offset per dimension but two)' : ''}`
+        : '[tensorMap, {0, ...}], [srcMem]',
+    );
+    if (offsets) {
+      const info = /^\{([^}]*)\}$/.exec(ins.operands[3]!.text);
+      const zeros = info ? info[1]!.split(',').map((x) => x.trim()) : [];
+      if (!info || zeros.length !== rank - 2 || zeros.some((x) => x !== '0'))
+        ctx.fail(
+          `im2colInfo is {${Array(rank - 2)
+            .fill('0')
+            .join(
+              ', ',
+            )}}: ${rank - 2} offset${rank > 3 ? 's' : ''} ("two less than number of dimensions"), each 0 (a litmus location is its box's first element)`,
+          3,
+        );
+    }
     const { targets, via, mapRead } = tensorMapOperand(ins, ctx, load ? 1 : 0, rank);
     const t = ctx.scratch('copy');
     const weak = { sem: 'weak' as Sem, scope: 'cta' as Scope, proxy: 'async' as Proxy, line };
@@ -350,9 +378,9 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
   }
 }
 
-/** Why the `.im2col` forms of the bulk tensor copies are refused. */
+/** Why the bulk tensor copies' other load modes are refused. */
 export const IM2COL =
-  "the .im2col forms of the bulk tensor copies are not in the litmus language (the copy's section is not among the texts the project quotes); write the .tile form (1 to 5 dimensions), or the reduction's .im2col_no_offs";
+  "the litmus language has the TMA load's .im2col and the TMA store's .im2col_no_offs (3 to 5 dimensions); the .im2col::w forms, .tile::gather4/.tile::scatter4 and .im2col_no_offs::w are not in it (their box is not one element wide)";
 
 /**
  * A bulk tensor operation's `[tm, {0, ...}]` operand (operand `i`): the tensor map (declared `tm @ tensormap

@@ -288,6 +288,15 @@ describe('tensor maps of 2 to 5 dimensions in the GPU runner', () => {
     const im = moduleOf(readFileSync('cases/litmus/Tensormap+3d+im2col+replace-no-fence.litmus', 'utf8'));
     expect(im.plan.tensorMaps?.map((m) => `${m.rank} ${m.mode}`)).toEqual(['3 im2col']);
     expect(im.ptx).toMatch(/cp\.reduce\.async\.bulk\.tensor\.3d\.global\.shared::cta\.add\.im2col_no_offs\.bulk_group \[%TM\d+, \{0, 0, %CRN\}\], \[%S\d+\];/);
+    // the copies' im2col forms: the load with its im2colInfo offsets (each 0, a .b16 register), the store with .im2col_no_offs
+    const load = moduleOf(readFileSync('cases/litmus/Tensormap+4d+im2col+load+replace+fence.release+fence.acquire.litmus', 'utf8'));
+    expect(load.plan.tensorMaps?.map((m) => `${m.rank} ${m.mode}`)).toEqual(['4 im2col']);
+    expect(load.ptx).toMatch(
+      /cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.im2col\.mbarrier::complete_tx::bytes \[%C\d+\], \[%TM\d+, \{0, 0, 0, %CRN\}\], \[%C\d+\], \{%IMO, %IMO\};/,
+    );
+    expect(load.ptx).toContain('  mov.b16 %IMO, 0;');
+    const store = moduleOf(readFileSync('cases/litmus/Tensormap+5d+im2col_no_offs+store+replace-no-fence.litmus', 'utf8'));
+    expect(store.ptx).toMatch(/cp\.async\.bulk\.tensor\.5d\.global\.shared::cta\.im2col_no_offs\.bulk_group \[%TM\d+, \{0, 0, 0, 0, %CRN\}\], \[%S\d+\];/);
     expect(im2colParameters(5)).toEqual({ lower: [0, 0, 0], upper: [0, 0, 0], channelsPerPixel: 4, pixelsPerColumn: 1 });
     expect(moduleOf(readFileSync('cases/litmus/Tensormap+2d+replace-no-fence.litmus', 'utf8')).plan.tensorMaps?.[0]?.mode).toBe('tile');
     // one map, one rank

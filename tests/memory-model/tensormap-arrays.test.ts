@@ -136,9 +136,21 @@ describe('the bulk tensor copies', () => {
   it('refused with the line: a 2-D copy with one coordinate, another coordinate, an im2col copy', () => {
     expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.'))).toMatch(/the tensor operand of a 2-D form is '\[tm, \{0, 0\}\]'/);
     expect(problem(LOAD.replace('tensor.1d.', 'tensor.2d.').replace('[tm, {0}]', '[tm, {0, 0}]'))).toBe('');
+    // the load's .im2col takes im2colInfo, one offset per dimension but two, each 0; 3 to 5 dimensions; the ::w forms refused
+    const im2 = LOAD.replace('tensor.1d.', 'tensor.3d.').replace('global.tile.mbarrier', 'global.im2col.mbarrier').replace('[tm, {0}]', '[tm, {0, 0, 0}]');
+    expect(problem(im2)).toMatch(/takes \[dstMem\], \[tensorMap, \{0, \.\.\.\}\], \[mbar\], \{0, \.\.\.\}/);
+    expect(problem(im2.replace('[b] ;', '[b], {0} ;'))).toBe('');
+    expect(verdict(im2.replace('[b] ;', '[b], {0} ;'))).toBe(verdict(LOAD));
+    expect(problem(im2.replace('[b] ;', '[b], {1} ;'))).toMatch(/im2colInfo is \{0\}: 1 offset .*each 0/);
+    expect(problem(im2.replace('[b] ;', '[b], {0, 0} ;'))).toMatch(/im2colInfo is \{0\}/);
+    expect(problem(im2.replace('global.im2col.mbarrier', 'global.im2col::w.mbarrier').replace('[b] ;', '[b], {0, 0} ;'))).toMatch(
+      /the \.im2col::w forms, \.tile::gather4\/\.tile::scatter4 and \.im2col_no_offs::w are not in it/,
+    );
     expect(
-      problem(LOAD.replace('tensor.1d.', 'tensor.3d.').replace('global.tile.mbarrier', 'global.im2col.mbarrier').replace('[tm, {0}]', '[tm, {0, 0, 0}]')),
-    ).toMatch(/the \.im2col forms of the bulk tensor copies are not in the litmus language/);
+      problem(LOAD.replace('tensor.1d.', 'tensor.2d.').replace('global.tile.mbarrier', 'global.im2col.mbarrier').replace('[tm, {0}]', '[tm, {0, 0}]')),
+    ).toMatch(/\.im2col needs a tensor of 3 to 5 dimensions/);
+    // a load with the store's mode: refused
+    expect(problem(im2.replace('global.im2col.mbarrier', 'global.im2col_no_offs.mbarrier'))).toMatch(/the litmus language has the TMA load's \.im2col/);
     expect(problem(LOAD.replace('[tm, {0}]', '[tm, {4}]'))).toMatch(/the coordinate must be 0/);
   });
 });
