@@ -277,9 +277,11 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
       if (!ctx.declared(s!) || !ctx.declared(d!))
         ctx.fail(`${ctx.declared(s!) ? dst : src} has no element ${k} (${ctx.declared(s!) ? d : s}): declare source and destination as arrays of ${n}`, 1);
       const t = ctx.scratch('copy');
+      // the elements in no order among themselves (8.9.1.1: the operation's accesses are not in program order), each read before its write
+      const el = n > 1 ? { vector: { group: line ?? 0, element: k } } : {};
       return [
-        { kind: 'read' as const, dst: t, loc: s!, space: q.src as SpaceQual, ...weak },
-        { kind: 'write' as const, value: { k: 'reg' as const, r: t }, loc: d!, space: q.dst as SpaceQual, ...weak },
+        { kind: 'read' as const, dst: t, loc: s!, space: q.src as SpaceQual, ...weak, ...el },
+        { kind: 'write' as const, value: { k: 'reg' as const, r: t }, loc: d!, space: q.dst as SpaceQual, ...weak, ...el },
       ];
     }).flat();
     return [

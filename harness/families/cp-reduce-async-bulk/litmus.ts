@@ -57,6 +57,8 @@ export const bulkLitmus: LitmusFamily = {
     const o = bulkOrdering(q);
     const accesses = Array.from({ length: n }, (_, k) => {
       const t = ctx.scratch('bulk');
+      // the elements in no order among themselves (8.9.1.1), each read before its reduction
+      const el = n > 1 ? { vector: { group: ins.line, element: k } } : {};
       return [
         {
           kind: 'read' as const,
@@ -67,6 +69,7 @@ export const bulkLitmus: LitmusFamily = {
           proxy: 'async' as const,
           space: 'shared::cta' as const,
           line: ins.line,
+          ...el,
         },
         {
           kind: 'rmw' as const,
@@ -80,6 +83,7 @@ export const bulkLitmus: LitmusFamily = {
           proxy: 'async' as const,
           space: dq,
           line: ins.line,
+          ...el,
         },
       ];
     }).flat();
