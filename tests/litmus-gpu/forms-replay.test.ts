@@ -48,3 +48,36 @@ describe('the recorded H200 run of the further forms, judged again', () => {
     expect(both('Tensormap+4d+replace+fence.release+fence.acquire.litmus', ['1'])).toEqual([0, 0]);
   });
 });
+
+describe("the session's last H200 run (the TMA copies' im2col forms), judged again with the model's present reading", () => {
+  const F = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-session4-final';
+  const fin = (f: string) => JSON.parse(gunzipSync(readFileSync(`${F}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
+  it('async (both stresses) and the corpus: every row as recorded but the one mutant row the model now allows; 421 of 427 corpus tests ran', () => {
+    for (const f of ['async-report.json.gz', 'async-stress-report.json.gz']) {
+      const rep = fin(f);
+      expect(rep.run.device).toMatch(/H200/);
+      expect(rejudgeCorpusRun(rep.results, explained).filter((r) => !r.mutant).length).toBe(91);
+    }
+    const suite = fin('suite-report.json.gz');
+    expect(suite.results.length).toBe(427);
+    expect(rejudgeCorpusRun(suite.results, explained).length).toBe(421);
+    // the mutant outcome the H200 showed once: (0, 0) after wait_group.read, recorded forbidden, allowed by the model now
+    const m = fin('async-stress-report.json.gz').results.find(
+      (r) => r.file === 'cases/litmus/Copy+two-chunks+wait_group+read-destination.litmus#async:P0:L11:read',
+    )!;
+    expect(m.gpu!.histogram.find((h) => h.values.join() === '0,0')).toMatchObject({ count: 1, allowed: false });
+  });
+  it('the im2col forms: a TMA load / reduction / store on a patched map without the tensormap fences used the old map; with them, never', () => {
+    const rows = (f: string, v: string[]) =>
+      ['async-report.json.gz', 'async-stress-report.json.gz'].map(
+        (r) =>
+          fin(r)
+            .results.find((x) => x.file === `cases/litmus/${f}`)
+            ?.gpu?.histogram.find((h) => h.values.join() === v.join())?.count ?? 0,
+      );
+    expect(rows('Tensormap+3d+im2col+replace-no-fence.litmus', ['1'])).toEqual([2935, 2242]);
+    expect(rows('Tensormap+5d+im2col_no_offs+store+replace-no-fence.litmus', ['5'])).toEqual([2716, 2333]);
+    expect(rows('Tensormap+5d+im2col+replace+fence.release+fence.acquire.litmus', ['1'])).toEqual([0, 0]);
+    expect(rows('Tensormap+4d+im2col+load+replace+fence.release+fence.acquire.litmus', ['1', '1'])).toEqual([0, 0]);
+  });
+});
