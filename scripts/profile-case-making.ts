@@ -51,9 +51,9 @@ import { encodeCase } from '../harness/backends/gpu/batch.js';
   console.log(`libraryCases + encodeCase: ${slots} cases in ${((b - a) / 1000).toFixed(2)} s: ${Math.round(slots / ((b - a) / 1000))} cases/s`);
 }
 
-// the wide library cases of the bulk families (one job per WIDE_LIBRARY_BYTES size), written into their slots as a worker does (fillWideLibrary)
+// the wide library cases of the bulk families (one job per WIDE_LIBRARY_BYTES size), written into their slots as a worker does (fillGenerated)
 import { WIDE_LIBRARY_BYTES } from '../harness/backends/gpu/placement.js';
-import { fillWideLibrary } from '../harness/backends/gpu/batch.js';
+import { fillGenerated } from '../harness/backends/gpu/batch.js';
 import { WIDE_LIBRARY_CASES } from '../harness/backends/gpu/library.js';
 import { randomShape } from '../cases/generators/cases.js';
 import { laneTable, stringKey } from '../cases/generators/random.js';
@@ -68,7 +68,18 @@ import { elementFormat } from '../harness/numerics/formats.js';
     const fmt = elementFormat(v.q.type ?? '');
     for (const bytes of WIDE_LIBRARY_BYTES) {
       const words = [0, 1, 2].map(() => new Uint32Array((WIDE_LIBRARY_CASES * bytes) / 4));
-      fillWideLibrary(words, 0, WIDE_LIBRARY_CASES, bytes, randomShape(v as never), laneTable(fmt.lane), gv.shape.width, fmt.lanes, 1, stringKey(v.id));
+      fillGenerated(
+        words,
+        0,
+        (WIDE_LIBRARY_CASES * bytes) / 16,
+        randomShape(v as never),
+        laneTable(fmt.lane),
+        gv.shape.width,
+        fmt.lanes,
+        1,
+        stringKey(v.id),
+        0,
+      );
       cases += WIDE_LIBRARY_CASES;
       slots += (WIDE_LIBRARY_CASES * bytes) / 16;
     }

@@ -8,30 +8,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Acceptance, classifyWithPtxas, parseDiagnostics } from '../../harness/backends/ptxas/classify.js';
 import type { CatalogEntry } from '../../harness/catalog/enumerate.js';
+import { stubEntry } from '../helpers/stub-entry.js';
 
 const FAKE = join(import.meta.dirname, '..', 'fixtures', 'fake-ptxas.sh');
 type Kind = 'ok' | 'reject' | 'warn' | 'fatal' | 'crash';
 const WORD: Record<Kind, string> = { ok: 'OK_LINE', reject: 'REJECT_ME', warn: 'WARN_ME', fatal: 'FATAL_HERE', crash: 'CRASH_HERE' };
 
-function fakeEntry(i: number, kind: Kind): CatalogEntry {
-  return {
-    id: `e${i}.${kind}`,
-    family: 'red',
-    ptx: `${WORD[kind]}.${i}`,
-    q: { type: 'b32' },
-    effective: {},
-    kind: 'variant',
-    status: 'valid',
-    operands: ['a'],
-    violations: [],
-    ambiguities: [],
-    permits: [],
-    requirements: [],
-    minPtx: '9.0',
-    expect: 'accept',
-    reason: 'test',
-  };
-}
+const fakeEntry = (i: number, kind: Kind): CatalogEntry => stubEntry(`e${i}.${kind}`, `${WORD[kind]}.${i}`);
 
 function check(kinds: Kind[], got: Acceptance[]) {
   kinds.forEach((k, i) => {

@@ -12,29 +12,14 @@ import { heldByKnownCrashes, runPtxasBackend } from '../../harness/backends/ptxa
 import type { Ptxas } from '../../harness/backends/ptxas/toolchain.js';
 import { findTarget } from '../../harness/arch/targets.js';
 import type { CatalogEntry } from '../../harness/catalog/enumerate.js';
+import { stubEntry } from '../helpers/stub-entry.js';
 import { compileFilter } from '../../harness/util/filter.js';
 
 const FAKE = join(import.meta.dirname, '..', 'fixtures', 'fake-ptxas.sh');
 const tmp = mkdtempSync(join(tmpdir(), 'ptxconf-crash-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const entry = (id: string, word: string): CatalogEntry => ({
-  id,
-  family: 'red',
-  ptx: `${word}.${id}`,
-  q: { type: 'b32' },
-  effective: {},
-  kind: 'variant',
-  status: 'valid',
-  operands: ['a'],
-  violations: [],
-  ambiguities: [],
-  permits: [],
-  requirements: [],
-  minPtx: '9.0',
-  expect: 'accept',
-  reason: 'test',
-});
+const entry = (id: string, word: string): CatalogEntry => stubEntry(id, `${word}.${id}`);
 
 function countingPtxas(dir: string): { ptxas: Ptxas; calls: () => number } {
   const path = join(dir, 'ptxas');

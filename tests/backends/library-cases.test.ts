@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { libraryDigest, librarySample, wideSample } from '../helpers/library-cases.js';
-import { decodeWideCase, encodeCase, fillWideLibrary, readSlot, writeSlot } from '../../harness/backends/gpu/batch.js';
+import { decodeWideCase, encodeCase, fillGenerated, readSlot, writeSlot } from '../../harness/backends/gpu/batch.js';
 import { WIDE_LIBRARY_CASES, libraryCases } from '../../harness/backends/gpu/library.js';
 import { randomShape } from '../../cases/generators/cases.js';
 import { laneTable, stringKey } from '../../cases/generators/random.js';
@@ -61,7 +61,7 @@ describe('writing a case into its launch slot', () => {
 });
 
 describe("a wide library job's cases written straight into their slots", () => {
-  it('fillWideLibrary writes the bytes encodeCase writes for libraryCases, and decodeWideCase reads each case back (every 7th bulk variant, each size)', () => {
+  it("fillGenerated writes a wide job's cases as the bytes encodeCase writes for libraryCases, and decodeWideCase reads each case back (every 7th bulk variant, each size)", () => {
     for (const { v, bytes } of wideSample().filter((_, k) => k % 3 === 0)) {
       const fmt = elementFormat(v.q.type ?? '');
       const width = fmt.bits;
@@ -74,7 +74,7 @@ describe("a wide library job's cases written straight into their slots", () => {
       cs.forEach((c, i) => encodeCase(want, first + i * spc, width, c.input));
       const got = [0, 1, 2].map(() => Buffer.alloc(size));
       const words = got.map((b) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4));
-      fillWideLibrary(words, first, cs.length, bytes, randomShape(v), laneTable(fmt.lane), width, fmt.lanes, 1, stringKey(v.id));
+      fillGenerated(words, first, (cs.length * bytes) / 16, randomShape(v), laneTable(fmt.lane), width, fmt.lanes, 1, stringKey(v.id), 0);
       for (let f = 0; f < 3; f++) expect(got[f]!.equals(want[f]!), `${v.id}@${bytes} buffer ${f}`).toBe(true);
       cs.forEach((c, i) => expect(decodeWideCase(got, first + i * spc, width, randomShape(v), bytes)).toEqual(c.input));
     }

@@ -12,6 +12,7 @@ import type { Ptxas } from '../../harness/backends/ptxas/toolchain.js';
 import { VerdictCache, ptxasBinaryHash } from '../../harness/backends/ptxas/verdict-cache.js';
 import { findTarget } from '../../harness/arch/targets.js';
 import type { CatalogEntry } from '../../harness/catalog/enumerate.js';
+import { stubEntry } from '../helpers/stub-entry.js';
 
 const FAKE = join(import.meta.dirname, '..', 'fixtures', 'fake-ptxas.sh');
 const tmp = mkdtempSync(join(tmpdir(), 'ptxconf-vcache-'));
@@ -19,23 +20,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 type Kind = 'ok' | 'reject' | 'warn' | 'crash';
 const WORD: Record<Kind, string> = { ok: 'OK_LINE', reject: 'REJECT_ME', warn: 'WARN_ME', crash: 'CRASH_HERE' };
-const entry = (i: number, k: Kind): CatalogEntry => ({
-  id: `e${i}.${k}`,
-  family: 'red',
-  ptx: `${WORD[k]}.${i}`,
-  q: { type: 'b32' },
-  effective: {},
-  kind: 'variant',
-  status: 'valid',
-  operands: ['a'],
-  violations: [],
-  ambiguities: [],
-  permits: [],
-  requirements: [],
-  minPtx: '9.0',
-  expect: 'accept',
-  reason: 'test',
-});
+const entry = (i: number, k: Kind): CatalogEntry => stubEntry(`e${i}.${k}`, `${WORD[k]}.${i}`);
 const KINDS: Kind[] = ['ok', 'reject', 'crash', 'ok', 'crash', 'warn', 'ok', 'crash', 'reject', 'ok'];
 const ENTRIES = KINDS.map((k, i) => entry(i, k));
 

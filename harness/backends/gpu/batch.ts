@@ -171,27 +171,10 @@ export function launchShape(shape: KernelShape, n: number): { grid: [number, num
 }
 
 /**
- * A wide library job's cases (a bulk family's WIDE_LIBRARY_CASES level-3 cases of `bytes` bytes, libraryCases),
- * written straight into their slots: case K is the 16-byte level-3 cases K * bytes / 16 .. laid end to end
- * (generateCases' bulk cases), so its slots are those 16-byte cases' slots in order, as fillGenerated writes
- * them. The same bytes as encodeCase over libraryCases' case objects (tests/backends/library-cases.test.ts).
+ * The input of wide case `slot` (its first slot) read back out of its slots: each field `bytes` bytes, as generateCases
+ * gives it. A wide library job's cases (a bulk family's level-3 cases of `bytes` bytes) are written with fillGenerated:
+ * case K is the 16-byte level-3 cases K * bytes / 16 .. laid end to end, so its slots are theirs in order.
  */
-export function fillWideLibrary(
-  words: readonly Uint32Array[],
-  first: number,
-  cases: number,
-  bytes: number,
-  shape: InputShape,
-  t: LaneTable,
-  width: number,
-  lanes: number,
-  seed: number,
-  vkey: number,
-): void {
-  fillGenerated(words, first, (cases * bytes) / SLOT, shape, t, width, lanes, seed, vkey, 0);
-}
-
-/** The input of wide case `slot` (its first slot) read back out of its slots: each field `bytes` bytes, as generateCases gives it. */
 export function decodeWideCase(bufs: readonly Uint8Array[], slot: number, width: number, shape: InputShape, bytes: number): ReferenceCase {
   const per = bytes / SLOT;
   const out: Record<string, bigint[]> = {};

@@ -23,7 +23,7 @@ import type { EntryResult, Verdict } from '../../report/types.js';
 import { type Launcher, loadLauncher } from './driver.js';
 import { peerMemoryDevice } from '../../peer/guard.js';
 import { BLOCK, type KernelShape, SLOT, encodeTensorMap, slotsPerCase } from './family.js';
-import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, fillWideLibrary, launchShape, readSlot } from './batch.js';
+import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, launchShape, readSlot } from './batch.js';
 import { lazyWideCases, libraryCases } from './library.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from '../../compare/judge-case.js';
@@ -265,7 +265,7 @@ interface Prepared {
   /** Slots per case (more than 1 in a wide job). */
   readonly spc: number;
   readonly genShape?: ReturnType<typeof randomShape>;
-  /** A wide library job whose cases were written into the slots (fillWideLibrary), their objects reading them back lazily. */
+  /** A wide library job whose cases were written into the slots (fillGenerated: decodeWideCase), their objects reading them back lazily. */
   readonly wide?: true;
 }
 
@@ -280,7 +280,7 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   const prepared: Prepared[] = [];
   let total = 0;
   // a wide library job (a bulk family's level-3 cases of caseBytes bytes): its cases' bits written straight into the slots
-  // (fillWideLibrary), each case object reading its input back from them only when it is judged in full or kept
+  // (fillGenerated), each case object reading its input back from them only when it is judged in full or kept
   let batchInputs: readonly Buffer[] = [];
   for (const job of jobs) {
     const wide = job.library && job.shape.caseBytes !== undefined && !job.cases.length && !job.packed;
@@ -313,18 +313,19 @@ export function runBatch(jobs: readonly GpuJob[]): WorkerOut[] {
   for (const p of prepared) {
     const { job, objects } = p;
     const fmt = elementFormat(job.variant.q.type ?? '');
+    // a wide library job: its cases are the 16-byte level-3 cases laid end to end (generateCases' bulk cases), written as such
     if (p.wide)
-      fillWideLibrary(
+      fillGenerated(
         words,
         p.first,
-        objects.length,
-        job.shape.caseBytes!,
+        (objects.length * job.shape.caseBytes!) / 16,
         p.genShape!,
         laneTable(fmt.lane),
         job.shape.width,
         fmt.lanes,
         job.seed,
         stringKey(job.variant.id),
+        0,
       );
     else for (let i = 0; i < objects.length; i++) encodeCase(inputs, p.first + i * p.spc, job.shape.width, objects[i]!.input);
     if (p.packed) {
