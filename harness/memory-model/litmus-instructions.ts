@@ -382,7 +382,7 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
 
 /** Why the bulk tensor copies' other load modes are refused. */
 export const IM2COL =
-  "the litmus language has the TMA load's .im2col and the TMA store's .im2col_no_offs (3 to 5 dimensions); the .im2col::w forms, .tile::gather4/.tile::scatter4 and .im2col_no_offs::w are not in it (their box is not one element wide)";
+  "the litmus language has the TMA load's .im2col and the TMA store's .im2col_no_offs (3 to 5 dimensions); the .im2col::w forms, .tile::gather4/.tile::scatter4 and .im2col_no_offs::w are not in it: they need sm_100a or newer (9.7.10.28.5.3: 'Qualifiers .tile::gather4 and .im2col::w require: sm_100a ...'), which this project's GPUs are not, and their box is not one element wide";
 
 /**
  * A bulk tensor operation's `[tm, {0, ...}]` operand (operand `i`): the tensor map (declared `tm @ tensormap
