@@ -50,7 +50,7 @@ describe('the recorded H200 run of the further forms, judged again', () => {
 });
 
 describe("the session's last H200 run (the TMA copies' im2col forms), judged again with the model's present reading", () => {
-  const F = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-session4-final';
+  const F = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-session4-im2col';
   const fin = (f: string) => JSON.parse(gunzipSync(readFileSync(`${F}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
   it('async (both stresses) and the corpus: every row as recorded but the one mutant row the model now allows; 421 of 427 corpus tests ran', () => {
     for (const f of ['async-report.json.gz', 'async-stress-report.json.gz']) {
@@ -79,5 +79,27 @@ describe("the session's last H200 run (the TMA copies' im2col forms), judged aga
     expect(rows('Tensormap+5d+im2col_no_offs+store+replace-no-fence.litmus', ['5'])).toEqual([2716, 2333]);
     expect(rows('Tensormap+5d+im2col+replace+fence.release+fence.acquire.litmus', ['1'])).toEqual([0, 0]);
     expect(rows('Tensormap+4d+im2col+load+replace+fence.release+fence.acquire.litmus', ['1', '1'])).toEqual([0, 0]);
+  });
+});
+
+describe("the session's last H200 run, at its last code, judged again", () => {
+  const F = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-session4-final';
+  const fin = (f: string) => JSON.parse(gunzipSync(readFileSync(`${F}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
+  it('no forbidden outcome but the explained findings; 91 async tests and 116 mutants run at each stress; the corpus 421 of 427; the wait_group.read mutant killed once under heavy stress', () => {
+    for (const f of ['async-report.json.gz', 'async-stress-report.json.gz']) {
+      const rep = fin(f);
+      expect(rep.run.device).toMatch(/H200/);
+      const ran = rejudgeCorpusRun(rep.results, explained);
+      expect(ran.filter((r) => !r.mutant).length).toBe(91);
+      expect(ran.filter((r) => r.mutant).length).toBe(116);
+      expect(ran.filter((r) => !r.mutant && r.gpu!.forbiddenSeen && !explained.includes(r.file))).toEqual([]);
+    }
+    const suite = fin('suite-report.json.gz');
+    expect(rejudgeCorpusRun(suite.results, explained).length).toBe(421);
+    const m = fin('async-stress-report.json.gz').results.find(
+      (r) => r.file === 'cases/litmus/Copy+two-chunks+wait_group+read-destination.litmus#async:P0:L11:read',
+    )!;
+    expect(m.mutant?.weak).toBe(1);
+    expect(m.gpu!.histogram.find((h) => h.values.join() === '0,0')).toMatchObject({ count: 1, allowed: true });
   });
 });
