@@ -76,8 +76,8 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
     executor: childCommand('executor'),
     worker: childCommand('worker'),
     prestart,
-    // the default run (every variant): workers and CUDA contexts start while the plan is made
-    startEarly: !wantsCases && !opts.filter,
+    // the default run (every variant, no shard): workers and CUDA contexts start while the plan is made
+    startEarly: !wantsCases && !opts.filter && !opts.shard,
     ...(hooks.memoryDevice !== undefined ? { memoryDevice: hooks.memoryDevice } : {}),
     onProgress: (m) => io.err(m),
     onResults: (rs) => recorder().add(rs),
