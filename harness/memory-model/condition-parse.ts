@@ -122,22 +122,17 @@ export function parseCond(
     const b = term();
     return { k: 'cmp', op: op.t as '==', a, b };
   };
-  const and = (): Cond => {
-    let c = atom();
-    while (peek().t === '/\\') {
+  // a left-associative chain of one operator over the next tighter level
+  const chain = (tok: string, k: 'and' | 'or', sub: () => Cond) => (): Cond => {
+    let c = sub();
+    while (peek().t === tok) {
       next();
-      c = { k: 'and', a: c, b: atom() };
+      c = { k, a: c, b: sub() };
     }
     return c;
   };
-  const or = (): Cond => {
-    let c = and();
-    while (peek().t === '\\/') {
-      next();
-      c = { k: 'or', a: c, b: and() };
-    }
-    return c;
-  };
+  const and = chain('/\\', 'and', atom);
+  const or = chain('\\/', 'or', and);
   const c = or();
   const rest = peek();
   if (rest !== end) problem(rest.line, rest.col, `unexpected '${rest.t}' after the final condition (join conditions with /\\ or \\/)`);

@@ -317,7 +317,7 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
       ctx.fail(
         'the litmus language has the .tile copies of 1 to 5 dimensions: cp.async.bulk.tensor.1d.shared::cluster.global{.tile}.mbarrier::complete_tx::bytes [dst], [tm, {0}], [mbar] and cp.async.bulk.tensor.1d.global.shared::cta{.tile}.bulk_group [tm, {0}], [src] (.2d with [tm, {0, 0}], ...), and their .im2col/.im2col_no_offs forms of 3 to 5',
       );
-    if (mode && mode !== (load ? 'im2col' : 'im2col_no_offs')) ctx.fail(IM2COL);
+    if (mode && mode !== (load ? 'im2col' : 'im2col_no_offs')) ctx.fail(TENSOR_LOAD_MODES);
     if (mode && rank < 3)
       ctx.fail(`.${mode} needs a tensor of 3 to 5 dimensions ("In each of these modes, the tensor has to be at least 3-dimensional"); this is ${rank}-D`);
     const offsets = mode === 'im2col';
@@ -381,7 +381,7 @@ export function lowerInstruction(ins: LitmusInstruction, ctx: LitmusContext, bra
 }
 
 /** Why the bulk tensor copies' other load modes are refused. */
-export const IM2COL =
+export const TENSOR_LOAD_MODES =
   "the litmus language has the TMA load's .im2col and the TMA store's .im2col_no_offs (3 to 5 dimensions); the .im2col::w forms, .tile::gather4/.tile::scatter4 and .im2col_no_offs::w are not in it: they need sm_100a or newer (9.7.10.28.5.3: 'Qualifiers .tile::gather4 and .im2col::w require: sm_100a ...'), which this project's GPUs are not, and their box is not one element wide";
 
 /**

@@ -12,7 +12,8 @@ import { rejudgeCorpusRun, rejudgePeers } from '../helpers/litmus-replay.js';
 import { peerRoot } from '../helpers/third-party.js';
 
 const D = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-session4';
-const read = (f: string) => JSON.parse(gunzipSync(readFileSync(`${D}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
+/** A recorded report of one of this session's folders (`D` unless named). */
+const read = (f: string, dir = D) => JSON.parse(gunzipSync(readFileSync(`${dir}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
 const RUNS = { default: read('async-report.json.gz'), stress: read('async-stress-report.json.gz') };
 const explained = (JSON.parse(readFileSync('cases/litmus/gpu-findings.json', 'utf8')) as { explained: { test: string }[] }).explained.map((e) => e.test);
 const count = (run: keyof typeof RUNS, f: string, values: string[]) =>
@@ -51,7 +52,7 @@ describe('the recorded H200 run of the further forms, judged again', () => {
 
 describe("the session's last H200 run (the TMA copies' im2col forms), judged again with the model's present reading", () => {
   const F = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-session4-im2col';
-  const fin = (f: string) => JSON.parse(gunzipSync(readFileSync(`${F}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
+  const fin = (f: string) => read(f, F);
   it('async (both stresses) and the corpus: every row as recorded but the one mutant row the model now allows; 421 of 427 corpus tests ran', () => {
     for (const f of ['async-report.json.gz', 'async-stress-report.json.gz']) {
       const rep = fin(f);
@@ -84,7 +85,7 @@ describe("the session's last H200 run (the TMA copies' im2col forms), judged aga
 
 describe("the session's last H200 run, at its last code, judged again", () => {
   const F = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-session4-final';
-  const fin = (f: string) => JSON.parse(gunzipSync(readFileSync(`${F}/${f}`)).toString()) as { run: { device: string }; results: GpuLitmusResult[] };
+  const fin = (f: string) => read(f, F);
   it('no forbidden outcome but the explained findings; 91 async tests and 116 mutants run at each stress; the corpus 421 of 427; the wait_group.read mutant killed once under heavy stress', () => {
     for (const f of ['async-report.json.gz', 'async-stress-report.json.gz']) {
       const rep = fin(f);
