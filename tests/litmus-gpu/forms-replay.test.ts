@@ -50,7 +50,7 @@ describe('the recorded H200 run of the further forms, judged again', () => {
   });
 });
 
-describe("the session's last H200 run (the TMA copies' im2col forms), judged again with the model's present reading", () => {
+describe("the H200 run of the TMA copies' im2col forms (before the element-order change), judged again with the model's present reading", () => {
   const F = 'reports/baselines/h200-sm_90-litmus-async/2026-11-29-session4-im2col';
   const fin = (f: string) => read(f, F);
   it('async (both stresses) and the corpus: every row as recorded but the one mutant row the model now allows; 421 of 427 corpus tests ran', () => {
