@@ -18,6 +18,7 @@ import { type Target } from '../../arch/targets.js';
 import { type CaseBatch, PackedCases, SPACE_GLOBAL, SPACE_SHARED, isPacked, unpack } from '../../case-readers/packed.js';
 import type { Case } from '../../case-readers/types.js';
 import { enumerateCatalog } from '../../catalog/enumerate.js';
+import { cachedCatalog } from '../../catalog/cache.js';
 import { families } from '../../registry/index.js';
 import { gpuFamily } from '../../registry/gpu.js';
 import { KEEP_WHOLE } from '../../report/recorder.js';
@@ -126,7 +127,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const t0 = performance.now();
   // a library run plans every variant (its modules the same for every run); given cases alone
   // (vector files, --case) look up only their own variants, as they come (GivenPlan)
-  const plan = opts.library ? gpuPlan(opts.target.name, opts.ptx) : undefined;
+  const plan = opts.library ? gpuPlan(opts.target.name, opts.ptx, undefined, opts.cacheDir) : undefined;
   const given = plan ? undefined : new GivenPlan(opts.target.name, opts.ptx);
   const find = (c: Case) => (plan ? inPlan(plan, c) : given!.get(c.variant.id, c.variant.family));
   const planMs = performance.now() - t0;
@@ -175,15 +176,11 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         opts.shard,
       ).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })),
     );
+    const otherFamilies = families().filter((f) => !gpuFamily(f.id));
     const others = shardSlice(
-      enumerateCatalog({
-        target: opts.target,
-        ptx: opts.ptx,
-        neighbours: false,
-        isaNeighbours: false,
-        spellings: false,
-        families: families().filter((f) => !gpuFamily(f.id)),
-      }).filter((e) => e.expect === 'accept' && opts.keep(e.id)),
+      cachedCatalog(opts.cacheDir, { what: 'gpu-others', target: opts.target.name, ptx: opts.ptx, families: otherFamilies.map((f) => f.id) }, () =>
+        enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: otherFamilies }),
+      ).filter((e) => e.expect === 'accept' && opts.keep(e.id)),
       opts.shard,
     );
     emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));

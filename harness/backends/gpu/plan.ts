@@ -8,6 +8,7 @@ import { specEdition } from '../../catalog/editions.js';
 import { comparePtx } from '../../arch/targets.js';
 import { findTarget } from '../../arch/targets.js';
 import { type CatalogEntry, enumerateCatalog, enumerateMatching } from '../../catalog/enumerate.js';
+import { cachedCatalog } from '../../catalog/cache.js';
 import { compileFilter, compileFilterPrefix } from '../../util/filter.js';
 import { families } from '../../registry/index.js';
 import { gpuFamilyIds, gpuFamily } from '../../registry/gpu.js';
@@ -41,7 +42,7 @@ const plans = new Map<string, GpuPlan>();
  * module are then those of the filtered plan, not the full one: for callers that compile their own
  * module from it (sweeps), not for the cubin-cached modules of the gpu backend.
  */
-export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
+export function gpuPlan(arch: string, ptx: string, filter?: string, cacheDir?: string): GpuPlan {
   const key = `${arch}@${ptx}${filter ? `#${filter}` : ''}/${specEdition()}`;
   const hit = plans.get(key);
   if (hit) return hit;
@@ -54,7 +55,9 @@ export function gpuPlan(arch: string, ptx: string, filter?: string): GpuPlan {
     families: families().filter((f) => gpuFamilyIds().includes(f.id)),
   };
   const entries = (
-    filter ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) }) : enumerateCatalog(base)
+    filter
+      ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) })
+      : cachedCatalog(cacheDir, { what: 'gpu-plan', target: arch, ptx, families: base.families.map((f) => f.id) }, () => enumerateCatalog(base))
   ).filter((e) => e.expect === 'accept');
   const variants: GpuVariant[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
