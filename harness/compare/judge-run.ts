@@ -20,7 +20,17 @@ export function judgeRun(
   coveredEntries: readonly string[] = [],
   observedElsewhere: ReadonlySet<string> = new Set(),
 ): JudgedRun {
-  const enriched = raw.map(enrichResult);
+  return judgeEnriched(raw.map(enrichResult), expectations, covered, coveredEntries, observedElsewhere);
+}
+
+/** judgeRun of results already enriched (each through enrichResult: the recorder does it as they come, while the run waits). */
+export function judgeEnriched(
+  enriched: readonly EntryResult[],
+  expectations: readonly Expectation[] = [],
+  covered: readonly string[] = [],
+  coveredEntries: readonly string[] = [],
+  observedElsewhere: ReadonlySet<string> = new Set(),
+): JudgedRun {
   const { results: expected, outcomes } = applyExpectations(enriched, expectations, covered, coveredEntries, observedElsewhere);
   const { findings, results } = findingsOf(expected);
   return { results, findings, outcomes };

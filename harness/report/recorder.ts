@@ -15,7 +15,8 @@ import { FileWriter } from './file-writer.js';
 import { gzip, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Expectation } from '../compare/expectations.js';
-import { judgeRun } from '../compare/judge-run.js';
+import { judgeEnriched } from '../compare/judge-run.js';
+import { enrichResult } from '../compare/compare.js';
 import { PlainPass, copyResult, lineOf } from './lines.js';
 import { editionCheck, findingsWithEditions } from '../compare/editions.js';
 import { renderHtml } from './html.js';
@@ -106,6 +107,8 @@ class ByteChunk {
 /** The stream is written and compressed in pieces of a MB, or what there is after HELD_MS. */
 const HELD_BYTES = 1 << 20;
 const HELD_MS = 200;
+/** How long one turn of the enrichment in the background (enrichSoon) may hold the event loop. */
+const ENRICH_SLICE_MS = 4;
 
 export class RunRecorder {
   readonly results: EntryResult[] = [];
@@ -168,6 +171,7 @@ export class RunRecorder {
     // reference model's cases compiled nothing
     rs = this.stamp(rs);
     for (const r of rs) this.results.push(r);
+    this.enrichSoon();
     // each result's line: the bytes its maker wrote (harness/report/lines.ts; a run of lines side
     // by side in one array copied at once), or its JSON
     const out = this.out;
@@ -266,6 +270,38 @@ export class RunRecorder {
    */
   private readonly lines = new Map<EntryResult, string>();
 
+  /**
+   * this.results[i] through enrichResult (compare.ts), for i below its length: done a few ms at a
+   * time while the event loop is free (a gpu run waits on its workers), the rest when the report is
+   * written, which then judges them as judgeRun would have.
+   */
+  private readonly enriched: EntryResult[] = [];
+  private enriching: NodeJS.Immediate | undefined;
+
+  private enrichSoon(): void {
+    if (this.enriching || this.finished) return;
+    this.enriching = setImmediate(() => {
+      this.enriching = undefined;
+      const until = performance.now() + ENRICH_SLICE_MS;
+      const { results, enriched } = this;
+      while (enriched.length < results.length && performance.now() < until) {
+        const end = Math.min(results.length, enriched.length + 64);
+        for (let i = enriched.length; i < end; i++) enriched.push(enrichResult(results[i]!));
+      }
+      if (enriched.length < results.length) this.enrichSoon();
+    });
+    this.enriching.unref();
+  }
+
+  /** Every result added, enriched (those not yet done now), with the toolchain stamped where it was set meanwhile. */
+  private enrichedResults(): readonly EntryResult[] {
+    if (this.enriching) clearImmediate(this.enriching);
+    this.enriching = undefined;
+    const { results, enriched } = this;
+    for (let i = enriched.length; i < results.length; i++) enriched.push(enrichResult(results[i]!));
+    return this.stamp(enriched);
+  }
+
   private writeReport(partialReason?: string): WrittenReport {
     const report = this.runReport(partialReason);
     return { report, jsonl: this.jsonl, ...writeReportFiles(this.dir, report, (r) => this.lines.get(r)) };
@@ -276,7 +312,7 @@ export class RunRecorder {
     this.finished = true;
     // contention groups keep what the hardware did in the report's `contention`, not in case.observed
     const contended = new Set((this.fields.contention ?? []).map((c) => c.id));
-    const judged = judgeRun(this.stamp(this.results), this.expectations, this.covered, this.coveredEntries, contended);
+    const judged = judgeEnriched(this.enrichedResults(), this.expectations, this.covered, this.coveredEntries, contended);
     // a backend's totals over every case judged (gpu) move known deviations out of their verdict too
     const stats = { ...this.fields.stats };
     // and the counts of catalog entries (entries.*, where passes are not all kept) likewise

@@ -16,7 +16,7 @@ run() {
   S=$(date +%s%3N)
   "$@" --backend gpu --arch "$arch" --cache-dir "$C" --report "/tmp/ptxconf-drb-$name" 2>&1 | START=$S $N "$d/stamp.mjs" > "$out/$name.log"
   ms=$(( $(date +%s%3N) - S ))
-  v=$(zcat "/tmp/ptxconf-drb-$name/results.jsonl.gz" | $N -e "const l=require('fs').readFileSync(0,'utf8').trim().split('\n').map(x=>{const o=JSON.parse(x);return o.id+' '+o.verdict}).sort();console.log(l.length, require('crypto').createHash('sha256').update(l.join('\n')).digest('hex'))")
+  v=$(zcat "/tmp/ptxconf-drb-$name/results.jsonl.gz" | $N -e "const l=require('fs').readFileSync(0,'utf8').trim().split('\n').map(x=>JSON.parse(x)).filter(o=>o.verdict).map(o=>o.id+' '+o.verdict).sort();console.log(l.length, require('crypto').createHash('sha256').update(l.join('\n')).digest('hex'))")
   echo "$name $ms ms verdicts $v"
   eval "ms_$name=$ms"
 }

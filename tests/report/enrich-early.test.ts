@@ -1,0 +1,60 @@
+/**
+ * The recorder enriches results (compare.ts enrichResult: rule trails, allowed sets, explanations)
+ * as they come, while the run waits on its workers, and judges the rest when the report is written:
+ * the report's results are those judgeRun gives for the same results all at once. Results of a
+ * recorded H200 run (observed, known deviations, a mismatch) are added in pieces with event-loop
+ * turns between, so that some are enriched early and some at the end.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { judgeRun } from '../../harness/compare/judge-run.js';
+import { loadReport } from '../../harness/report/load.js';
+import { RunRecorder } from '../../harness/report/recorder.js';
+import type { EntryResult } from '../../harness/report/types.js';
+import { fromRoot } from '../../harness/util/paths.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ptxconf-enrich-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('a report of results enriched as they came equals judgeRun of them all at once', { timeout: 60_000 }, async () => {
+  const recorded = await loadReport(fromRoot('reports', 'baselines', 'h200-sm_90-gpu-run', 'report.json.gz'));
+  // results of every verdict, as a run hands them over (without what judging adds: read back from JSON)
+  const taken = new Map<string, number>();
+  // (known deviations left out: they name expectations of a file this recorder was not given)
+  const pick = recorded.results.filter((r) => {
+    if (r.verdict === 'known-deviation') return false;
+    const n = taken.get(r.verdict) ?? 0;
+    taken.set(r.verdict, n + 1);
+    return n < 800;
+  });
+  // what enrichment adds taken off (rule trails, allowed sets, explanations), so that it has work to do
+  const bare = () =>
+    (JSON.parse(JSON.stringify(pick)) as (EntryResult & { explanation?: unknown })[]).map((r) => {
+      delete r.explanation;
+      if (r.case) (r.case as { allowed: object }).allowed = {};
+      (r.catalog as unknown as { rules: string[] }).rules = [];
+      return r as EntryResult;
+    });
+  const raw = bare();
+  expect([...new Set(raw.map((r) => r.verdict))].sort()).toEqual(['observed', 'pass', 'skipped']);
+  const all = judgeRun(bare()).results;
+  // the judging changes some of them: a report that skipped it would differ
+  const changed = all.filter((r, i) => JSON.stringify(r.case?.allowed) !== JSON.stringify(raw[i]!.case?.allowed) || r.catalog.rules.length > 0);
+  expect(changed.length).toBeGreaterThan(100);
+
+  const rec = new RunRecorder(join(dir, 'r'), { startedAt: new Date().toISOString(), command: ['test'], arch: 'sm_90', filter: null, seed: 0 }, [], null);
+  // the first half with turns between (enriched meanwhile), the second just before the report (enriched then)
+  const half = raw.length >> 1;
+  for (let i = 0; i < half; i += 500) {
+    rec.add(raw.slice(i, Math.min(half, i + 500)));
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  rec.add(raw.slice(half));
+  const w = rec.finish();
+  const back = await loadReport(w.json);
+  expect(back.results.length).toBe(all.length);
+  expect(JSON.stringify(back.results)).toBe(JSON.stringify(JSON.parse(JSON.stringify(all))));
+});
