@@ -43,6 +43,8 @@ export interface Options {
   readonly generated: number;
   /** Whether --generated was given (a backend it does not apply to says it ignores it). */
   readonly generatedGiven: boolean;
+  /** --workers N: gpu backend processes, each with its CUDA context (default: one per core, at most GPU_WORKERS). */
+  readonly workers?: number;
   /** --expectations FILE (default cases/expectations/<arch>.yaml, where it exists). */
   readonly expectations?: string;
   /** --no-cases: a ptxas run checks the catalog only, without the case library on the reference. */
@@ -116,6 +118,8 @@ export const USAGE = `usage: npm run conformance -- [options]          the main 
   --case ID          replay exactly one case, by the id printed with it
   --generated N      gpu backend: random generated cases per variant (default 48; levels 1 and 2 add 8 each);
                      other backends say they ignore it (the reference model's library is fixed)
+  --workers N        gpu backend: worker processes, each with its CUDA context (default: one per core,
+                     at most 8: contexts start one after another, about 0.13 s each on an H200)
   --spec-edition E   the PTX ISA edition to judge against: ${EDITIONS.join(', ')} (default ${NEWEST_EDITION}, the
                      newest); recorded in the report; render re-judges a report under another
   --shard I/N        run shard I (counting from 0) of N: the catalog entries, cases, gpu variants,
@@ -136,6 +140,7 @@ const VALUE_OF: Readonly<Record<string, string>> = {
   '--vectors': 'a vector file or a folder of them, e.g. --vectors cases/vectors/atom-f32.yaml',
   '--case': 'a case id as a run prints it, e.g. --case atom.global.add.f32/vectors/atom-f32.yaml:atom.global.add.f32-signed-zeros',
   '--generated': 'a number of generated cases per variant, e.g. --generated 100',
+  '--workers': 'a number of gpu worker processes, e.g. --workers 8',
   '--expectations': 'an expectations file, e.g. --expectations cases/expectations/sm_90.yaml',
   '--keep': `all, or a number of passes kept whole, e.g. --keep ${DEFAULT_KEEP_PASSES}`,
   '--keep-runs': `a number of report folders kept (0: all), e.g. --keep-runs ${DEFAULT_KEEP_RUNS}`,
@@ -181,6 +186,7 @@ export function parseOptions(argv: readonly string[]): Options {
         vectors: { type: 'string', multiple: true },
         case: { type: 'string' },
         generated: { type: 'string' },
+        workers: { type: 'string' },
         expectations: { type: 'string' },
         'no-cases': { type: 'boolean' },
         'keep-runs': { type: 'string' },
@@ -211,6 +217,7 @@ export function parseOptions(argv: readonly string[]): Options {
       '--vectors',
       '--case',
       '--generated',
+      '--workers',
       '--expectations',
       '--no-cases',
       '--keep',
@@ -296,6 +303,12 @@ export function parseOptions(argv: readonly string[]): Options {
       return Number(v.launches);
     })(),
     generatedGiven: v.generated !== undefined,
+    ...((): { workers?: number } => {
+      if (v.workers === undefined) return {};
+      const n = Number(v.workers);
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--workers takes a positive integer, got '${v.workers}'`);
+      return { workers: n };
+    })(),
     generated: ((): number => {
       if (v.generated === undefined) return 48;
       if (!/^\d+$/.test(v.generated)) throw new UsageError(`--generated must be a non-negative integer, got '${v.generated}'`);

@@ -73,6 +73,7 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
     // --keep N: the first N given cases kept whole (and every result that is not a plain pass); all: every one
     keepWhole: opts.keepGiven ? opts.keepPasses : KEEP_WHOLE,
     cacheDir: opts.cacheDir,
+    ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
     executor: childCommand('executor'),
     worker: childCommand('worker'),
     prestart,

@@ -110,6 +110,7 @@ describe('(e) a string option without its value', () => {
     '--vectors',
     '--case',
     '--generated',
+    '--workers',
     '--expectations',
     '--keep',
     '--keep-runs',
@@ -133,6 +134,14 @@ describe('(e) a string option without its value', () => {
     const r = await run(cmd, opt);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^error: ${opt} needs a value \\(.+, e\\.g\\. ${opt} \\S+\\)$`));
+  });
+});
+
+describe('--workers', () => {
+  it.each(['0', '1.5', 'eight'])('--workers %s: a usage error, exit 2', async (n) => {
+    const r = await run('--workers', n, '--list', '--filter', 'atom.global.add.f32');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`error: --workers takes a positive integer, got '${n}'`);
   });
 });
 

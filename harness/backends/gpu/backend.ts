@@ -98,6 +98,13 @@ const streamAbove = () => Number(process.env.PTXCONF_STREAM_ABOVE ?? 100_000) ||
  */
 const STREAM_WORKERS = 8;
 /**
+ * Workers of any run at most, unless --workers says otherwise: CUDA contexts on one GPU start one after
+ * another (about 0.13 s each on an H200), and every worker waits for all of them. The default run on
+ * a 16-core H200 host: 16 workers 6.8 s warm (33.8 worker-s starting contexts), 8 workers 6.0 s (8.4).
+ */
+export const GPU_WORKERS = 8;
+const defaultWorkers = () => Math.min(availableParallelism(), GPU_WORKERS);
+/**
  * Vector files of at least this many bytes together (8 MiB, about 50,000 JSON-lines cases;
  * PTXCONF_PRESTART_BYTES changes it) start the workers before they are read (GpuRunOptions.prestart).
  */
@@ -121,7 +128,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   // the default run: the workers and their CUDA contexts start while the plan is made and the modules compiled (startEarly)
   let early: WorkerPool | undefined;
   if (opts.startEarly && opts.library) {
-    early = new WorkerPool(opts.worker, Math.max(1, opts.workers ?? availableParallelism()), 600_000, poolEnv);
+    early = new WorkerPool(opts.worker, Math.max(1, opts.workers ?? defaultWorkers()), 600_000, poolEnv);
     early.warm();
   }
   const t0 = performance.now();
@@ -284,7 +291,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       pool = early;
       return;
     }
-    workers = Math.max(1, Math.min(opts.workers ?? availableParallelism(), Math.ceil(jobCount / 8)));
+    workers = Math.max(1, Math.min(opts.workers ?? defaultWorkers(), Math.ceil(jobCount / 8)));
     // the peer command's memory device goes to the workers in their environment (peer/guard.ts reads it there)
     pool = new WorkerPool(opts.worker, workers, 600_000, poolEnv);
   };
