@@ -20,6 +20,7 @@ import { type PtxasRun, runPtxasBackend } from '../backends/ptxas/backend.js';
 import { type Ptxas, ToolchainError, probePtxas } from '../backends/ptxas/toolchain.js';
 import { selectBackend } from '../backends/select.js';
 import { selectEntries } from '../catalog/select.js';
+import type { WorkerPool } from '../backends/gpu/pool.js';
 import type { CatalogEntry } from '../catalog/enumerate.js';
 import { prepareReportDir } from '../report/dir.js';
 import type { RunReport } from '../report/json.js';
@@ -49,6 +50,8 @@ export interface RunHooks {
   readonly onReport?: (report: RunReport | undefined) => void;
   /** The peer command: the device that holds the cases' memory (the gpu workers are told in their spawn environment). */
   readonly memoryDevice?: number;
+  /** The default gpu run's workers, started with the run (backends/gpu/backend.ts prestartGpuWorkers). */
+  readonly gpuPool?: WorkerPool;
 }
 
 /** One entry's answer under one toolchain. */

@@ -79,6 +79,7 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
     prestart,
     // the default run (every variant, no shard): workers and CUDA contexts start while the plan is made
     startEarly: !wantsCases && !opts.filter && !opts.shard,
+    ...(hooks.gpuPool ? { pool: hooks.gpuPool } : {}),
     ...(hooks.memoryDevice !== undefined ? { memoryDevice: hooks.memoryDevice } : {}),
     onProgress: (m) => io.err(m),
     onResults: (rs) => recorder().add(rs),

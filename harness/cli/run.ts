@@ -11,6 +11,8 @@
  */
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
 import { selectEntries } from '../catalog/select.js';
+import { prestartGpuWorkers } from '../backends/gpu/prestart.js';
+import type { WorkerPool } from '../backends/gpu/pool.js';
 import { NEWEST_EDITION, withEdition } from '../catalog/editions.js';
 import { expectationsPath } from '../compare/expectations.js';
 import { caseLines } from '../report/case-text.js';
@@ -100,6 +102,7 @@ async function runIn(opts: Options, command: readonly string[], io: Io, hooks: R
   const target = findTarget(opts.arch)!;
   const started = new Date();
   let rec: RunRecorder | undefined;
+  let pool: WorkerPool | undefined;
   // a signal: the results so far as a partial report under the run's keep rule, or, before the
   // first result, no report at all (the stream's header removed, a default folder too, and said)
   const onSignal = (sig: NodeJS.Signals) => {
@@ -131,6 +134,8 @@ async function runIn(opts: Options, command: readonly string[], io: Io, hooks: R
       io.err(`${entries.length} entries for ${target.name}`);
       return 0;
     }
+    // the default gpu run's workers and their CUDA contexts start now (closed below where the run does not take them)
+    pool = hooks.matrix || hooks.memoryDevice !== undefined ? undefined : await prestartGpuWorkers(opts);
     const exFile = opts.expectations ?? expectationsPath(target.name);
     const expectations = await readExpectations(exFile, opts.expectations !== undefined, io);
     if (!expectations) return 2;
@@ -169,7 +174,7 @@ async function runIn(opts: Options, command: readonly string[], io: Io, hooks: R
         io.err(`streaming results to ${rec.jsonl}`);
         return rec;
       },
-      hooks,
+      pool ? { ...hooks, gpuPool: pool } : hooks,
     );
     if (typeof out === 'number') return out;
     const w = await out.finishAsync();
@@ -199,6 +204,7 @@ async function runIn(opts: Options, command: readonly string[], io: Io, hooks: R
     }
     throw e;
   } finally {
+    pool?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     // a default folder the run wrote nothing into (exit 2, --plan-only) goes

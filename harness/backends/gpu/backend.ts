@@ -68,6 +68,8 @@ export interface GpuRunOptions {
   readonly executor: readonly string[];
   readonly worker: readonly string[];
   readonly workers?: number;
+  /** Workers the caller started before the backend was chosen (prestartGpuWorkers): the default run takes them (startEarly), any other closes them. */
+  readonly pool?: WorkerPool;
   /**
    * Start the workers (each with its CUDA context) before the first case is read, up to
    * STREAM_WORKERS: for a big input, whose reading (a vector file's validation) they wait out
@@ -104,6 +106,13 @@ const STREAM_WORKERS = 8;
  */
 export const GPU_WORKERS = 8;
 const defaultWorkers = () => Math.min(availableParallelism(), GPU_WORKERS);
+
+/** The default run's workers, their CUDA contexts starting now (prestart.ts). */
+export function startGpuWorkers(workers?: number): WorkerPool {
+  const pool = new WorkerPool(childCommand('worker'), Math.max(1, workers ?? defaultWorkers()), 600_000, childEnv());
+  pool.warm();
+  return pool;
+}
 /**
  * Vector files of at least this many bytes together (8 MiB, about 50,000 JSON-lines cases;
  * PTXCONF_PRESTART_BYTES changes it) start the workers before they are read (GpuRunOptions.prestart).
@@ -128,9 +137,9 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   // the default run: the workers and their CUDA contexts start while the plan is made and the modules compiled (startEarly)
   let early: WorkerPool | undefined;
   if (opts.startEarly && opts.library) {
-    early = new WorkerPool(opts.worker, Math.max(1, opts.workers ?? defaultWorkers()), 600_000, poolEnv);
+    early = opts.pool ?? new WorkerPool(opts.worker, Math.max(1, opts.workers ?? defaultWorkers()), 600_000, poolEnv);
     early.warm();
-  }
+  } else opts.pool?.close();
   const t0 = performance.now();
   // a library run plans every variant (its modules the same for every run); given cases alone
   // (vector files, --case) look up only their own variants, as they come (GivenPlan)

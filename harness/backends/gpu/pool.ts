@@ -123,7 +123,9 @@ export class WorkerPool {
     });
   }
 
+  /** Tells every worker to exit (again: nothing more). */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     for (const s of this.slots) {
       if (s.child.exitCode === null) s.child.send?.({ type: 'exit' });
