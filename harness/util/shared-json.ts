@@ -6,7 +6,7 @@
  * decoded shares those parts.
  *
  * decode(encode(v)) is deep-equal to JSON.parse(JSON.stringify(v)) (keys holding undefined are left
- * out, as JSON does); tests/util/shared-json.test.ts holds it so.
+ * out, as JSON does); tests/catalog/cache.test.ts holds it so.
  */
 
 /** A value's word in its container: >= 0 a node, < 0 the atom at -word - 1. */
