@@ -27,7 +27,6 @@ import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, l
 import { lazyWideCases, libraryCases } from './library.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from '../../compare/judge-case.js';
-import { enrichResult } from '../../compare/compare.js';
 import { type SweepRefRequest, referenceCells } from '../../sweep/reference.js';
 import { registerAllFamilies } from '../../families/index.js';
 
@@ -501,9 +500,7 @@ function judgeJob(
         input,
         origin: { kind: 'gen', seed: job.seed, level: 3, index: genIndex },
       };
-      // enriched here (the comparator's rule trail and allowed sets, compare.ts), in the workers side by side,
-      // rather than by the run's one thread while it writes the report
-      results.push(enrichResult(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass })));
+      results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
     }
   };
   // the given cases kept whole, the library cases and the sampled window case by case; past them
