@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { Expectation } from '../compare/expectations.js';
 import { judgeEnriched } from '../compare/judge-run.js';
 import { enrichResult } from '../compare/compare.js';
+import { opAndType } from '../catalog/parse.js';
 import { PlainPass, copyResult, lineOf } from './lines.js';
 import { editionCheck, findingsWithEditions } from '../compare/editions.js';
 import { renderHtml } from './html.js';
@@ -273,7 +274,8 @@ export class RunRecorder {
   /**
    * this.results[i] through enrichResult (compare.ts), for i below its length: done a few ms at a
    * time while the event loop is free (a gpu run waits on its workers), the rest when the report is
-   * written, which then judges them as judgeRun would have.
+   * written, which then judges them as judgeRun would have. The report page's parse of each
+   * instruction (opAndType, memoised) is done on the way too.
    */
   private readonly enriched: EntryResult[] = [];
   private enriching: NodeJS.Immediate | undefined;
@@ -286,7 +288,12 @@ export class RunRecorder {
       const { results, enriched } = this;
       while (enriched.length < results.length && performance.now() < until) {
         const end = Math.min(results.length, enriched.length + 64);
-        for (let i = enriched.length; i < end; i++) enriched.push(enrichResult(results[i]!));
+        for (let i = enriched.length; i < end; i++) {
+          const r = results[i]!;
+          enriched.push(enrichResult(r));
+          // the page's row facts (the operation and type read from the instruction: parsed once per instruction, html.ts)
+          opAndType(r.ptx, r.id);
+        }
       }
       if (enriched.length < results.length) this.enrichSoon();
     });
