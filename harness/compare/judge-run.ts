@@ -13,16 +13,6 @@ export interface JudgedRun {
   readonly outcomes: ExpectationOutcome[];
 }
 
-export function judgeRun(
-  raw: readonly EntryResult[],
-  expectations: readonly Expectation[] = [],
-  covered: readonly string[] = [],
-  coveredEntries: readonly string[] = [],
-  observedElsewhere: ReadonlySet<string> = new Set(),
-): JudgedRun {
-  return judgeEnriched(raw.map(enrichResult), expectations, covered, coveredEntries, observedElsewhere);
-}
-
 /** judgeRun of results already enriched (each through enrichResult: the recorder does it as they come, while the run waits). */
 export function judgeEnriched(
   enriched: readonly EntryResult[],
@@ -34,4 +24,9 @@ export function judgeEnriched(
   const { results: expected, outcomes } = applyExpectations(enriched, expectations, covered, coveredEntries, observedElsewhere);
   const { findings, results } = findingsOf(expected);
   return { results, findings, outcomes };
+}
+
+/** The results through every step: enriched, then judgeEnriched's (the same expectations and coverage). */
+export function judgeRun(raw: readonly EntryResult[], ...rest: Parameters<typeof judgeEnriched> extends [unknown, ...infer R] ? R : never): JudgedRun {
+  return judgeEnriched(raw.map(enrichResult), ...rest);
 }
