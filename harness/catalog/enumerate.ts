@@ -481,12 +481,14 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
           seen.add(id);
           const kept = keep(id);
           const asVariant = wantV && kept;
-          const forIsa = pins.some((p) => keep(`${id}@ptx${p}`)) && isaPinsOf(fam, opts.target, tmp).some((p) => keep(`${id}@ptx${p}`));
+          const mayIsa = pins.some((p) => keep(`${id}@ptx${p}`));
+          if (!asVariant && !mayIsa && !(wantN && kept)) return;
+          // the rules first (most of a product is invalid), the variant's own PTX ISA pins only for a valid one
+          if (statusOf(fam, tmp) === 'invalid') return;
+          const forIsa = mayIsa && isaPinsOf(fam, opts.target, tmp).some((p) => keep(`${id}@ptx${p}`));
           if (!asVariant && !forIsa && !(wantN && kept)) return;
-          const q = { ...tmp };
-          if (statusOf(fam, q) === 'invalid') return;
           known.add(id);
-          if (asVariant || forIsa) picked.push({ q, asVariant, forIsa });
+          if (asVariant || forIsa) picked.push({ q: { ...tmp }, asVariant, forIsa });
         },
       );
     }
