@@ -1,10 +1,12 @@
 /**
- * The catalog cache (`<cacheDir>/catalog/`): a whole selection of catalog entries (the default run's
- * 67,828 for sm_90) kept in the shared-parts JSON form (util/shared-json.ts), keyed by everything the
- * enumeration reads: the harness's code (util/code-fingerprint.ts), the spec edition, the target,
- * the PTX ISA version and the selection's options. A later run with the same key reads the
- * entries back (about 0.3 s here against 3-4 s to enumerate them) and judges them as before:
- * tests/catalog/cache.test.ts holds the read-back entries equal to the enumerated ones.
+ * The catalog cache (`<cacheDir>/catalog/`): a whole selection of catalog entries kept in the
+ * shared-parts JSON form (util/shared-json.ts), keyed by everything the enumeration reads: the
+ * harness's code (util/code-fingerprint.ts), the spec edition, the target, the PTX ISA version and the
+ * selection's options. The gpu backend's plan uses it (its 17,936 sm_90 variants, and the multicast
+ * families' it skips). Read back, the whole 67,828-entry sm_90 catalog takes about 0.3 s here against
+ * 3-4 s to enumerate; writing it costs about 2 s (every object of the catalog encoded), which is why
+ * the CPU run, whose empty-cache run that would slow, enumerates instead. tests/catalog/cache.test.ts
+ * holds the read-back entries equal to the enumerated ones.
  *
  * A file that does not parse, or holds another key, is enumerated again and rewritten (temporary
  * name, then rename); a directory that cannot be written only costs the enumeration. The newest
@@ -73,16 +75,6 @@ export function cachedCatalog(dir: string | undefined, key: CatalogKey, make: ()
   const hit = readCachedCatalog(dir, key);
   if (hit) return hit;
   const made = make();
-  writeCachedCatalog(dir, key, made);
-  return made;
-}
-
-/** cachedCatalog, for an enumeration that gives the event loop turns. */
-export async function cachedCatalogAsync(dir: string | undefined, key: CatalogKey, make: () => Promise<CatalogEntry[]>): Promise<CatalogEntry[]> {
-  if (!dir) return make();
-  const hit = readCachedCatalog(dir, key);
-  if (hit) return hit;
-  const made = await make();
   writeCachedCatalog(dir, key, made);
   return made;
 }

@@ -4,6 +4,7 @@
  */
 import { modulePtxFor } from '../arch/targets.js';
 import { childCommand, holdBytes, prestartBytes, runGpuBackend } from '../backends/gpu/backend.js';
+import { wholeLibraryRun } from '../backends/gpu/prestart.js';
 import { collectCases } from '../case-readers/sources.js';
 import type { CaseBatch } from '../case-readers/packed.js';
 import { streamVectors, validateAndHold, vectorFilesSize } from '../case-readers/vectors.js';
@@ -78,7 +79,7 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
     worker: childCommand('worker'),
     prestart,
     // the default run (every variant, no shard): workers and CUDA contexts start while the plan is made
-    startEarly: !wantsCases && !opts.filter && !opts.shard,
+    startEarly: wholeLibraryRun(opts),
     ...(hooks.gpuPool ? { pool: hooks.gpuPool } : {}),
     ...(hooks.memoryDevice !== undefined ? { memoryDevice: hooks.memoryDevice } : {}),
     onProgress: (m) => io.err(m),

@@ -79,23 +79,19 @@ export function encodeShared(value: unknown): SharedJson {
       }
       w = node(n);
     } else {
-      const keys = Object.keys(v);
+      // the keys JSON keeps (undefined and functions left out), in order, and their values' words
+      const keys: string[] = [];
       const n: number[] = [0];
-      let sk = '';
-      for (const k of keys) {
+      for (const k of Object.keys(v)) {
         const x = (v as Record<string, unknown>)[k];
         if (x === undefined || typeof x === 'function') continue;
-        sk += `${k}\0`;
+        keys.push(k);
         n.push(enc(x));
       }
+      const sk = keys.join('\0');
       let s = shapeIds.get(sk);
       if (s === undefined) {
-        shapes.push(
-          keys.filter((k) => {
-            const x = (v as Record<string, unknown>)[k];
-            return x !== undefined && typeof x !== 'function';
-          }),
-        );
+        shapes.push(keys);
         shapeIds.set(sk, (s = shapes.length - 1));
       }
       n[0] = s + 1;

@@ -104,7 +104,7 @@ const STREAM_WORKERS = 8;
  * another (about 0.13 s each on an H200), and every worker waits for all of them. The default run on
  * a 16-core H200 host: 16 workers 6.8 s warm (33.8 worker-s starting contexts), 8 workers 6.0 s (8.4).
  */
-export const GPU_WORKERS = 8;
+const GPU_WORKERS = 8;
 const defaultWorkers = () => Math.min(availableParallelism(), GPU_WORKERS);
 
 /** The default run's workers, their CUDA contexts starting now (prestart.ts). */

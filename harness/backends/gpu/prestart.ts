@@ -8,17 +8,28 @@
 import { existsSync } from 'node:fs';
 import type { WorkerPool } from './pool.js';
 
-export async function prestartGpuWorkers(o: {
-  readonly backend: string;
+/** The options that make a run the default gpu run's shape (every variant: no cases given, no --filter or --shard). */
+interface RunShape {
   readonly vectors: readonly string[];
   readonly case?: string;
   readonly filter?: string;
   readonly shard?: unknown;
-  readonly workers?: number;
-  /** The device node whose presence says an NVIDIA driver is loaded (tests name another file). */
-  readonly deviceNode?: string;
-}): Promise<WorkerPool | undefined> {
-  if ((o.backend !== 'gpu' && o.backend !== 'auto') || o.vectors.length || o.case !== undefined || o.filter !== undefined || o.shard) return undefined;
+}
+
+/** Whether a run is the whole library's (the gpu backend starts its workers early for it: startEarly). */
+export function wholeLibraryRun(o: RunShape): boolean {
+  return !o.vectors.length && o.case === undefined && !o.filter && !o.shard;
+}
+
+export async function prestartGpuWorkers(
+  o: RunShape & {
+    readonly backend: string;
+    readonly workers?: number;
+    /** The device node whose presence says an NVIDIA driver is loaded (tests name another file). */
+    readonly deviceNode?: string;
+  },
+): Promise<WorkerPool | undefined> {
+  if ((o.backend !== 'gpu' && o.backend !== 'auto') || !wholeLibraryRun(o)) return undefined;
   if (!existsSync(o.deviceNode ?? '/dev/nvidiactl')) return undefined;
   return (await import('./backend.js')).startGpuWorkers(o.workers);
 }
