@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../util/paths.js';
 import { type CaseSink, HAS_EXPECT_MEMORY, HAS_EXPECT_RETURNED, type PackVariant, SPACE_GLOBAL, SPACE_SHARED } from './packed.js';
 import { MAX_ELEMS, type PackFields, newPackFields, fileVariant, packItem, packSmall, packVariantOf, resetPackFields } from './pack-fields.js';
 
@@ -204,7 +205,11 @@ function load(): void {
   tried = true;
   const here = dirname(fileURLToPath(import.meta.url));
   // beside the repository's native/reader build, or beside a bundle (scripts/gpu/pack.mjs)
-  const paths = [resolve(here, '..', '..', 'native', 'reader', 'build', 'Release', 'vector_scan.node'), join(here, 'vector_scan.node')];
+  const paths = [
+    resolve(here, '..', '..', 'native', 'reader', 'build', 'Release', 'vector_scan.node'),
+    join(here, 'vector_scan.node'),
+    fromRoot('native', 'reader', 'build', 'Release', 'vector_scan.node'),
+  ];
   const req = createRequire(import.meta.url);
   for (const p of paths) {
     if (!existsSync(p)) continue;

@@ -3,11 +3,12 @@
  * through dlopen and the lane check), the lane table of params.h (each lane's place in its 16-byte
  * slot and the values the model allows there), element bytes, and the nvcc-only build script.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ElementFormat, FloatFormat } from '../numerics/formats.js';
 import { comparePtx } from '../arch/targets.js';
 import { hexBits } from '../numerics/hex.js';
+import { fromRoot } from '../util/paths.js';
 
 /** One lane to check: its element and lane, the bits some allowed outcome has, whether any NaN is allowed. */
 export interface LaneCheck {
@@ -71,7 +72,9 @@ export function buildScript(arch: string): string {
 
 /** The C++ files of a reproducer: driver.h, and the host program named (host-contention.cpp, host-case.cpp, host-launch.cpp, host-sweep.cpp) as host.cpp. */
 export function cppFiles(host: 'host-contention.cpp' | 'host-case.cpp' | 'host-launch.cpp' | 'host-sweep.cpp'): Record<string, string> {
-  return { 'driver.h': readFileSync(join(import.meta.dirname, 'driver.h'), 'utf8'), 'host.cpp': readFileSync(join(import.meta.dirname, host), 'utf8') };
+  // beside this module, or (bundled) in the package's harness/repro/
+  const dir = existsSync(join(import.meta.dirname, 'driver.h')) ? import.meta.dirname : fromRoot('harness', 'repro');
+  return { 'driver.h': readFileSync(join(dir, 'driver.h'), 'utf8'), 'host.cpp': readFileSync(join(dir, host), 'utf8') };
 }
 
 /** The GPU a report's run was on, as a reproducer's README names it (never the host's CPU in its place). */

@@ -16,10 +16,13 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * The package root: two folders above this module where package.json is there (the source tree),
- * else the directory the process started in (a bundle of scripts/gpu/pack.mjs, which sits apart from
- * the package and is run from the folder holding cases/).
+ * else PTXCONF_PACKAGE_ROOT (set by scripts/conformance.mjs for its bundle in .cache/bundle/), else
+ * the directory the process started in (a bundle of scripts/gpu/pack.mjs, which sits apart from the
+ * package and is run from the folder holding cases/).
  */
-export const PACKAGE_ROOT: string = ((up) => (existsSync(join(up, 'package.json')) ? up : process.cwd()))(resolve(import.meta.dirname, '..', '..'));
+export const PACKAGE_ROOT: string = ((up) => (existsSync(join(up, 'package.json')) ? up : (process.env.PTXCONF_PACKAGE_ROOT ?? process.cwd())))(
+  resolve(import.meta.dirname, '..', '..'),
+);
 
 /** A path inside the package root (an internal default: cases/litmus, reports/out, ...); an absolute one as it is. */
 export function fromRoot(...parts: string[]): string {

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../../util/paths.js';
 
 export interface Launcher {
   status(): { driver: boolean; reason?: string };
@@ -123,6 +124,7 @@ function candidates(): string[] {
     process.env.PTX_CONFORMANCE_ADDON,
     resolve(here, '..', '..', '..', 'native', 'build', 'Release', 'cuda_launcher.node'),
     join(here, 'cuda_launcher.node'),
+    fromRoot('native', 'build', 'Release', 'cuda_launcher.node'),
   ].filter((p): p is string => !!p);
 }
 
@@ -143,7 +145,7 @@ export function loadLauncher(): LoadResult {
       errors.push(`${p}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  const statusFile = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'native', 'build', 'status.json');
+  const statusFile = fromRoot('native', 'build', 'status.json');
   let built = '';
   if (existsSync(statusFile)) {
     const s = JSON.parse(readFileSync(statusFile, 'utf8')) as { built: boolean; reason?: string };

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../../util/paths.js';
 import type { Handle, MulticastDriver, MulticastKernel } from './driver.js';
 
 interface Binding {
@@ -34,9 +35,11 @@ interface Binding {
 /** The binding, or why it cannot be loaded. */
 export function loadMulticastBinding(): { binding: Binding; path: string } | { reason: string } {
   const here = dirname(fileURLToPath(import.meta.url));
-  const paths = [process.env.PTX_CONFORMANCE_MULTICAST_ADDON, resolve(here, '..', '..', '..', 'native', 'build', 'Release', 'cuda_multicast.node')].filter(
-    (p): p is string => !!p,
-  );
+  const paths = [
+    process.env.PTX_CONFORMANCE_MULTICAST_ADDON,
+    resolve(here, '..', '..', '..', 'native', 'build', 'Release', 'cuda_multicast.node'),
+    fromRoot('native', 'build', 'Release', 'cuda_multicast.node'),
+  ].filter((p): p is string => !!p);
   const req = createRequire(import.meta.url);
   for (const p of paths) {
     if (!existsSync(p)) continue;

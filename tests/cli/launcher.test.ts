@@ -1,0 +1,93 @@
+/**
+ * scripts/conformance.mjs (`npm run conformance`) runs the CLI from an esbuild bundle of the harness
+ * and rebuilds it when a file it was made of changed. The bundle answers as the TypeScript under tsx
+ * does: the same --list, the same verdicts of a reference run over a user's vector file (its case
+ * child bundled too, the package's cases/ found from the bundle's folder), the same usage error and
+ * exit code; a stale stamp makes a new bundle, a fresh one is used as it is.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+const LAUNCHER = join(ROOT, 'scripts', 'conformance.mjs');
+const bundleDir = join(ROOT, '.cache', `bundle-test-${process.pid}`);
+const scratch = mkdtempSync(join(tmpdir(), 'ptxconf-launcher-'));
+afterAll(() => {
+  rmSync(bundleDir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function launch(args: string[], bundle: boolean): { code: number | null; out: string; err: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, PTXCONF_BUNDLE_DIR: bundleDir, INIT_CWD: scratch };
+  if (bundle) delete env.PTXCONF_NO_BUNDLE;
+  else env.PTXCONF_NO_BUNDLE = '1';
+  const r = spawnSync(process.execPath, [LAUNCHER, ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const current = () => JSON.parse(readFileSync(join(bundleDir, 'current.json'), 'utf8')) as { name: string; inputs: string[]; stamp: string };
+const verdicts = (dir: string) =>
+  gunzipSync(readFileSync(join(dir, 'results.jsonl.gz')))
+    .toString()
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => {
+      const o = JSON.parse(l) as { id: string; verdict: string };
+      return `${o.id} ${o.verdict}`;
+    })
+    .sort();
+
+describe('npm run conformance through the bundle', () => {
+  it('builds the bundle once, answers --list as tsx does, and reuses it while its files are unchanged', () => {
+    const args = ['--list', '--filter', 'atom.global.add.f32'];
+    const b = launch(args, true);
+    expect(b.err).not.toContain('no bundle');
+    expect(b.code).toBe(0);
+    const first = current();
+    expect(readdirSync(join(bundleDir, first.name)).sort()).toEqual(
+      ['case-child.mjs', 'cli.mjs', 'executor.mjs', 'multicast-child.mjs', 'spawn-child.mjs', 'worker.mjs'].sort(),
+    );
+    // the harness's sources are among the inputs the stamp covers
+    expect(first.inputs).toContain('harness/cli/main.ts');
+    expect(first.inputs).toContain('harness/catalog/enumerate.ts');
+    const t = launch(args, false);
+    expect(t.code).toBe(0);
+    expect(b.out).toBe(t.out);
+    expect(b.out).toContain('atom.global.add.f32\tvariant\taccept');
+    expect(launch(args, true).out).toBe(t.out);
+    expect(current().name).toBe(first.name);
+  }, 120_000);
+
+  it('builds again when the stamp no longer matches the files', () => {
+    const before = current();
+    // as if harness/cli/main.ts had another size or time than when the bundle was made
+    writeFileSync(join(bundleDir, 'current.json'), JSON.stringify({ ...before, stamp: before.stamp.replace(/^(harness\/cli\/main\.ts) \d+/m, '$1 1') }));
+    expect(launch(['--list', '--filter', 'red.global.add.f32'], true).code).toBe(0);
+    const after = current();
+    expect(after.name).not.toBe(before.name);
+    expect(after.stamp).toBe(before.stamp);
+  }, 120_000);
+
+  it('runs a reference run of a user vector file with the same verdicts, and a usage error the same way', () => {
+    writeFileSync(
+      join(scratch, 'v.jsonl'),
+      '{"instruction": "atom.global.add.f32"}\n{"name": "one", "memory": ["0x3f800000"], "operands": {"b": ["0x3f800000"]}}\n{"name": "nan", "memory": ["0x7fc00000"], "operands": {"b": ["0x3f800000"]}}\n',
+    );
+    const run = (bundle: boolean) =>
+      launch(['--backend', 'reference', '--vectors', 'v.jsonl', '--report', bundle ? 'rb' : 'rt', '--filter', 'atom.global.add.f32'], bundle);
+    const b = run(true);
+    const t = run(false);
+    expect(b.code, b.err).toBe(t.code);
+    expect(verdicts(join(scratch, 'rb'))).toEqual(verdicts(join(scratch, 'rt')));
+    expect(verdicts(join(scratch, 'rb')).length).toBeGreaterThanOrEqual(2);
+    const bad = launch(['--no-such-flag'], true);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(launch(['--no-such-flag'], false).err);
+    expect(bad.err).not.toMatch(/\n\s+at .*:\d+:\d+\)?\n/);
+  }, 180_000);
+});
