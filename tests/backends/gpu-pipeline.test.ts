@@ -6,7 +6,7 @@
  * recorded H100 runs of the new pipeline replayed through the comparator.
  */
 import { judgedAgainst } from '../helpers/spec.js';
-import { readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -182,6 +182,26 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
       }
     },
     300_000,
+  );
+  it.skipIf(typeof p === 'string')(
+    'the run starts before the SASS is read (a cuobjdump that takes 2 s a cubin): every result still carries its kernel SASS, none the placeholder',
+    async () => {
+      const cache = join(tmpdir(), `ptxconf-cubins-sass-${process.pid}`);
+      const bin = join(cache, 'bin');
+      mkdirSync(bin, { recursive: true });
+      copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'fake-cuobjdump.sh'), join(bin, 'cuobjdump'));
+      const { SASS_LATER } = await import('../../harness/backends/gpu/module-set.js');
+      try {
+        const a = await run({ PATH: `${bin}:${process.env.PATH}`, FAKE_CUOBJDUMP_SLEEP: '2' }, cache, 50);
+        const cases = a.list.filter((x) => (x as { kind?: string }).kind === 'case') as unknown as { sass?: string }[];
+        expect(cases.length).toBeGreaterThan(6);
+        expect(new Set(cases.map((c) => c.sass))).toEqual(new Set(['ATOM.E.FAKE']));
+        expect(cases.some((c) => c.sass === SASS_LATER)).toBe(false);
+      } finally {
+        rmSync(cache, { recursive: true, force: true });
+      }
+    },
+    240_000,
   );
   it.skipIf(typeof p === 'string')(
     'packed given cases (vector files read into slots) go to the workers as slots: the same results as the same cases as objects, flipped bits caught, generic cases in shared memory',

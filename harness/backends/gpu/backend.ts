@@ -24,13 +24,14 @@ import { gpuFamily } from '../../registry/gpu.js';
 import { KEEP_WHOLE } from '../../report/recorder.js';
 import type { EntryResult } from '../../report/types.js';
 import type { Ptxas } from '../ptxas/toolchain.js';
-import { type CompiledModule, compileModules } from './cache.js';
+import { compileModules } from './cache.js';
+import { GEN, ModuleSet, SASS_LATER } from './module-set.js';
 import { genModule } from './gen-kernel.js';
 import type { DeviceInfo } from './driver.js';
-import { WIDE_LIBRARY_BYTES, inPlan, notKept, ownCases, placeCase, skippedCase, wideShape } from './placement.js';
+import { type Group, WIDE_LIBRARY_BYTES, inPlan, notKept, ownCases, placeCase, skippedCase, variantOf, wideShape } from './placement.js';
 import { type GpuPlan, type GpuVariant, GivenPlan, gpuPlan, moduleText } from './plan.js';
 import { WorkerPool } from './pool.js';
-import { type KernelShape, slotsPerCase } from './family.js';
+import { slotsPerCase } from './family.js';
 import type { GpuJob } from './worker.js';
 import { isolateJob } from './isolate-job.js';
 import { MEMORY_DEVICE_ENV } from '../../peer/guard.js';
@@ -254,38 +255,45 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let dispatched = 0;
   let lastNote = 0;
   let tr = performance.now();
-  // the compiled modules: the plan's (MODULE_SIZE variants each), or those GivenPlan makes of the variants the cases use
-  const modules: (CompiledModule | undefined)[] = [];
+  // the modules: the plan's (MODULE_SIZE variants each), or those GivenPlan makes of the variants the cases use
   const moduleOf = (v: GpuVariant): number | undefined => (plan ? v.module : given!.moduleOf(v));
-  const isCompiled = (v: GpuVariant) => {
-    const m = moduleOf(v);
-    return m !== undefined && modules[m] !== undefined;
-  };
+  const mods = new ModuleSet();
+  const isCompiled = (v: GpuVariant) => mods.ready(moduleOf(v));
   const cstats = { compiled: 0, cached: 0 };
   let compileMs = 0;
-  let genCubin: string | undefined;
+  const genWanted = process.env.PTXCONF_DEVICE_GEN !== '0';
+  /** Compiles the modules of `vs` (and the level-3 generator's, when a job generates); the cubins are ready (ModuleSet) as they come, the promise ends with the last SASS. */
   const compile = async (vs: readonly GpuVariant[], generates: boolean) => {
     const t0 = performance.now();
     given?.assign(vs);
     const need = new Set(vs.map((v) => moduleOf(v)!));
     const count = plan ? plan.modules.length : given!.modules.length;
-    const texts = Array.from({ length: count }, (_, i) => (need.has(i) && !modules[i] ? (plan ? moduleText(plan, i) : given!.text(i)) : undefined));
-    if (texts.some((t) => t !== undefined)) {
-      const r = await compileModules(texts, {
-        ptxas: opts.ptxas,
-        arch: opts.target.name,
-        cacheDir: opts.cacheDir,
-        onProgress: (d, total, cached) => opts.onProgress?.(`gpu modules: ${d}/${total} ready (${cached} from the cubin cache)`),
-      });
-      r.modules.forEach((m, i) => m && (modules[i] = m));
-      cstats.compiled += r.stats.compiled;
-      cstats.cached += r.stats.cached;
-    }
-    // the level-3 generator kernel, when any job generates (PTXCONF_DEVICE_GEN=0 keeps it on the CPU)
-    if (generates && !genCubin && process.env.PTXCONF_DEVICE_GEN !== '0') {
-      const g = await compileModules([genModule(opts.target.name, opts.ptx)], { ptxas: opts.ptxas, arch: opts.target.name, cacheDir: opts.cacheDir });
-      genCubin = g.modules[0]!.cubin;
-    }
+    const texts = Array.from({ length: count }, (_, i) => (need.has(i) && !mods.ready(i) ? (plan ? moduleText(plan, i) : given!.text(i)) : undefined));
+    // the level-3 generator kernel, when any job generates (PTXCONF_DEVICE_GEN=0 keeps it on the CPU): compiled beside them, not counted
+    const gen =
+      generates && genWanted && !mods.ready(GEN)
+        ? compileModules([genModule(opts.target.name, opts.ptx)], {
+            ptxas: opts.ptxas,
+            arch: opts.target.name,
+            cacheDir: opts.cacheDir,
+            noSass: true,
+            onCubin: (_, cubin) => mods.cubin(GEN, cubin),
+            onSass: (_, sass) => mods.sass(GEN, sass),
+          })
+        : undefined;
+    const main = texts.some((t) => t !== undefined)
+      ? compileModules(texts, {
+          ptxas: opts.ptxas,
+          arch: opts.target.name,
+          cacheDir: opts.cacheDir,
+          onProgress: (d, total, cached) => opts.onProgress?.(`gpu modules: ${d}/${total} ready (${cached} from the cubin cache)`),
+          onCubin: (i, cubin) => mods.cubin(i, cubin),
+          onSass: (i, sass) => mods.sass(i, sass),
+        })
+      : undefined;
+    const [r] = await Promise.all([main, gen]);
+    cstats.compiled += r?.stats.compiled ?? 0;
+    cstats.cached += r?.stats.cached ?? 0;
     compileMs += performance.now() - t0;
   };
   // one worker per core (4 more measured no faster on the H100: 47.8 vs 47.2 M/s)
@@ -304,9 +312,23 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     // the peer command's memory device goes to the workers in their environment (peer/guard.ts reads it there)
     pool = new WorkerPool(opts.worker, workers, 600_000, poolEnv);
   };
+  // jobs sent before their module's SASS was read: their results wait for it (fillSass)
+  const sassLater = new Map<number, { m: number; kernel: string; name: string }>();
   const full = (j: Omit<GpuJob, 'id' | 'cubin' | 'sass'>, gv: GpuVariant, id: number): GpuJob => {
-    const m = modules[moduleOf(gv)!]!;
-    return { ...j, id, cubin: m.cubin, sass: m.sass[j.kernel] ?? m.sass[gv.name] ?? 'no SASS evidence (cuobjdump missing)', ...(genCubin ? { genCubin } : {}) };
+    const m = moduleOf(gv)!;
+    const sass = mods.sassOf(m, j.kernel, gv.name);
+    if (sass === SASS_LATER) sassLater.set(id, { m, kernel: j.kernel, name: gv.name });
+    const genCubin = j.generated > 0 ? mods.cubinOf(GEN) : undefined;
+    return { ...j, id, cubin: mods.cubinOf(m)!, sass, ...(genCubin ? { genCubin } : {}) };
+  };
+  /** A job's results with the SASS its module's disassembly found, once it has (they are held until then). */
+  const fillSass = async (id: number, rs: EntryResult[]): Promise<EntryResult[]> => {
+    const at = sassLater.get(id);
+    if (!at) return rs;
+    sassLater.delete(id);
+    await mods.sassRead(at.m);
+    const sass = mods.sassOf(at.m, at.kernel, at.name);
+    return rs.map((r) => (r.sass === SASS_LATER ? { ...r, sass } : r));
   };
   const inflight = new Set<Promise<void>>();
   const failures: unknown[] = [];
@@ -324,7 +346,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
           ms.make += out.ms.make;
           ms.gpu += out.ms.gpu;
           ms.judge += out.ms.judge;
-          emit(out.results);
+          emit(await fillSass(out.id, out.results));
         }
       } else {
         opts.onProgress?.(`gpu: a worker failed (${o.failed}) on a batch of ${batch.length} jobs (${batch[0]!.variant.id}...); isolating each`);
@@ -333,7 +355,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
           const r = await isolateJob(job, opts.executor, o.failed);
           add(r.totals);
           cases += r.cases;
-          emit(r.results);
+          emit(await fillSass(job.id, r.results));
         }
       }
       done += batch.length;
@@ -482,13 +504,15 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       for (const g of groups.values()) if (g.cases.length || g.packed?.n) await flush(g);
     }
 
-    if (!streaming) {
-      await compile(
-        [...new Set(jobVariant)],
-        jobs.some((j) => j.generated > 0),
-      );
-      if (jobs.length) startPool(jobs.length);
-    }
+    // not streaming: the modules compile while the batches wait for theirs (the run starts on the first one ready)
+    const compiling = streaming
+      ? Promise.resolve()
+      : compile(
+          [...new Set(jobVariant)],
+          jobs.some((j) => j.generated > 0),
+        );
+    compiling.catch(() => mods.abandon()); // awaited below, after what is in flight
+    if (!streaming && jobs.length) startPool(jobs.length);
     // batches of the remaining jobs in plan order (neighbouring variants share a module)
     const order = jobs.map((_, id) => id).sort((x, y) => jobVariant[x]!.index - jobVariant[y]!.index);
     const size = (id: number) =>
@@ -508,9 +532,17 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     if (cur.length) batches.push(cur);
     const offset = dispatched;
     // Promise.all once: racing a set of thousands of batches again after each one ended cost the
-    // parent O(batches^2) and left the workers waiting (31 M/s instead of 67 M/s on the H100)
-    const rest = batches.map((ids) => dispatch(ids.map((id) => full(jobs[id]!, jobVariant[id]!, offset + id))));
+    // parent O(batches^2) and left the workers waiting (31 M/s instead of 67 M/s on the H100); each
+    // batch goes once its modules' cubins (and the generator's, when it generates) are ready
+    const rest = batches.map(async (ids) => {
+      const need = [...new Set(ids.map((id) => moduleOf(jobVariant[id]!)!)), ...(genWanted && ids.some((id) => jobs[id]!.generated > 0) ? [GEN] : [])];
+      await Promise.race([mods.cubinsReady(need), compiling.then(() => mods.cubinsReady(need, true))]);
+      return dispatch(ids.map((id) => full(jobs[id]!, jobVariant[id]!, offset + id)));
+    });
     await Promise.allSettled([...inflight, ...rest]);
+    // a ptxas failure first (the batches waiting on its module never went), then a worker's
+    await Promise.allSettled([...inflight]);
+    await compiling;
     if (failures.length) throw failures[0];
     opts.onProgress?.(`gpu: ${done}/${dispatched} jobs, ${cases} cases judged`);
   } finally {
@@ -550,20 +582,4 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       ...notKept(totals, keptPasses, keptObserved),
     },
   };
-}
-
-/** Given cases waiting to become a job: objects, and packed cases of one file. */
-interface Group {
-  readonly gv: GpuVariant;
-  readonly mode: 0 | 1;
-  /** The kernel and launch shape of the group's cases (the variant's, or its wide kernel's for one size). */
-  readonly kernel: string;
-  readonly shape: KernelShape;
-  cases: Case[];
-  packed?: PackedCases | undefined;
-}
-
-function variantOf(gv: GpuVariant) {
-  const e = gv.entry;
-  return { family: e.family, q: e.q, ptx: e.ptx, id: e.id };
 }

@@ -3,14 +3,14 @@
  * cubin and the SASS mnemonics cuobjdump found per kernel live under `<cacheDir>/cubin/<key>.*`,
  * with a manifest (`<key>.json`) holding the cubin's sha256, so a truncated or altered file is
  * detected and compiled again. Writes are atomic (temporary name, then rename), so two runs sharing
- * a cache never read half a file. Compilation runs several ptxas at once; each module's SASS
- * extraction follows its compilation in the same task, in parallel with the other compilations.
+ * a cache never read half a file. Compilation runs several ptxas at once, then the SASS extraction
+ * of what they compiled (compileModules).
  */
 import type { Ptxas } from '../ptxas/toolchain.js';
 import type { Shard } from '../../util/shard.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -84,11 +84,25 @@ export function lookup(dir: string, key: string): CompiledModule | undefined {
 
 /**
  * Compiles (or finds) every module; `texts[i]` undefined means module i is not needed. Returns the
- * cubin paths by module index.
+ * modules by index once every cubin and its SASS are there. Up to one ptxas or cuobjdump per core
+ * runs at once, ptxas first: each module's disassembly waits until no module is left to compile, so
+ * that a caller running cubins as they come (onCubin) starts on the first one as soon as it is
+ * compiled, and the SASS (onSass) follows. A cached module calls both before the first await.
  */
 export async function compileModules(
   texts: readonly (string | undefined)[],
-  opts: { ptxas: { path: string; versionLine: string }; arch: string; cacheDir: string; onProgress?: (done: number, total: number, cached: number) => void },
+  opts: {
+    ptxas: { path: string; versionLine: string };
+    arch: string;
+    cacheDir: string;
+    onProgress?: (done: number, total: number, cached: number) => void;
+    /** Module i's cubin is at `cubin`, ready to load (its SASS may still be read). */
+    onCubin?: (i: number, cubin: string) => void;
+    /** Module i's SASS per kernel. */
+    onSass?: (i: number, sass: Readonly<Record<string, string>>) => void;
+    /** No SASS wanted (the level-3 generator's module): none read, {} kept. */
+    noSass?: boolean;
+  },
 ): Promise<{ modules: (CompiledModule | undefined)[]; stats: CompileStats }> {
   const t0 = performance.now();
   const dir = join(opts.cacheDir, 'cubin');
@@ -103,37 +117,47 @@ export async function compileModules(
     if (hit) {
       modules[i] = hit;
       stats.cached++;
+      opts.onCubin?.(i, hit.cubin);
+      opts.onSass?.(i, hit.sass);
     } else todo.push(i);
   });
   let next = 0;
   let done = stats.cached;
   const total = stats.cached + todo.length;
   opts.onProgress?.(done, total, stats.cached);
+  // compiled modules whose SASS is still to read
+  const disassemble: number[] = [];
+  const compileOne = async (i: number) => {
+    const base = join(dir, keys[i]!);
+    const tmp = `${base}.tmp-${process.pid}-${i}`;
+    writeFileSync(`${tmp}.ptx`, texts[i]!);
+    try {
+      await run(opts.ptxas.path, ['-arch', opts.arch, `${tmp}.ptx`, '-o', `${tmp}.cubin`], { maxBuffer: 1 << 26 });
+    } catch (e) {
+      const msg = (e as { stderr?: string }).stderr?.trim().split('\n').slice(0, 5).join('\n') ?? String(e);
+      throw new Error(`ptxas failed on gpu module ${i} (${tmp}.ptx kept): ${msg}`);
+    }
+    // the cubin in its place now; the manifest (what lookup reads) once the SASS is read
+    renameSync(`${tmp}.cubin`, `${base}.cubin`);
+    rmSync(`${tmp}.ptx`, { force: true });
+    stats.compiled++;
+    opts.onProgress?.(++done, total, stats.cached);
+    opts.onCubin?.(i, `${base}.cubin`);
+    disassemble.push(i);
+  };
+  const readSass = async (i: number) => {
+    const base = join(dir, keys[i]!);
+    const sass = opts.noSass ? {} : await sassByKernel(`${base}.cubin`);
+    writeAtomic(`${base}.json`, JSON.stringify({ sha256: sha(readFileSync(`${base}.cubin`)), ptxas: opts.ptxas.versionLine, arch: opts.arch, sass }));
+    modules[i] = { cubin: `${base}.cubin`, sass, cached: false };
+    opts.onSass?.(i, sass);
+  };
   await Promise.all(
     Array.from({ length: Math.max(1, Math.min(availableParallelism(), todo.length)) }, async () => {
-      while (next < todo.length) {
-        const i = todo[next++]!;
-        const base = join(dir, keys[i]!);
-        const tmp = `${base}.tmp-${process.pid}-${i}`;
-        writeFileSync(`${tmp}.ptx`, texts[i]!);
-        try {
-          await run(opts.ptxas.path, ['-arch', opts.arch, `${tmp}.ptx`, '-o', `${tmp}.cubin`], { maxBuffer: 1 << 26 });
-        } catch (e) {
-          const msg = (e as { stderr?: string }).stderr?.trim().split('\n').slice(0, 5).join('\n') ?? String(e);
-          throw new Error(`ptxas failed on gpu module ${i} (${tmp}.ptx kept): ${msg}`);
-        }
-        const sass = await sassByKernel(`${tmp}.cubin`);
-        const cubin = readFileSync(`${tmp}.cubin`);
-        renameSync(`${tmp}.cubin`, `${base}.cubin`);
-        writeAtomic(`${base}.json`, JSON.stringify({ sha256: sha(cubin), ptxas: opts.ptxas.versionLine, arch: opts.arch, sass }));
-        try {
-          (await import('node:fs')).rmSync(`${tmp}.ptx`, { force: true });
-        } catch {
-          // leftover temporary PTX: harmless
-        }
-        modules[i] = { cubin: `${base}.cubin`, sass, cached: false };
-        stats.compiled++;
-        opts.onProgress?.(++done, total, stats.cached);
+      for (;;) {
+        if (next < todo.length) await compileOne(todo[next++]!);
+        else if (disassemble.length) await readSass(disassemble.shift()!);
+        else return;
       }
     }),
   );

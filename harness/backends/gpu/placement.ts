@@ -6,7 +6,7 @@
  */
 import type { Shard } from '../../util/shard.js';
 import { findTarget } from '../../arch/targets.js';
-import { type CaseBatch, isPacked } from '../../case-readers/packed.js';
+import { type CaseBatch, type PackedCases, isPacked } from '../../case-readers/packed.js';
 import type { Case } from '../../case-readers/types.js';
 import { enumerateMatching } from '../../catalog/enumerate.js';
 import { families } from '../../registry/index.js';
@@ -121,4 +121,21 @@ export async function* ownCases(
     if (isPacked(b)) yield b.filter((i) => (runs.has(b.variantId(i)) ? mine.has(b.variantId(i)) : n++ % shard.count === shard.index));
     else yield b.filter((c) => (runs.has(c.variant.id) ? mine.has(c.variant.id) : n++ % shard.count === shard.index));
   }
+}
+
+/** Given cases waiting to become a job: objects, and packed cases of one file. */
+export interface Group {
+  readonly gv: GpuVariant;
+  readonly mode: 0 | 1;
+  /** The kernel and launch shape of the group's cases (the variant's, or its wide kernel's for one size). */
+  readonly kernel: string;
+  readonly shape: KernelShape;
+  cases: Case[];
+  packed?: PackedCases | undefined;
+}
+
+/** The variant as a job names it. */
+export function variantOf(gv: GpuVariant) {
+  const e = gv.entry;
+  return { family: e.family, q: e.q, ptx: e.ptx, id: e.id };
 }
