@@ -69,12 +69,17 @@ export function writeCachedCatalog(dir: string, key: CatalogKey, entries: readon
   }
 }
 
-/** The entries of `make()`, read from the cache where `dir` holds them, else made and kept there. */
-export function cachedCatalog(dir: string | undefined, key: CatalogKey, make: () => CatalogEntry[]): CatalogEntry[] {
+/**
+ * The entries of `make()`, read from the cache where `dir` holds them, else made and kept there;
+ * `writeLater`: kept once the caller has given the event loop a turn (the gpu backend's plan, whose
+ * modules start compiling first: writing the plan's 29,000 entries takes 0.5-0.7 s).
+ */
+export function cachedCatalog(dir: string | undefined, key: CatalogKey, make: () => CatalogEntry[], writeLater = false): CatalogEntry[] {
   if (!dir) return make();
   const hit = readCachedCatalog(dir, key);
   if (hit) return hit;
   const made = make();
-  writeCachedCatalog(dir, key, made);
+  if (writeLater) setTimeout(() => writeCachedCatalog(dir, key, made), 0);
+  else writeCachedCatalog(dir, key, made);
   return made;
 }

@@ -17,7 +17,9 @@ run() {
   "$@" --backend gpu --arch "$arch" --cache-dir "$C" --report "/tmp/ptxconf-drb-$name" 2>&1 | START=$S $N "$d/stamp.mjs" > "$out/$name.log"
   ms=$(( $(date +%s%3N) - S ))
   v=$(zcat "/tmp/ptxconf-drb-$name/results.jsonl.gz" | $N -e "const l=require('fs').readFileSync(0,'utf8').trim().split('\n').map(x=>JSON.parse(x)).filter(o=>o.verdict).map(o=>o.id+' '+o.verdict).sort();console.log(l.length, require('crypto').createHash('sha256').update(l.join('\n')).digest('hex'))")
-  echo "$name $ms ms verdicts $v"
+  # the SASS each kept result carries (none may be the placeholder of a module whose SASS was still being read)
+  sass=$(zcat "/tmp/ptxconf-drb-$name/results.jsonl.gz" | $N -e "const l=require('fs').readFileSync(0,'utf8').trim().split('\n').map(x=>JSON.parse(x)).filter(o=>o.verdict&&o.kind==='case').map(o=>o.id+' '+(o.sass??'-')).sort();console.log(l.length, 'placeholders', l.filter(x=>x.endsWith('(SASS being read)')).length, require('crypto').createHash('sha256').update(l.join('\n')).digest('hex'))")
+  echo "$name $ms ms verdicts $v sass $sass"
   eval "ms_$name=$ms"
 }
 run cold sh "$B"

@@ -93,9 +93,11 @@ describe('the catalog cache', () => {
     expect(JSON.stringify(back)).toBe(JSON.stringify(fresh));
   });
 
-  it('keeps the catalog of the gpu backend plan: its accepted variants, run or skipped', () => {
+  it('keeps the catalog of the gpu backend plan: its accepted variants, run or skipped', async () => {
     const dir = scratch();
     const plan = gpuPlan(target.name, ptx, undefined, dir);
+    // written once the event loop has had a turn (the plan's modules start compiling first)
+    await new Promise((r) => setTimeout(r, 10));
     expect(readdirSync(join(dir, 'catalog')).filter((f) => f.endsWith('.json'))).toHaveLength(1);
     // gpuPlan keys by the gpu backend's families, in the registry's order; its entries read back
     const back = readCachedCatalog(dir, {
@@ -140,6 +142,16 @@ describe('the catalog cache', () => {
     writeFileSync(file, JSON.stringify({ ...o, key: o.key.replace('red.global.add.*', 'red.global.min.*') }));
     expect(readCachedCatalog(dir, key)).toBeUndefined();
     expect(again.length).toBeGreaterThan(0);
+  });
+
+  it('writeLater: kept once the caller gives the event loop a turn, not before', async () => {
+    const dir = scratch();
+    const key = { what: 'test-later', filter: 'red.shared::cta.*' };
+    const made = cachedCatalog(dir, key, () => enumerateMatching({ target, ptx, kinds: ['variant'], ...filterOptions('red.shared::cta.*') }), true);
+    expect(made.length).toBeGreaterThan(0);
+    expect(readCachedCatalog(dir, key)).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(readCachedCatalog(dir, key)).toEqual(JSON.parse(JSON.stringify(made)));
   });
 
   it('costs only the enumeration where the directory cannot be written', () => {

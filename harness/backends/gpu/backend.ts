@@ -195,8 +195,11 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     );
     const otherFamilies = families().filter((f) => !gpuFamily(f.id));
     const others = shardSlice(
-      cachedCatalog(opts.cacheDir, { what: 'gpu-others', target: opts.target.name, ptx: opts.ptx, families: otherFamilies.map((f) => f.id) }, () =>
-        enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: otherFamilies }),
+      cachedCatalog(
+        opts.cacheDir,
+        { what: 'gpu-others', target: opts.target.name, ptx: opts.ptx, families: otherFamilies.map((f) => f.id) },
+        () => enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: otherFamilies }),
+        true,
       ).filter((e) => e.expect === 'accept' && opts.keep(e.id)),
       opts.shard,
     );

@@ -57,7 +57,7 @@ export function gpuPlan(arch: string, ptx: string, filter?: string, cacheDir?: s
   const entries = (
     filter
       ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) })
-      : cachedCatalog(cacheDir, { what: 'gpu-plan', target: arch, ptx, families: base.families.map((f) => f.id) }, () => enumerateCatalog(base))
+      : cachedCatalog(cacheDir, { what: 'gpu-plan', target: arch, ptx, families: base.families.map((f) => f.id) }, () => enumerateCatalog(base), true)
   ).filter((e) => e.expect === 'accept');
   const variants: GpuVariant[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
