@@ -65,7 +65,7 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
   const { opts, target, io, backend, hooks } = ctx;
   const ptx = (backend.ptxas ? modulePtxFor(target, backend.ptxas.maxPtx) : undefined) ?? modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA;
   // in a toolchain matrix, the entries its classification answered (enumerated once there)
-  const selected = hooks.matrix?.entries ?? (await selectEntriesAsync(opts, target, ptx));
+  const selected = hooks.matrix?.entries ?? (await selectEntriesAsync(opts, target, ptx, opts.cacheDir));
   const entries = hooks.matrix?.entries ? [...selected] : shardSlice(selected, opts.shard);
   let sel: CaseSelection | number | undefined;
   if (child) {

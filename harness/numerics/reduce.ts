@@ -255,6 +255,7 @@ function reductionSetWith<K>(
 ): ReductionSet {
   const n = values.length;
   if (n < 1 || n > 12) throw new Error(`reductionSet takes 1..12 values, got ${n}`);
+  if (op !== 'add' && n > 2 && !exhaustiveOnly) return selectionSet(ar, op, type, acc, values, ftz);
   const sym = op === 'add' ? '+' : op;
   const from = new Int32Array(1 << n);
   const to = new Int32Array(1 << n);
@@ -354,6 +355,54 @@ function reductionSetWith<K>(
     return { bits, witness: c.witness, trees: c.trees };
   });
   return { results, nan, overflow, totalTrees: total };
+}
+
+/** Tests: every reduction by the enumeration of all trees (selectionSet's check). */
+let exhaustiveOnly = false;
+
+/** reductionSet by the enumeration of every tree alone, unmemoised: what selectionSet must equal. */
+export function reductionSetExhaustive(op: 'add' | 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], ftz: boolean): ReductionSet {
+  const key = `${acc.name}:${op}:${ftz}`;
+  let ar = ariths.get(key);
+  if (!ar) ariths.set(key, (ar = acc.bits <= 32 ? numberArith(acc, op, ftz) : bigintArith(acc, op, ftz)));
+  exhaustiveOnly = true;
+  try {
+    return reductionSetWith(ar as Arith<number>, op, type, acc, values, ftz);
+  } finally {
+    exhaustiveOnly = false;
+  }
+}
+
+/**
+ * min/max over every tree without enumerating them: minmaxAllowed picks one operand by a total order
+ * (-0 below +0; a NaN operand gives the other, two give the canonical NaN), so every tree gives the
+ * fold of the values, each subset's partial result is one value, and reductionSetWith's answer is
+ * that value, all (2N-3)!! trees, the witness of its first split at every level, and NaN met on the
+ * way exactly when two or more values are NaN (two NaN leaves combined). O(N) against O(3^N);
+ * tests/numerics/selection.test.ts holds it equal to the enumeration.
+ */
+function selectionSet<K>(ar: Arith<K>, op: 'min' | 'max', type: FloatFormat, acc: FloatFormat, values: readonly bigint[], ftz: boolean): ReductionSet {
+  const n = values.length;
+  const xs = values.map((v) => ar.flush(ar.fromBits(convert(type, acc, v))));
+  let v: K = xs[0]!;
+  for (let i = 1; i < n; i++) v = ar.minmax(v, xs[i]!);
+  const nans = xs.filter((x) => classify(acc, ar.toBits(x)) === 'nan').length;
+  // the witness: at each subset, its first split in reductionSetWith's order (submasks descending, the left part holding the lowest value)
+  const witness = (m: number): string => {
+    if ((m & (m - 1)) === 0) return `r${31 - Math.clz32(m)}`;
+    const low = m & -m;
+    let a = (m - 1) & m;
+    while (!(a & low)) a = (a - 1) & m;
+    return `${op}(${witness(a)},${witness(m ^ a)})`;
+  };
+  subnormalSeen = xs.some((x) => ar.subnormal(x));
+  const x = ar.toBits(v);
+  const inType = classify(acc, x) === 'nan' ? undefined : convert(acc, type, x);
+  if (inType !== undefined && classify(type, inType) === 'subnormal') subnormalSeen = true;
+  const bits = inType === undefined ? BigInt(type.canonicalNaN) : flushType(type, inType, ftz);
+  let trees = 1;
+  for (let k = 2 * n - 3; k > 1; k -= 2) trees *= k;
+  return { results: [{ bits, witness: witness((1 << n) - 1), trees }], nan: nans >= 2, overflow: false, totalTrees: trees };
 }
 
 /**
