@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOG_PTX_ISA, findTarget } from '../../harness/arch/targets.js';
 import { cachedCatalog, readCachedCatalog, writeCachedCatalog } from '../../harness/catalog/cache.js';
 import { enumerateCatalog, enumerateMatching } from '../../harness/catalog/enumerate.js';
-import { filterOptions } from '../../harness/catalog/select.js';
+import { filterOptions, selectEntriesAsync } from '../../harness/catalog/select.js';
 import { gpuFamily } from '../../harness/registry/gpu.js';
 import { gpuPlan } from '../../harness/backends/gpu/plan.js';
 import { families } from '../../harness/registry/index.js';
@@ -153,6 +153,23 @@ describe('the catalog cache', () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(readCachedCatalog(dir, key)).toEqual(JSON.parse(JSON.stringify(made)));
   });
+
+  it("the CPU run's selection: the whole catalog kept after a turn and read back equal; a filtered one never cached", async () => {
+    const dir = scratch();
+    const opts = { kinds: ['variant', 'neighbour', 'isa-neighbour', 'spelling'] as const };
+    const first = await selectEntriesAsync({ kinds: [...opts.kinds] }, target, ptx, dir);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(readdirSync(join(dir, 'catalog'))).toHaveLength(1);
+    const again = await selectEntriesAsync({ kinds: [...opts.kinds] }, target, ptx, dir);
+    expect(again).not.toBe(first);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+    // another selection of kinds is another key
+    expect((await selectEntriesAsync({ kinds: ['variant'] }, target, ptx, dir)).every((e) => e.kind === 'variant')).toBe(true);
+    const other = scratch();
+    await selectEntriesAsync({ kinds: ['variant'], filter: 'atom.global.*' }, target, ptx, other);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(() => readdirSync(join(other, 'catalog'))).toThrow();
+  }, 60_000);
 
   it('costs only the enumeration where the directory cannot be written', () => {
     const dir = scratch();
