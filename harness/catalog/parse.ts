@@ -140,6 +140,23 @@ function suggestQualifiers(fam: FamilyDef, q: Readonly<Record<string, string>>, 
  * allow is parsed and reported as a violation instead.
  */
 export function parseInstruction(text: string): ParsedInstruction {
+  const { fam, q, operands } = parseQualifiers(text);
+  const evaluation = evaluate(fam, q);
+  const operandViolations = operands && evaluation.form ? operandChecks(fam, q, evaluation.form.operands, operands) : [];
+  return {
+    family: fam,
+    q,
+    ptx: spell(fam, q),
+    id: variantId(fam, q),
+    ...(operands ? { operands } : {}),
+    evaluation,
+    operandViolations,
+    violations: [...evaluation.violations, ...operandViolations],
+  };
+}
+
+/** parseInstruction's reading of the text (its family, qualifiers and operands), without judging them by the rules: it throws as parseInstruction does. */
+function parseQualifiers(text: string): { fam: FamilyDef; q: Record<string, string>; operands: string[] | undefined } {
   let s = text.replace(/\/\/.*$/, '');
   const lead = s.length - s.trimStart().length;
   s = s.trim().replace(/;\s*$/, '');
@@ -219,18 +236,7 @@ export function parseInstruction(text: string): ParsedInstruction {
   for (const sl of fam.slots) q[sl.name] ??= '';
   const operands = operandText ? splitOperands(operandText) : undefined;
   if (operands && fam.slots.some((sl) => sl.name === 'd' && sl.operand) && operands[0] === '_') q.d = '_';
-  const evaluation = evaluate(fam, q);
-  const operandViolations = operands && evaluation.form ? operandChecks(fam, q, evaluation.form.operands, operands) : [];
-  return {
-    family: fam,
-    q,
-    ptx: spell(fam, q),
-    id: variantId(fam, q),
-    ...(operands ? { operands } : {}),
-    evaluation,
-    operandViolations,
-    violations: [...evaluation.violations, ...operandViolations],
-  };
+  return { fam, q, operands };
 }
 
 /** Per spelling, once: a report of 200,000 results has a few hundred instructions. */
@@ -246,17 +252,18 @@ const opAndTypeMemo = new Map<string, { readonly op: string; readonly type: stri
 export function opAndType(ptx: string, id?: string): { readonly op: string; readonly type: string } {
   const known = opAndTypeMemo.get(ptx);
   if (known) return known;
-  let p: ParsedInstruction | undefined;
+  // the qualifiers alone: what the rules make of them does not change the operation or type
+  let p: { fam: FamilyDef; q: Record<string, string> } | undefined;
   for (const text of [ptx, id?.split('~')[0]]) {
     if (p || text === undefined) continue;
     try {
-      p = parseInstruction(text.replace(/\(_\)$/, ''));
+      p = parseQualifiers(text.replace(/\(_\)$/, ''));
     } catch {
       // not an instruction the catalog spells
     }
   }
-  const hasOp = p?.family.slots.some((s) => s.name === 'op');
-  const found = Object.freeze(p ? { op: p.q.op || (hasOp ? '-' : p.family.head.split('.').at(-1)!), type: p.q.type || '-' } : { op: '-', type: '-' });
+  const hasOp = p?.fam.slots.some((s) => s.name === 'op');
+  const found = Object.freeze(p ? { op: p.q.op || (hasOp ? '-' : p.fam.head.split('.').at(-1)!), type: p.q.type || '-' } : { op: '-', type: '-' });
   if (opAndTypeMemo.size < 100_000) opAndTypeMemo.set(ptx, found);
   return found;
 }

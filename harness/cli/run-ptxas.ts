@@ -7,7 +7,7 @@
  * cases' results are added after the entries'. Without ptxas: nothing but the catalog.
  */
 import { CATALOG_PTX_ISA, modulePtxFor } from '../arch/targets.js';
-import { type KnownCrash, runPtxasBackend } from '../backends/ptxas/backend.js';
+import { type KnownCrash, prepareVerdicts, runPtxasBackend } from '../backends/ptxas/backend.js';
 import type { Expectation } from '../compare/expectations.js';
 import { compileFilter } from '../util/filter.js';
 import { selectEntriesAsync } from '../catalog/select.js';
@@ -69,6 +69,8 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
   const entries = hooks.matrix?.entries ? [...selected] : shardSlice(selected, opts.shard);
   let sel: CaseSelection | number | undefined;
   if (child) {
+    // while the child selects the cases: the verdict file read and the entries' keys worked out
+    if (backend.ptxas && opts.cacheDir && !hooks.matrix?.precomputed) prepareVerdicts(entries, target, backend.ptxas, opts.cacheDir);
     const s = await child.selected;
     if (s.problemCount) return libraryProblems(io, s);
     sel = { total: s.total, counts: s.counts, batches: () => [] };

@@ -8,7 +8,7 @@ import type { EntryResult, RuleDetail, Verdict } from '../../report/types.js';
 import { type Acceptance, type ClassifyStats, classifyWithPtxas } from './classify.js';
 import { buildModule, instructionText } from './module.js';
 import type { Ptxas } from './toolchain.js';
-import { VerdictCache, ptxasBinaryHash, verdictKey } from './verdict-cache.js';
+import { VerdictCache, preloadVerdictFile, ptxasBinaryHash, verdictKey } from './verdict-cache.js';
 import { runCommand } from '../../util/run-command.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -114,6 +114,39 @@ async function preflightCall(ptxas: Ptxas, target: string, text: string): Promis
   }
 }
 
+/** The verdict key of an empty module of PTX ISA `v` (the template every entry's key starts from), once per process. */
+const templates = new Map<string, string>();
+function templateKey(hash: string, target: string, v: string): string {
+  const k = `${hash}\0${target}\0${v}`;
+  return templates.get(k) ?? templates.set(k, verdictKey(hash, target, buildModule([], target, v).text)).get(k)!;
+}
+
+/** An entry's verdict key under a template, worked out once per entry object. */
+const entryKeys = new WeakMap<CatalogEntry, { t: string; k: string }>();
+function entryKey(template: string, target: string, e: CatalogEntry): string {
+  const m = entryKeys.get(e);
+  if (m?.t === template) return m.k;
+  const k = verdictKey(template, target, instructionText(e));
+  entryKeys.set(e, { t: template, k });
+  return k;
+}
+
+/**
+ * What runPtxasBackend with this cache folder will look up first, done now: the verdict file read and
+ * every entry's key worked out (the CPU run does it while its case child selects the cases, about
+ * 1.5 s of a warm run that would otherwise wait).
+ */
+export function prepareVerdicts(entries: readonly CatalogEntry[], target: Target, ptxas: Ptxas, cacheDir: string): void {
+  const modulePtx = modulePtxFor(target, ptxas.maxPtx);
+  if (!modulePtx || !ptxas.targets.includes(target.name) || !entries.length) return;
+  const hash = ptxasBinaryHash(ptxas.path);
+  preloadVerdictFile(cacheDir, hash, target.name);
+  for (const e of entries) {
+    const v = e.modulePtx ?? modulePtx;
+    if (comparePtx(e.modulePtx ?? e.minPtx, ptxas.maxPtx) <= 0) entryKey(templateKey(hash, target.name, v), target.name, e);
+  }
+}
+
 export async function runPtxasBackend(
   entries: readonly CatalogEntry[],
   target: Target,
@@ -169,8 +202,7 @@ export async function runPtxasBackend(
   // answers the verdict cache holds (the key: this entry's own one-entry module); the rest go to ptxas
   // the one-entry module is the template of its PTX ISA version (header, kernel, registers) with the
   // entry's line in it: keyed by both, the template hashed once per version rather than per entry
-  const template = new Map<string, string>();
-  const templateOf = (v: string) => template.get(v) ?? template.set(v, verdictKey(cache!.hash, target.name, buildModule([], target.name, v).text)).get(v)!;
+  const templateOf = (v: string) => templateKey(cache!.hash, target.name, v);
   // (a run of tens of thousands of entries: the event loop gets a turn now and then, so that a signal stops it)
   const turns = new Turns();
   const keys: string[] = [];
@@ -182,7 +214,7 @@ export async function runPtxasBackend(
       ask.push(k);
       continue;
     }
-    const key = verdictKey(templateOf(entries[i]!.modulePtx ?? modulePtx), target.name, instructionText(entries[i]!));
+    const key = entryKey(templateOf(entries[i]!.modulePtx ?? modulePtx), target.name, entries[i]!);
     keys.push(key);
     const hit = cache.c.get(key);
     if (hit && 'accepted' in hit) {

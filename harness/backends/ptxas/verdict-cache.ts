@@ -17,7 +17,7 @@
  * is a new toolchain too.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Acceptance } from './classify.js';
 
@@ -99,55 +99,97 @@ export interface VerdictCacheStats {
   written: number;
 }
 
+function verdictFile(cacheDir: string, binaryHash: string, target: string): string {
+  return join(cacheDir, 'ptxas-verdicts', `${binaryHash.slice(0, 24)}-${target}.jsonl`);
+}
+
+/** The last file read, by its path, size and time: read again only when it changed. */
+let lastRead: { stamp: string; read: FileRead } | undefined;
+
+interface FileRead {
+  readonly map: ReadonlyMap<string, CachedValue>;
+  readonly loaded: number;
+  readonly corrupt: number;
+}
+
+/** The answers a verdict file holds (undefined: none, or unreadable), read once while it is unchanged. */
+function readVerdictFile(file: string): FileRead | undefined {
+  let stamp: string;
+  try {
+    const st = statSync(file);
+    stamp = `${file}\0${st.size}\0${st.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+  if (lastRead?.stamp === stamp) return lastRead.read;
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const map = new Map<string, CachedValue>();
+  let loaded = 0;
+  let corrupt = 0;
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    // a line as flush writes it, {"k":KEY,"v":VALUE,"s":SUM}: the sum checked on VALUE's own text,
+    // and only VALUE parsed (KEY is hex, SUM 16 hex digits); any other line goes the general way below
+    const kEnd = line.startsWith('{"k":"') ? line.indexOf('","v":', 6) : -1;
+    const sAt = line.length - 18;
+    if (kEnd > 0 && line.endsWith('"}') && line.startsWith(',"s":"', sAt - 6) && sAt - 6 > kEnd + 6) {
+      const k = line.slice(6, kEnd);
+      const vText = line.slice(kEnd + 6, sAt - 6);
+      if (/^[0-9a-f]+$/.test(k) && lineSum(k, vText) === line.slice(sAt, sAt + 16)) {
+        try {
+          const v = JSON.parse(vText) as unknown;
+          if (valid(v)) {
+            map.set(k, v);
+            loaded++;
+            continue;
+          }
+        } catch {
+          // not JSON after all: judged below
+        }
+      }
+    }
+    try {
+      const o = JSON.parse(line) as { k?: unknown; v?: unknown; s?: unknown };
+      const v = JSON.stringify(o.v);
+      if (typeof o.k !== 'string' || o.s !== lineSum(o.k, v) || !valid(o.v)) throw new Error('bad line');
+      map.set(o.k, o.v);
+      loaded++;
+    } catch {
+      corrupt++;
+    }
+  }
+  const read = { map, loaded, corrupt };
+  lastRead = { stamp, read };
+  return read;
+}
+
+/**
+ * Reads the verdict file of (cacheDir, ptxas binary, target) now, so that the VerdictCache a run
+ * makes next finds it read (the CPU run does it while its case child selects the cases).
+ */
+export function preloadVerdictFile(cacheDir: string, binaryHash: string, target: string): void {
+  readVerdictFile(verdictFile(cacheDir, binaryHash, target));
+}
+
 export class VerdictCache {
   readonly file: string;
   readonly stats: VerdictCacheStats = { loaded: 0, corrupt: 0, hits: 0, misses: 0, written: 0 };
-  private readonly map = new Map<string, CachedValue>();
+  private readonly map: Map<string, CachedValue> = new Map();
   private readonly fresh = new Map<string, CachedValue>();
   private rewritten = false;
 
   constructor(cacheDir: string, binaryHash: string, target: string) {
-    const dir = join(cacheDir, 'ptxas-verdicts');
-    this.file = join(dir, `${binaryHash.slice(0, 24)}-${target}.jsonl`);
-    if (!existsSync(this.file)) return;
-    let text = '';
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      return;
-    }
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      // a line as flush writes it, {"k":KEY,"v":VALUE,"s":SUM}: the sum checked on VALUE's own text,
-      // and only VALUE parsed (KEY is hex, SUM 16 hex digits); any other line goes the general way below
-      const kEnd = line.startsWith('{"k":"') ? line.indexOf('","v":', 6) : -1;
-      const sAt = line.length - 18;
-      if (kEnd > 0 && line.endsWith('"}') && line.startsWith(',"s":"', sAt - 6) && sAt - 6 > kEnd + 6) {
-        const k = line.slice(6, kEnd);
-        const vText = line.slice(kEnd + 6, sAt - 6);
-        if (/^[0-9a-f]+$/.test(k) && lineSum(k, vText) === line.slice(sAt, sAt + 16)) {
-          try {
-            const v = JSON.parse(vText) as unknown;
-            if (valid(v)) {
-              this.map.set(k, v);
-              this.stats.loaded++;
-              continue;
-            }
-          } catch {
-            // not JSON after all: judged below
-          }
-        }
-      }
-      try {
-        const o = JSON.parse(line) as { k?: unknown; v?: unknown; s?: unknown };
-        const v = JSON.stringify(o.v);
-        if (typeof o.k !== 'string' || o.s !== lineSum(o.k, v) || !valid(o.v)) throw new Error('bad line');
-        this.map.set(o.k, o.v);
-        this.stats.loaded++;
-      } catch {
-        this.stats.corrupt++;
-      }
-    }
+    this.file = verdictFile(cacheDir, binaryHash, target);
+    const read = readVerdictFile(this.file);
+    if (!read) return;
+    this.map = new Map(read.map);
+    this.stats.loaded = read.loaded;
+    this.stats.corrupt = read.corrupt;
   }
 
   get(key: string): CachedValue | undefined {
