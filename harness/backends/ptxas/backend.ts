@@ -141,9 +141,13 @@ export function prepareVerdicts(entries: readonly CatalogEntry[], target: Target
   if (!modulePtx || !ptxas.targets.includes(target.name) || !entries.length) return;
   const hash = ptxasBinaryHash(ptxas.path);
   preloadVerdictFile(cacheDir, hash, target.name);
+  const byVersion = new Map<string, string>();
   for (const e of entries) {
     const v = e.modulePtx ?? modulePtx;
-    if (comparePtx(e.modulePtx ?? e.minPtx, ptxas.maxPtx) <= 0) entryKey(templateKey(hash, target.name, v), target.name, e);
+    if (comparePtx(e.modulePtx ?? e.minPtx, ptxas.maxPtx) > 0) continue;
+    let t = byVersion.get(v);
+    if (t === undefined) byVersion.set(v, (t = templateKey(hash, target.name, v)));
+    entryKey(t, target.name, e);
   }
 }
 
@@ -202,7 +206,8 @@ export async function runPtxasBackend(
   // answers the verdict cache holds (the key: this entry's own one-entry module); the rest go to ptxas
   // the one-entry module is the template of its PTX ISA version (header, kernel, registers) with the
   // entry's line in it: keyed by both, the template hashed once per version rather than per entry
-  const templateOf = (v: string) => templateKey(cache!.hash, target.name, v);
+  const byVersion = new Map<string, string>();
+  const templateOf = (v: string) => byVersion.get(v) ?? byVersion.set(v, templateKey(cache!.hash, target.name, v)).get(v)!;
   // (a run of tens of thousands of entries: the event loop gets a turn now and then, so that a signal stops it)
   const turns = new Turns();
   const keys: string[] = [];

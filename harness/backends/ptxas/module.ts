@@ -37,9 +37,15 @@ function lanes(vec: string): number {
   }
 }
 
+const regsMemo = new Map<number, string>();
 function regs(width: number, n: number): string {
-  const names = Array.from({ length: n }, (_, i) => (width === 128 ? `%q${i}` : `%r${width}_${i}`));
-  return n === 1 ? names[0]! : `{${names.join(', ')}}`;
+  const key = width * 64 + n;
+  let text = regsMemo.get(key);
+  if (text === undefined) {
+    const names = Array.from({ length: n }, (_, i) => (width === 128 ? `%q${i}` : `%r${width}_${i}`));
+    regsMemo.set(key, (text = n === 1 ? names[0]! : `{${names.join(', ')}}`));
+  }
+  return text;
 }
 
 /** The operand list of an entry, as ptxas will read it. */

@@ -6,8 +6,8 @@
  * A second run on the same toolchain asks ptxas nothing it already answered, crashes included; a
  * different ptxas binary (another hash) finds nothing.
  *
- * One file per (ptxas hash, target), one JSON line per answer, each line with a checksum of its
- * key and answer: a line that does not parse or whose checksum is wrong is ignored (the entry is
+ * One file per (ptxas hash, target) (`.v2`: CRC-32 checksums; the sha256 ones of the files before
+ * are not read), one JSON line per answer, each line with a checksum of its key and answer: a line that does not parse or whose checksum is wrong is ignored (the entry is
  * asked again) and the file is rewritten without it (temporary name, then rename). New answers are
  * appended at the end of a run, one write each run.
  *
@@ -19,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { Acceptance } from './classify.js';
 
 const sha = (x: string | Buffer) => createHash('sha256').update(x).digest('hex');
@@ -73,7 +74,9 @@ export function cacheable(a: Acceptance): boolean {
 /** A stored value: an entry's acceptance, or a preflight's outcome (`{ broken: why }` or `{}`). */
 export type CachedValue = Acceptance | { readonly preflight: string | null };
 
-const lineSum = (k: string, v: string) => sha(`${k}\n${v}`).slice(0, 16);
+/** A line's checksum, 16 hex digits: CRC-32 of its key and of its value (a torn or altered line, not an attack). */
+const lineSum = (k: string, v: string) => hex8(crc32(k)) + hex8(crc32(v));
+const hex8 = (x: number) => x.toString(16).padStart(8, '0');
 
 function valid(v: unknown): v is CachedValue {
   if (!v || typeof v !== 'object') return false;
@@ -100,7 +103,7 @@ export interface VerdictCacheStats {
 }
 
 function verdictFile(cacheDir: string, binaryHash: string, target: string): string {
-  return join(cacheDir, 'ptxas-verdicts', `${binaryHash.slice(0, 24)}-${target}.jsonl`);
+  return join(cacheDir, 'ptxas-verdicts', `${binaryHash.slice(0, 24)}-${target}.v2.jsonl`);
 }
 
 /** The last file read, by its path, size and time: read again only when it changed. */
