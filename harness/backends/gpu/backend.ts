@@ -24,8 +24,7 @@ import { gpuFamily } from '../../registry/gpu.js';
 import { KEEP_WHOLE } from '../../report/recorder.js';
 import type { EntryResult } from '../../report/types.js';
 import type { Ptxas } from '../ptxas/toolchain.js';
-import { compileModules } from './cache.js';
-import { GEN, ModuleSet, SASS_LATER } from './module-set.js';
+import { GEN, ModuleCompiler, SASS_LATER } from './module-set.js';
 import { genModule } from './gen-kernel.js';
 import type { DeviceInfo } from './driver.js';
 import { type Group, WIDE_LIBRARY_BYTES, inPlan, notKept, ownCases, placeCase, skippedCase, variantOf, wideShape } from './placement.js';
@@ -260,45 +259,19 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let tr = performance.now();
   // the modules: the plan's (MODULE_SIZE variants each), or those GivenPlan makes of the variants the cases use
   const moduleOf = (v: GpuVariant): number | undefined => (plan ? v.module : given!.moduleOf(v));
-  const mods = new ModuleSet();
+  const compiler = new ModuleCompiler(
+    {
+      count: () => (plan ? plan.modules.length : given!.modules.length),
+      text: (i) => (plan ? moduleText(plan, i) : given!.text(i)),
+      assign: (vs) => given?.assign(vs),
+      moduleOf,
+      genText: () => genModule(opts.target.name, opts.ptx),
+    },
+    { ptxas: opts.ptxas, arch: opts.target.name, cacheDir: opts.cacheDir, onProgress: opts.onProgress, gen: process.env.PTXCONF_DEVICE_GEN !== '0' },
+  );
+  const { mods } = compiler;
   const isCompiled = (v: GpuVariant) => mods.ready(moduleOf(v));
-  const cstats = { compiled: 0, cached: 0 };
-  let compileMs = 0;
-  const genWanted = process.env.PTXCONF_DEVICE_GEN !== '0';
-  /** Compiles the modules of `vs` (and the level-3 generator's, when a job generates); the cubins are ready (ModuleSet) as they come, the promise ends with the last SASS. */
-  const compile = async (vs: readonly GpuVariant[], generates: boolean) => {
-    const t0 = performance.now();
-    given?.assign(vs);
-    const need = new Set(vs.map((v) => moduleOf(v)!));
-    const count = plan ? plan.modules.length : given!.modules.length;
-    const texts = Array.from({ length: count }, (_, i) => (need.has(i) && !mods.ready(i) ? (plan ? moduleText(plan, i) : given!.text(i)) : undefined));
-    // the level-3 generator kernel, when any job generates (PTXCONF_DEVICE_GEN=0 keeps it on the CPU): compiled beside them, not counted
-    const gen =
-      generates && genWanted && !mods.ready(GEN)
-        ? compileModules([genModule(opts.target.name, opts.ptx)], {
-            ptxas: opts.ptxas,
-            arch: opts.target.name,
-            cacheDir: opts.cacheDir,
-            noSass: true,
-            onCubin: (_, cubin) => mods.cubin(GEN, cubin),
-            onSass: (_, sass) => mods.sass(GEN, sass),
-          })
-        : undefined;
-    const main = texts.some((t) => t !== undefined)
-      ? compileModules(texts, {
-          ptxas: opts.ptxas,
-          arch: opts.target.name,
-          cacheDir: opts.cacheDir,
-          onProgress: (d, total, cached) => opts.onProgress?.(`gpu modules: ${d}/${total} ready (${cached} from the cubin cache)`),
-          onCubin: (i, cubin) => mods.cubin(i, cubin),
-          onSass: (i, sass) => mods.sass(i, sass),
-        })
-      : undefined;
-    const [r] = await Promise.all([main, gen]);
-    cstats.compiled += r?.stats.compiled ?? 0;
-    cstats.cached += r?.stats.cached ?? 0;
-    compileMs += performance.now() - t0;
-  };
+  const compile = (vs: readonly GpuVariant[], generates: boolean) => compiler.compile(vs, generates);
   // one worker per core (4 more measured no faster on the H100: 47.8 vs 47.2 M/s)
   let workers = 0;
   let pool: WorkerPool | undefined;
@@ -384,6 +357,12 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   let given0 = 0;
   let streaming = false;
   const STREAM_ABOVE = streamAbove();
+  // a library run's modules are known: compiled from now, while the given cases are read (an error comes again below)
+  if (plan && jobVariant.length)
+    compile(
+      [...new Set(jobVariant)],
+      jobs.some((j) => j.generated > 0),
+    ).catch(() => undefined);
   try {
     if (opts.prestart && givenCases) {
       // the workers start their CUDA contexts while the cases are read
@@ -424,12 +403,15 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
           return;
         }
         // a module is compiled when a case of one of its variants first comes (a file of one variant
-        // compiles one module); the variants of every group waiting then go with it
-        if (!isCompiled(g.gv))
-          await compile(
+        // compiles one module); the variants of every group waiting then go with it; the job goes once its cubin is there
+        if (!isCompiled(g.gv)) {
+          const c = compile(
             [...new Set([g.gv, ...[...groups.values()].map((x) => x.gv)])].filter((v) => !isCompiled(v)),
             false,
           );
+          const m = [moduleOf(g.gv)!];
+          await Promise.race([mods.cubinsReady(m), c.then(() => mods.cubinsReady(m, true))]);
+        }
         while (inflight.size >= 2 * workers) await Promise.race(inflight);
         void dispatch([full(job, g.gv, jobs.length + dispatched)]);
       };
@@ -508,13 +490,13 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     }
 
     // not streaming: the modules compile while the batches wait for theirs (the run starts on the first one ready)
-    const compiling = streaming
-      ? Promise.resolve()
+    const compiled = streaming
+      ? compiler.pending()
       : compile(
           [...new Set(jobVariant)],
           jobs.some((j) => j.generated > 0),
         );
-    compiling.catch(() => mods.abandon()); // awaited below, after what is in flight
+    compiled.catch(() => mods.abandon()); // awaited below, after what is in flight
     if (!streaming && jobs.length) startPool(jobs.length);
     // batches of the remaining jobs in plan order (neighbouring variants share a module)
     const order = jobs.map((_, id) => id).sort((x, y) => jobVariant[x]!.index - jobVariant[y]!.index);
@@ -538,14 +520,14 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     // parent O(batches^2) and left the workers waiting (31 M/s instead of 67 M/s on the H100); each
     // batch goes once its modules' cubins (and the generator's, when it generates) are ready
     const rest = batches.map(async (ids) => {
-      const need = [...new Set(ids.map((id) => moduleOf(jobVariant[id]!)!)), ...(genWanted && ids.some((id) => jobs[id]!.generated > 0) ? [GEN] : [])];
-      await Promise.race([mods.cubinsReady(need), compiling.then(() => mods.cubinsReady(need, true))]);
+      const need = [...new Set(ids.map((id) => moduleOf(jobVariant[id]!)!)), ...(compiler.gen && ids.some((id) => jobs[id]!.generated > 0) ? [GEN] : [])];
+      await Promise.race([mods.cubinsReady(need), compiled.then(() => mods.cubinsReady(need, true))]);
       return dispatch(ids.map((id) => full(jobs[id]!, jobVariant[id]!, offset + id)));
     });
     await Promise.allSettled([...inflight, ...rest]);
     // a ptxas failure first (the batches waiting on its module never went), then a worker's
     await Promise.allSettled([...inflight]);
-    await compiling;
+    await compiled;
     if (failures.length) throw failures[0];
     opts.onProgress?.(`gpu: ${done}/${dispatched} jobs, ${cases} cases judged`);
   } finally {
@@ -553,7 +535,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     await Promise.allSettled([...inflight]);
     (pool ?? early)?.close();
   }
-  const compileSeconds = compileMs / 1000;
+  const compileSeconds = compiler.stats.ms / 1000;
   const runSeconds = (performance.now() - tr) / 1000;
   return {
     variantIds: [...ran],
@@ -568,8 +550,8 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       workers,
       workersStarted: pool?.started ?? 0,
       isolatedJobs: isolated,
-      modulesCompiled: cstats.compiled,
-      modulesCached: cstats.cached,
+      modulesCompiled: compiler.stats.compiled,
+      modulesCached: compiler.stats.cached,
       planSeconds: (plan ? planMs : given!.ms) / 1000,
       plannedVariants: plan ? plan.variants.length : given!.variants.length,
       compileSeconds,

@@ -5,6 +5,9 @@
  * its results carry is filled in when it is read (SASS_LATER until then).
  */
 
+import { compileModules } from './cache.js';
+import type { GpuVariant } from './plan.js';
+
 /** The level-3 generator kernel's module (gen-kernel.ts), beside the plan's 0, 1, ... */
 export const GEN = -1;
 
@@ -68,5 +71,90 @@ export class ModuleSet {
   sassRead(m: number): Promise<void> {
     if (this.sassBy.has(m) || this.abandoned) return Promise.resolve();
     return new Promise((res) => this.sassWaiting.set(m, [...(this.sassWaiting.get(m) ?? []), res]));
+  }
+}
+
+/** Where the gpu backend's module texts come from: the plan's, or those a given-case plan makes. */
+export interface ModuleSource {
+  count(): number;
+  text(i: number): string;
+  /** A given-case plan places the variants in its modules first. */
+  assign(vs: readonly GpuVariant[]): void;
+  moduleOf(v: GpuVariant): number | undefined;
+  /** The level-3 generator's module. */
+  genText(): string;
+}
+
+/**
+ * The gpu backend's compilations: each module asked for once (compile), its cubin and SASS into
+ * `mods` as they come, the counts in `stats`.
+ */
+export class ModuleCompiler {
+  readonly mods = new ModuleSet();
+  readonly stats = { compiled: 0, cached: 0, ms: 0 };
+  /** Whether the level-3 generator's module is wanted at all (PTXCONF_DEVICE_GEN=0 keeps generation on the CPU). */
+  readonly gen: boolean;
+  private readonly requested = new Set<number>();
+  private readonly compiling = new Set<Promise<void>>();
+
+  constructor(
+    private readonly src: ModuleSource,
+    private readonly opts: {
+      ptxas: { path: string; versionLine: string };
+      arch: string;
+      cacheDir: string;
+      onProgress?: ((msg: string) => void) | undefined;
+      gen: boolean;
+    },
+  ) {
+    this.gen = opts.gen;
+  }
+
+  /**
+   * Compiles the modules of `vs` not yet asked for (and the level-3 generator's, when a job
+   * generates); the cubins are ready (mods) as they come. The promise ends when every compilation
+   * under way has, SASS included.
+   */
+  compile(vs: readonly GpuVariant[], generates: boolean): Promise<void> {
+    const one = this.compileNew(vs, generates);
+    this.compiling.add(one);
+    one.then(
+      () => this.compiling.delete(one),
+      () => this.compiling.delete(one),
+    );
+    return this.pending();
+  }
+
+  /** Ends when every compilation under way has. */
+  pending(): Promise<void> {
+    return Promise.all([...this.compiling]).then(() => undefined);
+  }
+
+  private async compileNew(vs: readonly GpuVariant[], generates: boolean): Promise<void> {
+    const t0 = performance.now();
+    const { src, opts, mods, requested } = this;
+    src.assign(vs);
+    const need = new Set(vs.map((v) => src.moduleOf(v)!));
+    const texts = Array.from({ length: src.count() }, (_, i) => (need.has(i) && !requested.has(i) ? src.text(i) : undefined));
+    texts.forEach((t, i) => t !== undefined && requested.add(i));
+    // the level-3 generator kernel, when a job generates: compiled beside them, not counted, no SASS
+    const genNow = generates && this.gen && !requested.has(GEN);
+    if (genNow) requested.add(GEN);
+    const common = { ptxas: opts.ptxas, arch: opts.arch, cacheDir: opts.cacheDir };
+    const gen = genNow
+      ? compileModules([src.genText()], { ...common, noSass: true, onCubin: (_, cubin) => mods.cubin(GEN, cubin), onSass: (_, sass) => mods.sass(GEN, sass) })
+      : undefined;
+    const main = texts.some((t) => t !== undefined)
+      ? compileModules(texts, {
+          ...common,
+          onProgress: (d, total, cached) => opts.onProgress?.(`gpu modules: ${d}/${total} ready (${cached} from the cubin cache)`),
+          onCubin: (i, cubin) => mods.cubin(i, cubin),
+          onSass: (i, sass) => mods.sass(i, sass),
+        })
+      : undefined;
+    const [r] = await Promise.all([main, gen]);
+    this.stats.compiled += r?.stats.compiled ?? 0;
+    this.stats.cached += r?.stats.cached ?? 0;
+    this.stats.ms += performance.now() - t0;
   }
 }
