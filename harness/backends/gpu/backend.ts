@@ -192,17 +192,6 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         opts.shard,
       ).map((s) => ({ ...base(s.entry), verdict: 'skipped' as const, reason: s.reason })),
     );
-    const otherFamilies = families().filter((f) => !gpuFamily(f.id));
-    const others = shardSlice(
-      cachedCatalog(
-        opts.cacheDir,
-        { what: 'gpu-others', target: opts.target.name, ptx: opts.ptx, families: otherFamilies.map((f) => f.id) },
-        () => enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: otherFamilies }),
-        true,
-      ).filter((e) => e.expect === 'accept' && opts.keep(e.id)),
-      opts.shard,
-    );
-    emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
     for (const gv of shardVariants) {
       ran.add(gv.entry.id);
       for (let from = 0, first = true; first || from < opts.generated; from += GEN_JOB, first = false) {
@@ -363,6 +352,20 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       [...new Set(jobVariant)],
       jobs.some((j) => j.generated > 0),
     ).catch(() => undefined);
+  if (plan) {
+    // the accepted variants of the families this backend does not run (multimem), skipped: enumerated once the compilation has started
+    const otherFamilies = families().filter((f) => !gpuFamily(f.id));
+    const others = shardSlice(
+      cachedCatalog(
+        opts.cacheDir,
+        { what: 'gpu-others', target: opts.target.name, ptx: opts.ptx, families: otherFamilies.map((f) => f.id) },
+        () => enumerateCatalog({ target: opts.target, ptx: opts.ptx, neighbours: false, isaNeighbours: false, spellings: false, families: otherFamilies }),
+        true,
+      ).filter((e) => e.expect === 'accept' && opts.keep(e.id)),
+      opts.shard,
+    );
+    emit(others.map((e) => ({ ...base(e), verdict: 'skipped' as const, reason: multicastWhy })));
+  }
   try {
     if (opts.prestart && givenCases) {
       // the workers start their CUDA contexts while the cases are read
