@@ -3,7 +3,7 @@
  * a trailing comment) and returns its family, its qualifiers by slot, and what the catalog says of
  * it, operand shape included. Used for the spec's own examples and for user vector files.
  */
-import { families } from '../registry/index.js';
+import { familyById, families } from '../registry/index.js';
 import { nearestRanked, nearestWords, withinReach } from '../util/nearest.js';
 import { SPEC_FILES, cite } from './cite.js';
 import { type Evaluation, type Violation, evaluate } from './evaluate.js';
@@ -266,4 +266,29 @@ export function opAndType(ptx: string, id?: string): { readonly op: string; read
   const found = Object.freeze(p ? { op: p.q.op || (hasOp ? '-' : p.fam.head.split('.').at(-1)!), type: p.q.type || '-' } : { op: '-', type: '-' });
   if (opAndTypeMemo.size < 100_000) opAndTypeMemo.set(ptx, found);
   return found;
+}
+
+type EntryFacts = { readonly ptx: string; readonly family: string; readonly kind: string; readonly q: Qualifiers };
+
+/**
+ * opAndType of a catalog entry's instruction from its qualifiers, without parsing it; undefined where
+ * that may differ from the parse: a family holding a value outside the instruction (a tensor map's
+ * type is not in its text) and a spelling neighbour (its text may not parse; its id is read then).
+ * tests/catalog/op-and-type.test.ts holds it equal to opAndType for every other entry of four targets.
+ */
+export function entryOpAndType(e: EntryFacts): { readonly op: string; readonly type: string } | undefined {
+  const fam = familyById(e.family);
+  if (!fam || e.kind === 'spelling' || fam.slots.some((sl) => sl.descriptor)) return undefined;
+  const hasOp = fam.slots.some((sl) => sl.name === 'op');
+  return Object.freeze({ op: e.q.op || (hasOp ? '-' : fam.head.split('.').at(-1)!), type: e.q.type || '-' });
+}
+
+/** What opAndType will answer for these entries' instructions, known now (a run's report asks it of every kept entry: 19,000 parses in a default CPU run). */
+export function knowOpAndType(entries: readonly EntryFacts[]): void {
+  for (const e of entries) {
+    if (opAndTypeMemo.size >= 100_000) return;
+    if (opAndTypeMemo.has(e.ptx)) continue;
+    const known = entryOpAndType(e);
+    if (known) opAndTypeMemo.set(e.ptx, known);
+  }
 }

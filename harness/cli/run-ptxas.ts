@@ -11,6 +11,7 @@ import { type KnownCrash, prepareVerdicts, runPtxasBackend } from '../backends/p
 import type { Expectation } from '../compare/expectations.js';
 import { compileFilter } from '../util/filter.js';
 import { selectEntriesAsync } from '../catalog/select.js';
+import { knowOpAndType } from '../catalog/parse.js';
 import type { RunRecorder } from '../report/recorder.js';
 import type { EntryResult } from '../report/types.js';
 import { Tally } from '../report/tally.js';
@@ -69,8 +70,10 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
   const entries = hooks.matrix?.entries ? [...selected] : shardSlice(selected, opts.shard);
   let sel: CaseSelection | number | undefined;
   if (child) {
-    // while the child selects the cases: the verdict file read and the entries' keys worked out
+    // while the child selects the cases: the verdict file read and the entries' keys worked out, and
+    // the operation and type the report's page reads of each entry
     if (backend.ptxas && opts.cacheDir && !hooks.matrix?.precomputed) prepareVerdicts(entries, target, backend.ptxas, opts.cacheDir);
+    knowOpAndType(entries);
     const s = await child.selected;
     if (s.problemCount) return libraryProblems(io, s);
     sel = { total: s.total, counts: s.counts, batches: () => [] };

@@ -27,3 +27,35 @@ describe('opAndType', () => {
     expect(opAndType(ptx, id)).toEqual({ op, type });
   });
 });
+
+describe('entryOpAndType: an entry read from its qualifiers', () => {
+  it('is what opAndType parses from its instruction, for every entry it answers of four targets (and it answers most)', async () => {
+    const { entryOpAndType } = await import('../../harness/catalog/parse.js');
+    const { enumerateCatalog } = await import('../../harness/catalog/enumerate.js');
+    const { findTarget } = await import('../../harness/arch/targets.js');
+    let answered = 0;
+    let all = 0;
+    const wrong: string[] = [];
+    for (const t of ['sm_90', 'sm_100a', 'sm_80', 'sm_120']) {
+      for (const e of enumerateCatalog({ target: findTarget(t)!, ptx: '9.0' })) {
+        all++;
+        const known = entryOpAndType(e);
+        if (!known) continue;
+        answered++;
+        const parsed = opAndType(e.ptx, e.id);
+        if (known.op !== parsed.op || known.type !== parsed.type) wrong.push(`${e.id}: ${JSON.stringify(known)} against ${JSON.stringify(parsed)}`);
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(answered).toBeGreaterThan(all * 0.8);
+    // a tensor variant's type is held in its id, not its text: not answered from the entry
+    expect(
+      entryOpAndType({
+        ptx: 'cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.bulk_group',
+        family: 'cp.reduce.async.bulk.tensor',
+        kind: 'variant',
+        q: { op: 'add', type: 'u32' },
+      }),
+    ).toBeUndefined();
+  }, 120_000);
+});
