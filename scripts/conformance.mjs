@@ -49,6 +49,28 @@ function loadEsbuild() {
 }
 
 /**
+ * Bundles `entries` (name -> a source file of the package) into `outdir` as NAME.mjs, ESM for node 20,
+ * with its metafile; throws when esbuild cannot be loaded or the build fails. scripts/gpu/pack.mjs
+ * bundles the GPU host's files with it too.
+ */
+export function bundle(entries, outdir) {
+  return loadEsbuild().buildSync({
+    absWorkingDir: root,
+    entryPoints: entries,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    metafile: true,
+    logLevel: 'silent',
+    // bundled CommonJS packages call require
+    banner: { js: 'import{createRequire as __cr}from"module";const require=__cr(import.meta.url);' },
+  });
+}
+
+/**
  * The folder of an up-to-date bundle under `dir` (default .cache/bundle), building one when none is;
  * throws when esbuild cannot be loaded or the build fails.
  */
@@ -61,23 +83,9 @@ export function ensureBundle(dir = process.env.PTXCONF_BUNDLE_DIR ?? join(root, 
   } catch {
     // no bundle yet, or a current.json that does not read: built below
   }
-  const esbuild = loadEsbuild();
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `tmp-${process.pid}-${Date.now()}`);
-  const r = esbuild.buildSync({
-    absWorkingDir: root,
-    entryPoints: ENTRIES,
-    outdir: tmp,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    metafile: true,
-    logLevel: 'silent',
-    // bundled CommonJS packages call require
-    banner: { js: 'import{createRequire as __cr}from"module";const require=__cr(import.meta.url);' },
-  });
+  const r = bundle(ENTRIES, tmp);
   for (const f of COPIED) copyFileSync(join(root, f), join(tmp, f.split('/').pop()));
   const inputs = [...new Set([...Object.keys(r.metafile.inputs), ...COPIED, 'scripts/conformance.mjs'])].sort();
   const stamp = stampOf(inputs);

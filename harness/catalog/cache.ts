@@ -3,10 +3,11 @@
  * shared-parts JSON form (util/shared-json.ts), keyed by everything the enumeration reads: the
  * harness's code (util/code-fingerprint.ts), the spec edition, the target, the PTX ISA version and the
  * selection's options. The gpu backend's plan uses it (its 17,936 sm_90 variants, and the multicast
- * families' it skips). Read back, the whole 67,828-entry sm_90 catalog takes about 0.3 s here against
- * 3-4 s to enumerate; writing it costs about 2 s (every object of the catalog encoded), which is why
- * the CPU run, whose empty-cache run that would slow, enumerates instead. tests/catalog/cache.test.ts
- * holds the read-back entries equal to the enumerated ones.
+ * families' it skips), and the CPU run's whole catalog (catalog/select.ts). Read back, the 67,828-entry
+ * sm_90 catalog takes about 0.3 s here against 3-4 s to enumerate; writing it costs about 1.5 s (every
+ * object of the catalog encoded), so both write it once the caller has given the event loop a turn
+ * (writeLater), not before their work starts. tests/catalog/cache.test.ts holds the read-back entries
+ * equal to the enumerated ones.
  *
  * A file that does not parse, or holds another key, is enumerated again and rewritten (temporary
  * name, then rename); a directory that cannot be written only costs the enumeration. The newest
@@ -78,7 +79,23 @@ export function cachedCatalog(dir: string | undefined, key: CatalogKey, make: ()
   if (!dir) return make();
   const hit = readCachedCatalog(dir, key);
   if (hit) return hit;
-  const made = make();
+  return keep(dir, key, make(), writeLater);
+}
+
+/** cachedCatalog, for an enumeration that gives the event loop turns. */
+export async function cachedCatalogAsync(
+  dir: string | undefined,
+  key: CatalogKey,
+  make: () => Promise<CatalogEntry[]>,
+  writeLater = false,
+): Promise<CatalogEntry[]> {
+  if (!dir) return make();
+  const hit = readCachedCatalog(dir, key);
+  if (hit) return hit;
+  return keep(dir, key, await make(), writeLater);
+}
+
+function keep(dir: string, key: CatalogKey, made: CatalogEntry[], writeLater: boolean): CatalogEntry[] {
   if (writeLater) setTimeout(() => writeCachedCatalog(dir, key, made), 0);
   else writeCachedCatalog(dir, key, made);
   return made;

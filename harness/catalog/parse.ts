@@ -262,8 +262,7 @@ export function opAndType(ptx: string, id?: string): { readonly op: string; read
       // not an instruction the catalog spells
     }
   }
-  const hasOp = p?.fam.slots.some((s) => s.name === 'op');
-  const found = Object.freeze(p ? { op: p.q.op || (hasOp ? '-' : p.fam.head.split('.').at(-1)!), type: p.q.type || '-' } : { op: '-', type: '-' });
+  const found = p ? opTypeOf(p.fam, p.q) : Object.freeze({ op: '-', type: '-' });
   if (opAndTypeMemo.size < 100_000) opAndTypeMemo.set(ptx, found);
   return found;
 }
@@ -279,8 +278,13 @@ type EntryFacts = { readonly ptx: string; readonly family: string; readonly kind
 export function entryOpAndType(e: EntryFacts): { readonly op: string; readonly type: string } | undefined {
   const fam = familyById(e.family);
   if (!fam || e.kind === 'spelling' || fam.slots.some((sl) => sl.descriptor)) return undefined;
+  return opTypeOf(fam, e.q);
+}
+
+/** The report's operation and type of an instruction of `fam` with qualifiers `q` (an op-less family: the last word of its head). */
+function opTypeOf(fam: FamilyDef, q: Qualifiers): { readonly op: string; readonly type: string } {
   const hasOp = fam.slots.some((sl) => sl.name === 'op');
-  return Object.freeze({ op: e.q.op || (hasOp ? '-' : fam.head.split('.').at(-1)!), type: e.q.type || '-' });
+  return Object.freeze({ op: q.op || (hasOp ? '-' : fam.head.split('.').at(-1)!), type: q.type || '-' });
 }
 
 /** What opAndType will answer for these entries' instructions, known now (a run's report asks it of every kept entry: 19,000 parses in a default CPU run). */

@@ -11,7 +11,7 @@ import { type CatalogEntry, type EntryKind, type MatchOptions, SPELLINGS, enumer
 import type { FamilyDef } from './types.js';
 import { vocabulary } from './vocabulary.js';
 import { ParseError, parseInstruction } from './parse.js';
-import { readCachedCatalog, writeCachedCatalog } from './cache.js';
+import { cachedCatalogAsync } from './cache.js';
 
 /**
  * A --filter with its alternatives that spell an instruction in another qualifier order (ptxas
@@ -94,13 +94,9 @@ export function selectEntries(opts: SelectOptions, target: Target, ptx: string):
  */
 export async function selectEntriesAsync(opts: SelectOptions, target: Target, ptx: string, cacheDir?: string): Promise<CatalogEntry[]> {
   const enumerate = () => enumerateMatchingAsync({ target, ptx, kinds: opts.kinds, ...filterOptions(opts.filter) });
-  let sel: CatalogEntry[];
-  if (cacheDir && !opts.filter) {
-    const key = { what: 'select', target: target.name, ptx, kinds: opts.kinds };
-    const hit = readCachedCatalog(cacheDir, key);
-    sel = hit ?? (await enumerate());
-    if (!hit) setTimeout(() => writeCachedCatalog(cacheDir, key, sel), 0);
-  } else sel = await enumerate();
+  const sel = opts.filter
+    ? await enumerate()
+    : await cachedCatalogAsync(cacheDir, { what: 'select', target: target.name, ptx, kinds: opts.kinds }, enumerate, true);
   if (!sel.length) throw noMatch(opts, target, ptx);
   return sel;
 }

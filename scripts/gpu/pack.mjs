@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { bundle } from '../conformance.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const out = resolve(process.argv[2] ?? join(root, '.bundle'));
@@ -17,11 +18,21 @@ copyFileSync(addon, join(out, 'cuda_launcher.node'));
 // the vector-file scanners, where they are built (harness/case-readers/native-scan.ts looks beside the bundle)
 const reader = join(root, 'native', 'reader', 'build', 'Release', 'vector_scan.node');
 if (existsSync(reader)) copyFileSync(reader, join(out, 'vector_scan.node'));
-execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join(root, 'scripts', 'gpu', 'smoke.ts'), '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, 'smoke.mjs')}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
 execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'smoke.ptx'), '-o', join(out, 'smoke.cubin')], { stdio: 'inherit' });
-for (const [src, name] of [[join(root, 'harness', 'backends', 'gpu', 'executor.ts'), 'executor.mjs'], [join(root, 'scripts', 'gpu', 'isolation.ts'), 'isolation.mjs'], [join(root, 'harness', 'cli', 'main.ts'), 'cli.mjs'], [join(root, 'harness', 'backends', 'gpu', 'worker.ts'), 'worker.mjs'], [join(root, 'scripts', 'bench-vector-file.ts'), 'bench-vector-file.mjs'], [join(root, 'scripts', 'gen-spelled.ts'), 'gen-spelled.mjs'], [join(root, 'scripts', 'accept-baseline.ts'), 'accept-baseline.mjs']]) {
-  execFileSync(join(root, 'node_modules', 'esbuild', 'bin', 'esbuild'), [src, '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${join(out, name)}`, '--banner:js=import{createRequire as __cr}from"module";const require=__cr(import.meta.url);'], { stdio: 'inherit' });
-}
+// the programs, bundled as npm run conformance bundles the CLI (scripts/conformance.mjs)
+bundle(
+  {
+    smoke: 'scripts/gpu/smoke.ts',
+    executor: 'harness/backends/gpu/executor.ts',
+    isolation: 'scripts/gpu/isolation.ts',
+    cli: 'harness/cli/main.ts',
+    worker: 'harness/backends/gpu/worker.ts',
+    'bench-vector-file': 'scripts/bench-vector-file.ts',
+    'gen-spelled': 'scripts/gen-spelled.ts',
+    'accept-baseline': 'scripts/accept-baseline.ts',
+  },
+  out,
+);
 execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'isolation.ptx'), '-o', join(out, 'isolation.cubin')], { stdio: 'inherit' });
 writeFileSync(join(out, 'node.xz'), execFileSync('xz', ['-T2', '-c', process.execPath], { maxBuffer: 1 << 30 }));
 writeFileSync(join(out, 'run.sh'), '#!/bin/sh\nset -e\nd=$(dirname "$0")\nxz -dc "$d/node.xz" > /tmp/ptxconf-node && chmod +x /tmp/ptxconf-node\nexec /tmp/ptxconf-node "$d/smoke.mjs" "$d/smoke.cubin" "$@"\n', { mode: 0o755 });

@@ -408,12 +408,11 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         // a module is compiled when a case of one of its variants first comes (a file of one variant
         // compiles one module); the variants of every group waiting then go with it; the job goes once its cubin is there
         if (!isCompiled(g.gv)) {
-          const c = compile(
+          void compile(
             [...new Set([g.gv, ...[...groups.values()].map((x) => x.gv)])].filter((v) => !isCompiled(v)),
             false,
-          );
-          const m = [moduleOf(g.gv)!];
-          await Promise.race([mods.cubinsReady(m), c.then(() => mods.cubinsReady(m, true))]);
+          ).catch(() => undefined); // cubinsFor rejects with its error
+          await compiler.cubinsFor([moduleOf(g.gv)!]);
         }
         while (inflight.size >= 2 * workers) await Promise.race(inflight);
         void dispatch([full(job, g.gv, jobs.length + dispatched)]);
@@ -524,7 +523,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
     // batch goes once its modules' cubins (and the generator's, when it generates) are ready
     const rest = batches.map(async (ids) => {
       const need = [...new Set(ids.map((id) => moduleOf(jobVariant[id]!)!)), ...(compiler.gen && ids.some((id) => jobs[id]!.generated > 0) ? [GEN] : [])];
-      await Promise.race([mods.cubinsReady(need), compiled.then(() => mods.cubinsReady(need, true))]);
+      await compiler.cubinsFor(need);
       return dispatch(ids.map((id) => full(jobs[id]!, jobVariant[id]!, offset + id)));
     });
     await Promise.allSettled([...inflight, ...rest]);

@@ -14,6 +14,12 @@ export const GEN = -1;
 /** What a job carries for its kernel's SASS while its module's is still being read. */
 export const SASS_LATER = '(SASS being read)';
 
+function waitList(m: Map<number, (() => void)[]>, k: number): (() => void)[] {
+  let l = m.get(k);
+  if (!l) m.set(k, (l = []));
+  return l;
+}
+
 export class ModuleSet {
   private readonly cubins = new Map<number, string>();
   private readonly sassBy = new Map<number, Readonly<Record<string, string>>>();
@@ -55,7 +61,7 @@ export class ModuleSet {
     const missing = ms.filter((m) => !this.cubins.has(m));
     if (!missing.length) return Promise.resolve();
     if (now) return Promise.reject(new Error(`gpu module ${missing[0]} was not compiled`));
-    return Promise.all(missing.map((m) => new Promise<void>((res) => this.waiting.set(m, [...(this.waiting.get(m) ?? []), res])))).then(() => undefined);
+    return Promise.all(missing.map((m) => new Promise<void>((res) => waitList(this.waiting, m).push(res)))).then(() => undefined);
   }
 
   /** The compilation failed: whatever waits for a SASS goes on (the run ends with the compilation's error). */
@@ -70,7 +76,7 @@ export class ModuleSet {
   /** Resolves when module m's SASS is read (or the compilation failed). */
   sassRead(m: number): Promise<void> {
     if (this.sassBy.has(m) || this.abandoned) return Promise.resolve();
-    return new Promise((res) => this.sassWaiting.set(m, [...(this.sassWaiting.get(m) ?? []), res]));
+    return new Promise((res) => waitList(this.sassWaiting, m).push(res));
   }
 }
 
@@ -123,6 +129,14 @@ export class ModuleCompiler {
       () => this.compiling.delete(one),
     );
     return this.pending();
+  }
+
+  /**
+   * Resolves when every module of `ms` has its cubin, asked for already (compile); rejects with the
+   * compilation's error, or when the compilations under way have ended without one of them.
+   */
+  cubinsFor(ms: readonly number[]): Promise<void> {
+    return Promise.race([this.mods.cubinsReady(ms), this.pending().then(() => this.mods.cubinsReady(ms, true))]);
   }
 
   /** Ends when every compilation under way has. */

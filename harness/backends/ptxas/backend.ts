@@ -114,6 +114,12 @@ async function preflightCall(ptxas: Ptxas, target: string, text: string): Promis
   }
 }
 
+/** The PTX ISA version an entry needs, where this ptxas writes no such module (the entry is skipped), else undefined. */
+function tooNew(e: CatalogEntry, ptxas: Ptxas): string | undefined {
+  const need = e.modulePtx ?? e.minPtx;
+  return comparePtx(need, ptxas.maxPtx) > 0 ? need : undefined;
+}
+
 /** The verdict key of an empty module of PTX ISA `v` (the template every entry's key starts from), once per process. */
 const templates = new Map<string, string>();
 function templateKey(hash: string, target: string, v: string): string {
@@ -143,8 +149,8 @@ export function prepareVerdicts(entries: readonly CatalogEntry[], target: Target
   preloadVerdictFile(cacheDir, hash, target.name);
   const byVersion = new Map<string, string>();
   for (const e of entries) {
+    if (tooNew(e, ptxas)) continue;
     const v = e.modulePtx ?? modulePtx;
-    if (comparePtx(e.modulePtx ?? e.minPtx, ptxas.maxPtx) > 0) continue;
     let t = byVersion.get(v);
     if (t === undefined) byVersion.set(v, (t = templateKey(hash, target.name, v)));
     entryKey(t, target.name, e);
@@ -180,8 +186,8 @@ export async function runPtxasBackend(
   const results = new Array<EntryResult>(entries.length);
   const testable: number[] = [];
   entries.forEach((e, i) => {
-    const need = e.modulePtx ?? e.minPtx;
-    if (comparePtx(need, ptxas.maxPtx) > 0) {
+    const need = tooNew(e, ptxas);
+    if (need) {
       results[i] = resultWithout(e, modulePtx, 'skipped', `needs PTX ISA ${need}; ptxas ${ptxas.release} supports up to ${ptxas.maxPtx}`);
     } else testable.push(i);
   });
