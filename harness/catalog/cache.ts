@@ -9,65 +9,34 @@
  * (writeLater), not before their work starts. tests/catalog/cache.test.ts holds the read-back entries
  * equal to the enumerated ones.
  *
- * A file that does not parse, or holds another key, is enumerated again and rewritten (temporary
- * name, then rename); a directory that cannot be written only costs the enumeration. The newest
- * KEEP files are kept.
+ * The files are util/keyed-cache.ts's: one that does not parse, or holds another key, is enumerated
+ * again and rewritten; a directory that cannot be written only costs the enumeration.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { codeFingerprint } from '../util/code-fingerprint.js';
+import { type CacheKey, KeyedCache } from '../util/keyed-cache.js';
 import { type SharedJson, decodeShared, encodeShared } from '../util/shared-json.js';
 import { specEdition } from './editions.js';
 import type { CatalogEntry } from './enumerate.js';
 
-const FORMAT = 1;
-const KEEP = 8;
-
 /** What a cached selection is keyed by, beside the code and the edition. */
-export type CatalogKey = Record<string, string | boolean | readonly string[] | undefined>;
+export type CatalogKey = CacheKey;
 
-function place(dir: string, key: CatalogKey): { file: string; keyText: string } {
-  const keyText = JSON.stringify({ format: FORMAT, code: codeFingerprint(), edition: specEdition(), ...key });
-  const name = createHash('sha256').update(keyText).digest('hex').slice(0, 32);
-  return { file: join(dir, 'catalog', `${name}.json`), keyText };
-}
+const files = new KeyedCache<CatalogEntry[]>('catalog', 1, 'json', {
+  encode: (key, entries) => JSON.stringify({ key, value: encodeShared(entries) }),
+  decode: (data) => {
+    const o = JSON.parse(data.toString('utf8')) as { key: string; value: SharedJson };
+    const v = decodeShared(o.value);
+    return Array.isArray(v) ? { key: o.key, value: v as CatalogEntry[] } : undefined;
+  },
+});
 
 /** The entries cached under `key` in `dir`, or undefined (none, another key, or a file that does not read back). */
 export function readCachedCatalog(dir: string, key: CatalogKey): CatalogEntry[] | undefined {
-  const { file, keyText } = place(dir, key);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const o = JSON.parse(text) as { key: string; value: SharedJson };
-    if (o.key !== keyText) return undefined;
-    const v = decodeShared(o.value);
-    return Array.isArray(v) ? (v as CatalogEntry[]) : undefined;
-  } catch {
-    return undefined;
-  }
+  return files.read(dir, { edition: specEdition(), ...key });
 }
 
 /** Keeps `entries` under `key` in `dir` (a directory that cannot be written is left as it is). */
 export function writeCachedCatalog(dir: string, key: CatalogKey, entries: readonly CatalogEntry[]): void {
-  const { file, keyText } = place(dir, key);
-  try {
-    mkdirSync(join(dir, 'catalog'), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ key: keyText, value: encodeShared(entries) }));
-    renameSync(tmp, file);
-    const files = readdirSync(join(dir, 'catalog'))
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => ({ f: join(dir, 'catalog', f), t: statSync(join(dir, 'catalog', f)).mtimeMs }))
-      .sort((a, b) => b.t - a.t);
-    for (const old of files.slice(KEEP)) rmSync(old.f, { force: true });
-  } catch {
-    // a read-only or full cache directory: the next run enumerates again
-  }
+  files.write(dir, { edition: specEdition(), ...key }, entries as CatalogEntry[]);
 }
 
 /**

@@ -4,7 +4,8 @@
  * run's own thread enumerates the catalog and ptxas classifies it. One request in; `selected`,
  * `results` (every 50 ms or so) and `done` out (library-cases.ts, CaseChildMessage). Once the run's
  * thread is free it sends `share`: the child hands it every other case of those it has left
- * (`shared`), judges the others and sends their results untallied (the run tallies the two in order).
+ * (`shared`), judges the others and sends their results untallied with their places (the run
+ * tallies the two in case order); the run, done with those, asks again.
  */
 import { withEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
@@ -13,10 +14,11 @@ import {
   type CaseChildMessage,
   type CaseChildRequest,
   CaseTally,
+  NONE_SHARED,
+  canShare,
   handedOver,
   judgeFor,
   selectLibrary,
-  splitAt,
 } from './library-cases.js';
 
 registerAllFamilies(); // a program of its own: the core asks harness/registry/ for the families
@@ -47,22 +49,39 @@ async function judgeRequest(req: CaseChildRequest): Promise<void> {
     if (sel.problems.length) return;
     const tally = new CaseTally(req.keepPasses);
     const cases = sel.cases;
-    // before a split: every case, tallied here; after it (at `split`): every other case, sent untallied
+    // before a split: every case, tallied here; after it (at `split`): the cases not handed over
+    // (i, i + step, ...), sent untallied with their places
     let split: number | undefined;
+    let step = 1;
     let i = 0;
     while (i < cases.length) {
       // the run asked for cases (before the first batch too: a run already free splits the library at once)
+      // (the cases handed over waited for: a message larger than the pipe is written a part per turn of
+      // the event loop, which this child gives only between batches, and the run's thread waits for it)
       for (; asked > 0; asked--) {
-        const at = split === undefined ? splitAt(i, cases.length) : undefined;
-        void send({ type: 'shared', split: at ?? -1, cases: at === undefined ? [] : handedOver(cases, at) });
-        if (at !== undefined) split = at;
+        if (!canShare(i, step, cases.length)) {
+          await send({ type: 'shared', ...NONE_SHARED });
+          continue;
+        }
+        split ??= i;
+        await send({ type: 'shared', split, first: i + step, stride: 2 * step, cases: handedOver(cases, i, step) });
+        step *= 2;
       }
-      const { batch, verdicts, next } = judgeFor(cases, i, split === undefined ? 1 : 2, 50);
+      const from = i;
+      const { batch, verdicts, next } = judgeFor(cases, i, step, 50);
       i = next;
       // not waited for: the run reads them when its thread is free (it enumerates the catalog in one go,
       // and a child waiting on each message would wait on that); the event loop gets a turn for `share`
       if (split === undefined) void send({ type: 'results', kept: tally.keep(batch).map((r) => ({ ...r })), n: batch.length, verdicts });
-      else void send({ type: 'results', kept: [], rest: batch.map((r) => ({ ...r })), n: batch.length, verdicts });
+      else
+        void send({
+          type: 'results',
+          kept: [],
+          rest: batch.map((r) => ({ ...r })),
+          restAt: batch.map((_, k) => from + k * step),
+          n: batch.length,
+          verdicts,
+        });
       await new Promise((r) => setImmediate(r));
     }
     await send({

@@ -74,6 +74,7 @@ export async function selectCases(opts: Options, io: Io): Promise<CaseSelection 
     seed: opts.seed,
     ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
+    cacheDir: opts.cacheDir,
   });
   if (sel.problemCount) return libraryProblems(io, sel);
   return { total: sel.total, counts: sel.counts, batches: () => [sel.cases] };

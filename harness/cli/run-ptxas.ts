@@ -38,6 +38,7 @@ export const runPtxas: Executor = async (ctx) => {
             seed: opts.seed,
             ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
             ...(opts.shard ? { shard: opts.shard } : {}),
+            cacheDir: opts.cacheDir,
             keepPasses: opts.keepPasses,
             specEdition: opts.specEdition,
           },

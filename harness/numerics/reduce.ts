@@ -64,12 +64,98 @@ interface Arith<K> {
   /** Whether k is subnormal in the accumulation format. */
   readonly subnormal: (k: K) => boolean;
   /** Where each value sits in the set being built (-1: not in it), one set at a time. */
-  readonly slot: (k: K) => number;
-  readonly setSlot: (k: K, i: number) => void;
-  readonly clearSlot: (k: K) => void;
+  readonly slots: Slots<K>;
+  /**
+   * 8-bit formats' addition as `add` answers it, by table: entry (x << 8) | y holds the result (bits
+   * 0-7), overflow (bit 8) and NaN (bit 9), 0xffff where not yet computed (addFill computes it).
+   */
+  readonly addTable?: Uint16Array;
+  readonly addFill?: (x: number, y: number) => number;
 }
 
 const step = { nan: false, overflow: false };
+
+/**
+ * Where each value sits in the subset being built (-1: not in it): get, set, and clear for the next
+ * subset. Bit patterns of at most 32 bits live in typed arrays, each entry stamped with the subset it
+ * belongs to, so that clearing is one increment: indexed by the pattern up to 16 bits, an
+ * open-addressing table (doubled when half full) for 32.
+ */
+interface Slots<K> {
+  get(k: K): number;
+  set(k: K, i: number): void;
+  clear(): void;
+}
+
+export class NumberSlots implements Slots<number> {
+  private keys: Int32Array;
+  private vals: Int32Array;
+  private stamps: Uint32Array;
+  private stamp = 1;
+  private used = 0;
+  private readonly direct: boolean;
+  constructor(bits: number) {
+    this.direct = bits <= 16;
+    const size = this.direct ? 1 << bits : 64;
+    this.keys = new Int32Array(size);
+    this.vals = new Int32Array(size);
+    this.stamps = new Uint32Array(size);
+  }
+  /** The entry of k: where it is, or the free entry where it would go. */
+  private find(k: number): number {
+    if (this.direct) return k;
+    const mask = this.keys.length - 1;
+    const key = k | 0;
+    let h = Math.imul(key, 0x9e3779b1) >>> 0;
+    for (h &= mask; this.stamps[h] === this.stamp && this.keys[h] !== key; h = (h + 1) & mask);
+    return h;
+  }
+  get(k: number): number {
+    const h = this.find(k);
+    return this.stamps[h] === this.stamp ? this.vals[h]! : -1;
+  }
+  set(k: number, i: number): void {
+    const h = this.find(k);
+    if (this.stamps[h] !== this.stamp) {
+      if (!this.direct && ++this.used * 2 > this.keys.length) {
+        this.rehash();
+        this.set(k, i);
+        return;
+      }
+      this.stamps[h] = this.stamp;
+      this.keys[h] = k | 0;
+    }
+    this.vals[h] = i;
+  }
+  clear(): void {
+    this.used = 0;
+    if (++this.stamp === 0xffffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+  }
+  private rehash(): void {
+    const { keys, vals, stamps, stamp } = this;
+    this.keys = new Int32Array(keys.length * 2);
+    this.vals = new Int32Array(keys.length * 2);
+    this.stamps = new Uint32Array(keys.length * 2);
+    this.used = 0;
+    for (let h = 0; h < keys.length; h++) if (stamps[h] === stamp) this.set(keys[h]!, vals[h]!);
+  }
+}
+
+class MapSlots<K> implements Slots<K> {
+  private readonly m = new Map<K, number>();
+  get(k: K): number {
+    return this.m.get(k) ?? -1;
+  }
+  set(k: K, i: number): void {
+    this.m.set(k, i);
+  }
+  clear(): void {
+    this.m.clear();
+  }
+}
 
 /**
  * Number arithmetic for accumulation formats of at most 32 bits: the operations of addOnce and
@@ -96,15 +182,22 @@ function numberArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean):
     return r;
   };
   let minmax: (x: number, y: number) => number;
+  let addTable: Uint16Array | undefined;
+  let addFill: ((x: number, y: number) => number) | undefined;
   if (acc.bits === 8) {
     // bits 0-7 the result, bit 8 overflow, bit 9 NaN; 0xffff: not yet computed
     const table = new Uint16Array(1 << 16).fill(0xffff);
+    const fill = (x: number, y: number): number => {
+      const r = fast(x, y);
+      return (table[(x << 8) | y] = r | (lastAdd.overflow ? 0x100 : 0) | (lastAdd.nan || isNaN(r) ? 0x200 : 0));
+    };
+    if (op === 'add') {
+      addTable = table;
+      addFill = fill;
+    }
     add = (x, y) => {
       let v = table[(x << 8) | y]!;
-      if (v === 0xffff) {
-        const r = fast(x, y);
-        v = table[(x << 8) | y] = r | (lastAdd.overflow ? 0x100 : 0) | (lastAdd.nan || isNaN(r) ? 0x200 : 0);
-      }
+      if (v === 0xffff) v = fill(x, y);
       step.overflow = (v & 0x100) !== 0;
       step.nan = (v & 0x200) !== 0;
       return v & 0xff;
@@ -133,21 +226,6 @@ function numberArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean):
       return r;
     };
   }
-  let slot: (k: number) => number;
-  let setSlot: (k: number, i: number) => void;
-  let clearSlot: (k: number) => void;
-  if (acc.bits <= 16) {
-    const table = new Int32Array(1 << acc.bits).fill(-1);
-    slot = (k) => table[k]!;
-    setSlot = (k, i) => void (table[k] = i);
-    clearSlot = (k) => void (table[k] = -1);
-  } else {
-    // 32-bit patterns keyed as int32 (k | 0: one to one), small integers to the Map rather than heap numbers
-    const m = new Map<number, number>();
-    slot = (k) => m.get(k | 0) ?? -1;
-    setSlot = (k, i) => void m.set(k | 0, i);
-    clearSlot = (k) => void m.delete(k | 0);
-  }
   const subnormal = (k: number) => (k & expField) === 0 && (k & fracMask) !== 0;
   return {
     fromBits: (b) => Number(b),
@@ -158,9 +236,8 @@ function numberArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean):
     saturate: (k) => ((k & sign) >>> 0) + maxFinite,
     canonicalNaN: nanBits,
     subnormal,
-    slot,
-    setSlot,
-    clearSlot,
+    slots: new NumberSlots(acc.bits),
+    ...(addTable && addFill ? { addTable, addFill } : {}),
   };
 }
 
@@ -168,7 +245,6 @@ function numberArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean):
 function bigintArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean): Arith<bigint> {
   const flush = (b: bigint) => (ftz && classify(acc, b) === 'subnormal' ? b & (1n << BigInt(acc.bits - 1)) : b);
   const nanBits = BigInt(acc.canonicalNaN);
-  const m = new Map<bigint, number>();
   return {
     fromBits: (b) => b,
     toBits: (k) => k,
@@ -187,9 +263,7 @@ function bigintArith(acc: FloatFormat, op: 'add' | 'min' | 'max', ftz: boolean):
     saturate: (k) => (k & (1n << BigInt(acc.bits - 1))) | maxFiniteBits(acc),
     canonicalNaN: nanBits,
     subnormal: (k) => classify(acc, k) === 'subnormal',
-    slot: (k) => m.get(k) ?? -1,
-    setSlot: (k, i) => void m.set(k, i),
-    clearSlot: (k) => void m.delete(k),
+    slots: new MapSlots<bigint>(),
   };
 }
 
@@ -264,18 +338,27 @@ function reductionSetWith<K>(
   let overflow = false;
   const satBranch = op === 'add' && acc.bits === 8;
   let begin = 0;
+  // the 8-bit addition table, where the format has one, read in place below (ar.add otherwise)
+  const slots = ar.slots;
+  const table = op === 'add' ? ar.addTable : undefined;
+  const fill = ar.addFill!;
+  const nanKey = ar.canonicalNaN;
+  let trees = store.trees;
   /** Adds value k (t trees) to the subset being built, which starts at cell `begin`. */
   const put = (k: K, t: number, left: number, li: number, ri: number, sat: number) => {
-    const i = ar.slot(k);
+    const i = slots.get(k);
     if (i >= 0) {
-      store.trees[i]! += t;
+      trees[i]! += t;
       return;
     }
     const at = keys.length;
-    if (at >= store.trees.length) grow();
-    ar.setSlot(k, at);
+    if (at >= trees.length) {
+      grow();
+      trees = store.trees;
+    }
+    slots.set(k, at);
     keys.push(k);
-    store.trees[at] = t;
+    trees[at] = t;
     store.left[at] = left;
     store.li[at] = li;
     store.ri[at] = ri;
@@ -284,7 +367,7 @@ function reductionSetWith<K>(
   const close = (m: number) => {
     from[m] = begin;
     to[m] = keys.length;
-    for (let i = begin; i < keys.length; i++) ar.clearSlot(keys[i]!);
+    slots.clear();
     begin = keys.length;
   };
   try {
@@ -295,36 +378,55 @@ function reductionSetWith<K>(
     for (let m = 1; m < 1 << n; m++) {
       if ((m & (m - 1)) === 0) continue;
       const low = m & -m;
-      for (let a = (m - 1) & m; a > 0; a = (a - 1) & m) {
-        if (!(a & low)) continue;
-        const b = m ^ a;
+      // the splits (a, m ^ a) with a holding the lowest value: a = low | r for r a proper submask of
+      // the rest, in descending order
+      const rest = m ^ low;
+      for (let r = (rest - 1) & rest; ; r = (r - 1) & rest) {
+        const a = low | r;
+        const b = rest ^ r;
         const ae = to[a]!;
         const bs = from[b]!;
         const be = to[b]!;
         for (let i = from[a]!; i < ae; i++) {
           const x = keys[i]!;
-          const tx = store.trees[i]!;
+          const tx = trees[i]!;
           for (let j = bs; j < be; j++) {
-            const t = tx * store.trees[j]!;
+            const t = tx * trees[j]!;
             if (op === 'add') {
-              const raw = ar.add(x, keys[j]!);
-              nan ||= step.nan;
-              overflow ||= step.overflow;
+              let raw: K;
+              let sn: boolean;
+              let so: boolean;
+              if (table) {
+                // as ar.add answers, from its table
+                const y = keys[j] as number;
+                let v = table[((x as number) << 8) | y]!;
+                if (v === 0xffff) v = fill(x as number, y);
+                raw = (v & 0xff) as K;
+                so = (v & 0x100) !== 0;
+                sn = (v & 0x200) !== 0;
+              } else {
+                raw = ar.add(x, keys[j]!);
+                sn = step.nan;
+                so = step.overflow;
+              }
+              nan ||= sn;
+              overflow ||= so;
               // fp8 overflow is not specified: saturation to the largest finite value is allowed too
-              if (step.overflow && satBranch) put(ar.saturate(raw), t, a, i, j, 1);
-              put(step.nan ? ar.canonicalNaN : raw, t, a, i, j, 0);
+              if (so && satBranch) put(ar.saturate(raw), t, a, i, j, 1);
+              put(sn ? nanKey : raw, t, a, i, j, 0);
             } else {
-              const r = ar.minmax(x, keys[j]!);
+              const mm = ar.minmax(x, keys[j]!);
               if (step.nan) nan = true;
-              put(r, t, a, i, j, 0);
+              put(mm, t, a, i, j, 0);
             }
           }
         }
+        if (r === 0) break;
       }
       close(m);
     }
   } catch (e) {
-    for (let i = begin; i < keys.length; i++) ar.clearSlot(keys[i]!);
+    slots.clear();
     throw e;
   }
   // one concrete tree per result, spelled only for the results (the first combination that made each value)

@@ -1,10 +1,10 @@
 /**
  * A hash of the harness's own code, for caches of what that code computes (the catalog): the
- * bundle file this module was built into (scripts/gpu/pack.mjs), else every file under harness/
- * (its TypeScript sources, under tsx). Worked out once per process (about 20 ms for harness/).
+ * bundle file this module was built into (scripts/gpu/pack.mjs), else every file under harness/ and
+ * cases/generators/ (the TypeScript sources, under tsx). Worked out once per process (about 20 ms for harness/).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,8 +25,11 @@ export function codeFingerprint(): string {
   const h = createHash('sha256');
   if (self.endsWith('.mjs')) h.update(readFileSync(self));
   else {
-    const root = dirname(dirname(self)); // harness/
-    for (const f of filesUnder(root, []).sort()) h.update(`\0${relative(root, f)}\0`).update(readFileSync(f));
+    // harness/, and the generators under cases/ it runs (their cases are cached too)
+    const root = dirname(dirname(self));
+    const generators = join(dirname(root), 'cases', 'generators');
+    for (const f of [...filesUnder(root, []), ...(existsSync(generators) ? filesUnder(generators, []) : [])].sort())
+      h.update(`\0${relative(root, f)}\0`).update(readFileSync(f));
   }
   return (memo = h.digest('hex'));
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CaseTally, SHARE_MIN, handedOver, judgeShared, mergeShared, selectLibrary, splitAt, startCaseChild } from '../../harness/cli/library-cases.js';
+import { CaseTally, SHARE_MIN, canShare, handedOver, judgeShared, mergeShared, selectLibrary, startCaseChild } from '../../harness/cli/library-cases.js';
 import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
 import { specEdition } from '../../harness/catalog/editions.js';
 import { registerAllFamilies } from '../../harness/families/index.js';
@@ -71,8 +71,10 @@ describe("the run sharing the case child's work", () => {
     const done = await c.finished;
     expect(done.split).toBe(0);
     expect(part.split).toBe(0);
-    expect(part.results.length).toBe(Math.floor(total / 2));
-    expect(done.rest.length).toBe(Math.ceil(total / 2));
+    // every case judged once, by one of the two (this thread asking again when done with its share)
+    expect(part.results.length + done.rest.length).toBe(total);
+    expect(part.results.length).toBeGreaterThanOrEqual(Math.floor(total / 2));
+    expect(new Set([...part.at, ...done.restAt]).size).toBe(total);
     const m = mergeShared(done, part, keepPasses, total);
     const plain = (rs: readonly EntryResult[]) => JSON.parse(JSON.stringify(rs));
     expect(plain([...kept, ...m.kept])).toEqual(plain(want));
@@ -80,19 +82,39 @@ describe("the run sharing the case child's work", () => {
     expect(m.cases).toBe(total);
     expect(m.dropped).toBe(one.dropped);
     expect(one.dropped).toBeGreaterThan(0);
-    // a second ask gets nothing: the child shares once
+    // an ask after the child ended gets nothing
     expect((await c.share()).cases.length).toBe(0);
     // pieces that do not fit are refused, not tallied
     expect(() => mergeShared({ ...done, split: 1 }, part, keepPasses, total)).toThrow(/split at case 1/);
-    expect(() => mergeShared(done, { ...part, results: part.results.slice(1) }, keepPasses, total)).toThrow(/every other case each was due/);
+    expect(() => mergeShared(done, { ...part, results: part.results.slice(1) }, keepPasses, total)).toThrow(/sent \d+ results for \d+ cases/);
+    expect(() => mergeShared(done, { ...part, results: part.results.slice(1), at: part.at.slice(1) }, keepPasses, total)).toThrow(/judged by neither/);
     expect(() => mergeShared({ ...done, split: undefined }, part, keepPasses, total)).toThrow(/without sharing/);
   }, 120_000);
 
-  it("splits where at least twice the least is left, and hands over the cases between the child's", () => {
-    expect(splitAt(10, 100)).toBe(10);
-    expect(splitAt(100 - 2 * SHARE_MIN, 100)).toBe(100 - 2 * SHARE_MIN);
-    expect(splitAt(101 - 2 * SHARE_MIN, 100)).toBeUndefined();
+  it('shares where at least twice the least is left, and hands over the cases between the ones it keeps, at every level', () => {
+    expect(canShare(10, 1, 100)).toBe(true);
+    expect(canShare(100 - 2 * SHARE_MIN, 1, 100)).toBe(true);
+    expect(canShare(101 - 2 * SHARE_MIN, 1, 100)).toBe(false);
+    // every other case left: 4 * SHARE_MIN cases from 0 with step 2 is 2 * SHARE_MIN of them
+    expect(canShare(0, 2, 4 * SHARE_MIN)).toBe(true);
+    expect(canShare(1, 2, 4 * SHARE_MIN)).toBe(true);
+    expect(canShare(2, 2, 4 * SHARE_MIN)).toBe(false);
     expect(handedOver([0, 1, 2, 3, 4, 5, 6], 2)).toEqual([3, 5]);
     expect(handedOver([0, 1, 2, 3, 4, 5], 2)).toEqual([3, 5]);
+    // a second share: the child at 2 with step 2 (2, 4, 6, ... left) hands over 4, 8, ...
+    expect(handedOver([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 2, 2)).toEqual([4, 8]);
+  });
+
+  it('merges results of several shares by their cases, and refuses a case judged twice or by neither', () => {
+    const r = (i: number) => ({ id: `c${i}`, family: 'f', verdict: 'pass' }) as unknown as EntryResult;
+    const done = { cases: 2, totals: {}, dropped: 0, passes: 2, split: 2, rest: [r(2), r(6)], restAt: [2, 6] };
+    // the run took 3, 5, 7 at the first share and 4 at the second
+    const part = { split: 2, results: [r(3), r(5), r(7), r(4)], at: [3, 5, 7, 4] };
+    const m = mergeShared(done, part, 100, 8);
+    expect(m.kept.map((x) => x.id)).toEqual(['c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
+    expect(m.cases).toBe(8);
+    expect(() => mergeShared(done, { ...part, at: [3, 5, 7, 6] }, 100, 8)).toThrow(/case 6 of 8 .* judged twice/);
+    expect(() => mergeShared(done, { ...part, results: part.results.slice(0, 3), at: [3, 5, 7] }, 100, 8)).toThrow(/case 4 was judged by neither/);
+    expect(() => mergeShared(done, { ...part, at: [3, 5, 7, 8] }, 100, 8)).toThrow(/outside the cases left/);
   });
 });

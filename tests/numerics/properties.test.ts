@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BF16, E4M3, E5M2, F16, F32, F64, type FloatFormat, INT_FORMATS, classify, maxFiniteBits } from '../../harness/numerics/formats.js';
 import { addOnce, intOp, minmaxAllowed } from '../../harness/numerics/ops.js';
-import { convert, evaluateWitness, reductionSet } from '../../harness/numerics/reduce.js';
+import { NumberSlots, convert, evaluateWitness, reductionSet } from '../../harness/numerics/reduce.js';
 
 const flushTo = (f: FloatFormat, b: bigint, ftz: boolean) => (ftz && classify(f, b) === 'subnormal' ? b & (1n << BigInt(f.bits - 1)) : b);
 
@@ -194,5 +194,30 @@ describe('order sets', () => {
     const rs = reductionSet('add', F16, F16, vals, false);
     expect(rs.totalTrees).toBe(135135);
     expect(rs.results.length).toBeGreaterThan(1);
+  });
+});
+
+describe("reductionSet's slot table (where each value sits in the subset being built)", () => {
+  it.each([8, 16, 32])('%i-bit patterns: found where set, -1 elsewhere and after a clear, through the table growing, as a Map says', (bits) => {
+    const slots = new NumberSlots(bits);
+    let seed = bits;
+    const rnd = () => (seed = (seed * 48271) % 2147483647);
+    const key = () => (bits === 32 ? rnd() * 2 + (rnd() & 1) : rnd() % 2 ** bits) >>> 0;
+    for (let round = 0; round < 4; round++) {
+      const model = new Map<number, number>();
+      // past the 64 entries a 32-bit table starts with, so that it grows (every entry moved)
+      for (let i = 0; i < 300; i++) {
+        const k = key();
+        if (!model.has(k)) model.set(k, i);
+        if (slots.get(k) < 0) slots.set(k, i);
+      }
+      for (const [k, i] of model) expect(slots.get(k)).toBe(i);
+      for (let i = 0; i < 300; i++) {
+        const k = key();
+        expect(slots.get(k)).toBe(model.get(k) ?? -1);
+      }
+      slots.clear();
+      for (const k of model.keys()) expect(slots.get(k)).toBe(-1);
+    }
   });
 });
