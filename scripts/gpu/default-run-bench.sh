@@ -6,7 +6,9 @@
 # Usage: sh scripts/gpu/default-run-bench.sh OUTDIR [ARCH]   (logs OUTDIR/*.log, profile OUTDIR/prof/)
 out=$1; arch=${2:-sm_90}
 d=$(dirname "$0")
-B="$d/../../.bundle/conformance.sh"
+# BUNDLE: another bundle folder to time (an A/B on one machine)
+BD=${BUNDLE:-$d/../../.bundle}
+B="$BD/conformance.sh"
 N=/tmp/ptxconf-node
 sh "$B" --version > /dev/null 2>&1 # unpacks node
 mkdir -p "$out/prof"
@@ -25,7 +27,7 @@ run() {
 run cold sh "$B"
 run warm1 sh "$B"
 run warm2 sh "$B"
-run warmprof $N --cpu-prof --cpu-prof-dir="$out/prof" "$d/../../.bundle/cli.mjs"
+run warmprof $N --cpu-prof --cpu-prof-dir="$out/prof" "$BD/cli.mjs"
 w=$ms_warm1; [ "$ms_warm2" -lt "$w" ] && w=$ms_warm2
 echo "default GPU run, empty cache: $ms_cold ms (target <= 12000: $([ "$ms_cold" -le 12000 ] && echo met || echo NOT met))"
 echo "default GPU run, warm: $w ms, the better of two (target <= 4000: $([ "$w" -le 4000 ] && echo met || echo NOT met))"
