@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Launcher, loadLauncher } from './driver.js';
 
@@ -31,70 +31,29 @@ export interface CompileStats {
   compileMs: number;
 }
 
-/**
- * SASS mnemonics per kernel from `cuobjdump -sass` output, the lines that touch memory atomically:
- * one map per ELF image it shows, in order (a cubin is one; a fat binary's images each begin with a
- * `Fatbin elf code:` header).
- */
-export function sassOfDump(stdout: string): Record<string, string>[] {
-  const images: Record<string, string[]>[] = [];
-  let out: Record<string, string[]> | undefined;
-  let cur = '';
-  for (const line of stdout.split('\n')) {
-    if (line.startsWith('Fatbin elf code:')) {
-      images.push((out = {}));
-      cur = '';
-      continue;
-    }
-    const f = /Function : (\S+)/.exec(line);
-    if (f) {
-      if (!out) images.push((out = {}));
-      cur = f[1]!;
-      out[cur] = [];
-      continue;
-    }
-    const m = /\/\*[0-9a-f]+\*\/\s+(?:@!?U?P\d+\s+)?([A-Z][A-Z0-9_.]*)/.exec(line);
-    if (out && cur && m && /^(ATOM|RED|UBLKRED|SYNCS|UBLKCP|UTMA)/.test(m[1]!)) {
-      const l = out[cur]!;
-      if (!l.includes(m[1]!)) l.push(m[1]!);
-    }
-  }
-  return images.map((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.join(' ')])));
-}
-
-/** SASS mnemonics per kernel of one cubin ({} where cuobjdump is missing: no evidence, said in the results). */
+/** SASS mnemonics per kernel from `cuobjdump -sass`, the lines that touch memory atomically. */
 export async function sassByKernel(cubin: string): Promise<Record<string, string>> {
+  const out: Record<string, string[]> = {};
   try {
     const { stdout } = await run('cuobjdump', ['-sass', cubin], { maxBuffer: 1 << 30 });
-    return sassOfDump(stdout)[0] ?? {};
+    let cur = '';
+    for (const line of stdout.split('\n')) {
+      const f = /Function : (\S+)/.exec(line);
+      if (f) {
+        cur = f[1]!;
+        out[cur] = [];
+        continue;
+      }
+      const m = /\/\*[0-9a-f]+\*\/\s+(?:@!?U?P\d+\s+)?([A-Z][A-Z0-9_.]*)/.exec(line);
+      if (cur && m && /^(ATOM|RED|UBLKRED|SYNCS|UBLKCP|UTMA)/.test(m[1]!)) {
+        const l = out[cur]!;
+        if (!l.includes(m[1]!)) l.push(m[1]!);
+      }
+    }
   } catch {
-    return {};
+    // cuobjdump missing: no evidence, said in the results
   }
-}
-
-/**
- * The SASS of several cubins of `arch` from one cuobjdump: cuobjdump reads one file a call and costs
- * about 0.4 s of CPU a call whatever its size, so the cubins go into one fat binary (the toolchain's
- * fatbinary, beside ptxas or on the PATH) and its images come back in order. Where fatbinary is
- * missing or fails, or the images do not come back one for one, each cubin is read on its own.
- */
-export async function sassOfCubins(cubins: readonly string[], arch: string, ptxasPath: string): Promise<Record<string, string>[]> {
-  if (cubins.length === 1) return [await sassByKernel(cubins[0]!)];
-  const fat = `${cubins[0]}.group-${process.pid}.fatbin`;
-  try {
-    const sm = arch.replace(/^sm_/, '');
-    const images = cubins.map((c) => `--image3=kind=elf,sm=${sm},file=${c}`);
-    const beside = join(dirname(ptxasPath), 'fatbinary');
-    await run(existsSync(beside) ? beside : 'fatbinary', ['--64', `--create=${fat}`, ...images], { maxBuffer: 1 << 26 });
-    const { stdout } = await run('cuobjdump', ['-sass', fat], { maxBuffer: 1 << 30 });
-    const maps = sassOfDump(stdout);
-    if (maps.length === cubins.length) return maps;
-  } catch {
-    // no fatbinary here, or it or cuobjdump failed: one cubin a call below
-  } finally {
-    rmSync(fat, { force: true });
-  }
-  return Promise.all(cubins.map((c) => sassByKernel(c)));
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.join(' ')]));
 }
 
 function writeAtomic(file: string, data: string | Buffer): void {
@@ -122,9 +81,6 @@ export function lookup(dir: string, key: string): CompiledModule | undefined {
     return undefined;
   }
 }
-
-/** The most cubins one cuobjdump reads (through one fat binary). */
-const SASS_GROUP_MAX = 8;
 
 /**
  * Compiles (or finds) every module; `texts[i]` undefined means module i is not needed. Returns the
@@ -189,39 +145,19 @@ export async function compileModules(
     opts.onCubin?.(i, `${base}.cubin`);
     disassemble.push(i);
   };
-  const readSass = async (group: readonly number[]) => {
-    const bases = group.map((i) => join(dir, keys[i]!));
-    const sass = opts.noSass
-      ? group.map(() => ({}))
-      : await sassOfCubins(
-          bases.map((b) => `${b}.cubin`),
-          opts.arch,
-          opts.ptxas.path,
-        );
-    group.forEach((i, k) => {
-      const base = bases[k]!;
-      writeAtomic(
-        `${base}.json`,
-        JSON.stringify({ sha256: sha(readFileSync(`${base}.cubin`)), ptxas: opts.ptxas.versionLine, arch: opts.arch, sass: sass[k]! }),
-      );
-      modules[i] = { cubin: `${base}.cubin`, sass: sass[k]!, cached: false };
-      opts.onSass?.(i, sass[k]!);
-    });
+  const readSass = async (i: number) => {
+    const base = join(dir, keys[i]!);
+    const sass = opts.noSass ? {} : await sassByKernel(`${base}.cubin`);
+    writeAtomic(`${base}.json`, JSON.stringify({ sha256: sha(readFileSync(`${base}.cubin`)), ptxas: opts.ptxas.versionLine, arch: opts.arch, sass }));
+    modules[i] = { cubin: `${base}.cubin`, sass, cached: false };
+    opts.onSass?.(i, sass);
   };
-  const slots = Math.max(1, Math.min(availableParallelism(), todo.length));
-  let compiling = 0;
   await Promise.all(
-    Array.from({ length: slots }, async () => {
+    Array.from({ length: Math.max(1, Math.min(availableParallelism(), todo.length)) }, async () => {
       for (;;) {
-        if (next < todo.length) {
-          compiling++;
-          await compileOne(todo[next++]!).finally(() => compiling--);
-        } else if (disassemble.length) {
-          // the cubins still to read (waiting, or being compiled) shared among every slot: fewer calls
-          // (each cuobjdump has a fixed cost: see sassOfCubins), every slot still busy
-          const take = Math.min(SASS_GROUP_MAX, Math.ceil((disassemble.length + compiling) / slots));
-          await readSass(disassemble.splice(0, take));
-        } else return;
+        if (next < todo.length) await compileOne(todo[next++]!);
+        else if (disassemble.length) await readSass(disassemble.shift()!);
+        else return;
       }
     }),
   );
