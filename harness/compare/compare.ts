@@ -101,9 +101,11 @@ export function enrichResult(r: EntryResult): EntryResult {
   const needsAllowed = (out.verdict !== 'pass' || judgesExpect) && Object.keys(c.allowed).length === 0;
   const needsModel = !trailKnown || needsAllowed || (judgesExpect && !c.fileExpect);
   const needsExplanation = (out.verdict === 'mismatch' || out.verdict === 'known-deviation') && !out.explanation;
+  // an observed result enriched already (a gpu worker enriches what it keeps): its NaN and subnormal behaviour are there
+  const observedDone = out.verdict === 'observed' && (c.nan !== undefined || c.subnormals !== undefined);
   // nothing to add (a million-case run keeps 20,000 plain passes): the result as it is, which is
   // what the steps below would give, copied
-  if (!needsModel && !needsExplanation && out.verdict !== 'observed') return out;
+  if (!needsModel && !needsExplanation && (out.verdict !== 'observed' || observedDone)) return out;
   const ex = explainable(out);
   if (!ex) return out;
   let rules = out.catalog.rules;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { judgeRun } from '../../harness/compare/judge-run.js';
+import { enrichResult } from '../../harness/compare/compare.js';
 import { loadReport } from '../../harness/report/load.js';
 import { RunRecorder } from '../../harness/report/recorder.js';
 import type { EntryResult } from '../../harness/report/types.js';
@@ -58,3 +59,32 @@ it('a report of results enriched as they came equals judgeRun of them all at onc
   expect(back.results.length).toBe(all.length);
   expect(JSON.stringify(back.results)).toBe(JSON.stringify(JSON.parse(JSON.stringify(all))));
 });
+
+it(
+  'a result enriched already (a gpu worker enriches what it keeps) is enriched no further: the same object, what one enrichment gives',
+  { timeout: 60_000 },
+  async () => {
+    const recorded = await loadReport(fromRoot('reports', 'baselines', 'h200-sm_90-gpu-run', 'report.json.gz'));
+    const pick = recorded.results.filter((r) => r.verdict === 'observed' || r.verdict === 'pass').slice(0, 6000);
+    const bare = (JSON.parse(JSON.stringify(pick)) as (EntryResult & { explanation?: unknown })[]).map((r) => {
+      delete r.explanation;
+      if (r.case) {
+        const c = r.case as { allowed: object; nan?: unknown; subnormals?: unknown };
+        c.allowed = {};
+        delete c.nan;
+        delete c.subnormals;
+      }
+      (r.catalog as unknown as { rules: string[] }).rules = [];
+      return r as EntryResult;
+    });
+    const once = bare.map(enrichResult);
+    // what a worker's results look like after the IPC (plain objects), enriched again on the run's thread
+    const sent = JSON.parse(JSON.stringify(once, (_, v) => (typeof v === 'bigint' ? String(v) : v))) as EntryResult[];
+    const twice = sent.map(enrichResult);
+    expect(JSON.stringify(twice)).toBe(JSON.stringify(sent));
+    // the observed ones with their NaN or subnormal behaviour found: handed back as they are, not recomputed
+    const done = sent.filter((r) => r.verdict === 'observed' && (r.case?.nan !== undefined || r.case?.subnormals !== undefined));
+    expect(done.length).toBeGreaterThan(20);
+    for (const r of done) expect(enrichResult(r)).toBe(r);
+  },
+);

@@ -27,6 +27,7 @@ import { DEFAULT_DYNAMIC_SHARED, WORDS, decodeCase, encodeCase, fillGenerated, l
 import { lazyWideCases, libraryCases } from './library.js';
 import { SAMPLE_WINDOW, caseResult, keepCase } from './results.js';
 import { judge } from '../../compare/judge-case.js';
+import { enrichResult } from '../../compare/compare.js';
 import { type SweepRefRequest, referenceCells } from '../../sweep/reference.js';
 import { registerAllFamilies } from '../../families/index.js';
 
@@ -500,7 +501,9 @@ function judgeJob(
         input,
         origin: { kind: 'gen', seed: job.seed, level: 3, index: genIndex },
       };
-      results.push(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass }));
+      // enriched here (rule trail, allowed sets, explanation, NaN behaviour: compare.ts), on the
+      // workers in parallel, not on the run's thread, which records every worker's results
+      results.push(enrichResult(caseResult(c, verdict, observed, { modulePtx: job.modulePtx, sass: job.sass })));
     }
   };
   // the given cases kept whole, the library cases and the sampled window case by case; past them
