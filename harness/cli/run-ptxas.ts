@@ -123,14 +123,16 @@ async function runPtxasAndCases(ctx: RunContext, child: CaseChild | undefined, c
         );
     startCases();
     const run = pre ?? (await classifying!);
-    const caseRun = childStarted ? await shareWithChild(io, child!, caseResults, opts.keepPasses, (sel as CaseSelection).total) : await cases;
-    rec.pending = undefined;
     if (!pre) progress.done();
+    // the entries kept now, while the case child still judges (not after the cases, when this thread alone is left)
     stats = {
       ...keepEntries(rec, run.results, opts.keepPasses, hooks.matrix?.alsoKeep),
       ...run.stats,
       variantsPerSecond: run.stats.classified / Math.max(run.stats.classifyMs / 1000, 1e-9),
     };
+    rec.pending = () => [...caseResults.results, ...caseResults.shared];
+    const caseRun = childStarted ? await shareWithChild(io, child!, caseResults, opts.keepPasses, (sel as CaseSelection).total) : await cases;
+    rec.pending = undefined;
     io.err(
       `ptxas: ${run.stats.classified} entries classified in ${(run.stats.classifyMs / 1000).toFixed(1)} s ` +
         `(${Math.round(stats.variantsPerSecond!)} /s; ${run.stats.cachedVerdicts !== undefined ? `${run.stats.cachedVerdicts} from the verdict cache; ` : ''}${run.stats.ptxasCalls} ptxas calls: ${run.stats.scanCalls} scan, ${run.stats.confirmCalls} confirm; ${run.stats.crashes} crashes, ${run.stats.splits} splits${run.stats.crashesFromExpectations ? `; ${run.stats.crashesFromExpectations} entries of crashes the expectations name answered from the few asked` : ''}), ${run.stats.skipped} skipped`,
