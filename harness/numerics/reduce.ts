@@ -93,6 +93,8 @@ export class NumberSlots implements Slots<number> {
   private stamps: Uint32Array;
   private stamp = 1;
   private used = 0;
+  /** 32 - log2(the table's size): a key's entry is the top bits of its multiplicative hash (float patterns share their low bits). */
+  private shift = 26;
   private readonly direct: boolean;
   constructor(bits: number) {
     this.direct = bits <= 16;
@@ -106,8 +108,8 @@ export class NumberSlots implements Slots<number> {
     if (this.direct) return k;
     const mask = this.keys.length - 1;
     const key = k | 0;
-    let h = Math.imul(key, 0x9e3779b1) >>> 0;
-    for (h &= mask; this.stamps[h] === this.stamp && this.keys[h] !== key; h = (h + 1) & mask);
+    let h = Math.imul(key, 0x9e3779b1) >>> this.shift;
+    for (; this.stamps[h] === this.stamp && this.keys[h] !== key; h = (h + 1) & mask);
     return h;
   }
   get(k: number): number {
@@ -140,6 +142,7 @@ export class NumberSlots implements Slots<number> {
     this.vals = new Int32Array(keys.length * 2);
     this.stamps = new Uint32Array(keys.length * 2);
     this.used = 0;
+    this.shift--;
     for (let h = 0; h < keys.length; h++) if (stamps[h] === stamp) this.set(keys[h]!, vals[h]!);
   }
 }
