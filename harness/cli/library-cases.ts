@@ -25,6 +25,8 @@ export interface LibraryOptions {
   readonly shard?: Shard;
   /** Where the selection is kept between runs (the run's --cache-dir): see selectLibrary. */
   readonly cacheDir?: string;
+  /** The directed files' cases alone (the gpu backend makes the generated ones itself). */
+  readonly directedOnly?: boolean;
 }
 
 export interface LibrarySelection {
@@ -55,11 +57,18 @@ const selections = new KeyedCache<LibrarySelection>('cases', 1, 'v8', {
  */
 export async function selectLibrary(opts: LibraryOptions): Promise<LibrarySelection> {
   const key = opts.cacheDir
-    ? { edition: specEdition(), seed: opts.seed, filter: opts.filter, shard: opts.shard ? shardText(opts.shard) : undefined, directed: directedFingerprint() }
+    ? {
+        edition: specEdition(),
+        seed: opts.seed,
+        filter: opts.filter,
+        shard: opts.shard ? shardText(opts.shard) : undefined,
+        directed: directedFingerprint(),
+        directedOnly: opts.directedOnly,
+      }
     : undefined;
   const hit = key && selections.read(opts.cacheDir!, key);
   if (hit) return hit;
-  const sel = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: true, keep: compileFilter(opts.filter) });
+  const sel = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: !opts.directedOnly, keep: compileFilter(opts.filter) });
   const cases = shardSlice(sel.cases, opts.shard);
   const made: LibrarySelection = {
     cases,

@@ -5,10 +5,8 @@
 import { modulePtxFor } from '../arch/targets.js';
 import { childCommand, holdBytes, prestartBytes, runGpuBackend } from '../backends/gpu/backend.js';
 import { wholeLibraryRun } from '../backends/gpu/prestart.js';
-import { collectCases } from '../case-readers/sources.js';
 import type { CaseBatch } from '../case-readers/packed.js';
 import { streamVectors, validateAndHold, vectorFilesSize } from '../case-readers/vectors.js';
-import { problemLines } from '../case-readers/types.js';
 import { filterGuess } from '../catalog/select.js';
 import { KEEP_WHOLE, type RunRecorder } from '../report/recorder.js';
 import { compileFilter } from '../util/filter.js';
@@ -18,7 +16,8 @@ import type { Options } from './args.js';
 import { toolchainOf } from './gpu-command.js';
 import type { Io } from './io.js';
 import type { Executor } from './run-context.js';
-import { loadingProgress, noCaseSelected, selectCases, vectorProblems } from './run-cases.js';
+import { libraryProblems, loadingProgress, noCaseSelected, selectCases, vectorProblems } from './run-cases.js';
+import { selectLibrary } from './library-cases.js';
 
 export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, hooks, startRecorder }) => {
   const ptx = modulePtxFor(target, backend.ptxas!.maxPtx)!;
@@ -49,11 +48,14 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
     given = sel.batches();
     recorder();
   } else {
-    const lib = await collectCases({ seed: opts.seed, directed: true, generated: false, keep });
-    if (lib.problems.length) {
-      for (const l of problemLines(lib.problems)) io.err(l);
-      return 2;
-    }
+    // (kept between runs in the cache folder, as the CPU run's library: library-cases.ts)
+    const lib = await selectLibrary({
+      seed: opts.seed,
+      ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+      cacheDir: opts.cacheDir,
+      directedOnly: true,
+    });
+    if (lib.problemCount) return libraryProblems(io, lib);
     given = [lib.cases];
     io.err(
       `cases: the directed library's ${lib.cases.length} file cases, and for every variant its probes, 16 level-1/2 and ${opts.generated} level-3 generated cases`,

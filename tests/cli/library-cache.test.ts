@@ -1,7 +1,7 @@
 /**
  * The case library's selection cache (selectLibrary with a cacheDir, harness/cli/library-cases.ts,
  * on util/keyed-cache.ts): what a run reads back is the selection it would have made, case for case
- * and in order, judging alike; another seed, filter or shard is not read from another's file; a
+ * and in order, judging alike (the directed files' cases alone too: the gpu run's); another seed, filter or shard is not read from another's file; a
  * file that does not decode, or a changed key, is selected again and rewritten.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { selectLibrary } from '../../harness/cli/library-cases.js';
 import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
 import { registerAllFamilies } from '../../harness/families/index.js';
 import { KeyedCache } from '../../harness/util/keyed-cache.js';
+import { collectCases } from '../../harness/case-readers/sources.js';
+import { compileFilter } from '../../harness/util/filter.js';
 
 registerAllFamilies();
 const dirs: string[] = [];
@@ -63,6 +65,19 @@ describe('the case library kept between runs', () => {
     for (const f of files) writeFileSync(join(dir, 'cases', f), 'not a selection');
     const want = await selectLibrary(opts);
     expect(plain(await selectLibrary({ ...opts, cacheDir: dir }))).toEqual(plain(want));
+  }, 60_000);
+
+  it("the directed files' cases alone (the gpu run's) are what collectCases reads, and kept apart from the whole library", async () => {
+    const dir = scratch();
+    const want = await collectCases({ vectors: [], seed: opts.seed, directed: true, generated: false, keep: compileFilter(opts.filter) });
+    const first = await selectLibrary({ ...opts, cacheDir: dir, directedOnly: true });
+    await turn();
+    const again = await selectLibrary({ ...opts, cacheDir: dir, directedOnly: true });
+    expect(want.cases.length).toBeGreaterThan(10);
+    expect(plain(first.cases)).toEqual(plain(want.cases));
+    expect(plain(again.cases)).toEqual(plain(want.cases));
+    const whole = await selectLibrary({ ...opts, cacheDir: dir });
+    expect(whole.total).toBeGreaterThan(want.cases.length);
   }, 60_000);
 
   it('a file holding another key is not read (the key text is compared, not only the name)', () => {
