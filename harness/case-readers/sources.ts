@@ -4,9 +4,9 @@
  * loaded and validated before any case runs; their problems come back together. (collectCases holds
  * every case; for big files see validateVectors / streamVectors in ./vectors.ts.)
  */
-import { createHash } from 'node:crypto';
-import { type Dirent, existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { filesHash } from '../util/sha.js';
 import { DEFAULT_SEED, generateCases, parseGenId, representativeVariants } from '../../cases/generators/cases.js';
 import type { Level } from '../../cases/generators/values.js';
 import { parseInstruction } from '../catalog/parse.js';
@@ -21,23 +21,7 @@ export const DIRECTED_DIR = join(CASES_DIR, 'vectors');
 
 /** A hash of every file of the directed library (its path and bytes), once per process: what a cache of its cases is keyed by. */
 export function directedFingerprint(): string {
-  if (directedMemo) return directedMemo;
-  const h = createHash('sha256');
-  const walk = (dir: string) => {
-    let names: Dirent[];
-    try {
-      names = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch {
-      return; // no library here: nothing to hash
-    }
-    for (const d of names) {
-      const p = join(dir, d.name);
-      if (d.isDirectory()) walk(p);
-      else if (d.isFile()) h.update(`\0${relative(DIRECTED_DIR, p)}\0`).update(readFileSync(p));
-    }
-  };
-  walk(DIRECTED_DIR);
-  return (directedMemo = h.digest('hex'));
+  return (directedMemo ??= filesHash(DIRECTED_DIR, [DIRECTED_DIR]));
 }
 let directedMemo: string | undefined;
 

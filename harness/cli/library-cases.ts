@@ -59,7 +59,8 @@ export async function selectLibrary(opts: LibraryOptions): Promise<LibrarySelect
   const key = opts.cacheDir
     ? {
         edition: specEdition(),
-        seed: opts.seed,
+        // (the directed files' cases alone do not depend on the seed)
+        seed: opts.directedOnly ? undefined : opts.seed,
         filter: opts.filter,
         shard: opts.shard ? shardText(opts.shard) : undefined,
         directed: directedFingerprint(),

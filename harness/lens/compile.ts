@@ -11,7 +11,7 @@
  * checked against the sources, so stale cubins are refused.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { sha256Hex as sha } from '../util/sha.js';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -20,7 +20,6 @@ import { UsageError } from '../util/errors.js';
 import { LENS_DIR, LENS_HEADER } from './manifest.js';
 
 const run = promisify(execFile);
-const sha = (x: string | Buffer) => createHash('sha256').update(x).digest('hex');
 
 export interface Nvcc {
   readonly path: string;

@@ -4,10 +4,9 @@
  * file with another key or one that does not parse is not used (enumerated again, rewritten); and
  * the codec round-trips any JSON value, writing a repeated part once.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOG_PTX_ISA, findTarget } from '../../harness/arch/targets.js';
 import { cachedCatalog, readCachedCatalog, writeCachedCatalog } from '../../harness/catalog/cache.js';
 import { enumerateCatalog, enumerateMatching } from '../../harness/catalog/enumerate.js';
@@ -16,16 +15,9 @@ import { gpuFamily } from '../../harness/registry/gpu.js';
 import { gpuPlan } from '../../harness/backends/gpu/plan.js';
 import { families } from '../../harness/registry/index.js';
 import { decodeShared, encodeShared } from '../../harness/util/shared-json.js';
+import { scratchFolders } from '../helpers/scratch.js';
 
-const dirs: string[] = [];
-const scratch = () => {
-  const d = mkdtempSync(join(tmpdir(), 'catalog-cache-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const scratch = scratchFolders('catalog-cache-');
 
 describe('shared-parts JSON', () => {
   it('gives back what JSON would, for values of every kind', () => {

@@ -4,27 +4,19 @@
  * and in order, judging alike (the directed files' cases alone too: the gpu run's); another seed, filter or shard is not read from another's file; a
  * file that does not decode, or a changed key, is selected again and rewritten.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { selectLibrary } from '../../harness/cli/library-cases.js';
 import { runCaseOnReference } from '../../harness/backends/reference/cases.js';
 import { registerAllFamilies } from '../../harness/families/index.js';
 import { KeyedCache } from '../../harness/util/keyed-cache.js';
 import { collectCases } from '../../harness/case-readers/sources.js';
 import { compileFilter } from '../../harness/util/filter.js';
+import { scratchFolders } from '../helpers/scratch.js';
 
 registerAllFamilies();
-const dirs: string[] = [];
-const scratch = () => {
-  const d = mkdtempSync(join(tmpdir(), 'library-cache-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const scratch = scratchFolders('library-cache-');
 const turn = () => new Promise((r) => setTimeout(r, 10));
 const plain = (x: unknown) => JSON.parse(JSON.stringify(x, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)));
 

@@ -9,7 +9,7 @@
 import type { Ptxas } from '../ptxas/toolchain.js';
 import type { Shard } from '../../util/shard.js';
 import { execFile } from 'node:child_process';
-import { hash } from 'node:crypto';
+import { sha256Hex as sha } from '../../util/sha.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -61,9 +61,6 @@ function writeAtomic(file: string, data: string | Buffer): void {
   writeFileSync(tmp, data);
   renameSync(tmp, file);
 }
-
-// one call, no hash object (every cached cubin is checked at each run): the same digest
-const sha = (x: string | Buffer) => hash('sha256', x, 'hex');
 
 export function moduleKey(ptxasVersion: string, arch: string, ptxText: string): string {
   return sha(`${ptxasVersion}\n${arch}\n${ptxText}`);

@@ -16,14 +16,12 @@
  * the executable files its absolute paths name are hashed with it, so that a new ptxas behind the same wrapper
  * is a new toolchain too.
  */
-import { createHash, hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { sha256Hex as sha } from '../../util/sha.js';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Acceptance } from './classify.js';
-
-// one call, no hash object (an entry's key is worked out for each of the catalog's 58,000 entries): the same digest
-const sha = (x: string | Buffer) => hash('sha256', x, 'hex');
 
 const hashes = new Map<string, string>();
 
