@@ -26,16 +26,27 @@ const COPIED = ['harness/util/spawn-child.mjs'];
 
 /** One line per input: its path, size and modification time, and the node and format it was built for. */
 function stampOf(inputs) {
-  const lines = [`node ${process.version}`, 'format 1'];
+  const lines = [`node ${process.version}`, 'format 2'];
   for (const p of inputs) {
     try {
       const s = statSync(join(root, p));
-      lines.push(`${p} ${s.size} ${s.mtimeMs}`);
+      // a package's version too: npm gives every file of a package the same old modification time
+      const version = p.endsWith('/package.json') && p.includes('node_modules/') ? ` ${JSON.parse(readFileSync(join(root, p), 'utf8')).version}` : '';
+      lines.push(`${p} ${s.size} ${s.mtimeMs}${version}`);
     } catch {
       lines.push(`${p} missing`);
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * The file whose stamp stands for an input: a package's package.json (its version read) for its files
+ * under node_modules (one file where a package has dozens), else the input itself.
+ */
+function packageFile(input) {
+  const m = /^((?:.*\/)?node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+  return m ? `${m[1]}/package.json` : input;
 }
 
 function loadEsbuild() {
@@ -51,10 +62,15 @@ function loadEsbuild() {
 /**
  * Bundles `entries` (name -> a source file of the package) into `outdir` as NAME.mjs, ESM for node 20,
  * with its metafile; throws when esbuild cannot be loaded or the build fails. scripts/gpu/pack.mjs
- * bundles the GPU host's files with it too.
+ * bundles the GPU host's files with it too (one file each). `splitting`: the code the entries share,
+ * and what they import only on demand, in chunk files beside them, so that a process loads only what
+ * it runs (`--list` loads the catalog, not the backends, readers and reports: about 30 ms less).
  */
-export function bundle(entries, outdir) {
+export function bundle(entries, outdir, { splitting = false } = {}) {
   return loadEsbuild().buildSync({
+    splitting,
+    // beside the entries: the bundled code finds its entries, addons and copied files beside itself
+    chunkNames: 'chunk-[hash]',
     absWorkingDir: root,
     entryPoints: entries,
     outdir,
@@ -85,9 +101,9 @@ export function ensureBundle(dir = process.env.PTXCONF_BUNDLE_DIR ?? join(root, 
   }
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `tmp-${process.pid}-${Date.now()}`);
-  const r = bundle(ENTRIES, tmp);
+  const r = bundle(ENTRIES, tmp, { splitting: true });
   for (const f of COPIED) copyFileSync(join(root, f), join(tmp, f.split('/').pop()));
-  const inputs = [...new Set([...Object.keys(r.metafile.inputs), ...COPIED, 'scripts/conformance.mjs'])].sort();
+  const inputs = [...new Set([...Object.keys(r.metafile.inputs).map(packageFile), ...COPIED, 'scripts/conformance.mjs'])].sort();
   const stamp = stampOf(inputs);
   const name = `b-${Date.now().toString(36)}-${process.pid}`;
   renameSync(tmp, join(dir, name));

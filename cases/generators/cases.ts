@@ -44,7 +44,7 @@ export function inputArbitrary(v: CaseVariant, level: Level): fc.Arbitrary<Refer
   const key = `${type}/${n}/${level}`;
   let list = lists.get(key);
   if (!list) lists.set(key, (list = fc.array(elementArb(fmt, level), { minLength: n, maxLength: n })));
-  return familyPlugin(v.family).shape.arbitrary(v.q, list);
+  return familyPlugin(v.family).shape.arbitrary(v.q, list, fc);
 }
 const lists = new Map<string, fc.Arbitrary<bigint[]>>();
 

@@ -523,12 +523,21 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
   return out;
 }
 
+const coreMemo = new WeakMap<FamilyDef, Map<string, readonly Qualifiers[]>>();
+
 /**
  * The core variants of a family (fanout slots omitted, valid), in familyVariants order, found by
- * walking only the forms' products with the fanout slots held at omitted.
+ * walking only the forms' products with the fanout slots held at omitted; worked out once per family
+ * definition and edition (a selection asks for them for the neighbours and again for the spelling bases).
  */
-export function coreVariants(fam: FamilyDef): Qualifiers[] {
-  return validWithOmitted(fam, fam.fanout);
+export function coreVariants(fam: FamilyDef): readonly Qualifiers[] {
+  let byEdition = coreMemo.get(fam);
+  if (!byEdition) coreMemo.set(fam, (byEdition = new Map()));
+  const hit = byEdition.get(specEdition());
+  if (hit) return hit;
+  const out = Object.freeze(validWithOmitted(fam, fam.fanout));
+  byEdition.set(specEdition(), out);
+  return out;
 }
 
 /**

@@ -8,6 +8,9 @@
  * types, explanation types, rule rows), so that the registry imports it without an import cycle.
  */
 import type fc from 'fast-check';
+
+/** The fast-check module (its namespace), as the generator passes it to `arbitrary`. */
+export type FastCheck = typeof fc;
 import type { Alternative, ObservedBits } from '../compare/alternative.js';
 import type { FamilyDef, Qualifiers } from '../catalog/types.js';
 import type { Citation } from '../catalog/cite.js';
@@ -53,9 +56,11 @@ export interface CaseShape {
   space(q: Qualifiers, c: ReferenceCase): 'global' | 'shared';
   /**
    * The generator's arbitrary of one case, given the arbitrary of one input list of the right length
-   * at the requested level (elements drawn from the level's bit patterns).
+   * at the requested level (elements drawn from the level's bit patterns). `fc` is the fast-check
+   * module, passed by the generator (cases/generators/), so that a family loads no fast-check where
+   * nothing is generated (`--list`, a vector run).
    */
-  arbitrary(q: Qualifiers, list: fc.Arbitrary<bigint[]>): fc.Arbitrary<ReferenceCase>;
+  arbitrary(q: Qualifiers, list: fc.Arbitrary<bigint[]>, fc: FastCheck): fc.Arbitrary<ReferenceCase>;
   /** The operation whose probes (cases/generators/directed.ts) a directed case of `q` takes. */
   probeOp(q: Qualifiers): string;
   /** A directed case's fields, as the vector file writes them (key order is the file's). */

@@ -5,14 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { TSX_IMPORT } from './paths.js';
-
-// tsx's loader by its own path: a child may start in the user's directory, where a bare 'tsx' is not found
-const TSX = TSX_IMPORT;
+import { tsxImport } from './paths.js';
 
 export function nodeChildCommand(dir: string, name: string): string[] | undefined {
   const mjs = join(dir, `${name}.mjs`);
   if (existsSync(mjs)) return [process.execPath, mjs];
   const ts = join(dir, `${name}.ts`);
-  return existsSync(ts) ? [process.execPath, ...TSX, ts] : undefined;
+  return existsSync(ts) ? [process.execPath, ...tsxImport(), ts] : undefined;
 }

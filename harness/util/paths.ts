@@ -77,17 +77,20 @@ export function enterUserDir(env: NodeJS.ProcessEnv = process.env): string {
   return process.cwd();
 }
 
+let tsx: readonly string[] | undefined;
+
 /**
  * `--import` of tsx for a child node process that runs TypeScript: the loader's own file, so that
- * it is found whatever directory the child starts in (a bare 'tsx' is looked up from there).
+ * it is found whatever directory the child starts in (a bare 'tsx' is looked up from there). Looked
+ * up when first asked (a bundle's `--list` starts no child).
  */
-export const TSX_IMPORT: readonly string[] = [
-  '--import',
-  ((): string => {
-    try {
-      return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    } catch {
-      return 'tsx';
-    }
-  })(),
-];
+export function tsxImport(): readonly string[] {
+  if (tsx) return tsx;
+  let loader = 'tsx';
+  try {
+    loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  } catch {
+    // not installed where this file is: a bare 'tsx', found from the child's directory if anywhere
+  }
+  return (tsx = ['--import', loader]);
+}

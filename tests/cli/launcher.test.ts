@@ -49,12 +49,23 @@ describe('npm run conformance through the bundle', () => {
     expect(b.err).not.toContain('no bundle');
     expect(b.code).toBe(0);
     const first = current();
-    expect(readdirSync(join(bundleDir, first.name)).sort()).toEqual(
+    // the entries, and the code they share in chunks beside them (the bundled code finds its children beside itself)
+    const files = readdirSync(join(bundleDir, first.name)).sort();
+    expect(files.filter((f) => !f.startsWith('chunk-'))).toEqual(
       ['case-child.mjs', 'cli.mjs', 'executor.mjs', 'multicast-child.mjs', 'spawn-child.mjs', 'worker.mjs'].sort(),
     );
-    // the harness's sources are among the inputs the stamp covers
+    expect(files.filter((f) => f.startsWith('chunk-')).length).toBeGreaterThan(0);
+    expect(files.every((f) => f.endsWith('.mjs'))).toBe(true);
+    // --list loads the catalog's code, not fast-check (the generators pass it to the families)
+    const cli = readFileSync(join(bundleDir, first.name, 'cli.mjs'), 'utf8');
+    expect(cli).not.toContain('fast-check');
+    // the harness's sources are among the inputs the stamp covers; a package by its package.json and version
     expect(first.inputs).toContain('harness/cli/main.ts');
     expect(first.inputs).toContain('harness/catalog/enumerate.ts');
+    expect(first.inputs).toContain('node_modules/yaml/package.json');
+    expect(first.inputs.filter((p) => p.startsWith('node_modules/yaml/'))).toEqual(['node_modules/yaml/package.json']);
+    const yamlVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'yaml', 'package.json'), 'utf8')) as { version: string }).version;
+    expect(first.stamp).toMatch(new RegExp(`^node_modules/yaml/package\\.json \\d+ [\\d.]+ ${yamlVersion.replace(/\./g, '\\.')}$`, 'm'));
     const t = launch(args, false);
     expect(t.code).toBe(0);
     expect(b.out).toBe(t.out);

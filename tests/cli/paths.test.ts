@@ -11,7 +11,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TSX_IMPORT } from '../../harness/util/paths.js';
+import { tsxImport } from '../../harness/util/paths.js';
 import { ROOT } from '../helpers/cli.js';
 
 const MAIN = join(ROOT, 'harness', 'cli', 'main.ts');
@@ -34,7 +34,7 @@ function cli(args: string[], from: string, how: 'npm' | 'own'): { code: number |
   delete env.INIT_CWD;
   if (how === 'npm') env.INIT_CWD = from;
   // tsx by its file: a bare 'tsx' is looked up from the child's directory, which may be outside the package
-  const r = spawnSync(process.execPath, [...TSX_IMPORT, MAIN, ...args], { cwd: how === 'npm' ? ROOT : from, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...tsxImport(), MAIN, ...args], { cwd: how === 'npm' ? ROOT : from, env, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT, TSX_IMPORT, fromRoot, shown, userDir } from '../../harness/util/paths.js';
+import { PACKAGE_ROOT, fromRoot, tsxImport, shown, userDir } from '../../harness/util/paths.js';
 import { ROOT } from '../helpers/cli.js';
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'ptxconf-paths-')));
@@ -51,8 +51,8 @@ describe('a printed path', () => {
 
 describe('tsx for a child process', () => {
   it("names tsx's loader by its file, found from any directory", () => {
-    expect(TSX_IMPORT[0]).toBe('--import');
-    const url = TSX_IMPORT[1]!;
+    expect(tsxImport()[0]).toBe('--import');
+    const url = tsxImport()[1]!;
     expect(url.startsWith('file:')).toBe(true);
     expect(existsSync(fileURLToPath(url))).toBe(true);
   });

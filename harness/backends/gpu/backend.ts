@@ -9,7 +9,7 @@
  * backend never creates) are reported as skipped with the reason.
  */
 import { type Shard, shardSlice } from '../../util/shard.js';
-import { TSX_IMPORT } from '../../util/paths.js';
+import { tsxImport } from '../../util/paths.js';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,7 +41,7 @@ import { addTally } from '../../report/tally.js';
 export function childCommand(name: 'executor' | 'worker'): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   const mjs = join(here, `${name}.mjs`);
-  return existsSync(mjs) ? [process.execPath, mjs] : [process.execPath, ...TSX_IMPORT, join(here, `${name}.ts`)];
+  return existsSync(mjs) ? [process.execPath, mjs] : [process.execPath, ...tsxImport(), join(here, `${name}.ts`)];
 }
 
 export interface GpuRunOptions {

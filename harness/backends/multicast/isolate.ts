@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildJob, ChildResult } from './wire.js';
-import { TSX_IMPORT } from '../../util/paths.js';
+import { tsxImport } from '../../util/paths.js';
 
 export function childCommand(): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   const mjs = join(here, 'multicast-child.mjs');
-  return existsSync(mjs) ? [process.execPath, mjs] : [process.execPath, ...TSX_IMPORT, join(here, 'child.ts')];
+  return existsSync(mjs) ? [process.execPath, mjs] : [process.execPath, ...tsxImport(), join(here, 'child.ts')];
 }
 
 /** The child's result and exit code; throws with its stderr when it wrote none. */

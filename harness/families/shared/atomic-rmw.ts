@@ -3,7 +3,6 @@
  * family's own citation function, so every row still cites its own section. Also what the two share
  * beyond the catalog: their floating-point rules, reference model and case shape.
  */
-import fc from 'fast-check';
 import { type Citation, type SpecPart, cite } from '../../catalog/cite.js';
 import type { AllowRow, DefaultRow, Qualifiers, RequirementRow, RuleTable } from '../../catalog/types.js';
 import { splitLanes } from '../../numerics/formats.js';
@@ -415,7 +414,7 @@ export function rmwShape(returns: (q: Qualifiers) => boolean): CaseShape {
     returns,
     results: 'memory',
     space: (q, c) => resolveSpace(q.space, c),
-    arbitrary: (q, list) => (q.op === 'cas' ? fc.record({ memory: list, b: list, c: list }) : fc.record({ memory: list, b: list })),
+    arbitrary: (q, list, fc) => (q.op === 'cas' ? fc.record({ memory: list, b: list, c: list }) : fc.record({ memory: list, b: list })),
     probeOp: (q) => q.op ?? '',
     directed: (q, p) => ({ memory: p.a, operands: { b: p.b, ...(q.op === 'cas' ? { c: p.c } : {}) } }),
     // .global, and .shared::cta too where the space changes the numerics (scalar .add.f32)

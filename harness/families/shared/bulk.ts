@@ -3,7 +3,6 @@
  * their catalogs: a case is a destination array and a shared-memory source array of the same length
  * (any multiple of 16 bytes), reduced element by element into the destination.
  */
-import fc from 'fast-check';
 import { cite } from '../../catalog/cite.js';
 import { type CaseShape, type FamilyModel, resolveSpace } from '../../registry/plugin.js';
 
@@ -28,7 +27,7 @@ export const bulkShape: CaseShape = {
   returns: () => false,
   results: 'memory',
   space: (q, c) => resolveSpace(q.dst, c),
-  arbitrary: (_q, list) => fc.record({ memory: list, source: list }),
+  arbitrary: (_q, list, fc) => fc.record({ memory: list, source: list }),
   probeOp: (q) => q.op ?? '',
   directed: (_q, p) => ({ memory: p.a, source: p.b }),
   representative: () => true,
@@ -55,7 +54,8 @@ export const multimemBulkShape: CaseShape = {
   returns: () => false,
   results: 'replicas',
   space: () => 'global',
-  arbitrary: (_q, list) => fc.record({ replicas: fc.integer({ min: 2, max: 8 }).chain((r) => fc.array(list, { minLength: r, maxLength: r })), source: list }),
+  arbitrary: (_q, list, fc) =>
+    fc.record({ replicas: fc.integer({ min: 2, max: 8 }).chain((r) => fc.array(list, { minLength: r, maxLength: r })), source: list }),
   probeOp: (q) => q.op ?? '',
   // two GPUs holding the same destination values, each reduced with the source
   directed: (_q, p) => ({ replicas: [[...p.a], [...p.a]], source: p.b }),

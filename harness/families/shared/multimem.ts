@@ -4,7 +4,6 @@
  * family takes the rows under its own rule id. Also what the families share beyond the catalog: the
  * floating-point rule the section does not state, and the shape of a multimem case.
  */
-import fc from 'fast-check';
 import type { TargetClause } from '../../arch/targets.js';
 import { cite } from '../../catalog/cite.js';
 import type { AmbiguityRow, Qualifiers, RequirementRow, RuleTable } from '../../catalog/types.js';
@@ -168,7 +167,7 @@ export function multimemShape(o: { takesB: boolean; returns: boolean; results: R
     results: o.results,
     space: () => 'global',
     // b is drawn whether or not it is kept, so that every multimem family draws the same stream
-    arbitrary: (_q, list) =>
+    arbitrary: (_q, list, fc) =>
       fc
         .record({ replicas: fc.integer({ min: 2, max: 8 }).chain((r) => fc.array(list, { minLength: r, maxLength: r })), b: list })
         .map((x) => (o.takesB ? x : { replicas: x.replicas })),
