@@ -67,13 +67,35 @@ export function verdictUnder(r: EntryResult, e: Edition): ReturnType<typeof judg
   return withEdition(e, () => judgeObservation({ id: r.id, variant: variantId(r), input: c.input as never, observed: c.observed as never }));
 }
 
+/** Whether editionCheck judges a result under every edition: a hardware case whose reference depends on the edition. */
+export function editionJudged(r: EntryResult): boolean {
+  return r.kind === 'case' && !(r instanceof PlainPass) && !!r.case?.observed && editionSensitive(resultVariant(r));
+}
+
+const perCase = new WeakMap<object, Readonly<Record<Edition, string>>>();
+
+/**
+ * An editionJudged result's verdict under each edition, worked out once per case (the recorder asks
+ * while the run goes, its event loop free, so that the report's editionCheck finds them done; a
+ * copy of the result made by the comparator's later steps has the same case).
+ */
+export function editionVerdicts(r: EntryResult): Readonly<Record<Edition, string>> {
+  const c = r.case!;
+  let per = perCase.get(c);
+  if (!per) {
+    const v = {} as Record<Edition, string>;
+    for (const e of EDITIONS) v[e] = verdictUnder(r, e).verdict;
+    perCase.set(c, (per = v));
+  }
+  return per;
+}
+
 export function editionCheck(results: readonly EntryResult[]): { check: EditionCheck; byResult: Map<number, Record<Edition, string>> } {
   const bySubject = new Map<string, { cases: number; verdicts: Record<string, Record<string, number>> }>();
   const byResult = new Map<number, Record<Edition, string>>();
   results.forEach((r, i) => {
-    if (r.kind !== 'case' || r instanceof PlainPass || !r.case?.observed || !editionSensitive(resultVariant(r))) return;
-    const per = {} as Record<Edition, string>;
-    for (const e of EDITIONS) per[e] = verdictUnder(r, e).verdict;
+    if (!editionJudged(r)) return;
+    const per = editionVerdicts(r);
     byResult.set(i, per);
     const subject = subjectOf(resultVariant(r));
     const g = bySubject.get(subject) ?? { cases: 0, verdicts: Object.fromEntries(EDITIONS.map((e) => [e, {} as Record<string, number>])) };

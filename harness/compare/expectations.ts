@@ -357,6 +357,9 @@ export function undoJudgementOf(r: EntryResult, observedElsewhere: boolean): Ent
  * but did not keep as results (a gpu run keeps a sample of its passing cases), so that an
  * expectation over them is not called not-run.
  */
+/** How many ids of one prefix applyExpectations tests one by one before it works out the prefix's gate. */
+const GATE_AFTER = 16;
+
 export function applyExpectations(
   results: readonly EntryResult[],
   expectations: readonly Expectation[],
@@ -387,7 +390,10 @@ export function applyExpectations(
   // any name could complete a match (compileFilterNameGate), and the ids of a prefix no pattern can
   // match are not tested one by one (a --keep all run keeps hundreds of thousands)
   const gates = expectations.map((e, k) => (applies[k] ? compileFilterNameGate(e.pattern) : () => false));
+  // (a prefix is gated from its GATE_AFTER-th id on: a few ids are tested as cheaply as the gate is
+  // worked out, and a gpu run's ids are a few per prefix: `<variant>/probe:<name>`, `<variant>/<file>:<name>`)
   const open = new Map<string, boolean[]>();
+  const met = new Map<string, number>();
   const openFor = (r: EntryResult): boolean[] | undefined => {
     let prefix: string;
     if (r instanceof PlainPass) prefix = r.idPrefix;
@@ -398,6 +404,12 @@ export function applyExpectations(
     }
     let o = open.get(prefix);
     if (!o) {
+      const n = met.get(prefix) ?? 0;
+      if (n < GATE_AFTER) {
+        if (met.size >= 10_000) met.clear();
+        met.set(prefix, n + 1);
+        return undefined;
+      }
       if (open.size >= 10_000) open.clear();
       open.set(prefix, (o = gates.map((g) => g(prefix))));
     }

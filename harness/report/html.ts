@@ -83,9 +83,24 @@ interface OutRow {
 
 type AllowedJson = { bits: string[]; anyNaN: boolean };
 
-export function caseTables(r: EntryResult): { inputs: { w: string; c: Cell }[]; outputs: OutRow[]; observedLabel: string } | undefined {
+type CaseTables = { inputs: { w: string; c: Cell }[]; outputs: OutRow[]; observedLabel: string };
+const tablesOf = new WeakMap<object, CaseTables | undefined>();
+
+/**
+ * A case's tables on the page (inputs, and outputs against their allowed sets, lane by lane, decoded),
+ * worked out once per case: the recorder asks for a hardware case's while the run goes (its event
+ * loop free), so that the page's rows find them done.
+ */
+export function caseTables(r: EntryResult): CaseTables | undefined {
   const c = r.case;
   if (!c) return undefined;
+  if (tablesOf.has(c)) return tablesOf.get(c);
+  const t = tablesFor(r, c);
+  tablesOf.set(c, t);
+  return t;
+}
+
+function tablesFor(r: EntryResult, c: NonNullable<EntryResult['case']>): CaseTables | undefined {
   let fmt: ElementFormat;
   try {
     fmt = elementFormat(opAndType(r.ptx, r.id).type);
@@ -283,10 +298,26 @@ export function packRows(rows: readonly Row[]) {
   return { ...lists, r };
 }
 
-/** JSON that is safe inside a <script> element: no '<', '>', '&' or line separators survive raw. */
+/**
+ * JSON that is safe inside a <script> element: no '<', '>', '&' or line separators survive raw. The
+ * characters are found by indexOf, five scans of the text (a default gpu run's page data is 7 M
+ * characters with a dozen of them: a regular expression over it took twice as long).
+ */
 export function scriptJson(x: unknown): string {
-  return JSON.stringify(x).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const s = JSON.stringify(x);
+  const at: number[] = [];
+  for (const ch of SCRIPT_UNSAFE) for (let i = s.indexOf(ch); i >= 0; i = s.indexOf(ch, i + 1)) at.push(i);
+  if (!at.length) return s;
+  at.sort((a, b) => a - b);
+  let out = '';
+  let from = 0;
+  for (const i of at) {
+    out += `${s.slice(from, i)}\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    from = i + 1;
+  }
+  return out + s.slice(from);
 }
+const SCRIPT_UNSAFE = ['<', '>', '&', '\u2028', '\u2029'];
 
 const esc = (t: string) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 

@@ -11,6 +11,7 @@
  */
 import { addTally, moveTally } from './tally.js';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import { FileWriter } from './file-writer.js';
 import { gzip, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -19,8 +20,8 @@ import { judgeEnriched } from '../compare/judge-run.js';
 import { enrichResult } from '../compare/compare.js';
 import { opAndType } from '../catalog/parse.js';
 import { PlainPass, copyResult, lineOf } from './lines.js';
-import { editionCheck, findingsWithEditions } from '../compare/editions.js';
-import { renderHtml } from './html.js';
+import { editionCheck, editionJudged, editionVerdicts, findingsWithEditions } from '../compare/editions.js';
+import { HTML_DETAIL_LIMIT, caseTables, renderHtml } from './html.js';
 import { type KnownJson, type ReportInput, type RunReport, type JsonWrite, buildReport, writeJsonReport, writeJsonReportSync } from './json.js';
 import { renderJunit } from './junit.js';
 import type { EntryResult } from './types.js';
@@ -48,6 +49,13 @@ function writeAtomic(file: string, text: string): void {
   const tmp = `${file}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, file);
+}
+
+/** writeAtomic on libuv's threads (its own temporary name: a signal's writeAtomic of the same file meanwhile does not meet it). */
+async function writeAtomicAsync(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}-async`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
 }
 
 /** Writes report.json, report.html and junit.xml for a report into `dir` (`known`: see reportText). */
@@ -290,15 +298,30 @@ export class RunRecorder {
         const end = Math.min(results.length, enriched.length + 64);
         for (let i = enriched.length; i < end; i++) {
           const r = results[i]!;
-          enriched.push(enrichResult(r));
+          const e = enrichResult(r);
+          enriched.push(e);
           // the page's row facts (the operation and type read from the instruction: parsed once per instruction, html.ts)
           opAndType(r.ptx, r.id);
+          this.prepare(e);
         }
       }
       if (enriched.length < results.length) this.enrichSoon();
     });
     this.enriching.unref();
   }
+
+  /**
+   * What the report will ask of a hardware case (one with observed bits), worked out while the event
+   * loop is free rather than after the run's last case: its verdict under each edition (where the
+   * edition decides) and its tables on the page, for every case but a pass and for the first passes
+   * (the page details HTML_DETAIL_LIMIT of them). Both are memoised per case where they are defined.
+   */
+  private prepare(e: EntryResult): void {
+    if (!e.case?.observed || e instanceof PlainPass) return;
+    if (editionJudged(e)) editionVerdicts(e);
+    if (e.verdict !== 'pass' || this.passTables++ < HTML_DETAIL_LIMIT) caseTables(e);
+  }
+  private passTables = 0;
 
   /** Every result added, enriched (those not yet done now), with the toolchain stamped where it was set meanwhile. */
   private enrichedResults(): readonly EntryResult[] {
@@ -366,10 +389,20 @@ export class RunRecorder {
     // report.json written on libuv's threads, chunk by chunk, the page and JUnit made meanwhile (a
     // signal meanwhile: completeReport writes it at once)
     const json = (this.jsonWrite = writeJsonReport(this.dir, report, known));
-    const rest = writeHtmlAndJunit(this.dir, report);
+    // the page likewise (the text made here, written on libuv's threads), JUnit meanwhile
+    const html = join(this.dir, 'report.html');
+    const page = (this.htmlWrite = { file: html, text: renderHtml(report) });
+    const pageDone = writeAtomicAsync(html, page.text);
+    const junit = join(this.dir, 'junit.xml');
+    writeAtomic(junit, renderJunit(report));
     const file = await json.done;
     this.jsonWrite = undefined;
-    const w = { report, jsonl: this.jsonl, json: file, ...rest };
+    // (a signal meanwhile wrote the page itself, completeReport, and took the write's file away)
+    await pageDone.catch((e: unknown) => {
+      if (this.htmlWrite === page) throw e;
+    });
+    this.htmlWrite = undefined;
+    const w = { report, jsonl: this.jsonl, json: file, html, junit };
     await this.drain();
     return { ...w, jsonl: this.compressStream() };
   }
@@ -401,9 +434,9 @@ export class RunRecorder {
   private compressed = false;
 
   /**
-   * A signal while finishAsync waits (on report.json's writes, or on the stream's compression; the
-   * page and JUnit are written by then): report.json written now, synchronously, and the stream
-   * compressed, so that the folder holds what a finished run's does. Returns the stream's path, or
+   * A signal while finishAsync waits (on the writes of report.json and the page, or on the stream's
+   * compression; JUnit is written by then): report.json and the page written now, synchronously, and
+   * the stream compressed, so that the folder holds what a finished run's does. Returns the stream's path, or
    * undefined when it already was compressed.
    */
   completeReport(): string | undefined {
@@ -411,10 +444,18 @@ export class RunRecorder {
     const json = this.jsonWrite;
     this.jsonWrite = undefined;
     json?.finishNow();
+    const page = this.htmlWrite;
+    this.htmlWrite = undefined;
+    if (page) {
+      writeAtomic(page.file, page.text);
+      rmSync(`${page.file}.tmp-${process.pid}-async`, { force: true }); // the write being made on libuv's threads (the process exits next)
+    }
     return this.compressed ? undefined : this.compressStream();
   }
   /** report.json while finishAsync has it written on libuv's threads. */
   private jsonWrite: JsonWrite | undefined;
+  /** report.html (its text) while finishAsync has it written on libuv's threads. */
+  private htmlWrite: { file: string; text: string } | undefined;
 
   /** Whether the report has been written (finish or finishPartial). */
   get done(): boolean {

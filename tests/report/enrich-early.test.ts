@@ -5,10 +5,10 @@
  * recorded H200 run (observed, known deviations, a mismatch) are added in pieces with event-loop
  * turns between, so that some are enriched early and some at the end.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { judgeRun } from '../../harness/compare/judge-run.js';
 import { enrichResult } from '../../harness/compare/compare.js';
 import { loadReport } from '../../harness/report/load.js';
@@ -86,5 +86,58 @@ it(
     const done = sent.filter((r) => r.verdict === 'observed' && (r.case?.nan !== undefined || r.case?.subnormals !== undefined));
     expect(done.length).toBeGreaterThan(20);
     for (const r of done) expect(enrichResult(r)).toBe(r);
+  },
+);
+
+it(
+  "the report's facts of hardware cases worked out while the run goes (edition verdicts, page tables) give the same report as at the end",
+  { timeout: 120_000 },
+  async () => {
+    // a default gpu run's kept results on an H200 (observed bits, edition-dependent bulk cases among them)
+    const recorded = await loadReport(fromRoot('reports', 'baselines', 'h200-sm_90-gpu-run', '2026-11-29-session8', 'warm-report.json.gz'));
+    const raw = () => (JSON.parse(JSON.stringify(recorded.results)) as EntryResult[]).filter((r) => r.verdict !== 'known-deviation');
+    const meta = { startedAt: '2026-11-29T00:00:00.000Z', command: ['test'], arch: 'sm_90', filter: null, seed: 0 };
+    // each report from modules of its own (vi.resetModules): the memos of one do not serve the other
+    const write = async (name: string, going: boolean) => {
+      vi.resetModules();
+      const { RunRecorder: Recorder } = await import('../../harness/report/recorder.js');
+      (await import('../../harness/families/index.js')).registerAllFamilies();
+      const rec = new Recorder(join(dir, name), meta, [], null);
+      const rs = raw();
+      if (going) {
+        for (let i = 0; i < rs.length; i += 400) {
+          rec.add(rs.slice(i, i + 400));
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      } else rec.add(rs);
+      const w = await rec.finishAsync();
+      const timeless = (t: string) => t.replace(/"(finishedAt|elapsedMs)":("[^"]*"|\d+)/g, '');
+      const page = readFileSync(w.html, 'utf8');
+      return { json: timeless(readFileSync(w.json, 'utf8')), html: timeless(page), page, report: w.report };
+    };
+    const going = await write('going', true);
+    const end = await write('end', false);
+    expect(going.report.editionCheck?.judged ?? 0).toBeGreaterThan(20);
+    expect(going.html).toContain('"tables":{"inputs"');
+    expect(going.json).toBe(end.json);
+    expect(going.html).toBe(end.html);
+    // and each row's tables are its own case's: every input cell of one lane is that input's value
+    const data = JSON.parse(/<script type="application\/json" id="data">(.*?)<\/script>/s.exec(going.page)![1]!) as {
+      rows: { r: [string, ...unknown[]][] };
+    };
+    const byId = new Map(going.report.results.map((r) => [r.id, r]));
+    let cells = 0;
+    for (const row of data.rows.r) {
+      const x = row[7] as { tables?: { inputs: { w: string; c: { h: string } }[] } } | undefined;
+      const input = byId.get(row[0])?.case?.input as Record<string, unknown> | undefined;
+      for (const { w, c } of x?.tables?.inputs ?? []) {
+        const m = /^(\w+)((?:\[\d+\])+)$/.exec(w);
+        if (!m || !input) continue;
+        const v = [...m[2]!.matchAll(/\d+/g)].reduce<unknown>((a, i) => (a as unknown[])[Number(i[0])], input[m[1]!]);
+        expect(BigInt(c.h), `${row[0]} ${w}`).toBe(BigInt(v as string));
+        cells++;
+      }
+    }
+    expect(cells).toBeGreaterThan(1000);
   },
 );

@@ -72,7 +72,7 @@ describe("the recorder's stream", () => {
   it('a signal while the finished run waits on report.json or the compression: both done at once, whole', async () => {
     const rec = new RunRecorder(join(dir, 'signalled'), meta, [], null);
     for (let b = 0; b < 20; b++) rec.add(Array.from({ length: 500 }, (_, k) => result(b * 500 + k)));
-    const finishing = rec.finishAsync(); // report.json on its way on libuv's threads, the page and JUnit written
+    const finishing = rec.finishAsync(); // report.json and the page on their way on libuv's threads, JUnit written
     expect(rec.done).toBe(true);
     const gz = rec.completeReport(); // what the signal handler does
     expect(gz).toBe(join(dir, 'signalled', 'results.jsonl.gz'));
@@ -80,8 +80,9 @@ describe("the recorder's stream", () => {
     expect(existsSync(join(dir, 'signalled', 'results.jsonl'))).toBe(false);
     expect((await finishing).jsonl).toBe(gz);
     expect(rec.completeReport()).toBeUndefined();
-    // report.json is whole and in place, no temporary file left
+    // report.json and the page are whole and in place, no temporary file left
     expect(JSON.parse(readFileSync(join(dir, 'signalled', 'report.json'), 'utf8')).results.length).toBe(10_000);
+    expect(readFileSync(join(dir, 'signalled', 'report.html'), 'utf8')).toMatch(/<\/html>\n$/);
     expect(
       readdirSync(join(dir, 'signalled'))
         .filter((f) => f.includes('.tmp'))

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, scriptJson } from '../../harness/report/html.js';
 import { EVIL, sampleReport } from '../helpers/sample-report.js';
@@ -21,6 +22,26 @@ describe('the page data is inert inside <script>', () => {
     const s = scriptJson({ a: '</script><img src=x>', b: 'a&b\u2028' });
     expect(s).not.toMatch(/[<>&\u2028]/);
     expect(JSON.parse(s)).toEqual({ a: '</script><img src=x>', b: 'a&b\u2028' });
+  });
+  it('is the JSON with exactly those five characters written as \\u escapes (against the regular expression that defines it)', () => {
+    const chars = fc.constantFrom('<', '>', '&', '\u2028', '\u2029', 'a', '"', '\\', '\u00e9', '\u2264', '\n');
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            fc.array(chars).map((c) => c.join('')),
+          ),
+          { maxLength: 6 },
+        ),
+        (xs) => {
+          const want = JSON.stringify(xs).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+          expect(scriptJson(xs)).toBe(want);
+          expect(JSON.parse(scriptJson(xs))).toEqual(xs);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
   it('the page has no external reference and forbids loads by policy', () => {
     const html = renderHtml(sampleReport());
