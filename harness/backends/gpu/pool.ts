@@ -1,7 +1,7 @@
 /**
  * A pool of long-lived gpu worker processes (worker.ts), each with its own CUDA context for the
  * whole run. Jobs go over the IPC channel (V8 serialisation: BigInts and typed arrays travel as
- * they are); a worker takes the next job when it answers. A worker that dies (a CUDA error poisons
+ * they are); a worker has up to two requests at a time (the second waits in its channel). A worker that dies (a CUDA error poisons
  * its context, a launch that never ends is killed at the time limit) fails its job with the reason
  * and is replaced; the caller isolates that job.
  */
@@ -17,12 +17,27 @@ process.on('exit', () => {
   for (const c of running) c.kill('SIGKILL');
 });
 
+interface Busy {
+  msg: WorkerMessage;
+  resolve: (o: JobOutcome) => void;
+  timer?: NodeJS.Timeout;
+}
+
 interface Slot {
   child: ChildProcess;
   ready: Promise<void>;
-  busy?: { msg: WorkerMessage; resolve: (o: JobOutcome) => void; timer?: NodeJS.Timeout };
+  /**
+   * The requests sent (or about to be, once the worker is ready) and not yet answered, oldest first:
+   * the worker answers them in order, one at a time. Up to DEPTH: the next batch waits in the
+   * worker's channel while it runs one, so that it does not wait on this thread (which reads the
+   * other workers' results meanwhile) between batches.
+   */
+  busy: Busy[];
   stderr: string;
 }
+
+/** Requests in flight per worker (sent, not answered). */
+const DEPTH = 2;
 
 export class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -45,24 +60,28 @@ export class WorkerPool {
     const child = spawn(this.cmd[0]!, this.cmd.slice(1), { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced', env: this.env });
     this.started++;
     running.add(child);
-    const slot: Slot = { child, stderr: '', ready: Promise.resolve() };
+    const slot: Slot = { child, stderr: '', ready: Promise.resolve(), busy: [] };
     slot.ready = new Promise<void>((resolve) => {
       child.once('message', () => resolve());
       child.once('exit', () => resolve());
     });
     child.stderr!.on('data', (d: Buffer) => (slot.stderr = (slot.stderr + d.toString()).slice(-4000)));
     child.on('message', (m: { type: string; outs?: WorkerOut[]; cells?: Uint32Array }) => {
-      if (m.type !== 'done' || !slot.busy) return;
-      const b = slot.busy;
-      slot.busy = undefined;
+      if (m.type !== 'done' || !slot.busy.length) return;
+      const b = slot.busy.shift()!;
       clearTimeout(b.timer);
+      slot.stderr = ''; // what the worker writes from here on is the next request's
+      this.armHead(slot);
       b.resolve({ outs: m.outs ?? [], ...(m.cells ? { cells: m.cells } : {}) });
       this.pump(slot);
     });
     child.on('exit', (code, signal) => {
       running.delete(child);
-      const b = slot.busy;
-      slot.busy = undefined;
+      // the request it was running fails; those waiting behind it go back to the queue's front
+      const [b, ...waiting] = slot.busy;
+      slot.busy = [];
+      this.queue.unshift(...waiting.map(({ msg, resolve }) => ({ msg, resolve })));
+      for (const w of waiting) clearTimeout(w.timer);
       if (b) {
         clearTimeout(b.timer);
         const why =
@@ -70,7 +89,10 @@ export class WorkerPool {
           (signal ? `worker killed by ${signal}` : `worker exited with ${code}: ${slot.stderr.trim().split('\n').pop() ?? ''}`);
         b.resolve({ failed: why });
       }
-      if (this.closed) return;
+      if (this.closed) {
+        for (const w of waiting) w.resolve({ failed: 'the pool was closed' });
+        return;
+      }
       // replace the dead worker and go on with the queue
       const i = this.slots.indexOf(slot);
       if (i >= 0) {
@@ -82,18 +104,29 @@ export class WorkerPool {
     return slot;
   }
 
+  /** The time limit of the request a worker runs now (its oldest unanswered), from now. */
+  private armHead(slot: Slot): void {
+    const head = slot.busy[0];
+    if (!head || head.timer) return;
+    head.timer = setTimeout(() => slot.child.kill('SIGKILL'), this.timeoutMs);
+  }
+
+  /** Sends the worker queued requests while it has fewer than DEPTH in flight (once it is ready). */
   private pump(slot: Slot): void {
-    if (slot.busy || this.closed) return;
-    const next = this.queue.shift();
-    if (!next) return;
-    const busy: NonNullable<Slot['busy']> = { msg: next.msg, resolve: next.resolve };
-    slot.busy = busy; // reserved now: a second pump before the worker is ready must not take it
-    void slot.ready.then(() => {
-      if (slot.busy !== busy || slot.child.exitCode !== null || slot.child.signalCode !== null) return; // the exit handler failed it
-      busy.timer = setTimeout(() => slot.child.kill('SIGKILL'), this.timeoutMs);
-      slot.stderr = '';
-      slot.child.send(next.msg);
-    });
+    while (slot.busy.length < DEPTH && !this.closed) {
+      const next = this.queue.shift();
+      if (!next) return;
+      const busy: Busy = { msg: next.msg, resolve: next.resolve };
+      slot.busy.push(busy); // reserved now: a second pump before the worker is ready must not take it
+      void slot.ready.then(() => {
+        if (!slot.busy.includes(busy) || slot.child.exitCode !== null || slot.child.signalCode !== null) return; // the exit handler failed it
+        if (slot.busy[0] === busy) {
+          slot.stderr = '';
+          this.armHead(slot);
+        }
+        slot.child.send(busy.msg);
+      });
+    }
   }
 
   /**
@@ -118,7 +151,8 @@ export class WorkerPool {
   call(msg: WorkerMessage): Promise<JobOutcome> {
     return new Promise((resolve) => {
       this.queue.push({ msg, resolve });
-      const idle = this.slots.find((s) => !s.busy);
+      // an idle worker first, else one with room behind its current request
+      const idle = this.slots.find((s) => !s.busy.length) ?? this.slots.find((s) => s.busy.length < DEPTH);
       if (idle) this.pump(idle);
     });
   }
