@@ -11,7 +11,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileModules } from '../../harness/backends/gpu/cache.js';
-import { GEN, ModuleSet, SASS_LATER } from '../../harness/backends/gpu/module-set.js';
+import { GEN, ModuleCompiler, ModuleSet, SASS_LATER } from '../../harness/backends/gpu/module-set.js';
+import type { GpuVariant } from '../../harness/backends/gpu/plan.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ptxconf-modules-ready-'));
@@ -112,4 +113,57 @@ describe('ModuleSet', () => {
     m.abandon();
     await stuck;
   });
+});
+
+describe('ModuleCompiler: a plan module compiled before is found without its text', async () => {
+  const p = await ptxasOrReason();
+  it.skipIf(typeof p === 'string')(
+    'a second run asks for no text; a module whose cubin is gone, or whose identity changed, is written and compiled again',
+    async () => {
+      const ptxas = p as Exclude<typeof p, string>;
+      const cacheDir = join(scratch, 'indexed');
+      const texts = [0, 1, 2].map(
+        (m) => `.version 8.0\n.target sm_90\n.address_size 64\n${kernel(m).replace('.reg .b64 %rd<2>;', '.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;')}`,
+      );
+      const ident = ['plan a 0', 'plan a 1', 'plan a 2'];
+      const variants = [0, 1, 2].map((module) => ({ module }) as unknown as GpuVariant);
+      const run = async () => {
+        const asked: number[] = [];
+        const progress: string[] = [];
+        const c = new ModuleCompiler(
+          {
+            count: () => 3,
+            text: (i) => (asked.push(i), texts[i]!),
+            assign: () => undefined,
+            moduleOf: (v) => (v as unknown as { module: number }).module,
+            genText: () => '',
+            identity: (i) => ident[i],
+          },
+          { ptxas, arch: 'sm_90', cacheDir, onProgress: (m) => progress.push(m), gen: false },
+        );
+        await withFakeCuobjdump({ FAKE_KERNELS: '1' }, () => c.compile(variants, false));
+        const cubins = [0, 1, 2].map((i) => c.mods.cubinOf(i));
+        return { asked, progress, cubins, stats: c.stats, sass: [0, 1, 2].map((i) => c.mods.sassOf(i, `k${i}`, `k${i}`)) };
+      };
+      const first = await run();
+      expect(first.asked.sort()).toEqual([0, 1, 2]);
+      expect(first.stats.compiled).toBe(3);
+      const second = await run();
+      expect(second.asked).toEqual([]);
+      expect(second.stats).toMatchObject({ compiled: 0, cached: 3 });
+      expect(second.cubins).toEqual(first.cubins);
+      expect(second.sass).toEqual(first.sass);
+      expect(second.progress.at(-1)).toBe('gpu modules: 3/3 ready (3 from the cubin cache)');
+      // module 1's cubin gone: its text is written again (and its key found in the cache once more)
+      rmSync(first.cubins[1]!);
+      const third = await run();
+      expect(third.asked).toEqual([1]);
+      expect(third.progress.at(-1)).toBe('gpu modules: 3/3 ready (2 from the cubin cache)');
+      // module 2 now made of other variants: its text is asked for
+      ident[2] = 'plan a 2 with another variant';
+      const fourth = await run();
+      expect(fourth.asked).toEqual([2]);
+      expect(fourth.stats).toMatchObject({ compiled: 0, cached: 3 }); // the same text: its cubin cached under its key
+    },
+  );
 });

@@ -28,7 +28,7 @@ import { GEN, ModuleCompiler, SASS_LATER } from './module-set.js';
 import { genModule } from './gen-kernel.js';
 import type { DeviceInfo } from './driver.js';
 import { type Group, WIDE_LIBRARY_BYTES, inPlan, notKept, ownCases, placeCase, skippedCase, variantOf, wideShape } from './placement.js';
-import { type GpuPlan, type GpuVariant, GivenPlan, gpuPlan, moduleText } from './plan.js';
+import { type GpuPlan, type GpuVariant, GivenPlan, gpuPlan, moduleIdentity, moduleText } from './plan.js';
 import { WorkerPool } from './pool.js';
 import { slotsPerCase } from './family.js';
 import type { GpuJob } from './worker.js';
@@ -255,6 +255,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       assign: (vs) => given?.assign(vs),
       moduleOf,
       genText: () => genModule(opts.target.name, opts.ptx),
+      identity: (i) => (plan ? moduleIdentity(plan, i) : undefined),
     },
     { ptxas: opts.ptxas, arch: opts.target.name, cacheDir: opts.cacheDir, onProgress: opts.onProgress, gen: process.env.PTXCONF_DEVICE_GEN !== '0' },
   );

@@ -12,7 +12,8 @@ import { execFile } from 'node:child_process';
 import { sha256Hex as sha } from '../../util/sha.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { codeFingerprint } from '../../util/code-fingerprint.js';
 import { promisify } from 'node:util';
 import { type Launcher, loadLauncher } from './driver.js';
 
@@ -64,6 +65,31 @@ function writeAtomic(file: string, data: string | Buffer): void {
 
 export function moduleKey(ptxasVersion: string, arch: string, ptxText: string): string {
   return sha(`${ptxasVersion}\n${arch}\n${ptxText}`);
+}
+
+/**
+ * The module key a plan's module had when it was last compiled, by what determines its text: the
+ * harness's code (codeFingerprint), the ptxas, and the plan's own words for the module (its target,
+ * PTX ISA, edition and variants: ModuleSource.identity). A warm run finds its cubins without writing
+ * out and hashing the PTX of every module (0.2-0.3 s of the run's thread on an H200 host); a miss,
+ * or a key whose cubin is gone, writes the text as before (and the index entry after).
+ */
+export function indexedKey(dir: string, identity: string, ptxasVersion: string): { file: string; key: string | undefined } {
+  const file = join(dir, 'cubin', 'index', sha(`${codeFingerprint()}\n${ptxasVersion}\n${identity}`));
+  let key: string | undefined;
+  try {
+    key = readFileSync(file, 'utf8');
+    if (!/^[0-9a-f]{64}$/.test(key)) key = undefined;
+  } catch {
+    // not indexed yet
+  }
+  return { file, key };
+}
+
+/** Records the module key of an indexed module (indexedKey). */
+export function writeIndexedKey(file: string, key: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeAtomic(file, key);
 }
 
 /** The cached module, if present and intact. */

@@ -5,7 +5,7 @@
  * its results carry is filled in when it is read (SASS_LATER until then).
  */
 
-import { compileModules } from './cache.js';
+import { compileModules, indexedKey, lookup, moduleKey, writeIndexedKey } from './cache.js';
 import type { GpuVariant } from './plan.js';
 
 /** The level-3 generator kernel's module (gen-kernel.ts), beside the plan's 0, 1, ... */
@@ -89,6 +89,11 @@ export interface ModuleSource {
   moduleOf(v: GpuVariant): number | undefined;
   /** The level-3 generator's module. */
   genText(): string;
+  /**
+   * What determines module i's text besides the code (cache.ts indexedKey): a plan's target, PTX ISA,
+   * edition and module's variants. Undefined where the modules are made for the cases given (GivenPlan).
+   */
+  identity?(i: number): string | undefined;
 }
 
 /**
@@ -149,8 +154,24 @@ export class ModuleCompiler {
     const { src, opts, mods, requested } = this;
     src.assign(vs);
     const need = new Set(vs.map((v) => src.moduleOf(v)!));
-    const texts = Array.from({ length: src.count() }, (_, i) => (need.has(i) && !requested.has(i) ? src.text(i) : undefined));
-    texts.forEach((t, i) => t !== undefined && requested.add(i));
+    const asked = Array.from({ length: src.count() }, (_, i) => need.has(i) && !requested.has(i));
+    asked.forEach((a, i) => a && requested.add(i));
+    // a module whose text was compiled before (cache.ts indexedKey) comes from the cubin cache without its text
+    const index = new Map<number, string>();
+    let indexed = 0;
+    asked.forEach((a, i) => {
+      const id = a ? src.identity?.(i) : undefined;
+      if (id === undefined) return;
+      const { file, key } = indexedKey(opts.cacheDir, id, opts.ptxas.versionLine);
+      const hit = key === undefined ? undefined : lookup(opts.cacheDir, key);
+      if (!hit) return void index.set(i, file);
+      asked[i] = false;
+      indexed++;
+      mods.cubin(i, hit.cubin);
+      mods.sass(i, hit.sass);
+    });
+    const texts = asked.map((a, i) => (a ? src.text(i) : undefined));
+    if (indexed && !texts.some((t) => t !== undefined)) opts.onProgress?.(`gpu modules: ${indexed}/${indexed} ready (${indexed} from the cubin cache)`);
     // the level-3 generator kernel, when a job generates: compiled beside them, not counted, no SASS
     const genNow = generates && this.gen && !requested.has(GEN);
     if (genNow) requested.add(GEN);
@@ -161,14 +182,15 @@ export class ModuleCompiler {
     const main = texts.some((t) => t !== undefined)
       ? compileModules(texts, {
           ...common,
-          onProgress: (d, total, cached) => opts.onProgress?.(`gpu modules: ${d}/${total} ready (${cached} from the cubin cache)`),
+          onProgress: (d, total, cached) => opts.onProgress?.(`gpu modules: ${d + indexed}/${total + indexed} ready (${cached + indexed} from the cubin cache)`),
           onCubin: (i, cubin) => mods.cubin(i, cubin),
           onSass: (i, sass) => mods.sass(i, sass),
         })
       : undefined;
     const [r] = await Promise.all([main, gen]);
+    for (const [i, file] of index) if (texts[i] !== undefined) writeIndexedKey(file, moduleKey(opts.ptxas.versionLine, opts.arch, texts[i]));
     this.stats.compiled += r?.stats.compiled ?? 0;
-    this.stats.cached += r?.stats.cached ?? 0;
+    this.stats.cached += (r?.stats.cached ?? 0) + indexed;
     this.stats.ms += performance.now() - t0;
   }
 }

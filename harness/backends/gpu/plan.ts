@@ -224,6 +224,15 @@ export function givenVariant(arch: string, ptx: string, id: string): GpuVariant 
   return givenVariants.get(key);
 }
 
+/**
+ * What, besides the harness's code, module `module`'s text is made of: the plan's target and PTX
+ * ISA, the edition, and the module's variants (ids and kernel names, in order). The cubin cache
+ * finds a warm run's modules by it without writing their text (cache.ts indexedKey).
+ */
+export function moduleIdentity(plan: GpuPlan, module: number): string {
+  return [`plan ${plan.arch} ${plan.ptx} ${specEdition()} module ${module}`, ...plan.modules[module]!.map((v) => `${v.name} ${v.entry.id}`)].join('\n');
+}
+
 /** A module's PTX text: one kernel per variant (two where the family runs wide cases). */
 export function moduleText(plan: GpuPlan, module: number): string {
   return kernelsText(plan, plan.modules[module]!);
