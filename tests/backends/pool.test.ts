@@ -1,7 +1,8 @@
 /**
  * The gpu worker pool (harness/backends/gpu/pool.ts) against stand-in workers (a few lines of node):
- * each worker has up to two requests at a time, answered in order; a worker that dies fails only the
- * request it was running, and the one waiting behind it goes to another worker.
+ * each worker has up to two requests at a time while more are queued than there are workers, answered
+ * in order; a worker that dies fails only the request it was running, and the one waiting behind it
+ * goes to another worker.
  */
 import { describe, expect, it } from 'vitest';
 import { WorkerPool } from '../../harness/backends/gpu/pool.js';
@@ -42,13 +43,15 @@ describe('the gpu worker pool', () => {
 
   it('a worker that dies fails the request it ran; the one behind it runs on a replacement', async () => {
     const pool = new WorkerPool([process.execPath, '-e', WORKER], 1, 10_000);
-    const dying = pool.run([-80] as never);
-    const behind = pool.run([5] as never);
+    // three at once for one worker: two sent (more queued than workers), the third queued
+    const [dying, behind, last] = [pool.run([-80] as never), pool.run([5] as never), pool.run([6] as never)];
     const d = await dying;
     const b = await behind;
+    const l = await last;
     pool.close();
     expect(outs(d)).toMatch(/worker exited with 7/);
-    expect(outs(b)).toEqual([5, expect.any(Number), 0]);
+    expect(outs(b)).toEqual([5, expect.any(Number), expect.any(Number)]);
+    expect(outs(l)).toEqual([6, (outs(b) as number[])[1], 0]);
     expect(pool.started).toBe(2);
   });
 

@@ -111,9 +111,13 @@ export class WorkerPool {
     head.timer = setTimeout(() => slot.child.kill('SIGKILL'), this.timeoutMs);
   }
 
-  /** Sends the worker queued requests while it has fewer than DEPTH in flight (once it is ready). */
+  /**
+   * Sends the worker queued requests while it has fewer than DEPTH in flight (once it is ready): a
+   * second only while the queue holds more than one per worker, so that the run's last requests are
+   * not held behind another's while a worker has none.
+   */
   private pump(slot: Slot): void {
-    while (slot.busy.length < DEPTH && !this.closed) {
+    while (slot.busy.length < (this.queue.length > this.slots.length ? DEPTH : 1) && !this.closed) {
       const next = this.queue.shift();
       if (!next) return;
       const busy: Busy = { msg: next.msg, resolve: next.resolve };
@@ -151,7 +155,7 @@ export class WorkerPool {
   call(msg: WorkerMessage): Promise<JobOutcome> {
     return new Promise((resolve) => {
       this.queue.push({ msg, resolve });
-      // an idle worker first, else one with room behind its current request
+      // an idle worker first, else one with room behind its current request (pump decides)
       const idle = this.slots.find((s) => !s.busy.length) ?? this.slots.find((s) => s.busy.length < DEPTH);
       if (idle) this.pump(idle);
     });
