@@ -21,12 +21,14 @@ export const ENTRIES = {
   executor: 'harness/backends/gpu/executor.ts',
   'multicast-child': 'harness/backends/multicast/child.ts',
 };
+/** harness/cli/list-main.ts: answers a `--list` of the catalog, else the CLI runs (start). */
+const LIST_ENTRY = { list: 'harness/cli/list-main.ts' };
 /** Files the bundled code finds beside itself, copied as they are. */
 const COPIED = ['harness/util/spawn-child.mjs'];
 
 /** One line per input: its path, size and modification time, and the node and format it was built for. */
 function stampOf(inputs) {
-  const lines = [`node ${process.version}`, 'format 2'];
+  const lines = [`node ${process.version}`, 'format 3'];
   for (const p of inputs) {
     try {
       const s = statSync(join(root, p));
@@ -87,10 +89,32 @@ export function bundle(entries, outdir, { splitting = false } = {}) {
 }
 
 /**
+ * `--list`'s program (LIST_ENTRY) into `outdir` as list.mjs, one file: what it imports only on demand
+ * (the subcommands, the run) left out, as `import()`s it never reaches (it answers a `--list` of the
+ * catalog, or returns for the CLI to run).
+ */
+async function bundleList(outdir) {
+  return loadEsbuild().build({
+    absWorkingDir: root,
+    entryPoints: LIST_ENTRY,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    metafile: true,
+    logLevel: 'silent',
+    banner: { js: 'import{createRequire as __cr}from"module";const require=__cr(import.meta.url);' },
+    plugins: [{ name: 'on-demand-left-out', setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)) }],
+  });
+}
+
+/**
  * The folder of an up-to-date bundle under `dir` (default .cache/bundle), building one when none is;
  * throws when esbuild cannot be loaded or the build fails.
  */
-export function ensureBundle(dir = process.env.PTXCONF_BUNDLE_DIR ?? join(root, '.cache', 'bundle')) {
+export async function ensureBundle(dir = process.env.PTXCONF_BUNDLE_DIR ?? join(root, '.cache', 'bundle')) {
   const currentFile = join(dir, 'current.json');
   try {
     const cur = JSON.parse(readFileSync(currentFile, 'utf8'));
@@ -102,8 +126,10 @@ export function ensureBundle(dir = process.env.PTXCONF_BUNDLE_DIR ?? join(root, 
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `tmp-${process.pid}-${Date.now()}`);
   const r = bundle(ENTRIES, tmp, { splitting: true });
+  // `--list`'s program, one file of its own (the CLI's bundle splits the catalog's code over dozens of chunks)
+  const l = await bundleList(tmp);
   for (const f of COPIED) copyFileSync(join(root, f), join(tmp, f.split('/').pop()));
-  const inputs = [...new Set([...Object.keys(r.metafile.inputs).map(packageFile), ...COPIED, 'scripts/conformance.mjs'])].sort();
+  const inputs = [...new Set([...Object.keys(r.metafile.inputs), ...Object.keys(l.metafile.inputs)].map(packageFile).concat(COPIED, 'scripts/conformance.mjs'))].sort();
   const stamp = stampOf(inputs);
   const name = `b-${Date.now().toString(36)}-${process.pid}`;
   renameSync(tmp, join(dir, name));
@@ -127,11 +153,21 @@ async function start() {
   process.env.PTXCONF_PACKAGE_ROOT = root;
   let cli;
   if (process.env.PTXCONF_NO_BUNDLE !== '1') {
+    let dir;
     try {
-      cli = join(ensureBundle(), 'cli.mjs');
+      dir = await ensureBundle();
+      cli = join(dir, 'cli.mjs');
     } catch (e) {
       const first = String(e instanceof Error ? e.message : e).split('\n')[0];
       process.stderr.write(`(no bundle of the harness: ${first}; running the TypeScript through tsx)\n`);
+    }
+    // a --list of the catalog from list.mjs (what the CLI would print), without loading the CLI
+    if (dir && process.argv.includes('--list')) {
+      const code = (await import(pathToFileURL(join(dir, 'list.mjs')).href)).runList(process.argv.slice(2));
+      if (code !== undefined) {
+        process.exitCode = code;
+        return;
+      }
     }
   }
   if (!cli) {

@@ -232,12 +232,18 @@ function variantsOf(fam: FamilyDef): Qualifiers[] {
 export function familyNeighbours(
   fam: FamilyDef,
   variants: readonly Qualifiers[],
-  only?: { keep: (id: string) => boolean; known: ReadonlySet<string> },
+  only?: {
+    keep: (id: string) => boolean;
+    known: ReadonlySet<string>;
+    /** False only when no id starting with the prefix can pass `keep` (MatchOptions.viable): a base's neighbours are spelled only while it holds. */
+    viable?: (prefix: string) => boolean;
+  },
 ): { q: Qualifiers; of: string }[] {
   const vocab = vocabulary();
   // `only`: `variants` are already the core ones, and `known` holds every variant id that passes `keep`
   const known = only?.known ?? new Set(variants.map((q) => variantId(fam, q)));
   const keep = only?.keep ?? (() => true);
+  const viable = only?.viable;
   const seen = new Set<string>();
   const out: { q: Qualifiers; of: string }[] = [];
   const holders = fam.slots.filter((s) => s.descriptor);
@@ -254,13 +260,19 @@ export function familyNeighbours(
     const parts = fam.slots.map((s) => (s.operand || s.descriptor ? '' : (base[s.name] ?? '')));
     const of = variantId(fam, base);
     const held = descriptorSuffix(fam, base);
+    // the id's text before slot si, the base's (a neighbour changes one slot: what comes before it is the base's)
+    let before = fam.head;
     for (let si = 0; si < fam.slots.length; si++) {
+      if (si > 0 && parts[si - 1] !== '') before += `.${parts[si - 1]}`;
+      // no id that starts so passes: nor does a neighbour changing this slot or a later one
+      if (viable && !viable(before)) break;
       const slot = fam.slots[si]!;
       // a value held outside the instruction (a tensor map's) is never seen by ptxas
       if (slot.descriptor) continue;
       const values = slot.operand ? slot.values : (vocab.get(slot.name) ?? slot.values);
       for (const v of values) {
         if (v === (base[slot.name] ?? '')) continue;
+        if (viable && !slot.operand && v !== '' && !viable(`${before}.${v}`)) continue;
         let id = fam.head;
         for (let i = 0; i < parts.length; i++) {
           const p = i === si && !slot.operand ? v : parts[i]!;
@@ -502,7 +514,7 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
     for (const e of entries) if (e.asVariant) out.push(e.entry);
     if (wantN) {
       let k = 0;
-      for (const n of familyNeighbours(fam, coreVariants(fam), { keep, known })) {
+      for (const n of familyNeighbours(fam, coreVariants(fam), { keep, known, viable: (p) => viable(p) && famViable(p) })) {
         out.push(makeEntry(fam, n.q, 'neighbour', opts, { neighbourOf: n.of }));
         if ((++k & 127) === 0) yield;
       }

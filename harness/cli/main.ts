@@ -15,14 +15,11 @@
  * known to be gone by then.
  */
 import { pathToFileURL } from 'node:url';
-import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
-import { selectEntries } from '../catalog/select.js';
 import { withEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
-import { parseOptions } from './args.js';
-import { UsageError } from '../util/errors.js';
-import { findCommand } from './commands.js';
+import type { parseOptions } from './args.js';
 import type { Io } from './io.js';
+import { listCatalog, listOptions } from './list.js';
 import { stdio } from './stdio.js';
 import { enterUserDir } from '../util/paths.js';
 
@@ -58,38 +55,11 @@ async function listVectors(opts: ReturnType<typeof parseOptions>, io: Io): Promi
   return 0;
 }
 
-/** `--list`: the entries the options select, one a line (id, kind, expectation and why); with --vectors, the files' cases. */
+/** `--list`: the entries the options select (list.ts); with --vectors, the files' cases. */
 function list(argv: readonly string[], io: Io): number | Promise<number> | undefined {
-  // a subcommand (the table in commands.ts) answers --list itself, if it has one
-  if (findCommand(argv[0]) || !argv.includes('--list')) return undefined;
-  let opts;
-  try {
-    opts = parseOptions(argv);
-  } catch (e) {
-    if (e instanceof UsageError) return undefined; // run.ts says it, with the usage text
-    throw e;
-  }
-  if (!opts.list || opts.help) return undefined;
-  return withEdition(opts.specEdition, () => listIn(opts, io));
-}
-
-/** --list under the options' edition (its run context). */
-function listIn(opts: ReturnType<typeof parseOptions>, io: Io): number | Promise<number> {
-  if (opts.vectors.length) return listVectors(opts, io);
-  if (opts.case !== undefined) io.err(`--list lists the catalog's entries; --case ${opts.case} is not listed (run without --list to replay it)`);
-  const target = findTarget(opts.arch)!;
-  try {
-    const entries = selectEntries(opts, target, modulePtxFor(target, CATALOG_PTX_ISA) ?? CATALOG_PTX_ISA);
-    for (const e of entries) io.out(`${e.id}\t${e.kind}\t${e.expect}${e.expect === 'accept' ? '' : `\t${e.reason}`}`);
-    io.err(`${entries.length} entries for ${target.name}`);
-    return 0;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`error: ${e.message}`);
-      return 2;
-    }
-    throw e;
-  }
+  const opts = listOptions(argv);
+  if (!opts) return undefined;
+  return withEdition(opts.specEdition, () => (opts.vectors.length ? listVectors(opts, io) : listCatalog(opts, io)));
 }
 
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {

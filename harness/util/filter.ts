@@ -101,9 +101,21 @@ export function compileFilterPrefix(pattern: string | undefined): (prefix: strin
   return (prefix) => tests.some((t) => t(prefix));
 }
 
-/** Runs the glob as an automaton over `prefix`; the prefix is viable while some state is alive. */
+/**
+ * Runs the glob as an automaton over `prefix`; the prefix is viable while some state is alive. A
+ * prefix within the glob's literal head (before its first `*` or `?`) is decided by comparing the
+ * text: viable when it agrees with the head (an id of the head and the rest of the glob matches),
+ * not when it differs (the enumeration asks this for every partial id it spells).
+ */
 function globPrefixTest(glob: string): (prefix: string) => boolean {
-  return (prefix) => globStates(glob, prefix) !== undefined;
+  const w = glob.search(/[*?]/);
+  const head = w < 0 ? glob : glob.slice(0, w);
+  return (prefix) => {
+    const n = Math.min(prefix.length, head.length);
+    if (!head.startsWith(n === prefix.length ? prefix : prefix.slice(0, n))) return false;
+    if (prefix.length <= head.length) return true;
+    return globStates(glob, prefix) !== undefined;
+  };
 }
 
 /**

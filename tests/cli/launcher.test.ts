@@ -52,13 +52,15 @@ describe('npm run conformance through the bundle', () => {
     // the entries, and the code they share in chunks beside them (the bundled code finds its children beside itself)
     const files = readdirSync(join(bundleDir, first.name)).sort();
     expect(files.filter((f) => !f.startsWith('chunk-'))).toEqual(
-      ['case-child.mjs', 'cli.mjs', 'executor.mjs', 'multicast-child.mjs', 'spawn-child.mjs', 'worker.mjs'].sort(),
+      ['case-child.mjs', 'cli.mjs', 'executor.mjs', 'list.mjs', 'multicast-child.mjs', 'spawn-child.mjs', 'worker.mjs'].sort(),
     );
     expect(files.filter((f) => f.startsWith('chunk-')).length).toBeGreaterThan(0);
     expect(files.every((f) => f.endsWith('.mjs'))).toBe(true);
-    // --list loads the catalog's code, not fast-check (the generators pass it to the families)
-    const cli = readFileSync(join(bundleDir, first.name, 'cli.mjs'), 'utf8');
-    expect(cli).not.toContain('fast-check');
+    // --list's program is one file of the catalog's code: no fast-check (the generators pass it to the families), no run
+    const list = readFileSync(join(bundleDir, first.name, 'list.mjs'), 'utf8');
+    expect(list).not.toContain('fast-check');
+    expect(list.length).toBeLessThan(600_000);
+    expect(list).not.toMatch(/^import .* from "\.\/chunk-/m);
     // the harness's sources are among the inputs the stamp covers; a package by its package.json and version
     expect(first.inputs).toContain('harness/cli/main.ts');
     expect(first.inputs).toContain('harness/catalog/enumerate.ts');
@@ -72,6 +74,30 @@ describe('npm run conformance through the bundle', () => {
     expect(b.out).toContain('atom.global.add.f32\tvariant\taccept');
     expect(launch(args, true).out).toBe(t.out);
     expect(current().name).toBe(first.name);
+  }, 120_000);
+
+  it("answers a --list of the catalog without loading the CLI's bundle, and gives it everything else", () => {
+    const dir = join(bundleDir, current().name);
+    const cli = readFileSync(join(dir, 'cli.mjs'));
+    const want = launch(['--list', '--filter', 'red.global.add.f32'], false);
+    // a CLI that cannot load: the list still comes, the same; --help and a subcommand's --list reach the CLI
+    writeFileSync(join(dir, 'cli.mjs'), 'throw new Error("the CLI was loaded");\n');
+    try {
+      const l = launch(['--list', '--filter', 'red.global.add.f32'], true);
+      expect(l.code).toBe(0);
+      expect(l.out).toBe(want.out);
+      expect(l.err).toBe(want.err);
+      for (const args of [
+        ['--list', '--help'],
+        ['sweep', '--list'],
+        ['--list', '--vectors', 'x.yaml'],
+        ['--list', '--no-such-flag'],
+      ]) {
+        expect(launch(args, true).err, args.join(' ')).toContain('the CLI was loaded');
+      }
+    } finally {
+      writeFileSync(join(dir, 'cli.mjs'), cli);
+    }
   }, 120_000);
 
   it('builds again when the stamp no longer matches the files', () => {

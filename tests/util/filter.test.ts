@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileFilter, globMatcher, globRegExp } from '../../harness/util/filter.js';
+import { compileFilter, compileFilterPrefix, globMatcher, globRegExp } from '../../harness/util/filter.js';
 
 const chars = fc.constantFrom(...'ab.:/-_*?'.split(''));
 const idChars = fc.constantFrom(...'ab.:/-_*?'.split(''));
@@ -72,5 +72,39 @@ describe('the name gate (compileFilterNameGate): may an id <prefix><name> match 
     expect(gate('add.u32')(prefix)).toBe(true); // a substring already in the prefix
     expect(gate('contend-cluster')(prefix)).toBe(true); // a substring of name characters: a name could hold it
     expect(gate('/contend-')(prefix)).toBe(false); // needs a '/' after the prefix, which no name has
+  });
+});
+
+describe('the prefix test (compileFilterPrefix): may an id that starts so match', () => {
+  /** Whether some text that starts with `prefix` matches the glob, by brute force (memoised recursion). */
+  const viableRef = (glob: string, prefix: string): boolean => {
+    const memo = new Map<number, boolean>();
+    const f = (i: number, j: number): boolean => {
+      if (j === prefix.length) return true; // the rest of the glob matches some text
+      if (i === glob.length) return false;
+      const k = i * (prefix.length + 1) + j;
+      let r = memo.get(k);
+      if (r !== undefined) return r;
+      const g = glob[i]!;
+      r = g === '*' ? f(i + 1, j) || f(i, j + 1) : (g === '?' || g === prefix[j]) && f(i + 1, j + 1);
+      memo.set(k, r);
+      return r;
+    };
+    return f(0, 0);
+  };
+  it('agrees with the brute force on random globs and prefixes (the literal head compared as text, the rest by the automaton)', () => {
+    const ch = fc.constantFrom('a', 'b', '.', '*', '?');
+    const text = fc.array(fc.constantFrom('a', 'b', '.'), { maxLength: 8 }).map((c) => c.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(ch, { minLength: 1, maxLength: 8 }).map((c) => c.join('')),
+        text,
+        (glob, prefix) => {
+          const g = glob.includes('*') || glob.includes('?') ? glob : `${glob}*`; // a glob alternative (a plain one is a substring)
+          expect(compileFilterPrefix(g)(prefix), `${g} / ${prefix}`).toBe(viableRef(g, prefix));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -1,0 +1,17 @@
+/**
+ * The `--list` program of scripts/conformance.mjs: a bundle of its own (list.mjs, one file of the
+ * catalog's code), which answers a `--list` of the catalog and returns undefined for anything else
+ * (a subcommand, --vectors, --help, a usage error), which the launcher then gives the whole CLI.
+ * What it prints is main.ts's answer: the same list.ts.
+ */
+import { withEdition } from '../catalog/editions.js';
+import { registerAllFamilies } from '../families/index.js';
+import { listCatalog, listOptions } from './list.js';
+import { stdio } from './stdio.js';
+
+export function runList(argv: readonly string[]): number | undefined {
+  registerAllFamilies(); // as main() does first
+  const opts = listOptions(argv);
+  if (!opts || opts.vectors.length) return undefined;
+  return withEdition(opts.specEdition, () => listCatalog(opts, stdio));
+}
