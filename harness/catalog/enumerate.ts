@@ -514,7 +514,8 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
     for (const e of entries) if (e.asVariant) out.push(e.entry);
     if (wantN) {
       let k = 0;
-      for (const n of familyNeighbours(fam, coreVariants(fam), { keep, known, viable: (p) => viable(p) && famViable(p) })) {
+      const prune = opts.viable || opts.viableFor ? { viable: (p: string) => viable(p) && famViable(p) } : {};
+      for (const n of familyNeighbours(fam, coreVariants(fam), { keep, known, ...prune })) {
         out.push(makeEntry(fam, n.q, 'neighbour', opts, { neighbourOf: n.of }));
         if ((++k & 127) === 0) yield;
       }
