@@ -258,8 +258,9 @@ export function familyNeighbours(
     }
     // the spelled parts of the base, to spell a neighbour without building it (= variantId)
     const parts = fam.slots.map((s) => (s.operand || s.descriptor ? '' : (base[s.name] ?? '')));
-    const of = variantId(fam, base);
-    const held = descriptorSuffix(fam, base);
+    // the base's id and held suffix, worked out at its first neighbour spelled (a filter passes most bases by)
+    let of: string | undefined;
+    let held: string | undefined;
     // the id's text before slot si, the base's (a neighbour changes one slot: what comes before it is the base's)
     let before = fam.head;
     for (let si = 0; si < fam.slots.length; si++) {
@@ -279,11 +280,11 @@ export function familyNeighbours(
           if (p !== '') id += `.${p}`;
         }
         if (((slot.name === 'd' ? v : base.d) ?? '') === '_') id += '(_)';
-        id += held;
+        id += held ??= descriptorSuffix(fam, base);
         if (known.has(id) || seen.has(id) || !keep(id)) continue;
         seen.add(id);
         const q = { ...base, [slot.name]: v };
-        if (statusOf(fam, q) === 'invalid' && !(holders.length && validWithOtherHeld(fam, q, holders))) out.push({ q, of });
+        if (statusOf(fam, q) === 'invalid' && !(holders.length && validWithOtherHeld(fam, q, holders))) out.push({ q, of: (of ??= variantId(fam, base)) });
       }
     }
   }
