@@ -10,7 +10,7 @@ import { type Target, type TargetClause, clauseHolds, comparePtx, describeClause
 import { families } from '../registry/index.js';
 import type { Citation } from './cite.js';
 import { type AmbiguityNote, type Status, type Violation, effectiveQualifiers, evaluate, matches, statusOf } from './evaluate.js';
-import { descriptorSuffix, spell, variantId } from './spelling.js';
+import { SPELLINGS, SPELLING_TEXT, descriptorSuffix, spell, variantId } from './spelling.js';
 import type { FamilyDef, FamilyId, OperandKind, Qualifiers, RequirementRow } from './types.js';
 import { vocabulary } from './vocabulary.js';
 import { drain, drainWithTurns } from '../util/turns.js';
@@ -314,22 +314,6 @@ export function enumerateCatalog(opts: EnumerateOptions): CatalogEntry[] {
   }
   return out;
 }
-
-/**
- * The ways a spelling neighbour differs from its variant: ptxas 13.0 accepts qualifiers in any order
- * and rejects one written twice, while the grammar writes one order and one value per slot; the text
- * says neither, so each is `ambiguous` (expect either) and what ptxas does is recorded.
- */
-export const SPELLINGS = [
-  { kind: 'reversed', rule: 'order', respell: (qs: readonly string[]) => [...qs].reverse() },
-  { kind: 'type-first', rule: 'order', respell: (qs: readonly string[]) => [qs.at(-1)!, ...qs.slice(0, -1)] },
-  { kind: 'repeated', rule: 'repeated', respell: (qs: readonly string[]) => [qs[0]!, ...qs] },
-] as const;
-
-export const SPELLING_TEXT = {
-  order: 'The syntax writes the qualifiers in one order; the text does not say whether another order is an error.',
-  repeated: 'Each qualifier slot takes one value; the text does not say whether a qualifier written twice is an error.',
-} as const;
 
 const basesMemo = new Map<string, CatalogEntry[]>();
 

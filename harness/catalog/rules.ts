@@ -3,7 +3,7 @@
  * the lookup behind `--list` details.
  */
 import { families, familyFpRules, familyMinMaxBasis, familyModelRules } from '../registry/index.js';
-import { SPELLING_TEXT } from './enumerate.js';
+import { SPELLING_TEXT } from './spelling.js';
 import { MINMAX_RULES, UNSPECIFIED } from '../numerics/rules.js';
 import type { Citation } from './cite.js';
 import { rangeText } from './editions.js';

@@ -34,3 +34,19 @@ export function variantId(fam: FamilyDef, q: Qualifiers, ptx?: string): string {
   if (ptx) id += `@ptx${ptx}`;
   return id;
 }
+
+/**
+ * The ways a spelling neighbour differs from its variant: ptxas 13.0 accepts qualifiers in any order
+ * and rejects one written twice, while the grammar writes one order and one value per slot; the text
+ * says neither, so each is `ambiguous` (expect either) and what ptxas does is recorded.
+ */
+export const SPELLINGS = [
+  { kind: 'reversed', rule: 'order', respell: (qs: readonly string[]) => [...qs].reverse() },
+  { kind: 'type-first', rule: 'order', respell: (qs: readonly string[]) => [qs.at(-1)!, ...qs.slice(0, -1)] },
+  { kind: 'repeated', rule: 'repeated', respell: (qs: readonly string[]) => [qs[0]!, ...qs] },
+] as const;
+
+export const SPELLING_TEXT = {
+  order: 'The syntax writes the qualifiers in one order; the text does not say whether another order is an error.',
+  repeated: 'Each qualifier slot takes one value; the text does not say whether a qualifier written twice is an error.',
+} as const;

@@ -182,7 +182,8 @@ export class ModuleCompiler {
     const main = texts.some((t) => t !== undefined)
       ? compileModules(texts, {
           ...common,
-          onProgress: (d, total, cached) => opts.onProgress?.(`gpu modules: ${d + indexed}/${total + indexed} ready (${cached + indexed} from the cubin cache)`),
+          onProgress: (d, total, cached) =>
+            opts.onProgress?.(`gpu modules: ${d + indexed}/${total + indexed} ready (${cached + indexed} from the cubin cache)`),
           onCubin: (i, cubin) => mods.cubin(i, cubin),
           onSass: (i, sass) => mods.sass(i, sass),
         })
