@@ -69,10 +69,13 @@ function loadEsbuild() {
  * it runs (`--list` loads the catalog, not the backends, readers and reports: about 30 ms less).
  */
 export function bundle(entries, outdir, { splitting = false } = {}) {
-  return loadEsbuild().buildSync({
-    splitting,
-    // beside the entries: the bundled code finds its entries, addons and copied files beside itself
-    chunkNames: 'chunk-[hash]',
+  // beside the entries: the bundled code finds its entries, addons and copied files beside itself
+  return loadEsbuild().buildSync({ ...settings(entries, outdir), splitting, chunkNames: 'chunk-[hash]' });
+}
+
+/** What every build of the harness shares: ESM for node 20, one NAME.mjs per entry, with its metafile. */
+function settings(entries, outdir) {
+  return {
     absWorkingDir: root,
     entryPoints: entries,
     outdir,
@@ -85,7 +88,7 @@ export function bundle(entries, outdir, { splitting = false } = {}) {
     logLevel: 'silent',
     // bundled CommonJS packages call require
     banner: { js: 'import{createRequire as __cr}from"module";const require=__cr(import.meta.url);' },
-  });
+  };
 }
 
 /**
@@ -94,20 +97,8 @@ export function bundle(entries, outdir, { splitting = false } = {}) {
  * catalog, or returns for the CLI to run).
  */
 async function bundleList(outdir) {
-  return loadEsbuild().build({
-    absWorkingDir: root,
-    entryPoints: LIST_ENTRY,
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    metafile: true,
-    logLevel: 'silent',
-    banner: { js: 'import{createRequire as __cr}from"module";const require=__cr(import.meta.url);' },
-    plugins: [{ name: 'on-demand-left-out', setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)) }],
-  });
+  const onDemand = (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined));
+  return loadEsbuild().build({ ...settings(LIST_ENTRY, outdir), plugins: [{ name: 'on-demand-left-out', setup: onDemand }] });
 }
 
 /**

@@ -197,7 +197,17 @@ function nearestForm(fam: FamilyDef, q: Qualifiers) {
   return best;
 }
 
-const variantsMemo = new WeakMap<FamilyDef, Map<string, readonly Qualifiers[]>>();
+type PerEdition = WeakMap<FamilyDef, Map<string, readonly Qualifiers[]>>;
+const variantsMemo: PerEdition = new WeakMap();
+
+/** `make(fam)` once per family definition and edition, kept in `memo` (frozen). */
+function perEdition(memo: PerEdition, fam: FamilyDef, make: (fam: FamilyDef) => Qualifiers[]): readonly Qualifiers[] {
+  let byEdition = memo.get(fam);
+  if (!byEdition) memo.set(fam, (byEdition = new Map()));
+  let out = byEdition.get(specEdition());
+  if (!out) byEdition.set(specEdition(), (out = Object.freeze(make(fam))));
+  return out;
+}
 
 /**
  * The valid and ambiguous variants of a family, in grammar order, without duplicates; worked out once
@@ -205,13 +215,7 @@ const variantsMemo = new WeakMap<FamilyDef, Map<string, readonly Qualifiers[]>>(
  * vector-file checks).
  */
 export function familyVariants(fam: FamilyDef): readonly Qualifiers[] {
-  let byEdition = variantsMemo.get(fam);
-  if (!byEdition) variantsMemo.set(fam, (byEdition = new Map()));
-  const hit = byEdition.get(specEdition());
-  if (hit) return hit;
-  const out = Object.freeze(variantsOf(fam));
-  byEdition.set(specEdition(), out);
-  return out;
+  return perEdition(variantsMemo, fam, variantsOf);
 }
 
 function variantsOf(fam: FamilyDef): Qualifiers[] {
@@ -521,7 +525,7 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
   return out;
 }
 
-const coreMemo = new WeakMap<FamilyDef, Map<string, readonly Qualifiers[]>>();
+const coreMemo: PerEdition = new WeakMap();
 
 /**
  * The core variants of a family (fanout slots omitted, valid), in familyVariants order, found by
@@ -529,13 +533,7 @@ const coreMemo = new WeakMap<FamilyDef, Map<string, readonly Qualifiers[]>>();
  * definition and edition (a selection asks for them for the neighbours and again for the spelling bases).
  */
 export function coreVariants(fam: FamilyDef): readonly Qualifiers[] {
-  let byEdition = coreMemo.get(fam);
-  if (!byEdition) coreMemo.set(fam, (byEdition = new Map()));
-  const hit = byEdition.get(specEdition());
-  if (hit) return hit;
-  const out = Object.freeze(validWithOmitted(fam, fam.fanout));
-  byEdition.set(specEdition(), out);
-  return out;
+  return perEdition(coreMemo, fam, (f) => validWithOmitted(f, f.fanout));
 }
 
 /**
