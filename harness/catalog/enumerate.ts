@@ -334,17 +334,16 @@ function spellingBases(fam: FamilyDef, opts: EnumerateOptions): CatalogEntry[] {
   basesMemo.set(key, out);
   const done = new Set<string>();
   for (const q of coreVariants(fam)) {
-    const e = evaluate(fam, q);
-    const form = e.form?.id;
+    // a register destination and three qualifiers first: the rules are evaluated only for such a variant
     if (
-      !form ||
-      done.has(form) ||
       (q.d ?? '') !== '' ||
       spell(fam, q)
         .slice(fam.head.length + 1)
         .split('.').length < 3
     )
       continue;
+    const form = evaluate(fam, q).form?.id;
+    if (!form || done.has(form)) continue;
     const entry = makeEntry(fam, q, 'variant', opts);
     if (entry.expect !== 'accept') continue;
     done.add(form);
