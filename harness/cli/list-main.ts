@@ -4,14 +4,11 @@
  * (a subcommand, --vectors, --help, a usage error), which the launcher then gives the whole CLI.
  * What it prints is main.ts's answer: the same list.ts.
  */
-import { withEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
-import { listCatalog, listOptions } from './list.js';
+import { answerList } from './list.js';
 import { stdio } from './stdio.js';
 
 export function runList(argv: readonly string[]): number | undefined {
   registerAllFamilies(); // as main() does first
-  const opts = listOptions(argv);
-  if (!opts || opts.vectors.length) return undefined;
-  return withEdition(opts.specEdition, () => listCatalog(opts, stdio));
+  return answerList(argv, stdio) as number | undefined; // (no --vectors here: a number, or undefined)
 }

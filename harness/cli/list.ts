@@ -5,6 +5,7 @@
  * where the CLI's bundle loads dozens, and starts the CLI only where it does not answer.
  */
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';
+import { withEdition } from '../catalog/editions.js';
 import { selectEntries } from '../catalog/select.js';
 import { UsageError } from '../util/errors.js';
 import { parseOptions } from './args.js';
@@ -41,4 +42,19 @@ export function listCatalog(opts: ReturnType<typeof parseOptions>, io: Io): numb
     }
     throw e;
   }
+}
+
+/**
+ * A `--list` answered under the options' edition: the catalog's (listCatalog), or with --vectors the
+ * files' cases by `vectors` (main.ts); undefined where this is no such `--list`, or it names vector
+ * files and no `vectors` is given (list-main.ts: the CLI answers it).
+ */
+export function answerList(
+  argv: readonly string[],
+  io: Io,
+  vectors?: (opts: ReturnType<typeof parseOptions>, io: Io) => Promise<number>,
+): number | Promise<number> | undefined {
+  const opts = listOptions(argv);
+  if (!opts || (opts.vectors.length && !vectors)) return undefined;
+  return withEdition(opts.specEdition, () => (opts.vectors.length ? vectors!(opts, io) : listCatalog(opts, io)));
 }

@@ -15,11 +15,10 @@
  * known to be gone by then.
  */
 import { pathToFileURL } from 'node:url';
-import { withEdition } from '../catalog/editions.js';
 import { registerAllFamilies } from '../families/index.js';
 import type { parseOptions } from './args.js';
 import type { Io } from './io.js';
-import { listCatalog, listOptions } from './list.js';
+import { answerList } from './list.js';
 import { stdio } from './stdio.js';
 import { enterUserDir } from '../util/paths.js';
 
@@ -55,17 +54,10 @@ async function listVectors(opts: ReturnType<typeof parseOptions>, io: Io): Promi
   return 0;
 }
 
-/** `--list`: the entries the options select (list.ts); with --vectors, the files' cases. */
-function list(argv: readonly string[], io: Io): number | Promise<number> | undefined {
-  const opts = listOptions(argv);
-  if (!opts) return undefined;
-  return withEdition(opts.specEdition, () => (opts.vectors.length ? listVectors(opts, io) : listCatalog(opts, io)));
-}
-
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   // the program is put together here: the core asks harness/registry/ for the families
   registerAllFamilies();
-  const listed = await list(argv, io);
+  const listed = await answerList(argv, io, listVectors); // --list: the entries the options select (list.ts); with --vectors, the files' cases
   if (listed !== undefined) return listed;
   const run = await import('./run.js');
   return run.main(argv, io);

@@ -64,9 +64,10 @@ export function writeReportFiles(dir: string, report: RunReport, known?: KnownJs
   return { json, ...writeHtmlAndJunit(dir, report) };
 }
 
-function writeHtmlAndJunit(dir: string, report: RunReport): { html: string; junit: string } {
+/** report.html (written by `writePage`: at once, or on libuv's threads by finishAsync) and junit.xml. */
+function writeHtmlAndJunit(dir: string, report: RunReport, writePage: (file: string, text: string) => void = writeAtomic): { html: string; junit: string } {
   const html = join(dir, 'report.html');
-  writeAtomic(html, renderHtml(report));
+  writePage(html, renderHtml(report));
   const junit = join(dir, 'junit.xml');
   writeAtomic(junit, renderJunit(report));
   return { html, junit };
@@ -390,11 +391,12 @@ export class RunRecorder {
     // signal meanwhile: completeReport writes it at once)
     const json = (this.jsonWrite = writeJsonReport(this.dir, report, known));
     // the page likewise (the text made here, written on libuv's threads), JUnit meanwhile
-    const html = join(this.dir, 'report.html');
-    const page = (this.htmlWrite = { file: html, text: renderHtml(report) });
-    const pageDone = writeAtomicAsync(html, page.text);
-    const junit = join(this.dir, 'junit.xml');
-    writeAtomic(junit, renderJunit(report));
+    let page: { file: string; text: string } | undefined;
+    let pageDone = Promise.resolve();
+    const rest = writeHtmlAndJunit(this.dir, report, (file, text) => {
+      this.htmlWrite = page = { file, text };
+      pageDone = writeAtomicAsync(file, text);
+    });
     const file = await json.done;
     this.jsonWrite = undefined;
     // (a signal meanwhile wrote the page itself, completeReport, and took the write's file away)
@@ -402,7 +404,7 @@ export class RunRecorder {
       if (this.htmlWrite === page) throw e;
     });
     this.htmlWrite = undefined;
-    const w = { report, jsonl: this.jsonl, json: file, html, junit };
+    const w = { report, jsonl: this.jsonl, json: file, ...rest };
     await this.drain();
     return { ...w, jsonl: this.compressStream() };
   }
