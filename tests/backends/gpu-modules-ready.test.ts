@@ -3,14 +3,16 @@
  * cubin over as ptxas writes it and reads the SASS only once nothing is left to compile, so a run
  * starts on its first module; the gpu backend sends a batch once its modules' cubins are there and
  * holds the results of a job sent before its module's SASS was read until it is, so every result
- * carries its kernel's SASS. With a stand-in cuobjdump (tests/fixtures/fake-cuobjdump.sh) that is
- * slow, and a real ptxas where there is one.
+ * carries its kernel's SASS, from nvdisasm's or cuobjdump's layout. With stand-in disassemblers
+ * (tests/fixtures/fake-disassembler.cjs) that read the cubins' kernel names, and a real ptxas where
+ * there is one.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileModules } from '../../harness/backends/gpu/cache.js';
+import { spawnSync } from 'node:child_process';
+import { compileModules, sassByKernel, sassMnemonics } from '../../harness/backends/gpu/cache.js';
 import { GEN, ModuleCompiler, ModuleSet, SASS_LATER } from '../../harness/backends/gpu/module-set.js';
 import type { GpuVariant } from '../../harness/backends/gpu/plan.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
@@ -19,13 +21,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'ptxconf-modules-ready-'));
 const bin = join(scratch, 'bin');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs f with the stand-in cuobjdump first on PATH (and the environment given). */
+/** Runs f with the stand-in disassemblers first on PATH, cuobjdump the one used (unless the environment given says otherwise). */
 async function withFakeCuobjdump<T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(bin, { recursive: true });
-  copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'fake-cuobjdump.sh'), join(bin, 'cuobjdump'));
+  for (const tool of ['cuobjdump', 'nvdisasm']) copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'fake-disassembler.cjs'), join(bin, tool));
   const saved = { ...process.env };
-  Object.assign(process.env, { PATH: `${bin}:${process.env.PATH}`, ...env });
+  Object.assign(process.env, { PATH: `${bin}:${process.env.PATH}`, PTXCONF_DISASSEMBLER: 'cuobjdump', ...env });
   try {
     return await f();
   } finally {
@@ -51,7 +53,7 @@ describe('compileModules: cubins as they come, SASS after', async () => {
       );
       const cacheDir = join(scratch, 'cache');
       const events: string[] = [];
-      const r = await withFakeCuobjdump({ FAKE_CUOBJDUMP_LOG: log, FAKE_KERNELS: String(3 * texts.length) }, () =>
+      const r = await withFakeCuobjdump({ FAKE_CUOBJDUMP_LOG: log }, () =>
         compileModules([...texts, undefined], {
           ptxas,
           arch: 'sm_90',
@@ -67,7 +69,9 @@ describe('compileModules: cubins as they come, SASS after', async () => {
       // ptxas first: a SASS is read only once no module is left to start compiling
       expect(events.findIndex((e) => e.startsWith('sass'))).toBeGreaterThanOrEqual(n - (P - 1));
       for (let i = 0; i < n; i++) expect(events.indexOf(`cubin ${i}`)).toBeLessThan(events.indexOf(`sass ${i} ATOM.E.FAKE`));
-      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(n);
+      // every module read once
+      const calls = () => readFileSync(log, 'utf8').trim().split('\n');
+      expect(calls()).toEqual(texts.map(() => 'sass cuobjdump 1'));
       expect(r.modules[n]).toBeUndefined();
       expect(r.modules[2]!.sass.k7).toBe('ATOM.E.FAKE');
       // the cache: both callbacks before the call's first await, nothing compiled or disassembled
@@ -80,8 +84,55 @@ describe('compileModules: cubins as they come, SASS after', async () => {
         onSass: (i) => again.push(`sass ${i}`),
       });
       expect(again).toHaveLength(2 * n);
+      const before = calls().length;
       expect((await pending).stats).toMatchObject({ compiled: 0, cached: n });
-      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(n);
+      expect(calls()).toHaveLength(before);
+    },
+    60_000,
+  );
+});
+
+describe('sassByKernel: the SASS of each kernel of a cubin, from nvdisasm or cuobjdump', async () => {
+  const p = await ptxasOrReason();
+  it.skipIf(typeof p === 'string')(
+    "nvdisasm's layout and cuobjdump's give the cubin's own kernels; nvdisasm first where both are; none: no evidence",
+    async () => {
+      const ptxas = p as Exclude<typeof p, string>;
+      const dir = join(scratch, 'disassemblers');
+      const { mkdirSync, writeFileSync, symlinkSync } = await import('node:fs');
+      mkdirSync(dir, { recursive: true });
+      const text = `.version 8.0\n.target sm_90\n.address_size 64\n${[4, 5, 6].map((k) => kernel(k).replace('.reg .b64 %rd<2>;', '.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;')).join('')}`;
+      writeFileSync(join(dir, 'm.ptx'), text);
+      expect(spawnSync(ptxas.path, ['-arch', 'sm_90', join(dir, 'm.ptx'), '-o', join(dir, 'm.cubin')]).status).toBe(0);
+      const cubin = join(dir, 'm.cubin');
+      const want = { k4: 'ATOM.E.FAKE', k5: 'ATOM.E.FAKE', k6: 'ATOM.E.FAKE' };
+      const log = join(dir, 'calls.log');
+      const calls = () => readFileSync(log, 'utf8').trim().split('\n');
+      for (const tool of ['nvdisasm', 'cuobjdump'])
+        await withFakeCuobjdump({ FAKE_CUOBJDUMP_LOG: log, PTXCONF_DISASSEMBLER: tool }, async () => expect(await sassByKernel(cubin)).toEqual(want));
+      // both on PATH, none named: nvdisasm
+      await withFakeCuobjdump({ FAKE_CUOBJDUMP_LOG: log, PTXCONF_DISASSEMBLER: '' }, async () => expect(await sassByKernel(cubin)).toEqual(want));
+      expect(calls()).toEqual(['sass nvdisasm 1', 'sass cuobjdump 1', 'sass nvdisasm 1']);
+      // neither on PATH (only node, for the stand-ins): {}
+      const bare = join(dir, 'bare');
+      mkdirSync(bare, { recursive: true });
+      if (!existsSync(join(bare, 'node'))) symlinkSync(process.execPath, join(bare, 'node'));
+      await withFakeCuobjdump({ PATH: bare, PTXCONF_DISASSEMBLER: '' }, async () => expect(await sassByKernel(cubin)).toEqual({}));
+      // the layouts, parsed: predicated lines, mnemonics once each, other lines not taken
+      expect(
+        sassMnemonics(
+          [
+            '\t.section\t.text.k9,"ax",@progbits',
+            '.text.k9:',
+            '        /*0000*/                   LDC R1, c[0x0][0x28] ;',
+            '        /*0010*/              @!P0 RED.E.ADD.F32.FTZ.RN.STRONG.GPU [R2.64], R5 ;',
+            '        /*0020*/                   RED.E.ADD.F32.FTZ.RN.STRONG.GPU [R2.64], R5 ;',
+            '//--------------------- .text.k10 ---',
+            '.text.k10:',
+            '        /*0000*/                   ATOMG.E.EXCH.STRONG.GPU PT, R3, [R2.64], R5 ;',
+          ].join('\n'),
+        ),
+      ).toEqual({ k9: 'RED.E.ADD.F32.FTZ.RN.STRONG.GPU', k10: 'ATOMG.E.EXCH.STRONG.GPU' });
     },
     60_000,
   );
@@ -141,7 +192,7 @@ describe('ModuleCompiler: a plan module compiled before is found without its tex
           },
           { ptxas, arch: 'sm_90', cacheDir, onProgress: (m) => progress.push(m), gen: false },
         );
-        await withFakeCuobjdump({ FAKE_KERNELS: '1' }, () => c.compile(variants, false));
+        await withFakeCuobjdump({}, () => c.compile(variants, false));
         const cubins = [0, 1, 2].map((i) => c.mods.cubinOf(i));
         return { asked, progress, cubins, stats: c.stats, sass: [0, 1, 2].map((i) => c.mods.sassOf(i, `k${i}`, `k${i}`)) };
       };

@@ -189,7 +189,7 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
       const cache = join(tmpdir(), `ptxconf-cubins-sass-${process.pid}`);
       const bin = join(cache, 'bin');
       mkdirSync(bin, { recursive: true });
-      copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'fake-cuobjdump.sh'), join(bin, 'cuobjdump'));
+      for (const tool of ['cuobjdump', 'nvdisasm']) copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'fake-disassembler.cjs'), join(bin, tool));
       const { SASS_LATER } = await import('../../harness/backends/gpu/module-set.js');
       try {
         const a = await run({ PATH: `${bin}:${process.env.PATH}`, FAKE_CUOBJDUMP_SLEEP: '2' }, cache, 50);

@@ -5,7 +5,7 @@
  * its results carry is filled in when it is read (SASS_LATER until then).
  */
 
-import { compileModules, indexedKey, lookup, moduleKey, writeIndexedKey } from './cache.js';
+import { compileModules, indexedKey, lookup, writeIndexedKey } from './cache.js';
 import type { GpuVariant } from './plan.js';
 
 /** The level-3 generator kernel's module (gen-kernel.ts), beside the plan's 0, 1, ... */
@@ -170,7 +170,8 @@ export class ModuleCompiler {
       mods.cubin(i, hit.cubin);
       mods.sass(i, hit.sass);
     });
-    const texts = asked.map((a, i) => (a ? src.text(i) : undefined));
+    // each text made when its module's turn comes: its ptxas starts before the next text is made
+    const texts = asked.map((a, i) => (a ? () => src.text(i) : undefined));
     if (indexed && !texts.some((t) => t !== undefined)) opts.onProgress?.(`gpu modules: ${indexed}/${indexed} ready (${indexed} from the cubin cache)`);
     // the level-3 generator kernel, when a job generates: compiled beside them, not counted, no SASS
     const genNow = generates && this.gen && !requested.has(GEN);
@@ -189,7 +190,7 @@ export class ModuleCompiler {
         })
       : undefined;
     const [r] = await Promise.all([main, gen]);
-    for (const [i, file] of index) if (texts[i] !== undefined) writeIndexedKey(file, moduleKey(opts.ptxas.versionLine, opts.arch, texts[i]));
+    for (const [i, file] of index) if (r?.keys[i]) writeIndexedKey(file, r.keys[i]);
     this.stats.compiled += r?.stats.compiled ?? 0;
     this.stats.cached += (r?.stats.cached ?? 0) + indexed;
     this.stats.ms += performance.now() - t0;

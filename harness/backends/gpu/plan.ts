@@ -14,7 +14,13 @@ import { families } from '../../registry/index.js';
 import { gpuFamilyIds, gpuFamily } from '../../registry/gpu.js';
 import { type GpuFamily, type KernelShape, wideKernelName } from './family.js';
 
-export const MODULE_SIZE = 256;
+/**
+ * Kernels per module (PTXCONF_MODULE_SIZE another count). A disassembler spends 0.4-0.5 s of CPU on
+ * each cubin whatever its size, so the default run's SASS cost 60-70 CPU-s over 71 cubins of 256
+ * kernels; in 36 of 512 the cold run took 9.7-11.4 s on an H200 host against 10.7-12.4 s, its ptxas
+ * about the same CPU in fewer, longer calls (reports/baselines/h200-sm_90-gpu-run/2026-11-29-session9/).
+ */
+export const MODULE_SIZE = Number(process.env.PTXCONF_MODULE_SIZE ?? 512);
 
 export interface GpuVariant {
   readonly index: number;
