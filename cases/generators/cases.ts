@@ -73,9 +73,7 @@ export function generateCases(v: CaseVariant, seed: number, level: Level, count:
  * those made before this). Frozen: every such variant's cases hold the same inputs.
  */
 function sampled(v: CaseVariant, seed: number, level: Level, runs: number): readonly ReferenceCase[] {
-  const type = v.q.type ?? '';
-  const shape = familyPlugin(v.family).shape;
-  const key = `${v.family}/${shape.inputs(v.q).join(',')}/${type}/${caseElements(v, elementFormat(type))}/${level}/${seed}/${runs}`;
+  const key = sampleKey(v, seed, level, runs);
   let got = samples.get(key);
   if (!got) {
     got = fc.sample(inputArbitrary(v, level), { seed, numRuns: runs }).map((c) => deepFreeze(c));
@@ -84,6 +82,38 @@ function sampled(v: CaseVariant, seed: number, level: Level, runs: number): read
   return got;
 }
 const samples = new Map<string, readonly ReferenceCase[]>();
+
+/** What the first `runs` level-1/2 inputs of (variant, seed, level) are made from (sampled shares them by it). */
+function sampleKey(v: CaseVariant, seed: number, level: Level, runs: number): string {
+  const type = v.q.type ?? '';
+  const shape = familyPlugin(v.family).shape;
+  return `${v.family}/${shape.inputs(v.q).join(',')}/${type}/${caseElements(v, elementFormat(type))}/${level}/${seed}/${runs}`;
+}
+
+/**
+ * The sampled inputs the level-1/2 cases `count` of each level of these variants use, one entry per
+ * distinct list: made once by one process (the gpu backend's run) and taken by others (preloadSamples)
+ * instead of each sampling fast-check again.
+ */
+export function sampleEntries(vs: readonly CaseVariant[], seed: number, count: number): [string, readonly ReferenceCase[]][] {
+  const out = new Map<string, readonly ReferenceCase[]>();
+  for (const v of vs)
+    for (const level of [1, 2] as const) {
+      const key = sampleKey(v, seed, level, count);
+      if (!out.has(key)) out.set(key, sampled(v, seed, level, count));
+    }
+  return [...out];
+}
+
+/** Sampled inputs made by another process (sampleEntries): used as fast-check's for their keys (frozen here). */
+export function preloadSamples(entries: readonly (readonly [string, readonly ReferenceCase[]])[]): void {
+  for (const [key, inputs] of entries)
+    if (!samples.has(key))
+      samples.set(
+        key,
+        inputs.map((c) => deepFreeze(c)),
+      );
+}
 function deepFreeze<T>(x: T): T {
   if (x && typeof x === 'object') {
     for (const y of Object.values(x)) deepFreeze(y);

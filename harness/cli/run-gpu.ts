@@ -95,7 +95,7 @@ export const runGpu: Executor = async ({ opts, target, io, backend, wantsCases, 
   io.err(
     `gpu: ${r.stats.cases} cases of ${r.stats.variants} variants judged in ${r.stats.runSeconds!.toFixed(1)} s (${(r.stats.casesPerSecond! / 1e6).toFixed(2)} M cases/s, ${r.stats.workers} workers; ` +
       `${r.stats.fastJudged} passed by the fast judge); modules: ${r.stats.modulesCompiled} compiled, ${r.stats.modulesCached} from the cubin cache in ${r.stats.compileSeconds!.toFixed(1)} s; ` +
-      `worker time: starting the GPU ${(r.stats.workerStartSeconds ?? 0).toFixed(1)} s, making cases ${r.stats.workerMakeSeconds!.toFixed(1)} s, GPU ${r.stats.workerGpuSeconds!.toFixed(1)} s, judging ${r.stats.workerJudgeSeconds!.toFixed(1)} s`,
+      `worker time: starting the GPU ${(r.stats.workerStartSeconds ?? 0).toFixed(1)} s, making cases ${r.stats.workerMakeSeconds!.toFixed(1)} s${r.stats.samplesSeconds ? ` (and ${r.stats.samplesSeconds.toFixed(2)} s on the run's thread sampling the level-1/2 inputs once for all)` : ''}, GPU ${r.stats.workerGpuSeconds!.toFixed(1)} s, judging ${r.stats.workerJudgeSeconds!.toFixed(1)} s`,
   );
   const out = recorder();
   out.cover(r.variantIds);

@@ -5,7 +5,7 @@
  * (tests/fixtures/library-cases.json, scripts/record-library-cases.ts).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { libraryDigest, librarySample, wideSample } from '../helpers/library-cases.js';
 import { decodeWideCase, encodeCase, fillGenerated, readSlot, writeSlot } from '../../harness/backends/gpu/batch.js';
 import { WIDE_LIBRARY_CASES, libraryCases } from '../../harness/backends/gpu/library.js';
@@ -34,6 +34,35 @@ describe("the GPU workers' library cases", () => {
   });
 });
 
+describe("the library's sampled inputs made once by the run's thread (librarySamples, preloadSamples)", () => {
+  it('a worker given them (through V8 serialisation, as over the IPC channel) makes the recorded cases; the values it was given are the ones it uses', async () => {
+    const { serialize, deserialize } = await import('node:v8');
+    const { gpuPlan } = await import('../../harness/backends/gpu/plan.js');
+    const { librarySamples } = await import('../../harness/backends/gpu/library.js');
+    const sample = librarySample();
+    const gvs = gpuPlan('sm_90', '8.8').variants.filter((_, i) => i % 97 === 0);
+    const entries = deserialize(serialize(librarySamples(gvs, 1))) as [string, { memory?: bigint[] }[]][];
+    expect(entries.length).toBeGreaterThan(10);
+    // a fresh copy of the modules: nothing sampled yet in it
+    vi.resetModules();
+    (await import('../../harness/families/index.js')).registerAllFamilies();
+    const cases = await import('../../cases/generators/cases.js');
+    const fresh = await import('../helpers/library-cases.js');
+    cases.preloadSamples(entries as never);
+    for (const v of sample) expect(fresh.libraryDigest(v), v.id).toBe(RECORDED[v.id]);
+    // another copy given one value changed: its cases carry the change (the preloaded values are used, not sampled again)
+    vi.resetModules();
+    (await import('../../harness/families/index.js')).registerAllFamilies();
+    const again = await import('../../cases/generators/cases.js');
+    const third = await import('../helpers/library-cases.js');
+    const changed = deserialize(serialize(entries)) as typeof entries;
+    const at = changed.findIndex(([, inputs]) => inputs[0]?.memory?.length);
+    changed[at]![1][0]!.memory![0]! ^= 1n;
+    again.preloadSamples(changed as never);
+    expect(sample.filter((v) => third.libraryDigest(v) !== RECORDED[v.id]).length).toBeGreaterThan(0);
+  });
+});
+
 describe('writing a case into its launch slot', () => {
   it('every width, element by element, little-endian: what readSlot reads back, the bytes of the old per-byte loop', () => {
     const old = (buf: Uint8Array, slot: number, width: number, els: readonly bigint[]) =>
@@ -56,6 +85,20 @@ describe('writing a case into its launch slot', () => {
       old(b, 2, w, els);
       expect([...a], `${w}-bit`).toEqual([...b]);
       expect(readSlot(a, 2, w, els.length)).toEqual(els.map((x) => BigInt.asUintN(w, x)));
+    }
+  });
+  it('encodeCase writes a frozen list it wrote before (the bytes remembered) as it writes a new one, at another slot and width too', () => {
+    const els = Object.freeze([0xfedcba9876543210n, 0x8000000000000001n]);
+    for (const w of [64, 32, 64, 16]) {
+      const a = [0, 1, 2].map(() => new Uint8Array(96));
+      const b = [0, 1, 2].map(() => new Uint8Array(96));
+      encodeCase(a, 3, w, { memory: els as bigint[], b: els as bigint[] });
+      writeSlot(b[0]!, 3, w, els);
+      writeSlot(b[1]!, 3, w, els);
+      expect(
+        a.map((x) => [...x]),
+        `${w}-bit`,
+      ).toEqual(b.map((x) => [...x]));
     }
   });
 });

@@ -33,6 +33,7 @@ import { WorkerPool } from './pool.js';
 import { slotsPerCase } from './family.js';
 import type { GpuJob } from './worker.js';
 import { isolateJob } from './isolate-job.js';
+import { librarySamples } from './library.js';
 import { MEMORY_DEVICE_ENV } from '../../peer/guard.js';
 import { childEnv } from '../../catalog/editions.js';
 import { addTally } from '../../report/tally.js';
@@ -246,6 +247,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
   const totals: Record<string, number> = {};
   const add = (t: Record<string, number>) => addTally(totals, t);
   const ms = { start: 0, make: 0, gpu: 0, judge: 0 };
+  let samplesMs = 0;
   let cases = 0;
   let fast = 0;
   let deviceMade = 0;
@@ -509,6 +511,13 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
         );
     compiled.catch(() => mods.abandon()); // awaited below, after what is in flight
     if (!streaming && jobs.length) startPool(jobs.length);
+    // the library's sampled level-1/2 inputs, made once here for every worker (each sampled them itself before)
+    const narrow = [...new Set(jobs.flatMap((j, id) => (j.library && j.shape.caseBytes === undefined ? [jobVariant[id]!] : [])))];
+    if (pool && !streaming && narrow.length) {
+      const t = performance.now();
+      pool.preamble({ type: 'samples', entries: librarySamples(narrow, opts.seed) });
+      samplesMs += performance.now() - t;
+    }
     // batches of the remaining jobs in plan order (neighbouring variants share a module)
     const order = jobs.map((_, id) => id).sort((x, y) => jobVariant[x]!.index - jobVariant[y]!.index);
     const size = (id: number) =>
@@ -574,6 +583,7 @@ export async function runGpuBackend(opts: GpuRunOptions): Promise<{ stats: Recor
       casesPerSecond: cases / Math.max(runSeconds, 1e-9),
       workerStartSeconds: ms.start / 1000,
       workerMakeSeconds: ms.make / 1000,
+      samplesSeconds: samplesMs / 1000,
       workerGpuSeconds: ms.gpu / 1000,
       workerJudgeSeconds: ms.judge / 1000,
       seconds: (performance.now() - started) / 1000,

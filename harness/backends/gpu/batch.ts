@@ -13,16 +13,17 @@ export const WORDS = SLOT / 4;
 
 export function writeSlot(buf: Uint8Array, slot: number, width: number, elements: readonly bigint[]): void {
   const bytes = width / 8;
-  elements.forEach((v0, k) => {
-    const at = slot * SLOT + k * bytes;
+  const base = slot * SLOT;
+  for (let k = 0; k < elements.length; k++) {
+    const at = base + k * bytes;
     if (bytes <= 4) {
-      // one number, no BigInt per byte
-      let v = Number(BigInt.asUintN(width, v0));
+      // one number, no BigInt per byte (the low 32 bits, then the element's bytes of them)
+      let v = Number(BigInt.asUintN(64, elements[k]!) & 0xffffffffn);
       for (let j = 0; j < bytes; j++, v >>>= 8) buf[at + j] = v & 0xff;
-      return;
+      continue;
     }
     // 32-bit words, low first
-    let v = BigInt.asUintN(width, v0);
+    let v = BigInt.asUintN(width, elements[k]!);
     for (let j = 0; j < bytes; j += 4, v >>= 32n) {
       const w = Number(v & 0xffffffffn);
       buf[at + j] = w & 0xff;
@@ -30,8 +31,22 @@ export function writeSlot(buf: Uint8Array, slot: number, width: number, elements
       buf[at + j + 2] = (w >>> 16) & 0xff;
       buf[at + j + 3] = w >>> 24;
     }
-  });
+  }
 }
+
+/**
+ * writeSlot, remembering the bytes of an element list it has written before (at this width): the
+ * library's cases share their lists across variants (the probes' per operation, type and length,
+ * the level-1/2 cases' per family shape, type and level), so a worker converts each list once.
+ */
+function writeSlotShared(buf: Uint8Array, slot: number, width: number, elements: readonly bigint[]): void {
+  const hit = written.get(elements);
+  if (hit && hit.width === width) return buf.set(hit.bytes, slot * SLOT);
+  writeSlot(buf, slot, width, elements);
+  if (Object.isFrozen(elements))
+    written.set(elements, { width, bytes: new Uint8Array(buf.subarray(slot * SLOT, slot * SLOT + (elements.length * width) / 8)) }); // a copy: a Buffer's slice is a view
+}
+const written = new WeakMap<readonly bigint[], { width: number; bytes: Uint8Array }>();
 
 export function readSlot(buf: Uint8Array, slot: number, width: number, elements: number): bigint[] {
   const bytes = width / 8;
@@ -44,10 +59,10 @@ export function readSlot(buf: Uint8Array, slot: number, width: number, elements:
 
 /** Writes a case's inputs into its slots (buffers: memory, b/source, c). */
 export function encodeCase(bufs: readonly Uint8Array[], slot: number, width: number, c: ReferenceCase): void {
-  if (c.memory) writeSlot(bufs[0]!, slot, width, c.memory);
+  if (c.memory) writeSlotShared(bufs[0]!, slot, width, c.memory);
   const b = c.b ?? c.source;
-  if (b) writeSlot(bufs[1]!, slot, width, b);
-  if (c.c) writeSlot(bufs[2]!, slot, width, c.c);
+  if (b) writeSlotShared(bufs[1]!, slot, width, b);
+  if (c.c) writeSlotShared(bufs[2]!, slot, width, c.c);
 }
 
 /** Reads a generated case's inputs back out of its slots, in the shape the generator gave it. */

@@ -42,6 +42,8 @@ const DEPTH = 2;
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: { msg: WorkerMessage; resolve: (o: JobOutcome) => void }[] = [];
+  /** Messages every worker gets before its first request, a replacement too (preamble). */
+  private readonly preambles: WorkerMessage[] = [];
   private closed = false;
   /** Workers started over the run (replacements included). */
   started = 0;
@@ -66,6 +68,7 @@ export class WorkerPool {
       child.once('exit', () => resolve());
     });
     child.stderr!.on('data', (d: Buffer) => (slot.stderr = (slot.stderr + d.toString()).slice(-4000)));
+    for (const m of this.preambles) this.sendWhenReady(slot, m);
     child.on('message', (m: { type: string; outs?: WorkerOut[]; cells?: Uint32Array }) => {
       if (m.type !== 'done' || !slot.busy.length) return;
       const b = slot.busy.shift()!;
@@ -144,6 +147,22 @@ export class WorkerPool {
         if (s.child.exitCode === null && s.child.signalCode === null && !this.closed) s.child.send({ type: 'init' });
       });
     }
+  }
+
+  /**
+   * Sends `msg` (one the worker does not answer: what its requests will need) to every worker before
+   * any request sent after this call, and to each worker started later (a replacement) before its first.
+   */
+  preamble(msg: WorkerMessage): void {
+    this.preambles.push(msg);
+    for (const s of this.slots) this.sendWhenReady(s, msg);
+  }
+
+  private sendWhenReady(slot: Slot, msg: WorkerMessage): void {
+    // before any request pumped after this: the channel keeps the order, and so do the ready callbacks
+    void slot.ready.then(() => {
+      if (slot.child.exitCode === null && slot.child.signalCode === null && !this.closed) slot.child.send(msg);
+    });
   }
 
   /** Runs a batch of jobs on the next free worker. */

@@ -11,7 +11,7 @@ import { Tally } from '../../report/tally.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
-import { randomShape } from '../../../cases/generators/cases.js';
+import { preloadSamples, randomShape } from '../../../cases/generators/cases.js';
 import { type LaneTable, laneTable, seedKey, stringKey } from '../../../cases/generators/random.js';
 import { GEN_KERNEL } from './gen-kernel.js';
 import { PackedCases, type PackedData, SLOT_WORDS, unpack } from '../../case-readers/packed.js';
@@ -536,7 +536,13 @@ export function caseFlags(slotFlags: Uint8Array, spc: number): Uint8Array {
 }
 
 /** What the parent sends a worker: a batch of jobs, a sweep's reference cells to compute, start the CUDA context (init), or exit. */
-export type WorkerMessage = { type: 'jobs'; jobs: GpuJob[] } | SweepRefRequest | { type: 'init' } | { type: 'exit' };
+export type WorkerMessage =
+  | { type: 'jobs'; jobs: GpuJob[] }
+  | SweepRefRequest
+  | { type: 'init' }
+  | { type: 'exit' }
+  /** The library's sampled level-1/2 inputs, made once by the run's thread (library.ts librarySamples); no answer. */
+  | { type: 'samples'; entries: [string, readonly ReferenceCase[]][] };
 
 if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.send) {
   registerAllFamilies(); // a program of its own: the core asks harness/registry/
@@ -558,6 +564,10 @@ if (process.argv[1] && /worker\.(m?js|ts)$/.test(process.argv[1]) && process.sen
       } catch {
         // the first job meets the same failure and reports it
       }
+      return;
+    }
+    if (m.type === 'samples') {
+      preloadSamples(m.entries);
       return;
     }
     if (m.type === 'sweep-ref') {
