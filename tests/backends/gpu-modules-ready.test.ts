@@ -218,3 +218,20 @@ describe('ModuleCompiler: a plan module compiled before is found without its tex
     },
   );
 });
+
+describe("a plan's module size", () => {
+  it('two modules per core, 256 to 1024 kernels each', async () => {
+    const { planModuleSize } = await import('../../harness/backends/gpu/plan.js');
+    const saved = process.env.PTXCONF_MODULE_SIZE;
+    delete process.env.PTXCONF_MODULE_SIZE;
+    try {
+      expect(planModuleSize(17936, 16)).toBe(561);
+      expect(Math.ceil(17936 / planModuleSize(17936, 16))).toBe(32);
+      expect(planModuleSize(17936, 2)).toBe(1024);
+      expect(planModuleSize(17936, 64)).toBe(256);
+      expect(planModuleSize(100, 16)).toBe(256);
+    } finally {
+      if (saved !== undefined) process.env.PTXCONF_MODULE_SIZE = saved;
+    }
+  });
+});

@@ -1,9 +1,10 @@
 /**
  * Which variants the gpu backend can run for a target, in a fixed order: every variant of a
  * GPU-runnable family that the catalog expects ptxas to accept, each with a stable kernel name and
- * module. Modules hold MODULE_SIZE kernels, so a run that needs a few variants compiles (or finds in
+ * module. Modules hold planModuleSize kernels, so a run that needs a few variants compiles (or finds in
  * the cubin cache) only their modules, and the same variant always lands in the same module text.
  */
+import { availableParallelism } from 'node:os';
 import { specEdition } from '../../catalog/editions.js';
 import { comparePtx } from '../../arch/targets.js';
 import { findTarget } from '../../arch/targets.js';
@@ -15,12 +16,22 @@ import { gpuFamilyIds, gpuFamily } from '../../registry/gpu.js';
 import { type GpuFamily, type KernelShape, wideKernelName } from './family.js';
 
 /**
- * Kernels per module (PTXCONF_MODULE_SIZE another count). A disassembler spends 0.4-0.5 s of CPU on
- * each cubin whatever its size, so the default run's SASS cost 60-70 CPU-s over 71 cubins of 256
- * kernels; in 36 of 512 the cold run took 9.7-11.4 s on an H200 host against 10.7-12.4 s, its ptxas
- * about the same CPU in fewer, longer calls (reports/baselines/h200-sm_90-gpu-run/2026-11-29-session9/).
+ * Kernels per module of a run's given cases (GivenPlan); a plan's modules: planModuleSize.
+ * PTXCONF_MODULE_SIZE: another count for both.
  */
 export const MODULE_SIZE = Number(process.env.PTXCONF_MODULE_SIZE ?? 512);
+
+/**
+ * Kernels per module of a plan of `variants`: two modules per core, 256 to 1024 kernels each, so that
+ * ptxas runs in two full rounds on the cores. A disassembler spends 0.4-0.5 s of CPU on each cubin
+ * whatever its size: the default run's SASS cost 60-70 CPU-s over 71 cubins of 256 kernels on a
+ * 16-core H200 host; in 36 of 512 its cold run took 9.7-11.4 s against 10.7-12.4 s, but on a slower host
+ * 12.7 s, ptxas's last round holding 4 modules (reports/baselines/h200-sm_90-gpu-run/2026-11-29-session9/).
+ */
+export function planModuleSize(variants: number, cores = availableParallelism()): number {
+  if (process.env.PTXCONF_MODULE_SIZE) return MODULE_SIZE;
+  return Math.min(1024, Math.max(256, Math.ceil(variants / (2 * cores))));
+}
 
 export interface GpuVariant {
   readonly index: number;
@@ -65,18 +76,17 @@ export function gpuPlan(arch: string, ptx: string, filter?: string, cacheDir?: s
       ? enumerateMatching({ ...base, kinds: ['variant'], keep: compileFilter(filter), viable: compileFilterPrefix(filter) })
       : cachedCatalog(cacheDir, { what: 'gpu-plan', target: arch, ptx, families: base.families.map((f) => f.id) }, () => enumerateCatalog(base), true)
   ).filter((e) => e.expect === 'accept');
-  const variants: GpuVariant[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
-  for (const e of entries) {
-    const gpu = gpuFamily(e.family)!;
+  const runnable = entries.filter((e) => {
     const why = unrunnable(e, ptx);
-    if (why) {
-      skipped.push({ entry: e, reason: why });
-      continue;
-    }
-    const index = variants.length;
-    variants.push({ index, name: `k${index}`, module: Math.floor(index / MODULE_SIZE), entry: e, shape: gpu.shape(e), gpu });
-  }
+    if (why) skipped.push({ entry: e, reason: why });
+    return !why;
+  });
+  const size = planModuleSize(runnable.length);
+  const variants: GpuVariant[] = runnable.map((e, index) => {
+    const gpu = gpuFamily(e.family)!;
+    return { index, name: `k${index}`, module: Math.floor(index / size), entry: e, shape: gpu.shape(e), gpu };
+  });
   const modules: GpuVariant[][] = [];
   for (const v of variants) (modules[v.module] ??= []).push(v);
   const plan = { arch, ptx, variants, skipped, modules, byId: new Map(variants.map((v) => [v.entry.id, v])) };
