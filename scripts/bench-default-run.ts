@@ -29,8 +29,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-default-run-'));
 const cacheDir = join(scratch, 'cache');
 
 function run(label: string): number {
-  // what `npm run conformance` runs (scripts/conformance.mjs: the bundle of the harness), without npm's own 0.3 s
-  const cmd = [process.execPath, 'scripts/conformance.mjs', '--cache-dir', cacheDir, '--report', join(scratch, label.replace(/ /g, '-'))];
+  // what `npm run conformance` runs (scripts/conformance.cjs: the bundle of the harness), without npm's own 0.3 s
+  const cmd = [process.execPath, 'scripts/conformance.cjs', '--cache-dir', cacheDir, '--report', join(scratch, label.replace(/ /g, '-'))];
   // /usr/bin/time, where it is, adds the CPU seconds of the run and every ptxas it started
   const timed = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'cpu-seconds %U %S', ...cmd] : cmd;
   const t = process.hrtime.bigint();

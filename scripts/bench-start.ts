@@ -1,7 +1,7 @@
 /**
  * `npm run bench:start`: how long the CLI takes to start and answer, run as a user runs it (a child
  * process, wall clock). Each command runs a few times with cold caches (a fresh TMPDIR, which holds
- * tsx's transform cache, a fresh --cache-dir and a fresh bundle of scripts/conformance.mjs) and a few times warm (shared ones, after a first
+ * tsx's transform cache, a fresh --cache-dir and a fresh bundle of scripts/conformance.cjs) and a few times warm (shared ones, after a first
  * run), and the median wall-clock seconds print next to the target (<= 0.5 s for a one-variant --list, issue 43).
  *
  *   npm run bench:start [-- --runs N] [-- --repo DIR]   (DIR: another checkout to time, e.g. an older commit)
@@ -30,8 +30,8 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const benches: Bench[] = [
   { name: `npm run conformance -- --list --filter ${FILTER}`, cmd: [npm, 'run', '-s', 'conformance', '--', '--list', '--filter', FILTER], target: TARGET_S },
   {
-    name: `node scripts/conformance.mjs --list --filter ${FILTER}`,
-    cmd: [process.execPath, 'scripts/conformance.mjs', '--list', '--filter', FILTER],
+    name: `node scripts/conformance.cjs --list --filter ${FILTER}`,
+    cmd: [process.execPath, 'scripts/conformance.cjs', '--list', '--filter', FILTER],
     target: TARGET_S,
   },
   {
@@ -64,7 +64,7 @@ const median = (xs: number[]) => {
 function fresh(): NodeJS.ProcessEnv {
   const d = mkdtempSync(join(scratch, 'cold-'));
   // TMPDIR: tsx keeps its transform cache under os.tmpdir(); XDG_CACHE_HOME: the default --cache-dir;
-  // PTXCONF_BUNDLE_DIR: scripts/conformance.mjs's bundle, built again
+  // PTXCONF_BUNDLE_DIR: scripts/conformance.cjs's bundle, built again
   return { ...process.env, TMPDIR: d, XDG_CACHE_HOME: join(d, 'cache'), PTXCONF_BUNDLE_DIR: join(d, 'bundle'), NO_COLOR: '1' };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The `--list` program of scripts/conformance.mjs: a bundle of its own (list.mjs, one file of the
+ * The `--list` program of scripts/conformance.cjs: a bundle of its own (list.cjs, one CommonJS file of the
  * catalog's code), which answers a `--list` of the catalog and returns undefined for anything else
  * (a subcommand, --vectors, --help, a usage error), which the launcher then gives the whole CLI.
  * What it prints is main.ts's answer: the same list.ts.

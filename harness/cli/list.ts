@@ -1,7 +1,7 @@
 /**
  * `--list` of the catalog: the entries the options select, one a line (id, kind, expectation and
  * why), answered with the catalog alone. main.ts answers `--list` with it (and `--list --vectors`
- * itself); scripts/conformance.mjs runs it from a bundle of its own (list-main.ts), a few modules
+ * itself); scripts/conformance.cjs runs it from a bundle of its own (list-main.ts), a few modules
  * where the CLI's bundle loads dozens, and starts the CLI only where it does not answer.
  */
 import { CATALOG_PTX_ISA, findTarget, modulePtxFor } from '../arch/targets.js';

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * The package root: two folders above this module where package.json is there (the source tree),
- * else PTXCONF_PACKAGE_ROOT (set by scripts/conformance.mjs for its bundle in .cache/bundle/), else
+ * else PTXCONF_PACKAGE_ROOT (set by scripts/conformance.cjs for its bundle in .cache/bundle/), else
  * the directory the process started in (a bundle of scripts/gpu/pack.mjs, which sits apart from the
  * package and is run from the folder holding cases/).
  */

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { bundle } from '../conformance.mjs';
+import { bundle } from '../conformance.cjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const out = resolve(process.argv[2] ?? join(root, '.bundle'));
@@ -19,7 +19,7 @@ copyFileSync(addon, join(out, 'cuda_launcher.node'));
 const reader = join(root, 'native', 'reader', 'build', 'Release', 'vector_scan.node');
 if (existsSync(reader)) copyFileSync(reader, join(out, 'vector_scan.node'));
 execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'smoke.ptx'), '-o', join(out, 'smoke.cubin')], { stdio: 'inherit' });
-// the programs, bundled as npm run conformance bundles the CLI (scripts/conformance.mjs)
+// the programs, bundled as npm run conformance bundles the CLI (scripts/conformance.cjs)
 bundle(
   {
     smoke: 'scripts/gpu/smoke.ts',

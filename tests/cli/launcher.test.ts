@@ -1,5 +1,5 @@
 /**
- * scripts/conformance.mjs (`npm run conformance`) runs the CLI from an esbuild bundle of the harness
+ * scripts/conformance.cjs (`npm run conformance`) runs the CLI from an esbuild bundle of the harness
  * and rebuilds it when a file it was made of changed. The bundle answers as the TypeScript under tsx
  * does: the same --list, the same verdicts of a reference run over a user's vector file (its case
  * child bundled too, the package's cases/ found from the bundle's folder), the same usage error and
@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
-const LAUNCHER = join(ROOT, 'scripts', 'conformance.mjs');
+const LAUNCHER = join(ROOT, 'scripts', 'conformance.cjs');
 const bundleDir = join(ROOT, '.cache', `bundle-test-${process.pid}`);
 const scratch = mkdtempSync(join(tmpdir(), 'ptxconf-launcher-'));
 afterAll(() => {
@@ -51,16 +51,18 @@ describe('npm run conformance through the bundle', () => {
     const first = current();
     // the entries, and the code they share in chunks beside them (the bundled code finds its children beside itself)
     const files = readdirSync(join(bundleDir, first.name)).sort();
+    // (and the code cache of list.cjs, which its first --list wrote)
     expect(files.filter((f) => !f.startsWith('chunk-'))).toEqual(
-      ['case-child.mjs', 'cli.mjs', 'executor.mjs', 'list.mjs', 'multicast-child.mjs', 'spawn-child.mjs', 'worker.mjs'].sort(),
+      ['case-child.mjs', 'cli.mjs', 'executor.mjs', 'list.cjs', 'list.cjs.v8cache', 'multicast-child.mjs', 'spawn-child.mjs', 'worker.mjs'].sort(),
     );
     expect(files.filter((f) => f.startsWith('chunk-')).length).toBeGreaterThan(0);
-    expect(files.every((f) => f.endsWith('.mjs'))).toBe(true);
+    expect(files.every((f) => f.endsWith('.mjs') || f.startsWith('list.cjs'))).toBe(true);
     // --list's program is one file of the catalog's code: no fast-check (the generators pass it to the families), no run
-    const list = readFileSync(join(bundleDir, first.name, 'list.mjs'), 'utf8');
+    const list = readFileSync(join(bundleDir, first.name, 'list.cjs'), 'utf8');
     expect(list).not.toContain('fast-check');
     expect(list.length).toBeLessThan(600_000);
     expect(list).not.toMatch(/^import .* from "\.\/chunk-/m);
+    expect(list).not.toMatch(/require\("\.\/chunk-/);
     // the harness's sources are among the inputs the stamp covers; a package by its package.json and version
     expect(first.inputs).toContain('harness/cli/main.ts');
     expect(first.inputs).toContain('harness/catalog/enumerate.ts');
@@ -73,6 +75,11 @@ describe('npm run conformance through the bundle', () => {
     expect(b.out).toBe(t.out);
     expect(b.out).toContain('atom.global.add.f32\tvariant\taccept');
     expect(launch(args, true).out).toBe(t.out);
+    // a code cache V8 refuses (another node, flags, or bytes like these): the same answer, the cache written again
+    const cache = join(bundleDir, first.name, 'list.cjs.v8cache');
+    writeFileSync(cache, Buffer.alloc(4096, 7));
+    expect(launch(args, true).out).toBe(t.out);
+    expect(readFileSync(cache).equals(Buffer.alloc(4096, 7))).toBe(false);
     expect(current().name).toBe(first.name);
   }, 120_000);
 
