@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { launcher } from './launcher.js';
 
 const { values } = parseArgs({ options: { 'runs-warm': { type: 'string' }, repo: { type: 'string' } } });
 const WARM_RUNS = Number(values['runs-warm'] ?? 1);
@@ -30,7 +31,8 @@ const cacheDir = join(scratch, 'cache');
 
 function run(label: string): number {
   // what `npm run conformance` runs (scripts/conformance.cjs: the bundle of the harness), without npm's own 0.3 s
-  const cmd = [process.execPath, 'scripts/conformance.cjs', '--cache-dir', cacheDir, '--report', join(scratch, label.replace(/ /g, '-'))];
+  const report = join(scratch, label.replace(/ /g, '-'));
+  const cmd = [process.execPath, launcher(repo), '--cache-dir', cacheDir, '--report', report];
   // /usr/bin/time, where it is, adds the CPU seconds of the run and every ptxas it started
   const timed = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'cpu-seconds %U %S', ...cmd] : cmd;
   const t = process.hrtime.bigint();
@@ -38,9 +40,11 @@ function run(label: string): number {
   const s = Number(process.hrtime.bigint() - t) / 1e9;
   const err = r.stderr.toString();
   const cpu = /cpu-seconds ([\d.]+) ([\d.]+)/.exec(err);
-  if (r.status !== 0 && r.status !== 1) {
+  // 1 is a run with findings; a run that wrote no report (node's own exit 1 included) is no measurement
+  const wrote = existsSync(join(report, 'report.json'));
+  if ((r.status !== 0 && r.status !== 1) || !wrote) {
     console.error(err.slice(-2000));
-    throw new Error(`the run exited with ${r.status}`);
+    throw new Error(`the run exited with ${r.status}${wrote ? '' : ', no report written'}`);
   }
   const line = (re: RegExp) =>
     err

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { launcher } from './launcher.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, repo: { type: 'string' } } });
 const RUNS = Number(values.runs ?? 5);
@@ -30,8 +31,8 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const benches: Bench[] = [
   { name: `npm run conformance -- --list --filter ${FILTER}`, cmd: [npm, 'run', '-s', 'conformance', '--', '--list', '--filter', FILTER], target: TARGET_S },
   {
-    name: `node scripts/conformance.cjs --list --filter ${FILTER}`,
-    cmd: [process.execPath, 'scripts/conformance.cjs', '--list', '--filter', FILTER],
+    name: `node ${launcher(repo)} --list --filter ${FILTER}`,
+    cmd: [process.execPath, launcher(repo), '--list', '--filter', FILTER],
     target: TARGET_S,
   },
   {
