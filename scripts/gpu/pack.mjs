@@ -30,6 +30,7 @@ bundle(
     'bench-vector-file': 'scripts/bench-vector-file.ts',
     'gen-spelled': 'scripts/gen-spelled.ts',
     'accept-baseline': 'scripts/accept-baseline.ts',
+    'sass-tools-bench': 'scripts/gpu/sass-tools-bench.ts',
   },
   out,
 );
