@@ -384,9 +384,10 @@ export interface MatchOptions extends EnumerateOptions {
   readonly keep?: (id: string) => boolean;
   /**
    * False only when no id that starts with the given text can pass `keep` (see compileFilterPrefix);
-   * the walk over a family's grammar stops there. Default: always true.
+   * the walk over a family's grammar stops there; `rest`, where given: the words the id's remaining
+   * qualifiers can still spell. Default: always true.
    */
-  readonly viable?: (prefix: string) => boolean;
+  readonly viable?: (prefix: string, rest?: ReadonlySet<string>) => boolean;
   /** False only when no id of the family can pass `keep` (select.ts: its words cannot hold the filter): the family is skipped. */
   readonly mayHold?: (fam: FamilyDef) => boolean;
   /** A family's own `viable` (select.ts), where its head and words prune more than `viable` does. */
@@ -401,13 +402,16 @@ export interface MatchOptions extends EnumerateOptions {
 function walkForm(
   fam: FamilyDef,
   lists: readonly (readonly string[])[],
-  viable: (prefix: string) => boolean,
+  viable: (prefix: string, rest?: ReadonlySet<string>) => boolean,
   visit: (id: string, q: Qualifiers) => void,
 ): void {
   if (lists.some((l) => l.length === 0)) return;
   const slots = fam.slots;
   const held = slots.some((s) => s.descriptor);
   const q: Record<string, string> = {};
+  // the words the slots from i on can spell (viable's `rest`)
+  const rest: Set<string>[] = [new Set()];
+  for (let i = lists.length - 1; i >= 0; i--) rest.unshift(new Set([...rest[0]!, ...lists[i]!.flatMap((v) => v.split('.'))]));
   const rec = (i: number, prefix: string): void => {
     if (i === slots.length) {
       visit(`${q.d === '_' ? `${prefix}(_)` : prefix}${held ? descriptorSuffix(fam, q) : ''}`, q); // = variantId(fam, q)
@@ -419,11 +423,11 @@ function walkForm(
       if (s.operand || s.descriptor || v === '') rec(i + 1, prefix);
       else {
         const p = `${prefix}.${v}`;
-        if (viable(p)) rec(i + 1, p);
+        if (viable(p, rest[i + 1])) rec(i + 1, p);
       }
     }
   };
-  if (viable(fam.head)) rec(0, fam.head);
+  if (viable(fam.head, rest[0])) rec(0, fam.head);
 }
 
 /** PTX ISA versions an isa-neighbour of the family (of `q`, if given) may be pinned to (a superset). */
@@ -475,7 +479,7 @@ function* matchingSteps(opts: MatchOptions): Generator<void, CatalogEntry[]> {
       walkForm(
         fam,
         fam.slots.map((s) => form.slots[s.name] ?? ['']),
-        (p) => viable(p) && famViable(p),
+        (p, rest) => viable(p, rest) && famViable(p),
         (id, tmp) => {
           if (seen.has(id)) return;
           seen.add(id);

@@ -93,12 +93,38 @@ export function globMatcher(glob: string): (id: string) => boolean {
  * False only when none can (a glob whose literal head the prefix has left); always true for a
  * substring alternative, which may still come later in the id.
  */
-export function compileFilterPrefix(pattern: string | undefined): (prefix: string) => boolean {
+export function compileFilterPrefix(pattern: string | undefined): (prefix: string, rest?: ReadonlySet<string>) => boolean {
   if (!pattern) return () => true;
   const alts = alternatives(pattern);
   if (!alts.length || alts.some((a) => !isGlob(a))) return () => true;
-  const tests = alts.map(globPrefixTest);
-  return (prefix) => tests.some((t) => t(prefix));
+  const tests = alts.map((a) => {
+    const t = globPrefixTest(a);
+    const words = wordsAfterWildcard(a);
+    // `rest`: the words the id's remaining qualifiers can still spell; a word the glob needs that is
+    // neither in the prefix nor among them cannot come (atom.*.cas.b64 past an .add)
+    return (prefix: string, rest?: ReadonlySet<string>) => t(prefix) && (!rest || words.every((w) => rest.has(w) || `.${prefix}.`.includes(`.${w}.`)));
+  });
+  return (prefix, rest) => tests.some((t) => t(prefix, rest));
+}
+
+/**
+ * The whole qualifier words a glob's ids must hold after its first wildcard: its dot-separated words
+ * of qualifier characters alone, with a dot (or the glob's start or end, or a `(`/`@` that begins a
+ * suffix) on each side; the part from the first other character on (a descriptor `(u32)`, `@ptx8.0`)
+ * is left out, as are words touching a wildcard (`b64*` may be `b64x2`).
+ */
+export function wordsAfterWildcard(glob: string): string[] {
+  const cut = glob.search(/[^\w:.*?]/);
+  const g = cut < 0 ? glob : glob.slice(0, cut);
+  const w = g.search(/[*?]/);
+  if (w < 0) return [];
+  const words: string[] = [];
+  let at = 0;
+  for (const word of g.split('.')) {
+    if (at > w && /^[\w:]+$/.test(word)) words.push(word);
+    at += word.length + 1;
+  }
+  return words;
 }
 
 /**

@@ -12,7 +12,7 @@ import { familyWords, filterOptions, selectEntries } from '../../harness/catalog
 import { variantId } from '../../harness/catalog/spelling.js';
 import { UsageError } from '../../harness/util/errors.js';
 import { families } from '../../harness/registry/index.js';
-import { compileFilter, compileFilterPrefix, idWords } from '../../harness/util/filter.js';
+import { compileFilter, compileFilterPrefix, idWords, wordsAfterWildcard } from '../../harness/util/filter.js';
 
 const FILTERS = [
   'atom.global.add.f32',
@@ -50,6 +50,17 @@ const FILTERS = [
   'noftz.bf16x2',
   '~repeated',
   'b32~type',
+  // words after a wildcard the rest of the walk must still be able to spell (wordsAfterWildcard)
+  'atom.*.cas.b64',
+  'red.*.add.f16',
+  '*.cas.b64',
+  'atom.*.exch.b128(_)',
+  'cp.reduce.async.bulk.*.add.bulk_group(u32)',
+  'atom.*.add.f32@ptx*',
+  'atom.*.cas.b64@ptx8.0',
+  'multimem.ld_reduce.*.add.f16',
+  'atom.*.gpu.*.min.u32,red.*.shared::cta.*',
+  'red.*.add.noftz.*.f16x2',
 ];
 const KIND_SETS: EntryKind[][] = [['variant', 'neighbour', 'isa-neighbour', 'spelling'], ['variant'], ['neighbour', 'isa-neighbour'], ['spelling']];
 
@@ -143,6 +154,20 @@ describe('what the pruning relies on', () => {
     expect(viable('atom.release')).toBe(false);
     expect(viable('multimem')).toBe(false);
     expect(compileFilterPrefix('red.global.*,add')('multimem')).toBe(true); // a substring may come later
+  });
+
+  it('globs prune: a word after the wildcard that neither the prefix holds nor the rest of the walk can spell', () => {
+    expect(wordsAfterWildcard('atom.*.cas.b64')).toEqual(['cas', 'b64']);
+    expect(wordsAfterWildcard('atom.*.cas.b64(_)@ptx8.0')).toEqual(['cas', 'b64']);
+    expect(wordsAfterWildcard('atom.*.b64*')).toEqual([]);
+    expect(wordsAfterWildcard('atom.global.cas.b64')).toEqual([]);
+    const viable = compileFilterPrefix('atom.*.cas.b64');
+    expect(viable('atom.relaxed.gpu.global.add', new Set(['b64', 'u32']))).toBe(false);
+    expect(viable('atom.relaxed.gpu.global', new Set(['add', 'cas', 'b64']))).toBe(true);
+    expect(viable('atom.relaxed.gpu.global.cas', new Set(['b64']))).toBe(true);
+    expect(viable('atom.relaxed.gpu.global.add')).toBe(true); // no rest given: the prefix alone
+    // one alternative that may still match keeps the prefix
+    expect(compileFilterPrefix('atom.*.cas.b64,atom.*.add.*')('atom.global.add', new Set(['u32']))).toBe(true);
   });
 });
 
