@@ -1,6 +1,6 @@
 /**
  * Content-addressed cubin cache. A module's key is sha256(ptxas version line, arch, PTX text); its
- * cubin and the SASS mnemonics cuobjdump found per kernel live under `<cacheDir>/cubin/<key>.*`,
+ * cubin and the SASS mnemonics the disassembler (nvdisasm or cuobjdump) found per kernel live under `<cacheDir>/cubin/<key>.*`,
  * with a manifest (`<key>.json`) holding the cubin's sha256, so a truncated or altered file is
  * detected and compiled again. Writes are atomic (temporary name, then rename), so two runs sharing
  * a cache never read half a file. Compilation runs several ptxas at once, then the SASS extraction
@@ -39,7 +39,7 @@ function run(file: string, args: readonly string[], opts: { maxBuffer: number })
 
 export interface CompiledModule {
   readonly cubin: string;
-  /** Kernel name -> memory-touching SASS mnemonics ('' when cuobjdump was not found). */
+  /** Kernel name -> memory-touching SASS mnemonics ({} when no disassembler was found). */
   readonly sass: Readonly<Record<string, string>>;
   readonly cached: boolean;
 }
@@ -153,7 +153,7 @@ export function lookup(dir: string, key: string): CompiledModule | undefined {
 /**
  * Compiles (or finds) every module; `texts[i]` undefined means module i is not needed (a function: its
  * text, made when its turn comes). Returns the modules by index once every cubin and its SASS are
- * there. Up to one ptxas or cuobjdump per core runs at once, ptxas first: each module's ptxas starts
+ * there. Up to one ptxas or disassembler per core runs at once, ptxas first: each module's ptxas starts
  * as soon as its text is made and found in no cache (the texts after it are made meanwhile), and the
  * disassembly waits until no module is left to compile, so that a caller running cubins as they come
  * (onCubin) starts on the first one as soon as it is compiled, and the SASS (onSass) follows. A

@@ -1,6 +1,6 @@
 /**
  * The gpu backend's modules as they become ready: each cubin when ptxas has written it (or the cubin
- * cache held it), each module's SASS when cuobjdump has read it, which comes later (cache.ts reads
+ * cache held it), each module's SASS when the disassembler has read it, which comes later (cache.ts reads
  * the SASS once nothing is left to compile). A batch waits for its modules' cubins only; the SASS
  * its results carry is filled in when it is read (SASS_LATER until then).
  */
