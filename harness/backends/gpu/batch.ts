@@ -40,11 +40,12 @@ export function writeSlot(buf: Uint8Array, slot: number, width: number, elements
  * the level-1/2 cases' per family shape, type and level), so a worker converts each list once.
  */
 function writeSlotShared(buf: Uint8Array, slot: number, width: number, elements: readonly bigint[]): void {
+  // a list that may change (a given case's) is written as it is, never looked up
+  if (!Object.isFrozen(elements)) return writeSlot(buf, slot, width, elements);
   const hit = written.get(elements);
   if (hit && hit.width === width) return buf.set(hit.bytes, slot * SLOT);
   writeSlot(buf, slot, width, elements);
-  if (Object.isFrozen(elements))
-    written.set(elements, { width, bytes: new Uint8Array(buf.subarray(slot * SLOT, slot * SLOT + (elements.length * width) / 8)) }); // a copy: a Buffer's slice is a view
+  written.set(elements, { width, bytes: new Uint8Array(buf.subarray(slot * SLOT, slot * SLOT + (elements.length * width) / 8)) }); // a copy: a Buffer's slice is a view
 }
 const written = new WeakMap<readonly bigint[], { width: number; bytes: Uint8Array }>();
 

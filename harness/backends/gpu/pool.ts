@@ -142,11 +142,7 @@ export class WorkerPool {
    * with its first job.
    */
   warm(): void {
-    for (const s of this.slots) {
-      void s.ready.then(() => {
-        if (s.child.exitCode === null && s.child.signalCode === null && !this.closed) s.child.send({ type: 'init' });
-      });
-    }
+    for (const s of this.slots) this.sendWhenReady(s, { type: 'init' });
   }
 
   /**
