@@ -1,7 +1,7 @@
 /**
  * Issue 43's cold-run profile, on the GPU host: what each tool the gpu backend's cold run calls costs per
  * module, alone and all modules P at a time, and whether nvdisasm reads the same SASS mnemonics as
- * `cuobjdump -sass` (both parsed by harness/backends/gpu/cache.ts sassMnemonics). Bundled by `npm run gpu:pack`.
+ * `cuobjdump -sass` (both parsed by harness/backends/gpu/sass.ts sassMnemonics). Bundled by `npm run gpu:pack`.
  *
  *   node .bundle/sass-tools-bench.mjs PTXDIR OUTDIR [P]   (PTXDIR: m0.ptx ... as the plan writes them)
  */
@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sassMnemonics } from '../../harness/backends/gpu/cache.js';
+import { sassMnemonics } from '../../harness/backends/gpu/sass.js';
 
 const run = promisify(execFile);
 const [ptxDir, out, p0] = process.argv.slice(2);

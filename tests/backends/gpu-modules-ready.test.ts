@@ -7,12 +7,13 @@
  * (tests/fixtures/fake-disassembler.cjs) that read the cubins' kernel names, and a real ptxas where
  * there is one.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { compileModules, sassByKernel, sassMnemonics } from '../../harness/backends/gpu/cache.js';
+import { compileModules } from '../../harness/backends/gpu/cache.js';
+import { sassByKernel, sassMnemonics } from '../../harness/backends/gpu/sass.js';
 import { GEN, ModuleCompiler, ModuleSet, SASS_LATER } from '../../harness/backends/gpu/module-set.js';
 import type { GpuVariant } from '../../harness/backends/gpu/plan.js';
 import { ptxasOrReason } from '../helpers/ptxas.js';
@@ -234,4 +235,146 @@ describe("a plan's module size", () => {
       if (saved !== undefined) process.env.PTXCONF_MODULE_SIZE = saved;
     }
   });
+});
+
+describe('SassReader: each distinct kernel code disassembled once in a run, as a raw binary', async () => {
+  const p = await ptxasOrReason();
+  const { SassReader, kernelCode, rawMnemonics, rawBinaryArch } = await import('../../harness/backends/gpu/sass.js');
+  // kernels of different codes (the op), and of the same code under another name
+  const opKernel = (n: number, op: string) =>
+    `.visible .entry k${n}(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\tld.param.u64 %rd1, [p];\n\tatom.global.${op}.u32 %r1, [%rd1], 1;\n\tst.global.u32 [%rd1+8], %r1;\n\tret;\n}\n`;
+  const compile = (dir: string, name: string, kernels: [number, string][]) => {
+    const ptxas = p as Exclude<typeof p, string>;
+    writeFileSync(join(dir, `${name}.ptx`), `.version 8.0\n.target sm_90\n.address_size 64\n${kernels.map(([n, op]) => opKernel(n, op)).join('')}`);
+    expect(spawnSync(ptxas.path, ['-arch', 'sm_90', join(dir, `${name}.ptx`), '-o', join(dir, `${name}.cubin`)]).status).toBe(0);
+    return join(dir, `${name}.cubin`);
+  };
+  const dir = join(scratch, 'raw');
+  mkdirSync(dir, { recursive: true });
+
+  it('rawMnemonics: each line to the piece its address falls in, atomic mnemonics once each; no addressed line: undefined', () => {
+    const text = [
+      '\t.headerflags\t@"EF_CUDA_SM90"',
+      '        /*0000*/                   ATOMG.E.ADD.STRONG.GPU PT, R3, [R2.64], R5 ;',
+      '        /*0010*/                   LDC R1, c[0x0][0x28] ;',
+      '        /*0020*/              @!P0 RED.E.ADD.F32.FTZ.RN.STRONG.GPU [R2.64], R5 ;',
+      '        /*0030*/                   RED.E.ADD.F32.FTZ.RN.STRONG.GPU [R2.64], R5 ;',
+      '        /*0040*/                   EXIT ;',
+      '        /*0050*/                   ATOMG.E.EXCH.STRONG.GPU PT, R3, [R2.64], R5 ;',
+    ].join('\n');
+    expect(
+      rawMnemonics(text, [
+        { start: 0, end: 0x20 },
+        { start: 0x20, end: 0x50 },
+        { start: 0x50, end: 0x60 },
+        { start: 0x60, end: 0x70 },
+      ]),
+    ).toEqual(['ATOMG.E.ADD.STRONG.GPU', 'RED.E.ADD.F32.FTZ.RN.STRONG.GPU', 'ATOMG.E.EXCH.STRONG.GPU', '']);
+    expect(rawMnemonics('nvdisasm: error\n', [{ start: 0, end: 16 }])).toBeUndefined();
+    expect([rawBinaryArch('sm_90'), rawBinaryArch('sm_90a'), rawBinaryArch('sm_100a'), rawBinaryArch('compute_90')]).toEqual([
+      'SM90',
+      'SM90a',
+      'SM100a',
+      undefined,
+    ]);
+  });
+
+  it.skipIf(typeof p === 'string')("kernelCode: a real cubin's kernels and their code, in 16-byte instructions; anything but an ELF64 cubin: undefined", () => {
+    const cubin = readFileSync(
+      compile(dir, 'code', [
+        [0, 'add'],
+        [1, 'max'],
+      ]),
+    );
+    const code = kernelCode(cubin)!;
+    expect([...code.keys()].sort()).toEqual(['k0', 'k1']);
+    for (const c of code.values()) expect(c.length > 0 && c.length % 16 === 0).toBe(true);
+    expect(code.get('k0')!.equals(code.get('k1')!)).toBe(false);
+    expect(kernelCode(Buffer.from('not an ELF at all, but long enough to be read as one if nothing checked the magic'))).toBeUndefined();
+    expect(kernelCode(cubin.subarray(0, 200))).toBeUndefined();
+  });
+
+  it.skipIf(typeof p === 'string')(
+    "gives each cubin's kernels the mnemonics the whole-cubin disassembly gives, each distinct code sent once; falls back to the whole cubin where -b fails",
+    async () => {
+      // a: k0 and k2 the same code; b: k3 that code again, k4 a new one
+      const a = compile(dir, 'a', [
+        [0, 'add'],
+        [1, 'max'],
+        [2, 'add'],
+      ]);
+      const b = compile(dir, 'b', [
+        [3, 'add'],
+        [4, 'min'],
+      ]);
+      const code = new Map([...kernelCode(readFileSync(a))!, ...kernelCode(readFileSync(b))!]);
+      const log = join(dir, 'raw.log');
+      writeFileSync(log, '');
+      const calls = () => readFileSync(log, 'utf8').trim().split('\n').filter(Boolean);
+      const env = { FAKE_CUOBJDUMP_LOG: log, FAKE_SASS_BYTES: '1' };
+      const whole = await withFakeCuobjdump({ ...env, PTXCONF_DISASSEMBLER: 'nvdisasm' }, async () => ({ a: await sassByKernel(a), b: await sassByKernel(b) }));
+      expect(calls()).toEqual(['sass nvdisasm 1', 'sass nvdisasm 1']);
+      // the stand-in's mnemonics follow the code: the same code, the same SASS; another, another
+      expect(whole.a.k0).toBe(whole.a.k2);
+      expect(whole.a.k0).not.toBe(whole.a.k1);
+      expect(whole.b.k4).not.toBe(whole.a.k0);
+      writeFileSync(log, '');
+      const got = await withFakeCuobjdump({ ...env, PTXCONF_DISASSEMBLER: '' }, async () => {
+        const r = new SassReader('sm_90');
+        const ra = r.read(a, readFileSync(a));
+        const rb = r.read(b, readFileSync(b));
+        return { a: await ra.sass, b: await rb.sass, stats: r.stats };
+      });
+      expect(got.a).toEqual(whole.a);
+      expect(got.b).toEqual(whole.b);
+      // a's two codes in one call, b's new one in another: k3's code (k0's) not sent again
+      const bytes = (...ks: string[]) => ks.reduce((n, k) => n + code.get(k)!.length, 0);
+      expect(calls()).toEqual([`sass nvdisasm raw ${bytes('k0', 'k1')}`, `sass nvdisasm raw ${bytes('k4')}`]);
+      expect(got.stats).toEqual({ calls: 2, codes: 3, bytes: bytes('k0', 'k1', 'k4') });
+      // an architecture the disassembler's -b refuses: each cubin whole, the same mnemonics
+      writeFileSync(log, '');
+      const refused = await withFakeCuobjdump({ ...env, PTXCONF_DISASSEMBLER: '' }, async () => {
+        const r = new SassReader('sm_90x');
+        return { a: await r.read(a, readFileSync(a)).sass, b: await r.read(b, readFileSync(b)).sass };
+      });
+      expect(refused).toEqual(whole);
+      // (the stand-in refuses before it logs a call)
+      expect(calls()).toEqual(['sass nvdisasm 1', 'sass nvdisasm 1']);
+      // cuobjdump named: whole cubins only
+      writeFileSync(log, '');
+      await withFakeCuobjdump({ ...env, PTXCONF_DISASSEMBLER: 'cuobjdump' }, async () => {
+        const r = new SassReader('sm_90');
+        expect(Object.keys(await r.read(a, readFileSync(a)).sass).sort()).toEqual(['k0', 'k1', 'k2']);
+      });
+      expect(calls()).toEqual(['sass cuobjdump 1']);
+    },
+    60_000,
+  );
+  it.skipIf(typeof p === 'string')(
+    'compileModules: modules whose codes another module has sent wait for its call; one call in all, every module its SASS',
+    async () => {
+      const ptxas = p as Exclude<typeof p, string>;
+      const log = join(dir, 'modules.log');
+      writeFileSync(log, '');
+      // more modules than cores, each the same two codes under its own names
+      const n = availableParallelism() + 2;
+      const texts = Array.from(
+        { length: n },
+        (_, i) => `.version 8.0\n.target sm_90\n.address_size 64\n${opKernel(2 * i, 'add')}${opKernel(2 * i + 1, 'max')}`,
+      );
+      const sass: Record<string, string>[] = [];
+      const r = await withFakeCuobjdump({ FAKE_CUOBJDUMP_LOG: log, FAKE_SASS_BYTES: '1', PTXCONF_DISASSEMBLER: '' }, () =>
+        compileModules(texts, { ptxas, arch: 'sm_90', cacheDir: join(dir, 'cache'), onSass: (i, s) => (sass[i] = { ...s }) }),
+      );
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+      expect(readFileSync(log, 'utf8')).toMatch(/^sass nvdisasm raw \d+\n$/);
+      for (let i = 0; i < n; i++) {
+        expect(r.modules[i]!.sass).toEqual(sass[i]);
+        expect([sass[i]![`k${2 * i}`], sass[i]![`k${2 * i + 1}`]]).toEqual([sass[0]!.k0, sass[0]!.k1]);
+      }
+      expect(sass[0]!.k0).not.toBe(sass[0]!.k1);
+      expect(sass[0]!.k0).toMatch(/^ATOM\.E\.FAKE_[0-9A-F]{4}/);
+    },
+    60_000,
+  );
 });

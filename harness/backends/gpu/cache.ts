@@ -8,34 +8,13 @@
  */
 import type { Ptxas } from '../ptxas/toolchain.js';
 import type { Shard } from '../../util/shard.js';
-import { execFile } from 'node:child_process';
 import { sha256Hex as sha } from '../../util/sha.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, setPriority } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { codeFingerprint } from '../../util/code-fingerprint.js';
-import { promisify } from 'node:util';
 import { type Launcher, loadLauncher } from './driver.js';
-
-const execFileP = promisify(execFile);
-
-/**
- * A tool (ptxas, the disassembler) at niceness 10 (PTXCONF_TOOL_NICE): below the run's workers, which
- * make and judge the cases of the modules already compiled. In cold H200 runs the workers spent 2.5-3.2
- * s making cases against 3.7-5.0 s with the tools at 0, the run's wall time the same within the hosts' spread.
- */
-function run(file: string, args: readonly string[], opts: { maxBuffer: number }): Promise<{ stdout: string; stderr: string }> {
-  const p = execFileP(file, args, opts);
-  const nice = Number(process.env.PTXCONF_TOOL_NICE ?? 10);
-  if (nice && p.child.pid !== undefined) {
-    try {
-      setPriority(p.child.pid, nice);
-    } catch {
-      // the child has already gone
-    }
-  }
-  return p;
-}
+import { SassReader, runTool } from './sass.js';
 
 export interface CompiledModule {
   readonly cubin: string;
@@ -48,57 +27,6 @@ export interface CompileStats {
   compiled: number;
   cached: number;
   compileMs: number;
-}
-
-/**
- * The SASS mnemonics of a disassembly's lines that touch memory atomically, per kernel: cuobjdump's
- * (each kernel after its `Function : NAME` line) or nvdisasm's (after its `.text.NAME:` label).
- */
-export function sassMnemonics(text: string): Record<string, string> {
-  const out: Record<string, string[]> = {};
-  let cur = '';
-  for (const line of text.split('\n')) {
-    const f = /Function : (\S+)/.exec(line) ?? /^\s*\.text\.([A-Za-z_$][\w$]*):\s*$/.exec(line);
-    if (f) {
-      cur = f[1]!;
-      out[cur] ??= [];
-      continue;
-    }
-    const m = /\/\*[0-9a-f]+\*\/\s+(?:@!?U?P\d+\s+)?([A-Z][A-Z0-9_.]*)/.exec(line);
-    if (cur && m && /^(ATOM|RED|UBLKRED|SYNCS|UBLKCP|UTMA)/.test(m[1]!)) {
-      const l = out[cur]!;
-      if (!l.includes(m[1]!)) l.push(m[1]!);
-    }
-  }
-  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.join(' ')]));
-}
-
-/**
- * The disassemblers, in the order tried: `nvdisasm -c -ndf` (code only, no dataflow analysis) and
- * `cuobjdump -sass`. Each reads one cubin per call at about 0.4-0.5 s a cubin on an H200 host
- * whatever its size (a 16-kernel cubin costs nearly what a 256-kernel one does; a fat binary of
- * several costs the sum), and nvdisasm so used took 20% less CPU over the default run's 71 modules
- * (50-55 against 60-70 CPU-s) for the same mnemonics in all 18,002 kernels
- * (reports/baselines/h200-sm_90-gpu-run/2026-11-29-session9/). PTXCONF_DISASSEMBLER names one.
- */
-const DISASSEMBLERS: Record<string, (cubin: string) => readonly string[]> = {
-  nvdisasm: (c) => ['-c', '-ndf', c],
-  cuobjdump: (c) => ['-sass', c],
-};
-
-/** SASS mnemonics per kernel of a cubin, from the first disassembler found; {} where none is (no evidence, said in the results). */
-export async function sassByKernel(cubin: string): Promise<Record<string, string>> {
-  const named = process.env.PTXCONF_DISASSEMBLER;
-  for (const tool of named ? [named] : Object.keys(DISASSEMBLERS)) {
-    try {
-      const { stdout } = await run(tool, DISASSEMBLERS[tool]?.(cubin) ?? ['-sass', cubin], { maxBuffer: 1 << 30 });
-      const sass = sassMnemonics(stdout);
-      if (Object.keys(sass).length) return sass; // else a layout this parser does not know: the next one
-    } catch {
-      // not this one
-    }
-  }
-  return {};
 }
 
 function writeAtomic(file: string, data: string | Buffer): void {
@@ -193,7 +121,7 @@ export async function compileModules(
     writeFileSync(`${tmp}.ptx`, made[i]!);
     delete made[i];
     try {
-      await run(opts.ptxas.path, ['-arch', opts.arch, `${tmp}.ptx`, '-o', `${tmp}.cubin`], { maxBuffer: 1 << 26 });
+      await runTool(opts.ptxas.path, ['-arch', opts.arch, `${tmp}.ptx`, '-o', `${tmp}.cubin`], { maxBuffer: 1 << 26 });
     } catch (e) {
       const msg = (e as { stderr?: string }).stderr?.trim().split('\n').slice(0, 5).join('\n') ?? String(e);
       throw new Error(`ptxas failed on gpu module ${i} (${tmp}.ptx kept): ${msg}`);
@@ -206,12 +134,23 @@ export async function compileModules(
     opts.onCubin?.(i, `${base}.cubin`);
     disassemble.push(i);
   };
+  // the run's SASS: each distinct kernel code disassembled once over every module (sass.ts)
+  const reader = new SassReader(opts.arch);
+  // modules whose own disassembly has ended, waiting for codes another module's call has in flight
+  const finishing: Promise<void>[] = [];
+  /** Starts module i's SASS; resolves once its own disassembler call (if it needs one) has ended. */
   const readSass = async (i: number) => {
     const base = join(dir, keys[i]!);
-    const sass = opts.noSass ? {} : await sassByKernel(`${base}.cubin`);
-    writeAtomic(`${base}.json`, JSON.stringify({ sha256: sha(readFileSync(`${base}.cubin`)), ptxas: opts.ptxas.versionLine, arch: opts.arch, sass }));
-    modules[i] = { cubin: `${base}.cubin`, sass, cached: false };
-    opts.onSass?.(i, sass);
+    const bytes = readFileSync(`${base}.cubin`);
+    const { started, sass } = opts.noSass ? { started: Promise.resolve(), sass: Promise.resolve({}) } : reader.read(`${base}.cubin`, bytes);
+    finishing.push(
+      sass.then((sass) => {
+        writeAtomic(`${base}.json`, JSON.stringify({ sha256: sha(bytes), ptxas: opts.ptxas.versionLine, arch: opts.arch, sass }));
+        modules[i] = { cubin: `${base}.cubin`, sass, cached: false };
+        opts.onSass?.(i, sass);
+      }),
+    );
+    await started;
   };
   const cores = availableParallelism();
   let scanning = true;
@@ -256,6 +195,7 @@ export async function compileModules(
   // (nothing is compiled yet: no slot has gone on since it started)
   while (active < cores && next < todo.length) startSlot();
   await Promise.all(running);
+  await Promise.all(finishing);
   stats.compileMs = performance.now() - t0;
   return { modules, stats, keys };
 }
