@@ -32,7 +32,7 @@ const cacheDir = join(scratch, 'cache');
 function run(label: string): number {
   // what `npm run conformance` runs (scripts/conformance.cjs: the bundle of the harness), without npm's own 0.3 s
   const report = join(scratch, label.replace(/ /g, '-'));
-  const cmd = [process.execPath, launcher(repo), '--cache-dir', cacheDir, '--report', report];
+  const cmd = [process.execPath, ...launcher(repo), '--cache-dir', cacheDir, '--report', report];
   // /usr/bin/time, where it is, adds the CPU seconds of the run and every ptxas it started
   const timed = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'cpu-seconds %U %S', ...cmd] : cmd;
   const t = process.hrtime.bigint();

@@ -31,8 +31,8 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const benches: Bench[] = [
   { name: `npm run conformance -- --list --filter ${FILTER}`, cmd: [npm, 'run', '-s', 'conformance', '--', '--list', '--filter', FILTER], target: TARGET_S },
   {
-    name: `node ${launcher(repo)} --list --filter ${FILTER}`,
-    cmd: [process.execPath, launcher(repo), '--list', '--filter', FILTER],
+    name: `node ${launcher(repo).join(' ')} --list --filter ${FILTER}`,
+    cmd: [process.execPath, ...launcher(repo), '--list', '--filter', FILTER],
     target: TARGET_S,
   },
   {

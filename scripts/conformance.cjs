@@ -220,7 +220,21 @@ async function start() {
   await import(pathToFileURL(cli).href);
 }
 
-module.exports = { ENTRIES, bundle, ensureBundle };
+/**
+ * The node arguments `npm run conformance` runs a checkout's launcher with: its package.json's
+ * `conformance` script after `node` (V8 flags, then the launcher's path), so that a benchmark or the
+ * GPU bundle (scripts/gpu/pack.mjs) starts the CLI as npm does. The flag there: young-generation
+ * semi-spaces of 64 MB, not 16 (the CPU run's catalog enumeration survives many scavenges: 156-160 of
+ * them took 3.1 s of the run's thread with an empty cache, 37-58 took 2.0 s).
+ */
+function conformanceNodeArgs(dir = root) {
+  const script = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.conformance ?? '';
+  const m = /^(?:exec\s+)?node\s+(.+)$/.exec(script.trim());
+  if (!m) throw new Error(`${join(dir, 'package.json')}: its conformance script (${JSON.stringify(script)}) is not "node ARGS"`);
+  return m[1].split(/\s+/);
+}
+
+module.exports = { ENTRIES, bundle, ensureBundle, conformanceNodeArgs };
 
 // the program (npm run conformance), not a module another imports (scripts/gpu/pack.mjs, the tests)
 if (require.main === module) void start();

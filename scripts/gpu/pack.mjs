@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { bundle } from '../conformance.cjs';
+import { bundle, conformanceNodeArgs } from '../conformance.cjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const out = resolve(process.argv[2] ?? join(root, '.bundle'));
@@ -37,5 +37,11 @@ bundle(
 execFileSync('ptxas', ['-arch', 'sm_90', join(root, 'scripts', 'gpu', 'isolation.ptx'), '-o', join(out, 'isolation.cubin')], { stdio: 'inherit' });
 writeFileSync(join(out, 'node.xz'), execFileSync('xz', ['-T2', '-c', process.execPath], { maxBuffer: 1 << 30 }));
 writeFileSync(join(out, 'run.sh'), '#!/bin/sh\nset -e\nd=$(dirname "$0")\nxz -dc "$d/node.xz" > /tmp/ptxconf-node && chmod +x /tmp/ptxconf-node\nexec /tmp/ptxconf-node "$d/smoke.mjs" "$d/smoke.cubin" "$@"\n', { mode: 0o755 });
-writeFileSync(join(out, 'conformance.sh'), '#!/bin/sh\n# npm run conformance, from the bundle: sh conformance.sh --backend gpu --arch sm_90 ...\nset -e\nd=$(dirname "$0")\n[ -x /tmp/ptxconf-node ] || { xz -dc "$d/node.xz" > /tmp/ptxconf-node && chmod +x /tmp/ptxconf-node; }\nexec /tmp/ptxconf-node "$d/cli.mjs" "$@"\n', { mode: 0o755 });
+// started as npm run conformance starts the CLI: with its node flags (package.json), the launcher's place taken by cli.mjs
+const flags = conformanceNodeArgs(root).slice(0, -1).join(' ');
+writeFileSync(
+  join(out, 'conformance.sh'),
+  `#!/bin/sh\n# npm run conformance, from the bundle: sh conformance.sh --backend gpu --arch sm_90 ...\nset -e\nd=$(dirname "$0")\n[ -x /tmp/ptxconf-node ] || { xz -dc "$d/node.xz" > /tmp/ptxconf-node && chmod +x /tmp/ptxconf-node; }\nexec /tmp/ptxconf-node ${flags} "$d/cli.mjs" "$@"\n`,
+  { mode: 0o755 },
+);
 console.log(`bundle in ${out}`);

@@ -135,3 +135,26 @@ describe('npm run conformance through the bundle', () => {
     expect(bad.err).not.toMatch(/\n\s+at .*:\d+:\d+\)?\n/);
   }, 180_000);
 });
+
+describe('how npm starts the launcher (conformanceNodeArgs), which the benchmarks and the GPU bundle copy', () => {
+  it("is package.json's conformance script after `node`; a script of another shape is refused, naming the file; an older checkout's launcher found by name", async () => {
+    const { conformanceNodeArgs } = (await import(LAUNCHER)) as { conformanceNodeArgs: (dir?: string) => string[] };
+    const { launcher } = await import('../../scripts/launcher.js');
+    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.conformance!;
+    const args = conformanceNodeArgs();
+    expect(`exec node ${args.join(' ')}`).toBe(script);
+    expect(args.at(-1)).toBe('scripts/conformance.cjs');
+    expect(launcher(ROOT)).toEqual(args);
+    // another checkout's package.json decides its own
+    const other = join(scratch, 'checkout');
+    const { mkdirSync, copyFileSync } = await import('node:fs');
+    mkdirSync(join(other, 'scripts'), { recursive: true });
+    copyFileSync(LAUNCHER, join(other, 'scripts', 'conformance.cjs'));
+    writeFileSync(join(other, 'package.json'), JSON.stringify({ scripts: { conformance: 'node --stack-size=2000 scripts/conformance.cjs' } }));
+    expect(launcher(other)).toEqual(['--stack-size=2000', 'scripts/conformance.cjs']);
+    writeFileSync(join(other, 'package.json'), JSON.stringify({ scripts: { conformance: 'tsx harness/cli/main.ts' } }));
+    expect(() => conformanceNodeArgs(other)).toThrow(`${join(other, 'package.json')}: its conformance script ("tsx harness/cli/main.ts") is not "node ARGS"`);
+    // a checkout before the .cjs launcher
+    expect(launcher(join(scratch, 'no-such-checkout'))).toEqual(['scripts/conformance.mjs']);
+  });
+});
