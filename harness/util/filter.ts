@@ -90,21 +90,34 @@ export function globMatcher(glob: string): (id: string) => boolean {
 
 /**
  * For pruning an enumeration: whether some id that starts with `prefix` could match the filter.
- * False only when none can (a glob whose literal head the prefix has left); always true for a
- * substring alternative, which may still come later in the id.
+ * False only when none can: a glob whose literal head the prefix has left, or (given `rest`, the
+ * words the id's remaining qualifiers can still spell) an alternative needing a whole word that
+ * neither the prefix holds nor the rest can spell: a glob's words after its wildcard, a substring's
+ * words between its first and last dot (it may come anywhere in the id, its first and last words
+ * part of longer ones: `red.shared::cta.min.u32` needs shared::cta and min).
  */
 export function compileFilterPrefix(pattern: string | undefined): (prefix: string, rest?: ReadonlySet<string>) => boolean {
   if (!pattern) return () => true;
   const alts = alternatives(pattern);
-  if (!alts.length || alts.some((a) => !isGlob(a))) return () => true;
+  if (!alts.length) return () => true;
   const tests = alts.map((a) => {
-    const t = globPrefixTest(a);
-    const words = wordsAfterWildcard(a);
-    // `rest`: the words the id's remaining qualifiers can still spell; a word the glob needs that is
-    // neither in the prefix nor among them cannot come (atom.*.cas.b64 past an .add)
+    const t = isGlob(a) ? globPrefixTest(a) : () => true;
+    const words = isGlob(a) ? wordsAfterWildcard(a) : innerWords(a);
+    // (atom.*.cas.b64 past an .add: cas cannot come)
     return (prefix: string, rest?: ReadonlySet<string>) => t(prefix) && (!rest || words.every((w) => rest.has(w) || `.${prefix}.`.includes(`.${w}.`)));
   });
   return (prefix, rest) => tests.some((t) => t(prefix, rest));
+}
+
+/**
+ * The whole qualifier words every id holding the substring `sub` holds: its dot-separated words of
+ * qualifier characters alone with a dot on each side inside it (or, on the right, a `(`/`@`/other
+ * character that begins a suffix); its first word may end a longer word of the id, its last begin one.
+ */
+export function innerWords(sub: string): string[] {
+  const cut = sub.search(/[^\w:.]/);
+  const pieces = (cut < 0 ? sub : sub.slice(0, cut)).split('.');
+  return pieces.slice(1, cut < 0 ? -1 : undefined).filter((w) => /^[\w:]+$/.test(w));
 }
 
 /**

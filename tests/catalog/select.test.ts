@@ -12,7 +12,7 @@ import { familyWords, filterOptions, selectEntries } from '../../harness/catalog
 import { variantId } from '../../harness/catalog/spelling.js';
 import { UsageError } from '../../harness/util/errors.js';
 import { families } from '../../harness/registry/index.js';
-import { compileFilter, compileFilterPrefix, idWords, wordsAfterWildcard } from '../../harness/util/filter.js';
+import { compileFilter, compileFilterPrefix, idWords, innerWords, wordsAfterWildcard } from '../../harness/util/filter.js';
 
 const FILTERS = [
   'atom.global.add.f32',
@@ -61,6 +61,14 @@ const FILTERS = [
   'multimem.ld_reduce.*.add.f16',
   'atom.*.gpu.*.min.u32,red.*.shared::cta.*',
   'red.*.add.noftz.*.f16x2',
+  // substrings whose words between dots the rest of the walk must still be able to spell (innerWords)
+  'red.shared::cta.min.u32',
+  'ared::cta.min.u3',
+  '.relaxed.gpu.',
+  'cas.b64(_)',
+  'add.noftz.bf16(_)',
+  'global.add.f32@ptx',
+  'multimem.ld_reduce.relaxed.sys.global.add.f16,atom.acquire.gpu.global.cas.b16',
 ];
 const KIND_SETS: EntryKind[][] = [['variant', 'neighbour', 'isa-neighbour', 'spelling'], ['variant'], ['neighbour', 'isa-neighbour'], ['spelling']];
 
@@ -168,6 +176,16 @@ describe('what the pruning relies on', () => {
     expect(viable('atom.relaxed.gpu.global.add')).toBe(true); // no rest given: the prefix alone
     // one alternative that may still match keeps the prefix
     expect(compileFilterPrefix('atom.*.cas.b64,atom.*.add.*')('atom.global.add', new Set(['u32']))).toBe(true);
+    // a substring: its words between dots, wherever it comes (its first and last may be parts of words)
+    expect(innerWords('red.shared::cta.min.u32')).toEqual(['shared::cta', 'min']);
+    expect(innerWords('atom.add.noftz.bf16(_)@ptx8.0')).toEqual(['add', 'noftz', 'bf16']);
+    expect(innerWords('.v8.')).toEqual(['v8']);
+    expect([innerWords('tom.global'), innerWords('ptx8.5'), innerWords('b32~type')]).toEqual([[], [], []]);
+    const sub = compileFilterPrefix('red.shared::cta.min.u32');
+    expect(sub('red.relaxed.gpu.global', new Set(['add', 'min', 'u32']))).toBe(false);
+    expect(sub('red.relaxed.gpu', new Set(['global', 'shared::cta', 'min', 'u32']))).toBe(true);
+    expect(sub('red.relaxed.gpu.shared::cta', new Set(['min']))).toBe(true);
+    expect(sub('multimem')).toBe(true); // no rest given: it may come later
   });
 });
 
