@@ -252,7 +252,7 @@ describe('SassReader: each distinct kernel code disassembled once in a run, as a
   const dir = join(scratch, 'raw');
   mkdirSync(dir, { recursive: true });
 
-  it('rawMnemonics: each line to the piece its address falls in, atomic mnemonics once each; no addressed line: undefined', () => {
+  it('rawMnemonics: each line to the piece its address falls in, atomic mnemonics once each; a piece no line reaches: undefined', () => {
     const text = [
       '\t.headerflags\t@"EF_CUDA_SM90"',
       '        /*0000*/                   ATOMG.E.ADD.STRONG.GPU PT, R3, [R2.64], R5 ;',
@@ -261,6 +261,7 @@ describe('SassReader: each distinct kernel code disassembled once in a run, as a
       '        /*0030*/                   RED.E.ADD.F32.FTZ.RN.STRONG.GPU [R2.64], R5 ;',
       '        /*0040*/                   EXIT ;',
       '        /*0050*/                   ATOMG.E.EXCH.STRONG.GPU PT, R3, [R2.64], R5 ;',
+      '        /*0060*/                   NOP ;',
     ].join('\n');
     expect(
       rawMnemonics(text, [
@@ -271,6 +272,13 @@ describe('SassReader: each distinct kernel code disassembled once in a run, as a
       ]),
     ).toEqual(['ATOMG.E.ADD.STRONG.GPU', 'RED.E.ADD.F32.FTZ.RN.STRONG.GPU', 'ATOMG.E.EXCH.STRONG.GPU', '']);
     expect(rawMnemonics('nvdisasm: error\n', [{ start: 0, end: 16 }])).toBeUndefined();
+    // a piece no line reaches (a disassembly that stopped short): undefined, not an empty SASS
+    expect(
+      rawMnemonics(text, [
+        { start: 0, end: 0x70 },
+        { start: 0x70, end: 0x80 },
+      ]),
+    ).toBeUndefined();
     expect([rawBinaryArch('sm_90'), rawBinaryArch('sm_90a'), rawBinaryArch('sm_100a'), rawBinaryArch('compute_90')]).toEqual([
       'SM90',
       'SM90a',

@@ -63,24 +63,27 @@ export function sassMnemonics(text: string): Record<string, string> {
 
 /**
  * The mnemonics of each piece of a raw instruction binary's disassembly (`nvdisasm -b`): `pieces[i]`
- * holds bytes [start, end) of the binary; a line's address says whose it is. Undefined when no line
- * has an address (a layout this parser does not know).
+ * holds bytes [start, end) of the binary; a line's address says whose it is. Undefined unless every
+ * piece has a line (each is a kernel's code, of one instruction at least): a layout this parser does
+ * not know, or a disassembly that stopped short.
  */
 export function rawMnemonics(text: string, pieces: readonly { start: number; end: number }[]): string[] | undefined {
   const out = pieces.map((): string[] => []);
-  let lines = 0;
+  const lined = new Uint8Array(pieces.length);
   let p = 0;
   for (const line of text.split('\n')) {
-    if (/\/\*[0-9a-f]+\*\//.test(line)) lines++;
-    const a = atomicLine(line);
-    if (!a) continue;
+    const m = /\/\*([0-9a-f]+)\*\//.exec(line);
+    if (!m) continue;
+    const at = parseInt(m[1]!, 16);
     // addresses ascend; a piece is found from the last one (or from the start, should they not)
-    if (a.at < pieces[p]!.start) p = 0;
-    while (p < pieces.length - 1 && a.at >= pieces[p]!.end) p++;
-    if (a.at < pieces[p]!.start || a.at >= pieces[p]!.end) continue;
-    if (!out[p]!.includes(a.mnemonic)) out[p]!.push(a.mnemonic);
+    if (at < pieces[p]!.start) p = 0;
+    while (p < pieces.length - 1 && at >= pieces[p]!.end) p++;
+    if (at < pieces[p]!.start || at >= pieces[p]!.end) continue;
+    lined[p] = 1;
+    const a = atomicLine(line);
+    if (a && !out[p]!.includes(a.mnemonic)) out[p]!.push(a.mnemonic);
   }
-  return lines ? out.map((l) => l.join(' ')) : undefined;
+  return lined.every((x) => x === 1) ? out.map((l) => l.join(' ')) : undefined;
 }
 
 /**
