@@ -184,7 +184,7 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
     300_000,
   );
   it.skipIf(typeof p === 'string')(
-    'the run starts before the SASS is read (a cuobjdump that takes 2 s a cubin): every result still carries its kernel SASS, none the placeholder',
+    'the run starts before the SASS is read (a disassembler that takes 2 s a call, cuobjdump on each cubin or nvdisasm on raw kernel codes): every result still carries its kernel SASS, none the placeholder',
     async () => {
       const cache = join(tmpdir(), `ptxconf-cubins-sass-${process.pid}`);
       const bin = join(cache, 'bin');
@@ -192,11 +192,17 @@ describe('the gpu backend end to end against the stand-in launcher', async () =>
       for (const tool of ['cuobjdump', 'nvdisasm']) copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'fake-disassembler.cjs'), join(bin, tool));
       const { SASS_LATER } = await import('../../harness/backends/gpu/module-set.js');
       try {
-        const a = await run({ PATH: `${bin}:${process.env.PATH}`, FAKE_CUOBJDUMP_SLEEP: '2' }, cache, 50);
+        const a = await run({ PATH: `${bin}:${process.env.PATH}`, FAKE_CUOBJDUMP_SLEEP: '2', PTXCONF_DISASSEMBLER: 'cuobjdump' }, cache, 50);
         const cases = a.list.filter((x) => (x as { kind?: string }).kind === 'case') as unknown as { sass?: string }[];
         expect(cases.length).toBeGreaterThan(6);
         expect(new Set(cases.map((c) => c.sass))).toEqual(new Set(['ATOM.E.FAKE']));
         expect(cases.some((c) => c.sass === SASS_LATER)).toBe(false);
+        // nvdisasm on the run's distinct kernel codes (the stand-in's mnemonics follow each instruction's bytes)
+        rmSync(join(cache, 'cubin'), { recursive: true, force: true });
+        const b = await run({ PATH: `${bin}:${process.env.PATH}`, FAKE_CUOBJDUMP_SLEEP: '2', PTXCONF_DISASSEMBLER: '' }, cache, 50);
+        const raw = b.list.filter((x) => (x as { kind?: string }).kind === 'case') as unknown as { sass?: string }[];
+        expect(raw.length).toBe(cases.length);
+        for (const c of raw) expect(c.sass).toMatch(/^ATOM\.E\.FAKE_[0-9A-F]{4}( ATOM\.E\.FAKE_[0-9A-F]{4})*$/);
       } finally {
         rmSync(cache, { recursive: true, force: true });
       }
