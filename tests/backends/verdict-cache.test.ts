@@ -106,6 +106,46 @@ describe('the ptxas verdict cache', () => {
     expect(ptxasBinaryHash(wrapper)).toBe(h3);
   });
 
+  it('with a cache folder the hash is kept per build of the files (their size, times and inode): read back, not hashed again; another build hashed anew', async () => {
+    const { createHash } = await import('node:crypto');
+    const { spawnSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmp, 'k-'));
+    const cacheDir = join(dir, 'cache');
+    const bin = join(dir, 'ptxas-k');
+    writeFileSync(bin, 'build 1');
+    const real = (text: string) => createHash('sha256').update(`\0${bin}\0`).update(text).digest('hex');
+    // another process (no memo of its own in memory)
+    const module = join(import.meta.dirname, '..', '..', 'harness', 'backends', 'ptxas', 'verdict-cache.ts');
+    const inChild = () =>
+      spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '-e',
+          `import(${JSON.stringify(module)}).then((m) => console.log(m.ptxasBinaryHash(${JSON.stringify(bin)}, ${JSON.stringify(cacheDir)})))`,
+        ],
+        {
+          encoding: 'utf8',
+        },
+      ).stdout.trim();
+    expect(ptxasBinaryHash(bin, cacheDir)).toBe(real('build 1'));
+    const [kept] = readdirSync(join(cacheDir, 'ptxas-hash'));
+    const keptFile = join(cacheDir, 'ptxas-hash', kept!);
+    expect(readFileSync(keptFile, 'utf8')).toBe(real('build 1'));
+    // a planted hash is what another process gets: it reads the kept one, it does not hash again
+    writeFileSync(keptFile, 'a'.repeat(64));
+    expect(inChild()).toBe('a'.repeat(64));
+    // a kept file that is no hash: hashed again and kept right
+    writeFileSync(keptFile, 'not a hash');
+    expect(inChild()).toBe(real('build 1'));
+    expect(readFileSync(keptFile, 'utf8')).toBe(real('build 1'));
+    // another build (another size): hashed anew and kept beside
+    writeFileSync(bin, 'build 2, longer');
+    expect(inChild()).toBe(real('build 2, longer'));
+    expect(readdirSync(join(cacheDir, 'ptxas-hash'))).toHaveLength(2);
+  }, 60_000);
+
   it('a corrupt line is ignored, its entry asked again, and the file rewritten without it', async () => {
     const dir = mkdtempSync(join(tmp, 'c-'));
     const cacheDir = join(dir, 'cache');

@@ -145,7 +145,7 @@ function entryKey(template: string, target: string, e: CatalogEntry): string {
 export function prepareVerdicts(entries: readonly CatalogEntry[], target: Target, ptxas: Ptxas, cacheDir: string): void {
   const modulePtx = modulePtxFor(target, ptxas.maxPtx);
   if (!modulePtx || !ptxas.targets.includes(target.name) || !entries.length) return;
-  const hash = ptxasBinaryHash(ptxas.path);
+  const hash = ptxasBinaryHash(ptxas.path, cacheDir);
   preloadVerdictFile(cacheDir, hash, target.name);
   const byVersion = new Map<string, string>();
   for (const e of entries) {
@@ -193,7 +193,7 @@ export async function runPtxasBackend(
   });
 
   const versions = [...new Set(testable.map((i) => entries[i]!.modulePtx ?? modulePtx))];
-  const hash = opts.cacheDir && testable.length ? ptxasBinaryHash(ptxas.path) : '';
+  const hash = opts.cacheDir && testable.length ? ptxasBinaryHash(ptxas.path, opts.cacheDir) : '';
   const cache = opts.cacheDir && hash ? { c: new VerdictCache(opts.cacheDir, hash, target.name), hash } : undefined;
   // each PTX ISA version's empty module at once (one after another they held the default run's first scan back about 0.4 s)
   const broken = new Map<string, string>();
