@@ -23,10 +23,11 @@ export const MODULE_SIZE = Number(process.env.PTXCONF_MODULE_SIZE ?? 512);
 
 /**
  * Kernels per module of a plan of `variants`: two modules per core, 256 to 1024 kernels each, so that
- * ptxas runs in two full rounds on the cores. A disassembler spends 0.4-0.5 s of CPU on each cubin
- * whatever its size: the default run's SASS cost 60-70 CPU-s over 71 cubins of 256 kernels on a
- * 16-core H200 host; in 36 of 512 its cold run took 9.7-11.4 s against 10.7-12.4 s, but on a slower host
- * 12.7 s, ptxas's last round holding 4 modules (reports/baselines/h200-sm_90-gpu-run/2026-11-29-session9/).
+ * ptxas runs in two full rounds on the cores. On a 16-core H200 host, with the SASS read from each
+ * distinct kernel code (sass.ts), the default run's cold run took 9.80 / 10.23 s in 32 modules of 561
+ * against 10.48 / 10.62 s in 48 of 374 and 10.76 / 11.35 s in 65 of 280, in turn
+ * (reports/baselines/h200-sm_90-gpu-run/2026-11-29-session10/); with whole cubins disassembled, 36
+ * modules of 512 had beaten 71 of 256 (session9/).
  */
 export function planModuleSize(variants: number, cores = availableParallelism()): number {
   if (process.env.PTXCONF_MODULE_SIZE) return MODULE_SIZE;
